@@ -1,0 +1,181 @@
+"""``kubectl instancetype list [instancetypes|preferences]``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+KINDS = {
+    "instancetypes": "instancetypes",
+    "instancetype": "instancetypes",
+    "preferences": "preferences",
+    "preference": "preferences",
+}
+FILTER_PANEL = "Filters"
+OUTPUT_PANEL = "Output"
+
+HELP = """List instance types (default) or preferences: cluster-wide ones plus those in the namespace.
+
+Exact filters (--cpu, --memory, --class, ...) are sent to the server as label selectors; range
+filters (--min-cpu, --max-memory, ...) are evaluated on each object's spec, so 16Gi equals 16384Mi
+and objects without labels are found too. For preferences, the CPU and memory filters match what the
+preference requires (spec.requirements).
+
+Examples:
+  kubectl instancetype list --min-cpu 4 --class general.purpose
+  kubectl instancetype list --min-memory 16Gi --max-memory 64Gi -o wide
+  kubectl instancetype list preferences --os-type windows
+  kubectl instancetype list -A --hugepages=1Gi"""
+
+
+def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
+    return [(name, f"list {name}") for name in ("instancetypes", "preferences") if name.startswith(incomplete)]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to ``app``."""
+    app.command("list", help=HELP, no_args_is_help=False)(list_command)
+
+
+def list_command(
+    ctx: typer.Context,
+    kind: Annotated[str, typer.Argument(help="instancetypes (default) or preferences.", show_default=False,
+                                        autocompletion=_complete_kind)] = "instancetypes",
+    all_namespaces: Annotated[bool, typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one.")] = False,
+    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped objects.")] = False,
+    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced objects.")] = False,
+    cpu: Annotated[Optional[int], typer.Option("--cpu", help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    memory: Annotated[Optional[str], typer.Option("--memory", help="Exactly this guest memory (label instancetype.kubevirt.io/memory).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    klass: Annotated[Optional[str], typer.Option("--class", help="Series class, e.g. general.purpose, compute.exclusive.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    size: Annotated[Optional[str], typer.Option("--size", help="Size, e.g. medium, 2xlarge.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    hugepages: Annotated[Optional[str], typer.Option("--hugepages", help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).", is_flag=False, flag_value="", metavar="[=SIZE]", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    dedicated_cpu: Annotated[bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)] = False,
+    isolate_emulator_thread: Annotated[bool, typer.Option("--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL)] = False,
+    numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = False,
+    realtime: Annotated[bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)] = False,
+    gpus: Annotated[bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)] = False,
+    vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor label, e.g. kubevirt.io.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    os_type: Annotated[Optional[str], typer.Option("--os-type", help="Preferences for linux, windows or legacy guests.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    arch: Annotated[Optional[str], typer.Option("--arch", help="Preferences for one architecture (amd64, arm64, s390x).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    selector: Annotated[Optional[str], typer.Option("-l", "--selector", help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    min_cpu: Annotated[Optional[int], typer.Option("--min-cpu", help="At least N vCPUs (evaluated on the spec).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    max_cpu: Annotated[Optional[int], typer.Option("--max-cpu", help="At most N vCPUs (evaluated on the spec).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    min_memory: Annotated[Optional[str], typer.Option("--min-memory", help="At least this much guest memory, e.g. 16Gi.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    max_memory: Annotated[Optional[str], typer.Option("--max-memory", help="At most this much guest memory.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    hide_deprecated: Annotated[bool, typer.Option("--hide-deprecated", help="Leave out deprecated objects (shown marked otherwise).", rich_help_panel=FILTER_PANEL)] = False,
+    output: Annotated[str, typer.Option("-o", "--output", help="Output format: wide, yaml, json or name.", rich_help_panel=OUTPUT_PANEL, show_default=False)] = "",
+    no_headers: Annotated[bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)] = False,
+    show_labels: Annotated[bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)] = False,
+    sort_by: Annotated[Optional[str], typer.Option("--sort-by", help="Sort by name, cpu or memory (default: server order, cluster scope first).", rich_help_panel=OUTPUT_PANEL, show_default=False)] = None,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Objects per list request (paging); 0 disables paging.", min=0, rich_help_panel=OUTPUT_PANEL)] = 500,
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    namespace: options.Namespace = None,
+    request_timeout: options.RequestTimeout = "0",
+    verbosity: options.Verbosity = 0,
+) -> None:
+    """List instance types or preferences."""
+    from ..errors import UsageError
+    from ..instancetype import listing
+    from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
+
+    env = ctx.obj
+    env.verbosity = verbosity
+    what = KINDS.get(kind.lower())
+    if what is None:
+        raise UsageError(f'unknown kind "{kind}": use instancetypes or preferences')
+    if cluster_only and namespaced_only:
+        raise UsageError("--cluster and --namespaced cannot be used together")
+    if cluster_only and all_namespaces:
+        raise UsageError("--cluster and --all-namespaces cannot be used together")
+    check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS)
+    if sort_by and sort_by not in listing.SORT_KEYS:
+        raise UsageError(f'--sort-by must be one of {", ".join(listing.SORT_KEYS)} (got "{sort_by}")')
+    filters = listing.Filters(
+        cpu=cpu, memory=memory, klass=klass, size=size, hugepages=hugepages, dedicated_cpu=dedicated_cpu,
+        isolate_emulator_thread=isolate_emulator_thread, numa=numa, realtime=realtime, gpus=gpus,
+        vendor=vendor, os_type=os_type, arch=arch, selector=selector, min_cpu=min_cpu, max_cpu=max_cpu,
+        min_memory=min_memory, max_memory=max_memory, hide_deprecated=hide_deprecated,
+    )
+    try:
+        filters.check_for(what)
+        selector_text = listing.label_selector(filters, what)
+        ranges = listing.RangeFilter.from_filters(filters, what)
+    except listing.FilterError as exc:
+        raise UsageError(str(exc)) from exc
+
+    run_list(
+        env,
+        what,
+        options.connection_options(kubeconfig, context, namespace, request_timeout),
+        all_namespaces=all_namespaces, cluster_only=cluster_only, namespaced_only=namespaced_only,
+        label_selector=selector_text, ranges=ranges, output=output, no_headers=no_headers,
+        show_labels=show_labels, sort_by=sort_by, chunk_size=chunk_size,
+    )
+
+
+def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: bool, namespaced_only: bool,
+             label_selector: str, ranges, output: str, no_headers: bool, show_labels: bool,
+             sort_by: str | None, chunk_size: int) -> None:
+    """Connect, list every scope page by page, keep the matching rows and print them."""
+    from ..instancetype import listing
+    from ..kube import resources
+    from ..kube.client import connect
+    from ..kube.lister import Scope, list_scopes
+    from ..output import messages
+
+    cluster_resource, namespaced_resource = (
+        (resources.CLUSTER_INSTANCETYPES, resources.INSTANCETYPES)
+        if what == listing.INSTANCETYPES
+        else (resources.CLUSTER_PREFERENCES, resources.PREFERENCES)
+    )
+    wide = output == "wide"
+    keep_objects = output in ("yaml", "json")
+    from ..output.table import age_since
+
+    now = env.clock()
+    rows: list[listing.Row] = []
+
+    def consume(scope: Scope, obj: dict) -> None:
+        if ranges.active and not ranges.matches(obj):
+            return
+        rows.append(listing.make_row(obj, scope.resource.namespaced and (obj.get("metadata") or {}).get("namespace"),
+                                     what, wide=wide, show_labels=show_labels, keep_object=keep_objects,
+                                     age=lambda created: age_since(created, now), table=output in ("", "wide")))
+
+    with connect(connection, env.environ, env.home()) as client:
+        scopes = []
+        if not namespaced_only:
+            scopes.append(Scope(cluster_resource))
+        if not cluster_only:
+            scopes.append(Scope(namespaced_resource, None if all_namespaces else client.namespace))
+        forbidden = list_scopes(client, scopes, label_selector=label_selector, chunk_size=chunk_size,
+                                consume=consume)
+    for scope, exc in forbidden:
+        messages.warn(env, f"{exc.message}; listing the other scopes only")
+    rows = listing.sort_rows(rows, sort_by)
+    if not rows:
+        if output in ("yaml", "json"):
+            from ..output.printers import print_objects
+
+            print_objects(env, output, [], [])
+        elif namespaced_only and not all_namespaces:
+            messages.info(env, f"No resources found in {client.namespace} namespace.")
+        else:
+            messages.info(env, "No resources found")
+        return
+    if output in ("yaml", "json", "name"):
+        from ..output.printers import print_objects
+
+        names = [
+            (namespaced_resource if row.namespace else cluster_resource).name_of(row.name) for row in rows
+        ]
+        print_objects(env, output, [row.obj for row in rows if row.obj is not None], names)
+        return
+    from ..output.table import render_table
+
+    headers = listing.headers(what, wide=wide, show_labels=show_labels)
+    env.stdout.write(render_table(None if no_headers else headers, (row.cells for row in rows)))

@@ -1,0 +1,71 @@
+"""Options shared by every command that talks to a cluster, declared once (kubectl's global flags).
+
+kubectl does not pass its own global flags to plugins, so each command parses them itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import UsageError
+from ..kube.config import ConnectionOptions
+
+CONNECTION_PANEL = "Connection"
+
+Kubeconfig = Annotated[
+    Optional[str],
+    typer.Option("--kubeconfig", help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
+                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+]
+Context = Annotated[
+    Optional[str],
+    typer.Option("--context", help="The name of the kubeconfig context to use.", rich_help_panel=CONNECTION_PANEL,
+                 show_default=False),
+]
+Namespace = Annotated[
+    Optional[str],
+    typer.Option("-n", "--namespace", help="The namespace to use (default: the context's namespace, else default).",
+                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+]
+RequestTimeout = Annotated[
+    str,
+    typer.Option("--request-timeout", help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
+                 rich_help_panel=CONNECTION_PANEL),
+]
+Verbosity = Annotated[
+    int,
+    typer.Option("-v", "--v", help="Verbosity; 1 or more prints the traceback of a failure.", min=0,
+                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+]
+
+_DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)(h|ms|m|s))+$|^\d+$")
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s)")
+_UNIT_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+
+
+def parse_request_timeout(text: str) -> float | None:
+    """kubectl's ``--request-timeout``: a bare integer is seconds, else a Go duration; 0 means none."""
+    text = text.strip()
+    if not _DURATION.match(text):
+        raise UsageError(
+            "Invalid timeout value. Timeout must be a single integer in seconds, "
+            "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)"
+        )
+    seconds = float(text) if text.isdigit() else sum(
+        float(number) * _UNIT_SECONDS[unit] for number, unit in _DURATION_PART.findall(text)
+    )
+    return seconds or None
+
+
+def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None,
+                       request_timeout: str) -> ConnectionOptions:
+    """Bundle the global flags for :mod:`kubectl_instancetype.kube`."""
+    return ConnectionOptions(
+        kubeconfig=kubeconfig or None,
+        context=context or None,
+        namespace=namespace or None,
+        request_timeout=parse_request_timeout(request_timeout),
+    )

@@ -1,0 +1,44 @@
+"""``kubectl instancetype version``."""
+
+from __future__ import annotations
+
+import typer
+
+from . import options
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to ``app``."""
+    app.command("version", help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.")(version)
+
+
+def version(
+    ctx: typer.Context,
+    client_only: bool = typer.Option(False, "--client", help="Print the plugin version only; do not contact the server."),
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    namespace: options.Namespace = None,
+    request_timeout: options.RequestTimeout = "5s",
+    verbosity: options.Verbosity = 0,
+) -> None:
+    """Print ``Client Version`` and, unless ``--client``, ``Server Version`` like ``kubectl version``."""
+    from .. import __version__
+    from ..errors import PluginError
+    from ..output import messages
+
+    env = ctx.obj
+    env.verbosity = verbosity
+    env.stdout.write(f"Client Version: v{__version__}\n")
+    if client_only:
+        return
+    from ..kube.client import connect
+
+    try:
+        with connect(options.connection_options(kubeconfig, context, namespace, request_timeout),
+                     env.environ, env.home()) as client:
+            server = client.server_version()
+    except PluginError as exc:
+        # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.
+        messages.error(env, exc.render())
+        raise typer.Exit(1) from exc
+    env.stdout.write(f"Server Version: {server.get('gitVersion', 'unknown')}\n")

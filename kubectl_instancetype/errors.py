@@ -1,0 +1,125 @@
+"""One exception hierarchy for the plugin and the one map from exceptions to messages and exit codes.
+
+Every failure the user can see is raised as a :class:`PluginError` subclass; the CLI's entry point
+catches it, prints :func:`render` of it to stderr and exits with :func:`exit_code` of it. Message shapes
+follow kubectl (``cmdutil.CheckErr`` / ``StandardErrorMessage``) so that users meet the same words: server
+answers read ``Error from server (Reason): ...`` as kubectl prints them; every client-side failure is one
+``error: ...`` line, with kubectl's own sentence after the prefix where kubectl has one.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ExitStatus(enum.IntEnum):
+    """Process exit codes. kubectl uses 1 for every failure, usage errors included; so do we."""
+
+    SUCCESS = 0
+    ERROR = 1
+
+
+class PluginError(Exception):
+    """Base class of every error that ends a command with a message and a non-zero exit."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def render(self) -> str:
+        """The single line (or block) printed on stderr; kubectl's lowercase ``error:`` prefix."""
+        if self.message.startswith("error:"):
+            return self.message
+        return f"error: {self.message}"
+
+
+class UsageError(PluginError):
+    """A bad flag, argument or flag combination: nothing was sent to the server."""
+
+
+class InputError(PluginError):
+    """A file or value given by the user could not be read or parsed."""
+
+
+class ConfigurationError(PluginError):
+    """The kubeconfig is missing, unreadable or inconsistent (the text after kubectl's ``Error in configuration:``)."""
+
+
+class TransportError(PluginError):
+    """The server could not be reached or spoke no HTTP (kubectl: ``Unable to connect to the server: ...``)."""
+
+    def render(self) -> str:
+        return f"error: Unable to connect to the server: {self.message}"
+
+
+class ConnectionRefused(TransportError):
+    """The TCP connection was refused; kubectl has a dedicated sentence for it."""
+
+    def __init__(self, host_port: str):
+        super().__init__(f"connection refused: {host_port}")
+        self.host_port = host_port
+
+    def render(self) -> str:
+        return (
+            f"error: The connection to the server {self.host_port} was refused - "
+            "did you specify the right host or port?"
+        )
+
+
+class APIError(PluginError):
+    """The API server answered with an error status (a Kubernetes ``Status`` object when it sent one)."""
+
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        reason: str = "",
+        kind: str = "",
+        name: str = "",
+        causes: list[dict] | None = None,
+    ):
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.kind = kind
+        self.name = name
+        self.causes = causes or []
+
+    def render(self) -> str:
+        if self.code == 401:
+            return f"error: You must be logged in to the server ({self.message or 'Unauthorized'})"
+        if self.reason == "Invalid" and self.kind and self.causes:
+            # kubectl prints "The <Kind> "<name>" is invalid: " then one cause per line, or inline for one.
+            details = [f"{c.get('field', '')}: {c.get('message', '')}".lstrip(": ") for c in self.causes]
+            head = f'The {self.kind} "{self.name}" is invalid: '
+            if len(details) == 1:
+                return head + details[0]
+            return head + "\n" + "\n".join(f"* {d}" for d in details)
+        if self.reason:
+            return f"Error from server ({self.reason}): {self.message}"
+        return f"Error from server: {self.message}"
+
+
+class NotFoundError(APIError):
+    """HTTP 404 with reason NotFound."""
+
+
+class ForbiddenError(APIError):
+    """HTTP 403: RBAC refused the request."""
+
+
+class UnauthorizedError(APIError):
+    """HTTP 401: the credentials were rejected."""
+
+
+def render(exc: BaseException) -> str:
+    """The text printed on stderr for ``exc``; unexpected exceptions get a generic ``error:`` line."""
+    if isinstance(exc, PluginError):
+        return exc.render()
+    text = str(exc) or exc.__class__.__name__
+    return text if text.startswith("error:") else f"error: {text}"
+
+
+def exit_code(exc: BaseException) -> ExitStatus:
+    """The process exit status for ``exc``: always 1, as kubectl does, for every kind of failure."""
+    return ExitStatus.ERROR

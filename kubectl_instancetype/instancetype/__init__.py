@@ -1,0 +1,1 @@
+"""Pure KubeVirt instance type domain: no I/O, no CLI imports."""

@@ -1,0 +1,343 @@
+"""Selecting instance types and preferences: label selectors, range filters, deprecation, rows.
+
+Exact filters become a label selector the server evaluates (``instancetype.kubevirt.io/cpu=4``); range
+filters (``--min-cpu 4``, ``--max-memory 16Gi``) are evaluated here on the spec, quantity-aware, so they
+also work on objects without the common-instancetypes labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable
+
+from .quantity import QuantityError, format_bytes, parse_quantity
+
+LABEL_PREFIX = "instancetype.kubevirt.io/"
+DEPRECATED_LABEL = LABEL_PREFIX + "deprecated"
+LEGACY_NAME_PREFIXES = ("server.", "highperformance.")
+
+INSTANCETYPES = "instancetypes"
+PREFERENCES = "preferences"
+
+
+class FilterError(ValueError):
+    """A filter value that cannot be used (the CLI reports it as a usage error)."""
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the user asked to see. ``None`` means "not given"."""
+
+    cpu: int | None = None
+    memory: str | None = None
+    klass: str | None = None
+    size: str | None = None
+    hugepages: str | None = None  # "" = has hugepages of any size
+    dedicated_cpu: bool = False
+    isolate_emulator_thread: bool = False
+    numa: bool = False
+    realtime: bool = False
+    gpus: bool = False
+    vendor: str | None = None
+    os_type: str | None = None
+    arch: str | None = None
+    selector: str | None = None
+    min_cpu: int | None = None
+    max_cpu: int | None = None
+    min_memory: str | None = None
+    max_memory: str | None = None
+    hide_deprecated: bool = False
+
+    _INSTANCETYPE_ONLY = ("klass", "size", "hugepages", "dedicated_cpu", "isolate_emulator_thread",
+                          "numa", "realtime", "gpus")
+    _PREFERENCE_ONLY = ("os_type", "arch")
+    _FLAG_NAMES = {"klass": "--class", "size": "--size", "hugepages": "--hugepages",
+                   "dedicated_cpu": "--dedicated-cpu", "isolate_emulator_thread": "--isolate-emulator-thread",
+                   "numa": "--numa", "realtime": "--realtime", "gpus": "--gpus", "os_type": "--os-type",
+                   "arch": "--arch"}
+
+    def check_for(self, what: str) -> None:
+        """Reject filters that do not apply to ``what`` (instancetypes or preferences)."""
+        wrong = self._INSTANCETYPE_ONLY if what == PREFERENCES else self._PREFERENCE_ONLY
+        given = [self._FLAG_NAMES[name] for name in wrong if getattr(self, name) not in (None, False)]
+        if given:
+            other = "instance types" if what == PREFERENCES else "preferences"
+            raise FilterError(f"{', '.join(given)} only applies to {other}")
+        for low, high, label in (("min_cpu", "max_cpu", "cpu"), ("min_memory", "max_memory", "memory")):
+            lo, hi = getattr(self, low), getattr(self, high)
+            if lo is not None and hi is not None and _amount(lo, label) > _amount(hi, label):
+                raise FilterError(f"--min-{label} {lo} is greater than --max-{label} {hi}")
+
+
+def _amount(value: int | str, what: str) -> Fraction:
+    if what == "cpu":
+        return Fraction(int(value))
+    return memory_value(str(value))
+
+
+def memory_value(text: str) -> Fraction:
+    """Parse a memory filter value, reporting a usable message."""
+    try:
+        return parse_quantity(text)
+    except QuantityError as exc:
+        raise FilterError(f"invalid memory quantity {text!r}: {exc}") from exc
+
+
+def label_selector(filters: Filters, what: str) -> str:
+    """The ``labelSelector`` the server evaluates for the exact filters (empty when there are none).
+
+    For preferences, ``--cpu``/``--memory`` match the ``required-cpu``/``required-memory`` labels.
+    Memory values are written the way common-instancetypes writes them (``16384Mi`` is sent as ``16Gi``),
+    because label selectors compare strings.
+    """
+    terms: list[str] = []
+    cpu_key, memory_key = ("cpu", "memory") if what == INSTANCETYPES else ("required-cpu", "required-memory")
+    if filters.cpu is not None:
+        terms.append(f"{LABEL_PREFIX}{cpu_key}={filters.cpu}")
+    if filters.memory is not None:
+        terms.append(f"{LABEL_PREFIX}{memory_key}={format_bytes(memory_value(filters.memory))}")
+    if filters.klass:
+        terms.append(f"{LABEL_PREFIX}class={filters.klass}")
+    if filters.size:
+        terms.append(f"{LABEL_PREFIX}size={filters.size}")
+    if filters.hugepages is not None:
+        terms.append(f"{LABEL_PREFIX}hugepages" + (f"={filters.hugepages}" if filters.hugepages else ""))
+    for enabled, key in (
+        (filters.dedicated_cpu, "dedicatedCPUPlacement"),
+        (filters.isolate_emulator_thread, "isolateEmulatorThread"),
+        (filters.numa, "numa"),
+        (filters.realtime, "realtime"),
+        (filters.gpus, "gpus"),
+    ):
+        if enabled:
+            terms.append(f"{LABEL_PREFIX}{key}=true")
+    if filters.vendor:
+        terms.append(f"{LABEL_PREFIX}vendor={filters.vendor}")
+    if filters.os_type:
+        terms.append(f"{LABEL_PREFIX}os-type={filters.os_type}")
+    if filters.arch:
+        terms.append(f"{LABEL_PREFIX}arch={filters.arch}")
+    if filters.hide_deprecated:
+        terms.append(f"{DEPRECATED_LABEL}!=true")
+    if filters.selector:
+        terms.append(filters.selector)
+    return ",".join(terms)
+
+
+def is_deprecated(obj: dict[str, Any]) -> bool:
+    """Deprecated: labelled so, or one of the legacy ``server.*``/``highperformance.*`` types."""
+    metadata = obj.get("metadata") or {}
+    if (metadata.get("labels") or {}).get(DEPRECATED_LABEL) == "true":
+        return True
+    return str(metadata.get("name", "")).startswith(LEGACY_NAME_PREFIXES)
+
+
+def cpu_of(obj: dict[str, Any], what: str) -> int | None:
+    """vCPUs of an instance type, or the vCPUs a preference requires."""
+    spec = obj.get("spec") or {}
+    source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
+    value = (source.get("cpu") or {}).get("guest")
+    return int(value) if value is not None else None
+
+
+def memory_of(obj: dict[str, Any], what: str) -> Fraction | None:
+    """Guest memory of an instance type, or the memory a preference requires, in bytes."""
+    spec = obj.get("spec") or {}
+    source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
+    value = (source.get("memory") or {}).get("guest")
+    if value is None:
+        return None
+    try:
+        return parse_quantity(str(value))
+    except QuantityError:
+        return None
+
+
+@dataclass
+class RangeFilter:
+    """The client-side part of :class:`Filters`, compiled once."""
+
+    what: str
+    min_cpu: int | None = None
+    max_cpu: int | None = None
+    min_memory: Fraction | None = None
+    max_memory: Fraction | None = None
+    hide_deprecated: bool = False
+
+    @classmethod
+    def from_filters(cls, filters: Filters, what: str) -> "RangeFilter":
+        """Compile the range filters of ``filters``."""
+        return cls(
+            what=what,
+            min_cpu=filters.min_cpu,
+            max_cpu=filters.max_cpu,
+            min_memory=memory_value(filters.min_memory) if filters.min_memory else None,
+            max_memory=memory_value(filters.max_memory) if filters.max_memory else None,
+            hide_deprecated=filters.hide_deprecated,
+        )
+
+    @property
+    def active(self) -> bool:
+        """True when any object could be filtered out here."""
+        return any(v is not None for v in (self.min_cpu, self.max_cpu, self.min_memory, self.max_memory)) or (
+            self.hide_deprecated
+        )
+
+    def matches(self, obj: dict[str, Any]) -> bool:
+        """True when ``obj`` is within every range (a missing value counts as 0 for preferences)."""
+        if self.hide_deprecated and is_deprecated(obj):
+            return False
+        if self.min_cpu is not None or self.max_cpu is not None:
+            cpu = cpu_of(obj, self.what)
+            if cpu is None:
+                if self.what == INSTANCETYPES:
+                    return False
+                cpu = 0
+            if self.min_cpu is not None and cpu < self.min_cpu:
+                return False
+            if self.max_cpu is not None and cpu > self.max_cpu:
+                return False
+        if self.min_memory is not None or self.max_memory is not None:
+            memory = memory_of(obj, self.what)
+            if memory is None:
+                if self.what == INSTANCETYPES:
+                    return False
+                memory = Fraction(0)
+            if self.min_memory is not None and memory < self.min_memory:
+                return False
+            if self.max_memory is not None and memory > self.max_memory:
+                return False
+        return True
+
+
+SORT_KEYS = ("name", "cpu", "memory")
+
+
+@dataclass
+class Row:
+    """One listed object, reduced to what printing and sorting need.
+
+    ``namespace`` is None for cluster-scoped objects. ``obj`` is kept only when the whole object will be
+    printed (``-o yaml|json``), so that large tables hold strings, not objects.
+    """
+
+    name: str
+    namespace: str | None
+    cpu: int | None
+    memory: Fraction | None
+    deprecated: bool
+    cells: list[str] = field(default_factory=list)
+    obj: dict[str, Any] | None = None
+
+
+def sort_rows(rows: list[Row], key: str | None) -> list[Row]:
+    """Order rows: server order by default; by ``name``, ``cpu`` or ``memory`` (then name) on request."""
+    if not key:
+        return rows
+    if key == "name":
+        return sorted(rows, key=lambda row: (row.name, row.namespace or ""))
+    if key == "cpu":
+        return sorted(rows, key=lambda row: (row.cpu or 0, row.name, row.namespace or ""))
+    if key == "memory":
+        return sorted(rows, key=lambda row: (row.memory or 0, row.name, row.namespace or ""))
+    raise FilterError(f'--sort-by must be one of {", ".join(SORT_KEYS)} (got "{key}")')
+
+
+def _label(obj: dict[str, Any], key: str) -> str | None:
+    return ((obj.get("metadata") or {}).get("labels") or {}).get(LABEL_PREFIX + key)
+
+
+def _show(value: Any) -> str:
+    if value is None or value == "":
+        return "<none>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+INSTANCETYPE_COLUMNS = ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE"]
+INSTANCETYPE_WIDE_COLUMNS = ["SIZE", "HUGEPAGES", "DEDICATED-CPU", "NUMA", "OVERCOMMIT", "VERSION"]
+PREFERENCE_COLUMNS = ["NAME", "KIND", "OS-TYPE", "ARCH", "REQUIRED-CPU", "REQUIRED-MEMORY", "AGE"]
+
+
+def instancetype_cells(obj: dict[str, Any], wide: bool) -> tuple[list[str], list[str]]:
+    """(the CPU..CLASS cells, the wide cells) of an instance type row."""
+    spec = obj.get("spec") or {}
+    cpu, memory = spec.get("cpu") or {}, spec.get("memory") or {}
+    cells = [_show(cpu.get("guest")), _show(memory.get("guest")), _show(_label(obj, "class"))]
+    if not wide:
+        return cells, []
+    overcommit = memory.get("overcommitPercent")
+    wide_cells = [
+        _show(_label(obj, "size")),
+        _show((memory.get("hugepages") or {}).get("pageSize")),
+        _show(bool(cpu.get("dedicatedCPUPlacement"))),
+        _show("numa" in cpu and (cpu.get("numa") or {}).get("guestMappingPassthrough") is not None),
+        f"{overcommit}%" if overcommit else "<none>",
+        _show(_label(obj, "common-instancetypes-version")),
+    ]
+    return cells, wide_cells
+
+
+def preference_cells(obj: dict[str, Any]) -> list[str]:
+    """The OS-TYPE..REQUIRED-MEMORY cells of a preference row."""
+    spec = obj.get("spec") or {}
+    requirements = spec.get("requirements") or {}
+    arch = spec.get("preferredArchitecture") or _label(obj, "arch")
+    return [
+        _show(_label(obj, "os-type")),
+        _show(arch),
+        _show((requirements.get("cpu") or {}).get("guest")),
+        _show((requirements.get("memory") or {}).get("guest")),
+    ]
+
+
+def labels_cell(obj: dict[str, Any]) -> str:
+    """``--show-labels``: ``k=v`` sorted by key and comma-joined, or ``<none>``."""
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    return ",".join(f"{k}={labels[k]}" for k in sorted(labels)) or "<none>"
+
+
+
+def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
+    """The table header for ``what``."""
+    if what == INSTANCETYPES:
+        columns = INSTANCETYPE_COLUMNS + (INSTANCETYPE_WIDE_COLUMNS if wide else [])
+    else:
+        columns = list(PREFERENCE_COLUMNS)
+    return columns + (["LABELS"] if show_labels else [])
+
+
+def created_at(obj: dict[str, Any]) -> float | None:
+    """``metadata.creationTimestamp`` as a POSIX time, or None when missing or unreadable."""
+    from datetime import datetime
+
+    stamp = (obj.get("metadata") or {}).get("creationTimestamp")
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: bool, show_labels: bool,
+             keep_object: bool, age: Callable[[float | None], str], table: bool = True) -> Row:
+    """Reduce one listed object to a :class:`Row` (table cells only when a table will be printed).
+
+    ``age`` renders the AGE cell from :func:`created_at`.
+    """
+    name = str((obj.get("metadata") or {}).get("name", ""))
+    deprecated = is_deprecated(obj)
+    row = Row(name=name, namespace=namespace or None, cpu=cpu_of(obj, what), memory=memory_of(obj, what),
+              deprecated=deprecated, obj=obj if keep_object else None)
+    if table:
+        shown = f"{name} (deprecated)" if deprecated else name
+        if what == INSTANCETYPES:
+            cells, wide_cells = instancetype_cells(obj, wide)
+            middle = cells[:3] + [age(created_at(obj))] + wide_cells
+        else:
+            middle = preference_cells(obj) + [age(created_at(obj))]
+        row.cells = [shown, namespace or "cluster"] + middle + ([labels_cell(obj)] if show_labels else [])
+    return row

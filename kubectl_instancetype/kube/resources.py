@@ -1,0 +1,76 @@
+"""The API resources the plugin uses, with their paths known up front (no discovery requests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One API resource: where it lives and how kubectl names it."""
+
+    group: str
+    version: str
+    plural: str
+    kind: str
+    namespaced: bool
+
+    @property
+    def singular(self) -> str:
+        """The lowercase kind, as ``-o name`` and error messages use it."""
+        return self.kind.lower()
+
+    @property
+    def qualified(self) -> str:
+        """``<plural>.<group>``, the resource as the server names it in messages."""
+        return f"{self.plural}.{self.group}" if self.group else self.plural
+
+    @property
+    def api_version(self) -> str:
+        """``group/version`` (``v1`` for the core group)."""
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    def path(self, namespace: str | None = None, name: str | None = None, **query: str | int | None) -> str:
+        """The request path; ``namespace`` None on a namespaced resource means all namespaces."""
+        root = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
+        if self.namespaced and namespace:
+            root += f"/namespaces/{quote(namespace, safe='')}"
+        root += f"/{self.plural}"
+        if name:
+            root += f"/{quote(name, safe='')}"
+        params = {key: value for key, value in query.items() if value not in (None, "")}
+        return f"{root}?{urlencode(params)}" if params else root
+
+    def name_of(self, obj_name: str) -> str:
+        """``-o name`` form: ``<kind>.<group>/<name>``."""
+        prefix = f"{self.singular}.{self.group}" if self.group else self.singular
+        return f"{prefix}/{obj_name}"
+
+
+INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
+
+CLUSTER_INSTANCETYPES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineclusterinstancetypes",
+                                 "VirtualMachineClusterInstancetype", namespaced=False)
+INSTANCETYPES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineinstancetypes",
+                         "VirtualMachineInstancetype", namespaced=True)
+CLUSTER_PREFERENCES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineclusterpreferences",
+                               "VirtualMachineClusterPreference", namespaced=False)
+PREFERENCES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachinepreferences",
+                       "VirtualMachinePreference", namespaced=True)
+VIRTUAL_MACHINES = Resource("kubevirt.io", "v1", "virtualmachines", "VirtualMachine", namespaced=True)
+CONTROLLER_REVISIONS = Resource("apps", "v1", "controllerrevisions", "ControllerRevision", namespaced=True)
+PERSISTENT_VOLUME_CLAIMS = Resource("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", namespaced=True)
+DATA_VOLUMES = Resource("cdi.kubevirt.io", "v1beta1", "datavolumes", "DataVolume", namespaced=True)
+DATA_SOURCES = Resource("cdi.kubevirt.io", "v1beta1", "datasources", "DataSource", namespaced=True)
+VOLUME_SNAPSHOTS = Resource("snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", namespaced=True)
+NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
+
+BY_KIND = {
+    resource.kind: resource
+    for resource in (
+        CLUSTER_INSTANCETYPES, INSTANCETYPES, CLUSTER_PREFERENCES, PREFERENCES, VIRTUAL_MACHINES,
+        CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, DATA_VOLUMES, DATA_SOURCES, VOLUME_SNAPSHOTS,
+        NAMESPACES,
+    )
+}

@@ -1,0 +1,1 @@
+"""Printers: kubectl-style tables, yaml, json, name; warnings and errors go through :mod:`.messages`."""

@@ -1,0 +1,20 @@
+"""The one place that writes warnings and errors, so their shape stays kubectl's."""
+
+from __future__ import annotations
+
+from ..env import Environment
+
+
+def warn(env: Environment, message: str) -> None:
+    """Print one ``Warning: ...`` line on stderr (kubectl's prefix for server and client warnings)."""
+    env.stderr.write(f"Warning: {message}\n")
+
+
+def error(env: Environment, text: str) -> None:
+    """Print an already rendered error (see :func:`kubectl_instancetype.errors.render`) on stderr."""
+    env.stderr.write(text if text.endswith("\n") else text + "\n")
+
+
+def info(env: Environment, message: str) -> None:
+    """Print a status line on stderr (``No resources found`` and the like), keeping stdout parseable."""
+    env.stderr.write(message + "\n")

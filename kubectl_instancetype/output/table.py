@@ -1,0 +1,69 @@
+"""kubectl's table layout: Go ``text/tabwriter`` with minwidth 6, padding 3, no borders.
+
+cli-runtime's printer builds ``tabwriter.NewWriter(out, 6, 4, 3, ' ', 0)``: each cell but the last of a
+row is padded to ``max(6, widest cell + 3)``, and the last cell is written as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+MIN_WIDTH = 6
+PADDING = 3
+
+
+def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
+    """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline."""
+    lines = [list(headers)] if headers is not None else []
+    lines.extend(list(row) for row in rows)
+    if not lines:
+        return ""
+    columns = max(len(line) for line in lines)
+    widths = [MIN_WIDTH] * columns
+    for line in lines:
+        for index, cell in enumerate(line[:-1]):
+            widths[index] = max(widths[index], len(cell) + PADDING)
+    out = []
+    for line in lines:
+        cells = [cell.ljust(widths[index]) for index, cell in enumerate(line[:-1])]
+        cells.append(line[-1])
+        out.append("".join(cells))
+    return "\n".join(out) + "\n"
+
+
+def human_duration(seconds: float) -> str:
+    """apimachinery's ``HumanDuration``: ``45s``, ``5m3s``, ``3h``, ``2d4h``, ``400d``, ``3y20d``."""
+    seconds = int(seconds)  # truncates toward zero, like Go's int(d.Seconds())
+    if seconds < -1:
+        return "<invalid>"
+    seconds = max(0, seconds)
+    if seconds < 120:
+        return f"{seconds}s"
+    minutes = seconds // 60
+    if minutes < 10:
+        rest = seconds % 60
+        return f"{minutes}m{rest}s" if rest else f"{minutes}m"
+    if minutes < 180:
+        return f"{minutes}m"
+    hours = seconds // 3600
+    if hours < 8:
+        rest = minutes % 60
+        return f"{hours}h{rest}m" if rest else f"{hours}h"
+    if hours < 48:
+        return f"{hours}h"
+    if hours < 192:
+        rest = hours % 24
+        return f"{hours // 24}d{rest}h" if rest else f"{hours // 24}d"
+    if hours < 24 * 365 * 2:
+        return f"{hours // 24}d"
+    if hours < 24 * 365 * 8:
+        rest = (hours // 24) % 365
+        return f"{hours // 24 // 365}y{rest}d" if rest else f"{hours // 24 // 365}y"
+    return f"{hours // 24 // 365}y"
+
+
+def age_since(created: float | None, now: float) -> str:
+    """The AGE cell: ``<unknown>`` without a creation time, else :func:`human_duration` of the difference."""
+    if created is None:
+        return "<unknown>"
+    return human_duration(now - created)
