@@ -211,17 +211,30 @@ class ControlPlane:
 
     def apply(self, obj: dict, token: str | None = None) -> dict:
         """Create ``obj`` (or leave it when it exists) with the admin token; returns the server's object."""
-        api_version = obj["apiVersion"]
-        group_path = f"/api/{api_version}" if "/" not in api_version else f"/apis/{api_version}"
-        plural = _plural(obj)
-        namespace = obj.get("metadata", {}).get("namespace")
-        path = f"{group_path}/namespaces/{namespace}/{plural}" if namespace else f"{group_path}/{plural}"
-        status, answer = self._request("POST", path, obj, token=token)
+        status, answer = self._request("POST", self._object_path(obj), obj, token=token)
         if status == 409:
             return answer or {}
         if status >= 300:
             raise RuntimeError(f"creating {obj['kind']} {obj['metadata'].get('name')}: {status} {answer}")
         return answer or {}
+
+    def _object_path(self, obj: dict) -> str:
+        api_version = obj["apiVersion"]
+        group_path = f"/api/{api_version}" if "/" not in api_version else f"/apis/{api_version}"
+        namespace = obj.get("metadata", {}).get("namespace")
+        plural = _plural(obj)
+        return f"{group_path}/namespaces/{namespace}/{plural}" if namespace else f"{group_path}/{plural}"
+
+    def delete(self, obj: dict) -> None:
+        """Delete ``obj`` (by kind, namespace and name); a missing object is fine."""
+        status, answer = self._request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        if status >= 300 and status != 404:
+            raise RuntimeError(f"deleting {obj['kind']} {obj['metadata']['name']}: {status} {answer}")
+
+    def get(self, obj: dict) -> dict | None:
+        """The server's copy of ``obj``, or None when it does not exist."""
+        status, answer = self._request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        return answer if status == 200 else None
 
     def ensure_namespace(self, name: str) -> None:
         """Create namespace ``name`` unless it exists (namespaces are never deleted: no controller)."""
@@ -280,7 +293,8 @@ class ControlPlane:
         objects = list(catalog.instancetypes) + list(catalog.preferences)
         for namespace in namespaces:
             self.ensure_namespace(namespace)
-            objects += list(catalog.namespaced(namespace))
+            namespaced = catalog.namespaced(namespace)
+            objects += list(namespaced.instancetypes) + list(namespaced.preferences)
         for obj in objects:
             self.apply(obj)
         return len(objects)

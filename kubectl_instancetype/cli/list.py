@@ -51,7 +51,7 @@ def list_command(
     memory: Annotated[Optional[str], typer.Option("--memory", help="Exactly this guest memory (label instancetype.kubevirt.io/memory).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     klass: Annotated[Optional[str], typer.Option("--class", help="Series class, e.g. general.purpose, compute.exclusive.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     size: Annotated[Optional[str], typer.Option("--size", help="Size, e.g. medium, 2xlarge.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    hugepages: Annotated[Optional[str], typer.Option("--hugepages", help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).", is_flag=False, flag_value="", metavar="[=SIZE]", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    hugepages: Annotated[Optional[str], typer.Option("--hugepages", help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).", metavar="[=SIZE]", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     dedicated_cpu: Annotated[bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)] = False,
     isolate_emulator_thread: Annotated[bool, typer.Option("--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL)] = False,
     numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = False,
@@ -94,6 +94,8 @@ def list_command(
     check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS)
     if sort_by and sort_by not in listing.SORT_KEYS:
         raise UsageError(f'--sort-by must be one of {", ".join(listing.SORT_KEYS)} (got "{sort_by}")')
+    if hugepages == options.ANY_VALUE:
+        hugepages = ""  # bare --hugepages: any page size
     filters = listing.Filters(
         cpu=cpu, memory=memory, klass=klass, size=size, hugepages=hugepages, dedicated_cpu=dedicated_cpu,
         isolate_emulator_thread=isolate_emulator_thread, numa=numa, realtime=realtime, gpus=gpus,

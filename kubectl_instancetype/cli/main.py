@@ -66,7 +66,9 @@ def build_app(argv: Sequence[str] = ()):
 
 
 def _normalise(argv: Sequence[str]) -> list[str]:
-    args = list(argv)
+    from .options import expand_optional_values
+
+    args = expand_optional_values(list(argv))
     if args and args[0] in ALIASES:
         args[0] = ALIASES[args[0]]
     return args

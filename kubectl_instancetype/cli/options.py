@@ -41,6 +41,22 @@ Verbosity = Annotated[
                  rich_help_panel=CONNECTION_PANEL, show_default=False),
 ]
 
+# Flags whose value is optional, as Cobra's NoOptDefVal: alone they mean the value given here; a value
+# must then be attached with "=" (--hugepages=1Gi). Click cannot express this, so argv is rewritten.
+OPTIONAL_VALUE_FLAGS = {"--hugepages": "*"}
+ANY_VALUE = "*"
+
+
+def expand_optional_values(args: list[str]) -> list[str]:
+    """Rewrite a bare ``--flag`` of :data:`OPTIONAL_VALUE_FLAGS` to ``--flag=<default>``."""
+    out = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        out.append(f"{arg}={OPTIONAL_VALUE_FLAGS[arg]}" if arg in OPTIONAL_VALUE_FLAGS else arg)
+    return out
+
+
 _DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)(h|ms|m|s))+$|^\d+$")
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s)")
 _UNIT_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}

@@ -131,6 +131,14 @@ def _yaml_load(text: str) -> Any:
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
+def _yaml_problem(exc: Exception) -> str:
+    """One line for a YAML error, in the shape Go's yaml package reports (``yaml: line N: problem``)."""
+    mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+    if mark is not None and problem:
+        return f"yaml: line {mark.line + 1}: {problem}"
+    return str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+
+
 def _named(entries: Any, key: str) -> list[tuple[str, dict]]:
     out = []
     for entry in entries or []:
@@ -148,8 +156,8 @@ def read_kubeconfig(paths: list[str]) -> KubeconfigFiles:
                 document = _yaml_load(handle.read()) or {}
         except OSError as exc:
             raise ConfigurationError(f"error loading config file \"{path}\": {exc.strerror}") from exc
-        except Exception as exc:  # yaml.YAMLError without importing yaml eagerly
-            raise ConfigurationError(f"error loading config file \"{path}\": {exc}") from exc
+        except Exception as exc:  # yaml.YAMLError, caught without importing yaml eagerly
+            raise ConfigurationError(f"error loading config file \"{path}\": {_yaml_problem(exc)}") from exc
         if not isinstance(document, dict):
             raise ConfigurationError(f"error loading config file \"{path}\": not a kubeconfig mapping")
         directory = os.path.dirname(os.path.abspath(path))

@@ -1,0 +1,189 @@
+"""Failures against the real control plane: each ends in one ``error:`` line and exit 1, no traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hack.localcluster.controlplane import free_port
+from tests.conftest import run_cli
+
+pytestmark = pytest.mark.controlplane
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs"
+
+
+def kubeconfig(tmp_path: Path, server: str, ca: str | None, token: str, name: str = "kubeconfig") -> Path:
+    """A one-context kubeconfig written as JSON (which YAML readers accept)."""
+    cluster = {"server": server} | ({"certificate-authority": ca} if ca else {})
+    path = tmp_path / name
+    path.write_text(json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": "c",
+        "clusters": [{"name": "c", "cluster": cluster}],
+        "users": [{"name": "u", "user": {"token": token}}],
+        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    }))
+    return path
+
+
+def assert_one_error_line(result, expected: str) -> None:
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr == expected + "\n"
+
+
+def test_restricted_user_gets_what_it_may_list_and_one_warning(cli) -> None:
+    result = cli("list", "-n", "alice", user="alice")
+    assert result.exit_code == 0
+    assert result.stderr == (
+        'Warning: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is forbidden: User "alice" cannot '
+        'list resource "virtualmachineclusterinstancetypes" in API group "instancetype.kubevirt.io" at the '
+        "cluster scope; listing the other scopes only\nNo resources found\n"
+    )
+
+
+def test_cluster_only_user_sees_cluster_objects(cli) -> None:
+    result = cli("list", "--cpu", "1", "--size", "nano", "--class", "general.purpose", user="carol")
+    assert result.exit_code == 0
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["u1.nano", "cluster"]]
+    assert result.stderr.startswith("Warning: virtualmachineinstancetypes.instancetype.kubevirt.io is forbidden")
+    assert result.stderr.count("\n") == 1
+
+
+def test_user_who_may_list_nothing_gets_an_error(cli) -> None:
+    result = cli("list", user="mallory")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(
+        'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is forbidden: User "mallory"')
+    assert result.stderr.count("\n") == 1
+
+
+def test_forbidden_single_scope(cli) -> None:
+    result = cli("list", "--cluster", user="alice")
+    assert_one_error_line(result, 'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is '
+                                  'forbidden: User "alice" cannot list resource "virtualmachineclusterinstancetypes"'
+                                  ' in API group "instancetype.kubevirt.io" at the cluster scope')
+
+
+def test_wrong_token(control_plane, tmp_path) -> None:
+    path = kubeconfig(tmp_path, control_plane.server, str(control_plane.ca_file), "not-a-valid-token")
+    result = run_cli(["list", "--kubeconfig", str(path)])
+    assert_one_error_line(result, "error: You must be logged in to the server (Unauthorized)")
+
+
+def test_stopped_server(control_plane, tmp_path) -> None:
+    port = free_port()  # nothing listens there: what a stopped apiserver looks like
+    path = kubeconfig(tmp_path, f"https://127.0.0.1:{port}", str(control_plane.ca_file), "t")
+    result = run_cli(["list", "--kubeconfig", str(path)])
+    assert_one_error_line(result, f"error: The connection to the server 127.0.0.1:{port} was refused - "
+                                  "did you specify the right host or port?")
+
+
+def test_tls_mismatch(control_plane, tmp_path) -> None:
+    path = kubeconfig(tmp_path, control_plane.server, str(CORPUS / "pki" / "ca.crt"), "t")
+    result = run_cli(["list", "--kubeconfig", str(path)])
+    assert result.stderr.startswith("error: Unable to connect to the server: tls: failed to verify certificate: ")
+    assert_one_error_line(result, result.stderr.rstrip("\n"))
+
+
+def test_tls_name_mismatch_with_tls_server_name(control_plane, tmp_path) -> None:
+    path = kubeconfig(tmp_path, control_plane.server, str(control_plane.ca_file), "t")
+    document = json.loads(path.read_text())
+    document["clusters"][0]["cluster"]["tls-server-name"] = "not-the-apiserver.example"
+    path.write_text(json.dumps(document))
+    result = run_cli(["list", "--kubeconfig", str(path)])
+    assert "Hostname mismatch" in result.stderr or "doesn't match" in result.stderr
+    assert_one_error_line(result, result.stderr.rstrip("\n"))
+
+
+def test_tls_server_name_that_matches_is_accepted(control_plane, tmp_path) -> None:
+    path = kubeconfig(tmp_path, control_plane.server, str(control_plane.ca_file), control_plane.tokens["admin"])
+    document = json.loads(path.read_text())
+    document["clusters"][0]["cluster"]["tls-server-name"] = "kubernetes.default.svc"
+    path.write_text(json.dumps(document))
+    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
+    assert result.exit_code == 0, result.stderr
+
+
+def test_insecure_skip_tls_verify(control_plane, tmp_path) -> None:
+    path = kubeconfig(tmp_path, control_plane.server, None, control_plane.tokens["admin"])
+    document = json.loads(path.read_text())
+    document["clusters"][0]["cluster"]["insecure-skip-tls-verify"] = True
+    path.write_text(json.dumps(document))
+    assert run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"]).exit_code == 0
+
+
+def test_unknown_context(control_plane) -> None:
+    result = run_cli(["list", "--kubeconfig", str(control_plane.kubeconfig()), "--context", "nope"])
+    assert_one_error_line(result, "error: context was not found for specified context: nope")
+
+
+def test_no_kubeconfig(tmp_path) -> None:
+    result = run_cli(["list"], environ={"HOME": str(tmp_path)})
+    assert_one_error_line(result, "error: no configuration has been provided: set KUBECONFIG, pass --kubeconfig, "
+                                  "or create ~/.kube/config")
+
+
+def test_missing_kubeconfig_file(tmp_path) -> None:
+    result = run_cli(["list", "--kubeconfig", str(tmp_path / "absent")])
+    assert_one_error_line(result, f"error: stat {tmp_path / 'absent'}: no such file or directory")
+
+
+def test_unreadable_kubeconfig(tmp_path) -> None:
+    path = tmp_path / "broken"
+    path.write_text("clusters: [unclosed\n")
+    result = run_cli(["list", "--kubeconfig", str(path)])
+    assert result.stderr.startswith(f'error: error loading config file "{path}": ')
+    assert_one_error_line(result, result.stderr.rstrip("\n"))
+
+
+def test_request_timeout(control_plane, tmp_path) -> None:
+    import socket
+    import threading
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)  # accepts the TCP connection, never answers the TLS handshake
+    port = silent.getsockname()[1]
+    path = kubeconfig(tmp_path, f"https://127.0.0.1:{port}", str(control_plane.ca_file), "t")
+    try:
+        result = run_cli(["list", "--kubeconfig", str(path), "--request-timeout", "1s"])
+    finally:
+        silent.close()
+    assert_one_error_line(result, f"error: Unable to connect to the server: the server 127.0.0.1:{port} "
+                                  "did not answer within 1s (request timed out)")
+    del threading
+
+
+def test_invalid_request_timeout() -> None:
+    result = run_cli(["list", "--request-timeout", "soon"])
+    assert_one_error_line(result, "error: Invalid timeout value. Timeout must be a single integer in seconds, "
+                                  "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)")
+
+
+def test_verbose_flag_shows_the_traceback(control_plane) -> None:
+    result = run_cli(["list", "--kubeconfig", str(control_plane.kubeconfig()), "--context", "nope", "-v", "1"])
+    assert result.exit_code == 1
+    assert "Traceback" in result.stderr
+    assert result.stderr.endswith("error: context was not found for specified context: nope\n")
+
+
+def test_version_prints_both_versions(cli) -> None:
+    from kubectl_instancetype import __version__
+
+    result = cli("version")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == f"Client Version: v{__version__}\nServer Version: v1.36.3\n"
+
+
+def test_version_when_the_server_is_down(tmp_path) -> None:
+    port = free_port()
+    path = kubeconfig(tmp_path, f"https://127.0.0.1:{port}", None, "t")
+    result = run_cli(["version", "--kubeconfig", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.startswith("Client Version: v")
+    assert result.stderr == (f"error: The connection to the server 127.0.0.1:{port} was refused - "
+                             "did you specify the right host or port?\n")

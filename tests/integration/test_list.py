@@ -1,0 +1,206 @@
+"""``list`` against the real control plane with the embedded catalog loaded (in-process CLI)."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+import pytest
+import yaml
+
+from kubectl_instancetype.kube.transport import Transport
+
+pytestmark = pytest.mark.controlplane
+
+CLUSTER_IT = "virtualmachineclusterinstancetype.instancetype.kubevirt.io"
+
+
+def names(stdout: str) -> list[str]:
+    """NAME column of a table (header skipped)."""
+    return [line.split()[0] for line in stdout.splitlines()[1:]]
+
+
+def test_done_when_u1_types_with_four_vcpus(cli) -> None:
+    result = cli("list", "--min-cpu", "4", "--max-cpu", "4", "--class", "general.purpose")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE"]
+    assert [line.split()[:5] for line in lines[1:]] == [["u1.xlarge", "cluster", "4", "16Gi", "general.purpose"]]
+    assert result.stderr == ""
+
+
+def test_default_scope_is_cluster_plus_current_namespace(cli) -> None:
+    cluster_only = cli("list", "--cpu", "4", "--class", "general.purpose")
+    with_namespace = cli("list", "--cpu", "4", "--class", "general.purpose", "-n", "catalog")
+    assert [line.split()[:2] for line in cluster_only.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"]]
+    assert [line.split()[:2] for line in with_namespace.stdout.splitlines()[1:]] == [
+        ["u1.xlarge", "cluster"], ["u1.xlarge", "catalog"]]
+
+
+@pytest.mark.parametrize("flags,expected_kinds", [
+    (["--cluster"], {"cluster"}),
+    (["--namespaced", "-n", "catalog"], {"catalog"}),
+    (["-A"], {"cluster", "catalog"}),
+    (["-A", "--namespaced"], {"catalog"}),
+])
+def test_scopes(cli, flags: list[str], expected_kinds: set[str]) -> None:
+    result = cli("list", "--size", "medium", "--class", "overcommitted", *flags)
+    assert result.exit_code == 0, result.stderr
+    assert {line.split()[1] for line in result.stdout.splitlines()[1:]} == expected_kinds
+
+
+def test_namespaced_only_in_an_empty_namespace_says_so(cli) -> None:
+    result = cli("list", "--namespaced", "-n", "default")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "No resources found in default namespace.\n")
+
+
+def test_no_resources_found(cli) -> None:
+    result = cli("list", "--cpu", "3")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "No resources found\n")
+
+
+@pytest.mark.parametrize("flags,expected", [
+    (["--cpu", "32", "--class", "memory.intensive"], ["m1.8xlarge", "m1.8xlarge1gi"]),
+    (["--memory", "262144Mi"], ["m1.8xlarge", "m1.8xlarge1gi"]),  # quantity-normalised to the label's 256Gi
+    (["--hugepages=1Gi", "--class", "compute.exclusive", "--cpu", "2"], ["cx1.large1gi"]),
+    (["--hugepages", "--cpu", "64"], ["n1.8xlarge"]),
+    (["--realtime", "--size", "micro"], ["rt1.micro"]),
+    (["--dedicated-cpu", "--isolate-emulator-thread", "--numa", "--size", "medium"],
+     ["cx1.medium", "rt1.medium"]),
+    (["-l", "instancetype.kubevirt.io/class in (network)", "--cpu", "4"], ["n1.large", "n1.medium"]),
+    (["--min-memory", "128Gi", "--max-memory", "131072Mi"],
+     ["d1.8xlarge", "m1.4xlarge", "m1.4xlarge1gi", "n1.8xlarge", "o1.8xlarge", "rt1.8xlarge", "u1.8xlarge"]),
+    (["--min-cpu", "33"], ["n1.8xlarge"]),
+    (["--vendor", "kubevirt.io", "--size", "2xmedium"], ["d1.2xmedium", "u1.2xmedium"]),
+])
+def test_filters(cli, flags: list[str], expected: list[str]) -> None:
+    result = cli("list", "--cluster", "--sort-by", "name", *flags)
+    assert result.exit_code == 0, result.stderr
+    assert names(result.stdout) == expected
+
+
+def test_gpus_filter_finds_nothing_in_v1_7(cli) -> None:
+    assert cli("list", "--gpus").stderr == "No resources found\n"
+
+
+@pytest.fixture
+def extra_objects(control_plane) -> Iterator[list[dict]]:
+    """An unlabelled instance type, a legacy one and a deprecated-labelled one, removed afterwards."""
+    def instancetype(name: str, cpu: int, memory: str, labels: dict | None = None) -> dict:
+        return {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
+                "metadata": {"name": name, "labels": labels or {}},
+                "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}}}
+
+    objects = [
+        instancetype("itest-unlabelled", 6, "6144Mi"),
+        instancetype("server.itest", 6, "6Gi"),
+        instancetype("itest-old", 6, "6Gi", {"instancetype.kubevirt.io/deprecated": "true"}),
+    ]
+    for obj in objects:
+        control_plane.apply(obj)
+    yield objects
+    for obj in objects:
+        control_plane.delete(obj)
+
+
+def test_ranges_work_without_labels_and_deprecated_are_marked(cli, extra_objects) -> None:
+    result = cli("list", "--min-cpu", "6", "--max-cpu", "6", "--sort-by", "name")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split("   ")[0].strip() for line in result.stdout.splitlines()[1:]]
+    assert rows == ["itest-old (deprecated)", "itest-unlabelled", "server.itest (deprecated)"]
+    assert "6144Mi" in result.stdout
+    hidden = cli("list", "--min-cpu", "6", "--max-cpu", "6", "--hide-deprecated")
+    assert names(hidden.stdout) == ["itest-unlabelled"]
+    # exact filters are label selectors: the unlabelled type has no cpu label
+    assert cli("list", "--cpu", "6").stderr == "No resources found\n"
+
+
+def test_memory_range_equates_units(cli, extra_objects) -> None:
+    result = cli("list", "--min-memory", "6Gi", "--max-memory", "6144Mi", "--hide-deprecated", "-o", "name")
+    assert result.stdout == f"{CLUSTER_IT}/itest-unlabelled\n"
+
+
+def test_output_formats(cli) -> None:
+    flags = ["list", "--cluster", "--size", "small", "--class", "general.purpose"]
+    assert cli(*flags, "-o", "name").stdout == f"{CLUSTER_IT}/u1.small\n"
+    as_json = json.loads(cli(*flags, "-o", "json").stdout)
+    assert as_json["kind"] == "List" and [i["metadata"]["name"] for i in as_json["items"]] == ["u1.small"]
+    assert as_json["items"][0]["spec"] == {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
+    as_yaml = yaml.safe_load(cli(*flags, "-o", "yaml").stdout)
+    assert as_yaml["items"][0]["kind"] == "VirtualMachineClusterInstancetype"
+    no_headers = cli(*flags, "--no-headers").stdout
+    assert no_headers.split()[:5] == ["u1.small", "cluster", "1", "2Gi", "general.purpose"]
+    labels = cli(*flags, "--show-labels").stdout.splitlines()
+    assert labels[0].split()[-1] == "LABELS"
+    assert "instancetype.kubevirt.io/class=general.purpose," in labels[1]
+
+
+def test_wide_output(cli) -> None:
+    result = cli("list", "--cluster", "-o", "wide", "--class", "compute.exclusive", "--size", "large1gi")
+    header, row = result.stdout.splitlines()
+    assert header.split() == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE", "SIZE", "HUGEPAGES",
+                              "DEDICATED-CPU", "NUMA", "OVERCOMMIT", "VERSION"]
+    cells = row.split()
+    assert cells[:5] == ["cx1.large1gi", "cluster", "2", "4Gi", "compute.exclusive"]
+    assert cells[6:] == ["large1gi", "1Gi", "true", "true", "<none>", "v1.7.0"]
+    overcommitted = cli("list", "--cluster", "-o", "wide", "--size", "nano", "--class", "overcommitted")
+    assert overcommitted.stdout.splitlines()[1].split()[-2] == "50%"
+
+
+def test_sort_by_cpu_and_memory(cli) -> None:
+    by_cpu = names(cli("list", "--cluster", "--class", "general.purpose", "--sort-by", "cpu").stdout)
+    assert by_cpu[:4] == ["u1.medium", "u1.micro", "u1.nano", "u1.small"] and by_cpu[-1] == "u1.8xlarge"
+    by_memory = names(cli("list", "--cluster", "--class", "general.purpose", "--sort-by", "memory").stdout)
+    assert by_memory[:3] == ["u1.nano", "u1.micro", "u1.small"]
+
+
+def test_preferences(cli) -> None:
+    result = cli("list", "preferences", "--os-type", "windows", "--min-memory", "4Gi", "--sort-by", "name")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "KIND", "OS-TYPE", "ARCH", "REQUIRED-CPU", "REQUIRED-MEMORY", "AGE"]
+    assert [line.split()[:6] for line in lines[1:]] == [
+        ["windows.11", "cluster", "windows", "<none>", "2", "4Gi"],
+        ["windows.11.virtio", "cluster", "windows", "<none>", "2", "4Gi"],
+    ]
+    arm = cli("list", "preference", "--arch", "arm64", "-o", "name").stdout.split()
+    assert arm == [f"virtualmachineclusterpreference.instancetype.kubevirt.io/{n}"
+                   for n in ("fedora.arm64", "rhel.10.arm64", "rhel.9.arm64")]
+
+
+def test_preference_cpu_filter_matches_requirements(cli) -> None:
+    result = cli("list", "preferences", "--cpu", "8", "--sort-by", "name")
+    assert names(result.stdout) == ["centos.stream9.dpdk", "rhel.8.dpdk", "rhel.9.dpdk"]
+
+
+def test_catalog_counts_in_both_scopes(cli) -> None:
+    assert len(cli("list", "--cluster", "-o", "name").stdout.splitlines()) == 65
+    assert len(cli("list", "--namespaced", "-n", "catalog", "-o", "name").stdout.splitlines()) == 65
+    assert len(cli("list", "preferences", "-A", "-o", "name").stdout.splitlines()) == 108
+
+
+def test_one_request_per_scope_per_page(cli, mocker) -> None:
+    spy = mocker.spy(Transport, "request")
+    result = cli("list", "-n", "catalog", "--chunk-size", "10", "-o", "name")
+    assert len(result.stdout.splitlines()) == 130
+    paths = [call.args[2] for call in spy.call_args_list]
+    assert len(paths) == 2 * 7  # ceil(65 / 10) pages in each scope, nothing else (no discovery)
+    assert all("limit=10" in path for path in paths)
+
+
+def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
+    spy = mocker.spy(Transport, "request")
+    for args, message in [
+        (["list", "preferences", "--class", "x"], "error: --class only applies to instance types\n"),
+        (["list", "--os-type", "linux"], "error: --os-type only applies to preferences\n"),
+        (["list", "--min-cpu", "4", "--max-cpu", "2"], "error: --min-cpu 4 is greater than --max-cpu 2\n"),
+        (["list", "--min-memory", "lots"], "error: invalid memory quantity 'lots': quantities must match the "
+                                           "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n"),
+        (["list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together\n"),
+        (["list", "vms"], 'error: unknown kind "vms": use instancetypes or preferences\n'),
+        (["list", "--sort-by", "age"], 'error: --sort-by must be one of name, cpu, memory (got "age")\n'),
+        (["list", "--bogus"], "error: unknown flag: --bogus\n"),
+    ]:
+        result = cli(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", message), args
+    assert spy.call_count == 0
