@@ -24,6 +24,7 @@ filters (--min-cpu, --max-memory, ...) are evaluated on each object's spec, so 1
 and objects without labels are found too. For preferences, the CPU and memory filters match what the
 preference requires (spec.requirements).
 
+\b
 Examples:
   kubectl instancetype list --min-cpu 4 --class general.purpose
   kubectl instancetype list --min-memory 16Gi --max-memory 64Gi -o wide
@@ -42,35 +43,35 @@ def register(app: typer.Typer) -> None:
 
 def list_command(
     ctx: typer.Context,
-    kind: Annotated[str, typer.Argument(help="instancetypes (default) or preferences.", show_default=False,
+    kind: Annotated[str, typer.Argument(help="instancetypes (default) or preferences.", show_default=False, metavar="[KIND]",
                                         autocompletion=_complete_kind)] = "instancetypes",
     all_namespaces: Annotated[bool, typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one.")] = False,
     cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped objects.")] = False,
     namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced objects.")] = False,
-    cpu: Annotated[Optional[int], typer.Option("--cpu", help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    memory: Annotated[Optional[str], typer.Option("--memory", help="Exactly this guest memory (label instancetype.kubevirt.io/memory).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    klass: Annotated[Optional[str], typer.Option("--class", help="Series class, e.g. general.purpose, compute.exclusive.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    size: Annotated[Optional[str], typer.Option("--size", help="Size, e.g. medium, 2xlarge.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    cpu: Annotated[Optional[int], typer.Option("--cpu", metavar="N", help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).", min=0, show_default=False, rich_help_panel=FILTER_PANEL)] = None,
+    memory: Annotated[Optional[str], typer.Option("--memory", metavar="QUANTITY", help="Exactly this guest memory (label instancetype.kubevirt.io/memory).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    klass: Annotated[Optional[str], typer.Option("--class", metavar="CLASS", help="Series class, e.g. general.purpose, compute.exclusive.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    size: Annotated[Optional[str], typer.Option("--size", metavar="SIZE", help="Size, e.g. medium, 2xlarge.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     hugepages: Annotated[Optional[str], typer.Option("--hugepages", help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).", metavar="[=SIZE]", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     dedicated_cpu: Annotated[bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)] = False,
     isolate_emulator_thread: Annotated[bool, typer.Option("--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL)] = False,
     numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = False,
     realtime: Annotated[bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)] = False,
     gpus: Annotated[bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)] = False,
-    vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor label, e.g. kubevirt.io.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    os_type: Annotated[Optional[str], typer.Option("--os-type", help="Preferences for linux, windows or legacy guests.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    arch: Annotated[Optional[str], typer.Option("--arch", help="Preferences for one architecture (amd64, arm64, s390x).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    selector: Annotated[Optional[str], typer.Option("-l", "--selector", help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    min_cpu: Annotated[Optional[int], typer.Option("--min-cpu", help="At least N vCPUs (evaluated on the spec).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    max_cpu: Annotated[Optional[int], typer.Option("--max-cpu", help="At most N vCPUs (evaluated on the spec).", min=0, rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    min_memory: Annotated[Optional[str], typer.Option("--min-memory", help="At least this much guest memory, e.g. 16Gi.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    max_memory: Annotated[Optional[str], typer.Option("--max-memory", help="At most this much guest memory.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    vendor: Annotated[Optional[str], typer.Option("--vendor", metavar="VENDOR", help="Vendor label, e.g. kubevirt.io.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    os_type: Annotated[Optional[str], typer.Option("--os-type", metavar="OS", help="Preferences for linux, windows or legacy guests.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    arch: Annotated[Optional[str], typer.Option("--arch", metavar="ARCH", help="Preferences for one architecture (amd64, arm64, s390x).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    selector: Annotated[Optional[str], typer.Option("-l", "--selector", metavar="SELECTOR", help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    min_cpu: Annotated[Optional[int], typer.Option("--min-cpu", metavar="N", help="At least N vCPUs (evaluated on the spec).", min=0, show_default=False, rich_help_panel=FILTER_PANEL)] = None,
+    max_cpu: Annotated[Optional[int], typer.Option("--max-cpu", metavar="N", help="At most N vCPUs (evaluated on the spec).", min=0, show_default=False, rich_help_panel=FILTER_PANEL)] = None,
+    min_memory: Annotated[Optional[str], typer.Option("--min-memory", metavar="QUANTITY", help="At least this much guest memory, e.g. 16Gi.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
+    max_memory: Annotated[Optional[str], typer.Option("--max-memory", metavar="QUANTITY", help="At most this much guest memory.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
     hide_deprecated: Annotated[bool, typer.Option("--hide-deprecated", help="Leave out deprecated objects (shown marked otherwise).", rich_help_panel=FILTER_PANEL)] = False,
-    output: Annotated[str, typer.Option("-o", "--output", help="Output format: wide, yaml, json or name.", rich_help_panel=OUTPUT_PANEL, show_default=False)] = "",
+    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="Output format: wide, yaml, json or name.", rich_help_panel=OUTPUT_PANEL, show_default=False)] = "",
     no_headers: Annotated[bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)] = False,
     show_labels: Annotated[bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)] = False,
-    sort_by: Annotated[Optional[str], typer.Option("--sort-by", help="Sort by name, cpu or memory (default: server order, cluster scope first).", rich_help_panel=OUTPUT_PANEL, show_default=False)] = None,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", help="Objects per list request (paging); 0 disables paging.", min=0, rich_help_panel=OUTPUT_PANEL)] = 500,
+    sort_by: Annotated[Optional[str], typer.Option("--sort-by", metavar="KEY", help="Sort by name, cpu or memory (default: server order, cluster scope first).", rich_help_panel=OUTPUT_PANEL, show_default=False)] = None,
+    chunk_size: Annotated[int, typer.Option("--chunk-size", metavar="N", help="Objects per list request (paging); 0 disables paging.", min=0, show_default=False, rich_help_panel=OUTPUT_PANEL)] = 500,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     namespace: options.Namespace = None,
@@ -148,7 +149,7 @@ def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: 
                                      what, wide=wide, show_labels=show_labels, keep_object=keep_objects,
                                      age=lambda created: age_since(created, now), table=output in ("", "wide")))
 
-    with connect(connection, env.environ, env.home()) as client:
+    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
         scopes = []
         if not namespaced_only:
             scopes.append(Scope(cluster_resource))

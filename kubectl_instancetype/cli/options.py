@@ -17,27 +17,27 @@ CONNECTION_PANEL = "Connection"
 
 Kubeconfig = Annotated[
     Optional[str],
-    typer.Option("--kubeconfig", help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
+    typer.Option("--kubeconfig", metavar="PATH", help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
                  rich_help_panel=CONNECTION_PANEL, show_default=False),
 ]
 Context = Annotated[
     Optional[str],
-    typer.Option("--context", help="The name of the kubeconfig context to use.", rich_help_panel=CONNECTION_PANEL,
+    typer.Option("--context", metavar="NAME", help="The name of the kubeconfig context to use.", rich_help_panel=CONNECTION_PANEL,
                  show_default=False),
 ]
 Namespace = Annotated[
     Optional[str],
-    typer.Option("-n", "--namespace", help="The namespace to use (default: the context's namespace, else default).",
+    typer.Option("-n", "--namespace", metavar="NAMESPACE", help="The namespace to use (default: the context's namespace, else default).",
                  rich_help_panel=CONNECTION_PANEL, show_default=False),
 ]
 RequestTimeout = Annotated[
     str,
-    typer.Option("--request-timeout", help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
+    typer.Option("--request-timeout", metavar="DURATION", help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
                  rich_help_panel=CONNECTION_PANEL),
 ]
 Verbosity = Annotated[
     int,
-    typer.Option("-v", "--v", help="Verbosity; 1 or more prints the traceback of a failure.", min=0,
+    typer.Option("-v", "--v", metavar="LEVEL", help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.", min=0,
                  rich_help_panel=CONNECTION_PANEL, show_default=False),
 ]
 

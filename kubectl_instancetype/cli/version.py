@@ -35,7 +35,7 @@ def version(
 
     try:
         with connect(options.connection_options(kubeconfig, context, namespace, request_timeout),
-                     env.environ, env.home()) as client:
+                     env.environ, env.home(), messages.request_logger(env)) as client:
             server = client.server_version()
     except PluginError as exc:
         # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.

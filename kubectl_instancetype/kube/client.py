@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .config import ClusterConfig, ConnectionOptions, load_cluster_config
 from .resources import Resource
@@ -14,9 +14,10 @@ DEFAULT_CHUNK_SIZE = 500
 class Client:
     """The plugin's handle on one cluster; create it with :func:`connect`."""
 
-    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None):
+    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None,
+                 log: Callable[[str], None] | None = None):
         self.config = config
-        self.transport = Transport(config, environ)
+        self.transport = Transport(config, environ, log)
 
     @property
     def namespace(self) -> str:
@@ -82,6 +83,10 @@ class Client:
         return self.transport.request("DELETE", resource.path(namespace, name))
 
 
-def connect(options: ConnectionOptions, environ: dict[str, str], home: str) -> Client:
-    """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet)."""
-    return Client(load_cluster_config(options, environ, home), dict(environ))
+def connect(options: ConnectionOptions, environ: dict[str, str], home: str,
+            log: Callable[[str], None] | None = None) -> Client:
+    """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
+
+    ``log``, when given, receives one line per HTTP request (``-v 6`` and up).
+    """
+    return Client(load_cluster_config(options, environ, home), dict(environ), log)

@@ -12,7 +12,8 @@ import os
 import socket
 import ssl
 import tempfile
-from typing import Any
+import time
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from .. import __version__
@@ -106,8 +107,10 @@ def _proxy_for(url: str, proxy_url: str | None, environ: dict[str, str] | None) 
 class Transport:
     """One keep-alive connection to the API server, speaking JSON."""
 
-    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None):
+    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None,
+                 log: Callable[[str], None] | None = None):
         self.config = config
+        self.log = log
         parts = urlsplit(config.server)
         if parts.scheme not in ("https", "http"):
             raise ConfigurationError(f"unsupported server URL scheme in {config.server!r}")
@@ -158,6 +161,7 @@ class Transport:
         if body is not None:
             payload = json.dumps(body, separators=(",", ":")).encode()
             headers["Content-Type"] = "application/json"
+        started = time.monotonic() if self.log else 0.0
         for attempt in (1, 2):
             fresh = self._connection is None
             if fresh:
@@ -176,6 +180,11 @@ class Transport:
                 self.close()
                 raise kube_errors.transport_error(exc, self) from exc
             self.requests_sent += 1
+            if self.log:
+                # kubectl -v=6 prints the same line for every request it sends.
+                elapsed = int((time.monotonic() - started) * 1000)
+                self.log(f"{method} {self.config.server}{path} {response.status} {response.reason} "
+                         f"in {elapsed} milliseconds")
             if response.status >= 400:
                 raise kube_errors.api_error(response.status, data, method, path)
             if not data:

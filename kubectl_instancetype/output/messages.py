@@ -18,3 +18,13 @@ def error(env: Environment, text: str) -> None:
 def info(env: Environment, message: str) -> None:
     """Print a status line on stderr (``No resources found`` and the like), keeping stdout parseable."""
     env.stderr.write(message + "\n")
+
+
+REQUEST_LOG_VERBOSITY = 6
+
+
+def request_logger(env: Environment):
+    """A per-request log line writer for ``-v 6`` and up (kubectl's level for request URLs), else None."""
+    if env.verbosity < REQUEST_LOG_VERBOSITY:
+        return None
+    return lambda line: env.stderr.write(f"I {line}\n")

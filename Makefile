@@ -1,0 +1,46 @@
+# kubectl-instancetype: developer entry points. `make demo` and `make test` are all a fresh clone needs.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+.PHONY: venv test unit cluster cluster-down demo bench controlplane clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test,bench]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+## controlplane: build etcd, kube-apiserver and kubectl v1.36.3 from Go modules (cached per version)
+controlplane:
+	bash hack/controlplane/build.sh
+
+## test: the whole suite (unit, integration against the local control plane, e2e through kubectl)
+test: venv
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+## unit: the fast tests only
+unit: venv
+	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
+
+## cluster: start the local control plane with the catalog loaded; prints the kubeconfig path
+cluster: venv
+	@$(PY) -m hack.localcluster up --catalog --namespace demo
+
+cluster-down: venv
+	@$(PY) -m hack.localcluster down
+
+## demo: install, start the control plane with the catalog, and tour the plugin through the real kubectl
+demo: venv
+	@$(PY) -m hack.localcluster up --catalog --namespace demo >/dev/null
+	@bash hack/demo.sh
+
+## bench: list benchmarks against the local control plane, compared with kubectl
+bench: venv
+	$(PY) bench/list.py
+
+clean: cluster-down
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,65 @@
+"""The real kubectl finds ``kubectl instancetype`` on PATH and runs it against the local control plane."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+pytestmark = [pytest.mark.controlplane, pytest.mark.e2e]
+
+
+@pytest.fixture
+def kubectl(control_plane, plugin_path, tmp_path):
+    """Run the real kubectl (v1.36.3, built by the harness) with the plugin on PATH."""
+
+    def invoke(*args: str, user: str = "admin") -> subprocess.CompletedProcess:
+        environ = {"PATH": plugin_path, "HOME": str(tmp_path), "KUBECONFIG": str(control_plane.kubeconfig(user))}
+        return subprocess.run([str(control_plane.kubectl), *args], env=environ, capture_output=True, text=True,
+                              timeout=60)
+
+    return invoke
+
+
+def test_done_when_through_kubectl(kubectl) -> None:
+    result = kubectl("instancetype", "list", "--min-cpu", "4", "--max-cpu", "4", "--class", "general.purpose")
+    assert (result.returncode, result.stderr) == (0, "")
+    header, *rows = result.stdout.splitlines()
+    assert header.startswith("NAME        KIND      CPU   MEMORY   CLASS             AGE")
+    assert [row.split()[:5] for row in rows] == [["u1.xlarge", "cluster", "4", "16Gi", "general.purpose"]]
+
+
+def test_plugin_is_listed_by_kubectl(kubectl) -> None:
+    result = kubectl("plugin", "list", "--name-only")
+    assert "kubectl-instancetype" in result.stdout.split()
+
+
+def test_version_through_kubectl(kubectl) -> None:
+    result = kubectl("instancetype", "version")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[1] == "Server Version: v1.36.3"
+
+
+def test_errors_keep_kubectl_exit_status_and_one_line(kubectl) -> None:
+    result = kubectl("instancetype", "list", user="mallory")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+
+
+def test_help_uses_the_kubectl_prefix(kubectl) -> None:
+    result = kubectl("instancetype", "list", "--help")
+    assert result.returncode == 0
+    assert "Usage: kubectl instancetype list [OPTIONS] [KIND]" in result.stdout
+
+
+def test_completion_helper_serves_kubectl(kubectl) -> None:
+    commands = kubectl("__complete", "instancetype", "")
+    assert commands.returncode == 0
+    lines = commands.stdout.splitlines()
+    assert {"list", "version"} <= {line.split("\t")[0] for line in lines}
+    assert lines[-1] == ":4"
+    flags = kubectl("__complete", "instancetype", "list", "--min-")
+    assert {line.split("\t")[0] for line in flags.stdout.splitlines()[:-1]} == {"--min-cpu", "--min-memory"}
+    kinds = kubectl("__complete", "instancetype", "list", "pre")
+    assert kinds.stdout.splitlines()[0].split("\t")[0] == "preferences"
