@@ -7,6 +7,7 @@ place: one line on stderr and exit status 1, as kubectl does.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from typing import Sequence
@@ -83,7 +84,9 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     args = _normalise(sys.argv[1:] if argv is None else argv)
     try:
         app = build_app(args)
-        result = app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)
+        # Click writes help and prompts to sys.stdout/sys.stderr: point them at the environment's streams.
+        with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
+            result = app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)
         return int(result or 0)
     except Exit as exc:
         return exc.exit_code

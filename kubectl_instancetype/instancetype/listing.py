@@ -59,6 +59,9 @@ class Filters:
 
     def check_for(self, what: str) -> None:
         """Reject filters that do not apply to ``what`` (instancetypes or preferences)."""
+        for name in ("cpu", "min_cpu", "max_cpu"):
+            if (getattr(self, name) or 0) < 0:
+                raise FilterError(f"--{name.replace('_', '-')} must not be negative")
         wrong = self._INSTANCETYPE_ONLY if what == PREFERENCES else self._PREFERENCE_ONLY
         given = [self._FLAG_NAMES[name] for name in wrong if getattr(self, name) not in (None, False)]
         if given:

@@ -1,0 +1,106 @@
+"""kubectl's kubeconfig loading rules on the fast path (files, merging, errors)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kubectl_instancetype.errors import ConfigurationError
+from kubectl_instancetype.kube import config as kubeconfig
+from kubectl_instancetype.kube.config import ConnectionOptions
+
+
+def write(path: Path, **document) -> Path:
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "Config"} | document))
+    return path
+
+
+def simple(path: Path, server: str = "https://s", **context) -> Path:
+    return write(path, **{"current-context": "c"}, clusters=[{"name": "c", "cluster": {"server": server}}],
+                 users=[{"name": "u", "user": {"token": "t"}}],
+                 contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"} | context}])
+
+
+def test_paths_follow_clientcmd(tmp_path: Path) -> None:
+    a, b = simple(tmp_path / "a"), simple(tmp_path / "b")
+    home = tmp_path / "home"
+    (home / ".kube").mkdir(parents=True)
+    default = simple(home / ".kube" / "config")
+    environ = {"KUBECONFIG": f"{a}:{tmp_path / 'missing'}::{b}:{a}"}
+    assert kubeconfig.kubeconfig_paths(None, environ, str(home)) == [str(a), str(b)]
+    assert kubeconfig.kubeconfig_paths(str(b), environ, str(home)) == [str(b)]
+    assert kubeconfig.kubeconfig_paths(None, {}, str(home)) == [str(default)]
+    assert kubeconfig.kubeconfig_paths(None, {}, str(tmp_path / "nohome")) == []
+    with pytest.raises(ConfigurationError, match="stat .*/absent: no such file or directory"):
+        kubeconfig.kubeconfig_paths(str(tmp_path / "absent"), {}, str(home))
+
+
+def test_namespace_defaults(tmp_path: Path) -> None:
+    files = kubeconfig.read_kubeconfig([str(simple(tmp_path / "a"))])
+    assert kubeconfig.resolve_static(files, ConnectionOptions()).namespace == "default"
+    files = kubeconfig.read_kubeconfig([str(simple(tmp_path / "b", namespace="team"))])
+    resolved = kubeconfig.resolve_static(files, ConnectionOptions())
+    assert (resolved.namespace, resolved.namespace_explicit) == ("team", False)
+
+
+@pytest.mark.parametrize("document,options,message", [
+    ({"current-context": "c"}, ConnectionOptions(), "context was not found for specified context: c"),
+    ({}, ConnectionOptions(), "no context is selected: set current-context in the kubeconfig or pass --context"),
+    ({"contexts": [{"name": "c", "context": {"cluster": "x", "user": "u"}}]}, ConnectionOptions(context="c"),
+     'context "c" refers to cluster "x", which is not in the kubeconfig'),
+    ({"contexts": [{"name": "c", "context": {"cluster": "x", "user": "nobody"}}],
+      "clusters": [{"name": "x", "cluster": {"server": "https://s"}}]}, ConnectionOptions(context="c"),
+     'context "c" refers to user "nobody", which is not in the kubeconfig'),
+    ({"contexts": [{"name": "c", "context": {"cluster": "x"}}], "clusters": [{"name": "x", "cluster": {}}]},
+     ConnectionOptions(context="c"), 'cluster "x" has no server'),
+])
+def test_configuration_errors(tmp_path: Path, document: dict, options: ConnectionOptions, message: str) -> None:
+    files = kubeconfig.read_kubeconfig([str(write(tmp_path / "k", **document))])
+    with pytest.raises(ConfigurationError) as caught:
+        kubeconfig.resolve_static(files, options)
+    assert caught.value.message == message
+    assert caught.value.render() == f"error: {message}"
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "k"
+    path.write_text("- just\n- a list\n")
+    with pytest.raises(ConfigurationError, match="not a kubeconfig mapping"):
+        kubeconfig.read_kubeconfig([str(path)])
+
+
+def test_token_file_is_read_at_request_time(tmp_path: Path) -> None:
+    token = tmp_path / "token"
+    token.write_text("first\n")
+    path = write(tmp_path / "k", **{"current-context": "c"}, clusters=[{"name": "c", "cluster": {"server": "https://s"}}],
+                 users=[{"name": "u", "user": {"tokenFile": "token"}}],
+                 contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}])
+    resolved = kubeconfig.resolve_static(kubeconfig.read_kubeconfig([str(path)]), ConnectionOptions())
+    assert resolved.authorization() == "Bearer first"
+    token.write_text("rotated")
+    assert resolved.authorization() == "Bearer rotated"
+    token.unlink()
+    with pytest.raises(ConfigurationError, match="unable to read tokenFile"):
+        resolved.authorization()
+
+
+@pytest.mark.parametrize("user,cluster,why", [
+    ({"exec": {"command": "x"}}, {}, "user exec"),
+    ({"auth-provider": {"name": "oidc"}}, {}, "user auth-provider"),
+    ({"username": "a", "password": "b"}, {}, "user username"),
+    ({"token": "t"}, {"proxy-url": "http://p"}, "cluster proxy-url"),
+])
+def test_hand_over_to_the_official_loader(tmp_path: Path, user: dict, cluster: dict, why: str) -> None:
+    path = write(tmp_path / "k", **{"current-context": "c"},
+                 clusters=[{"name": "c", "cluster": {"server": "https://s"} | cluster}],
+                 users=[{"name": "u", "user": user}], contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}])
+    with pytest.raises(kubeconfig.NeedsOfficialLoader) as caught:
+        kubeconfig.resolve_static(kubeconfig.read_kubeconfig([str(path)]), ConnectionOptions())
+    assert caught.value.why == why
+
+
+def test_no_configuration_at_all(tmp_path: Path) -> None:
+    with pytest.raises(ConfigurationError, match="^no configuration has been provided"):
+        kubeconfig.load_cluster_config(ConnectionOptions(), {}, str(tmp_path))
