@@ -8,10 +8,11 @@ also work on objects without the common-instancetypes labels.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .quantity import QuantityError, format_bytes, parse_quantity
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 
 LABEL_PREFIX = "instancetype.kubevirt.io/"
 DEPRECATED_LABEL = LABEL_PREFIX + "deprecated"
@@ -73,14 +74,15 @@ class Filters:
                 raise FilterError(f"--min-{label} {lo} is greater than --max-{label} {hi}")
 
 
-def _amount(value: int | str, what: str) -> Fraction:
-    if what == "cpu":
-        return Fraction(int(value))
-    return memory_value(str(value))
+def _amount(value: int | str, what: str) -> "int | Fraction":
+    return int(value) if what == "cpu" else memory_value(str(value))
 
 
-def memory_value(text: str) -> Fraction:
+def memory_value(text: str) -> "Fraction":
     """Parse a memory filter value, reporting a usable message."""
+    # quantity (and fractions) are imported only when memory is compared: start-up time matters.
+    from .quantity import QuantityError, parse_quantity
+
     try:
         return parse_quantity(text)
     except QuantityError as exc:
@@ -99,6 +101,8 @@ def label_selector(filters: Filters, what: str) -> str:
     if filters.cpu is not None:
         terms.append(f"{LABEL_PREFIX}{cpu_key}={filters.cpu}")
     if filters.memory is not None:
+        from .quantity import format_bytes
+
         terms.append(f"{LABEL_PREFIX}{memory_key}={format_bytes(memory_value(filters.memory))}")
     if filters.klass:
         terms.append(f"{LABEL_PREFIX}class={filters.klass}")
@@ -144,13 +148,15 @@ def cpu_of(obj: dict[str, Any], what: str) -> int | None:
     return int(value) if value is not None else None
 
 
-def memory_of(obj: dict[str, Any], what: str) -> Fraction | None:
+def memory_of(obj: dict[str, Any], what: str) -> "Fraction | None":
     """Guest memory of an instance type, or the memory a preference requires, in bytes."""
     spec = obj.get("spec") or {}
     source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
     value = (source.get("memory") or {}).get("guest")
     if value is None:
         return None
+    from .quantity import QuantityError, parse_quantity
+
     try:
         return parse_quantity(str(value))
     except QuantityError:
@@ -164,8 +170,8 @@ class RangeFilter:
     what: str
     min_cpu: int | None = None
     max_cpu: int | None = None
-    min_memory: Fraction | None = None
-    max_memory: Fraction | None = None
+    min_memory: "Fraction | None" = None
+    max_memory: "Fraction | None" = None
     hide_deprecated: bool = False
 
     @classmethod
@@ -206,7 +212,7 @@ class RangeFilter:
             if memory is None:
                 if self.what == INSTANCETYPES:
                     return False
-                memory = Fraction(0)
+                memory = 0
             if self.min_memory is not None and memory < self.min_memory:
                 return False
             if self.max_memory is not None and memory > self.max_memory:
@@ -228,10 +234,22 @@ class Row:
     name: str
     namespace: str | None
     cpu: int | None
-    memory: Fraction | None
+    memory_text: str | None
     deprecated: bool
     cells: list[str] = field(default_factory=list)
     obj: dict[str, Any] | None = None
+
+    @property
+    def memory(self) -> "Fraction | None":
+        """The memory value in bytes (parsed on demand: only sorting by memory needs it)."""
+        if self.memory_text is None:
+            return None
+        from .quantity import QuantityError, parse_quantity
+
+        try:
+            return parse_quantity(self.memory_text)
+        except QuantityError:
+            return None
 
 
 def sort_rows(rows: list[Row], key: str | None) -> list[Row]:
@@ -312,17 +330,34 @@ def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
     return columns + (["LABELS"] if show_labels else [])
 
 
-def created_at(obj: dict[str, Any]) -> float | None:
-    """``metadata.creationTimestamp`` as a POSIX time, or None when missing or unreadable."""
-    from datetime import datetime
+def _memory_text(obj: dict[str, Any], what: str) -> str | None:
+    spec = obj.get("spec") or {}
+    source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
+    value = (source.get("memory") or {}).get("guest")
+    return None if value is None else str(value)
 
-    stamp = (obj.get("metadata") or {}).get("creationTimestamp")
-    if not stamp:
+
+def created_at(obj: dict[str, Any]) -> float | None:
+    """``metadata.creationTimestamp`` (RFC 3339, UTC as the API server writes it) as a POSIX time.
+
+    Parsed by hand: ``datetime`` costs start-up time and every row needs this.
+    """
+    stamp = str((obj.get("metadata") or {}).get("creationTimestamp") or "")
+    if len(stamp) != 20 or stamp[4] != "-" or stamp[10] != "T" or stamp[19] != "Z":
         return None
     try:
-        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+        year, month, day = int(stamp[0:4]), int(stamp[5:7]), int(stamp[8:10])
+        hour, minute, second = int(stamp[11:13]), int(stamp[14:16]), int(stamp[17:19])
     except ValueError:
         return None
+    # days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil)
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    days = era * 146097 + day_of_era - 719468
+    return float(days * 86400 + hour * 3600 + minute * 60 + second)
 
 
 def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: bool, show_labels: bool,
@@ -333,7 +368,7 @@ def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: boo
     """
     name = str((obj.get("metadata") or {}).get("name", ""))
     deprecated = is_deprecated(obj)
-    row = Row(name=name, namespace=namespace or None, cpu=cpu_of(obj, what), memory=memory_of(obj, what),
+    row = Row(name=name, namespace=namespace or None, cpu=cpu_of(obj, what), memory_text=_memory_text(obj, what),
               deprecated=deprecated, obj=obj if keep_object else None)
     if table:
         shown = f"{name} (deprecated)" if deprecated else name

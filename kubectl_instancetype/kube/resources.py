@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import quote, urlencode
+
+
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def escape(text: str) -> str:
+    """Percent-encode everything but RFC 3986 unreserved characters (``urllib.parse`` costs start-up time)."""
+    return "".join(chr(byte) if byte in _UNRESERVED else f"%{byte:02X}" for byte in text.encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -35,12 +42,12 @@ class Resource:
         """The request path; ``namespace`` None on a namespaced resource means all namespaces."""
         root = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
         if self.namespaced and namespace:
-            root += f"/namespaces/{quote(namespace, safe='')}"
+            root += f"/namespaces/{escape(namespace)}"
         root += f"/{self.plural}"
         if name:
-            root += f"/{quote(name, safe='')}"
-        params = {key: value for key, value in query.items() if value not in (None, "")}
-        return f"{root}?{urlencode(params)}" if params else root
+            root += f"/{escape(name)}"
+        params = [f"{key}={escape(str(value))}" for key, value in query.items() if value not in (None, "")]
+        return f"{root}?{'&'.join(params)}" if params else root
 
     def name_of(self, obj_name: str) -> str:
         """``-o name`` form: ``<kind>.<group>/<name>``."""

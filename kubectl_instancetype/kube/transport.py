@@ -1,42 +1,27 @@
-"""Keep-alive HTTPS to one API server with the standard library (``ssl`` + ``http.client``), JSON only.
+"""Keep-alive HTTPS to one API server with the standard library's ``ssl`` and :mod:`.http`, JSON only.
 
-urllib3 would cost ~50 ms of import for what ``http.client`` does here; every request reuses one
-connection, and connection-level failures are mapped to kubectl's messages (see :mod:`.errors`).
+urllib3 (~50 ms) and ``http.client`` (~19 ms, most of it the ``email`` package) cost more import time than
+a list request to a local API server takes; every request reuses one connection, and connection-level
+failures are mapped to kubectl's messages (see :mod:`.errors`).
 """
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
-import socket
 import ssl
 import tempfile
 import time
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
 from .. import __version__
 from ..errors import ConfigurationError, TransportError
 from . import errors as kube_errors
 from .config import ClusterConfig
+from .http import Connection, ProtocolError, ServerClosed
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
 DEFAULT_CONNECT_TIMEOUT = 30.0
-
-
-class _TLSConnection(http.client.HTTPSConnection):
-    """HTTPSConnection that sends a configured SNI name (kubeconfig ``tls-server-name``)."""
-
-    def __init__(self, *args: Any, server_name: str | None = None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self._server_name = server_name
-
-    def connect(self) -> None:
-        # What HTTPSConnection.connect does, but with the SNI name the kubeconfig asks for.
-        http.client.HTTPConnection.connect(self)
-        server_hostname = self._server_name or self._tunnel_host or self.host
-        self.sock = self._context.wrap_socket(self.sock, server_hostname=server_hostname)
 
 
 def _write_private_temp(data: bytes) -> str:
@@ -91,7 +76,7 @@ def _proxy_for(url: str, proxy_url: str | None, environ: dict[str, str] | None) 
     proxy = environ.get("HTTPS_PROXY") or environ.get("https_proxy")
     if not proxy:
         return None
-    host = urlsplit(url).hostname or ""
+    host = split_url(url)[1]
     # Go never proxies requests to localhost or loopback addresses.
     if host == "localhost" or host.startswith("127.") or host == "::1":
         return None
@@ -104,6 +89,26 @@ def _proxy_for(url: str, proxy_url: str | None, environ: dict[str, str] | None) 
     return proxy
 
 
+def split_url(url: str) -> tuple[str, str, int, str]:
+    """``scheme://host:port/path`` -> (scheme, host, port, path); IPv6 hosts in brackets."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ConfigurationError(f"the server URL {url!r} has no scheme (https://...)")
+    scheme = scheme.lower()
+    authority, slash, path = rest.partition("/")
+    authority = authority.rpartition("@")[2]
+    if authority.startswith("["):
+        host, _, port_text = authority[1:].partition("]")
+        port_text = port_text.lstrip(":")
+    else:
+        host, _, port_text = authority.partition(":")
+    try:
+        port = int(port_text) if port_text else (443 if scheme == "https" else 80)
+    except ValueError as exc:
+        raise ConfigurationError(f"invalid port in the URL {url!r}") from exc
+    return scheme, host, port, (slash + path).rstrip("/")
+
+
 class Transport:
     """One keep-alive connection to the API server, speaking JSON."""
 
@@ -111,39 +116,25 @@ class Transport:
                  log: Callable[[str], None] | None = None):
         self.config = config
         self.log = log
-        parts = urlsplit(config.server)
-        if parts.scheme not in ("https", "http"):
+        self.scheme, self.host, self.port, self.base_path = split_url(config.server)
+        if self.scheme not in ("https", "http"):
             raise ConfigurationError(f"unsupported server URL scheme in {config.server!r}")
-        self.scheme = parts.scheme
-        self.host = parts.hostname or ""
-        self.port = parts.port or (443 if parts.scheme == "https" else 80)
-        self.base_path = parts.path.rstrip("/")
         self.host_port = f"{self.host}:{self.port}" if ":" not in self.host else f"[{self.host}]:{self.port}"
         self.proxy = _proxy_for(config.server, config.proxy_url, environ)
-        self._connection: http.client.HTTPConnection | None = None
+        self._connection: Connection | None = None
         self.requests_sent = 0
 
-    def _connect(self) -> http.client.HTTPConnection:
+    def _connect(self) -> Connection:
         timeout = self.config.request_timeout or DEFAULT_CONNECT_TIMEOUT
-        target_host, target_port = self.host, self.port
+        target_host, target_port, tunnel = self.host, self.port, None
         if self.proxy:
-            proxy = urlsplit(self.proxy)
-            if proxy.scheme not in ("http", "https"):
-                raise ConfigurationError(f"proxy scheme {proxy.scheme!r} is not supported (http and https are)")
-            target_host, target_port = proxy.hostname or "", proxy.port or (443 if proxy.scheme == "https" else 80)
-        if self.scheme == "https":
-            connection: http.client.HTTPConnection = _TLSConnection(
-                target_host,
-                target_port,
-                timeout=timeout,
-                context=build_ssl_context(self.config),
-                server_name=self.config.tls_server_name,
-            )
-        else:
-            connection = http.client.HTTPConnection(target_host, target_port, timeout=timeout)
-        if self.proxy:
-            connection.set_tunnel(self.host, self.port)
-        return connection
+            proxy_scheme, target_host, target_port, _ = split_url(self.proxy)
+            if proxy_scheme != "http":
+                raise ConfigurationError(f"proxy scheme {proxy_scheme!r} is not supported (http:// proxies are)")
+            tunnel = (self.host, self.port)
+        tls = build_ssl_context(self.config) if self.scheme == "https" else None
+        return Connection(target_host, target_port, timeout=timeout, tls_context=tls,
+                          server_hostname=self.config.tls_server_name or None, tunnel=tunnel)
 
     def close(self) -> None:
         """Close the kept-alive connection."""
@@ -163,20 +154,18 @@ class Transport:
             headers["Content-Type"] = "application/json"
         started = time.monotonic() if self.log else 0.0
         for attempt in (1, 2):
-            fresh = self._connection is None
-            if fresh:
+            if self._connection is None:
                 self._connection = self._connect()
+            reused = self._connection.reusable
             try:
-                self._connection.request(method, self.base_path + path, body=payload, headers=headers)
-                response = self._connection.getresponse()
-                data = response.read()
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as exc:
+                response = self._connection.request(method, self.base_path + path, headers, payload)
+            except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
                 # A kept-alive connection the server closed meanwhile: retry once on a new one.
                 self.close()
-                if fresh or attempt == 2:
+                if not reused or attempt == 2:
                     raise kube_errors.transport_error(exc, self) from exc
                 continue
-            except (OSError, http.client.HTTPException) as exc:
+            except (OSError, ProtocolError) as exc:
                 self.close()
                 raise kube_errors.transport_error(exc, self) from exc
             self.requests_sent += 1
@@ -186,11 +175,12 @@ class Transport:
                 self.log(f"{method} {self.config.server}{path} {response.status} {response.reason} "
                          f"in {elapsed} milliseconds")
             if response.status >= 400:
-                raise kube_errors.api_error(response.status, data, method, path)
-            if not data:
+                raise kube_errors.api_error(response.status, response.body, method, path)
+            if not response.body:
                 return None
             try:
-                return json.loads(data)
+                return json.loads(response.body)
             except ValueError as exc:
-                raise TransportError(f"the server sent a response that is not JSON ({len(data)} bytes)") from exc
+                raise TransportError(
+                    f"the server sent a response that is not JSON ({len(response.body)} bytes)") from exc
         raise AssertionError("unreachable")
