@@ -38,7 +38,8 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command("list", help=HELP, no_args_is_help=False)(list_command)
+    app.command("list", help=HELP, short_help="List instance types or preferences by labels and ranges.",
+                no_args_is_help=False)(list_command)
 
 
 def list_command(

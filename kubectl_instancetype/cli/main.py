@@ -18,10 +18,10 @@ from ..errors import ExitStatus, PluginError, exit_code, render
 PROG_NAME = "kubectl instancetype"
 COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 
-# command name -> (module, one-line summary). Order is the order of `--help`.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "list": ("kubectl_instancetype.cli.list", "List instance types or preferences, filtered by labels and ranges."),
-    "version": ("kubectl_instancetype.cli.version", "Print the plugin version and the server's Kubernetes version."),
+# command name -> the module that registers it (with its summary). Order is the order of `--help`.
+COMMANDS: dict[str, str] = {
+    "list": "kubectl_instancetype.cli.list",
+    "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}
 
@@ -61,7 +61,7 @@ def build_app(argv: Sequence[str] = ()):
     selected = _selected_command(argv)
     names = [selected] if selected in COMMANDS else list(COMMANDS)
     for name in names:
-        module = importlib.import_module(COMMANDS[name][0])
+        module = importlib.import_module(COMMANDS[name])
         module.register(app)
     return app
 

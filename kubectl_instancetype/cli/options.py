@@ -37,7 +37,7 @@ RequestTimeout = Annotated[
 ]
 Verbosity = Annotated[
     int,
-    typer.Option("-v", "--v", metavar="LEVEL", help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.", min=0,
+    typer.Option("-v", "--v", metavar="LEVEL", help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.",
                  rich_help_panel=CONNECTION_PANEL, show_default=False),
 ]
 

@@ -9,7 +9,8 @@ from . import options
 
 def register(app: typer.Typer) -> None:
     """Add the command to ``app``."""
-    app.command("version", help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.")(version)
+    app.command("version", help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
+                short_help="Print the plugin and server versions.")(version)
 
 
 def version(
