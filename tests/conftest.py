@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import signal
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -46,6 +48,9 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator["Control
         bin_dir = binaries_dir()
     except ControlPlaneUnavailable as exc:
         pytest.skip(str(exc))
+    # SIGTERM (a CI timeout, a killed run) must still stop etcd and kube-apiserver: turn it into SystemExit
+    # so that the finally below runs.
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     plane = ControlPlane(bin_dir=bin_dir, workdir=tmp_path_factory.mktemp("controlplane"))
     plane.start()
     try:
@@ -53,6 +58,7 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator["Control
         yield plane
     finally:
         plane.stop()
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture

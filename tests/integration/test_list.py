@@ -204,3 +204,30 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
         result = cli(*args)
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", message), args
     assert spy.call_count == 0
+
+
+def test_kubevirt_schemas_validate_what_is_written(control_plane) -> None:
+    """The CRDs carry KubeVirt's real schemas: an instance type without spec.memory is refused."""
+    broken = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
+              "metadata": {"name": "itest-broken"}, "spec": {"cpu": {"guest": 1}}}
+    with pytest.raises(RuntimeError, match=r"spec.memory: Required value"):
+        control_plane.apply(broken)
+    unknown_field = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterPreference",
+                     "metadata": {"name": "itest-pruned"}, "spec": {"devices": {"preferredVideoType": "virtio"},
+                                                                    "notAField": True}}
+    control_plane.apply(unknown_field)
+    try:
+        stored = control_plane.get(unknown_field)
+        assert stored["spec"] == {"devices": {"preferredVideoType": "virtio"}}  # pruned, as KubeVirt's schema does
+    finally:
+        control_plane.delete(unknown_field)
+
+
+def test_every_catalog_object_was_accepted(control_plane) -> None:
+    from kubectl_instancetype.catalog.loader import load_catalog
+
+    catalog = load_catalog()
+    for obj in [*catalog.instancetypes, *catalog.preferences]:
+        stored = control_plane.get(obj)
+        assert stored is not None, obj["metadata"]["name"]
+        assert stored["spec"] == obj["spec"], obj["metadata"]["name"]
