@@ -17,6 +17,8 @@ import subprocess
 import tempfile
 import time
 import http.client
+
+import yaml
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,7 +208,8 @@ class ControlPlane:
                                                             "namespace": namespace}}],
             }
             path = self.kubeconfig(user)
-            path.write_text(json.dumps(config, indent=2))
+            # YAML, as kubectl writes kubeconfigs: the plugin and the benchmarks take the usual parsing path.
+            path.write_text(yaml.safe_dump(config, sort_keys=False))
             os.chmod(path, 0o600)
 
     def apply(self, obj: dict, token: str | None = None) -> dict:

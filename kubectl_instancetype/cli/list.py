@@ -1,6 +1,9 @@
-"""``kubectl instancetype list [instancetypes|preferences]``."""
+"""``kubectl instancetype list [instancetypes|preferences]``.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` in command modules: typer would have to eval every string
+annotation on each run (measured: ~13 ms of a 40 ms warm run).
+"""
+
 
 from typing import Annotated, Optional
 

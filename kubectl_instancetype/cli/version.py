@@ -1,6 +1,5 @@
 """``kubectl instancetype version``."""
 
-from __future__ import annotations
 
 import typer
 

@@ -14,7 +14,6 @@ which is imported only then; its result is used by the same transport.
 
 from __future__ import annotations
 
-import base64
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -125,7 +124,15 @@ def kubeconfig_paths(explicit: str | None, environ: Mapping[str, str], home: str
 
 
 def _yaml_load(text: str) -> Any:
-    import yaml  # deferred: ~14 ms, and only commands that talk to a cluster need it
+    if text.lstrip().startswith("{"):
+        # JSON is YAML too; json is imported anyway, PyYAML costs ~14 ms of start-up.
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    import yaml  # deferred: only commands that talk to a cluster need it
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
@@ -186,6 +193,8 @@ def _resolve(path: str | None, directory: str) -> str | None:
 def _decode(data: Any, what: str) -> bytes | None:
     if not data:
         return None
+    import base64  # only kubeconfigs with *-data fields need it
+
     try:
         return base64.b64decode(str(data), validate=False)
     except ValueError as exc:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import ssl
-import tempfile
 import time
 from typing import Any, Callable
 
@@ -25,6 +24,8 @@ DEFAULT_CONNECT_TIMEOUT = 30.0
 
 
 def _write_private_temp(data: bytes) -> str:
+    import tempfile  # only for client certificates given as data: tempfile pulls in random and shutil
+
     handle, path = tempfile.mkstemp(prefix="kubectl-instancetype-", suffix=".pem")
     with os.fdopen(handle, "wb") as out:
         out.write(data)
