@@ -1,0 +1,456 @@
+"""Flag values of the ``create`` commands, parsed the way KubeVirt's ``virtctl create`` parses them.
+
+Two layers live here, both pure:
+
+* compound parameters (``--volume-pvc name:root,src:my-pvc,bootorder:1``): ``key:value`` pairs separated by
+  ``,``, each split on its first ``:``, typed per key, unknown keys rejected; ``prefix/name`` splitting;
+  the ``failed to parse "--<flag>" flag: ...`` wrapping (virtctl's ``pkg/virtctl/create/params``);
+* plain flag values (booleans, integers, string slices) with pflag's exact ``invalid argument`` errors, and
+  :class:`FlagSpec`, the description of one flag that the CLI declares and the builders read.
+
+Every message is virtctl's (or Go's ``strconv`` / ``encoding/csv``'s, which pflag passes through) because
+users compare them with what virtctl prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterable, Mapping, Sequence
+
+from ..errors import UsageError
+from .quantity import QuantityError, canonical_quantity
+
+# apimachinery's rand.String alphabet: no vowels (no accidental words), no 0/1/3 (no look-alikes).
+RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+PARAM_STRING = "string"
+PARAM_UINT = "uint"
+PARAM_QUANTITY = "resource.Quantity"
+PARAM_LIST = "[]string"
+
+_UINT32_MAX = 2**32 - 1
+
+
+def random_string(length: int) -> str:
+    """``length`` characters from :data:`RANDOM_ALPHABET`, as apimachinery's ``rand.String`` makes them."""
+    import secrets  # only commands that generate a name pay for it
+
+    return "".join(secrets.choice(RANDOM_ALPHABET) for _ in range(length))
+
+
+class ParamError(ValueError):
+    """A compound value that cannot be parsed; ``str()`` is virtctl's inner message (not yet flag-wrapped)."""
+
+
+class ParamNotFound(ParamError):
+    """A parameter that was looked up by name is absent (``<name> must be specified``)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} must be specified")
+        self.name = name
+
+
+def flag_error(flag: str, message: str) -> UsageError:
+    """virtctl's ``FlagErr``: ``failed to parse "--<flag>" flag: <message>``."""
+    return UsageError(f'failed to parse "--{flag}" flag: {message}')
+
+
+@dataclass(frozen=True)
+class Param:
+    """One key a compound flag accepts, and how its value is typed."""
+
+    key: str
+    kind: str = PARAM_STRING
+
+
+def supported(params: Sequence[Param]) -> str:
+    """The ``key:type,...`` list virtctl prints in help texts (``name:string,src:string,bootorder:uint``)."""
+    return ",".join(f"{param.key}:{param.kind}" for param in params)
+
+
+def split_params(text: str) -> dict[str, str]:
+    """Split ``key:value,key:value``; a later duplicate key wins, as in virtctl's map."""
+    if text == "":
+        raise ParamError("params may not be empty")
+    pairs: dict[str, str] = {}
+    for pair in text.split(","):
+        key, colon, value = pair.partition(":")
+        if not colon:
+            raise ParamError(f"params need to have at least one colon: {pair}")
+        pairs[key] = value
+    return pairs
+
+
+def get_param(name: str, text: str) -> str:
+    """The raw value of parameter ``name`` in ``text``; :class:`ParamNotFound` when it is absent."""
+    pairs = split_params(text)
+    if name not in pairs:
+        raise ParamNotFound(name)
+    return pairs[name]
+
+
+def parse_params(flag: str, text: str, params: Sequence[Param]) -> dict[str, object]:
+    """Parse one compound flag value against ``params`` (virtctl's ``params.Map``).
+
+    Returns the typed values of the keys that were given: ``str`` for strings, ``int`` for ``uint``,
+    the canonical quantity string for quantities, ``list[str]`` for ``;``-separated lists. Typed keys
+    are checked in declaration order, then leftover keys are reported, all as :class:`UsageError`.
+    """
+    try:
+        pairs = split_params(text)
+    except ParamError as exc:
+        raise flag_error(flag, str(exc)) from None
+    values: dict[str, object] = {}
+    for param in params:
+        if param.key not in pairs:
+            continue
+        raw = pairs.pop(param.key)
+        if param.kind == PARAM_UINT:
+            try:
+                values[param.key] = go_parse_uint(raw, base=10, bits=32)
+            except GoNumError as exc:
+                raise flag_error(flag, f'failed to parse param "{param.key}": {exc}') from None
+        elif param.kind == PARAM_QUANTITY:
+            try:
+                values[param.key] = canonical_quantity(raw)
+            except QuantityError as exc:
+                raise flag_error(flag, f'failed to parse param "{param.key}": {exc}') from None
+        elif param.kind == PARAM_LIST:
+            values[param.key] = raw.split(";")
+        else:
+            values[param.key] = raw
+    if pairs:
+        # virtctl reports them in Go map order (random); ours is the order they were written in.
+        unknown = ",".join(f"{key}:{value}" for key, value in pairs.items())
+        raise flag_error(flag, f"unknown param(s): {unknown}")
+    return values
+
+
+def split_prefixed_name(text: str) -> tuple[str, str]:
+    """Split ``[prefix/]name`` into (prefix, name); ``prefix`` is empty when there is no slash."""
+    parts = text.split("/")
+    if len(parts) == 1:
+        prefix, name = "", parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+    else:
+        raise ParamError(f"invalid count {len(parts) - 1} of slashes in prefix/name")
+    if name == "":
+        raise ParamError("name cannot be empty")
+    return prefix, name
+
+
+# --- Go's strconv, as far as pflag and virtctl show its messages ---
+
+
+def go_quote(text: str) -> str:
+    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept."""
+    escapes = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v",
+               "\\": r"\\", '"': r"\""}
+    out = []
+    for char in text:
+        if char in escapes:
+            out.append(escapes[char])
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) < 0x80:
+            out.append(f"\\x{ord(char):02x}")
+        elif ord(char) <= 0xFFFF:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+class GoNumError(ValueError):
+    """Go's ``*strconv.NumError``: ``strconv.<Func>: parsing "<num>": <invalid syntax|value out of range>``."""
+
+    def __init__(self, func: str, number: str, reason: str):
+        super().__init__(f"strconv.{func}: parsing {go_quote(number)}: {reason}")
+
+
+_SYNTAX = "invalid syntax"
+_RANGE = "value out of range"
+
+
+def _underscores_ok(text: str) -> bool:
+    """Go's rule for ``_`` in base-prefixed literals: only between digits (or after the base prefix)."""
+    if text[:1] in ("+", "-"):
+        text = text[1:]
+    seen, index, hexadecimal = "^", 0, False
+    if len(text) >= 2 and text[0] == "0" and text[1].lower() in "box":
+        index, seen, hexadecimal = 2, "0", text[1].lower() == "x"
+    for char in text[index:]:
+        if char.isascii() and (char.isdigit() or (hexadecimal and char.lower() in "abcdef")):
+            seen = "0"
+        elif char == "_":
+            if seen != "0":
+                return False
+            seen = "_"
+        elif seen == "_":
+            return False
+        else:
+            seen = "!"
+    return seen != "_"
+
+
+def go_parse_uint(text: str, *, base: int = 0, bits: int = 64, func: str = "ParseUint") -> int:
+    """Go's ``strconv.ParseUint(text, base, bits)`` with its errors (base 0 reads 0x/0o/0b/0 prefixes)."""
+    if text == "":
+        raise GoNumError(func, text, _SYNTAX)
+    digits, base0 = text, base == 0
+    if base0:
+        base = 10
+        if text[0] == "0":
+            if len(text) >= 3 and text[1].lower() in "box":
+                base = {"b": 2, "o": 8, "x": 16}[text[1].lower()]
+                digits = text[2:]
+            else:
+                base, digits = 8, text[1:]
+    maximum = (1 << bits) - 1
+    value, underscores = 0, False
+    for char in digits:
+        if char == "_" and base0:
+            underscores = True
+            continue
+        lowered = char.lower()
+        if char.isascii() and char.isdigit():
+            digit = ord(char) - ord("0")
+        elif "a" <= lowered <= "z":
+            digit = ord(lowered) - ord("a") + 10
+        else:
+            raise GoNumError(func, text, _SYNTAX)
+        if digit >= base:
+            raise GoNumError(func, text, _SYNTAX)
+        value = value * base + digit
+        if value > maximum:
+            raise GoNumError(func, text, _RANGE)
+    if underscores and not _underscores_ok(text):
+        raise GoNumError(func, text, _SYNTAX)
+    return value
+
+
+def go_parse_int(text: str, *, base: int = 0, bits: int = 64) -> int:
+    """Go's ``strconv.ParseInt(text, base, bits)`` with its errors."""
+    if text == "":
+        raise GoNumError("ParseInt", text, _SYNTAX)
+    negative = text[0] == "-"
+    unsigned = text[1:] if text[0] in "+-" else text
+    try:
+        magnitude = go_parse_uint(unsigned, base=base, bits=bits, func="ParseInt")
+    except GoNumError as exc:
+        if str(exc).endswith(_RANGE):
+            raise GoNumError("ParseInt", text, _RANGE) from None
+        raise GoNumError("ParseInt", text, _SYNTAX) from None
+    cutoff = 1 << (bits - 1)
+    if (not negative and magnitude >= cutoff) or (negative and magnitude > cutoff):
+        raise GoNumError("ParseInt", text, _RANGE)
+    return -magnitude if negative else magnitude
+
+
+_GO_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
+_GO_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
+
+
+def go_parse_bool(text: str) -> bool:
+    """Go's ``strconv.ParseBool``."""
+    if text in _GO_TRUE:
+        return True
+    if text in _GO_FALSE:
+        return False
+    raise GoNumError("ParseBool", text, _SYNTAX)
+
+
+class CSVError(ValueError):
+    """Go's ``encoding/csv`` parse error text."""
+
+
+def go_read_csv_record(text: str) -> list[str]:
+    """The first record of ``text`` as Go's ``csv.Reader.Read`` returns it (pflag's string-slice values).
+
+    Fields are split on ``,``; a field that starts with ``"`` is quoted (``""`` is a literal quote, commas
+    and newlines stay inside); a ``"`` anywhere else is an error, as Go reports it.
+    """
+    if text == "":
+        return []
+    lines = text.replace("\r\n", "\n").split("\n")
+    line_index = 0
+    while line_index < len(lines) and lines[line_index] == "":
+        line_index += 1  # Go skips empty lines before a record
+    if line_index >= len(lines):
+        raise CSVError("EOF")
+    record_line = line_index + 1
+    line = lines[line_index]
+    fields: list[str] = []
+    position = 0
+    while True:
+        if not line.startswith('"', position):
+            end = line.find(",", position)
+            field = line[position:] if end < 0 else line[position:end]
+            quote = field.find('"')
+            if quote >= 0:
+                column = len(line[:position + quote].encode()) + 1
+                raise CSVError(f'parse error on line {line_index + 1}, column {column}: bare " in non-quoted-field')
+            fields.append(field)
+            if end < 0:
+                return fields
+            position = end + 1
+            continue
+        # Quoted field: may continue over following lines.
+        position += 1
+        value = []
+        while True:
+            quote = line.find('"', position)
+            if quote < 0:
+                value.append(line[position:])
+                line_index += 1
+                if line_index >= len(lines):
+                    column = len(line.encode()) + 1
+                    raise CSVError(_csv_error_text(record_line, line_index, column, 'extraneous or missing " in quoted-field'))
+                value.append("\n")
+                line, position = lines[line_index], 0
+                continue
+            value.append(line[position:quote])
+            after = quote + 1
+            if line.startswith('"', after):
+                value.append('"')
+                position = after + 1
+                continue
+            if after == len(line):
+                fields.append("".join(value))
+                return fields
+            if line[after] == ",":
+                fields.append("".join(value))
+                position = after + 1
+                break
+            column = len(line[:quote].encode()) + 1
+            raise CSVError(_csv_error_text(record_line, line_index + 1, column, 'extraneous or missing " in quoted-field'))
+
+
+def _csv_error_text(record_line: int, line: int, column: int, message: str) -> str:
+    if record_line == line:
+        return f"parse error on line {line}, column {column}: {message}"
+    return f"record on line {record_line}; parse error on line {line}, column {column}: {message}"
+
+
+# --- flag declarations ---
+
+FLAG_STRING = "string"
+FLAG_BOOL = "bool"
+FLAG_INT64 = "int64"
+FLAG_UINT32 = "uint32"
+FLAG_STRING_ARRAY = "stringArray"
+FLAG_STRING_SLICE = "stringSlice"
+
+# pflag's type word in "--flag <type>" help lines (bool flags show none).
+_VALUE_NAMES = {FLAG_STRING: "string", FLAG_BOOL: "", FLAG_INT64: "int", FLAG_UINT32: "uint32",
+                FLAG_STRING_ARRAY: "stringArray", FLAG_STRING_SLICE: "strings"}
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    """One flag of a ``create`` command: what the CLI declares and how one occurrence is parsed.
+
+    ``kind`` is the pflag type (see the ``FLAG_*`` constants). ``stringArray`` flags are repeatable and keep
+    each occurrence whole; ``stringSlice`` flags are repeatable and also split each occurrence on commas
+    (CSV rules). ``default`` is the Python value used when the flag is absent. ``deprecated`` is set on
+    deprecated aliases (virtctl keeps them visible in help and prints its own warning when they are used).
+    """
+
+    name: str
+    kind: str
+    default: object
+    help: str
+    deprecated: bool = False
+    required: bool = False
+
+    @property
+    def field(self) -> str:
+        """The options-dataclass attribute holding this flag's value (``volume-pvc`` -> ``volume_pvc``)."""
+        return self.name.replace("-", "_")
+
+    @property
+    def repeatable(self) -> bool:
+        """True for flags that may be given several times (their values accumulate in order)."""
+        return self.kind in (FLAG_STRING_ARRAY, FLAG_STRING_SLICE)
+
+    @property
+    def takes_value(self) -> bool:
+        """False for boolean flags, which pflag also accepts bare (``--namespaced``) or as ``--flag=false``."""
+        return self.kind != FLAG_BOOL
+
+    @property
+    def value_name(self) -> str:
+        """pflag's type word for help output (``string``, ``int``, ``stringArray``, ``strings``; empty for bool)."""
+        return _VALUE_NAMES[self.kind]
+
+    @property
+    def default_text(self) -> str:
+        """pflag's ``(default ...)`` help suffix, or ``""`` when pflag shows none (false, empty, zero)."""
+        if self.kind == FLAG_BOOL:
+            return "(default true)" if self.default else ""
+        if self.kind == FLAG_STRING:
+            return f"(default {go_quote(self.default)})" if self.default else ""  # type: ignore[arg-type]
+        if self.kind in (FLAG_STRING_ARRAY, FLAG_STRING_SLICE):
+            return f"(default [{','.join(self.default)}])" if self.default else ""  # type: ignore[arg-type]
+        return f"(default {self.default})" if self.default else ""
+
+    def parse(self, raw: str) -> object:
+        """Convert one command-line occurrence, raising pflag's ``invalid argument`` error as :class:`UsageError`.
+
+        Returns ``str``/``bool``/``int`` for scalar kinds and ``list[str]`` for repeatable kinds (one item for a
+        ``stringArray`` occurrence, the CSV fields for a ``stringSlice`` occurrence); see :func:`accumulate`.
+        """
+        try:
+            if self.kind == FLAG_BOOL:
+                return go_parse_bool(raw)
+            if self.kind == FLAG_INT64:
+                return go_parse_int(raw, base=0, bits=64)
+            if self.kind == FLAG_UINT32:
+                return go_parse_uint(raw, base=0, bits=32)
+            if self.kind == FLAG_STRING_SLICE:
+                return go_read_csv_record(raw)
+        except (GoNumError, CSVError) as exc:
+            raise UsageError(f"invalid argument {go_quote(raw)} for {go_quote('--' + self.name)} flag: {exc}") from None
+        if self.kind == FLAG_STRING_ARRAY:
+            return [raw]
+        return raw
+
+
+def accumulate(spec: FlagSpec, occurrences: Iterable[str]) -> object:
+    """The value of flag ``spec`` after all its command-line occurrences (the last one wins for scalars)."""
+    value: object = spec.default
+    collected: list[str] = []
+    for raw in occurrences:
+        parsed = spec.parse(raw)
+        if spec.repeatable:
+            collected.extend(parsed)  # type: ignore[arg-type]
+            value = tuple(collected)
+        else:
+            value = parsed
+    return value
+
+
+
+class FlagOptions:
+    """Base of the options dataclasses of the ``create`` commands: building them from parsed flags.
+
+    Subclasses are frozen dataclasses whose fields are named after their flags (see :attr:`FlagSpec.field`)
+    plus ``namespace`` and ``changed``, and set :attr:`flag_specs`.
+    """
+
+    flag_specs: ClassVar[Mapping[str, FlagSpec]] = {}
+
+    @classmethod
+    def from_flags(cls, values: Mapping[str, object], *, namespace: str | None = None):
+        """Options from the flags that were given, keyed by flag name (``{"volume-pvc": ["src:a"]}``).
+
+        Every key counts as changed; repeatable values may be any iterable of strings and are stored as tuples.
+        """
+        kwargs: dict[str, object] = {}
+        for name, value in values.items():
+            spec = cls.flag_specs.get(name)
+            if spec is None:
+                raise ValueError(f"unknown flag {name!r} for {cls.__name__}")
+            kwargs[spec.field] = tuple(value) if spec.repeatable else value  # type: ignore[arg-type]
+        return cls(**kwargs, namespace=namespace, changed=frozenset(values))  # type: ignore[call-arg]
