@@ -41,6 +41,10 @@ class InputError(PluginError):
     """A file or value given by the user could not be read or parsed."""
 
 
+class PreflightError(PluginError):
+    """A check against the cluster before a write failed (missing reference, unmet requirement); nothing was written."""
+
+
 class ConfigurationError(PluginError):
     """The kubeconfig is missing, unreadable or inconsistent (the text after kubectl's ``Error in configuration:``)."""
 

@@ -145,13 +145,20 @@ def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: 
 
     now = env.clock()
     rows: list[listing.Row] = []
+    ages: dict[str, str] = {}
+
+    def age(stamp: str) -> str:
+        text = ages.get(stamp)
+        if text is None:
+            text = ages[stamp] = age_since(listing.created_at(stamp), now)
+        return text
 
     def consume(scope: Scope, obj: dict) -> None:
         if ranges.active and not ranges.matches(obj):
             return
         rows.append(listing.make_row(obj, scope.resource.namespaced and (obj.get("metadata") or {}).get("namespace"),
                                      what, wide=wide, show_labels=show_labels, keep_object=keep_objects,
-                                     age=lambda created: age_since(created, now), table=output in ("", "wide")))
+                                     age=age, table=output in ("", "wide")))
 
     with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
         scopes = []

@@ -20,6 +20,7 @@ COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 
 # command name -> the module that registers it (with its summary). Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "create": "kubectl_instancetype.cli.create",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
 }
@@ -45,6 +46,22 @@ def _root() -> None:
 
 def build_app(argv: Sequence[str] = ()):
     """The Typer app with the command named in ``argv`` registered (all commands when none is)."""
+    return _build(argv)[0]
+
+
+def optional_value_flags(modules: Sequence[object]) -> dict[str, str]:
+    """The flags of the registered commands whose value may be left out (pflag's NoOptDefVal)."""
+    from .options import OPTIONAL_VALUE_FLAGS
+
+    flags = dict(OPTIONAL_VALUE_FLAGS)
+    for module in modules:
+        extra = getattr(module, "optional_value_flags", None)
+        if extra is not None:
+            flags.update(extra())
+    return flags
+
+
+def _build(argv: Sequence[str]):
     import typer
 
     app = typer.Typer(
@@ -60,16 +77,16 @@ def build_app(argv: Sequence[str] = ()):
     app.callback()(_root)
     selected = _selected_command(argv)
     names = [selected] if selected in COMMANDS else list(COMMANDS)
+    modules = []
     for name in names:
         module = importlib.import_module(COMMANDS[name])
         module.register(app)
-    return app
+        modules.append(module)
+    return app, modules
 
 
 def _normalise(argv: Sequence[str]) -> list[str]:
-    from .options import expand_optional_values
-
-    args = expand_optional_values(list(argv))
+    args = list(argv)
     if args and args[0] in ALIASES:
         args[0] = ALIASES[args[0]]
     return args
@@ -83,7 +100,10 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     env = env or Environment()
     args = _normalise(sys.argv[1:] if argv is None else argv)
     try:
-        app = build_app(args)
+        app, modules = _build(args)
+        from .options import expand_optional_values
+
+        args = expand_optional_values(args, optional_value_flags(modules))
         # Click writes help and prompts to sys.stdout/sys.stderr: point them at the environment's streams.
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
             result = app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)

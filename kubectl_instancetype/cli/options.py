@@ -47,13 +47,20 @@ OPTIONAL_VALUE_FLAGS = {"--hugepages": "*"}
 ANY_VALUE = "*"
 
 
-def expand_optional_values(args: list[str]) -> list[str]:
-    """Rewrite a bare ``--flag`` of :data:`OPTIONAL_VALUE_FLAGS` to ``--flag=<default>``."""
-    out = []
+def expand_optional_values(args: list[str], optional: dict[str, str] | None = None) -> list[str]:
+    """pflag spellings click lacks: a bare ``--flag`` of ``optional`` becomes ``--flag=<default>``, and
+    ``-v=6`` (a short flag with ``=``) becomes ``-v 6``."""
+    optional = OPTIONAL_VALUE_FLAGS if optional is None else optional
+    out: list[str] = []
     for index, arg in enumerate(args):
         if arg == "--":
             return out + args[index:]
-        out.append(f"{arg}={OPTIONAL_VALUE_FLAGS[arg]}" if arg in OPTIONAL_VALUE_FLAGS else arg)
+        if arg in optional:
+            out.append(f"{arg}={optional[arg]}")
+        elif len(arg) > 3 and arg[0] == "-" and arg[1].isalpha() and arg[2] == "=":
+            out += [arg[:2], arg[3:]]
+        else:
+            out.append(arg)
     return out
 
 

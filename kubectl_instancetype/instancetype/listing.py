@@ -337,12 +337,11 @@ def _memory_text(obj: dict[str, Any], what: str) -> str | None:
     return None if value is None else str(value)
 
 
-def created_at(obj: dict[str, Any]) -> float | None:
-    """``metadata.creationTimestamp`` (RFC 3339, UTC as the API server writes it) as a POSIX time.
+def created_at(stamp: str) -> float | None:
+    """A ``metadata.creationTimestamp`` (RFC 3339, UTC as the API server writes it) as a POSIX time.
 
-    Parsed by hand: ``datetime`` costs start-up time and every row needs this.
+    Parsed by hand: ``datetime`` costs start-up time.
     """
-    stamp = str((obj.get("metadata") or {}).get("creationTimestamp") or "")
     if len(stamp) != 20 or stamp[4] != "-" or stamp[10] != "T" or stamp[19] != "Z":
         return None
     try:
@@ -361,10 +360,11 @@ def created_at(obj: dict[str, Any]) -> float | None:
 
 
 def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: bool, show_labels: bool,
-             keep_object: bool, age: Callable[[float | None], str], table: bool = True) -> Row:
+             keep_object: bool, age: Callable[[str], str], table: bool = True) -> Row:
     """Reduce one listed object to a :class:`Row` (table cells only when a table will be printed).
 
-    ``age`` renders the AGE cell from :func:`created_at`.
+    ``age`` renders the AGE cell from ``metadata.creationTimestamp`` (see :func:`created_at`); objects
+    created in the same second share one, so callers memoise it.
     """
     name = str((obj.get("metadata") or {}).get("name", ""))
     deprecated = is_deprecated(obj)
@@ -374,8 +374,8 @@ def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: boo
         shown = f"{name} (deprecated)" if deprecated else name
         if what == INSTANCETYPES:
             cells, wide_cells = instancetype_cells(obj, wide)
-            middle = cells[:3] + [age(created_at(obj))] + wide_cells
+            middle = cells[:3] + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))] + wide_cells
         else:
-            middle = preference_cells(obj) + [age(created_at(obj))]
+            middle = preference_cells(obj) + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))]
         row.cells = [shown, namespace or "cluster"] + middle + ([labels_cell(obj)] if show_labels else [])
     return row

@@ -81,3 +81,5 @@ BY_KIND = {
         NAMESPACES,
     )
 }
+
+BY_LOWERCASE_KIND = {kind.lower(): resource for kind, resource in BY_KIND.items()}

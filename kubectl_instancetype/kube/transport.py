@@ -143,8 +143,8 @@ class Transport:
             self._connection.close()
             self._connection = None
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
-        """Send one request and return the decoded JSON body; raise a mapped error on failure."""
+    def request(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
+        """Send one request and return the decoded JSON body (the bytes with ``raw``); raise a mapped error."""
         headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
         authorization = self.config.authorization()
         if authorization:
@@ -177,6 +177,8 @@ class Transport:
                          f"in {elapsed} milliseconds")
             if response.status >= 400:
                 raise kube_errors.api_error(response.status, response.body, method, path)
+            if raw:
+                return response.body
             if not response.body:
                 return None
             try:

@@ -22,6 +22,14 @@ def check_output_format(output: str, allowed: Sequence[str]) -> str:
     return output
 
 
+def without_managed_fields(obj: dict[str, Any]) -> dict[str, Any]:
+    """kubectl hides ``metadata.managedFields`` in yaml/json output (``--show-managed-fields=false``)."""
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict) or "managedFields" not in metadata:
+        return obj
+    return {**obj, "metadata": {key: value for key, value in metadata.items() if key != "managedFields"}}
+
+
 def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
     """kubectl's ``kind: List`` wrapper for several objects."""
     return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
@@ -33,6 +41,7 @@ def print_objects(env: Environment, output: str, objects: list[dict[str, Any]], 
     if output == "name":
         env.stdout.write("".join(f"{name}\n" for name in names))
         return
+    objects = [without_managed_fields(obj) for obj in objects]
     document = objects[0] if single and len(objects) == 1 else as_list(objects)
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")

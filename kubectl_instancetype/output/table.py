@@ -15,19 +15,17 @@ PADDING = 3
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline."""
     lines = [list(headers)] if headers is not None else []
-    lines.extend(list(row) for row in rows)
+    lines.extend(rows if isinstance(rows, list) else list(rows))
     if not lines:
         return ""
     columns = max(len(line) for line in lines)
-    widths = [MIN_WIDTH] * columns
-    for line in lines:
-        for index, cell in enumerate(line[:-1]):
-            widths[index] = max(widths[index], len(cell) + PADDING)
+    if any(len(line) != columns for line in lines):
+        lines = [list(line) + [""] * (columns - len(line)) for line in lines]
+    # widths of every column but the last (which is written as it is), computed column-wise in C
+    widths = [max(MIN_WIDTH, max(map(len, column)) + PADDING) for column in list(zip(*lines))[:-1]]
     out = []
     for line in lines:
-        cells = [cell.ljust(widths[index]) for index, cell in enumerate(line[:-1])]
-        cells.append(line[-1])
-        out.append("".join(cells))
+        out.append("".join([cell.ljust(width) for cell, width in zip(line, widths)]) + line[-1])
     return "\n".join(out) + "\n"
 
 

@@ -71,7 +71,7 @@ def test_only_the_selected_command_is_registered() -> None:
 
 
 @pytest.mark.parametrize("args,incomplete,expected", [
-    ([], "", {"list", "version"}),
+    ([], "", {"create", "list", "version"}),
     ([], "v", {"version"}),
     (["list"], "--min-", {"--min-cpu", "--min-memory"}),
     (["list"], "p", {"preferences"}),
@@ -94,3 +94,7 @@ def test_completion_protocol_output(capsys) -> None:
     out = io.StringIO()
     assert completion.complete(["no-such-command", "x"], Environment(stdout=out)) == 0
     assert out.getvalue().endswith(":4\n")
+
+
+def test_short_flags_with_equals() -> None:
+    assert expand_optional_values(["-v=6", "-n=demo", "--x=1"]) == ["-v", "6", "-n", "demo", "--x=1"]

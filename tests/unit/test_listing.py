@@ -132,6 +132,8 @@ def test_preference_cells_prefer_the_spec_architecture() -> None:
 
 
 def test_created_at() -> None:
-    assert listing.created_at({"metadata": {"creationTimestamp": "1970-01-01T00:01:00Z"}}) == 60.0
-    assert listing.created_at({"metadata": {"creationTimestamp": "garbage"}}) is None
-    assert listing.created_at({"metadata": {}}) is None
+    assert listing.created_at("1970-01-01T00:01:00Z") == 60.0
+    assert listing.created_at("2000-02-29T23:59:59Z") == 951868799.0
+    assert listing.created_at("2100-03-01T00:00:00Z") == 4107542400.0
+    assert listing.created_at("garbage-garbage-gar") is None
+    assert listing.created_at("") is None

@@ -1,0 +1,67 @@
+"""``kubectl instancetype create instancetype`` and ``create preference``: virtctl's commands, created on the cluster."""
+
+import typer
+
+from . import create
+
+
+def register(group: typer.Typer) -> None:
+    """Add ``instancetype`` and ``preference`` to the ``create`` group."""
+    from ..instancetype import createtypes as types
+
+    prog = "kubectl instancetype"
+    group.command(
+        "instancetype",
+        help=f"{types.INSTANCETYPE_SHORT_HELP.replace(' manifest', '')}: cluster-scoped, or namespaced with "
+             f"--namespaced or -n.\n\n\b\nExamples:\n{types.INSTANCETYPE_EXAMPLES.format(prog=prog)}",
+        short_help="Create a VirtualMachine(Cluster)Instancetype (virtctl flags).",
+    )(create.flag_command(types.INSTANCETYPE_FLAGS, create.common_options(), run_instancetype))
+    group.command(
+        "preference",
+        help=f"{types.PREFERENCE_SHORT_HELP.replace(' manifest', '')}: cluster-scoped, or namespaced with "
+             f"--namespaced or -n.\n\n\b\nExamples:\n{types.PREFERENCE_EXAMPLES.format(prog=prog)}",
+        short_help="Create a VirtualMachine(Cluster)Preference (virtctl flags).",
+    )(create.flag_command(types.PREFERENCE_FLAGS, create.common_options(), run_preference))
+
+
+def optional_value_flags() -> dict[str, str]:
+    """Bare spellings these commands accept (their boolean flags, --dry-run)."""
+    from ..instancetype import createtypes as types
+
+    return (create.optional_value_flags(types.INSTANCETYPE_FLAGS) | create.optional_value_flags(types.PREFERENCE_FLAGS)
+            | create.OPTIONAL_VALUE_FLAGS)
+
+
+def run_instancetype(ctx: typer.Context, given: dict, **common) -> None:
+    """Build the instance type as virtctl would, then create it (or print it)."""
+    from ..instancetype import createtypes as types
+
+    _submit(ctx, given, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions, types.build_instancetype,
+            **common)
+
+
+def run_preference(ctx: typer.Context, given: dict, **common) -> None:
+    """Build the preference as virtctl would, then create it (or print it)."""
+    from ..instancetype import createtypes as types
+
+    _submit(ctx, given, types.PREFERENCE_FLAGS_BY_NAME, types.PreferenceOptions, types.build_preference, **common)
+
+
+def _submit(ctx: typer.Context, given: dict, specs_by_name: dict, options_class, build, *, dry_run: str,
+            output: str, kubeconfig, context, namespace, request_timeout: str, verbosity: int) -> None:
+    from ..kube.resources import BY_KIND
+    from ..output.printers import OBJECT_FORMATS, check_output_format
+
+    env = ctx.obj
+    env.verbosity = verbosity
+    dry_run = create.check_dry_run(dry_run)
+    check_output_format(output, ("",) + OBJECT_FORMATS)
+    manifest = build(options_class.from_flags(create.parse_flags(specs_by_name, given), namespace=namespace))
+    resource = BY_KIND[manifest["kind"]]
+    if dry_run == "client":
+        create.print_result(env, manifest, resource, output, dry_run)
+        return
+    with create.connect(env, kubeconfig, context, namespace, request_timeout) as client:
+        target = (namespace or client.namespace) if resource.namespaced else None
+        answer = client.create(resource, manifest, target, dry_run=dry_run == "server")
+    create.print_result(env, answer, resource, output, dry_run)
