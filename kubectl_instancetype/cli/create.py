@@ -45,6 +45,11 @@ def register(app: typer.Typer) -> None:
     app.add_typer(group, name="create", short_help="Create a VM, instance type or preference (virtctl flags, checked).")
 
 
+def verbatim(text: str) -> str:
+    """Mark every paragraph of ``text`` so that Click prints it as written (examples keep their lines)."""
+    return "\n\n".join("\b\n" + paragraph for paragraph in text.strip("\n").split("\n\n"))
+
+
 def optional_value_flags(specs: Sequence[Any] | None = None) -> dict[str, str]:
     """Bare spellings: of a flag table's booleans (``--namespaced`` means ``--namespaced=true``), or,
     without a table, of every create command's flags (what the app's entry point asks the group for)."""

@@ -12,14 +12,14 @@ def register(group: typer.Typer) -> None:
     prog = "kubectl instancetype"
     group.command(
         "instancetype",
-        help=f"{types.INSTANCETYPE_SHORT_HELP.replace(' manifest', '')}: cluster-scoped, or namespaced with "
-             f"--namespaced or -n.\n\n\b\nExamples:\n{types.INSTANCETYPE_EXAMPLES.format(prog=prog)}",
+        help="Create a VirtualMachineClusterInstancetype, or a VirtualMachineInstancetype with --namespaced or -n "
+             "(virtctl create instancetype flags).\n\nExamples:\n\n{create.verbatim(types.INSTANCETYPE_EXAMPLES.format(prog=prog))}",
         short_help="Create a VirtualMachine(Cluster)Instancetype (virtctl flags).",
     )(create.flag_command(types.INSTANCETYPE_FLAGS, create.common_options(), run_instancetype))
     group.command(
         "preference",
-        help=f"{types.PREFERENCE_SHORT_HELP.replace(' manifest', '')}: cluster-scoped, or namespaced with "
-             f"--namespaced or -n.\n\n\b\nExamples:\n{types.PREFERENCE_EXAMPLES.format(prog=prog)}",
+        help="Create a VirtualMachineClusterPreference, or a VirtualMachinePreference with --namespaced or -n "
+             "(virtctl create preference flags).\n\nExamples:\n\n{create.verbatim(types.PREFERENCE_EXAMPLES.format(prog=prog))}",
         short_help="Create a VirtualMachine(Cluster)Preference (virtctl flags).",
     )(create.flag_command(types.PREFERENCE_FLAGS, create.common_options(), run_preference))
 

@@ -16,7 +16,7 @@ def register(group: typer.Typer) -> None:
         + "\n\nThe instance type and preference are looked up first (and the preference's requirements "
           "checked against them); --skip-checks skips that. Without -n, the VM goes to the context's "
           "namespace; metadata.namespace is written only when -n is given, as virtctl does."
-        + "\n\n\b\nExamples:\n" + createvm.EXAMPLES.format(prog="kubectl instancetype")
+        + "\n\nExamples:\n\n" + create.verbatim(createvm.EXAMPLES.format(prog="kubectl instancetype"))
     )
     group.command("vm", help=help_text, short_help="Create a VirtualMachine (virtctl create vm flags).")(command)
 
