@@ -4,7 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN_DIR="$(.venv/bin/python -m hack.localcluster bin-dir)"
 export KUBECONFIG="$PWD/.cluster/kubeconfig"
-export PATH="$PWD/.venv/bin:$BIN_DIR:$PATH"
+# Only existing directories: kubectl plugin list warns about every missing one.
+CLEAN_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r dir; do [ -d "$dir" ] && printf '%s:' "$dir"; done)
+export PATH="$PWD/.venv/bin:$BIN_DIR:${CLEAN_PATH%:}"
 export HOME="${DEMO_HOME:-$PWD/.cluster/home}"  # no stray ~/.kube/cache or kuberc
 mkdir -p "$HOME"
 
@@ -21,6 +23,14 @@ step kubectl instancetype list --hugepages=1Gi --cpu 2 -A
 step kubectl instancetype list preferences --os-type windows --min-memory 4Gi
 step kubectl instancetype list preferences --arch arm64 -o name
 step kubectl get virtualmachineclusterinstancetypes -l instancetype.kubevirt.io/cpu=4
+step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium --preference fedora \
+  --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo --dry-run=client -o yaml
+kubectl delete virtualmachine demo-fedora -n demo --ignore-not-found >/dev/null
+step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium --preference fedora \
+  --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo
+step kubectl get virtualmachines -n demo
+step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo || true
+step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 
 cat <<MSG
 

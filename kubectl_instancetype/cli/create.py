@@ -34,15 +34,24 @@ Output = Annotated[str, typer.Option(
 OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``create`` group and its commands to ``app``."""
+def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
+    """Add the ``create`` group to ``app``: only the subcommand named first in ``argv``, else all of them."""
     from . import create_types, create_vm
 
     group = typer.Typer(help=GROUP_HELP, no_args_is_help=True, rich_markup_mode=None,
                         context_settings={"help_option_names": ["-h", "--help"]})
-    create_vm.register(group)
-    create_types.register(group)
+    # A callback keeps it a group even with one subcommand registered.
+    group.callback()(_group)
+    selected = argv[0] if argv and argv[0] in ("vm", "instancetype", "preference") else ""
+    if selected in ("", "vm"):
+        create_vm.register(group)
+    if selected != "vm":
+        create_types.register(group, selected)
     app.add_typer(group, name="create", short_help="Create a VM, instance type or preference (virtctl flags, checked).")
+
+
+def _group() -> None:
+    """Create a VirtualMachine, an instance type or a preference on the cluster."""
 
 
 def verbatim(text: str) -> str:

@@ -5,23 +5,27 @@ import typer
 from . import create
 
 
-def register(group: typer.Typer) -> None:
-    """Add ``instancetype`` and ``preference`` to the ``create`` group."""
+def register(group: typer.Typer, selected: str = "") -> None:
+    """Add ``instancetype`` and ``preference`` to the ``create`` group (only ``selected`` when one is named)."""
     from ..instancetype import createtypes as types
 
     prog = "kubectl instancetype"
-    group.command(
-        "instancetype",
-        help="Create a VirtualMachineClusterInstancetype, or a VirtualMachineInstancetype with --namespaced or -n "
-             "(virtctl create instancetype flags).\n\nExamples:\n\n{create.verbatim(types.INSTANCETYPE_EXAMPLES.format(prog=prog))}",
-        short_help="Create a VirtualMachine(Cluster)Instancetype (virtctl flags).",
-    )(create.flag_command(types.INSTANCETYPE_FLAGS, create.common_options(), run_instancetype))
-    group.command(
-        "preference",
-        help="Create a VirtualMachineClusterPreference, or a VirtualMachinePreference with --namespaced or -n "
-             "(virtctl create preference flags).\n\nExamples:\n\n{create.verbatim(types.PREFERENCE_EXAMPLES.format(prog=prog))}",
-        short_help="Create a VirtualMachine(Cluster)Preference (virtctl flags).",
-    )(create.flag_command(types.PREFERENCE_FLAGS, create.common_options(), run_preference))
+    if selected in ("", "instancetype"):
+        examples = create.verbatim(types.INSTANCETYPE_EXAMPLES.format(prog=prog))
+        group.command(
+            "instancetype",
+            help="Create a VirtualMachineClusterInstancetype, or a VirtualMachineInstancetype with --namespaced "
+                 f"or -n (virtctl create instancetype flags).\n\nExamples:\n\n{examples}",
+            short_help="Create a VirtualMachine(Cluster)Instancetype (virtctl flags).",
+        )(create.flag_command(types.INSTANCETYPE_FLAGS, create.common_options(), run_instancetype))
+    if selected in ("", "preference"):
+        examples = create.verbatim(types.PREFERENCE_EXAMPLES.format(prog=prog))
+        group.command(
+            "preference",
+            help="Create a VirtualMachineClusterPreference, or a VirtualMachinePreference with --namespaced "
+                 f"or -n (virtctl create preference flags).\n\nExamples:\n\n{examples}",
+            short_help="Create a VirtualMachine(Cluster)Preference (virtctl flags).",
+        )(create.flag_command(types.PREFERENCE_FLAGS, create.common_options(), run_preference))
 
 
 def optional_value_flags() -> dict[str, str]:

@@ -39,7 +39,7 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
     return [(name, f"list {name}") for name in ("instancetypes", "preferences") if name.startswith(incomplete)]
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer, argv: list[str] = ()) -> None:
     """Add the command to ``app``."""
     app.command("list", help=HELP, short_help="List instance types or preferences by labels and ranges.",
                 no_args_is_help=False)(list_command)

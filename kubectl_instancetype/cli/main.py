@@ -80,7 +80,8 @@ def _build(argv: Sequence[str]):
     modules = []
     for name in names:
         module = importlib.import_module(COMMANDS[name])
-        module.register(app)
+        # A command group may register only the subcommand being run (the words after its name).
+        module.register(app, list(argv[1:]) if name == selected else [])
         modules.append(module)
     return app, modules
 

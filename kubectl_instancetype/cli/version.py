@@ -6,7 +6,7 @@ import typer
 from . import options
 
 
-def register(app: typer.Typer) -> None:
+def register(app: typer.Typer, argv: list[str] = ()) -> None:
     """Add the command to ``app``."""
     app.command("version", help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
                 short_help="Print the plugin and server versions.")(version)

@@ -63,3 +63,29 @@ def test_completion_helper_serves_kubectl(kubectl) -> None:
     assert {line.split("\t")[0] for line in flags.stdout.splitlines()[:-1]} == {"--min-cpu", "--min-memory"}
     kinds = kubectl("__complete", "instancetype", "list", "pre")
     assert kinds.stdout.splitlines()[0].split("\t")[0] == "preferences"
+
+
+def test_create_vm_through_kubectl(kubectl, control_plane) -> None:
+    control_plane.ensure_namespace("demo")
+    result = kubectl("instancetype", "create", "vm", "--instancetype", "u1.medium", "--preference", "fedora",
+                     "--volume-containerdisk", "src:quay.io/containerdisks/fedora:41", "-n", "demo")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("virtualmachine.kubevirt.io/vm-") and result.stdout.endswith(" created\n")
+    name = result.stdout.split("/", 1)[1].split()[0]
+    stored = kubectl("get", "virtualmachine", name, "-n", "demo", "-o", "jsonpath={.spec.instancetype.name}"
+                     "/{.spec.preference.name}")
+    assert stored.stdout == "u1.medium/fedora"
+
+
+def test_create_vm_dry_run_yaml_through_kubectl(kubectl) -> None:
+    result = kubectl("instancetype", "create", "vm", "--name", "printed", "--instancetype", "u1.medium",
+                     "--dry-run=client", "-o", "yaml")
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[:5] == ["apiVersion: kubevirt.io/v1", "kind: VirtualMachine", "metadata:",
+                                               "  name: printed", "spec:"]
+
+
+def test_create_vm_missing_instancetype_through_kubectl(kubectl) -> None:
+    result = kubectl("instancetype", "create", "vm", "--instancetype", "u1.mediun")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == 'error: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?)\n'

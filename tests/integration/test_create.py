@@ -183,8 +183,11 @@ def test_create_instancetype_and_preference(cli, control_plane, namespace) -> No
                             'kubevirt.io "itest-custom" already exists\n')
     missing = cli("create", "instancetype", "--name", "x")
     assert missing.stderr == 'error: required flag(s) "cpu", "memory" not set\n'
-    control_plane.delete({"apiVersion": "instancetype.kubevirt.io/v1beta1",
-                          "kind": "VirtualMachineClusterInstancetype", "metadata": {"name": "itest-custom"}})
+    for kind, name, ns in (("VirtualMachineClusterInstancetype", "itest-custom", None),
+                           ("VirtualMachineInstancetype", "ns-type", namespace),
+                           ("VirtualMachinePreference", "ns-pref", namespace)):
+        control_plane.delete({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": kind,
+                              "metadata": {"name": name} | ({"namespace": ns} if ns else {})})
 
 
 def test_create_vm_with_a_custom_instancetype_and_server_side_schema(cli, control_plane) -> None:

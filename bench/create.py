@@ -1,0 +1,76 @@
+"""Benchmark ``kubectl instancetype create vm --dry-run=client -o yaml`` (and virtctl's ``create vm`` when built).
+
+Runs the same flags alternately through our plugin (directly and through the real kubectl) and through
+KubeVirt's virtctl v1.8.0 built by ``hack/virtctl/build.sh`` (its create-vm code equals v1.9.0's), and
+prints medians and the ratio. Nothing is sent to a server; a dummy kubeconfig satisfies virtctl.
+
+Usage: python bench/create.py [--rounds N] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hack.localcluster.crds import cache_root  # noqa: E402
+
+FLAGS = ["create", "vm", "--name", "demo", "--instancetype", "u1.medium", "--preference", "fedora",
+         "--volume-containerdisk", "src:quay.io/containerdisks/fedora:41"]
+
+
+def median_ms(command: list[str], environ: dict, rounds: int) -> float:
+    """Median wall time of ``rounds`` runs, in milliseconds (one untimed warm-up run first)."""
+    subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                   stdin=subprocess.DEVNULL)
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       stdin=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+def main() -> int:
+    """Time the three ways and print a table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
+    kubectl = sorted((cache_root() / "controlplane").glob("*/kubectl"))
+    virtctl = sorted((cache_root() / "virtctl").glob("*/virtctl"))
+    with tempfile.TemporaryDirectory() as home:
+        kubeconfig = Path(home) / "kubeconfig"
+        kubeconfig.write_text("apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n"
+                              "    server: https://127.0.0.1:1\nusers:\n- name: u\n  user:\n    token: t\n"
+                              "contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n")
+        environ = {"HOME": home, "KUBECONFIG": str(kubeconfig),
+                   "PATH": os.pathsep.join([str(Path(plugin).parent), "/usr/bin", "/bin"])}
+        rows = [("kubectl-instancetype (direct)",
+                 median_ms([plugin, *FLAGS, "--dry-run=client", "-o", "yaml"], environ, args.rounds))]
+        if kubectl:
+            rows.append(("kubectl instancetype (through kubectl)",
+                         median_ms([str(kubectl[-1]), "instancetype", *FLAGS, "--dry-run=client", "-o", "yaml"],
+                                   environ, args.rounds)))
+        if virtctl:
+            rows.append(("virtctl v1.8.0 create vm", median_ms([str(virtctl[-1]), *FLAGS], environ, args.rounds)))
+    reference = rows[-1][1] if virtctl else None
+    table = [[name, f"{ms:.0f}", f"{ms / reference:.2f}x" if reference else "-"] for name, ms in rows]
+    from tabulate import tabulate
+
+    print(tabulate(table, ["command", "median (ms)", "vs virtctl"], tablefmt="github" if args.markdown else "simple"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
