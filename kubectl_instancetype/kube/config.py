@@ -132,7 +132,12 @@ def _yaml_load(text: str) -> Any:
             return json.loads(text)
         except ValueError:
             pass
-    import yaml  # deferred: only commands that talk to a cluster need it
+    from .kubeconfig_yaml import UNSUPPORTED, load
+
+    document = load(text)
+    if document is not UNSUPPORTED:
+        return document
+    import yaml  # only for kubeconfigs outside the common block-style subset
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader

@@ -1,0 +1,251 @@
+"""A reader for the block-style YAML that kubeconfig files are written in, with PyYAML as the fallback.
+
+Importing PyYAML costs 15-25 ms, more than a whole list request to a local API server. kubeconfigs written by
+kubectl (go-yaml), cloud CLIs (PyYAML, go-yaml) and people keep to a small subset of YAML: block mappings and
+sequences, plain and quoted scalars, comments, ``{}``/``[]``. :func:`load` reads exactly that subset and
+returns :data:`UNSUPPORTED` for anything else (anchors, tags, flow collections with content, block scalars,
+multi-line scalars, several documents, and every plain scalar whose type YAML 1.1 might read differently),
+so that the caller hands the text to PyYAML. A differential test (``tests/unit/test_kubeconfig_yaml.py``)
+requires the result to equal ``yaml.safe_load`` whenever it is not :data:`UNSUPPORTED`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+UNSUPPORTED = object()
+
+# Plain scalars read as strings start with one of these and hold no "#", tab, ": " or trailing ":".
+# YAML 1.1 would read some of them as numbers, timestamps or booleans: those are refused, so PyYAML decides.
+# (Plain string checks instead of regular expressions: compiling patterns costs start-up time.)
+_PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_/$.+-")
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
+# YAML 1.1's implicit int, float and timestamp forms (as its specification gives them). Compiled on first
+# use: only plain scalars that start with a digit, a sign or a dot need it.
+_YAML11_NUMBER_OR_TIME_PATTERN = (
+    r"""[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
+    |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?
+    |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)
+    |[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
+    |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
+    (?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"""
+)
+_compiled: dict[str, re.Pattern] = {}
+
+
+def _number_or_time(text: str) -> bool:
+    """True when YAML 1.1 would read the plain scalar ``text`` as a number or a timestamp."""
+    if not (text[0].isdigit() or text[0] in "-+."):
+        return False
+    pattern = _compiled.get("number")
+    if pattern is None:
+        pattern = _compiled["number"] = re.compile(_YAML11_NUMBER_OR_TIME_PATTERN, re.X)
+    return pattern.fullmatch(text) is not None
+_YAML11_WORDS = frozenset(
+    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split()
+)
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+
+
+class _Unsupported(Exception):
+    """The text leaves the supported subset."""
+
+
+def _split_key(text: str) -> tuple[str, str] | None:
+    """``key: rest`` -> (key, rest) for a plain key of letters, digits and ``_.-/``; None otherwise."""
+    colon = text.find(":")
+    if colon < 1 or (colon + 1 < len(text) and text[colon + 1] != " "):
+        return None
+    key = text[:colon]
+    if not (key[0].isalpha() or key[0] == "_") or not _KEY_CHARS.issuperset(key):
+        return None
+    return key, text[colon + 1:]
+
+
+def _plain_string(text: str) -> bool:
+    return (text[0] in _PLAIN_FIRST and "#" not in text and "\t" not in text and ": " not in text
+            and not text.endswith(":") and "  " not in text)
+
+
+def _scalar(text: str) -> Any:
+    """One scalar value (already stripped of its key and of a trailing comment)."""
+    if text in ("", "~", "null"):
+        return None
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    if text == "{}":
+        return {}
+    if text == "[]":
+        return []
+    if text[0] == '"':
+        return _double_quoted(text)
+    if text[0] == "'":
+        if len(text) < 2 or not text.endswith("'"):
+            raise _Unsupported
+        inner = text[1:-1]
+        if "'" in inner.replace("''", ""):
+            raise _Unsupported
+        return inner.replace("''", "'")
+    if text.isascii() and text.isdigit() and (text == "0" or text[0] != "0") and len(text) <= 18:
+        return int(text)
+    if text in _YAML11_WORDS or not _plain_string(text) or _number_or_time(text):
+        raise _Unsupported
+    if text[0] in "-+." and (len(text) == 1 or not (text[1].isalnum() or text[1] in "/._")):
+        raise _Unsupported  # "- x", "-", "+", "." and the like: indicators or numbers, PyYAML decides
+    return text
+
+
+def _double_quoted(text: str) -> str:
+    if len(text) < 2 or not text.endswith('"'):
+        raise _Unsupported
+    out = []
+    index, end = 1, len(text) - 1
+    while index < end:
+        char = text[index]
+        if char == '"':
+            raise _Unsupported  # a quote closed early: something follows the scalar
+        if char == "\\":
+            if index + 1 >= end or text[index + 1] not in _ESCAPES:
+                raise _Unsupported
+            out.append(_ESCAPES[text[index + 1]])
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _strip_comment(value: str) -> str:
+    """Drop a trailing ``# comment`` after a value (only where YAML would: after a space, outside quotes)."""
+    if "#" not in value:
+        return value
+    if value[0] in "\"'":
+        quote = value[0]
+        close = value.find(quote, 1)
+        while quote == "'" and close != -1 and value[close:close + 2] == "''":
+            close = value.find(quote, close + 2)
+        while quote == '"' and close != -1 and value[close - 1] == "\\":
+            close = value.find(quote, close + 1)
+        if close == -1:
+            raise _Unsupported
+        rest = value[close + 1:].strip()
+        if rest and not rest.startswith("#"):
+            raise _Unsupported
+        return value[:close + 1]
+    position = value.find(" #")
+    return value if position == -1 else value[:position].rstrip()
+
+
+class _Reader:
+    def __init__(self, text: str):
+        self.lines: list[tuple[int, str]] = []
+        markers = 0
+        for raw in text.split("\n"):
+            if "\t" in raw[: len(raw) - len(raw.lstrip())]:
+                raise _Unsupported
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if stripped in ("---", "...") or stripped.startswith(("--- ", "%")):
+                markers += 1
+                if self.lines or markers > 1 or stripped != "---":
+                    raise _Unsupported  # a second document, directives, document end: PyYAML decides
+                continue
+            if stripped[0] in "&*!|>{[?@`" or stripped.startswith("- ") and stripped[2:3] in ("&", "*", "!", "|", ">"):
+                raise _Unsupported
+            self.lines.append((len(raw) - len(raw.lstrip(" ")), raw.rstrip()))
+        self.index = 0
+
+    def peek(self) -> tuple[int, str] | None:
+        return self.lines[self.index] if self.index < len(self.lines) else None
+
+    def block(self, indent: int) -> Any:
+        """The node whose first line is at exactly ``indent``."""
+        line = self.peek()
+        if line is None or line[0] != indent:
+            raise _Unsupported
+        if line[1].lstrip(" ").startswith("-") and line[1].lstrip(" ")[1:2] in ("", " "):
+            return self.sequence(indent)
+        return self.mapping(indent)
+
+    def value_after_key(self, rest: str, indent: int, allow_same_indent_sequence: bool) -> Any:
+        """The value of a key: inline, or the block that follows (deeper, or a sequence at the same indent)."""
+        rest = _strip_comment(rest.strip())
+        if rest:
+            if rest[0] in "&*!|>[{" and rest not in ("{}", "[]"):
+                raise _Unsupported
+            return _scalar(rest)
+        following = self.peek()
+        if following is None:
+            return None
+        if following[0] > indent:
+            return self.block(following[0])
+        text = following[1].lstrip(" ")
+        if allow_same_indent_sequence and following[0] == indent and (text == "-" or text.startswith("- ")):
+            return self.sequence(indent)
+        return None
+
+    def mapping(self, indent: int) -> dict:
+        result: dict = {}
+        while True:
+            line = self.peek()
+            if line is None or line[0] < indent:
+                return result
+            if line[0] > indent:
+                raise _Unsupported
+            text = line[1][indent:]
+            if text.startswith("-"):
+                return result  # a sequence at this indent belongs to the parent key
+            split = _split_key(text)
+            if split is None:
+                raise _Unsupported
+            key, rest = split
+            if key in result or key in _YAML11_WORDS:
+                raise _Unsupported
+            self.index += 1
+            result[key] = self.value_after_key(rest, indent, allow_same_indent_sequence=True)
+
+    def sequence(self, indent: int) -> list:
+        result: list = []
+        while True:
+            line = self.peek()
+            if line is None or line[0] < indent:
+                return result
+            text = line[1][indent:]
+            if line[0] > indent or not (text == "-" or text.startswith("- ")):
+                if line[0] == indent:
+                    return result  # the parent mapping continues
+                raise _Unsupported
+            item = text[1:]
+            item_indent = indent + 1 + (len(item) - len(item.lstrip(" ")))
+            item = item.strip()
+            if not item or item.startswith("#"):
+                self.index += 1
+                following = self.peek()
+                result.append(self.block(following[0]) if following and following[0] > indent else None)
+            elif _split_key(item) is not None:
+                # "- key: value": a mapping whose keys line up at item_indent; rewrite the line in place
+                self.lines[self.index] = (item_indent, " " * item_indent + item)
+                result.append(self.mapping(item_indent))
+            elif item.startswith("- "):
+                raise _Unsupported  # nested inline sequences
+            else:
+                self.index += 1
+                result.append(_scalar(_strip_comment(item)))
+
+
+def load(text: str) -> Any:
+    """The document in ``text``, or :data:`UNSUPPORTED` when it leaves the kubeconfig subset."""
+    try:
+        reader = _Reader(text)
+        if not reader.lines:
+            return None
+        document = reader.block(reader.lines[0][0])
+        if reader.peek() is not None:
+            raise _Unsupported
+        return document
+    except (_Unsupported, IndexError, TypeError):
+        return UNSUPPORTED
