@@ -17,14 +17,6 @@ class Scope:
     resource: Resource
     namespace: str | None = None  # None on a namespaced resource: all namespaces
 
-    def describe(self) -> str:
-        """Human words for the scope, used in warnings."""
-        if not self.resource.namespaced:
-            return f"{self.resource.qualified} at the cluster scope"
-        if self.namespace:
-            return f'{self.resource.qualified} in the namespace "{self.namespace}"'
-        return f"{self.resource.qualified} in all namespaces"
-
 
 class NothingListable(PluginError):
     """Every requested scope was forbidden."""
