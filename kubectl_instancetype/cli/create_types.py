@@ -9,23 +9,20 @@ def register(group: typer.Typer, selected: str = "") -> None:
     """Add ``instancetype`` and ``preference`` to the ``create`` group (only ``selected`` when one is named)."""
     from ..instancetype import createtypes as types
 
-    prog = "kubectl instancetype"
-    if selected in ("", "instancetype"):
-        examples = create.verbatim(types.INSTANCETYPE_EXAMPLES.format(prog=prog))
+    commands = (
+        ("instancetype", "Instancetype", types.INSTANCETYPE_FLAGS, types.INSTANCETYPE_EXAMPLES, run_instancetype),
+        ("preference", "Preference", types.PREFERENCE_FLAGS, types.PREFERENCE_EXAMPLES, run_preference),
+    )
+    for name, kind, flags, examples, run in commands:
+        if selected not in ("", name):
+            continue
         group.command(
-            "instancetype",
-            help="Create a VirtualMachineClusterInstancetype, or a VirtualMachineInstancetype with --namespaced "
-                 f"or -n (virtctl create instancetype flags).\n\nExamples:\n\n{examples}",
-            short_help="Create a VirtualMachine(Cluster)Instancetype (virtctl flags).",
-        )(create.flag_command(types.INSTANCETYPE_FLAGS, create.common_options(), run_instancetype))
-    if selected in ("", "preference"):
-        examples = create.verbatim(types.PREFERENCE_EXAMPLES.format(prog=prog))
-        group.command(
-            "preference",
-            help="Create a VirtualMachineClusterPreference, or a VirtualMachinePreference with --namespaced "
-                 f"or -n (virtctl create preference flags).\n\nExamples:\n\n{examples}",
-            short_help="Create a VirtualMachine(Cluster)Preference (virtctl flags).",
-        )(create.flag_command(types.PREFERENCE_FLAGS, create.common_options(), run_preference))
+            name,
+            help=f"Create a VirtualMachineCluster{kind}, or a VirtualMachine{kind} with --namespaced or -n "
+                 f"(virtctl create {name} flags).\n\nExamples:\n\n"
+                 + create.verbatim(examples.format(prog="kubectl instancetype")),
+            short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
+        )(create.flag_command(flags, create.common_options(), run))
 
 
 def optional_value_flags() -> dict[str, str]:

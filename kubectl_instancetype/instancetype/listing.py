@@ -197,25 +197,16 @@ class RangeFilter:
         """True when ``obj`` is within every range (a missing value counts as 0 for preferences)."""
         if self.hide_deprecated and is_deprecated(obj):
             return False
-        if self.min_cpu is not None or self.max_cpu is not None:
-            cpu = cpu_of(obj, self.what)
-            if cpu is None:
+        for low, high, value_of in ((self.min_cpu, self.max_cpu, cpu_of), (self.min_memory, self.max_memory, memory_of)):
+            if low is None and high is None:
+                continue
+            value = value_of(obj, self.what)
+            if value is None:
+                # an instance type without the value is no match; a preference without a requirement requires 0
                 if self.what == INSTANCETYPES:
                     return False
-                cpu = 0
-            if self.min_cpu is not None and cpu < self.min_cpu:
-                return False
-            if self.max_cpu is not None and cpu > self.max_cpu:
-                return False
-        if self.min_memory is not None or self.max_memory is not None:
-            memory = memory_of(obj, self.what)
-            if memory is None:
-                if self.what == INSTANCETYPES:
-                    return False
-                memory = 0
-            if self.min_memory is not None and memory < self.min_memory:
-                return False
-            if self.max_memory is not None and memory > self.max_memory:
+                value = 0
+            if (low is not None and value < low) or (high is not None and value > high):
                 return False
         return True
 
