@@ -91,7 +91,10 @@ def list_command(
     env.verbosity = verbosity
     what = KINDS.get(kind.lower())
     if what is None:
-        raise UsageError(f'unknown kind "{kind}": use instancetypes or preferences')
+        hint = ""
+        if hugepages == options.ANY_VALUE and kind[:1].isdigit():
+            hint = f" (a page size goes with the flag: --hugepages={kind})"
+        raise UsageError(f'unknown kind "{kind}": use instancetypes or preferences{hint}')
     if cluster_only and namespaced_only:
         raise UsageError("--cluster and --namespaced cannot be used together")
     if cluster_only and all_namespaces:

@@ -129,6 +129,7 @@ class Client:
 
         fetcher = threading.Thread(target=fetch, args=(token,), daemon=True)
         fetcher.start()
+        interrupted = False
         try:
             while True:
                 item = bodies.get()
@@ -137,14 +138,17 @@ class Client:
                 if isinstance(item, BaseException):
                     raise item
                 yield json.loads(item)
+        except (KeyboardInterrupt, SystemExit):
+            interrupted = True  # the process is ending: do not wait for a request in flight
+            raise
         finally:
             stop.set()
-            while fetcher.is_alive():  # let a blocked put() finish so the thread can end
+            # Otherwise let the fetcher finish (a blocked put() included) before the connection is reused.
+            while not interrupted and fetcher.is_alive():
                 try:
                     bodies.get(timeout=0.05)
                 except queue.Empty:
                     pass
-            fetcher.join()
 
     def create(self, resource: Resource, body: dict[str, Any], namespace: str | None = None,
                *, dry_run: bool = False, field_manager: str = "kubectl-instancetype") -> dict[str, Any]:

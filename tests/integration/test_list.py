@@ -231,3 +231,20 @@ def test_every_catalog_object_was_accepted(control_plane) -> None:
         stored = control_plane.get(obj)
         assert stored is not None, obj["metadata"]["name"]
         assert stored["spec"] == obj["spec"], obj["metadata"]["name"]
+
+
+def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> None:
+    """Abandoning a prefetched list leaves the connection usable for the next request."""
+    import os
+
+    from kubectl_instancetype.kube.client import Client
+    from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
+
+    config = load_cluster_config(ConnectionOptions(kubeconfig=str(control_plane.kubeconfig())), dict(os.environ), "/x")
+    with Client(config) as client:
+        pages = client.list_pages(CLUSTER_INSTANCETYPES, chunk_size=5)
+        assert len(next(pages)["items"]) == 5
+        assert len(next(pages)["items"]) == 5  # from the prefetching thread
+        pages.close()
+        assert client.get(CLUSTER_INSTANCETYPES, "u1.medium")["spec"]["cpu"] == {"guest": 1}

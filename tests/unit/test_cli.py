@@ -98,3 +98,9 @@ def test_completion_protocol_output(capsys) -> None:
 
 def test_short_flags_with_equals() -> None:
     assert expand_optional_values(["-v=6", "-n=demo", "--x=1"]) == ["-v", "6", "-n", "demo", "--x=1"]
+
+
+def test_hugepages_size_needs_equals() -> None:
+    result = run_cli(["list", "--hugepages", "1Gi"])
+    assert result.stderr == ('error: unknown kind "1Gi": use instancetypes or preferences '
+                             "(a page size goes with the flag: --hugepages=1Gi)\n")
