@@ -13,14 +13,19 @@ GO_VERSION="$(go env GOVERSION)"
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype"
 BIN_DIR="${CACHE_ROOT}/virtctl/${VIRTCTL_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go env GOARCH)"
 mkdir -p "$BIN_DIR"
-build() {  # build <output name> <package>
-  local out="$BIN_DIR/$1"
-  [ -x "$out" ] && return 0
+build() {  # build <output name> <package> [source stamp]
+  local out="$BIN_DIR/$1" stamp="${3:-}"
+  # A stamp (the hash of a source we own) rebuilds the binary when that source changes.
+  if [ -x "$out" ] && { [ -z "$stamp" ] || [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; }; then
+    return 0
+  fi
   echo "building $1 ($2) into $BIN_DIR" >&2
   # No version stamp on purpose: virtctl then never contacts a server to compare versions after an error.
   CGO_ENABLED=0 go build -p 2 -trimpath -ldflags "-s -w" -o "$out.tmp" "$2"
   mv "$out.tmp" "$out"
+  [ -n "$stamp" ] && printf '%s' "$stamp" > "$out.stamp"
+  return 0
 }
 build virtctl kubevirt.io/kubevirt/cmd/virtctl
-build goref ./goref
+build goref ./goref "$(cat goref/main.go go.sum | sha256sum | cut -c1-16)"
 echo "$BIN_DIR/virtctl"

@@ -66,6 +66,8 @@ replace kubevirt.io/client-go => kubevirt.io/client-go v1.8.0
 
 require (
 	k8s.io/apimachinery v0.34.3
+	kubevirt.io/api v1.7.0
+	kubevirt.io/kubevirt v1.8.0
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -148,11 +150,9 @@ require (
 	k8s.io/kube-openapi v0.31.0 // indirect
 	k8s.io/kubectl v0.0.0-00010101000000-000000000000 // indirect
 	k8s.io/utils v0.0.0-20251002143259-bc988d571ff4 // indirect
-	kubevirt.io/api v1.7.0 // indirect
 	kubevirt.io/client-go v0.0.0-00010101000000-000000000000 // indirect
 	kubevirt.io/containerized-data-importer-api v1.64.0 // indirect
 	kubevirt.io/controller-lifecycle-operator-sdk/api v0.2.4 // indirect
-	kubevirt.io/kubevirt v1.8.0 // indirect
 	kubevirt.io/virt-template-api v0.1.7 // indirect
 	kubevirt.io/virt-template-client-go v0.1.7 // indirect
 	kubevirt.io/virt-template-engine v0.1.7 // indirect

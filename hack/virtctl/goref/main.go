@@ -4,6 +4,8 @@
 //	goref yaml      stdin: a JSON array of documents; stdout: each as sigs.k8s.io/yaml prints it, NUL-terminated
 //	goref quantity  stdin: a JSON array of strings; stdout: a JSON array of {"value": ..., "error": ...}
 //	                (value = resource.ParseQuantity(s).String(), error = its error text)
+//	goref requirements  stdin: a JSON array of {"instancetype": spec|null, "preference": spec, "vmi": VMI spec};
+//	                stdout: a JSON array of KubeVirt's preference requirement error texts (null when met)
 package main
 
 import (
@@ -13,8 +15,17 @@ import (
 	"os"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	virtv1 "kubevirt.io/api/core/v1"
+	"kubevirt.io/api/instancetype/v1beta1"
+	"kubevirt.io/kubevirt/pkg/instancetype/preference/requirements"
 	"sigs.k8s.io/yaml"
 )
+
+type requirementsCase struct {
+	Instancetype *v1beta1.VirtualMachineInstancetypeSpec `json:"instancetype"`
+	Preference   *v1beta1.VirtualMachinePreferenceSpec   `json:"preference"`
+	VMI          virtv1.VirtualMachineInstanceSpec       `json:"vmi"`
+}
 
 type quantityResult struct {
 	Value *string `json:"value"`
@@ -23,7 +34,7 @@ type quantityResult struct {
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: goref yaml|quantity < input.json")
+		fmt.Fprintln(os.Stderr, "usage: goref yaml|quantity|requirements < input.json")
 		os.Exit(2)
 	}
 	input, err := io.ReadAll(os.Stdin)
@@ -58,6 +69,24 @@ func main() {
 			}
 			value := quantity.String()
 			results = append(results, quantityResult{Value: &value})
+		}
+		if err := json.NewEncoder(os.Stdout).Encode(results); err != nil {
+			fail(err)
+		}
+	case "requirements":
+		var cases []requirementsCase
+		if err := json.Unmarshal(input, &cases); err != nil {
+			fail(err)
+		}
+		results := make([]*string, 0, len(cases))
+		for i := range cases {
+			_, err := requirements.New().Check(cases[i].Instancetype, cases[i].Preference, &cases[i].VMI)
+			if err != nil {
+				message := err.Error()
+				results = append(results, &message)
+				continue
+			}
+			results = append(results, nil)
 		}
 		if err := json.NewEncoder(os.Stdout).Encode(results); err != nil {
 			fail(err)
