@@ -11,7 +11,6 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import UsageError
-from ..kube.config import ConnectionOptions
 
 CONNECTION_PANEL = "Connection"
 
@@ -84,8 +83,10 @@ def parse_request_timeout(text: str) -> float | None:
 
 
 def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None,
-                       request_timeout: str) -> ConnectionOptions:
-    """Bundle the global flags for :mod:`kubectl_instancetype.kube`."""
+                       request_timeout: str):
+    """Bundle the global flags for :mod:`kubectl_instancetype.kube` (a ``ConnectionOptions``)."""
+    from ..kube.config import ConnectionOptions  # only commands that talk to a cluster need it
+
     return ConnectionOptions(
         kubeconfig=kubeconfig or None,
         context=context or None,
