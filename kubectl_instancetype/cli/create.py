@@ -133,7 +133,7 @@ def check_dry_run(value: str) -> str:
     """kubectl's --dry-run values (true/false are its deprecated spellings of client/none)."""
     from ..errors import UsageError
 
-    value = {"true": "client", "false": "none", "unchanged": "none"}.get(value, value)
+    value = {"true": "client", "false": "none"}.get(value, value)
     if value not in DRY_RUN_VALUES:
         raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
     return value
