@@ -38,9 +38,10 @@ demo: venv
 	@$(PY) -m hack.localcluster up --catalog --namespace demo >/dev/null
 	@bash hack/demo.sh
 
-## bench: list benchmarks against the local control plane, compared with kubectl
+## bench: list benchmarks against the local control plane (vs kubectl), create vm (vs virtctl when built)
 bench: venv
-	$(PY) bench/list.py
+	$(PY) bench/list.py --markdown
+	$(PY) bench/create.py --markdown
 
 clean: cluster-down
 	rm -rf $(VENV) build dist *.egg-info
