@@ -187,3 +187,28 @@ def test_version_when_the_server_is_down(tmp_path) -> None:
     assert result.stdout.startswith("Client Version: v")
     assert result.stderr == (f"error: The connection to the server 127.0.0.1:{port} was refused - "
                              "did you specify the right host or port?\n")
+
+
+def test_in_cluster_service_account_through_the_official_loader(control_plane, tmp_path, monkeypatch) -> None:
+    """No kubeconfig, KUBERNETES_SERVICE_HOST set: the official loader reads the pod's service account.
+
+    The pod's files are the one thing that cannot be real here, so their paths point into tmp_path.
+    """
+    from kubernetes.config import incluster_config
+
+    (tmp_path / "token").write_text(control_plane.tokens["admin"])
+    (tmp_path / "ca.crt").write_text(control_plane.ca_file.read_text())
+    (tmp_path / "namespace").write_text("catalog")
+    monkeypatch.setattr(incluster_config, "SERVICE_TOKEN_FILENAME", str(tmp_path / "token"))
+    monkeypatch.setattr(incluster_config, "SERVICE_CERT_FILENAME", str(tmp_path / "ca.crt"))
+    monkeypatch.setattr("kubectl_instancetype.kube.official.IN_CLUSTER_NAMESPACE_FILE", str(tmp_path / "namespace"))
+    service = {"KUBERNETES_SERVICE_HOST": "127.0.0.1", "KUBERNETES_SERVICE_PORT": str(control_plane.port)}
+    for key, value in service.items():
+        monkeypatch.setenv(key, value)  # the official loader reads os.environ
+    home = tmp_path / "home"
+    home.mkdir()
+    result = run_cli(["list", "--cpu", "4", "--class", "general.purpose"], environ={"HOME": str(home), **service})
+    assert result.exit_code == 0, result.stderr
+    # the service account's namespace is the default scope, next to the cluster scope
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"],
+                                                                          ["u1.xlarge", "catalog"]]
