@@ -212,3 +212,27 @@ def test_in_cluster_service_account_through_the_official_loader(control_plane, t
     # the service account's namespace is the default scope, next to the cluster scope
     assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"],
                                                                           ["u1.xlarge", "catalog"]]
+
+
+def test_exec_credential_plugin_through_the_official_loader(control_plane, tmp_path) -> None:
+    """An exec plugin's token (resolved by the official loader) authenticates our transport."""
+    import yaml
+
+    credential = json.dumps({"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
+                             "status": {"token": control_plane.tokens["admin"]}})
+    script = tmp_path / "credential-plugin"
+    script.write_text(f"#!/bin/sh\ncat <<'EOF'\n{credential}\nEOF\n")
+    script.chmod(0o755)
+    path = tmp_path / "kubeconfig"
+    path.write_text(yaml.safe_dump({
+        "apiVersion": "v1", "kind": "Config", "current-context": "exec",
+        "clusters": [{"name": "c", "cluster": {"server": control_plane.server,
+                                               "certificate-authority": str(control_plane.ca_file)}}],
+        "users": [{"name": "u", "user": {"exec": {"apiVersion": "client.authentication.k8s.io/v1",
+                                                  "command": str(script), "interactiveMode": "Never"}}}],
+        "contexts": [{"name": "exec", "context": {"cluster": "c", "user": "u", "namespace": "catalog"}}],
+    }))
+    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["n1.8xlarge", "cluster"],
+                                                                          ["n1.8xlarge", "catalog"]]
