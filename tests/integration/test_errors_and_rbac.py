@@ -236,3 +236,74 @@ def test_exec_credential_plugin_through_the_official_loader(control_plane, tmp_p
     assert result.exit_code == 0, result.stderr
     assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["n1.8xlarge", "cluster"],
                                                                           ["n1.8xlarge", "catalog"]]
+
+
+class TunnellingProxy:
+    """A minimal HTTP CONNECT proxy on loopback (a test double speaking the real protocol): it relays bytes."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(4)
+        self.port = self.server.getsockname()[1]
+        self.tunnels: list[str] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += client.recv(4096)
+            target = head.split(b" ")[1].decode()
+            self.tunnels.append(target)
+            host, port = target.rsplit(":", 1)
+            upstream = socket.create_connection((host, int(port)))
+            client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            sink.close()
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def test_kubeconfig_proxy_url_through_the_official_loader(control_plane, tmp_path) -> None:
+    """proxy-url is resolved by the official loader; our transport tunnels TLS through it with CONNECT."""
+    import yaml
+
+    proxy = TunnellingProxy()
+    try:
+        path = tmp_path / "kubeconfig"
+        path.write_text(yaml.safe_dump({
+            "apiVersion": "v1", "kind": "Config", "current-context": "p",
+            "clusters": [{"name": "c", "cluster": {"server": control_plane.server,
+                                                   "certificate-authority": str(control_plane.ca_file),
+                                                   "proxy-url": f"http://127.0.0.1:{proxy.port}"}}],
+            "users": [{"name": "u", "user": {"token": control_plane.tokens["admin"]}}],
+            "contexts": [{"name": "p", "context": {"cluster": "c", "user": "u"}}],
+        }))
+        result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--cluster"])
+    finally:
+        proxy.close()
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].split()[:2] == ["n1.8xlarge", "cluster"]
+    assert proxy.tunnels == [f"127.0.0.1:{control_plane.port}"]
