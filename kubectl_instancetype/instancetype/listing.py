@@ -271,6 +271,7 @@ def _show(value: Any) -> str:
 INSTANCETYPE_COLUMNS = ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE"]
 INSTANCETYPE_WIDE_COLUMNS = ["SIZE", "HUGEPAGES", "DEDICATED-CPU", "NUMA", "OVERCOMMIT", "VERSION"]
 PREFERENCE_COLUMNS = ["NAME", "KIND", "OS-TYPE", "ARCH", "REQUIRED-CPU", "REQUIRED-MEMORY", "AGE"]
+PREFERENCE_WIDE_COLUMNS = ["CPU-TOPOLOGY", "DISK-BUS", "INTERFACE-MODEL", "FIRMWARE", "VERSION"]
 
 
 def instancetype_cells(obj: dict[str, Any], wide: bool) -> tuple[list[str], list[str]]:
@@ -290,6 +291,26 @@ def instancetype_cells(obj: dict[str, Any], wide: bool) -> tuple[list[str], list
         _show(_label(obj, "common-instancetypes-version")),
     ]
     return cells, wide_cells
+
+
+def preference_wide_cells(obj: dict[str, Any]) -> list[str]:
+    """The ``-o wide`` cells of a preference: what it prefers for the CPU, disks, NICs and firmware."""
+    spec = obj.get("spec") or {}
+    devices = spec.get("devices") or {}
+    firmware = spec.get("firmware") or {}
+    efi = firmware.get("preferredEfi")
+    if efi is not None or firmware.get("preferredUseEfi"):
+        secure = (efi or {}).get("secureBoot", firmware.get("preferredUseSecureBoot"))
+        boot = "efi+secureboot" if secure else "efi"
+    else:
+        boot = None
+    return [
+        _show((spec.get("cpu") or {}).get("preferredCPUTopology")),
+        _show(devices.get("preferredDiskBus")),
+        _show(devices.get("preferredInterfaceModel")),
+        _show(boot),
+        _show(_label(obj, "common-instancetypes-version")),
+    ]
 
 
 def preference_cells(obj: dict[str, Any]) -> list[str]:
@@ -317,7 +338,7 @@ def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
     if what == INSTANCETYPES:
         columns = INSTANCETYPE_COLUMNS + (INSTANCETYPE_WIDE_COLUMNS if wide else [])
     else:
-        columns = list(PREFERENCE_COLUMNS)
+        columns = PREFERENCE_COLUMNS + (PREFERENCE_WIDE_COLUMNS if wide else [])
     return columns + (["LABELS"] if show_labels else [])
 
 
@@ -368,5 +389,7 @@ def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: boo
             middle = cells[:3] + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))] + wide_cells
         else:
             middle = preference_cells(obj) + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))]
+            if wide:
+                middle += preference_wide_cells(obj)
         row.cells = [shown, namespace or "cluster"] + middle + ([labels_cell(obj)] if show_labels else [])
     return row

@@ -248,3 +248,12 @@ def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> Non
         assert len(next(pages)["items"]) == 5  # from the prefetching thread
         pages.close()
         assert client.get(CLUSTER_INSTANCETYPES, "u1.medium")["spec"]["cpu"] == {"guest": 1}
+
+
+def test_wide_preferences(cli) -> None:
+    result = cli("list", "preferences", "--cluster", "-o", "wide", "-l", "instancetype.kubevirt.io/os-type=windows",
+                 "--sort-by", "name")
+    header, first, *_ = result.stdout.splitlines()
+    assert header.split()[-5:] == ["CPU-TOPOLOGY", "DISK-BUS", "INTERFACE-MODEL", "FIRMWARE", "VERSION"]
+    assert first.split()[0] == "windows.10" and first.split()[-5:] == ["sockets", "sata", "e1000e", "efi+secureboot",
+                                                                      "v1.7.0"]

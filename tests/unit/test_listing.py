@@ -137,3 +137,20 @@ def test_created_at() -> None:
     assert listing.created_at("2100-03-01T00:00:00Z") == 4107542400.0
     assert listing.created_at("garbage-garbage-gar") is None
     assert listing.created_at("") is None
+
+
+@pytest.mark.parametrize("spec,expected", [
+    ({}, ["<none>", "<none>", "<none>", "<none>", "<none>"]),
+    ({"cpu": {"preferredCPUTopology": "spread"}, "devices": {"preferredDiskBus": "sata",
+                                                              "preferredInterfaceModel": "e1000e"},
+      "firmware": {"preferredEfi": {"secureBoot": True}}}, ["spread", "sata", "e1000e", "efi+secureboot", "<none>"]),
+    ({"firmware": {"preferredEfi": {}}}, ["<none>", "<none>", "<none>", "efi", "<none>"]),
+    ({"firmware": {"preferredUseEfi": True, "preferredUseSecureBoot": True}},  # the deprecated spelling
+     ["<none>", "<none>", "<none>", "efi+secureboot", "<none>"]),
+])
+def test_preference_wide_cells(spec: dict, expected: list[str]) -> None:
+    assert listing.preference_wide_cells({"metadata": {"name": "p"}, "spec": spec}) == expected
+    row = listing.make_row({"metadata": {"name": "p"}, "spec": spec}, None, PREF, wide=True, show_labels=False,
+                           keep_object=False, age=lambda stamp: "1s")
+    assert row.cells[-5:] == expected
+    assert listing.headers(PREF, wide=True, show_labels=False)[-5:] == listing.PREFERENCE_WIDE_COLUMNS
