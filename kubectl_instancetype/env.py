@@ -24,12 +24,6 @@ class Environment:
     clock: Callable[[], float] = time.time
     verbosity: int = 0
 
-    @property
-    def stdout_isatty(self) -> bool:
-        """True when stdout is a terminal (progress bars and colours only then)."""
-        isatty = getattr(self.stdout, "isatty", None)
-        return bool(isatty and isatty())
-
     def home(self) -> str:
         """The user's home directory as kubectl finds it (``HOME``, else the platform default)."""
         return self.environ.get("HOME") or os.path.expanduser("~")

@@ -153,15 +153,24 @@ def cpu_of(obj: dict[str, Any], what: str) -> int | None:
 
 def memory_of(obj: dict[str, Any], what: str) -> "Fraction | None":
     """Guest memory of an instance type, or the memory a preference requires, in bytes."""
+    return _bytes(_memory_text(obj, what))
+
+
+def _memory_text(obj: dict[str, Any], what: str) -> str | None:
     spec = obj.get("spec") or {}
     source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
     value = (source.get("memory") or {}).get("guest")
-    if value is None:
+    return None if value is None else str(value)
+
+
+def _bytes(text: str | None) -> "Fraction | None":
+    """``text`` as a quantity, or None when absent or unreadable."""
+    if text is None:
         return None
     from .quantity import QuantityError, parse_quantity
 
     try:
-        return parse_quantity(str(value))
+        return parse_quantity(text)
     except QuantityError:
         return None
 
@@ -236,14 +245,7 @@ class Row:
     @property
     def memory(self) -> "Fraction | None":
         """The memory value in bytes (parsed on demand: only sorting by memory needs it)."""
-        if self.memory_text is None:
-            return None
-        from .quantity import QuantityError, parse_quantity
-
-        try:
-            return parse_quantity(self.memory_text)
-        except QuantityError:
-            return None
+        return _bytes(self.memory_text)
 
 
 def sort_rows(rows: list[Row], key: str | None) -> list[Row]:
@@ -343,13 +345,6 @@ def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
     else:
         columns = PREFERENCE_COLUMNS + (PREFERENCE_WIDE_COLUMNS if wide else [])
     return columns + (["LABELS"] if show_labels else [])
-
-
-def _memory_text(obj: dict[str, Any], what: str) -> str | None:
-    spec = obj.get("spec") or {}
-    source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
-    value = (source.get("memory") or {}).get("guest")
-    return None if value is None else str(value)
 
 
 def created_at(stamp: str) -> float | None:

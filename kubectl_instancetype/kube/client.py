@@ -156,9 +156,6 @@ class Client:
         path = resource.path(namespace, dryRun="All" if dry_run else None, fieldManager=field_manager)
         return self.transport.request("POST", path, body)
 
-    def delete(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:
-        """DELETE one object."""
-        return self.transport.request("DELETE", resource.path(namespace, name))
 
 
 _LIST_TAIL = re.compile(rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$')
