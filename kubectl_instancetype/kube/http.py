@@ -37,10 +37,12 @@ class Response:
 class Connection:
     """One client connection; :meth:`request` may be called repeatedly while the server keeps it open."""
 
-    def __init__(self, host: str, port: int, *, timeout: float | None, tls_context: Any = None,
+    def __init__(self, host: str, port: int, *, timeout: float | None, connect_timeout: float | None = None,
+                 tls_context: Any = None,
                  server_hostname: str | None = None, tunnel: tuple[str, int] | None = None):
         self.host, self.port = host, port
-        self.timeout = timeout
+        self.timeout = timeout  # per socket operation once connected; None waits as long as the server takes
+        self.connect_timeout = connect_timeout if connect_timeout is not None else timeout
         self.tls_context = tls_context
         self.server_hostname = server_hostname
         self.tunnel = tunnel
@@ -55,7 +57,7 @@ class Connection:
 
     def connect(self) -> None:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
-        sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+        sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if self.tunnel:
@@ -65,6 +67,7 @@ class Connection:
         except BaseException:
             sock.close()
             raise
+        sock.settimeout(self.timeout)
         self._sock = sock
         self._reader = sock.makefile("rb")
         self.reusable = True

@@ -126,7 +126,8 @@ class Transport:
         self.requests_sent = 0
 
     def _connect(self) -> Connection:
-        timeout = self.config.request_timeout or DEFAULT_CONNECT_TIMEOUT
+        # kubectl: --request-timeout bounds every request; without it only connecting is bounded.
+        timeout = self.config.request_timeout or None
         target_host, target_port, tunnel = self.host, self.port, None
         if self.proxy:
             proxy_scheme, target_host, target_port, _ = split_url(self.proxy)
@@ -134,7 +135,8 @@ class Transport:
                 raise ConfigurationError(f"proxy scheme {proxy_scheme!r} is not supported (http:// proxies are)")
             tunnel = (self.host, self.port)
         tls = build_ssl_context(self.config) if self.scheme == "https" else None
-        return Connection(target_host, target_port, timeout=timeout, tls_context=tls,
+        return Connection(target_host, target_port, timeout=timeout,
+                          connect_timeout=timeout or DEFAULT_CONNECT_TIMEOUT, tls_context=tls,
                           server_hostname=self.config.tls_server_name or None, tunnel=tunnel)
 
     def close(self) -> None:

@@ -198,3 +198,18 @@ def test_host_header_omits_default_ports() -> None:
     assert Connection("h", 80, timeout=1).target_host_header() == "h"
     assert Connection("::1", 8080, timeout=1).target_host_header() == "[::1]:8080"
     assert ServerClosed.__mro__[1] is ProtocolError
+
+
+@pytest.mark.parametrize("request_timeout,connect,per_operation", [(None, 30.0, None), (2.0, 2.0, 2.0)])
+def test_only_connecting_is_bounded_without_a_request_timeout(server, request_timeout, connect, per_operation) -> None:
+    """kubectl's rule: --request-timeout bounds each request; without it a slow list may take as long as it takes."""
+    def handler(conn, seen):
+        seen.append(read_request(conn))
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+    scripted = server(handler)
+    transport = Transport(ClusterConfig(server=f"http://127.0.0.1:{scripted.port}", request_timeout=request_timeout),
+                          environ={})
+    assert transport.request("GET", "/") == {}
+    connection = transport._connection
+    assert (connection.connect_timeout, connection._sock.gettimeout()) == (connect, per_operation)
