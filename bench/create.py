@@ -23,19 +23,36 @@ sys.path.insert(0, str(ROOT))
 
 from hack.localcluster.crds import cache_root  # noqa: E402
 
-FLAGS = ["create", "vm", "--name", "demo", "--instancetype", "u1.medium", "--preference", "fedora",
-         "--volume-containerdisk", "src:quay.io/containerdisks/fedora:41"]
+FLAGS = [
+    "create",
+    "vm",
+    "--name",
+    "demo",
+    "--instancetype",
+    "u1.medium",
+    "--preference",
+    "fedora",
+    "--volume-containerdisk",
+    "src:quay.io/containerdisks/fedora:41",
+]
 
 
 def median_ms(command: list[str], environ: dict, rounds: int) -> float:
     """Median wall time of ``rounds`` runs, in milliseconds (one untimed warm-up run first)."""
-    subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
-                   stdin=subprocess.DEVNULL)
+    subprocess.run(
+        command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, stdin=subprocess.DEVNULL
+    )
     times = []
     for _ in range(rounds):
         started = time.perf_counter()
-        subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(
+            command,
+            env=environ,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=True,
+            stdin=subprocess.DEVNULL,
+        )
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1000
 
@@ -51,17 +68,33 @@ def main() -> int:
     virtctl = sorted((cache_root() / "virtctl").glob("*/virtctl"))
     with tempfile.TemporaryDirectory() as home:
         kubeconfig = Path(home) / "kubeconfig"
-        kubeconfig.write_text("apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n"
-                              "    server: https://127.0.0.1:1\nusers:\n- name: u\n  user:\n    token: t\n"
-                              "contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n")
-        environ = {"HOME": home, "KUBECONFIG": str(kubeconfig),
-                   "PATH": os.pathsep.join([str(Path(plugin).parent), "/usr/bin", "/bin"])}
-        rows = [("kubectl-instancetype (direct)",
-                 median_ms([plugin, *FLAGS, "--dry-run=client", "-o", "yaml"], environ, args.rounds))]
+        kubeconfig.write_text(
+            "apiVersion: v1\nkind: Config\ncurrent-context: c\nclusters:\n- name: c\n  cluster:\n"
+            "    server: https://127.0.0.1:1\nusers:\n- name: u\n  user:\n    token: t\n"
+            "contexts:\n- name: c\n  context:\n    cluster: c\n    user: u\n"
+        )
+        environ = {
+            "HOME": home,
+            "KUBECONFIG": str(kubeconfig),
+            "PATH": os.pathsep.join([str(Path(plugin).parent), "/usr/bin", "/bin"]),
+        }
+        rows = [
+            (
+                "kubectl-instancetype (direct)",
+                median_ms([plugin, *FLAGS, "--dry-run=client", "-o", "yaml"], environ, args.rounds),
+            )
+        ]
         if kubectl:
-            rows.append(("kubectl instancetype (through kubectl)",
-                         median_ms([str(kubectl[-1]), "instancetype", *FLAGS, "--dry-run=client", "-o", "yaml"],
-                                   environ, args.rounds)))
+            rows.append(
+                (
+                    "kubectl instancetype (through kubectl)",
+                    median_ms(
+                        [str(kubectl[-1]), "instancetype", *FLAGS, "--dry-run=client", "-o", "yaml"],
+                        environ,
+                        args.rounds,
+                    ),
+                )
+            )
         if virtctl:
             rows.append(("virtctl v1.8.0 create vm", median_ms([str(virtctl[-1]), *FLAGS], environ, args.rounds)))
     reference = rows[-1][1] if virtctl else None

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hack.localcluster import ControlPlane, binaries_dir  # noqa: E402
-from kubectl_instancetype.kube.client import Client  # noqa: E402
-from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config  # noqa: E402
-from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES  # noqa: E402
+from hack.localcluster import ControlPlane, binaries_dir
+from kubectl_instancetype.kube.client import Client
+from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 
 CPU_CHOICES = (1, 2, 4, 8, 16, 32)  # cpu=4 matches one in six
 
@@ -38,10 +38,17 @@ def synthetic(index: int) -> dict:
     cpu = CPU_CHOICES[index % len(CPU_CHOICES)]
     memory = f"{cpu * 4}Gi"
     return {
-        "apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
-        "metadata": {"name": f"bench-{index:05d}", "labels": {
-            "instancetype.kubevirt.io/cpu": str(cpu), "instancetype.kubevirt.io/memory": memory,
-            "instancetype.kubevirt.io/class": "general.purpose", "bench": "true"}},
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterInstancetype",
+        "metadata": {
+            "name": f"bench-{index:05d}",
+            "labels": {
+                "instancetype.kubevirt.io/cpu": str(cpu),
+                "instancetype.kubevirt.io/memory": memory,
+                "instancetype.kubevirt.io/class": "general.purpose",
+                "bench": "true",
+            },
+        },
         "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}},
     }
 
@@ -73,8 +80,9 @@ def request_count(command: list[str], environ: dict, verbose_flag: str) -> int:
     return sum(1 for line in result.stderr.splitlines() if "/apis/" in line or "/api/" in line or "/version" in line)
 
 
-def compare(name: str, plugin_args: list[str], kubectl_args: list[str], environ: dict, rounds: int,
-            kubectl: str, plugin: str) -> dict:
+def compare(
+    name: str, plugin_args: list[str], kubectl_args: list[str], environ: dict, rounds: int, kubectl: str, plugin: str
+) -> dict:
     """Alternate plugin and kubectl runs; return medians, ratio, RSS and request counts."""
     plugin_cmd = [kubectl, "instancetype", *plugin_args]
     kubectl_cmd = [kubectl, *kubectl_args]
@@ -93,9 +101,12 @@ def compare(name: str, plugin_args: list[str], kubectl_args: list[str], environ:
         "kubectl_requests": request_count(kubectl_cmd, environ, "-v=6"),
     }
     row["ratio"] = row["plugin_ms"] / row["kubectl_ms"]
-    print(f"{name}: plugin {row['plugin_ms']:.0f} ms, kubectl {row['kubectl_ms']:.0f} ms, "
-          f"ratio {row['ratio']:.2f}x, RSS {row['plugin_rss_mb']:.0f}/{row['kubectl_rss_mb']:.0f} MB, "
-          f"requests {row['plugin_requests']}/{row['kubectl_requests']}", file=sys.stderr)
+    print(
+        f"{name}: plugin {row['plugin_ms']:.0f} ms, kubectl {row['kubectl_ms']:.0f} ms, "
+        f"ratio {row['ratio']:.2f}x, RSS {row['plugin_rss_mb']:.0f}/{row['kubectl_rss_mb']:.0f} MB, "
+        f"requests {row['plugin_requests']}/{row['kubectl_requests']}",
+        file=sys.stderr,
+    )
     return row
 
 
@@ -114,8 +125,11 @@ def startup_floor(environ: dict, rounds: int, kubectl: str, plugin: str, workdir
         ("python -c 'import typer'", [python, "-c", "import typer"], environ),
         ("kubectl-instancetype version --client (direct)", [plugin, "version", "--client"], environ),
         ("kubectl-instancetype list --cluster --cpu 4 (direct)", [plugin, "list", "--cluster", "--cpu", "4"], environ),
-        ("kubectl get ... -l instancetype.kubevirt.io/cpu=4",
-         [kubectl, "get", "virtualmachineclusterinstancetypes", "-l", "instancetype.kubevirt.io/cpu=4"], environ),
+        (
+            "kubectl get ... -l instancetype.kubevirt.io/cpu=4",
+            [kubectl, "get", "virtualmachineclusterinstancetypes", "-l", "instancetype.kubevirt.io/cpu=4"],
+            environ,
+        ),
     ]
     rows = []
     for label, command, env in steps:
@@ -140,14 +154,27 @@ def main() -> int:
         plane.load_catalog()
         home = plane.workdir / "home"
         home.mkdir()
-        environ = {"PATH": os.pathsep.join([str(Path(plugin).parent), str(bin_dir), "/usr/bin", "/bin"]),
-                   "HOME": str(home), "KUBECONFIG": str(plane.kubeconfig())}
+        environ = {
+            "PATH": os.pathsep.join([str(Path(plugin).parent), str(bin_dir), "/usr/bin", "/bin"]),
+            "HOME": str(home),
+            "KUBECONFIG": str(plane.kubeconfig()),
+        }
         label = ["-l", "instancetype.kubevirt.io/cpu=4"]
         get = ["get", "virtualmachineclusterinstancetypes"]
-        rows.append(compare("catalog, 10 rows (--cpu 4)", ["list", "--cluster", "--cpu", "4"], [*get, *label],
-                            environ, args.rounds, kubectl, plugin))
-        version = compare("version --client", ["version", "--client"], ["version", "--client"], environ,
-                          args.rounds, kubectl, plugin)
+        rows.append(
+            compare(
+                "catalog, 10 rows (--cpu 4)",
+                ["list", "--cluster", "--cpu", "4"],
+                [*get, *label],
+                environ,
+                args.rounds,
+                kubectl,
+                plugin,
+            )
+        )
+        version = compare(
+            "version --client", ["version", "--client"], ["version", "--client"], environ, args.rounds, kubectl, plugin
+        )
         rows.append(version)
         floor = startup_floor(environ, args.rounds, kubectl, plugin, plane.workdir)
         client = Client(load_cluster_config(ConnectionOptions(kubeconfig=str(plane.kubeconfig())), {}, str(home)))
@@ -158,27 +185,72 @@ def main() -> int:
             print(f"loaded {size - loaded} objects in {time.perf_counter() - started:.1f} s", file=sys.stderr)
             loaded = size
             bench = ["-l", "bench=true"]
-            rows.append(compare(f"{size:,} types, cpu=4 label (1 in 6)",
-                                ["list", "--cluster", "--cpu", "4", "-l", "bench=true"],
-                                [*get, "-l", "instancetype.kubevirt.io/cpu=4,bench=true"],
-                                environ, args.rounds, kubectl, plugin))
-            rows.append(compare(f"{size:,} types, all listed", ["list", "--cluster", *bench], [*get, *bench],
-                                environ, max(3, args.rounds // 3), kubectl, plugin))
-            rows.append(compare(f"{size:,} types, --min-cpu 8 --max-memory 64Gi",
-                                ["list", "--cluster", "--min-cpu", "8", "--max-memory", "64Gi", *bench],
-                                [*get, *bench], environ, max(3, args.rounds // 3), kubectl, plugin))
+            rows.append(
+                compare(
+                    f"{size:,} types, cpu=4 label (1 in 6)",
+                    ["list", "--cluster", "--cpu", "4", "-l", "bench=true"],
+                    [*get, "-l", "instancetype.kubevirt.io/cpu=4,bench=true"],
+                    environ,
+                    args.rounds,
+                    kubectl,
+                    plugin,
+                )
+            )
+            rows.append(
+                compare(
+                    f"{size:,} types, all listed",
+                    ["list", "--cluster", *bench],
+                    [*get, *bench],
+                    environ,
+                    max(3, args.rounds // 3),
+                    kubectl,
+                    plugin,
+                )
+            )
+            rows.append(
+                compare(
+                    f"{size:,} types, --min-cpu 8 --max-memory 64Gi",
+                    ["list", "--cluster", "--min-cpu", "8", "--max-memory", "64Gi", *bench],
+                    [*get, *bench],
+                    environ,
+                    max(3, args.rounds // 3),
+                    kubectl,
+                    plugin,
+                )
+            )
         client.close()
-    headers = ["scenario", "plugin (ms)", "kubectl (ms)", "ratio", "plugin RSS (MB)", "kubectl RSS (MB)",
-               "requests plugin/kubectl"]
-    table = [[r["scenario"], f"{r['plugin_ms']:.0f}", f"{r['kubectl_ms']:.0f}", f"{r['ratio']:.2f}x",
-              f"{r['plugin_rss_mb']:.0f}", f"{r['kubectl_rss_mb']:.0f}",
-              f"{r['plugin_requests']}/{r['kubectl_requests']}"] for r in rows]
+    headers = [
+        "scenario",
+        "plugin (ms)",
+        "kubectl (ms)",
+        "ratio",
+        "plugin RSS (MB)",
+        "kubectl RSS (MB)",
+        "requests plugin/kubectl",
+    ]
+    table = [
+        [
+            r["scenario"],
+            f"{r['plugin_ms']:.0f}",
+            f"{r['kubectl_ms']:.0f}",
+            f"{r['ratio']:.2f}x",
+            f"{r['plugin_rss_mb']:.0f}",
+            f"{r['kubectl_rss_mb']:.0f}",
+            f"{r['plugin_requests']}/{r['kubectl_requests']}",
+        ]
+        for r in rows
+    ]
     from tabulate import tabulate
 
     print(tabulate(table, headers, tablefmt="github" if args.markdown else "simple"))
     print()
-    print(tabulate(floor, ["start-up piece (catalog loaded, 10 rows)", "median (ms)"],
-                   tablefmt="github" if args.markdown else "simple"))
+    print(
+        tabulate(
+            floor,
+            ["start-up piece (catalog loaded, 10 rows)", "median (ms)"],
+            tablefmt="github" if args.markdown else "simple",
+        )
+    )
     return 0
 
 

@@ -38,7 +38,8 @@ import json
 import os
 import re
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The checkout's package, never an installed copy: --check must judge the committed data file.

@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, TextIO
+from typing import TextIO
 
 
 @dataclass

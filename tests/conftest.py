@@ -6,9 +6,9 @@ import io
 import os
 import signal
 import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
 
 import pytest
 
@@ -31,8 +31,12 @@ class Result:
 def run_cli(args: list[str], *, environ: Mapping[str, str] | None = None, clock=None) -> Result:
     """Run ``kubectl-instancetype ARGS`` in-process with captured streams (the httpie pattern)."""
     stdout, stderr = io.StringIO(), io.StringIO()
-    env = Environment(stdin=io.StringIO(), stdout=stdout, stderr=stderr,
-                      environ=dict(environ if environ is not None else {"HOME": "/nonexistent"}))
+    env = Environment(
+        stdin=io.StringIO(),
+        stdout=stdout,
+        stderr=stderr,
+        environ=dict(environ if environ is not None else {"HOME": "/nonexistent"}),
+    )
     if clock is not None:
         env.clock = clock
     code = run(args, env)
@@ -40,7 +44,7 @@ def run_cli(args: list[str], *, environ: Mapping[str, str] | None = None, clock=
 
 
 @pytest.fixture(scope="session")
-def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator["ControlPlane"]:  # noqa: F821
+def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:  # noqa: F821
     """etcd + kube-apiserver with KubeVirt's CRDs and the embedded catalog (cluster + namespace "catalog")."""
     from hack.localcluster import ControlPlane, ControlPlaneUnavailable, binaries_dir
 
@@ -62,7 +66,7 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator["Control
 
 
 @pytest.fixture
-def cli(control_plane):  # noqa: ANN001
+def cli(control_plane):
     """Run the CLI in-process against the control plane as ``user`` (admin by default)."""
 
     def invoke(*args: str, user: str = "admin", extra_env: Mapping[str, str] | None = None) -> Result:
@@ -74,7 +78,7 @@ def cli(control_plane):  # noqa: ANN001
 
 
 @pytest.fixture
-def plugin_path(control_plane) -> str:  # noqa: ANN001
+def plugin_path(control_plane) -> str:
     """A PATH on which the real kubectl finds the installed ``kubectl-instancetype``."""
     import shutil
     import sys

@@ -54,10 +54,16 @@ def up(load_catalog: bool, namespaces: list[str]) -> int:
     shutil.copy(plane.kubeconfig("admin"), kubeconfig)
     for user in USERS:
         shutil.copy(plane.kubeconfig(user), STATE_DIR / f"kubeconfig-{user}")
-    STATE_FILE.write_text(json.dumps({
-        "pids": {name: process.pid for name, process in plane.processes.items()},
-        "kubeconfig": str(kubeconfig), "bin_dir": str(bin_dir), "server": plane.server,
-    }))
+    STATE_FILE.write_text(
+        json.dumps(
+            {
+                "pids": {name: process.pid for name, process in plane.processes.items()},
+                "kubeconfig": str(kubeconfig),
+                "bin_dir": str(bin_dir),
+                "server": plane.server,
+            }
+        )
+    )
     print(kubeconfig)
     return 0
 

@@ -6,6 +6,7 @@ stop only the processes this object started are signalled.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import secrets
@@ -16,11 +17,10 @@ import ssl
 import subprocess
 import tempfile
 import time
-import http.client
-
-import yaml
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import yaml
 
 from .crds import all_crds
 
@@ -68,8 +68,9 @@ def _service_account_key(path: Path) -> None:
     from cryptography.hazmat.primitives.asymmetric import rsa
 
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                       serialization.NoEncryption()))
+    path.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
 
 
 @dataclass
@@ -104,7 +105,7 @@ class ControlPlane:
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def start(self) -> "ControlPlane":
+    def start(self) -> ControlPlane:
         """Start etcd and kube-apiserver, wait until ready, then install RBAC and CRDs."""
         self.bin_dir = self.bin_dir or binaries_dir()
         self.workdir = Path(self.workdir or tempfile.mkdtemp(prefix="kubectl-instancetype-cp-"))
@@ -130,35 +131,58 @@ class ControlPlane:
         (self.workdir / "tokens.csv").write_text("\n".join(lines) + "\n")
         os.chmod(self.workdir / "tokens.csv", 0o600)
         _service_account_key(self.workdir / "sa.key")
-        log = open(self.workdir / "etcd.log", "wb")
+        log = open(self.workdir / "etcd.log", "wb")  # noqa: SIM115 - handed to the child process
         self.processes["etcd"] = subprocess.Popen(
-            [str(self.bin_dir / "etcd"), "--data-dir", str(self.workdir / "etcd"),
-             "--listen-client-urls", f"http://127.0.0.1:{etcd_port}",
-             "--advertise-client-urls", f"http://127.0.0.1:{etcd_port}",
-             "--listen-peer-urls", f"http://127.0.0.1:{etcd_peer}",
-             "--initial-advertise-peer-urls", f"http://127.0.0.1:{etcd_peer}",
-             "--initial-cluster", f"default=http://127.0.0.1:{etcd_peer}",
-             "--unsafe-no-fsync", "--log-level=error"],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        log = open(self.workdir / "kube-apiserver.log", "wb")
+            [
+                str(self.bin_dir / "etcd"),
+                "--data-dir",
+                str(self.workdir / "etcd"),
+                "--listen-client-urls",
+                f"http://127.0.0.1:{etcd_port}",
+                "--advertise-client-urls",
+                f"http://127.0.0.1:{etcd_port}",
+                "--listen-peer-urls",
+                f"http://127.0.0.1:{etcd_peer}",
+                "--initial-advertise-peer-urls",
+                f"http://127.0.0.1:{etcd_peer}",
+                "--initial-cluster",
+                f"default=http://127.0.0.1:{etcd_peer}",
+                "--unsafe-no-fsync",
+                "--log-level=error",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log = open(self.workdir / "kube-apiserver.log", "wb")  # noqa: SIM115 - handed to the child process
         self.processes["kube-apiserver"] = subprocess.Popen(
-            [str(self.bin_dir / "kube-apiserver"),
-             f"--etcd-servers=http://127.0.0.1:{etcd_port}",
-             f"--secure-port={self.port}", "--bind-address=127.0.0.1",
-             f"--cert-dir={self.workdir / 'certs'}",
-             f"--token-auth-file={self.workdir / 'tokens.csv'}",
-             f"--service-account-issuer=https://127.0.0.1:{self.port}/",
-             f"--service-account-key-file={self.workdir / 'sa.key'}",
-             f"--service-account-signing-key-file={self.workdir / 'sa.key'}",
-             "--service-cluster-ip-range=10.0.0.0/24",
-             "--authorization-mode=Node,RBAC",
-             "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
-             "--allow-privileged=true", "--enable-priority-and-fairness=false", "--profiling=false", "--v=1"],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                str(self.bin_dir / "kube-apiserver"),
+                f"--etcd-servers=http://127.0.0.1:{etcd_port}",
+                f"--secure-port={self.port}",
+                "--bind-address=127.0.0.1",
+                f"--cert-dir={self.workdir / 'certs'}",
+                f"--token-auth-file={self.workdir / 'tokens.csv'}",
+                f"--service-account-issuer=https://127.0.0.1:{self.port}/",
+                f"--service-account-key-file={self.workdir / 'sa.key'}",
+                f"--service-account-signing-key-file={self.workdir / 'sa.key'}",
+                "--service-cluster-ip-range=10.0.0.0/24",
+                "--authorization-mode=Node,RBAC",
+                "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
+                "--allow-privileged=true",
+                "--enable-priority-and-fairness=false",
+                "--profiling=false",
+                "--v=1",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         (self.workdir / "pids.json").write_text(json.dumps({n: p.pid for n, p in self.processes.items()}))
 
-    def _request(self, method: str, path: str, body: object = None, token: str | None = None,
-                 timeout: float = 10.0) -> tuple[int, dict | None]:
+    def _request(
+        self, method: str, path: str, body: object = None, token: str | None = None, timeout: float = 10.0
+    ) -> tuple[int, dict | None]:
         context = ssl.create_default_context(cafile=str(self.ca_file))
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=context, timeout=timeout)
         try:
@@ -200,12 +224,14 @@ class ControlPlane:
         for user in ["admin", *USERS]:
             namespace = user if user in USERS else "default"
             config = {
-                "apiVersion": "v1", "kind": "Config", "current-context": "local",
-                "clusters": [{"name": "local", "cluster": {"server": self.server,
-                                                           "certificate-authority": str(self.ca_file)}}],
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "local",
+                "clusters": [
+                    {"name": "local", "cluster": {"server": self.server, "certificate-authority": str(self.ca_file)}}
+                ],
                 "users": [{"name": user, "user": {"token": self.tokens[user]}}],
-                "contexts": [{"name": "local", "context": {"cluster": "local", "user": user,
-                                                            "namespace": namespace}}],
+                "contexts": [{"name": "local", "context": {"cluster": "local", "user": user, "namespace": namespace}}],
             }
             path = self.kubeconfig(user)
             # YAML, as kubectl writes kubeconfigs: the plugin and the benchmarks take the usual parsing path.
@@ -247,25 +273,61 @@ class ControlPlane:
         for user, grants in USERS.items():
             self.ensure_namespace(user)
             for namespace, resources in grants["namespace_rules"].items():
-                self.apply({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
-                            "metadata": {"name": f"{user}-instancetypes", "namespace": namespace},
-                            "rules": [{"apiGroups": ["instancetype.kubevirt.io"], "resources": resources,
-                                       "verbs": ["get", "list", "watch"]}]})
-                self.apply({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
-                            "metadata": {"name": f"{user}-instancetypes", "namespace": namespace},
-                            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
-                                        "name": f"{user}-instancetypes"},
-                            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]})
+                self.apply(
+                    {
+                        "apiVersion": "rbac.authorization.k8s.io/v1",
+                        "kind": "Role",
+                        "metadata": {"name": f"{user}-instancetypes", "namespace": namespace},
+                        "rules": [
+                            {
+                                "apiGroups": ["instancetype.kubevirt.io"],
+                                "resources": resources,
+                                "verbs": ["get", "list", "watch"],
+                            }
+                        ],
+                    }
+                )
+                self.apply(
+                    {
+                        "apiVersion": "rbac.authorization.k8s.io/v1",
+                        "kind": "RoleBinding",
+                        "metadata": {"name": f"{user}-instancetypes", "namespace": namespace},
+                        "roleRef": {
+                            "apiGroup": "rbac.authorization.k8s.io",
+                            "kind": "Role",
+                            "name": f"{user}-instancetypes",
+                        },
+                        "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}],
+                    }
+                )
             if grants["cluster_rules"]:
-                self.apply({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-                            "metadata": {"name": f"{user}-instancetypes"},
-                            "rules": [{"apiGroups": ["instancetype.kubevirt.io"],
-                                       "resources": grants["cluster_rules"], "verbs": ["get", "list", "watch"]}]})
-                self.apply({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
-                            "metadata": {"name": f"{user}-instancetypes"},
-                            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
-                                        "name": f"{user}-instancetypes"},
-                            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}]})
+                self.apply(
+                    {
+                        "apiVersion": "rbac.authorization.k8s.io/v1",
+                        "kind": "ClusterRole",
+                        "metadata": {"name": f"{user}-instancetypes"},
+                        "rules": [
+                            {
+                                "apiGroups": ["instancetype.kubevirt.io"],
+                                "resources": grants["cluster_rules"],
+                                "verbs": ["get", "list", "watch"],
+                            }
+                        ],
+                    }
+                )
+                self.apply(
+                    {
+                        "apiVersion": "rbac.authorization.k8s.io/v1",
+                        "kind": "ClusterRoleBinding",
+                        "metadata": {"name": f"{user}-instancetypes"},
+                        "roleRef": {
+                            "apiGroup": "rbac.authorization.k8s.io",
+                            "kind": "ClusterRole",
+                            "name": f"{user}-instancetypes",
+                        },
+                        "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}],
+                    }
+                )
 
     def install_crds(self) -> None:
         """Create KubeVirt's CRDs (and the companions) and wait until each is Established and served."""
@@ -278,8 +340,10 @@ class ControlPlane:
             group, version = crd["spec"]["group"], crd["spec"]["versions"][0]["name"]
             plural = crd["spec"]["names"]["plural"]
             while True:
-                status, answer = self._request("GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}")
-                conditions = {c["type"]: c["status"] for c in ((answer or {}).get("status") or {}).get("conditions") or []}
+                _, answer = self._request("GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}")
+                conditions = {
+                    c["type"]: c["status"] for c in ((answer or {}).get("status") or {}).get("conditions") or []
+                }
                 if conditions.get("Established") == "True":
                     served, _ = self._request("GET", f"/apis/{group}/{version}/{plural}?limit=1")
                     if served == 200:
@@ -317,16 +381,23 @@ class ControlPlane:
         if self.workdir and not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
-    def __enter__(self) -> "ControlPlane":
+    def __enter__(self) -> ControlPlane:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
-_PLURALS = {"Namespace": "namespaces", "Role": "roles", "RoleBinding": "rolebindings", "ClusterRole": "clusterroles",
-            "ClusterRoleBinding": "clusterrolebindings", "CustomResourceDefinition": "customresourcedefinitions",
-            "PersistentVolumeClaim": "persistentvolumeclaims", "ControllerRevision": "controllerrevisions"}
+_PLURALS = {
+    "Namespace": "namespaces",
+    "Role": "roles",
+    "RoleBinding": "rolebindings",
+    "ClusterRole": "clusterroles",
+    "ClusterRoleBinding": "clusterrolebindings",
+    "CustomResourceDefinition": "customresourcedefinitions",
+    "PersistentVolumeClaim": "persistentvolumeclaims",
+    "ControllerRevision": "controllerrevisions",
+}
 
 
 def _plural(obj: dict) -> str:

@@ -21,28 +21,61 @@ _ENTRY = re.compile(r'^\t"([a-z]+)": `(.*?)`,$', re.S | re.M)
 
 # kind -> (group, plural, singular, scope, short names, categories, versions, status subresource)
 KUBEVIRT_KINDS = {
-    "VirtualMachine": ("kubevirt.io", "virtualmachines", "virtualmachine", "Namespaced", ["vm", "vms"], ["all"],
-                       [("v1", True), ("v1alpha3", False)], True),
-    "VirtualMachineInstancetype": ("instancetype.kubevirt.io", "virtualmachineinstancetypes",
-                                   "virtualmachineinstancetype", "Namespaced",
-                                   ["vminstancetype", "vminstancetypes", "vmf", "vmfs"], ["all"],
-                                   [("v1beta1", True)], False),
-    "VirtualMachineClusterInstancetype": ("instancetype.kubevirt.io", "virtualmachineclusterinstancetypes",
-                                          "virtualmachineclusterinstancetype", "Cluster",
-                                          ["vmclusterinstancetype", "vmclusterinstancetypes", "vmcf", "vmcfs"], [],
-                                          [("v1beta1", True)], False),
-    "VirtualMachinePreference": ("instancetype.kubevirt.io", "virtualmachinepreferences",
-                                 "virtualmachinepreference", "Namespaced", ["vmpref", "vmprefs", "vmp", "vmps"],
-                                 ["all"], [("v1beta1", True)], False),
-    "VirtualMachineClusterPreference": ("instancetype.kubevirt.io", "virtualmachineclusterpreferences",
-                                        "virtualmachineclusterpreference", "Cluster", ["vmcp", "vmcps"], [],
-                                        [("v1beta1", True)], False),
+    "VirtualMachine": (
+        "kubevirt.io",
+        "virtualmachines",
+        "virtualmachine",
+        "Namespaced",
+        ["vm", "vms"],
+        ["all"],
+        [("v1", True), ("v1alpha3", False)],
+        True,
+    ),
+    "VirtualMachineInstancetype": (
+        "instancetype.kubevirt.io",
+        "virtualmachineinstancetypes",
+        "virtualmachineinstancetype",
+        "Namespaced",
+        ["vminstancetype", "vminstancetypes", "vmf", "vmfs"],
+        ["all"],
+        [("v1beta1", True)],
+        False,
+    ),
+    "VirtualMachineClusterInstancetype": (
+        "instancetype.kubevirt.io",
+        "virtualmachineclusterinstancetypes",
+        "virtualmachineclusterinstancetype",
+        "Cluster",
+        ["vmclusterinstancetype", "vmclusterinstancetypes", "vmcf", "vmcfs"],
+        [],
+        [("v1beta1", True)],
+        False,
+    ),
+    "VirtualMachinePreference": (
+        "instancetype.kubevirt.io",
+        "virtualmachinepreferences",
+        "virtualmachinepreference",
+        "Namespaced",
+        ["vmpref", "vmprefs", "vmp", "vmps"],
+        ["all"],
+        [("v1beta1", True)],
+        False,
+    ),
+    "VirtualMachineClusterPreference": (
+        "instancetype.kubevirt.io",
+        "virtualmachineclusterpreferences",
+        "virtualmachineclusterpreference",
+        "Cluster",
+        ["vmcp", "vmcps"],
+        [],
+        [("v1beta1", True)],
+        False,
+    ),
 }
 
 VM_PRINTER_COLUMNS = [
     {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
-    {"name": "Status", "description": "Human Readable Status", "type": "string",
-     "jsonPath": ".status.printableStatus"},
+    {"name": "Status", "description": "Human Readable Status", "type": "string", "jsonPath": ".status.printableStatus"},
     {"name": "Ready", "type": "string", "jsonPath": ".status.conditions[?(@.type=='Ready')].status"},
 ]
 
@@ -52,18 +85,25 @@ OPEN_SCHEMA = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
 def cache_root() -> Path:
     """``~/.cache/kubectl-instancetype`` (or ``$KUBECTL_INSTANCETYPE_CACHE``)."""
     base = os.environ.get("KUBECTL_INSTANCETYPE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kubectl-instancetype")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kubectl-instancetype"
+    )
     return Path(base)
 
 
 def kubevirt_module_dir(version: str = KUBEVIRT_VERSION) -> Path:
     """Download (once) the KubeVirt Go module and return its directory in the module cache."""
-    result = subprocess.run(["go", "mod", "download", "-json", f"kubevirt.io/kubevirt@{version}"],
-                            capture_output=True, text=True, check=False, cwd="/")
+    result = subprocess.run(
+        ["go", "mod", "download", "-json", f"kubevirt.io/kubevirt@{version}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
     info = json.loads(result.stdout or "{}")
     if result.returncode != 0 or "Dir" not in info:
-        raise RuntimeError(f"go mod download kubevirt.io/kubevirt@{version} failed: "
-                           f"{info.get('Error') or result.stderr.strip()}")
+        raise RuntimeError(
+            f"go mod download kubevirt.io/kubevirt@{version} failed: {info.get('Error') or result.stderr.strip()}"
+        )
     return Path(info["Dir"])
 
 
@@ -83,8 +123,7 @@ def kubevirt_crds(validations: dict[str, dict]) -> list[dict]:
         schema = validations[kind.lower()]
         spec_versions = []
         for name, storage in versions:
-            version: dict = {"name": name, "served": True, "storage": storage,
-                             "schema": {"openAPIV3Schema": schema}}
+            version: dict = {"name": name, "served": True, "storage": storage, "schema": {"openAPIV3Schema": schema}}
             if status:
                 version["subresources"] = {"status": {}}
             if kind == "VirtualMachine":
@@ -93,18 +132,26 @@ def kubevirt_crds(validations: dict[str, dict]) -> list[dict]:
         names = {"kind": kind, "plural": plural, "singular": singular, "shortNames": short}
         if categories:
             names["categories"] = categories
-        crds.append({
-            "apiVersion": "apiextensions.k8s.io/v1",
-            "kind": "CustomResourceDefinition",
-            "metadata": {"name": f"{plural}.{group}", "labels": {"kubevirt.io": ""}},
-            "spec": {"group": group, "names": names, "scope": scope, "versions": spec_versions,
-                     "conversion": {"strategy": "None"}},
-        })
+        crds.append(
+            {
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {"name": f"{plural}.{group}", "labels": {"kubevirt.io": ""}},
+                "spec": {
+                    "group": group,
+                    "names": names,
+                    "scope": scope,
+                    "versions": spec_versions,
+                    "conversion": {"strategy": "None"},
+                },
+            }
+        )
     return crds
 
 
-def _open_crd(group: str, kind: str, plural: str, short: list[str], version: str,
-              annotations: dict | None = None) -> dict:
+def _open_crd(
+    group: str, kind: str, plural: str, short: list[str], version: str, annotations: dict | None = None
+) -> dict:
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
@@ -113,8 +160,15 @@ def _open_crd(group: str, kind: str, plural: str, short: list[str], version: str
             "group": group,
             "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "shortNames": short},
             "scope": "Namespaced",
-            "versions": [{"name": version, "served": True, "storage": True,
-                          "schema": {"openAPIV3Schema": OPEN_SCHEMA}, "subresources": {"status": {}}}],
+            "versions": [
+                {
+                    "name": version,
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": OPEN_SCHEMA},
+                    "subresources": {"status": {}},
+                }
+            ],
         },
     }
 
@@ -125,8 +179,14 @@ def companion_crds() -> list[dict]:
         _open_crd("cdi.kubevirt.io", "DataVolume", "datavolumes", ["dv", "dvs"], "v1beta1"),
         _open_crd("cdi.kubevirt.io", "DataSource", "datasources", ["das"], "v1beta1"),
         # A *.k8s.io group is protected: the apiserver wants the API review annotation.
-        _open_crd("snapshot.storage.k8s.io", "VolumeSnapshot", "volumesnapshots", ["vs"], "v1",
-                  {"api-approved.kubernetes.io": "https://github.com/kubernetes-csi/external-snapshotter/pull/419"}),
+        _open_crd(
+            "snapshot.storage.k8s.io",
+            "VolumeSnapshot",
+            "volumesnapshots",
+            ["vs"],
+            "v1",
+            {"api-approved.kubernetes.io": "https://github.com/kubernetes-csi/external-snapshotter/pull/419"},
+        ),
     ]
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from kubectl_instancetype.errors import UsageError
@@ -85,8 +85,7 @@ class UnknownCatalogVersionError(UsageError, LookupError):
 
     def __init__(self, version: str):
         super().__init__(
-            f'no embedded common-instancetypes catalog for version "{version}" '
-            f"(available: {', '.join(VERSIONS)})"
+            f'no embedded common-instancetypes catalog for version "{version}" (available: {", ".join(VERSIONS)})'
         )
         self.version = version
 
@@ -100,7 +99,7 @@ class Catalog:
     file); outside this module only the generator's round-trip check needs that.
     """
 
-    __slots__ = ("version", "namespace", "instancetypes", "preferences", "_raw", "_instancetypes", "_preferences")
+    __slots__ = ("_instancetypes", "_preferences", "_raw", "instancetypes", "namespace", "preferences", "version")
 
     def __init__(self, raw: dict[str, Any], namespace: str | None = None):
         self.version: str = raw["version"]
@@ -150,7 +149,7 @@ def load_catalog(version: str = DEFAULT_VERSION) -> Catalog:
 
 # Keyed by the version alone (lru_cache on load_catalog would hold separate entries for
 # load_catalog() and load_catalog("v1.7.0")), so every caller shares one Catalog per release.
-@lru_cache(maxsize=None)
+@cache
 def _load(version: str) -> Catalog:
     raw = json.loads(_read_data(f"common-instancetypes-{version}.json"))
     if raw.get("format") != DATA_FORMAT or raw.get("version") != version:
@@ -203,9 +202,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _new_object(
-    kind: str, name: str, namespace: str | None, labels: dict, annotations: dict, spec: dict
-) -> KubeObject:
+def _new_object(kind: str, name: str, namespace: str | None, labels: dict, annotations: dict, spec: dict) -> KubeObject:
     metadata: dict[str, Any] = {"name": name}
     if namespace:
         metadata["namespace"] = namespace

@@ -8,7 +8,7 @@ exit status is always 0, because kubectl would otherwise drop the answer.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..env import Environment
 
@@ -39,7 +39,7 @@ def complete(argv: Sequence[str], env: Environment) -> int:
     args, incomplete = list(argv[:-1]), (argv[-1] if argv else "")
     try:
         found, directive = candidates(args, incomplete)
-    except Exception:  # completion must stay silent: a wrong guess is better than noise
+    except Exception:  # noqa: BLE001 - completion must stay silent: a wrong guess is better than noise
         found, directive = [], NO_FILE_COMPLETION
     for value, description in found:
         env.stdout.write(f"{value}\t{description}\n" if description else f"{value}\n")

@@ -7,7 +7,8 @@ parsed by the table (pflag's exact error texts), not by Click.
 """
 
 import inspect
-from typing import Annotated, Any, Callable, List, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -22,13 +23,26 @@ in the target namespace; --dry-run=client prints or names it without contacting 
 FLAG_PREFIX = "flag_"
 DRY_RUN_VALUES = ("none", "client", "server")
 
-DryRun = Annotated[str, typer.Option(
-    "--dry-run", metavar="[=none|client|server]", show_default=False,
-    help='"client": print or name the object, send nothing; "server": submit it with dryRun=All; '
-         '"none" (default): create it. A bare --dry-run means client.')]
-Output = Annotated[str, typer.Option(
-    "-o", "--output", metavar="FORMAT", show_default=False,
-    help="Print the object as yaml or json (the server's answer when one was sent), or name it (name).")]
+DryRun = Annotated[
+    str,
+    typer.Option(
+        "--dry-run",
+        metavar="[=none|client|server]",
+        show_default=False,
+        help='"client": print or name the object, send nothing; "server": submit it with dryRun=All; '
+        '"none" (default): create it. A bare --dry-run means client.',
+    ),
+]
+Output = Annotated[
+    str,
+    typer.Option(
+        "-o",
+        "--output",
+        metavar="FORMAT",
+        show_default=False,
+        help="Print the object as yaml or json (the server's answer when one was sent), or name it (name).",
+    ),
+]
 
 # Bare boolean flags and a bare --dry-run get their pflag meaning (see options.expand_optional_values).
 OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
@@ -38,8 +52,12 @@ def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
     """Add the ``create`` group to ``app``: only the subcommand named first in ``argv``, else all of them."""
     from . import create_types, create_vm
 
-    group = typer.Typer(help=GROUP_HELP, no_args_is_help=True, rich_markup_mode=None,
-                        context_settings={"help_option_names": ["-h", "--help"]})
+    group = typer.Typer(
+        help=GROUP_HELP,
+        no_args_is_help=True,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
     # A callback keeps it a group even with one subcommand registered.
     group.callback()(_group)
     selected = argv[0] if argv and argv[0] in ("vm", "instancetype", "preference") else ""
@@ -69,8 +87,7 @@ def optional_value_flags(specs: Sequence[Any] | None = None) -> dict[str, str]:
     return {f"--{spec.name}": "true" for spec in specs if not spec.takes_value}
 
 
-def flag_command(specs: Sequence[Any], common: dict[str, Any],
-                 run: Callable[..., None]) -> Callable[..., None]:
+def flag_command(specs: Sequence[Any], common: dict[str, Any], run: Callable[..., None]) -> Callable[..., None]:
     """A Typer command function whose options are ``specs`` (raw strings) plus the ``common`` options.
 
     ``run(ctx, given, **common_values)`` receives ``given``: ``{flag name: [raw occurrences]}`` for the
@@ -80,16 +97,26 @@ def flag_command(specs: Sequence[Any], common: dict[str, Any],
     for spec in specs:
         help_text = f"{spec.help} {spec.default_text}".strip()
         if spec.repeatable:
-            annotation: Any = Annotated[Optional[List[str]], typer.Option(
-                f"--{spec.name}", help=help_text, metavar=spec.value_name, show_default=False)]
+            annotation: Any = Annotated[
+                Optional[list[str]],
+                typer.Option(f"--{spec.name}", help=help_text, metavar=spec.value_name, show_default=False),
+            ]
         else:
-            annotation = Annotated[Optional[str], typer.Option(
-                f"--{spec.name}", help=help_text, metavar=spec.value_name or "[=true|false]", show_default=False)]
-        parameters.append(inspect.Parameter(FLAG_PREFIX + spec.field, inspect.Parameter.KEYWORD_ONLY,
-                                            default=None, annotation=annotation))
+            annotation = Annotated[
+                Optional[str],
+                typer.Option(
+                    f"--{spec.name}", help=help_text, metavar=spec.value_name or "[=true|false]", show_default=False
+                ),
+            ]
+        parameters.append(
+            inspect.Parameter(
+                FLAG_PREFIX + spec.field, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+            )
+        )
     for name, (annotation, default) in common.items():
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default,
-                                            annotation=annotation))
+        parameters.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        )
 
     def command(ctx: typer.Context, **values: Any) -> None:
         given = {}
@@ -117,8 +144,13 @@ def common_options(*, skip_checks: bool = False) -> dict[str, Any]:
         "verbosity": (options.Verbosity, 0),
     }
     if skip_checks:
-        common["skip_checks"] = (Annotated[bool, typer.Option(
-            "--skip-checks", help="Do not look up the referenced instance type and preference first.")], False)
+        common["skip_checks"] = (
+            Annotated[
+                bool,
+                typer.Option("--skip-checks", help="Do not look up the referenced instance type and preference first."),
+            ],
+            False,
+        )
     return common
 
 
@@ -151,11 +183,16 @@ def print_result(env: Any, obj: dict, resource: Any, output: str, dry_run: str) 
     env.stdout.write(f"{resource.name_of(name)} created{suffix}\n")
 
 
-def connect(env: Any, kubeconfig: Optional[str], context: Optional[str], namespace: Optional[str],
-            request_timeout: str):
+def connect(
+    env: Any, kubeconfig: Optional[str], context: Optional[str], namespace: Optional[str], request_timeout: str
+):
     """A client for the global flags (the create commands talk to the cluster unless --dry-run=client)."""
     from ..kube.client import connect as kube_connect
     from ..output import messages
 
-    return kube_connect(options.connection_options(kubeconfig, context, namespace, request_timeout),
-                        env.environ, env.home(), messages.request_logger(env))
+    return kube_connect(
+        options.connection_options(kubeconfig, context, namespace, request_timeout),
+        env.environ,
+        env.home(),
+        messages.request_logger(env),
+    )

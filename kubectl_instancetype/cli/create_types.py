@@ -19,8 +19,8 @@ def register(group: typer.Typer, selected: str = "") -> None:
         group.command(
             name,
             help=f"Create a VirtualMachineCluster{kind}, or a VirtualMachine{kind} with --namespaced or -n "
-                 f"(virtctl create {name} flags).\n\nExamples:\n\n"
-                 + create.verbatim(examples.format(prog="kubectl instancetype")),
+            f"(virtctl create {name} flags).\n\nExamples:\n\n"
+            + create.verbatim(examples.format(prog="kubectl instancetype")),
             short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
         )(create.flag_command(flags, create.common_options(), run))
 
@@ -29,16 +29,18 @@ def optional_value_flags() -> dict[str, str]:
     """Bare spellings these commands accept (their boolean flags, --dry-run)."""
     from ..instancetype import createtypes as types
 
-    return (create.optional_value_flags(types.INSTANCETYPE_FLAGS) | create.optional_value_flags(types.PREFERENCE_FLAGS)
-            | create.OPTIONAL_VALUE_FLAGS)
+    return (
+        create.optional_value_flags(types.INSTANCETYPE_FLAGS)
+        | create.optional_value_flags(types.PREFERENCE_FLAGS)
+        | create.OPTIONAL_VALUE_FLAGS
+    )
 
 
 def run_instancetype(ctx: typer.Context, given: dict, **common) -> None:
     """Build the instance type as virtctl would, then create it (or print it)."""
     from ..instancetype import createtypes as types
 
-    _submit(ctx, given, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions, types.build_instancetype,
-            **common)
+    _submit(ctx, given, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions, types.build_instancetype, **common)
 
 
 def run_preference(ctx: typer.Context, given: dict, **common) -> None:
@@ -48,8 +50,21 @@ def run_preference(ctx: typer.Context, given: dict, **common) -> None:
     _submit(ctx, given, types.PREFERENCE_FLAGS_BY_NAME, types.PreferenceOptions, types.build_preference, **common)
 
 
-def _submit(ctx: typer.Context, given: dict, specs_by_name: dict, options_class, build, *, dry_run: str,
-            output: str, kubeconfig, context, namespace, request_timeout: str, verbosity: int) -> None:
+def _submit(
+    ctx: typer.Context,
+    given: dict,
+    specs_by_name: dict,
+    options_class,
+    build,
+    *,
+    dry_run: str,
+    output: str,
+    kubeconfig,
+    context,
+    namespace,
+    request_timeout: str,
+    verbosity: int,
+) -> None:
     from ..kube.resources import BY_KIND
     from ..output.printers import OBJECT_FORMATS, check_output_format
 

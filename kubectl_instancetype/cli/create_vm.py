@@ -11,12 +11,14 @@ def register(group: typer.Typer) -> None:
 
     command = create.flag_command(createvm.VM_FLAGS, create.common_options(skip_checks=True), run)
     help_text = (
-        createvm.LONG_HELP.replace("Create a VirtualMachine manifest.",
-                                   "Create a VirtualMachine, after checking what it references.", 1)
+        createvm.LONG_HELP.replace(
+            "Create a VirtualMachine manifest.", "Create a VirtualMachine, after checking what it references.", 1
+        )
         + "\n\nThe instance type and preference are looked up first (and the preference's requirements "
-          "checked against them); --skip-checks skips that. Without -n, the VM goes to the context's "
-          "namespace; metadata.namespace is written only when -n is given, as virtctl does."
-        + "\n\nExamples:\n\n" + create.verbatim(createvm.EXAMPLES.format(prog="kubectl instancetype"))
+        "checked against them); --skip-checks skips that. Without -n, the VM goes to the context's "
+        "namespace; metadata.namespace is written only when -n is given, as virtctl does."
+        + "\n\nExamples:\n\n"
+        + create.verbatim(createvm.EXAMPLES.format(prog="kubectl instancetype"))
     )
     group.command("vm", help=help_text, short_help="Create a VirtualMachine (virtctl create vm flags).")(command)
 
@@ -28,8 +30,19 @@ def optional_value_flags() -> dict[str, str]:
     return create.optional_value_flags(createvm.VM_FLAGS) | create.OPTIONAL_VALUE_FLAGS
 
 
-def run(ctx: typer.Context, given: dict, *, dry_run: str, output: str, kubeconfig, context, namespace,
-        request_timeout: str, verbosity: int, skip_checks: bool) -> None:
+def run(
+    ctx: typer.Context,
+    given: dict,
+    *,
+    dry_run: str,
+    output: str,
+    kubeconfig,
+    context,
+    namespace,
+    request_timeout: str,
+    verbosity: int,
+    skip_checks: bool,
+) -> None:
     """Build the manifest exactly as virtctl would, then check and create it (or print it)."""
     from ..instancetype import createvm
     from ..kube.resources import VIRTUAL_MACHINES

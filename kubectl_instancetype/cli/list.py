@@ -4,7 +4,6 @@ No ``from __future__ import annotations`` in command modules: typer would have t
 annotation on each run (measured: ~13 ms of a 40 ms warm run).
 """
 
-
 from typing import Annotated, Optional
 
 import typer
@@ -41,41 +40,222 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
 
 def register(app: typer.Typer, argv: list[str] = ()) -> None:
     """Add the command to ``app``."""
-    app.command("list", help=HELP, short_help="List instance types or preferences by labels and ranges.",
-                no_args_is_help=False)(list_command)
+    app.command(
+        "list", help=HELP, short_help="List instance types or preferences by labels and ranges.", no_args_is_help=False
+    )(list_command)
 
 
 def list_command(
     ctx: typer.Context,
-    kind: Annotated[str, typer.Argument(help="instancetypes (default) or preferences.", show_default=False, metavar="[KIND]",
-                                        autocompletion=_complete_kind)] = "instancetypes",
-    all_namespaces: Annotated[bool, typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one.")] = False,
+    kind: Annotated[
+        str,
+        typer.Argument(
+            help="instancetypes (default) or preferences.",
+            show_default=False,
+            metavar="[KIND]",
+            autocompletion=_complete_kind,
+        ),
+    ] = "instancetypes",
+    all_namespaces: Annotated[
+        bool,
+        typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one."),
+    ] = False,
     cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped objects.")] = False,
     namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced objects.")] = False,
-    cpu: Annotated[Optional[int], typer.Option("--cpu", metavar="N", help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).", show_default=False, rich_help_panel=FILTER_PANEL)] = None,
-    memory: Annotated[Optional[str], typer.Option("--memory", metavar="QUANTITY", help="Exactly this guest memory (label instancetype.kubevirt.io/memory).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    klass: Annotated[Optional[str], typer.Option("--class", metavar="CLASS", help="Series class, e.g. general.purpose, compute.exclusive.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    size: Annotated[Optional[str], typer.Option("--size", metavar="SIZE", help="Size, e.g. medium, 2xlarge.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    hugepages: Annotated[Optional[str], typer.Option("--hugepages", help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).", metavar="[=SIZE]", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    dedicated_cpu: Annotated[bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)] = False,
-    isolate_emulator_thread: Annotated[bool, typer.Option("--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL)] = False,
-    numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = False,
-    realtime: Annotated[bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)] = False,
-    gpus: Annotated[bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)] = False,
-    vendor: Annotated[Optional[str], typer.Option("--vendor", metavar="VENDOR", help="Vendor label, e.g. kubevirt.io.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    os_type: Annotated[Optional[str], typer.Option("--os-type", metavar="OS", help="Preferences for linux, windows or legacy guests.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    arch: Annotated[Optional[str], typer.Option("--arch", metavar="ARCH", help="Preferences for one architecture (amd64, arm64, s390x).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    selector: Annotated[Optional[str], typer.Option("-l", "--selector", metavar="SELECTOR", help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    min_cpu: Annotated[Optional[int], typer.Option("--min-cpu", metavar="N", help="At least N vCPUs (evaluated on the spec).", show_default=False, rich_help_panel=FILTER_PANEL)] = None,
-    max_cpu: Annotated[Optional[int], typer.Option("--max-cpu", metavar="N", help="At most N vCPUs (evaluated on the spec).", show_default=False, rich_help_panel=FILTER_PANEL)] = None,
-    min_memory: Annotated[Optional[str], typer.Option("--min-memory", metavar="QUANTITY", help="At least this much guest memory, e.g. 16Gi.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    max_memory: Annotated[Optional[str], typer.Option("--max-memory", metavar="QUANTITY", help="At most this much guest memory.", rich_help_panel=FILTER_PANEL, show_default=False)] = None,
-    hide_deprecated: Annotated[bool, typer.Option("--hide-deprecated", help="Leave out deprecated objects (shown marked otherwise).", rich_help_panel=FILTER_PANEL)] = False,
-    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="Output format: wide, yaml, json or name.", rich_help_panel=OUTPUT_PANEL, show_default=False)] = "",
-    no_headers: Annotated[bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)] = False,
-    show_labels: Annotated[bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)] = False,
-    sort_by: Annotated[Optional[str], typer.Option("--sort-by", metavar="KEY", help="Sort by name, cpu or memory (default: server order, cluster scope first).", rich_help_panel=OUTPUT_PANEL, show_default=False)] = None,
-    chunk_size: Annotated[int, typer.Option("--chunk-size", metavar="N", help="Objects per list request (paging); 0 disables paging.", show_default=False, rich_help_panel=OUTPUT_PANEL)] = 500,
+    cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--cpu",
+            metavar="N",
+            help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None,
+    memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--memory",
+            metavar="QUANTITY",
+            help="Exactly this guest memory (label instancetype.kubevirt.io/memory).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    klass: Annotated[
+        Optional[str],
+        typer.Option(
+            "--class",
+            metavar="CLASS",
+            help="Series class, e.g. general.purpose, compute.exclusive.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    size: Annotated[
+        Optional[str],
+        typer.Option(
+            "--size",
+            metavar="SIZE",
+            help="Size, e.g. medium, 2xlarge.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    hugepages: Annotated[
+        Optional[str],
+        typer.Option(
+            "--hugepages",
+            help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).",
+            metavar="[=SIZE]",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    dedicated_cpu: Annotated[
+        bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)
+    ] = False,
+    isolate_emulator_thread: Annotated[
+        bool,
+        typer.Option(
+            "--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL
+        ),
+    ] = False,
+    numa: Annotated[
+        bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)
+    ] = False,
+    realtime: Annotated[
+        bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)
+    ] = False,
+    gpus: Annotated[
+        bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)
+    ] = False,
+    vendor: Annotated[
+        Optional[str],
+        typer.Option(
+            "--vendor",
+            metavar="VENDOR",
+            help="Vendor label, e.g. kubevirt.io.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    os_type: Annotated[
+        Optional[str],
+        typer.Option(
+            "--os-type",
+            metavar="OS",
+            help="Preferences for linux, windows or legacy guests.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    arch: Annotated[
+        Optional[str],
+        typer.Option(
+            "--arch",
+            metavar="ARCH",
+            help="Preferences for one architecture (amd64, arm64, s390x).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    selector: Annotated[
+        Optional[str],
+        typer.Option(
+            "-l",
+            "--selector",
+            metavar="SELECTOR",
+            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    min_cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--min-cpu",
+            metavar="N",
+            help="At least N vCPUs (evaluated on the spec).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None,
+    max_cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--max-cpu",
+            metavar="N",
+            help="At most N vCPUs (evaluated on the spec).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None,
+    min_memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--min-memory",
+            metavar="QUANTITY",
+            help="At least this much guest memory, e.g. 16Gi.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    max_memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--max-memory",
+            metavar="QUANTITY",
+            help="At most this much guest memory.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    hide_deprecated: Annotated[
+        bool,
+        typer.Option(
+            "--hide-deprecated",
+            help="Leave out deprecated objects (shown marked otherwise).",
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = False,
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="Output format: wide, yaml, json or name.",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = "",
+    no_headers: Annotated[
+        bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+    ] = False,
+    show_labels: Annotated[
+        bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
+    ] = False,
+    sort_by: Annotated[
+        Optional[str],
+        typer.Option(
+            "--sort-by",
+            metavar="KEY",
+            help="Sort by name, cpu or memory (default: server order, cluster scope first).",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = None,
+    chunk_size: Annotated[
+        int,
+        typer.Option(
+            "--chunk-size",
+            metavar="N",
+            help="Objects per list request (paging); 0 disables paging.",
+            show_default=False,
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = 500,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     namespace: options.Namespace = None,
@@ -105,10 +285,25 @@ def list_command(
     if hugepages == options.ANY_VALUE:
         hugepages = ""  # bare --hugepages: any page size
     filters = listing.Filters(
-        cpu=cpu, memory=memory, klass=klass, size=size, hugepages=hugepages, dedicated_cpu=dedicated_cpu,
-        isolate_emulator_thread=isolate_emulator_thread, numa=numa, realtime=realtime, gpus=gpus,
-        vendor=vendor, os_type=os_type, arch=arch, selector=selector, min_cpu=min_cpu, max_cpu=max_cpu,
-        min_memory=min_memory, max_memory=max_memory, hide_deprecated=hide_deprecated,
+        cpu=cpu,
+        memory=memory,
+        klass=klass,
+        size=size,
+        hugepages=hugepages,
+        dedicated_cpu=dedicated_cpu,
+        isolate_emulator_thread=isolate_emulator_thread,
+        numa=numa,
+        realtime=realtime,
+        gpus=gpus,
+        vendor=vendor,
+        os_type=os_type,
+        arch=arch,
+        selector=selector,
+        min_cpu=min_cpu,
+        max_cpu=max_cpu,
+        min_memory=min_memory,
+        max_memory=max_memory,
+        hide_deprecated=hide_deprecated,
     )
     try:
         filters.check_for(what)
@@ -121,15 +316,35 @@ def list_command(
         env,
         what,
         options.connection_options(kubeconfig, context, namespace, request_timeout),
-        all_namespaces=all_namespaces, cluster_only=cluster_only, namespaced_only=namespaced_only,
-        label_selector=selector_text, ranges=ranges, output=output, no_headers=no_headers,
-        show_labels=show_labels, sort_by=sort_by, chunk_size=chunk_size,
+        all_namespaces=all_namespaces,
+        cluster_only=cluster_only,
+        namespaced_only=namespaced_only,
+        label_selector=selector_text,
+        ranges=ranges,
+        output=output,
+        no_headers=no_headers,
+        show_labels=show_labels,
+        sort_by=sort_by,
+        chunk_size=chunk_size,
     )
 
 
-def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: bool, namespaced_only: bool,
-             label_selector: str, ranges, output: str, no_headers: bool, show_labels: bool,
-             sort_by: str | None, chunk_size: int) -> None:
+def run_list(
+    env,
+    what: str,
+    connection,
+    *,
+    all_namespaces: bool,
+    cluster_only: bool,
+    namespaced_only: bool,
+    label_selector: str,
+    ranges,
+    output: str,
+    no_headers: bool,
+    show_labels: bool,
+    sort_by: str | None,
+    chunk_size: int,
+) -> None:
     """Connect, list every scope page by page, keep the matching rows and print them."""
     from ..instancetype import listing
     from ..kube import resources
@@ -159,9 +374,18 @@ def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: 
     def consume(scope: Scope, obj: dict) -> None:
         if ranges.active and not ranges.matches(obj):
             return
-        rows.append(listing.make_row(obj, scope.resource.namespaced and (obj.get("metadata") or {}).get("namespace"),
-                                     what, wide=wide, show_labels=show_labels, keep_object=keep_objects,
-                                     age=age, table=output in ("", "wide")))
+        rows.append(
+            listing.make_row(
+                obj,
+                scope.resource.namespaced and (obj.get("metadata") or {}).get("namespace"),
+                what,
+                wide=wide,
+                show_labels=show_labels,
+                keep_object=keep_objects,
+                age=age,
+                table=output in ("", "wide"),
+            )
+        )
 
     with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
         scopes = []
@@ -169,9 +393,8 @@ def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: 
             scopes.append(Scope(cluster_resource))
         if not cluster_only:
             scopes.append(Scope(namespaced_resource, None if all_namespaces else client.namespace))
-        forbidden = list_scopes(client, scopes, label_selector=label_selector, chunk_size=chunk_size,
-                                consume=consume)
-    for scope, exc in forbidden:
+        forbidden = list_scopes(client, scopes, label_selector=label_selector, chunk_size=chunk_size, consume=consume)
+    for _scope, exc in forbidden:
         messages.warn(env, f"{exc.message}; listing the other scopes only")
     rows = listing.sort_rows(rows, sort_by)
     if not rows:
@@ -187,9 +410,7 @@ def run_list(env, what: str, connection, *, all_namespaces: bool, cluster_only: 
     if output in ("yaml", "json", "name"):
         from ..output.printers import print_objects
 
-        names = [
-            (namespaced_resource if row.namespace else cluster_resource).name_of(row.name) for row in rows
-        ]
+        names = [(namespaced_resource if row.namespace else cluster_resource).name_of(row.name) for row in rows]
         print_objects(env, output, [row.obj for row in rows if row.obj is not None], names)
         return
     from ..output.table import render_table

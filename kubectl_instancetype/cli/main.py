@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..env import Environment
 from ..errors import ExitStatus, PluginError, exit_code, render
@@ -135,7 +135,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
         return 130
     except BrokenPipeError:
         return ExitStatus.ERROR
-    except Exception as exc:  # an unexpected failure still ends in one line, unless -v asks for more
+    except Exception as exc:  # noqa: BLE001 - an unexpected failure still ends in one line, unless -v asks for more
         if env.verbosity:
             import traceback
 

@@ -16,28 +16,54 @@ CONNECTION_PANEL = "Connection"
 
 Kubeconfig = Annotated[
     Optional[str],
-    typer.Option("--kubeconfig", metavar="PATH", help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
-                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+    typer.Option(
+        "--kubeconfig",
+        metavar="PATH",
+        help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
 ]
 Context = Annotated[
     Optional[str],
-    typer.Option("--context", metavar="NAME", help="The name of the kubeconfig context to use.", rich_help_panel=CONNECTION_PANEL,
-                 show_default=False),
+    typer.Option(
+        "--context",
+        metavar="NAME",
+        help="The name of the kubeconfig context to use.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
 ]
 Namespace = Annotated[
     Optional[str],
-    typer.Option("-n", "--namespace", metavar="NAMESPACE", help="The namespace to use (default: the context's namespace, else default).",
-                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+    typer.Option(
+        "-n",
+        "--namespace",
+        metavar="NAMESPACE",
+        help="The namespace to use (default: the context's namespace, else default).",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
 ]
 RequestTimeout = Annotated[
     str,
-    typer.Option("--request-timeout", metavar="DURATION", help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
-                 rich_help_panel=CONNECTION_PANEL),
+    typer.Option(
+        "--request-timeout",
+        metavar="DURATION",
+        help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
+        rich_help_panel=CONNECTION_PANEL,
+    ),
 ]
 Verbosity = Annotated[
     int,
-    typer.Option("-v", "--v", metavar="LEVEL", help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.",
-                 rich_help_panel=CONNECTION_PANEL, show_default=False),
+    typer.Option(
+        "-v",
+        "--v",
+        metavar="LEVEL",
+        help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
 ]
 
 # Flags whose value is optional, as Cobra's NoOptDefVal: alone they mean the value given here; a value
@@ -76,14 +102,15 @@ def parse_request_timeout(text: str) -> float | None:
             "Invalid timeout value. Timeout must be a single integer in seconds, "
             "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)"
         )
-    seconds = float(text) if text.isdigit() else sum(
-        float(number) * _UNIT_SECONDS[unit] for number, unit in _DURATION_PART.findall(text)
+    seconds = (
+        float(text)
+        if text.isdigit()
+        else sum(float(number) * _UNIT_SECONDS[unit] for number, unit in _DURATION_PART.findall(text))
     )
     return seconds or None
 
 
-def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None,
-                       request_timeout: str):
+def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
     """Bundle the global flags for :mod:`kubectl_instancetype.kube` (a ``ConnectionOptions``)."""
     from ..kube.config import ConnectionOptions  # only commands that talk to a cluster need it
 

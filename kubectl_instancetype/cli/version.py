@@ -1,6 +1,5 @@
 """``kubectl instancetype version``."""
 
-
 import typer
 
 from . import options
@@ -8,13 +7,18 @@ from . import options
 
 def register(app: typer.Typer, argv: list[str] = ()) -> None:
     """Add the command to ``app``."""
-    app.command("version", help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
-                short_help="Print the plugin and server versions.")(version)
+    app.command(
+        "version",
+        help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
+        short_help="Print the plugin and server versions.",
+    )(version)
 
 
 def version(
     ctx: typer.Context,
-    client_only: bool = typer.Option(False, "--client", help="Print the plugin version only; do not contact the server."),
+    client_only: bool = typer.Option(
+        False, "--client", help="Print the plugin version only; do not contact the server."
+    ),
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     namespace: options.Namespace = None,
@@ -34,8 +38,12 @@ def version(
     from ..kube.client import connect
 
     try:
-        with connect(options.connection_options(kubeconfig, context, namespace, request_timeout),
-                     env.environ, env.home(), messages.request_logger(env)) as client:
+        with connect(
+            options.connection_options(kubeconfig, context, namespace, request_timeout),
+            env.environ,
+            env.home(),
+            messages.request_logger(env),
+        ) as client:
             server = client.server_version()
     except PluginError as exc:
         # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.

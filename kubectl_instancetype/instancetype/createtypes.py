@@ -14,8 +14,8 @@ DIFFERENCES_FROM_VIRTCTL (quoted in the README; each is deliberate):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..errors import UsageError
 from .params import (
@@ -40,29 +40,54 @@ DIFFERENCES_FROM_VIRTCTL: list[str] = [
 
 API_VERSION = "instancetype.kubevirt.io/v1beta1"
 IOTHREADS_POLICIES = ("auto", "shared")
-CPU_TOPOLOGIES = ("preferSockets", "preferCores", "preferThreads", "preferSpread", "preferAny",
-                  "sockets", "cores", "threads", "spread", "any")
+CPU_TOPOLOGIES = (
+    "preferSockets",
+    "preferCores",
+    "preferThreads",
+    "preferSpread",
+    "preferAny",
+    "sockets",
+    "cores",
+    "threads",
+    "spread",
+    "any",
+)
 DEVICE_PARAMS = (Param("name"), Param("devicename"))
 
 INSTANCETYPE_FLAGS: tuple[FlagSpec, ...] = (
     FlagSpec("name", FLAG_STRING, "", "Specify the name of the Instancetype."),
     FlagSpec("cpu", FLAG_UINT32, 0, "Specify the count of CPUs of the Instancetype.", required=True),
     FlagSpec("memory", FLAG_STRING, "", "Specify the amount of memory of the Instancetype.", required=True),
-    FlagSpec("iothreadspolicy", FLAG_STRING, "",
-             'Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'),
-    FlagSpec("namespaced", FLAG_BOOL, False,
-             "Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype "
-             "is created."),
+    FlagSpec(
+        "iothreadspolicy",
+        FLAG_STRING,
+        "",
+        'Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".',
+    ),
+    FlagSpec(
+        "namespaced",
+        FLAG_BOOL,
+        False,
+        "Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype "
+        "is created.",
+    ),
     FlagSpec("gpu", FLAG_STRING_ARRAY, (), "Specify the list of vGPUs to passthrough. Can be provided multiple times."),
-    FlagSpec("hostdevice", FLAG_STRING_ARRAY, (),
-             "Specify list of HostDevices to passthrough. Can be provided multiple times."),
+    FlagSpec(
+        "hostdevice",
+        FLAG_STRING_ARRAY,
+        (),
+        "Specify list of HostDevices to passthrough. Can be provided multiple times.",
+    ),
 )
 INSTANCETYPE_FLAGS_BY_NAME: dict[str, FlagSpec] = {spec.name: spec for spec in INSTANCETYPE_FLAGS}
 
 PREFERENCE_FLAGS: tuple[FlagSpec, ...] = (
-    FlagSpec("namespaced", FLAG_BOOL, False,
-             "Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference "
-             "is created."),
+    FlagSpec(
+        "namespaced",
+        FLAG_BOOL,
+        False,
+        "Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.",
+    ),
     FlagSpec("name", FLAG_STRING, "", "Specify the name of the Preference."),
     FlagSpec("volume-storage-class", FLAG_STRING, "", "Defines the preferred storage class"),
     FlagSpec("machine-type", FLAG_STRING, "", "Defines the preferred machine type to use."),
@@ -142,8 +167,9 @@ def required_flags_error(specs: tuple[FlagSpec, ...], changed: frozenset[str]) -
     return UsageError("required flag(s) " + ", ".join(f'"{name}"' for name in missing) + " not set")
 
 
-def _metadata(options: InstancetypeOptions | PreferenceOptions, namespaced: bool, prefix: str,
-              random_suffix: Callable[[int], str]) -> dict:
+def _metadata(
+    options: InstancetypeOptions | PreferenceOptions, namespaced: bool, prefix: str, random_suffix: Callable[[int], str]
+) -> dict:
     """``metadata`` with the given or a generated name (``<prefix>-XXXXX`` or ``cluster<prefix>-XXXXX``)."""
     if "name" in options.changed:
         name = options.name
@@ -169,9 +195,7 @@ def _devices(flag: str, values: tuple[str, ...]) -> list[dict]:
     return devices
 
 
-def build_instancetype(
-    options: InstancetypeOptions, *, random_suffix: Callable[[int], str] | None = None
-) -> dict:
+def build_instancetype(options: InstancetypeOptions, *, random_suffix: Callable[[int], str] | None = None) -> dict:
     """The VirtualMachine(Cluster)Instancetype manifest virtctl prints for ``options``.
 
     Raises :class:`UsageError` with virtctl's message (missing required flags, bad memory quantity,
@@ -214,7 +238,9 @@ def build_preference(options: PreferenceOptions, *, random_suffix: Callable[[int
     metadata = _metadata(options, namespaced, "preference", random_suffix or random_string)
     spec: dict = {}
     if "volume-storage-class" in options.changed:
-        spec["volumes"] = {"preferredStorageClassName": options.volume_storage_class} if options.volume_storage_class else {}
+        spec["volumes"] = (
+            {"preferredStorageClassName": options.volume_storage_class} if options.volume_storage_class else {}
+        )
     if "machine-type" in options.changed:
         spec["machine"] = {"preferredMachineType": options.machine_type} if options.machine_type else {}
     if "cpu-topology" in options.changed:

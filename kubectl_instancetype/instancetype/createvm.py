@@ -36,8 +36,8 @@ slice (quote a key in CSV style to keep a comma: ``--ssh-key '"from=""a,b"" ssh-
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
 
 from ..errors import UsageError
 from .params import (
@@ -87,21 +87,44 @@ CLOUD_INIT_NOCLOUD, CLOUD_INIT_CONFIGDRIVE, CLOUD_INIT_NONE = "nocloud", "config
 VOLUME_PARAMS = (Param("name"), Param("src"), Param("bootorder", PARAM_UINT))
 SYSPREP_PARAMS = (Param("src"), Param("type"))
 ACCESS_CRED_PARAMS = (Param("type"), Param("src"), Param("method"), Param("user"))
-_SIZE, _TYPE, _NAME, _BOOTORDER = (Param("size", PARAM_QUANTITY), Param("type"), Param("name"),
-                                   Param("bootorder", PARAM_UINT))
+_SIZE, _TYPE, _NAME, _BOOTORDER = (
+    Param("size", PARAM_QUANTITY),
+    Param("type"),
+    Param("name"),
+    Param("bootorder", PARAM_UINT),
+)
 _CERT, _SECRET, _URL = Param("certconfigmap"), Param("secretref"), Param("url")
 _REFERENCE_PARAMS = (_NAME, Param("src"), _SIZE, _TYPE, _BOOTORDER)
 IMPORT_PARAMS: dict[str, tuple[Param, ...]] = {
     "blank": (_SIZE, _TYPE, _NAME, _BOOTORDER),
     "gcs": (_SECRET, _URL, _SIZE, _TYPE, _NAME, _BOOTORDER),
-    "http": (_CERT, Param("extraheaders", PARAM_LIST), Param("secretextraheaders", PARAM_LIST), _SECRET, _URL,
-             _SIZE, _TYPE, _NAME, _BOOTORDER),
+    "http": (
+        _CERT,
+        Param("extraheaders", PARAM_LIST),
+        Param("secretextraheaders", PARAM_LIST),
+        _SECRET,
+        _URL,
+        _SIZE,
+        _TYPE,
+        _NAME,
+        _BOOTORDER,
+    ),
     "imageio": (_CERT, Param("diskid"), _SECRET, _URL, _SIZE, _TYPE, _NAME, _BOOTORDER),
     "pvc": _REFERENCE_PARAMS,
     "registry": (_CERT, Param("imagestream"), Param("pullmethod"), _SECRET, _URL, _SIZE, _TYPE, _NAME, _BOOTORDER),
     "s3": (_CERT, _SECRET, _URL, _SIZE, _TYPE, _NAME, _BOOTORDER),
-    "vddk": (Param("backingfile"), Param("initimageurl"), _SECRET, Param("thumbprint"), _URL, Param("uuid"),
-             _SIZE, _TYPE, _NAME, _BOOTORDER),
+    "vddk": (
+        Param("backingfile"),
+        Param("initimageurl"),
+        _SECRET,
+        Param("thumbprint"),
+        _URL,
+        Param("uuid"),
+        _SIZE,
+        _TYPE,
+        _NAME,
+        _BOOTORDER,
+    ),
     "snapshot": _REFERENCE_PARAMS,
     "ds": _REFERENCE_PARAMS,
 }
@@ -114,12 +137,22 @@ DEPRECATED_VOLUME_ALIASES = (("volume-datasource", "ds"), ("volume-clone-pvc", "
 def _matcher_flags(flag: str, title: str) -> tuple[FlagSpec, ...]:
     """``--<flag>``, ``--infer-<flag>`` and ``--infer-<flag>-from``, with virtctl's help texts."""
     return (
-        FlagSpec(flag, FLAG_STRING, "", f"Specify the {title} of the VM. Mutually exclusive with {flag} inference flags."),
-        FlagSpec(f"infer-{flag}", FLAG_BOOL, True,
-                 f"Specify if the {title} of the VM should be inferred from the first boot disk. "
-                 f"Mutually exclusive with --infer-{flag}-from."),
-        FlagSpec(f"infer-{flag}-from", FLAG_STRING, "",
-                 f"Specify the volume to infer the {title} of the VM from. Mutually exclusive with --infer-{flag}."),
+        FlagSpec(
+            flag, FLAG_STRING, "", f"Specify the {title} of the VM. Mutually exclusive with {flag} inference flags."
+        ),
+        FlagSpec(
+            f"infer-{flag}",
+            FLAG_BOOL,
+            True,
+            f"Specify if the {title} of the VM should be inferred from the first boot disk. "
+            f"Mutually exclusive with --infer-{flag}-from.",
+        ),
+        FlagSpec(
+            f"infer-{flag}-from",
+            FLAG_STRING,
+            "",
+            f"Specify the volume to infer the {title} of the VM from. Mutually exclusive with --infer-{flag}.",
+        ),
     )
 
 
@@ -144,31 +177,60 @@ VM_FLAGS: tuple[FlagSpec, ...] = (
     *_matcher_flags("preference", "Preference"),
     _repeatable("volume-containerdisk", "a containerdisk to be used by the VM", supported(VOLUME_PARAMS)),
     _repeatable("volume-pvc", "a PVCs to be used by the VM", supported(VOLUME_PARAMS)),
-    FlagSpec("volume-import", FLAG_STRING_ARRAY, (),
-             "Specify the source for DataVolume. Can be provided multiple times.\nSupported parameters:" + _IMPORT_HELP),
-    FlagSpec("volume-sysprep", FLAG_STRING, "",
-             "Specify a ConfigMap or Secret to be used as sysprep volume by the VM.\n"
-             f"Supported parameters: {supported(SYSPREP_PARAMS)}"),
+    FlagSpec(
+        "volume-import",
+        FLAG_STRING_ARRAY,
+        (),
+        "Specify the source for DataVolume. Can be provided multiple times.\nSupported parameters:" + _IMPORT_HELP,
+    ),
+    FlagSpec(
+        "volume-sysprep",
+        FLAG_STRING,
+        "",
+        "Specify a ConfigMap or Secret to be used as sysprep volume by the VM.\n"
+        f"Supported parameters: {supported(SYSPREP_PARAMS)}",
+    ),
     FlagSpec("user", FLAG_STRING, "", "Specify the user in the cloud-init user data that is added to the VM."),
-    FlagSpec("password-file", FLAG_STRING, "",
-             "Specify a file to read the password from for the cloud-init user data that is added to the VM."),
-    FlagSpec("ssh-key", FLAG_STRING_SLICE, (),
-             "Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM."),
-    FlagSpec("ga-manage-ssh", FLAG_BOOL, False,
-             "Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added "
-             "to the VM.\nThis is useful in combination with the \"credentials add-ssh-key\" command or when using the "
-             "--access-cred flag."),
+    FlagSpec(
+        "password-file",
+        FLAG_STRING,
+        "",
+        "Specify a file to read the password from for the cloud-init user data that is added to the VM.",
+    ),
+    FlagSpec(
+        "ssh-key",
+        FLAG_STRING_SLICE,
+        (),
+        "Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.",
+    ),
+    FlagSpec(
+        "ga-manage-ssh",
+        FLAG_BOOL,
+        False,
+        "Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added "
+        'to the VM.\nThis is useful in combination with the "credentials add-ssh-key" command or when using the '
+        "--access-cred flag.",
+    ),
     _repeatable("access-cred", "an access credential to be injected into the VM", supported(ACCESS_CRED_PARAMS)),
-    FlagSpec("cloud-init", FLAG_STRING, CLOUD_INIT_NOCLOUD,
-             "Specify the type of the generated cloud-init data source.\n"
-             f"Supported values: {CLOUD_INIT_NOCLOUD}, {CLOUD_INIT_CONFIGDRIVE}, {CLOUD_INIT_NONE}"),
+    FlagSpec(
+        "cloud-init",
+        FLAG_STRING,
+        CLOUD_INIT_NOCLOUD,
+        "Specify the type of the generated cloud-init data source.\n"
+        f"Supported values: {CLOUD_INIT_NOCLOUD}, {CLOUD_INIT_CONFIGDRIVE}, {CLOUD_INIT_NONE}",
+    ),
     FlagSpec("cloud-init-user-data", FLAG_STRING, "", "Specify the base64 encoded cloud-init user data of the VM."),
-    FlagSpec("cloud-init-network-data", FLAG_STRING, "",
-             "Specify the base64 encoded cloud-init network data of the VM."),
+    FlagSpec(
+        "cloud-init-network-data", FLAG_STRING, "", "Specify the base64 encoded cloud-init network data of the VM."
+    ),
     _repeatable("volume-datasource", "a DataSource to be cloned by the VM", _CLONE_PARAMS, deprecated_type="ds"),
     _repeatable("volume-clone-pvc", "a PVC to be cloned by the VM", _CLONE_PARAMS, deprecated_type="pvc"),
-    _repeatable("volume-blank", "a blank volume to be used by the VM", "name:string,size:resource.Quantity",
-                deprecated_type="blank"),
+    _repeatable(
+        "volume-blank",
+        "a blank volume to be used by the VM",
+        "name:string,size:resource.Quantity",
+        deprecated_type="blank",
+    ),
 )
 VM_FLAGS_BY_NAME: dict[str, FlagSpec] = {spec.name: spec for spec in VM_FLAGS}
 
@@ -355,8 +417,13 @@ def normalize_kind(prefix: str, kinds: tuple[str, str]) -> str | None:
 class _VMBuild:
     """The mutable state of one :func:`build_vm` run (virtctl's ``createVM`` struct after flag parsing)."""
 
-    def __init__(self, options: VMOptions, random_suffix: Callable[[int], str], read_file: Callable[[str], str],
-                 warn: Callable[[str], None]):
+    def __init__(
+        self,
+        options: VMOptions,
+        random_suffix: Callable[[int], str],
+        read_file: Callable[[str], str],
+        warn: Callable[[str], None],
+    ):
         self.options = options
         self.random_suffix = random_suffix
         self.read_file = read_file
@@ -457,8 +524,9 @@ class _VMBuild:
             if strategy.lower() == wanted.lower():
                 self.vm["spec"]["runStrategy"] = strategy
                 return
-        raise flag_error("run-strategy",
-                         f'invalid run strategy "{wanted}", supported values are: {", ".join(RUN_STRATEGIES)}')
+        raise flag_error(
+            "run-strategy", f'invalid run strategy "{wanted}", supported values are: {", ".join(RUN_STRATEGIES)}'
+        )
 
     def _matcher(self, flag: str, value: str, kinds: tuple[str, str]) -> dict:
         try:
@@ -570,7 +638,9 @@ class _VMBuild:
         elif source_type.lower() == "secret":
             sysprep = {"secret": {"name": source}}
         else:
-            raise flag_error(flag, f'invalid sysprep source type "{source_type}", supported values are: configmap, secret')
+            raise flag_error(
+                flag, f'invalid sysprep source type "{source_type}", supported values are: configmap, secret'
+            )
         self.volumes.append({"name": SYSPREP_DISK, "sysprep": sysprep})
 
     def access_credentials(self) -> None:
@@ -584,7 +654,9 @@ class _VMBuild:
             elif cred_type.lower() == "password":
                 credential = self.password_credential(params, secret)
             else:
-                raise flag_error(flag, f'invalid access credential type "{cred_type}", supported values are: ssh, password')
+                raise flag_error(
+                    flag, f'invalid access credential type "{cred_type}", supported values are: ssh, password'
+                )
             self.template_spec.setdefault("accessCredentials", []).append(credential)
 
     def ssh_credential(self, params: Mapping[str, str], secret: str) -> dict:
@@ -593,7 +665,9 @@ class _VMBuild:
         if method.lower() in ("ga", ""):
             user = params.get("user") or self.options.user
             if not user:
-                raise flag_error(flag, 'user must be specified with access credential ssh method ga ("--user" flag or param "user")')
+                raise flag_error(
+                    flag, 'user must be specified with access credential ssh method ga ("--user" flag or param "user")'
+                )
             if "ga-manage-ssh" not in self.changed:
                 self.ga_manage_ssh = True
                 self.changed.add("ga-manage-ssh")
@@ -606,12 +680,16 @@ class _VMBuild:
                 self.cloud_init = expected
                 self.changed.add("cloud-init")
             if self.cloud_init.lower() != expected:
-                raise flag_error(flag, f"method param and value passed to --cloud-init have to match: "
-                                       f"{expected} vs {self.cloud_init}")
+                raise flag_error(
+                    flag,
+                    f"method param and value passed to --cloud-init have to match: {expected} vs {self.cloud_init}",
+                )
             propagation = {"noCloud": {}} if expected == CLOUD_INIT_NOCLOUD else {"configDrive": {}}
         else:
-            raise flag_error(flag, f'invalid access credentials ssh method "{method}", '
-                                   "supported values are: ga, nocloud, configdrive")
+            raise flag_error(
+                flag,
+                f'invalid access credentials ssh method "{method}", supported values are: ga, nocloud, configdrive',
+            )
         return {"sshPublicKey": {"source": {"secret": {"secretName": secret}}, "propagationMethod": propagation}}
 
     def password_credential(self, params: Mapping[str, str], secret: str) -> dict:
@@ -621,12 +699,20 @@ class _VMBuild:
             raise flag_error(flag, f'invalid access credentials password method "{method}", supported values are: ga')
         if params.get("user"):
             raise flag_error(flag, "user cannot be specified with selected access credential type and method")
-        return {"userPassword": {"source": {"secret": {"secretName": secret}},
-                                 "propagationMethod": {"qemuGuestAgent": {}}}}
+        return {
+            "userPassword": {"source": {"secret": {"secretName": secret}}, "propagationMethod": {"qemuGuestAgent": {}}}
+        }
 
     def cloud_init_volume(self) -> None:
-        cloud_init_flags = ("user", "password-file", "ssh-key", "ga-manage-ssh", "cloud-init", "cloud-init-user-data",
-                            "cloud-init-network-data")
+        cloud_init_flags = (
+            "user",
+            "password-file",
+            "ssh-key",
+            "ga-manage-ssh",
+            "cloud-init",
+            "cloud-init-user-data",
+            "cloud-init-network-data",
+        )
         if not any(flag in self.changed for flag in cloud_init_flags):
             return
         if "password-file" in self.changed:
@@ -637,12 +723,17 @@ class _VMBuild:
         if data_source == CLOUD_INIT_NONE:
             ignored = ("password-file", "ssh-key", "ga-manage-ssh", "cloud-init-user-data", "cloud-init-network-data")
             if any(flag in self.changed for flag in ignored):
-                self.warn("WARNING: --cloud-init: was set to none, not creating a data source although other "
-                          "cloud-init options were set")
+                self.warn(
+                    "WARNING: --cloud-init: was set to none, not creating a data source although other "
+                    "cloud-init options were set"
+                )
             return
         if data_source not in (CLOUD_INIT_NOCLOUD, CLOUD_INIT_CONFIGDRIVE):
-            raise flag_error("cloud-init", f'invalid cloud-init data source type "{self.cloud_init}", '
-                                           "supported values are: nocloud, configdrive, none")
+            raise flag_error(
+                "cloud-init",
+                f'invalid cloud-init data source type "{self.cloud_init}", '
+                "supported values are: nocloud, configdrive, none",
+            )
         source: dict[str, str] = {}
         if self.options.cloud_init_network_data:
             source["networkDataBase64"] = self.options.cloud_init_network_data
@@ -677,8 +768,11 @@ class _VMBuild:
     def infer(self) -> None:
         options = self.options
         candidates = (
-            ("instancetype", options.infer_instancetype and not options.instancetype and "memory" not in options.changed,
-             options.infer_instancetype_from),
+            (
+                "instancetype",
+                options.infer_instancetype and not options.instancetype and "memory" not in options.changed,
+                options.infer_instancetype_from,
+            ),
             ("preference", options.infer_preference and not options.preference, options.infer_preference_from),
         )
         for kind, enabled, requested in candidates:
@@ -765,15 +859,26 @@ def _import_source(import_type: str, params: Mapping[str, object]) -> dict:
             raise flag_error(flag, "pullmethod must be set to pod or node")
         if bool(params.get("url")) == bool(params.get("imagestream")):
             raise flag_error(flag, "exactly one of url or imagestream must be defined")
-        source = optional(("pullMethod", "pullmethod"), ("certConfigMap", "certconfigmap"),
-                          ("imageStream", "imagestream"), ("url", "url"), ("secretRef", "secretref"))
+        source = optional(
+            ("pullMethod", "pullmethod"),
+            ("certConfigMap", "certconfigmap"),
+            ("imageStream", "imagestream"),
+            ("url", "url"),
+            ("secretRef", "secretref"),
+        )
         return {"source": {"registry": source}}
     if import_type == "vddk":
         for param in ("url", "uuid", "thumbprint", "secretref", "backingfile"):
             if not params.get(param):
                 raise flag_error(flag, f"{param} is required with vddk volume source")
-        source = optional(("url", "url"), ("uuid", "uuid"), ("thumbprint", "thumbprint"), ("secretRef", "secretref"),
-                          ("initImageURL", "initimageurl"), ("backingFile", "backingfile"))
+        source = optional(
+            ("url", "url"),
+            ("uuid", "uuid"),
+            ("thumbprint", "thumbprint"),
+            ("secretRef", "secretref"),
+            ("initImageURL", "initimageurl"),
+            ("backingFile", "backingfile"),
+        )
         return {"source": {"vddk": source}}
     # pvc, snapshot and ds refer to an existing object by [namespace/]name
     source_text = params.get("src", "")
@@ -838,4 +943,3 @@ def referenced_objects(vm_manifest: Mapping) -> list[tuple[str, str]]:
             kind = matcher["kind"]  # not an instancetype.kubevirt.io kind: passed on for the caller to report
         found.append((kind or kinds[1], name))
     return found
-

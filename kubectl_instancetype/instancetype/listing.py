@@ -7,8 +7,9 @@ also work on objects without the common-instancetypes labels.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -27,12 +28,29 @@ class FilterError(ValueError):
 
 
 # Flags that apply to one kind only, and their spelling in messages.
-_INSTANCETYPE_ONLY = ("klass", "size", "hugepages", "dedicated_cpu", "isolate_emulator_thread", "numa", "realtime",
-                      "gpus")
+_INSTANCETYPE_ONLY = (
+    "klass",
+    "size",
+    "hugepages",
+    "dedicated_cpu",
+    "isolate_emulator_thread",
+    "numa",
+    "realtime",
+    "gpus",
+)
 _PREFERENCE_ONLY = ("os_type", "arch")
-_FLAG_NAMES = {"klass": "--class", "size": "--size", "hugepages": "--hugepages", "dedicated_cpu": "--dedicated-cpu",
-               "isolate_emulator_thread": "--isolate-emulator-thread", "numa": "--numa", "realtime": "--realtime",
-               "gpus": "--gpus", "os_type": "--os-type", "arch": "--arch"}
+_FLAG_NAMES = {
+    "klass": "--class",
+    "size": "--size",
+    "hugepages": "--hugepages",
+    "dedicated_cpu": "--dedicated-cpu",
+    "isolate_emulator_thread": "--isolate-emulator-thread",
+    "numa": "--numa",
+    "realtime": "--realtime",
+    "gpus": "--gpus",
+    "os_type": "--os-type",
+    "arch": "--arch",
+}
 
 
 class Filters(NamedTuple):
@@ -77,11 +95,11 @@ class Filters(NamedTuple):
                 raise FilterError(f"--min-{label} {lo} is greater than --max-{label} {hi}")
 
 
-def _amount(value: int | str, what: str) -> "int | Fraction":
+def _amount(value: int | str, what: str) -> int | Fraction:
     return int(value) if what == "cpu" else memory_value(str(value))
 
 
-def memory_value(text: str) -> "Fraction":
+def memory_value(text: str) -> Fraction:
     """Parse a memory filter value, reporting a usable message."""
     # quantity (and fractions) are imported only when memory is compared: start-up time matters.
     from .quantity import QuantityError, parse_quantity
@@ -151,7 +169,7 @@ def cpu_of(obj: dict[str, Any], what: str) -> int | None:
     return int(value) if value is not None else None
 
 
-def memory_of(obj: dict[str, Any], what: str) -> "Fraction | None":
+def memory_of(obj: dict[str, Any], what: str) -> Fraction | None:
     """Guest memory of an instance type, or the memory a preference requires, in bytes."""
     return _bytes(_memory_text(obj, what))
 
@@ -163,7 +181,7 @@ def _memory_text(obj: dict[str, Any], what: str) -> str | None:
     return None if value is None else str(value)
 
 
-def _bytes(text: str | None) -> "Fraction | None":
+def _bytes(text: str | None) -> Fraction | None:
     """``text`` as a quantity, or None when absent or unreadable."""
     if text is None:
         return None
@@ -182,12 +200,12 @@ class RangeFilter:
     what: str
     min_cpu: int | None = None
     max_cpu: int | None = None
-    min_memory: "Fraction | None" = None
-    max_memory: "Fraction | None" = None
+    min_memory: Fraction | None = None
+    max_memory: Fraction | None = None
     hide_deprecated: bool = False
 
     @classmethod
-    def from_filters(cls, filters: Filters, what: str) -> "RangeFilter":
+    def from_filters(cls, filters: Filters, what: str) -> RangeFilter:
         """Compile the range filters of ``filters``."""
         return cls(
             what=what,
@@ -209,7 +227,10 @@ class RangeFilter:
         """True when ``obj`` is within every range (a missing value counts as 0 for preferences)."""
         if self.hide_deprecated and is_deprecated(obj):
             return False
-        for low, high, value_of in ((self.min_cpu, self.max_cpu, cpu_of), (self.min_memory, self.max_memory, memory_of)):
+        for low, high, value_of in (
+            (self.min_cpu, self.max_cpu, cpu_of),
+            (self.min_memory, self.max_memory, memory_of),
+        ):
             if low is None and high is None:
                 continue
             value = value_of(obj, self.what)
@@ -243,7 +264,7 @@ class Row:
     obj: dict[str, Any] | None = None
 
     @property
-    def memory(self) -> "Fraction | None":
+    def memory(self) -> Fraction | None:
         """The memory value in bytes (parsed on demand: only sorting by memory needs it)."""
         return _bytes(self.memory_text)
 
@@ -337,7 +358,6 @@ def labels_cell(obj: dict[str, Any]) -> str:
     return ",".join(f"{k}={labels[k]}" for k in sorted(labels)) or "<none>"
 
 
-
 def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
     """The table header for ``what``."""
     if what == INSTANCETYPES:
@@ -369,8 +389,17 @@ def created_at(stamp: str) -> float | None:
     return float(days * 86400 + hour * 3600 + minute * 60 + second)
 
 
-def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: bool, show_labels: bool,
-             keep_object: bool, age: Callable[[str], str], table: bool = True) -> Row:
+def make_row(
+    obj: dict[str, Any],
+    namespace: str | None,
+    what: str,
+    *,
+    wide: bool,
+    show_labels: bool,
+    keep_object: bool,
+    age: Callable[[str], str],
+    table: bool = True,
+) -> Row:
     """Reduce one listed object to a :class:`Row` (table cells only when a table will be printed).
 
     ``age`` renders the AGE cell from ``metadata.creationTimestamp`` (see :func:`created_at`); objects
@@ -378,8 +407,14 @@ def make_row(obj: dict[str, Any], namespace: str | None, what: str, *, wide: boo
     """
     name = str((obj.get("metadata") or {}).get("name", ""))
     deprecated = is_deprecated(obj)
-    row = Row(name=name, namespace=namespace or None, cpu=cpu_of(obj, what), memory_text=_memory_text(obj, what),
-              deprecated=deprecated, obj=obj if keep_object else None)
+    row = Row(
+        name=name,
+        namespace=namespace or None,
+        cpu=cpu_of(obj, what),
+        memory_text=_memory_text(obj, what),
+        deprecated=deprecated,
+        obj=obj if keep_object else None,
+    )
     if table:
         shown = f"{name} (deprecated)" if deprecated else name
         if what == INSTANCETYPES:

@@ -14,8 +14,9 @@ users compare them with what virtctl prints.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import ClassVar
 
 from ..errors import UsageError
 from .quantity import QuantityError, canonical_quantity
@@ -145,8 +146,17 @@ def split_prefixed_name(text: str) -> tuple[str, str]:
 
 def go_quote(text: str) -> str:
     """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept."""
-    escapes = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v",
-               "\\": r"\\", '"': r"\""}
+    escapes = {
+        "\a": r"\a",
+        "\b": r"\b",
+        "\f": r"\f",
+        "\n": r"\n",
+        "\r": r"\r",
+        "\t": r"\t",
+        "\v": r"\v",
+        "\\": r"\\",
+        '"': r"\"",
+    }
     out = []
     for char in text:
         if char in escapes:
@@ -289,7 +299,7 @@ def go_read_csv_record(text: str) -> list[str]:
             field = line[position:] if end < 0 else line[position:end]
             quote = field.find('"')
             if quote >= 0:
-                column = len(line[:position + quote].encode()) + 1
+                column = len(line[: position + quote].encode()) + 1
                 raise CSVError(f'parse error on line {line_index + 1}, column {column}: bare " in non-quoted-field')
             fields.append(field)
             if end < 0:
@@ -306,7 +316,9 @@ def go_read_csv_record(text: str) -> list[str]:
                 line_index += 1
                 if line_index >= len(lines):
                     column = len(line.encode()) + 1
-                    raise CSVError(_csv_error_text(record_line, line_index, column, 'extraneous or missing " in quoted-field'))
+                    raise CSVError(
+                        _csv_error_text(record_line, line_index, column, 'extraneous or missing " in quoted-field')
+                    )
                 value.append("\n")
                 line, position = lines[line_index], 0
                 continue
@@ -324,7 +336,9 @@ def go_read_csv_record(text: str) -> list[str]:
                 position = after + 1
                 break
             column = len(line[:quote].encode()) + 1
-            raise CSVError(_csv_error_text(record_line, line_index + 1, column, 'extraneous or missing " in quoted-field'))
+            raise CSVError(
+                _csv_error_text(record_line, line_index + 1, column, 'extraneous or missing " in quoted-field')
+            )
 
 
 def _csv_error_text(record_line: int, line: int, column: int, message: str) -> str:
@@ -343,8 +357,14 @@ FLAG_STRING_ARRAY = "stringArray"
 FLAG_STRING_SLICE = "stringSlice"
 
 # pflag's type word in "--flag <type>" help lines (bool flags show none).
-_VALUE_NAMES = {FLAG_STRING: "string", FLAG_BOOL: "", FLAG_INT64: "int", FLAG_UINT32: "uint32",
-                FLAG_STRING_ARRAY: "stringArray", FLAG_STRING_SLICE: "strings"}
+_VALUE_NAMES = {
+    FLAG_STRING: "string",
+    FLAG_BOOL: "",
+    FLAG_INT64: "int",
+    FLAG_UINT32: "uint32",
+    FLAG_STRING_ARRAY: "stringArray",
+    FLAG_STRING_SLICE: "strings",
+}
 
 
 @dataclass(frozen=True)
@@ -429,7 +449,6 @@ def accumulate(spec: FlagSpec, occurrences: Iterable[str]) -> object:
         else:
             value = parsed
     return value
-
 
 
 class FlagOptions:

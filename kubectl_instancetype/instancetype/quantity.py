@@ -9,10 +9,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-FORMAT_ERROR = (
-    "quantities must match the regular expression "
-    "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
-)
+FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 SUFFIX_ERROR = "unable to parse quantity's suffix"
 NUMERIC_ERROR = "unable to parse numeric part of quantity"
 

@@ -7,7 +7,8 @@ message for the first unmet requirement, in KubeVirt's order: CPU, memory, archi
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 DENIAL_PREFIX = "failure checking preference requirements: "
 
@@ -15,23 +16,26 @@ DENIAL_PREFIX = "failure checking preference requirements: "
 def _preferred_topology(preference: Mapping[str, Any]) -> str:
     topology = ((preference.get("cpu") or {}).get("preferredCPUTopology")) or "sockets"
     # the deprecated long names (preferSockets ...) mean the same
-    return topology[len("prefer"):].lower() if topology.startswith("prefer") else topology
+    return topology[len("prefer") :].lower() if topology.startswith("prefer") else topology
 
 
 def _spread_across(preference: Mapping[str, Any]) -> str:
     return (((preference.get("cpu") or {}).get("spreadOptions") or {}).get("across")) or "SocketsCores"
 
 
-def _check_cpu(instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any],
-               template: Mapping[str, Any]) -> str | None:
+def _check_cpu(
+    instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any], template: Mapping[str, Any]
+) -> str | None:
     required = int(preference["requirements"]["cpu"]["guest"])
     if instancetype is not None:
         provided = int((instancetype.get("cpu") or {}).get("guest") or 0)
         if provided < required:
-            return (f"insufficient CPU resources of {provided} vCPU provided by instance type, "
-                    f"preference requires {required} vCPU")
+            return (
+                f"insufficient CPU resources of {provided} vCPU provided by instance type, "
+                f"preference requires {required} vCPU"
+            )
         return None
-    cpu = ((template.get("domain") or {}).get("cpu"))
+    cpu = (template.get("domain") or {}).get("cpu")
     # VMI defaulting gives a VM without any topology one socket, one core and one thread.
     sockets, cores, threads = (int((cpu or {}).get(key) or 0) for key in ("sockets", "cores", "threads"))
     if not (sockets or cores or threads):
@@ -44,18 +48,24 @@ def _check_cpu(instancetype: Mapping[str, Any] | None, preference: Mapping[str, 
         provided, described = cores * sockets * threads, "cores, sockets and threads"
     elif topology == "spread":
         described = _spread_across(preference)
-        provided = {"SocketsCores": sockets * cores, "CoresThreads": cores * threads,
-                    "SocketsCoresThreads": sockets * cores * threads}.get(described, 0)
+        provided = {
+            "SocketsCores": sockets * cores,
+            "CoresThreads": cores * threads,
+            "SocketsCoresThreads": sockets * cores * threads,
+        }.get(described, 0)
     else:
         return None
     if provided < required:
-        return (f"insufficient CPU resources of {provided} vCPU provided by VirtualMachine, "
-                f"preference requires {required} vCPU provided as {described}")
+        return (
+            f"insufficient CPU resources of {provided} vCPU provided by VirtualMachine, "
+            f"preference requires {required} vCPU provided as {described}"
+        )
     return None
 
 
-def _check_memory(instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any],
-                  template: Mapping[str, Any]) -> str | None:
+def _check_memory(
+    instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any], template: Mapping[str, Any]
+) -> str | None:
     from .quantity import canonical_quantity, parse_quantity
 
     required = str(preference["requirements"]["memory"]["guest"])
@@ -66,8 +76,10 @@ def _check_memory(instancetype: Mapping[str, Any] | None, preference: Mapping[st
     if vm_guest is not None:
         provided = str(vm_guest)
     if parse_quantity(provided) < parse_quantity(required):
-        return (f"insufficient Memory resources of {canonical_quantity(provided)} provided by {source}, "
-                f"preference requires {canonical_quantity(required)}")
+        return (
+            f"insufficient Memory resources of {canonical_quantity(provided)} provided by {source}, "
+            f"preference requires {canonical_quantity(required)}"
+        )
     return None
 
 
@@ -81,8 +93,9 @@ def _check_architecture(preference: Mapping[str, Any], template: Mapping[str, An
     return None
 
 
-def unmet_requirement(instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any] | None,
-                      template: Mapping[str, Any]) -> str | None:
+def unmet_requirement(
+    instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any] | None, template: Mapping[str, Any]
+) -> str | None:
     """KubeVirt's message for the first requirement of ``preference`` (a spec) that the VM does not meet.
 
     ``instancetype`` is the instance type's spec (None without one); ``template`` is the VM's

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..errors import PluginError
 from .config import ClusterConfig, ConnectionOptions, load_cluster_config
@@ -16,8 +17,9 @@ DEFAULT_CHUNK_SIZE = 500
 class Client:
     """The plugin's handle on one cluster; create it with :func:`connect`."""
 
-    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None,
-                 log: Callable[[str], None] | None = None):
+    def __init__(
+        self, config: ClusterConfig, environ: dict[str, str] | None = None, log: Callable[[str], None] | None = None
+    ):
         self.config = config
         self.environ = environ
         self.transport = Transport(config, environ, log)
@@ -36,7 +38,7 @@ class Client:
         """Close the connection."""
         self.transport.close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -50,7 +52,7 @@ class Client:
         """Fetch one object."""
         return self.transport.request("GET", resource.path(namespace, name))
 
-    def get_all(self, requests: "list[tuple[Resource, str, str | None]]") -> "list[dict[str, Any] | PluginError]":
+    def get_all(self, requests: list[tuple[Resource, str, str | None]]) -> list[dict[str, Any] | PluginError]:
         """GET several objects concurrently: one request each, on connections of their own.
 
         Returns each object or the :class:`PluginError` its request ended in, in request order.
@@ -59,7 +61,7 @@ class Client:
 
         results: list[Any] = [None] * len(requests)
 
-        def fetch(index: int, client: "Client") -> None:
+        def fetch(index: int, client: Client) -> None:
             resource, name, namespace = requests[index]
             try:
                 results[index] = client.get(resource, name, namespace)
@@ -81,8 +83,11 @@ class Client:
 
     def list_names(self, resource: Resource, namespace: str | None = None) -> list[str]:
         """The names of every object of ``resource`` in the scope (paged)."""
-        return [item["metadata"]["name"] for page in self.list_pages(resource, namespace)
-                for item in page.get("items") or ()]
+        return [
+            item["metadata"]["name"]
+            for page in self.list_pages(resource, namespace)
+            for item in page.get("items") or ()
+        ]
 
     def list_pages(
         self,
@@ -97,9 +102,14 @@ class Client:
         After the first page, the next page is fetched by a background thread while the caller works on
         the current one: the server's time and ours overlap instead of adding up on long lists.
         """
+
         def path(token: str | None) -> str:
-            return resource.path(namespace, labelSelector=label_selector,
-                                 limit=chunk_size if chunk_size > 0 else None, **{"continue": token})
+            return resource.path(
+                namespace,
+                labelSelector=label_selector,
+                limit=chunk_size if chunk_size > 0 else None,
+                **{"continue": token},
+            )
 
         first = self.transport.request("GET", path(None))
         yield first
@@ -113,7 +123,7 @@ class Client:
         import queue
         import threading
 
-        bodies: "queue.Queue[bytes | BaseException | None]" = queue.Queue(maxsize=2)
+        bodies: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=2)
         stop = threading.Event()
 
         def fetch(next_token: str | None) -> None:
@@ -122,7 +132,7 @@ class Client:
                     body = self.transport.request("GET", path(next_token), raw=True)
                     bodies.put(body)
                     next_token = continue_token(body)
-            except BaseException as exc:  # handed to the consumer, which raises it
+            except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which raises it
                 bodies.put(exc)
                 return
             bodies.put(None)
@@ -150,12 +160,18 @@ class Client:
                 except queue.Empty:
                     pass
 
-    def create(self, resource: Resource, body: dict[str, Any], namespace: str | None = None,
-               *, dry_run: bool = False, field_manager: str = "kubectl-instancetype") -> dict[str, Any]:
+    def create(
+        self,
+        resource: Resource,
+        body: dict[str, Any],
+        namespace: str | None = None,
+        *,
+        dry_run: bool = False,
+        field_manager: str = "kubectl-instancetype",
+    ) -> dict[str, Any]:
         """POST ``body``; ``dry_run`` sends ``dryRun=All`` so the server validates without persisting."""
         path = resource.path(namespace, dryRun="All" if dry_run else None, fieldManager=field_manager)
         return self.transport.request("POST", path, body)
-
 
 
 _LIST_TAIL = re.compile(rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$')
@@ -175,8 +191,9 @@ def continue_token(body: bytes) -> str | None:
     return metadata.get("continue") or None
 
 
-def connect(options: ConnectionOptions, environ: dict[str, str], home: str,
-            log: Callable[[str], None] | None = None) -> Client:
+def connect(
+    options: ConnectionOptions, environ: dict[str, str], home: str, log: Callable[[str], None] | None = None
+) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
     ``log``, when given, receives one line per HTTP request (``-v 6`` and up).

@@ -15,8 +15,9 @@ which is imported only then; its result is used by the same transport.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ..errors import ConfigurationError
 
@@ -140,7 +141,7 @@ def _yaml_load(text: str) -> Any:
     import yaml  # only for kubeconfigs outside the common block-style subset
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    return yaml.load(text, Loader=loader)
 
 
 def _yaml_problem(exc: Exception) -> str:
@@ -167,11 +168,11 @@ def read_kubeconfig(paths: list[str]) -> KubeconfigFiles:
             with open(path, encoding="utf-8") as handle:
                 document = _yaml_load(handle.read()) or {}
         except OSError as exc:
-            raise ConfigurationError(f"error loading config file \"{path}\": {exc.strerror}") from exc
+            raise ConfigurationError(f'error loading config file "{path}": {exc.strerror}') from exc
         except Exception as exc:  # yaml.YAMLError, caught without importing yaml eagerly
-            raise ConfigurationError(f"error loading config file \"{path}\": {_yaml_problem(exc)}") from exc
+            raise ConfigurationError(f'error loading config file "{path}": {_yaml_problem(exc)}') from exc
         if not isinstance(document, dict):
-            raise ConfigurationError(f"error loading config file \"{path}\": not a kubeconfig mapping")
+            raise ConfigurationError(f'error loading config file "{path}": not a kubeconfig mapping')
         directory = os.path.dirname(os.path.abspath(path))
         if not merged.current_context and document.get("current-context"):
             merged.current_context = str(document["current-context"])
@@ -216,9 +217,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
     """
     context_name = options.context or files.current_context
     if not context_name:
-        raise ConfigurationError(
-            "no context is selected: set current-context in the kubeconfig or pass --context"
-        )
+        raise ConfigurationError("no context is selected: set current-context in the kubeconfig or pass --context")
     context = files.contexts.get(context_name)
     if context is None:
         raise ConfigurationError(f"context was not found for specified context: {context_name}")
@@ -274,8 +273,7 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
 
             return official.load_in_cluster(options)
         raise ConfigurationError(
-            "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, "
-            "or create ~/.kube/config"
+            "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
         )
     files = read_kubeconfig(paths)
     try:

@@ -35,7 +35,10 @@ _GENERIC = {
     429: ("TooManyRequests", "the server has received too many requests and has asked us to try again later"),
     500: ("InternalError", "an error on the server has prevented the request from succeeding"),
     503: ("ServiceUnavailable", "the server is currently unable to handle the request"),
-    504: ("Timeout", "the server was unable to return a response in the time allotted, but may still be processing the request"),
+    504: (
+        "Timeout",
+        "the server was unable to return a response in the time allotted, but may still be processing the request",
+    ),
 }
 
 _CLASSES = {401: UnauthorizedError, 403: ForbiddenError, 404: NotFoundError}
@@ -60,7 +63,9 @@ def api_error(status: int, body: bytes, method: str, path: str) -> APIError:
             name=details.get("name", ""),
             causes=details.get("causes") or [],
         )
-    reason, message = _GENERIC.get(status, ("", f"an error on the server (HTTP {status}) has prevented the request from succeeding"))
+    reason, message = _GENERIC.get(
+        status, ("", f"an error on the server (HTTP {status}) has prevented the request from succeeding")
+    )
     if status == 401:
         message = "Unauthorized"
     elif body and len(body) < 512 and status not in (403, 404):
@@ -68,7 +73,7 @@ def api_error(status: int, body: bytes, method: str, path: str) -> APIError:
     return cls(status, message, reason=reason)
 
 
-def transport_error(exc: BaseException, transport: "Transport") -> TransportError:
+def transport_error(exc: BaseException, transport: Transport) -> TransportError:
     """Map a socket, TLS or HTTP protocol failure to kubectl's wording."""
     if isinstance(exc, ConnectionRefusedError):
         return ConnectionRefused(transport.host_port)

@@ -37,9 +37,17 @@ class Response:
 class Connection:
     """One client connection; :meth:`request` may be called repeatedly while the server keeps it open."""
 
-    def __init__(self, host: str, port: int, *, timeout: float | None, connect_timeout: float | None = None,
-                 tls_context: Any = None,
-                 server_hostname: str | None = None, tunnel: tuple[str, int] | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        timeout: float | None,
+        connect_timeout: float | None = None,
+        tls_context: Any = None,
+        server_hostname: str | None = None,
+        tunnel: tuple[str, int] | None = None,
+    ):
         self.host, self.port = host, port
         self.timeout = timeout  # per socket operation once connected; None waits as long as the server takes
         self.connect_timeout = connect_timeout if connect_timeout is not None else timeout

@@ -23,14 +23,12 @@ _PLAIN_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
 # YAML 1.1's implicit int, float and timestamp forms (as its specification gives them). Compiled on first
 # use: only plain scalars that start with a digit, a sign or a dot need it.
-_YAML11_NUMBER_OR_TIME_PATTERN = (
-    r"""[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
+_YAML11_NUMBER_OR_TIME_PATTERN = r"""[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+
     |[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?
     |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)
     |[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
     |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
     (?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"""
-)
 _compiled: dict[str, re.Pattern] = {}
 
 
@@ -42,8 +40,36 @@ def _number_or_time(text: str) -> bool:
     if pattern is None:
         pattern = _compiled["number"] = re.compile(_YAML11_NUMBER_OR_TIME_PATTERN, re.X)
     return pattern.fullmatch(text) is not None
+
+
 _YAML11_WORDS = frozenset(
-    "y Y yes Yes YES n N no No NO true True TRUE false False FALSE on On ON off Off OFF null Null NULL".split()
+    [
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+        "null",
+        "Null",
+        "NULL",
+    ]
 )
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
 
@@ -60,12 +86,18 @@ def _split_key(text: str) -> tuple[str, str] | None:
     key = text[:colon]
     if not (key[0].isalpha() or key[0] == "_") or not _KEY_CHARS.issuperset(key):
         return None
-    return key, text[colon + 1:]
+    return key, text[colon + 1 :]
 
 
 def _plain_string(text: str) -> bool:
-    return (text[0] in _PLAIN_FIRST and "#" not in text and "\t" not in text and ": " not in text
-            and not text.endswith(":") and "  " not in text)
+    return (
+        text[0] in _PLAIN_FIRST
+        and "#" not in text
+        and "\t" not in text
+        and ": " not in text
+        and not text.endswith(":")
+        and "  " not in text
+    )
 
 
 def _scalar(text: str) -> Any:
@@ -125,16 +157,16 @@ def _strip_comment(value: str) -> str:
     if value[0] in "\"'":
         quote = value[0]
         close = value.find(quote, 1)
-        while quote == "'" and close != -1 and value[close:close + 2] == "''":
+        while quote == "'" and close != -1 and value[close : close + 2] == "''":
             close = value.find(quote, close + 2)
         while quote == '"' and close != -1 and value[close - 1] == "\\":
             close = value.find(quote, close + 1)
         if close == -1:
             raise _Unsupported
-        rest = value[close + 1:].strip()
+        rest = value[close + 1 :].strip()
         if rest and not rest.startswith("#"):
             raise _Unsupported
-        return value[:close + 1]
+        return value[: close + 1]
     position = value.find(" #")
     return value if position == -1 else value[:position].rstrip()
 
@@ -154,7 +186,9 @@ class _Reader:
                 if self.lines or markers > 1 or stripped != "---":
                     raise _Unsupported  # a second document, directives, document end: PyYAML decides
                 continue
-            if stripped[0] in "&*!|>{[?@`" or stripped.startswith("- ") and stripped[2:3] in ("&", "*", "!", "|", ">"):
+            if stripped[0] in "&*!|>{[?@`" or (
+                stripped.startswith("- ") and stripped[2:3] in ("&", "*", "!", "|", ">")
+            ):
                 raise _Unsupported
             self.lines.append((len(raw) - len(raw.lstrip(" ")), raw.rstrip()))
         self.index = 0

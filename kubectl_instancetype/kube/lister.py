@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import ForbiddenError, PluginError
 from .client import Client
@@ -39,8 +40,9 @@ def list_scopes(
     forbidden: list[tuple[Scope, ForbiddenError]] = []
     for scope in scopes:
         try:
-            for page in client.list_pages(scope.resource, scope.namespace, label_selector=label_selector,
-                                          chunk_size=chunk_size):
+            for page in client.list_pages(
+                scope.resource, scope.namespace, label_selector=label_selector, chunk_size=chunk_size
+            ):
                 for obj in page.get("items") or ():
                     consume(scope, obj)
         except ForbiddenError as exc:

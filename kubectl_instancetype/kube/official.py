@@ -21,8 +21,9 @@ def _configuration():
     return Configuration()
 
 
-def _to_cluster_config(cfg, *, namespace: str, namespace_explicit: bool, context: str,
-                       options: ConnectionOptions) -> ClusterConfig:
+def _to_cluster_config(
+    cfg, *, namespace: str, namespace_explicit: bool, context: str, options: ConnectionOptions
+) -> ClusterConfig:
     def authorization() -> str | None:
         # get_api_key_with_prefix runs the loader's refresh hook (exec plugin expiry, token files).
         return cfg.get_api_key_with_prefix("BearerToken", alias="authorization") or (
@@ -67,8 +68,9 @@ def load_from_kubeconfig(files: KubeconfigFiles, options: ConnectionOptions) -> 
         raise ConfigurationError(f"getting credentials: {exc}") from exc
     context = files.contexts.get(context_name, {})
     namespace = options.namespace or str(context.get("namespace") or "") or "default"
-    return _to_cluster_config(cfg, namespace=namespace, namespace_explicit=bool(options.namespace),
-                              context=context_name, options=options)
+    return _to_cluster_config(
+        cfg, namespace=namespace, namespace_explicit=bool(options.namespace), context=context_name, options=options
+    )
 
 
 def load_in_cluster(options: ConnectionOptions) -> ClusterConfig:
@@ -88,6 +90,6 @@ def load_in_cluster(options: ConnectionOptions) -> ClusterConfig:
                 namespace = handle.read().strip()
         except OSError:
             namespace = ""
-    return _to_cluster_config(cfg, namespace=namespace or "default",
-                              namespace_explicit=bool(options.namespace), context="",
-                              options=options)
+    return _to_cluster_config(
+        cfg, namespace=namespace or "default", namespace_explicit=bool(options.namespace), context="", options=options
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -57,14 +56,26 @@ class Resource:
 
 INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
 
-CLUSTER_INSTANCETYPES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineclusterinstancetypes",
-                                 "VirtualMachineClusterInstancetype", namespaced=False)
-INSTANCETYPES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineinstancetypes",
-                         "VirtualMachineInstancetype", namespaced=True)
-CLUSTER_PREFERENCES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachineclusterpreferences",
-                               "VirtualMachineClusterPreference", namespaced=False)
-PREFERENCES = Resource(INSTANCETYPE_GROUP, "v1beta1", "virtualmachinepreferences",
-                       "VirtualMachinePreference", namespaced=True)
+CLUSTER_INSTANCETYPES = Resource(
+    INSTANCETYPE_GROUP,
+    "v1beta1",
+    "virtualmachineclusterinstancetypes",
+    "VirtualMachineClusterInstancetype",
+    namespaced=False,
+)
+INSTANCETYPES = Resource(
+    INSTANCETYPE_GROUP, "v1beta1", "virtualmachineinstancetypes", "VirtualMachineInstancetype", namespaced=True
+)
+CLUSTER_PREFERENCES = Resource(
+    INSTANCETYPE_GROUP,
+    "v1beta1",
+    "virtualmachineclusterpreferences",
+    "VirtualMachineClusterPreference",
+    namespaced=False,
+)
+PREFERENCES = Resource(
+    INSTANCETYPE_GROUP, "v1beta1", "virtualmachinepreferences", "VirtualMachinePreference", namespaced=True
+)
 VIRTUAL_MACHINES = Resource("kubevirt.io", "v1", "virtualmachines", "VirtualMachine", namespaced=True)
 CONTROLLER_REVISIONS = Resource("apps", "v1", "controllerrevisions", "ControllerRevision", namespaced=True)
 PERSISTENT_VOLUME_CLAIMS = Resource("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", namespaced=True)
@@ -76,8 +87,16 @@ NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
 BY_KIND = {
     resource.kind: resource
     for resource in (
-        CLUSTER_INSTANCETYPES, INSTANCETYPES, CLUSTER_PREFERENCES, PREFERENCES, VIRTUAL_MACHINES,
-        CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, DATA_VOLUMES, DATA_SOURCES, VOLUME_SNAPSHOTS,
+        CLUSTER_INSTANCETYPES,
+        INSTANCETYPES,
+        CLUSTER_PREFERENCES,
+        PREFERENCES,
+        VIRTUAL_MACHINES,
+        CONTROLLER_REVISIONS,
+        PERSISTENT_VOLUME_CLAIMS,
+        DATA_VOLUMES,
+        DATA_SOURCES,
+        VOLUME_SNAPSHOTS,
         NAMESPACES,
     )
 }

@@ -11,7 +11,8 @@ import json
 import os
 import ssl
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 from ..errors import ConfigurationError, TransportError
@@ -113,8 +114,9 @@ def split_url(url: str) -> tuple[str, str, int, str]:
 class Transport:
     """One keep-alive connection to the API server, speaking JSON."""
 
-    def __init__(self, config: ClusterConfig, environ: dict[str, str] | None = None,
-                 log: Callable[[str], None] | None = None):
+    def __init__(
+        self, config: ClusterConfig, environ: dict[str, str] | None = None, log: Callable[[str], None] | None = None
+    ):
         self.config = config
         self.log = log
         self.scheme, self.host, self.port, self.base_path = split_url(config.server)
@@ -135,9 +137,15 @@ class Transport:
                 raise ConfigurationError(f"proxy scheme {proxy_scheme!r} is not supported (http:// proxies are)")
             tunnel = (self.host, self.port)
         tls = build_ssl_context(self.config) if self.scheme == "https" else None
-        return Connection(target_host, target_port, timeout=timeout,
-                          connect_timeout=timeout or DEFAULT_CONNECT_TIMEOUT, tls_context=tls,
-                          server_hostname=self.config.tls_server_name or None, tunnel=tunnel)
+        return Connection(
+            target_host,
+            target_port,
+            timeout=timeout,
+            connect_timeout=timeout or DEFAULT_CONNECT_TIMEOUT,
+            tls_context=tls,
+            server_hostname=self.config.tls_server_name or None,
+            tunnel=tunnel,
+        )
 
     def close(self) -> None:
         """Close the kept-alive connection."""
@@ -175,8 +183,9 @@ class Transport:
             if self.log:
                 # kubectl -v=6 prints the same line for every request it sends.
                 elapsed = int((time.monotonic() - started) * 1000)
-                self.log(f"{method} {self.config.server}{path} {response.status} {response.reason} "
-                         f"in {elapsed} milliseconds")
+                self.log(
+                    f"{method} {self.config.server}{path} {response.status} {response.reason} in {elapsed} milliseconds"
+                )
             if response.status >= 400:
                 raise kube_errors.api_error(response.status, response.body, method, path)
             if raw:
@@ -187,5 +196,6 @@ class Transport:
                 return json.loads(response.body)
             except ValueError as exc:
                 raise TransportError(
-                    f"the server sent a response that is not JSON ({len(response.body)} bytes)") from exc
+                    f"the server sent a response that is not JSON ({len(response.body)} bytes)"
+                ) from exc
         raise AssertionError("unreachable")

@@ -23,7 +23,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _MAP_TAG = "tag:yaml.org,2002:map"
@@ -31,14 +32,58 @@ _SEQ_TAG = "tag:yaml.org,2002:seq"
 
 # go-yaml v2's resolve table: words that read back as bool, null or float ("<<" is never looked up there)
 _RESOLVED_WORDS = frozenset(
-    "y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE off Off OFF "
-    "~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF".split()
+    [
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "true",
+        "True",
+        "TRUE",
+        "on",
+        "On",
+        "ON",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "false",
+        "False",
+        "FALSE",
+        "off",
+        "Off",
+        "OFF",
+        "~",
+        "null",
+        "Null",
+        "NULL",
+        ".nan",
+        ".NaN",
+        ".NAN",
+        ".inf",
+        ".Inf",
+        ".INF",
+        "+.inf",
+        "+.Inf",
+        "+.INF",
+        "-.inf",
+        "-.Inf",
+        "-.INF",
+    ]
 )
-_FIRST_CHAR_HINTS = {**{c: "S" for c in "+-"}, **{c: "D" for c in "0123456789"},
-                     **{c: "M" for c in "yYnNtTfFoO~"}, ".": "."}
+_FIRST_CHAR_HINTS = {
+    **{c: "S" for c in "+-"},
+    **{c: "D" for c in "0123456789"},
+    **{c: "M" for c in "yYnNtTfFoO~"},
+    ".": ".",
+}
 _YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_GO_DECIMAL_FLOAT = re.compile(r"[-+]?([0-9](_?[0-9])*(\.([0-9](_?[0-9])*)?)?|\.[0-9](_?[0-9])*)([eE][-+]?[0-9](_?[0-9])*)?")
+_GO_DECIMAL_FLOAT = re.compile(
+    r"[-+]?([0-9](_?[0-9])*(\.([0-9](_?[0-9])*)?)?|\.[0-9](_?[0-9])*)([eE][-+]?[0-9](_?[0-9])*)?"
+)
 _GO_HEX_FLOAT = re.compile(r"[-+]?0[xX](_?[0-9a-fA-F])*(\.([0-9a-fA-F](_?[0-9a-fA-F])*)?)?[pP][-+]?[0-9](_?[0-9])*")
 _GO_SPECIAL_FLOAT = re.compile(r"[-+]?(inf|infinity|nan)", re.IGNORECASE)
 _GO_INT = {
@@ -208,7 +253,7 @@ def _dumper():
         """PyYAML's safe dumper with go-yaml v2's key order and string styles and no implicit typing."""
 
         # Every scalar is emitted as a string: the styles chosen here already keep its type readable.
-        yaml_implicit_resolvers: dict = {}
+        yaml_implicit_resolvers: ClassVar[dict] = {}
 
         def ignore_aliases(self, data: Any) -> bool:
             # go-yaml writes a shared object out again each time; it never writes anchors and aliases
@@ -242,9 +287,16 @@ def _dumper():
     def represent_list(dumper, data: Iterable[Any]):
         return yaml.SequenceNode(_SEQ_TAG, [dumper.represent_data(item) for item in data], flow_style=False)
 
-    for kind, representer in ((str, represent_str), (bool, represent_bool), (int, represent_int),
-                              (float, represent_float), (type(None), represent_none), (dict, represent_map),
-                              (list, represent_list), (tuple, represent_list)):
+    for kind, representer in (
+        (str, represent_str),
+        (bool, represent_bool),
+        (int, represent_int),
+        (float, represent_float),
+        (type(None), represent_none),
+        (dict, represent_map),
+        (list, represent_list),
+        (tuple, represent_list),
+    ):
         GoYAMLDumper.add_representer(kind, representer)
     return yaml, GoYAMLDumper
 
@@ -257,8 +309,9 @@ def _original_key(data: dict, text: str) -> Any:
 def dump(obj: Any) -> str:
     """``obj`` (dicts, lists, strings, numbers, booleans, None) as ``sigs.k8s.io/yaml.Marshal`` writes it."""
     yaml, dumper = _dumper()
-    text = yaml.dump(obj, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True,
-                     indent=2, width=80)
+    text = yaml.dump(
+        obj, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True, indent=2, width=80
+    )
     # libyaml closes a document that ends in an open-ended scalar (``|+``, a plain root) with "...";
     # go-yaml's older port never writes that marker.
     if text.endswith("\n...\n"):

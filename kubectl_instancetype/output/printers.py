@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..env import Environment
 from ..errors import UsageError
@@ -35,8 +36,9 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
 
 
-def print_objects(env: Environment, output: str, objects: list[dict[str, Any]], names: list[str],
-                  *, single: bool = False) -> None:
+def print_objects(
+    env: Environment, output: str, objects: list[dict[str, Any]], names: list[str], *, single: bool = False
+) -> None:
     """Print ``objects`` as yaml/json (one object, or a List) or their ``names`` for ``-o name``."""
     if output == "name":
         env.stdout.write("".join(f"{name}\n" for name in names))

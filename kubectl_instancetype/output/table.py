@@ -6,7 +6,7 @@ row is padded to ``max(6, widest cell + 3)``, and the last cell is written as it
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 MIN_WIDTH = 6
 PADDING = 3

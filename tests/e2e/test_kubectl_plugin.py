@@ -15,8 +15,9 @@ def kubectl(control_plane, plugin_path, tmp_path):
 
     def invoke(*args: str, user: str = "admin") -> subprocess.CompletedProcess:
         environ = {"PATH": plugin_path, "HOME": str(tmp_path), "KUBECONFIG": str(control_plane.kubeconfig(user))}
-        return subprocess.run([str(control_plane.kubectl), *args], env=environ, capture_output=True, text=True,
-                              timeout=60)
+        return subprocess.run(
+            [str(control_plane.kubectl), *args], env=environ, capture_output=True, text=True, timeout=60
+        )
 
     return invoke
 
@@ -67,22 +68,49 @@ def test_completion_helper_serves_kubectl(kubectl) -> None:
 
 def test_create_vm_through_kubectl(kubectl, control_plane) -> None:
     control_plane.ensure_namespace("demo")
-    result = kubectl("instancetype", "create", "vm", "--instancetype", "u1.medium", "--preference", "fedora",
-                     "--volume-containerdisk", "src:quay.io/containerdisks/fedora:41", "-n", "demo")
+    result = kubectl(
+        "instancetype",
+        "create",
+        "vm",
+        "--instancetype",
+        "u1.medium",
+        "--preference",
+        "fedora",
+        "--volume-containerdisk",
+        "src:quay.io/containerdisks/fedora:41",
+        "-n",
+        "demo",
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("virtualmachine.kubevirt.io/vm-") and result.stdout.endswith(" created\n")
     name = result.stdout.split("/", 1)[1].split()[0]
-    stored = kubectl("get", "virtualmachine", name, "-n", "demo", "-o", "jsonpath={.spec.instancetype.name}"
-                     "/{.spec.preference.name}")
+    stored = kubectl(
+        "get", "virtualmachine", name, "-n", "demo", "-o", "jsonpath={.spec.instancetype.name}/{.spec.preference.name}"
+    )
     assert stored.stdout == "u1.medium/fedora"
 
 
 def test_create_vm_dry_run_yaml_through_kubectl(kubectl) -> None:
-    result = kubectl("instancetype", "create", "vm", "--name", "printed", "--instancetype", "u1.medium",
-                     "--dry-run=client", "-o", "yaml")
+    result = kubectl(
+        "instancetype",
+        "create",
+        "vm",
+        "--name",
+        "printed",
+        "--instancetype",
+        "u1.medium",
+        "--dry-run=client",
+        "-o",
+        "yaml",
+    )
     assert result.returncode == 0
-    assert result.stdout.splitlines()[:5] == ["apiVersion: kubevirt.io/v1", "kind: VirtualMachine", "metadata:",
-                                               "  name: printed", "spec:"]
+    assert result.stdout.splitlines()[:5] == [
+        "apiVersion: kubevirt.io/v1",
+        "kind: VirtualMachine",
+        "metadata:",
+        "  name: printed",
+        "spec:",
+    ]
 
 
 def test_create_vm_missing_instancetype_through_kubectl(kubectl) -> None:

@@ -24,31 +24,60 @@ def namespace(control_plane) -> str:
 
 
 def vm(control_plane, name: str, namespace: str) -> dict | None:
-    return control_plane.get({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine",
-                              "metadata": {"name": name, "namespace": namespace}})
+    return control_plane.get(
+        {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": namespace}}
+    )
 
 
-@pytest.mark.parametrize("instancetype,preference,expected_spec", [
-    ("u1.medium", "fedora", {"instancetype": {"name": "u1.medium"}, "preference": {"name": "fedora"}}),
-    ("virtualmachineinstancetype/u1.large", "virtualmachinepreference/rhel.9",
-     {"instancetype": {"kind": "virtualmachineinstancetype", "name": "u1.large"},
-      "preference": {"kind": "virtualmachinepreference", "name": "rhel.9"}}),
-    ("VirtualMachineClusterInstancetype/u1.small", "virtualmachineclusterpreferences/fedora",
-     {"instancetype": {"kind": "virtualmachineclusterinstancetype", "name": "u1.small"},
-      "preference": {"kind": "virtualmachineclusterpreference", "name": "fedora"}}),
-])
-def test_create_vm_with_each_kind_of_reference(cli, control_plane, mocker, instancetype, preference,
-                                                expected_spec) -> None:
+@pytest.mark.parametrize(
+    "instancetype,preference,expected_spec",
+    [
+        ("u1.medium", "fedora", {"instancetype": {"name": "u1.medium"}, "preference": {"name": "fedora"}}),
+        (
+            "virtualmachineinstancetype/u1.large",
+            "virtualmachinepreference/rhel.9",
+            {
+                "instancetype": {"kind": "virtualmachineinstancetype", "name": "u1.large"},
+                "preference": {"kind": "virtualmachinepreference", "name": "rhel.9"},
+            },
+        ),
+        (
+            "VirtualMachineClusterInstancetype/u1.small",
+            "virtualmachineclusterpreferences/fedora",
+            {
+                "instancetype": {"kind": "virtualmachineclusterinstancetype", "name": "u1.small"},
+                "preference": {"kind": "virtualmachineclusterpreference", "name": "fedora"},
+            },
+        ),
+    ],
+)
+def test_create_vm_with_each_kind_of_reference(
+    cli, control_plane, mocker, instancetype, preference, expected_spec
+) -> None:
     name = next(NAMES)
     spy = mocker.spy(Transport, "request")
-    result = cli("create", "vm", "--name", name, "--instancetype", instancetype, "--preference", preference,
-                 "--volume-containerdisk", CONTAINERDISK, "-n", "catalog")
+    result = cli(
+        "create",
+        "vm",
+        "--name",
+        name,
+        "--instancetype",
+        instancetype,
+        "--preference",
+        preference,
+        "--volume-containerdisk",
+        CONTAINERDISK,
+        "-n",
+        "catalog",
+    )
     assert (result.exit_code, result.stdout, result.stderr) == (0, f"virtualmachine.kubevirt.io/{name} created\n", "")
     methods = sorted(call.args[1] for call in spy.call_args_list)
     assert methods == ["GET", "GET", "POST"]  # one GET per reference, one POST, nothing else
     stored = vm(control_plane, name, "catalog")
     assert {key: stored["spec"][key] for key in ("instancetype", "preference")} == expected_spec
-    assert stored["spec"]["template"]["spec"]["volumes"][0]["containerDisk"]["image"] == "quay.io/containerdisks/fedora:41"
+    assert (
+        stored["spec"]["template"]["spec"]["volumes"][0]["containerDisk"]["image"] == "quay.io/containerdisks/fedora:41"
+    )
 
 
 def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
@@ -58,22 +87,35 @@ def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
     assert vm(control_plane, name, "default")["metadata"]["namespace"] == "default"
 
 
-@pytest.mark.parametrize("flags,message", [
-    (["--instancetype", "u1.mediun", "--preference", "fedora"],
-     'error: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?)\n'),
-    (["--instancetype", "u1.medium", "--preference", "fedoraa"],
-     'error: virtualmachineclusterpreference "fedoraa" not found (did you mean fedora?)\n'),
-    (["--instancetype", "zz.none", "--preference", "virtualmachinepreference/fedora", "-n", "create-tests"],
-     'error: virtualmachineclusterinstancetype "zz.none" not found; '
-     'virtualmachinepreference "fedora" not found in namespace "create-tests"\n'),
-    (["--instancetype", "u1.nano", "--preference", "windows.11"],
-     "error: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
-     "instance type, preference requires 2 vCPU\n"),
-    (["--instancetype", "u1.2xmedium", "--preference", "oraclelinux"], None),
-    (["--preference", "fedora"],
-     "error: failure checking preference requirements: insufficient Memory resources of 512Mi provided by "
-     "VirtualMachine, preference requires 2Gi\n"),
-])
+@pytest.mark.parametrize(
+    "flags,message",
+    [
+        (
+            ["--instancetype", "u1.mediun", "--preference", "fedora"],
+            'error: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?)\n',
+        ),
+        (
+            ["--instancetype", "u1.medium", "--preference", "fedoraa"],
+            'error: virtualmachineclusterpreference "fedoraa" not found (did you mean fedora?)\n',
+        ),
+        (
+            ["--instancetype", "zz.none", "--preference", "virtualmachinepreference/fedora", "-n", "create-tests"],
+            'error: virtualmachineclusterinstancetype "zz.none" not found; '
+            'virtualmachinepreference "fedora" not found in namespace "create-tests"\n',
+        ),
+        (
+            ["--instancetype", "u1.nano", "--preference", "windows.11"],
+            "error: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
+            "instance type, preference requires 2 vCPU\n",
+        ),
+        (["--instancetype", "u1.2xmedium", "--preference", "oraclelinux"], None),
+        (
+            ["--preference", "fedora"],
+            "error: failure checking preference requirements: insufficient Memory resources of 512Mi provided by "
+            "VirtualMachine, preference requires 2Gi\n",
+        ),
+    ],
+)
 def test_checks_fail_before_anything_is_written(cli, control_plane, namespace, flags, message) -> None:
     name = next(NAMES)
     result = cli("create", "vm", "--name", name, *flags)
@@ -116,8 +158,10 @@ def test_server_dry_run_persists_nothing(cli, control_plane) -> None:
 def test_client_dry_run_needs_no_cluster(tmp_path) -> None:
     from tests.conftest import run_cli
 
-    result = run_cli(["create", "vm", "--name", "offline", "--instancetype", "u1.medium", "--dry-run=client",
-                      "-o", "json"], environ={"HOME": str(tmp_path)})
+    result = run_cli(
+        ["create", "vm", "--name", "offline", "--instancetype", "u1.medium", "--dry-run=client", "-o", "json"],
+        environ={"HOME": str(tmp_path)},
+    )
     assert result.exit_code == 0, result.stderr
     manifest = json.loads(result.stdout)
     assert manifest["metadata"] == {"name": "offline"}  # no namespace unless -n is given, as virtctl
@@ -139,27 +183,40 @@ def test_restricted_user_is_refused_and_nothing_exists(cli, control_plane) -> No
     assert result.stderr == (
         'Error from server (Forbidden): virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.medium" '
         'is forbidden: User "alice" cannot get resource "virtualmachineclusterinstancetypes" in API group '
-        '"instancetype.kubevirt.io" at the cluster scope\n')
+        '"instancetype.kubevirt.io" at the cluster scope\n'
+    )
     skipped = cli("create", "vm", "--name", name, "--skip-checks", user="alice")
     assert skipped.exit_code == 1
-    assert skipped.stderr.startswith('Error from server (Forbidden): virtualmachines.kubevirt.io is forbidden: '
-                                     'User "alice" cannot create resource "virtualmachines"')
+    assert skipped.stderr.startswith(
+        "Error from server (Forbidden): virtualmachines.kubevirt.io is forbidden: "
+        'User "alice" cannot create resource "virtualmachines"'
+    )
     assert vm(control_plane, name, "alice") is None
 
 
 def test_flag_errors_send_nothing(cli, mocker) -> None:
     spy = mocker.spy(Transport, "request")
     for flags, message in [
-        (["--volume-pvc", "nope"], 'error: failed to parse "--volume-pvc" flag: params need to have at least one '
-                                   "colon: nope\n"),
-        (["--memory", "1Gi", "--instancetype", "u1.medium"],
-         "error: if any flags in the group [memory instancetype infer-instancetype infer-instancetype-from] are "
-         "set none of the others can be; [instancetype memory] were all set\n"),
+        (
+            ["--volume-pvc", "nope"],
+            'error: failed to parse "--volume-pvc" flag: params need to have at least one colon: nope\n',
+        ),
+        (
+            ["--memory", "1Gi", "--instancetype", "u1.medium"],
+            "error: if any flags in the group [memory instancetype infer-instancetype infer-instancetype-from] are "
+            "set none of the others can be; [instancetype memory] were all set\n",
+        ),
         (["--dry-run=maybe"], 'error: Invalid dry-run value (maybe). Must be "none", "server", or "client".\n'),
-        (["-o", "wide"], 'error: unable to match a printer suitable for the output format "wide", allowed formats '
-                         "are: json,name,yaml\n"),
-        (["--termination-grace-period", "soon"], 'error: invalid argument "soon" for "--termination-grace-period" '
-                                                  'flag: strconv.ParseInt: parsing "soon": invalid syntax\n'),
+        (
+            ["-o", "wide"],
+            'error: unable to match a printer suitable for the output format "wide", allowed formats '
+            "are: json,name,yaml\n",
+        ),
+        (
+            ["--termination-grace-period", "soon"],
+            'error: invalid argument "soon" for "--termination-grace-period" '
+            'flag: strconv.ParseInt: parsing "soon": invalid syntax\n',
+        ),
     ]:
         result = cli("create", "vm", *flags)
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", message), flags
@@ -173,30 +230,71 @@ def test_create_instancetype_and_preference(cli, control_plane, namespace) -> No
     assert listed.stdout.splitlines()[1].split()[:4] == ["itest-custom", "cluster", "3", "6Gi"]
     namespaced = cli("create", "instancetype", "--cpu", "2", "--memory", "1Gi", "--name", "ns-type", "-n", namespace)
     assert namespaced.stdout == "virtualmachineinstancetype.instancetype.kubevirt.io/ns-type created\n"
-    assert control_plane.get({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineInstancetype",
-                              "metadata": {"name": "ns-type", "namespace": namespace}})["spec"]["cpu"] == {"guest": 2}
-    preference = cli("create", "preference", "--namespaced", "--cpu-topology", "cores", "--name", "ns-pref",
-                     "-n", namespace, "-o", "yaml")
+    assert control_plane.get(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": "ns-type", "namespace": namespace},
+        }
+    )["spec"]["cpu"] == {"guest": 2}
+    preference = cli(
+        "create",
+        "preference",
+        "--namespaced",
+        "--cpu-topology",
+        "cores",
+        "--name",
+        "ns-pref",
+        "-n",
+        namespace,
+        "-o",
+        "yaml",
+    )
     assert yaml.safe_load(preference.stdout)["spec"] == {"cpu": {"preferredCPUTopology": "cores"}}
     again = cli("create", "instancetype", "--cpu", "3", "--memory", "6Gi", "--name", "itest-custom")
-    assert again.stderr == ('Error from server (AlreadyExists): virtualmachineclusterinstancetypes.instancetype.'
-                            'kubevirt.io "itest-custom" already exists\n')
+    assert again.stderr == (
+        "Error from server (AlreadyExists): virtualmachineclusterinstancetypes.instancetype."
+        'kubevirt.io "itest-custom" already exists\n'
+    )
     missing = cli("create", "instancetype", "--name", "x")
     assert missing.stderr == 'error: required flag(s) "cpu", "memory" not set\n'
-    for kind, name, ns in (("VirtualMachineClusterInstancetype", "itest-custom", None),
-                           ("VirtualMachineInstancetype", "ns-type", namespace),
-                           ("VirtualMachinePreference", "ns-pref", namespace)):
-        control_plane.delete({"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": kind,
-                              "metadata": {"name": name} | ({"namespace": ns} if ns else {})})
+    for kind, name, ns in (
+        ("VirtualMachineClusterInstancetype", "itest-custom", None),
+        ("VirtualMachineInstancetype", "ns-type", namespace),
+        ("VirtualMachinePreference", "ns-pref", namespace),
+    ):
+        control_plane.delete(
+            {
+                "apiVersion": "instancetype.kubevirt.io/v1beta1",
+                "kind": kind,
+                "metadata": {"name": name} | ({"namespace": ns} if ns else {}),
+            }
+        )
 
 
 def test_create_vm_with_a_custom_instancetype_and_server_side_schema(cli, control_plane) -> None:
     """The server validates with KubeVirt's schema: what create vm writes is accepted as it is."""
     name = next(NAMES)
-    result = cli("create", "vm", "--name", name, "--instancetype", "u1.medium", "--preference", "fedora",
-                 "--volume-import", "type:registry,url:docker://quay.io/containerdisks/fedora:41,size:10Gi",
-                 "--volume-pvc", "src:my-pvc", "--user", "fedora", "--ssh-key", "ssh-ed25519 AAAA test@example",
-                 "--run-strategy", "Halted")
+    result = cli(
+        "create",
+        "vm",
+        "--name",
+        name,
+        "--instancetype",
+        "u1.medium",
+        "--preference",
+        "fedora",
+        "--volume-import",
+        "type:registry,url:docker://quay.io/containerdisks/fedora:41,size:10Gi",
+        "--volume-pvc",
+        "src:my-pvc",
+        "--user",
+        "fedora",
+        "--ssh-key",
+        "ssh-ed25519 AAAA test@example",
+        "--run-strategy",
+        "Halted",
+    )
     assert result.exit_code == 0, result.stderr
     stored = vm(control_plane, name, "default")
     assert stored["spec"]["runStrategy"] == "Halted"

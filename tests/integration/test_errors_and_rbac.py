@@ -19,12 +19,18 @@ def kubeconfig(tmp_path: Path, server: str, ca: str | None, token: str, name: st
     """A one-context kubeconfig written as JSON (which YAML readers accept)."""
     cluster = {"server": server} | ({"certificate-authority": ca} if ca else {})
     path = tmp_path / name
-    path.write_text(json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": "c",
-        "clusters": [{"name": "c", "cluster": cluster}],
-        "users": [{"name": "u", "user": {"token": token}}],
-        "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
-    }))
+    path.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": cluster}],
+                "users": [{"name": "u", "user": {"token": token}}],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
     return path
 
 
@@ -57,15 +63,19 @@ def test_user_who_may_list_nothing_gets_an_error(cli) -> None:
     result = cli("list", user="mallory")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith(
-        'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is forbidden: User "mallory"')
+        'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is forbidden: User "mallory"'
+    )
     assert result.stderr.count("\n") == 1
 
 
 def test_forbidden_single_scope(cli) -> None:
     result = cli("list", "--cluster", user="alice")
-    assert_one_error_line(result, 'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is '
-                                  'forbidden: User "alice" cannot list resource "virtualmachineclusterinstancetypes"'
-                                  ' in API group "instancetype.kubevirt.io" at the cluster scope')
+    assert_one_error_line(
+        result,
+        "error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is "
+        'forbidden: User "alice" cannot list resource "virtualmachineclusterinstancetypes"'
+        ' in API group "instancetype.kubevirt.io" at the cluster scope',
+    )
 
 
 def test_wrong_token(control_plane, tmp_path) -> None:
@@ -78,8 +88,10 @@ def test_stopped_server(control_plane, tmp_path) -> None:
     port = free_port()  # nothing listens there: what a stopped apiserver looks like
     path = kubeconfig(tmp_path, f"https://127.0.0.1:{port}", str(control_plane.ca_file), "t")
     result = run_cli(["list", "--kubeconfig", str(path)])
-    assert_one_error_line(result, f"error: The connection to the server 127.0.0.1:{port} was refused - "
-                                  "did you specify the right host or port?")
+    assert_one_error_line(
+        result,
+        f"error: The connection to the server 127.0.0.1:{port} was refused - did you specify the right host or port?",
+    )
 
 
 def test_tls_mismatch(control_plane, tmp_path) -> None:
@@ -123,8 +135,9 @@ def test_unknown_context(control_plane) -> None:
 
 def test_no_kubeconfig(tmp_path) -> None:
     result = run_cli(["list"], environ={"HOME": str(tmp_path)})
-    assert_one_error_line(result, "error: no configuration has been provided: set KUBECONFIG, pass --kubeconfig, "
-                                  "or create ~/.kube/config")
+    assert_one_error_line(
+        result, "error: no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
+    )
 
 
 def test_missing_kubeconfig_file(tmp_path) -> None:
@@ -153,15 +166,21 @@ def test_request_timeout(control_plane, tmp_path) -> None:
         result = run_cli(["list", "--kubeconfig", str(path), "--request-timeout", "1s"])
     finally:
         silent.close()
-    assert_one_error_line(result, f"error: Unable to connect to the server: the server 127.0.0.1:{port} "
-                                  "did not answer within 1s (request timed out)")
+    assert_one_error_line(
+        result,
+        f"error: Unable to connect to the server: the server 127.0.0.1:{port} "
+        "did not answer within 1s (request timed out)",
+    )
     del threading
 
 
 def test_invalid_request_timeout() -> None:
     result = run_cli(["list", "--request-timeout", "soon"])
-    assert_one_error_line(result, "error: Invalid timeout value. Timeout must be a single integer in seconds, "
-                                  "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)")
+    assert_one_error_line(
+        result,
+        "error: Invalid timeout value. Timeout must be a single integer in seconds, "
+        "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)",
+    )
 
 
 def test_verbose_flag_shows_the_traceback(control_plane) -> None:
@@ -185,8 +204,9 @@ def test_version_when_the_server_is_down(tmp_path) -> None:
     result = run_cli(["version", "--kubeconfig", str(path)])
     assert result.exit_code == 1
     assert result.stdout.startswith("Client Version: v")
-    assert result.stderr == (f"error: The connection to the server 127.0.0.1:{port} was refused - "
-                             "did you specify the right host or port?\n")
+    assert result.stderr == (
+        f"error: The connection to the server 127.0.0.1:{port} was refused - did you specify the right host or port?\n"
+    )
 
 
 def test_in_cluster_service_account_through_the_official_loader(control_plane, tmp_path, monkeypatch) -> None:
@@ -210,32 +230,64 @@ def test_in_cluster_service_account_through_the_official_loader(control_plane, t
     result = run_cli(["list", "--cpu", "4", "--class", "general.purpose"], environ={"HOME": str(home), **service})
     assert result.exit_code == 0, result.stderr
     # the service account's namespace is the default scope, next to the cluster scope
-    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"],
-                                                                          ["u1.xlarge", "catalog"]]
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [
+        ["u1.xlarge", "cluster"],
+        ["u1.xlarge", "catalog"],
+    ]
 
 
 def test_exec_credential_plugin_through_the_official_loader(control_plane, tmp_path) -> None:
     """An exec plugin's token (resolved by the official loader) authenticates our transport."""
     import yaml
 
-    credential = json.dumps({"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
-                             "status": {"token": control_plane.tokens["admin"]}})
+    credential = json.dumps(
+        {
+            "apiVersion": "client.authentication.k8s.io/v1",
+            "kind": "ExecCredential",
+            "status": {"token": control_plane.tokens["admin"]},
+        }
+    )
     script = tmp_path / "credential-plugin"
     script.write_text(f"#!/bin/sh\ncat <<'EOF'\n{credential}\nEOF\n")
     script.chmod(0o755)
     path = tmp_path / "kubeconfig"
-    path.write_text(yaml.safe_dump({
-        "apiVersion": "v1", "kind": "Config", "current-context": "exec",
-        "clusters": [{"name": "c", "cluster": {"server": control_plane.server,
-                                               "certificate-authority": str(control_plane.ca_file)}}],
-        "users": [{"name": "u", "user": {"exec": {"apiVersion": "client.authentication.k8s.io/v1",
-                                                  "command": str(script), "interactiveMode": "Never"}}}],
-        "contexts": [{"name": "exec", "context": {"cluster": "c", "user": "u", "namespace": "catalog"}}],
-    }))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "exec",
+                "clusters": [
+                    {
+                        "name": "c",
+                        "cluster": {
+                            "server": control_plane.server,
+                            "certificate-authority": str(control_plane.ca_file),
+                        },
+                    }
+                ],
+                "users": [
+                    {
+                        "name": "u",
+                        "user": {
+                            "exec": {
+                                "apiVersion": "client.authentication.k8s.io/v1",
+                                "command": str(script),
+                                "interactiveMode": "Never",
+                            }
+                        },
+                    }
+                ],
+                "contexts": [{"name": "exec", "context": {"cluster": "c", "user": "u", "namespace": "catalog"}}],
+            }
+        )
+    )
     result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
     assert result.exit_code == 0, result.stderr
-    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [["n1.8xlarge", "cluster"],
-                                                                          ["n1.8xlarge", "catalog"]]
+    assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [
+        ["n1.8xlarge", "cluster"],
+        ["n1.8xlarge", "catalog"],
+    ]
 
 
 class TunnellingProxy:
@@ -293,14 +345,27 @@ def test_kubeconfig_proxy_url_through_the_official_loader(control_plane, tmp_pat
     proxy = TunnellingProxy()
     try:
         path = tmp_path / "kubeconfig"
-        path.write_text(yaml.safe_dump({
-            "apiVersion": "v1", "kind": "Config", "current-context": "p",
-            "clusters": [{"name": "c", "cluster": {"server": control_plane.server,
-                                                   "certificate-authority": str(control_plane.ca_file),
-                                                   "proxy-url": f"http://127.0.0.1:{proxy.port}"}}],
-            "users": [{"name": "u", "user": {"token": control_plane.tokens["admin"]}}],
-            "contexts": [{"name": "p", "context": {"cluster": "c", "user": "u"}}],
-        }))
+        path.write_text(
+            yaml.safe_dump(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "current-context": "p",
+                    "clusters": [
+                        {
+                            "name": "c",
+                            "cluster": {
+                                "server": control_plane.server,
+                                "certificate-authority": str(control_plane.ca_file),
+                                "proxy-url": f"http://127.0.0.1:{proxy.port}",
+                            },
+                        }
+                    ],
+                    "users": [{"name": "u", "user": {"token": control_plane.tokens["admin"]}}],
+                    "contexts": [{"name": "p", "context": {"cluster": "c", "user": "u"}}],
+                }
+            )
+        )
         result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--cluster"])
     finally:
         proxy.close()

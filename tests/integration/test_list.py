@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -34,15 +34,20 @@ def test_default_scope_is_cluster_plus_current_namespace(cli) -> None:
     with_namespace = cli("list", "--cpu", "4", "--class", "general.purpose", "-n", "catalog")
     assert [line.split()[:2] for line in cluster_only.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"]]
     assert [line.split()[:2] for line in with_namespace.stdout.splitlines()[1:]] == [
-        ["u1.xlarge", "cluster"], ["u1.xlarge", "catalog"]]
+        ["u1.xlarge", "cluster"],
+        ["u1.xlarge", "catalog"],
+    ]
 
 
-@pytest.mark.parametrize("flags,expected_kinds", [
-    (["--cluster"], {"cluster"}),
-    (["--namespaced", "-n", "catalog"], {"catalog"}),
-    (["-A"], {"cluster", "catalog"}),
-    (["-A", "--namespaced"], {"catalog"}),
-])
+@pytest.mark.parametrize(
+    "flags,expected_kinds",
+    [
+        (["--cluster"], {"cluster"}),
+        (["--namespaced", "-n", "catalog"], {"catalog"}),
+        (["-A"], {"cluster", "catalog"}),
+        (["-A", "--namespaced"], {"catalog"}),
+    ],
+)
 def test_scopes(cli, flags: list[str], expected_kinds: set[str]) -> None:
     result = cli("list", "--size", "medium", "--class", "overcommitted", *flags)
     assert result.exit_code == 0, result.stderr
@@ -59,20 +64,24 @@ def test_no_resources_found(cli) -> None:
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "No resources found\n")
 
 
-@pytest.mark.parametrize("flags,expected", [
-    (["--cpu", "32", "--class", "memory.intensive"], ["m1.8xlarge", "m1.8xlarge1gi"]),
-    (["--memory", "262144Mi"], ["m1.8xlarge", "m1.8xlarge1gi"]),  # quantity-normalised to the label's 256Gi
-    (["--hugepages=1Gi", "--class", "compute.exclusive", "--cpu", "2"], ["cx1.large1gi"]),
-    (["--hugepages", "--cpu", "64"], ["n1.8xlarge"]),
-    (["--realtime", "--size", "micro"], ["rt1.micro"]),
-    (["--dedicated-cpu", "--isolate-emulator-thread", "--numa", "--size", "medium"],
-     ["cx1.medium", "rt1.medium"]),
-    (["-l", "instancetype.kubevirt.io/class in (network)", "--cpu", "4"], ["n1.large", "n1.medium"]),
-    (["--min-memory", "128Gi", "--max-memory", "131072Mi"],
-     ["d1.8xlarge", "m1.4xlarge", "m1.4xlarge1gi", "n1.8xlarge", "o1.8xlarge", "rt1.8xlarge", "u1.8xlarge"]),
-    (["--min-cpu", "33"], ["n1.8xlarge"]),
-    (["--vendor", "kubevirt.io", "--size", "2xmedium"], ["d1.2xmedium", "u1.2xmedium"]),
-])
+@pytest.mark.parametrize(
+    "flags,expected",
+    [
+        (["--cpu", "32", "--class", "memory.intensive"], ["m1.8xlarge", "m1.8xlarge1gi"]),
+        (["--memory", "262144Mi"], ["m1.8xlarge", "m1.8xlarge1gi"]),  # quantity-normalised to the label's 256Gi
+        (["--hugepages=1Gi", "--class", "compute.exclusive", "--cpu", "2"], ["cx1.large1gi"]),
+        (["--hugepages", "--cpu", "64"], ["n1.8xlarge"]),
+        (["--realtime", "--size", "micro"], ["rt1.micro"]),
+        (["--dedicated-cpu", "--isolate-emulator-thread", "--numa", "--size", "medium"], ["cx1.medium", "rt1.medium"]),
+        (["-l", "instancetype.kubevirt.io/class in (network)", "--cpu", "4"], ["n1.large", "n1.medium"]),
+        (
+            ["--min-memory", "128Gi", "--max-memory", "131072Mi"],
+            ["d1.8xlarge", "m1.4xlarge", "m1.4xlarge1gi", "n1.8xlarge", "o1.8xlarge", "rt1.8xlarge", "u1.8xlarge"],
+        ),
+        (["--min-cpu", "33"], ["n1.8xlarge"]),
+        (["--vendor", "kubevirt.io", "--size", "2xmedium"], ["d1.2xmedium", "u1.2xmedium"]),
+    ],
+)
 def test_filters(cli, flags: list[str], expected: list[str]) -> None:
     result = cli("list", "--cluster", "--sort-by", "name", *flags)
     assert result.exit_code == 0, result.stderr
@@ -86,10 +95,14 @@ def test_gpus_filter_finds_nothing_in_v1_7(cli) -> None:
 @pytest.fixture
 def extra_objects(control_plane) -> Iterator[list[dict]]:
     """An unlabelled instance type, a legacy one and a deprecated-labelled one, removed afterwards."""
+
     def instancetype(name: str, cpu: int, memory: str, labels: dict | None = None) -> dict:
-        return {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
-                "metadata": {"name": name, "labels": labels or {}},
-                "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}}}
+        return {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineClusterInstancetype",
+            "metadata": {"name": name, "labels": labels or {}},
+            "spec": {"cpu": {"guest": cpu}, "memory": {"guest": memory}},
+        }
 
     objects = [
         instancetype("itest-unlabelled", 6, "6144Mi"),
@@ -138,8 +151,20 @@ def test_output_formats(cli) -> None:
 def test_wide_output(cli) -> None:
     result = cli("list", "--cluster", "-o", "wide", "--class", "compute.exclusive", "--size", "large1gi")
     header, row = result.stdout.splitlines()
-    assert header.split() == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE", "SIZE", "HUGEPAGES",
-                              "DEDICATED-CPU", "NUMA", "OVERCOMMIT", "VERSION"]
+    assert header.split() == [
+        "NAME",
+        "KIND",
+        "CPU",
+        "MEMORY",
+        "CLASS",
+        "AGE",
+        "SIZE",
+        "HUGEPAGES",
+        "DEDICATED-CPU",
+        "NUMA",
+        "OVERCOMMIT",
+        "VERSION",
+    ]
     cells = row.split()
     assert cells[:5] == ["cx1.large1gi", "cluster", "2", "4Gi", "compute.exclusive"]
     assert cells[6:] == ["large1gi", "1Gi", "true", "true", "<none>", "v1.7.0"]
@@ -164,8 +189,10 @@ def test_preferences(cli) -> None:
         ["windows.11.virtio", "cluster", "windows", "<none>", "2", "4Gi"],
     ]
     arm = cli("list", "preference", "--arch", "arm64", "-o", "name").stdout.split()
-    assert arm == [f"virtualmachineclusterpreference.instancetype.kubevirt.io/{n}"
-                   for n in ("fedora.arm64", "rhel.10.arm64", "rhel.9.arm64")]
+    assert arm == [
+        f"virtualmachineclusterpreference.instancetype.kubevirt.io/{n}"
+        for n in ("fedora.arm64", "rhel.10.arm64", "rhel.9.arm64")
+    ]
 
 
 def test_preference_cpu_filter_matches_requirements(cli) -> None:
@@ -194,8 +221,11 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
         (["list", "preferences", "--class", "x"], "error: --class only applies to instance types\n"),
         (["list", "--os-type", "linux"], "error: --os-type only applies to preferences\n"),
         (["list", "--min-cpu", "4", "--max-cpu", "2"], "error: --min-cpu 4 is greater than --max-cpu 2\n"),
-        (["list", "--min-memory", "lots"], "error: invalid memory quantity 'lots': quantities must match the "
-                                           "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n"),
+        (
+            ["list", "--min-memory", "lots"],
+            "error: invalid memory quantity 'lots': quantities must match the "
+            "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n",
+        ),
         (["list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together\n"),
         (["list", "vms"], 'error: unknown kind "vms": use instancetypes or preferences\n'),
         (["list", "--sort-by", "age"], 'error: --sort-by must be one of name, cpu, memory (got "age")\n'),
@@ -208,13 +238,20 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
 
 def test_kubevirt_schemas_validate_what_is_written(control_plane) -> None:
     """The CRDs carry KubeVirt's real schemas: an instance type without spec.memory is refused."""
-    broken = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype",
-              "metadata": {"name": "itest-broken"}, "spec": {"cpu": {"guest": 1}}}
+    broken = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterInstancetype",
+        "metadata": {"name": "itest-broken"},
+        "spec": {"cpu": {"guest": 1}},
+    }
     with pytest.raises(RuntimeError, match=r"spec.memory: Required value"):
         control_plane.apply(broken)
-    unknown_field = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterPreference",
-                     "metadata": {"name": "itest-pruned"}, "spec": {"devices": {"preferredVideoType": "virtio"},
-                                                                    "notAField": True}}
+    unknown_field = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterPreference",
+        "metadata": {"name": "itest-pruned"},
+        "spec": {"devices": {"preferredVideoType": "virtio"}, "notAField": True},
+    }
     control_plane.apply(unknown_field)
     try:
         stored = control_plane.get(unknown_field)
@@ -251,9 +288,23 @@ def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> Non
 
 
 def test_wide_preferences(cli) -> None:
-    result = cli("list", "preferences", "--cluster", "-o", "wide", "-l", "instancetype.kubevirt.io/os-type=windows",
-                 "--sort-by", "name")
+    result = cli(
+        "list",
+        "preferences",
+        "--cluster",
+        "-o",
+        "wide",
+        "-l",
+        "instancetype.kubevirt.io/os-type=windows",
+        "--sort-by",
+        "name",
+    )
     header, first, *_ = result.stdout.splitlines()
     assert header.split()[-5:] == ["CPU-TOPOLOGY", "DISK-BUS", "INTERFACE-MODEL", "FIRMWARE", "VERSION"]
-    assert first.split()[0] == "windows.10" and first.split()[-5:] == ["sockets", "sata", "e1000e", "efi+secureboot",
-                                                                      "v1.7.0"]
+    assert first.split()[0] == "windows.10" and first.split()[-5:] == [
+        "sockets",
+        "sata",
+        "e1000e",
+        "efi+secureboot",
+        "v1.7.0",
+    ]

@@ -27,8 +27,8 @@ from kubectl_instancetype.catalog import (
     VERSIONS,
     UnknownCatalogVersionError,
     load_catalog,
+    loader,
 )
-from kubectl_instancetype.catalog import loader
 from kubectl_instancetype.errors import UsageError
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -246,7 +246,10 @@ WINDOWS_HYPERV = {
     "spinlocks": {"spinlocks": 8191},
 }
 WINDOWS_TIMERS = {
-    "hpet": {"present": False}, "hyperv": {}, "pit": {"tickPolicy": "delay"}, "rtc": {"tickPolicy": "catchup"}
+    "hpet": {"present": False},
+    "hyperv": {},
+    "pit": {"tickPolicy": "delay"},
+    "rtc": {"tickPolicy": "catchup"},
 }
 WINDOWS_CLOCK = {"preferredClockOffset": {"utc": {}}, "preferredTimer": WINDOWS_TIMERS}
 
@@ -637,10 +640,13 @@ def test_namespaced_catalog_has_the_same_objects_in_a_namespace(catalog):
     pairs = [*zip(catalog.instancetypes, namespaced.instancetypes), *zip(catalog.preferences, namespaced.preferences)]
     assert len(pairs) == INSTANCETYPE_COUNT + PREFERENCE_COUNT
     for cluster_obj, obj in pairs:
-        assert obj["kind"] == {
-            CLUSTER_INSTANCETYPE_KIND: INSTANCETYPE_KIND,
-            CLUSTER_PREFERENCE_KIND: PREFERENCE_KIND,
-        }[cluster_obj["kind"]]
+        assert (
+            obj["kind"]
+            == {
+                CLUSTER_INSTANCETYPE_KIND: INSTANCETYPE_KIND,
+                CLUSTER_PREFERENCE_KIND: PREFERENCE_KIND,
+            }[cluster_obj["kind"]]
+        )
         assert list(obj["metadata"]) == ["name", "namespace", "labels", "annotations"]
         assert obj["metadata"]["namespace"] == "team-a"
         without_scope = copy.deepcopy(obj)

@@ -10,8 +10,10 @@ from kubectl_instancetype.errors import UsageError
 from tests.conftest import run_cli
 
 
-@pytest.mark.parametrize("text,seconds", [("0", None), ("30", 30.0), ("1s", 1.0), ("2m", 120.0), ("1h30m", 5400.0),
-                                          ("500ms", 0.5), ("1.5s", 1.5)])
+@pytest.mark.parametrize(
+    "text,seconds",
+    [("0", None), ("30", 30.0), ("1s", 1.0), ("2m", 120.0), ("1h30m", 5400.0), ("500ms", 0.5), ("1.5s", 1.5)],
+)
 def test_request_timeout(text: str, seconds: float | None) -> None:
     assert parse_request_timeout(text) == seconds
 
@@ -42,14 +44,20 @@ def test_help_everywhere(args: list[str]) -> None:
     assert result.stdout.startswith("Usage: kubectl instancetype")
 
 
-@pytest.mark.parametrize("args,message", [
-    (["bogus"], "error: No such command 'bogus'.\n"),
-    (["list", "--bogus"], "error: unknown flag: --bogus\n"),
-    (["list", "--cpu", "four"], "error: Invalid value for '--cpu': 'four' is not a valid int.\n"),
-    (["list", "-o", "table"], 'error: unable to match a printer suitable for the output format "table", '
-                              "allowed formats are: json,name,wide,yaml\n"),
-    (["list", "--cpu"], "error: Option '--cpu' requires an argument.\n"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["bogus"], "error: No such command 'bogus'.\n"),
+        (["list", "--bogus"], "error: unknown flag: --bogus\n"),
+        (["list", "--cpu", "four"], "error: Invalid value for '--cpu': 'four' is not a valid int.\n"),
+        (
+            ["list", "-o", "table"],
+            'error: unable to match a printer suitable for the output format "table", '
+            "allowed formats are: json,name,wide,yaml\n",
+        ),
+        (["list", "--cpu"], "error: Option '--cpu' requires an argument.\n"),
+    ],
+)
 def test_usage_errors_are_one_line_and_exit_1(args: list[str], message: str) -> None:
     result = run_cli(args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
@@ -70,13 +78,16 @@ def test_only_the_selected_command_is_registered() -> None:
     assert set(typer.main.get_command(main.build_app(["--help"])).commands) == set(main.COMMANDS)
 
 
-@pytest.mark.parametrize("args,incomplete,expected", [
-    ([], "", {"create", "list", "version"}),
-    ([], "v", {"version"}),
-    (["list"], "--min-", {"--min-cpu", "--min-memory"}),
-    (["list"], "p", {"preferences"}),
-    (["version"], "--cl", {"--client"}),
-])
+@pytest.mark.parametrize(
+    "args,incomplete,expected",
+    [
+        ([], "", {"create", "list", "version"}),
+        ([], "v", {"version"}),
+        (["list"], "--min-", {"--min-cpu", "--min-memory"}),
+        (["list"], "p", {"preferences"}),
+        (["version"], "--cl", {"--client"}),
+    ],
+)
 def test_completion_candidates(args: list[str], incomplete: str, expected: set[str]) -> None:
     found, directive = completion.candidates(args, incomplete)
     assert {value for value, _ in found} == expected
@@ -102,5 +113,7 @@ def test_short_flags_with_equals() -> None:
 
 def test_hugepages_size_needs_equals() -> None:
     result = run_cli(["list", "--hugepages", "1Gi"])
-    assert result.stderr == ('error: unknown kind "1Gi": use instancetypes or preferences '
-                             "(a page size goes with the flag: --hugepages=1Gi)\n")
+    assert result.stderr == (
+        'error: unknown kind "1Gi": use instancetypes or preferences '
+        "(a page size goes with the flag: --hugepages=1Gi)\n"
+    )

@@ -18,8 +18,10 @@ def test_golden_through_the_cli(mocker, case_id, command, argv, expected) -> Non
     # Randomness and the one file a case reads are the only things replaced.
     mocker.patch("kubectl_instancetype.instancetype.createvm.random_string", suffixes)
     mocker.patch("kubectl_instancetype.instancetype.createtypes.random_string", suffixes)
-    mocker.patch("kubectl_instancetype.instancetype.createvm._read_text_file",
-                 lambda path: "s3cr3t-pass\n" if path == "/golden/password" else open(path).read())
+    mocker.patch(
+        "kubectl_instancetype.instancetype.createvm._read_text_file",
+        lambda path: "s3cr3t-pass\n" if path == "/golden/password" else open(path).read(),
+    )
     result = run_cli(["create", command, *argv, "--dry-run=client", "-o", "yaml"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout == expected.read_text()
@@ -28,8 +30,14 @@ def test_golden_through_the_cli(mocker, case_id, command, argv, expected) -> Non
 def test_create_help_lists_virtctl_flags() -> None:
     result = run_cli(["create", "vm", "--help"])
     assert result.exit_code == 0
-    for flag in ("--volume-import", "--infer-preference-from", "--cloud-init-network-data", "--dry-run",
-                 "--skip-checks", "--kubeconfig"):
+    for flag in (
+        "--volume-import",
+        "--infer-preference-from",
+        "--cloud-init-network-data",
+        "--dry-run",
+        "--skip-checks",
+        "--kubeconfig",
+    ):
         assert flag in result.stdout
     assert "kubectl instancetype create vm --name=my-vm --run-strategy=Always" in result.stdout
 
@@ -43,8 +51,10 @@ def test_boolean_flags_take_pflag_spellings() -> None:
     assert "instancetype" not in explicit["spec"] and "preference" in explicit["spec"]
     assert bare["spec"]["instancetype"] == {"inferFromVolume": "disk"}  # explicit: no failure policy
     bad = run_cli(base + ["--infer-instancetype=maybe"])
-    assert bad.stderr == ('error: invalid argument "maybe" for "--infer-instancetype" flag: strconv.ParseBool: '
-                          'parsing "maybe": invalid syntax\n')
+    assert bad.stderr == (
+        'error: invalid argument "maybe" for "--infer-instancetype" flag: strconv.ParseBool: '
+        'parsing "maybe": invalid syntax\n'
+    )
 
 
 def test_warnings_go_to_stderr_and_output_stays_clean() -> None:

@@ -28,7 +28,9 @@ CLUSTER_PREF, NAMESPACED_PREF = "VirtualMachineClusterPreference", "VirtualMachi
 
 
 def instancetype(flags: dict, namespace: str | None = None) -> dict:
-    return build_instancetype(InstancetypeOptions.from_flags(flags, namespace=namespace), random_suffix=fixed_suffixes())
+    return build_instancetype(
+        InstancetypeOptions.from_flags(flags, namespace=namespace), random_suffix=fixed_suffixes()
+    )
 
 
 def preference(flags: dict, namespace: str | None = None) -> dict:
@@ -44,32 +46,79 @@ def it_spec(cpu: int = 2, memory: str = "256Mi", **extra) -> dict:
 
 
 INSTANCETYPE_SUCCESS = [
-    ("generated cluster name", {"cpu": 2, "memory": "256Mi"}, None,
-     manifest(CLUSTER_IT, {"name": "clusterinstancetype-bbbbb"}, it_spec())),
-    ("named", {"cpu": 2, "memory": "256Mi", "name": "u1.small"}, None, manifest(CLUSTER_IT, {"name": "u1.small"}, it_spec())),
-    ("namespaced generated name", {"cpu": 2, "memory": "256Mi", "namespaced": True}, None,
-     manifest(NAMESPACED_IT, {"name": "instancetype-bbbbb"}, it_spec())),
-    ("-n forces namespaced", {"cpu": 2, "memory": "256Mi", "name": "x"}, "my-ns",
-     manifest(NAMESPACED_IT, {"name": "x", "namespace": "my-ns"}, it_spec())),
-    ("-n with --namespaced=false", {"cpu": 2, "memory": "256Mi", "namespaced": False}, "my-ns",
-     manifest(NAMESPACED_IT, {"name": "instancetype-bbbbb", "namespace": "my-ns"}, it_spec())),
+    (
+        "generated cluster name",
+        {"cpu": 2, "memory": "256Mi"},
+        None,
+        manifest(CLUSTER_IT, {"name": "clusterinstancetype-bbbbb"}, it_spec()),
+    ),
+    (
+        "named",
+        {"cpu": 2, "memory": "256Mi", "name": "u1.small"},
+        None,
+        manifest(CLUSTER_IT, {"name": "u1.small"}, it_spec()),
+    ),
+    (
+        "namespaced generated name",
+        {"cpu": 2, "memory": "256Mi", "namespaced": True},
+        None,
+        manifest(NAMESPACED_IT, {"name": "instancetype-bbbbb"}, it_spec()),
+    ),
+    (
+        "-n forces namespaced",
+        {"cpu": 2, "memory": "256Mi", "name": "x"},
+        "my-ns",
+        manifest(NAMESPACED_IT, {"name": "x", "namespace": "my-ns"}, it_spec()),
+    ),
+    (
+        "-n with --namespaced=false",
+        {"cpu": 2, "memory": "256Mi", "namespaced": False},
+        "my-ns",
+        manifest(NAMESPACED_IT, {"name": "instancetype-bbbbb", "namespace": "my-ns"}, it_spec()),
+    ),
     ("explicit empty name", {"cpu": 2, "memory": "256Mi", "name": ""}, None, manifest(CLUSTER_IT, {}, it_spec())),
-    ("memory canonical", {"cpu": 4, "memory": "16384Mi", "name": "x"}, None,
-     manifest(CLUSTER_IT, {"name": "x"}, it_spec(4, "16Gi"))),
-    ("gpus", {"cpu": 1, "memory": "1Gi", "name": "x", "gpu": ["name:g1,devicename:nvidia.com/A", "devicename:b,name:g2"]},
-     None, manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", gpus=[{"name": "g1", "deviceName": "nvidia.com/A"},
-                                                                    {"name": "g2", "deviceName": "b"}]))),
-    ("host devices", {"cpu": 1, "memory": "1Gi", "name": "x", "hostdevice": ["name:h,devicename:v.com/d"]}, None,
-     manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", hostDevices=[{"name": "h", "deviceName": "v.com/d"}]))),
-    ("iothreads auto", {"cpu": 1, "memory": "1Gi", "name": "x", "iothreadspolicy": "auto"}, None,
-     manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", ioThreadsPolicy="auto"))),
-    ("iothreads shared", {"cpu": 1, "memory": "1Gi", "name": "x", "iothreadspolicy": "shared"}, None,
-     manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", ioThreadsPolicy="shared"))),
+    (
+        "memory canonical",
+        {"cpu": 4, "memory": "16384Mi", "name": "x"},
+        None,
+        manifest(CLUSTER_IT, {"name": "x"}, it_spec(4, "16Gi")),
+    ),
+    (
+        "gpus",
+        {"cpu": 1, "memory": "1Gi", "name": "x", "gpu": ["name:g1,devicename:nvidia.com/A", "devicename:b,name:g2"]},
+        None,
+        manifest(
+            CLUSTER_IT,
+            {"name": "x"},
+            it_spec(1, "1Gi", gpus=[{"name": "g1", "deviceName": "nvidia.com/A"}, {"name": "g2", "deviceName": "b"}]),
+        ),
+    ),
+    (
+        "host devices",
+        {"cpu": 1, "memory": "1Gi", "name": "x", "hostdevice": ["name:h,devicename:v.com/d"]},
+        None,
+        manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", hostDevices=[{"name": "h", "deviceName": "v.com/d"}])),
+    ),
+    (
+        "iothreads auto",
+        {"cpu": 1, "memory": "1Gi", "name": "x", "iothreadspolicy": "auto"},
+        None,
+        manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", ioThreadsPolicy="auto")),
+    ),
+    (
+        "iothreads shared",
+        {"cpu": 1, "memory": "1Gi", "name": "x", "iothreadspolicy": "shared"},
+        None,
+        manifest(CLUSTER_IT, {"name": "x"}, it_spec(1, "1Gi", ioThreadsPolicy="shared")),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("flags", "namespace", "expected"), [row[1:] for row in INSTANCETYPE_SUCCESS],
-                         ids=[row[0] for row in INSTANCETYPE_SUCCESS])
+@pytest.mark.parametrize(
+    ("flags", "namespace", "expected"),
+    [row[1:] for row in INSTANCETYPE_SUCCESS],
+    ids=[row[0] for row in INSTANCETYPE_SUCCESS],
+)
 def test_build_instancetype(flags, namespace, expected):
     assert instancetype(flags, namespace) == expected
 
@@ -80,22 +129,38 @@ INSTANCETYPE_FAILURES = [
     ({"memory": "1Gi", "name": "x"}, 'required flag(s) "cpu" not set'),
     ({"cpu": 0, "memory": "1Gi"}, "cpu value must be greater than zero"),
     ({"cpu": 1, "memory": "1GG"}, "unable to parse quantity's suffix"),
-    ({"cpu": 1, "memory": ""},
-     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    (
+        {"cpu": 1, "memory": ""},
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    ),
     # the memory is checked before the CPU count
-    ({"cpu": 0, "memory": "bad"},
-     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+    (
+        {"cpu": 0, "memory": "bad"},
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    ),
     ({"cpu": 1, "memory": "1Gi", "gpu": ["name:x"]}, 'failed to parse "--gpu" flag: deviceName must be specified'),
     ({"cpu": 1, "memory": "1Gi", "gpu": ["devicename:x"]}, 'failed to parse "--gpu" flag: name must be specified'),
     ({"cpu": 1, "memory": "1Gi", "gpu": [""]}, 'failed to parse "--gpu" flag: params may not be empty'),
-    ({"cpu": 1, "memory": "1Gi", "gpu": ["name:a,devicename:b,x:y"]}, 'failed to parse "--gpu" flag: unknown param(s): x:y'),
-    ({"cpu": 1, "memory": "1Gi", "hostdevice": ["name:x"]}, 'failed to parse "--hostdevice" flag: deviceName must be specified'),
-    ({"cpu": 1, "memory": "1Gi", "hostdevice": ["name=x"]},
-     'failed to parse "--hostdevice" flag: params need to have at least one colon: name=x'),
-    ({"cpu": 1, "memory": "1Gi", "iothreadspolicy": "Auto"},
-     'failed to parse "--iothreadspolicy" flag: IOThread must be of value auto or shared'),
-    ({"cpu": 1, "memory": "1Gi", "iothreadspolicy": ""},
-     'failed to parse "--iothreadspolicy" flag: IOThread must be of value auto or shared'),
+    (
+        {"cpu": 1, "memory": "1Gi", "gpu": ["name:a,devicename:b,x:y"]},
+        'failed to parse "--gpu" flag: unknown param(s): x:y',
+    ),
+    (
+        {"cpu": 1, "memory": "1Gi", "hostdevice": ["name:x"]},
+        'failed to parse "--hostdevice" flag: deviceName must be specified',
+    ),
+    (
+        {"cpu": 1, "memory": "1Gi", "hostdevice": ["name=x"]},
+        'failed to parse "--hostdevice" flag: params need to have at least one colon: name=x',
+    ),
+    (
+        {"cpu": 1, "memory": "1Gi", "iothreadspolicy": "Auto"},
+        'failed to parse "--iothreadspolicy" flag: IOThread must be of value auto or shared',
+    ),
+    (
+        {"cpu": 1, "memory": "1Gi", "iothreadspolicy": ""},
+        'failed to parse "--iothreadspolicy" flag: IOThread must be of value auto or shared',
+    ),
 ]
 
 
@@ -114,38 +179,95 @@ PREFERENCE_SUCCESS = [
     ("namespaced", {"namespaced": True}, None, manifest(NAMESPACED_PREF, {"name": "preference-bbbbb"}, {})),
     ("-n", {"name": "p"}, "ns", manifest(NAMESPACED_PREF, {"name": "p", "namespace": "ns"}, {})),
     ("empty name", {"name": ""}, None, manifest(CLUSTER_PREF, {}, {})),
-    ("storage class", {"name": "p", "volume-storage-class": "fast"}, None,
-     manifest(CLUSTER_PREF, {"name": "p"}, {"volumes": {"preferredStorageClassName": "fast"}})),
-    ("empty storage class", {"name": "p", "volume-storage-class": ""}, None,
-     manifest(CLUSTER_PREF, {"name": "p"}, {"volumes": {}})),
-    ("machine type", {"name": "p", "machine-type": "q35"}, None,
-     manifest(CLUSTER_PREF, {"name": "p"}, {"machine": {"preferredMachineType": "q35"}})),
-    ("empty machine type", {"name": "p", "machine-type": ""}, None, manifest(CLUSTER_PREF, {"name": "p"}, {"machine": {}})),
-    *[(f"topology {value}", {"name": "p", "cpu-topology": value}, None,
-       manifest(CLUSTER_PREF, {"name": "p"}, {"cpu": {"preferredCPUTopology": value}}))
-      for value in ("sockets", "cores", "threads", "spread", "any", "preferSockets", "preferCores", "preferThreads",
-                    "preferSpread", "preferAny")],
-    ("everything", {"name": "p", "namespaced": True, "volume-storage-class": "sc", "machine-type": "q35",
-                    "cpu-topology": "spread"}, None,
-     manifest(NAMESPACED_PREF, {"name": "p"}, {"volumes": {"preferredStorageClassName": "sc"},
-                                               "machine": {"preferredMachineType": "q35"},
-                                               "cpu": {"preferredCPUTopology": "spread"}})),
+    (
+        "storage class",
+        {"name": "p", "volume-storage-class": "fast"},
+        None,
+        manifest(CLUSTER_PREF, {"name": "p"}, {"volumes": {"preferredStorageClassName": "fast"}}),
+    ),
+    (
+        "empty storage class",
+        {"name": "p", "volume-storage-class": ""},
+        None,
+        manifest(CLUSTER_PREF, {"name": "p"}, {"volumes": {}}),
+    ),
+    (
+        "machine type",
+        {"name": "p", "machine-type": "q35"},
+        None,
+        manifest(CLUSTER_PREF, {"name": "p"}, {"machine": {"preferredMachineType": "q35"}}),
+    ),
+    (
+        "empty machine type",
+        {"name": "p", "machine-type": ""},
+        None,
+        manifest(CLUSTER_PREF, {"name": "p"}, {"machine": {}}),
+    ),
+    *[
+        (
+            f"topology {value}",
+            {"name": "p", "cpu-topology": value},
+            None,
+            manifest(CLUSTER_PREF, {"name": "p"}, {"cpu": {"preferredCPUTopology": value}}),
+        )
+        for value in (
+            "sockets",
+            "cores",
+            "threads",
+            "spread",
+            "any",
+            "preferSockets",
+            "preferCores",
+            "preferThreads",
+            "preferSpread",
+            "preferAny",
+        )
+    ],
+    (
+        "everything",
+        {
+            "name": "p",
+            "namespaced": True,
+            "volume-storage-class": "sc",
+            "machine-type": "q35",
+            "cpu-topology": "spread",
+        },
+        None,
+        manifest(
+            NAMESPACED_PREF,
+            {"name": "p"},
+            {
+                "volumes": {"preferredStorageClassName": "sc"},
+                "machine": {"preferredMachineType": "q35"},
+                "cpu": {"preferredCPUTopology": "spread"},
+            },
+        ),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("flags", "namespace", "expected"), [row[1:] for row in PREFERENCE_SUCCESS],
-                         ids=[row[0] for row in PREFERENCE_SUCCESS])
+@pytest.mark.parametrize(
+    ("flags", "namespace", "expected"),
+    [row[1:] for row in PREFERENCE_SUCCESS],
+    ids=[row[0] for row in PREFERENCE_SUCCESS],
+)
 def test_build_preference(flags, namespace, expected):
     assert preference(flags, namespace) == expected
 
 
 PREFERENCE_FAILURES = [
-    ({"cpu-topology": "bad"},
-     'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread'),
-    ({"cpu-topology": "Sockets"},
-     'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread'),
-    ({"cpu-topology": ""},
-     'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread'),
+    (
+        {"cpu-topology": "bad"},
+        'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread',
+    ),
+    (
+        {"cpu-topology": "Sockets"},
+        'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread',
+    ),
+    (
+        {"cpu-topology": ""},
+        'failed to parse "--cpu-topology" flag: CPU topology must have a value of sockets, cores, threads or spread',
+    ),
 ]
 
 
@@ -161,8 +283,9 @@ def test_default_generated_names():
     assert build_preference(PreferenceOptions())["metadata"]["name"].startswith("clusterpreference-")
 
 
-@pytest.mark.parametrize(("options_class", "specs"), [(InstancetypeOptions, INSTANCETYPE_FLAGS),
-                                                     (PreferenceOptions, PREFERENCE_FLAGS)])
+@pytest.mark.parametrize(
+    ("options_class", "specs"), [(InstancetypeOptions, INSTANCETYPE_FLAGS), (PreferenceOptions, PREFERENCE_FLAGS)]
+)
 def test_flag_tables_match_options(options_class, specs):
     names = [f.name for f in fields(options_class) if f.name not in ("namespace", "changed")]
     assert [spec.field for spec in specs] == names
@@ -174,8 +297,10 @@ def test_flag_tables_match_options(options_class, specs):
 
 @pytest.mark.parametrize(
     ("examples", "command", "specs", "options_class", "builder"),
-    [(INSTANCETYPE_EXAMPLES, "instancetype", INSTANCETYPE_FLAGS_BY_NAME, InstancetypeOptions, build_instancetype),
-     (PREFERENCE_EXAMPLES, "preference", PREFERENCE_FLAGS_BY_NAME, PreferenceOptions, build_preference)],
+    [
+        (INSTANCETYPE_EXAMPLES, "instancetype", INSTANCETYPE_FLAGS_BY_NAME, InstancetypeOptions, build_instancetype),
+        (PREFERENCE_EXAMPLES, "preference", PREFERENCE_FLAGS_BY_NAME, PreferenceOptions, build_preference),
+    ],
 )
 def test_examples_are_valid_commands(examples, command, specs, options_class, builder):
     commands = example_command_lines(examples, command)

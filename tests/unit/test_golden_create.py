@@ -15,8 +15,8 @@ flags, ``-n``/``--namespace``) and is shared with ``test_virtctl_differential.py
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
 
 import pytest
 
@@ -89,8 +89,13 @@ def usage_error(call: Callable[[], object]) -> str:
     return caught.value.message
 
 
-def render(command: str, argv: list[str], *, read_file: Callable[[str], str] | None = None,
-           warn: Callable[[str], None] | None = None) -> tuple[str, list[str]]:
+def render(
+    command: str,
+    argv: list[str],
+    *,
+    read_file: Callable[[str], str] | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> tuple[str, list[str]]:
     """Our YAML and warnings for ``virtctl create <command> <argv>``, with :func:`fixed_suffixes` names.
 
     ``warn`` receives the warnings as they happen, also those of a command that then fails.
@@ -98,8 +103,9 @@ def render(command: str, argv: list[str], *, read_file: Callable[[str], str] | N
     suffixes = fixed_suffixes()
     if command == "vm":
         values, namespace = parse_argv(VM_FLAGS_BY_NAME, argv)
-        manifest, warnings = build_vm(VMOptions.from_flags(values, namespace=namespace), random_suffix=suffixes,
-                                      read_file=read_file, warn=warn)
+        manifest, warnings = build_vm(
+            VMOptions.from_flags(values, namespace=namespace), random_suffix=suffixes, read_file=read_file, warn=warn
+        )
         return goyaml.dump(manifest), warnings
     if command == "instancetype":
         values, namespace = parse_argv(INSTANCETYPE_FLAGS_BY_NAME, argv)
@@ -167,10 +173,14 @@ def test_parse_argv(argv, values, namespace):
     [
         (["--nope"], "unknown flag: --nope"),
         (["--name"], "flag needs an argument: --name"),
-        (["--termination-grace-period", "abc"],
-         'invalid argument "abc" for "--termination-grace-period" flag: strconv.ParseInt: parsing "abc": invalid syntax'),
-        (["--infer-preference=maybe"],
-         'invalid argument "maybe" for "--infer-preference" flag: strconv.ParseBool: parsing "maybe": invalid syntax'),
+        (
+            ["--termination-grace-period", "abc"],
+            'invalid argument "abc" for "--termination-grace-period" flag: strconv.ParseInt: parsing "abc": invalid syntax',
+        ),
+        (
+            ["--infer-preference=maybe"],
+            'invalid argument "maybe" for "--infer-preference" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+        ),
     ],
 )
 def test_parse_argv_errors(argv, message):

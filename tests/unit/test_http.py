@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -93,8 +93,10 @@ def test_content_length_and_keep_alive(server) -> None:
 def test_chunked_body_with_trailers(server) -> None:
     def handler(conn, seen):
         seen.append(read_request(conn))
-        conn.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-                     b"4\r\n{\"k\"\r\n6;ext=1\r\n: [1,2\r\n2\r\n]}\r\n0\r\nX-Trailer: y\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b'4\r\n{"k"\r\n6;ext=1\r\n: [1,2\r\n2\r\n]}\r\n0\r\nX-Trailer: y\r\n\r\n'
+        )
 
     scripted = server(handler)
     transport = Transport(ClusterConfig(server=f"http://127.0.0.1:{scripted.port}"), environ={})
@@ -138,13 +140,16 @@ def test_error_statuses_carry_the_status_object(server) -> None:
     assert caught.value.render() == 'Error from server (NotFound): x "y" not found'
 
 
-@pytest.mark.parametrize("reply,message", [
-    (b"SSH-2.0-OpenSSH\r\n", "the server did not answer with HTTP"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}", "the response ended after 2 of 10 bytes"),
-    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "bad chunk size line"),
-    (b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnope", "the server sent a response that is not JSON (4 bytes)"),
-    (b"", "the server closed the connection"),
-])
+@pytest.mark.parametrize(
+    "reply,message",
+    [
+        (b"SSH-2.0-OpenSSH\r\n", "the server did not answer with HTTP"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}", "the response ended after 2 of 10 bytes"),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "bad chunk size line"),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nnope", "the server sent a response that is not JSON (4 bytes)"),
+        (b"", "the server closed the connection"),
+    ],
+)
 def test_protocol_failures_become_one_message(server, reply: bytes, message: str) -> None:
     def handler(conn, seen):
         seen.append(read_request(conn))
@@ -184,12 +189,15 @@ def test_proxy_refusing_the_tunnel(server) -> None:
         Transport(config, environ={}).request("GET", "/")
 
 
-@pytest.mark.parametrize("url,parts", [
-    ("https://10.0.0.1:6443", ("https", "10.0.0.1", 6443, "")),
-    ("https://api.example/prefix/", ("https", "api.example", 443, "/prefix")),
-    ("http://[::1]:8080/", ("http", "::1", 8080, "")),
-    ("HTTPS://user@host", ("https", "host", 443, "")),
-])
+@pytest.mark.parametrize(
+    "url,parts",
+    [
+        ("https://10.0.0.1:6443", ("https", "10.0.0.1", 6443, "")),
+        ("https://api.example/prefix/", ("https", "api.example", 443, "/prefix")),
+        ("http://[::1]:8080/", ("http", "::1", 8080, "")),
+        ("HTTPS://user@host", ("https", "host", 443, "")),
+    ],
+)
 def test_split_url(url: str, parts: tuple) -> None:
     assert split_url(url) == parts
 
@@ -203,13 +211,15 @@ def test_host_header_omits_default_ports() -> None:
 @pytest.mark.parametrize("request_timeout,connect,per_operation", [(None, 30.0, None), (2.0, 2.0, 2.0)])
 def test_only_connecting_is_bounded_without_a_request_timeout(server, request_timeout, connect, per_operation) -> None:
     """kubectl's rule: --request-timeout bounds each request; without it a slow list may take as long as it takes."""
+
     def handler(conn, seen):
         seen.append(read_request(conn))
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
 
     scripted = server(handler)
-    transport = Transport(ClusterConfig(server=f"http://127.0.0.1:{scripted.port}", request_timeout=request_timeout),
-                          environ={})
+    transport = Transport(
+        ClusterConfig(server=f"http://127.0.0.1:{scripted.port}", request_timeout=request_timeout), environ={}
+    )
     assert transport.request("GET", "/") == {}
     connection = transport._connection
     assert (connection.connect_timeout, connection._sock.gettimeout()) == (connect, per_operation)

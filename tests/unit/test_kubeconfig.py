@@ -18,9 +18,13 @@ def write(path: Path, **document) -> Path:
 
 
 def simple(path: Path, server: str = "https://s", **context) -> Path:
-    return write(path, **{"current-context": "c"}, clusters=[{"name": "c", "cluster": {"server": server}}],
-                 users=[{"name": "u", "user": {"token": "t"}}],
-                 contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"} | context}])
+    return write(
+        path,
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": {"server": server}}],
+        users=[{"name": "u", "user": {"token": "t"}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"} | context}],
+    )
 
 
 def test_paths_follow_clientcmd(tmp_path: Path) -> None:
@@ -45,17 +49,31 @@ def test_namespace_defaults(tmp_path: Path) -> None:
     assert (resolved.namespace, resolved.namespace_explicit) == ("team", False)
 
 
-@pytest.mark.parametrize("document,options,message", [
-    ({"current-context": "c"}, ConnectionOptions(), "context was not found for specified context: c"),
-    ({}, ConnectionOptions(), "no context is selected: set current-context in the kubeconfig or pass --context"),
-    ({"contexts": [{"name": "c", "context": {"cluster": "x", "user": "u"}}]}, ConnectionOptions(context="c"),
-     'context "c" refers to cluster "x", which is not in the kubeconfig'),
-    ({"contexts": [{"name": "c", "context": {"cluster": "x", "user": "nobody"}}],
-      "clusters": [{"name": "x", "cluster": {"server": "https://s"}}]}, ConnectionOptions(context="c"),
-     'context "c" refers to user "nobody", which is not in the kubeconfig'),
-    ({"contexts": [{"name": "c", "context": {"cluster": "x"}}], "clusters": [{"name": "x", "cluster": {}}]},
-     ConnectionOptions(context="c"), 'cluster "x" has no server'),
-])
+@pytest.mark.parametrize(
+    "document,options,message",
+    [
+        ({"current-context": "c"}, ConnectionOptions(), "context was not found for specified context: c"),
+        ({}, ConnectionOptions(), "no context is selected: set current-context in the kubeconfig or pass --context"),
+        (
+            {"contexts": [{"name": "c", "context": {"cluster": "x", "user": "u"}}]},
+            ConnectionOptions(context="c"),
+            'context "c" refers to cluster "x", which is not in the kubeconfig',
+        ),
+        (
+            {
+                "contexts": [{"name": "c", "context": {"cluster": "x", "user": "nobody"}}],
+                "clusters": [{"name": "x", "cluster": {"server": "https://s"}}],
+            },
+            ConnectionOptions(context="c"),
+            'context "c" refers to user "nobody", which is not in the kubeconfig',
+        ),
+        (
+            {"contexts": [{"name": "c", "context": {"cluster": "x"}}], "clusters": [{"name": "x", "cluster": {}}]},
+            ConnectionOptions(context="c"),
+            'cluster "x" has no server',
+        ),
+    ],
+)
 def test_configuration_errors(tmp_path: Path, document: dict, options: ConnectionOptions, message: str) -> None:
     files = kubeconfig.read_kubeconfig([str(write(tmp_path / "k", **document))])
     with pytest.raises(ConfigurationError) as caught:
@@ -74,9 +92,13 @@ def test_not_a_mapping(tmp_path: Path) -> None:
 def test_token_file_is_read_at_request_time(tmp_path: Path) -> None:
     token = tmp_path / "token"
     token.write_text("first\n")
-    path = write(tmp_path / "k", **{"current-context": "c"}, clusters=[{"name": "c", "cluster": {"server": "https://s"}}],
-                 users=[{"name": "u", "user": {"tokenFile": "token"}}],
-                 contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}])
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": {"server": "https://s"}}],
+        users=[{"name": "u", "user": {"tokenFile": "token"}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    )
     resolved = kubeconfig.resolve_static(kubeconfig.read_kubeconfig([str(path)]), ConnectionOptions())
     assert resolved.authorization() == "Bearer first"
     token.write_text("rotated")
@@ -86,16 +108,23 @@ def test_token_file_is_read_at_request_time(tmp_path: Path) -> None:
         resolved.authorization()
 
 
-@pytest.mark.parametrize("user,cluster,why", [
-    ({"exec": {"command": "x"}}, {}, "user exec"),
-    ({"auth-provider": {"name": "oidc"}}, {}, "user auth-provider"),
-    ({"username": "a", "password": "b"}, {}, "user username"),
-    ({"token": "t"}, {"proxy-url": "http://p"}, "cluster proxy-url"),
-])
+@pytest.mark.parametrize(
+    "user,cluster,why",
+    [
+        ({"exec": {"command": "x"}}, {}, "user exec"),
+        ({"auth-provider": {"name": "oidc"}}, {}, "user auth-provider"),
+        ({"username": "a", "password": "b"}, {}, "user username"),
+        ({"token": "t"}, {"proxy-url": "http://p"}, "cluster proxy-url"),
+    ],
+)
 def test_hand_over_to_the_official_loader(tmp_path: Path, user: dict, cluster: dict, why: str) -> None:
-    path = write(tmp_path / "k", **{"current-context": "c"},
-                 clusters=[{"name": "c", "cluster": {"server": "https://s"} | cluster}],
-                 users=[{"name": "u", "user": user}], contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}])
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": {"server": "https://s"} | cluster}],
+        users=[{"name": "u", "user": user}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    )
     with pytest.raises(kubeconfig.NeedsOfficialLoader) as caught:
         kubeconfig.resolve_static(kubeconfig.read_kubeconfig([str(path)]), ConnectionOptions())
     assert caught.value.why == why

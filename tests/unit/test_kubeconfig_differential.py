@@ -32,8 +32,9 @@ def official(paths: list[str], context: str | None) -> dict:
     from kubernetes.config.kube_config import list_kube_config_contexts, load_kube_config
 
     cfg = Configuration()
-    load_kube_config(config_file=os.pathsep.join(paths), context=context, client_configuration=cfg,
-                     persist_config=False)
+    load_kube_config(
+        config_file=os.pathsep.join(paths), context=context, client_configuration=cfg, persist_config=False
+    )
     contexts, current = list_kube_config_contexts(config_file=os.pathsep.join(paths))
     active = next(c for c in contexts if c["name"] == (context or current["name"]))
     return {
@@ -125,8 +126,9 @@ def _kubectl_binary() -> Path | None:
     return found[-1] if found else None
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if not c.get("handover")],
-                         ids=[c["name"] for c in CASES if not c.get("handover")])
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if not c.get("handover")], ids=[c["name"] for c in CASES if not c.get("handover")]
+)
 def test_fast_path_matches_real_kubectl(case: dict, tmp_path: Path) -> None:
     """``kubectl config view --minify --flatten`` is the reference for server, CA, credentials and namespace."""
     import base64

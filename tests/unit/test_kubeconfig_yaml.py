@@ -37,19 +37,64 @@ def test_corpus(path: Path) -> None:
     assert supported or path.name == "exec.yaml" or path.name == "cases.yaml"
 
 
-@pytest.mark.parametrize("text", [
-    "a: 1\nb: true\nc: false\nd: null\ne: ~\nf:\ng: {}\nh: []\n",
-    "# comment\n---\nkind: Config\nclusters:\n- name: x  # trailing\n  cluster:\n    server: https://h:6443\n",
-    "list:\n  - a\n  - 'it''s'\n  - \"q\\\"uote\"\n  -\n    k: v\n",
-    "a: yes\n", "a: on\n", "a: 0x10\n", "a: 012\n", "a: 1.5\n", "a: .inf\n", "a: 2001-12-14\n",
-    "a: &x 1\nb: *x\n", "a: !!str 1\n", "a: |\n  text\n", "a: [1, 2]\n", "a: {b: c}\n", "a: b: c\n",
-    "a: 1\na: 2\n", "a: 'unterminated\n", "a:\n\tb: 1\n", "- - a\n", "a: -c\n", "a: \"\\u00e9\"\n",
-    "a: x # c\nb: 'y' # c\nc: \"z\" # c\n", "key with spaces: v\n", "a: C:\\dir\n", "a: /abs/path\n",
-    "a: b #c\n", "a: b#c\n", "a: -1\n", "a: +1\n", "a: 1_000\n", "a: 1:20\n", "a: 0b101\n", "a: 6.8e+3\n",
-    "a: 0123abc\n", "a: 3d5f0e1a\n", "a: 1e3\n", "a: 2001-12-14t21:59:43.10-05:00\n", "a: ../x\n", "a: ./x\n",
-    "a: -\n", "a: .\n", "a: -x\n", "a: .5\n", "a: +.inf\n", "a: -.inf\n", "a: 1.\n", "a: '#not a comment'\n", "---\n---\n", "...\n", "a: 1\n...\n", "",
-    "x:\n  - a: 1\n    b:\n    - c\n    - d: e\n  - f\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: true\nc: false\nd: null\ne: ~\nf:\ng: {}\nh: []\n",
+        "# comment\n---\nkind: Config\nclusters:\n- name: x  # trailing\n  cluster:\n    server: https://h:6443\n",
+        "list:\n  - a\n  - 'it''s'\n  - \"q\\\"uote\"\n  -\n    k: v\n",
+        "a: yes\n",
+        "a: on\n",
+        "a: 0x10\n",
+        "a: 012\n",
+        "a: 1.5\n",
+        "a: .inf\n",
+        "a: 2001-12-14\n",
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: |\n  text\n",
+        "a: [1, 2]\n",
+        "a: {b: c}\n",
+        "a: b: c\n",
+        "a: 1\na: 2\n",
+        "a: 'unterminated\n",
+        "a:\n\tb: 1\n",
+        "- - a\n",
+        "a: -c\n",
+        'a: "\\u00e9"\n',
+        "a: x # c\nb: 'y' # c\nc: \"z\" # c\n",
+        "key with spaces: v\n",
+        "a: C:\\dir\n",
+        "a: /abs/path\n",
+        "a: b #c\n",
+        "a: b#c\n",
+        "a: -1\n",
+        "a: +1\n",
+        "a: 1_000\n",
+        "a: 1:20\n",
+        "a: 0b101\n",
+        "a: 6.8e+3\n",
+        "a: 0123abc\n",
+        "a: 3d5f0e1a\n",
+        "a: 1e3\n",
+        "a: 2001-12-14t21:59:43.10-05:00\n",
+        "a: ../x\n",
+        "a: ./x\n",
+        "a: -\n",
+        "a: .\n",
+        "a: -x\n",
+        "a: .5\n",
+        "a: +.inf\n",
+        "a: -.inf\n",
+        "a: 1.\n",
+        "a: '#not a comment'\n",
+        "---\n---\n",
+        "...\n",
+        "a: 1\n...\n",
+        "",
+        "x:\n  - a: 1\n    b:\n    - c\n    - d: e\n  - f\n",
+    ],
+)
 def test_handwritten(text: str) -> None:
     agrees(text)
 
@@ -61,9 +106,42 @@ def _random_scalar(rng: random.Random):
     if kind == 1:
         return rng.choice([True, False, None])
     if kind == 2:
-        return rng.choice(["yes", "No", "on", "0x1f", "012", "1.5", "1e3", ".inf", "2001-12-14", "~", "null", "",
-                           "-c", "a: b", "a #b", "'q'", '"q"', "{x}", "[x]", "*a", "&a", "!t", "%p", "@x", "`x`",
-                           "=", "<<", "https://10.0.0.1:6443", "C:\\x", "é", "tab\there", "line\nbreak"])
+        return rng.choice(
+            [
+                "yes",
+                "No",
+                "on",
+                "0x1f",
+                "012",
+                "1.5",
+                "1e3",
+                ".inf",
+                "2001-12-14",
+                "~",
+                "null",
+                "",
+                "-c",
+                "a: b",
+                "a #b",
+                "'q'",
+                '"q"',
+                "{x}",
+                "[x]",
+                "*a",
+                "&a",
+                "!t",
+                "%p",
+                "@x",
+                "`x`",
+                "=",
+                "<<",
+                "https://10.0.0.1:6443",
+                "C:\\x",
+                "é",
+                "tab\there",
+                "line\nbreak",
+            ]
+        )
     alphabet = string.ascii_letters + string.digits + " -_.:/#'\"\\=+@$%"
     return "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 20)))
 
@@ -94,13 +172,20 @@ def test_kubeconfigs_written_by_kubectl(tmp_path: Path) -> None:
         pytest.skip("kubectl not built yet (hack/controlplane/build.sh)")
     path = tmp_path / "config"
     environ = {"KUBECONFIG": str(path), "HOME": str(tmp_path)}
-    for args in (["set-cluster", "prod", "--server=https://10.1.2.3:6443", "--insecure-skip-tls-verify=true"],
-                 ["set-cluster", "dev", "--server=https://dev.example:443", "--tls-server-name=api.dev"],
-                 ["set-credentials", "alice", "--token=0123abc"],
-                 ["set-credentials", "bob", f"--client-certificate={CORPUS / 'pki/client.crt'}",
-                  f"--client-key={CORPUS / 'pki/client.key'}", "--embed-certs=true"],
-                 ["set-context", "prod", "--cluster=prod", "--user=alice", "--namespace=team-a"],
-                 ["set-context", "dev", "--cluster=dev", "--user=bob"],
-                 ["use-context", "prod"]):
+    for args in (
+        ["set-cluster", "prod", "--server=https://10.1.2.3:6443", "--insecure-skip-tls-verify=true"],
+        ["set-cluster", "dev", "--server=https://dev.example:443", "--tls-server-name=api.dev"],
+        ["set-credentials", "alice", "--token=0123abc"],
+        [
+            "set-credentials",
+            "bob",
+            f"--client-certificate={CORPUS / 'pki/client.crt'}",
+            f"--client-key={CORPUS / 'pki/client.key'}",
+            "--embed-certs=true",
+        ],
+        ["set-context", "prod", "--cluster=prod", "--user=alice", "--namespace=team-a"],
+        ["set-context", "dev", "--cluster=dev", "--user=bob"],
+        ["use-context", "prod"],
+    ):
         subprocess.run([str(kubectl[-1]), "config", *args], env=environ, check=True, capture_output=True)
     assert agrees(path.read_text())

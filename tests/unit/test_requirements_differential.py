@@ -28,19 +28,29 @@ def _cases() -> list[dict]:
     for instancetype in catalog.instancetypes:
         for preference in preferences:
             arch = preference.get("requirements", {}).get("architecture") or "amd64"
-            cases.append({"instancetype": instancetype["spec"], "preference": preference,
-                          "vmi": {"domain": {"devices": {}}, "architecture": arch}})
+            cases.append(
+                {
+                    "instancetype": instancetype["spec"],
+                    "preference": preference,
+                    "vmi": {"domain": {"devices": {}}, "architecture": arch},
+                }
+            )
     rng = random.Random(7)
     topologies = [None, "sockets", "cores", "threads", "any", "spread", "preferSockets", "preferCores", "preferAny"]
     for _ in range(400):
-        preference = {"requirements": {"cpu": {"guest": rng.randint(1, 8)},
-                                       "memory": {"guest": rng.choice(["512Mi", "1Gi", "1.5Gi", "2Gi", "4Gi"])}}}
+        preference = {
+            "requirements": {
+                "cpu": {"guest": rng.randint(1, 8)},
+                "memory": {"guest": rng.choice(["512Mi", "1Gi", "1.5Gi", "2Gi", "4Gi"])},
+            }
+        }
         topology = rng.choice(topologies)
         if topology:
             preference["cpu"] = {"preferredCPUTopology": topology}
             if topology == "spread" and rng.random() < 0.7:
-                preference["cpu"]["spreadOptions"] = {"across": rng.choice(
-                    ["SocketsCores", "CoresThreads", "SocketsCoresThreads"])}
+                preference["cpu"]["spreadOptions"] = {
+                    "across": rng.choice(["SocketsCores", "CoresThreads", "SocketsCoresThreads"])
+                }
         if rng.random() < 0.3:
             preference["requirements"]["architecture"] = rng.choice(["amd64", "arm64"])
         cpu = {key: rng.randint(1, 4) for key in ("sockets", "cores", "threads")}
@@ -57,8 +67,9 @@ def _cases() -> list[dict]:
 
 def test_same_messages_as_kubevirt(binaries) -> None:  # noqa: F811
     cases = _cases()
-    result = subprocess.run([str(binaries / "goref"), "requirements"], input=json.dumps(cases), capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [str(binaries / "goref"), "requirements"], input=json.dumps(cases), capture_output=True, text=True, timeout=120
+    )
     if result.returncode != 0 and "unknown mode" in result.stderr:
         pytest.skip("the cached goref predates the requirements mode (rebuild: hack/virtctl/build.sh)")
     assert result.returncode == 0, result.stderr

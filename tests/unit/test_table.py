@@ -9,11 +9,7 @@ from kubectl_instancetype.output.table import age_since, human_duration, render_
 
 def test_columns_are_padded_like_go_tabwriter() -> None:
     text = render_table(["NAME", "CPU", "AGE"], [["u1.medium", "1", "5s"], ["a", "32", "400d"]])
-    assert text == (
-        "NAME        CPU   AGE\n"
-        "u1.medium   1     5s\n"
-        "a           32    400d\n"
-    )
+    assert text == ("NAME        CPU   AGE\nu1.medium   1     5s\na           32    400d\n")
 
 
 def test_minimum_width_is_six_including_padding_and_last_column_is_not_padded() -> None:
@@ -25,12 +21,31 @@ def test_no_headers_and_empty() -> None:
     assert render_table(None, []) == ""
 
 
-@pytest.mark.parametrize("seconds,expected", [
-    (-5, "<invalid>"), (-1.5, "0s"), (0, "0s"), (119, "119s"), (120, "2m"), (125, "2m5s"), (599, "9m59s"),
-    (600, "10m"), (10799, "179m"), (10800, "3h"), (3 * 3600 + 60, "3h1m"), (8 * 3600, "8h"), (47 * 3600, "47h"),
-    (48 * 3600, "2d"), (50 * 3600, "2d2h"), (8 * 86400, "8d"), (729 * 86400, "729d"), (730 * 86400, "2y"),
-    (731 * 86400, "2y1d"), (8 * 365 * 86400, "8y"),
-])
+@pytest.mark.parametrize(
+    "seconds,expected",
+    [
+        (-5, "<invalid>"),
+        (-1.5, "0s"),
+        (0, "0s"),
+        (119, "119s"),
+        (120, "2m"),
+        (125, "2m5s"),
+        (599, "9m59s"),
+        (600, "10m"),
+        (10799, "179m"),
+        (10800, "3h"),
+        (3 * 3600 + 60, "3h1m"),
+        (8 * 3600, "8h"),
+        (47 * 3600, "47h"),
+        (48 * 3600, "2d"),
+        (50 * 3600, "2d2h"),
+        (8 * 86400, "8d"),
+        (729 * 86400, "729d"),
+        (730 * 86400, "2y"),
+        (731 * 86400, "2y1d"),
+        (8 * 365 * 86400, "8y"),
+    ],
+)
 def test_human_duration_matches_apimachinery(seconds: float, expected: str) -> None:
     assert human_duration(seconds) == expected
 

@@ -63,7 +63,9 @@ def binaries() -> Path:
         subprocess.run(["bash", str(BUILD_SCRIPT)], check=True, stdout=subprocess.DEVNULL)
     found = _cached_binary_dir()
     if found is None:
-        pytest.skip(f"virtctl {VIRTCTL_VERSION} not built (run hack/virtctl/build.sh or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)")
+        pytest.skip(
+            f"virtctl {VIRTCTL_VERSION} not built (run hack/virtctl/build.sh or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
+        )
     return found
 
 
@@ -90,8 +92,14 @@ def _expand(argv: list[str], workdir: Path) -> list[str]:
 def run_virtctl(binaries: Path, workdir: Path, command: str, argv: list[str]) -> tuple[int, str, list[str]]:
     """(exit code, stdout, stderr lines without the version-check noise) of ``virtctl create <command> ...``."""
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(workdir), "KUBECONFIG": str(workdir / "kubeconfig")}
-    result = subprocess.run([str(binaries / "virtctl"), "create", command, *argv], capture_output=True, text=True,
-                            env=env, cwd=workdir, timeout=60)
+    result = subprocess.run(
+        [str(binaries / "virtctl"), "create", command, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=workdir,
+        timeout=60,
+    )
     lines = [line for line in result.stderr.splitlines() if not VERSION_CHECK_LINE.match(line)]
     return result.returncode, result.stdout, lines
 
@@ -135,117 +143,239 @@ VM_ROWS: list[list[str]] = [
     [],
     ["--name", "my-vm"],
     ["--name", "my-vm", "-n", "my-ns"],
-    ["--run-strategy", "manual"], ["--run-strategy", "HALTED"], ["--run-strategy", "rerunonfailure"],
-    ["--run-strategy", "Once"], ["--run-strategy", "WaitAsReceiver"], ["--run-strategy", ""],
-    ["--termination-grace-period", "0"], ["--termination-grace-period", "-5"],
-    ["--termination-grace-period", "0x10"], ["--termination-grace-period", "1_000"],
-    ["--termination-grace-period", "abc"], ["--termination-grace-period", "99999999999999999999"],
-    ["--memory", "1Gi"], ["--memory", "1024Mi"], ["--memory", "1.5Gi"], ["--memory", "2G"], ["--memory", "1000M"],
-    ["--memory", "+1Gi"], ["--memory", "1."], ["--memory", "0.5"], ["--memory", "1GG"], ["--memory", "abc"],
-    ["--memory", ""], ["--memory", " 1Gi"],
-    ["--instancetype", "u1.medium"], ["--instancetype", "virtualmachineinstancetype/my-it"],
-    ["--instancetype", "VirtualMachineClusterInstancetype/u1.large"], ["--instancetype", "a/b/c"],
-    ["--instancetype", "virtualmachineinstancetype/"], ["--instancetype", ""], ["--instancetype", "bad/x"],
+    ["--run-strategy", "manual"],
+    ["--run-strategy", "HALTED"],
+    ["--run-strategy", "rerunonfailure"],
+    ["--run-strategy", "Once"],
+    ["--run-strategy", "WaitAsReceiver"],
+    ["--run-strategy", ""],
+    ["--termination-grace-period", "0"],
+    ["--termination-grace-period", "-5"],
+    ["--termination-grace-period", "0x10"],
+    ["--termination-grace-period", "1_000"],
+    ["--termination-grace-period", "abc"],
+    ["--termination-grace-period", "99999999999999999999"],
+    ["--memory", "1Gi"],
+    ["--memory", "1024Mi"],
+    ["--memory", "1.5Gi"],
+    ["--memory", "2G"],
+    ["--memory", "1000M"],
+    ["--memory", "+1Gi"],
+    ["--memory", "1."],
+    ["--memory", "0.5"],
+    ["--memory", "1GG"],
+    ["--memory", "abc"],
+    ["--memory", ""],
+    ["--memory", " 1Gi"],
+    ["--instancetype", "u1.medium"],
+    ["--instancetype", "virtualmachineinstancetype/my-it"],
+    ["--instancetype", "VirtualMachineClusterInstancetype/u1.large"],
+    ["--instancetype", "a/b/c"],
+    ["--instancetype", "virtualmachineinstancetype/"],
+    ["--instancetype", ""],
+    ["--instancetype", "bad/x"],
     ["--instancetype", "virtualmachinepreference/x"],
-    ["--preference", "fedora"], ["--preference", "virtualmachinepreference/p"],
-    ["--preference", "VIRTUALMACHINECLUSTERPREFERENCE/p"], ["--preference", "Wrong/p"], ["--preference", "/"],
-    ["--name", "my-vm", "--instancetype", "u1.medium", "--preference", "fedora",
-     "--volume-containerdisk", "src:quay.io/containerdisks/fedora:41"],
+    ["--preference", "fedora"],
+    ["--preference", "virtualmachinepreference/p"],
+    ["--preference", "VIRTUALMACHINECLUSTERPREFERENCE/p"],
+    ["--preference", "Wrong/p"],
+    ["--preference", "/"],
+    [
+        "--name",
+        "my-vm",
+        "--instancetype",
+        "u1.medium",
+        "--preference",
+        "fedora",
+        "--volume-containerdisk",
+        "src:quay.io/containerdisks/fedora:41",
+    ],
     ["--name", "vm1", "--volume-containerdisk", "src:a:1", "--volume-containerdisk", "name:second,src:b,bootorder:1"],
     ["--volume-containerdisk", "src:img"],
-    ["--volume-containerdisk", ""], ["--volume-containerdisk", "name:x"], ["--volume-containerdisk", "src"],
-    ["--volume-containerdisk", "src:a,foo:bar"], ["--volume-containerdisk", "src:a,bootorder:-1"],
-    ["--volume-containerdisk", "src:a,bootorder:0"], ["--volume-containerdisk", "src:a,bootorder:abc"],
-    ["--volume-containerdisk", "src:a,bootorder:4294967296"], ["--volume-containerdisk", "src:a,bootorder:"],
-    ["--volume-containerdisk", "src:a,name:my.disk"], ["--volume-containerdisk", "src:a,name:" + "a" * 64],
-    ["--volume-containerdisk", "src:a,name:" + "a.b" * 30], ["--volume-containerdisk", "src:a,name:Upper"],
+    ["--volume-containerdisk", ""],
+    ["--volume-containerdisk", "name:x"],
+    ["--volume-containerdisk", "src"],
+    ["--volume-containerdisk", "src:a,foo:bar"],
+    ["--volume-containerdisk", "src:a,bootorder:-1"],
+    ["--volume-containerdisk", "src:a,bootorder:0"],
+    ["--volume-containerdisk", "src:a,bootorder:abc"],
+    ["--volume-containerdisk", "src:a,bootorder:4294967296"],
+    ["--volume-containerdisk", "src:a,bootorder:"],
+    ["--volume-containerdisk", "src:a,name:my.disk"],
+    ["--volume-containerdisk", "src:a,name:" + "a" * 64],
+    ["--volume-containerdisk", "src:a,name:" + "a.b" * 30],
+    ["--volume-containerdisk", "src:a,name:Upper"],
     ["--volume-containerdisk", "src:a,name:-x"],
     ["--volume-containerdisk", "src:a,name:d", "--volume-containerdisk", "src:b,name:d"],
     ["--volume-containerdisk", "src:a,bootorder:1", "--volume-pvc", "src:p,bootorder:1"],
-    ["--name", "a-very-long-vm-name-that-makes-the-containerdisk-name-too-long-for-dns",
-     "--volume-containerdisk", "src:a"],
+    [
+        "--name",
+        "a-very-long-vm-name-that-makes-the-containerdisk-name-too-long-for-dns",
+        "--volume-containerdisk",
+        "src:a",
+    ],
     ["--name", "vm1", "--volume-containerdisk", "src:a,name:c1", "--volume-containerdisk", "src:b,name:c2,x:y"],
-    ["--volume-pvc", "src:my-pvc"], ["--volume-pvc", "name:root,src:my-pvc,bootorder:2"],
-    ["--volume-pvc", "src:my.pvc"], ["--volume-pvc", "src:my.pvc,name:ok"], ["--volume-pvc", "src:ns/p"],
-    ["--volume-pvc", "src:a/b/c"], ["--volume-pvc", "src:/p"], ["--volume-pvc", "src:p,type:x"],
-    ["--volume-pvc", "name:UPPER,src:p"], ["--volume-pvc", "src:"],
+    ["--volume-pvc", "src:my-pvc"],
+    ["--volume-pvc", "name:root,src:my-pvc,bootorder:2"],
+    ["--volume-pvc", "src:my.pvc"],
+    ["--volume-pvc", "src:my.pvc,name:ok"],
+    ["--volume-pvc", "src:ns/p"],
+    ["--volume-pvc", "src:a/b/c"],
+    ["--volume-pvc", "src:/p"],
+    ["--volume-pvc", "src:p,type:x"],
+    ["--volume-pvc", "name:UPPER,src:p"],
+    ["--volume-pvc", "src:"],
     ["--volume-pvc", "src:p", "--volume-containerdisk", "src:c,name:p"],
     ["--name", "v", "--volume-import", "type:blank,size:10Gi"],
     ["--name", "v", "--volume-import", "type:blank,size:10Gi,name:data,bootorder:3"],
     ["--volume-import", "type:gcs,url:gs://bucket/disk.img,size:1Gi,secretref:gcs-secret,name:g"],
-    ["--volume-import", "type:http,url:http://example.com/disk.img,size:1Gi,certconfigmap:cm,secretref:s,"
-                        "extraheaders:X-A: 1;X-B: 2,secretextraheaders:sec1,name:h"],
+    [
+        "--volume-import",
+        "type:http,url:http://example.com/disk.img,size:1Gi,certconfigmap:cm,secretref:s,"
+        "extraheaders:X-A: 1;X-B: 2,secretextraheaders:sec1,name:h",
+    ],
     ["--volume-import", "type:http,url:http://example.com/disk.img,size:1Gi,extraheaders:,name:h"],
     ["--volume-import", "type:imageio,url:https://ovirt/api,diskid:1234,size:5Gi,secretref:s,certconfigmap:c,name:i"],
-    ["--volume-import", "type:pvc,src:ns/pvc,name:p"], ["--volume-import", "type:pvc,src:ns/pvc,size:2Gi,name:p"],
-    ["--volume-import", "type:registry,url:docker://quay.io/x:1,size:1Gi,pullmethod:node,secretref:s,"
-                        "certconfigmap:c,name:r"],
+    ["--volume-import", "type:pvc,src:ns/pvc,name:p"],
+    ["--volume-import", "type:pvc,src:ns/pvc,size:2Gi,name:p"],
+    [
+        "--volume-import",
+        "type:registry,url:docker://quay.io/x:1,size:1Gi,pullmethod:node,secretref:s,certconfigmap:c,name:r",
+    ],
     ["--volume-import", "type:registry,imagestream:is,size:1Gi,name:r"],
     ["--volume-import", "type:s3,url:s3://bucket/o,size:1Gi,secretref:s,certconfigmap:c,name:s"],
-    ["--volume-import", "type:vddk,url:https://vcenter,uuid:u-1,thumbprint:aa:bb,secretref:s,"
-                        "backingfile:[ds] vm/disk.vmdk,initimageurl:quay.io/vddk:1,size:1Gi,name:v"],
-    ["--volume-import", "type:snapshot,src:ns/snap,name:s"], ["--volume-import", "type:ds,src:fedora,name:d"],
+    [
+        "--volume-import",
+        "type:vddk,url:https://vcenter,uuid:u-1,thumbprint:aa:bb,secretref:s,"
+        "backingfile:[ds] vm/disk.vmdk,initimageurl:quay.io/vddk:1,size:1Gi,name:v",
+    ],
+    ["--volume-import", "type:snapshot,src:ns/snap,name:s"],
+    ["--volume-import", "type:ds,src:fedora,name:d"],
     ["--volume-import", "type:ds,src:os-images/fedora,size:30Gi,name:rootdisk"],
     ["--name", "v", "--volume-import", "type:ds,src:a", "--volume-import", "type:pvc,src:n/b,bootorder:1"],
-    ["--volume-import", "size:1Gi"], ["--volume-import", "type:foo"], ["--volume-import", "type:"],
-    ["--volume-import", "type:blank"], ["--volume-import", "type:blank,size:1GG"],
-    ["--volume-import", "type:blank,size:"], ["--volume-import", "type:gcs,size:1Gi"],
-    ["--volume-import", "type:http,size:1Gi"], ["--volume-import", "type:imageio,url:x,size:1Gi"],
-    ["--volume-import", "type:pvc,src:p"], ["--volume-import", "type:pvc"], ["--volume-import", "type:pvc,src:/p"],
-    ["--volume-import", "type:registry,size:1Gi"], ["--volume-import", "type:registry,url:a,imagestream:b,size:1Gi"],
-    ["--volume-import", "type:registry,url:a,pullmethod:x,size:1Gi"], ["--volume-import", "type:s3,size:1Gi"],
-    ["--volume-import", "type:vddk,size:1Gi"], ["--volume-import", "type:vddk,url:a,size:1Gi"],
+    ["--volume-import", "size:1Gi"],
+    ["--volume-import", "type:foo"],
+    ["--volume-import", "type:"],
+    ["--volume-import", "type:blank"],
+    ["--volume-import", "type:blank,size:1GG"],
+    ["--volume-import", "type:blank,size:"],
+    ["--volume-import", "type:gcs,size:1Gi"],
+    ["--volume-import", "type:http,size:1Gi"],
+    ["--volume-import", "type:imageio,url:x,size:1Gi"],
+    ["--volume-import", "type:pvc,src:p"],
+    ["--volume-import", "type:pvc"],
+    ["--volume-import", "type:pvc,src:/p"],
+    ["--volume-import", "type:registry,size:1Gi"],
+    ["--volume-import", "type:registry,url:a,imagestream:b,size:1Gi"],
+    ["--volume-import", "type:registry,url:a,pullmethod:x,size:1Gi"],
+    ["--volume-import", "type:s3,size:1Gi"],
+    ["--volume-import", "type:vddk,size:1Gi"],
+    ["--volume-import", "type:vddk,url:a,size:1Gi"],
     ["--volume-import", "type:vddk,url:a,uuid:b,size:1Gi"],
     ["--volume-import", "type:vddk,url:a,uuid:b,thumbprint:c,size:1Gi"],
     ["--volume-import", "type:vddk,url:a,uuid:b,thumbprint:c,secretref:d,size:1Gi"],
-    ["--volume-import", "type:snapshot,src:s"], ["--volume-import", "type:ds,src:a/b/c"],
-    ["--volume-import", "type:ds"], ["--volume-import", "type:ds,src:d,name:Bad"],
-    ["--volume-import", "type:ds,src:d,name:"], ["--volume-import", "type:blank,size:1Gi,foo:bar"],
+    ["--volume-import", "type:snapshot,src:s"],
+    ["--volume-import", "type:ds,src:a/b/c"],
+    ["--volume-import", "type:ds"],
+    ["--volume-import", "type:ds,src:d,name:Bad"],
+    ["--volume-import", "type:ds,src:d,name:"],
+    ["--volume-import", "type:blank,size:1Gi,foo:bar"],
     ["--volume-import", "type:blank,size:1Gi,name:x", "--volume-pvc", "src:x"],
     ["--volume-pvc", "src:x", "--volume-import", "type:blank,size:1Gi,name:x"],
-    ["--volume-import", "type:blank,size:1Gi,bootorder:2,name:a", "--volume-import", "type:blank,size:1Gi,bootorder:2,name:b"],
+    [
+        "--volume-import",
+        "type:blank,size:1Gi,bootorder:2,name:a",
+        "--volume-import",
+        "type:blank,size:1Gi,bootorder:2,name:b",
+    ],
     ["--volume-import", "type:blank,size:1Gi,size:2Gi,name:twice"],
     ["--volume-import", "type:blank,size:1.5Gi,name:x,type:gcs"],
-    ["--volume-import", "type;blank"], ["--volume-import", ""],
-    ["--volume-datasource", "src:ns/ds,size:1Gi,name:ds"], ["--volume-clone-pvc", "src:ns/p,name:c"],
-    ["--volume-blank", "size:1Gi,name:b"], ["--volume-blank", "size:1Gi"], ["--volume-datasource", ""],
-    ["--volume-blank", "name:x"], ["--volume-clone-pvc", "src:p"],
+    ["--volume-import", "type;blank"],
+    ["--volume-import", ""],
+    ["--volume-datasource", "src:ns/ds,size:1Gi,name:ds"],
+    ["--volume-clone-pvc", "src:ns/p,name:c"],
+    ["--volume-blank", "size:1Gi,name:b"],
+    ["--volume-blank", "size:1Gi"],
+    ["--volume-datasource", ""],
+    ["--volume-blank", "name:x"],
+    ["--volume-clone-pvc", "src:p"],
     ["--volume-datasource", "src:d,name:d", "--volume-import", "type:blank,size:1Gi,name:b"],
-    ["--volume-sysprep", "src:cm"], ["--volume-sysprep", "src:sec,type:Secret"], ["--volume-sysprep", ""],
-    ["--volume-sysprep", "type:secret"], ["--volume-sysprep", "src:ns/cm"], ["--volume-sysprep", "src:cm,type:bad"],
+    ["--volume-sysprep", "src:cm"],
+    ["--volume-sysprep", "src:sec,type:Secret"],
+    ["--volume-sysprep", ""],
+    ["--volume-sysprep", "type:secret"],
+    ["--volume-sysprep", "src:ns/cm"],
+    ["--volume-sysprep", "src:cm,type:bad"],
     ["--volume-sysprep", "src:/cm"],
     ["--volume-sysprep", "src:cm", "--volume-containerdisk", "src:a,name:sysprepdisk"],
     ["--volume-sysprep", "src:cm", "--volume-pvc", "src:p"],
-    ["--user", "fedora"], ["--user", "fedora", "--ssh-key", "ssh-ed25519 AAAA k1", "--ssh-key", "k2,k3"],
-    ["--user", "fedora", "--password-file", "{dir}/password"], ["--password-file", "{dir}/empty-password"],
-    ["--password-file", "{dir}/missing"], ["--password-file", ""], ["--ga-manage-ssh"], ["--ga-manage-ssh=false"],
-    ["--ssh-key", ""], ["--ssh-key", '"a,b",c'], ["--ssh-key", 'a"b'], ["--ssh-key", '"a"b'], ["--ssh-key", 'x,"a"b'],
-    ["--ssh-key", 'é"b'], ["--ssh-key", '"a\nb"c'], ["--ssh-key", "\n"], ["--ssh-key", 'x\n"'], ["--ssh-key", '"k""q"'],
-    ["--cloud-init", "configdrive", "--user", "u"], ["--cloud-init", "ConfigDrive"], ["--cloud-init", "nocloud"],
-    ["--cloud-init", "NoCloud", "--user", "u"], ["--cloud-init", "none", "--user", "u"],
-    ["--cloud-init", "none", "--ga-manage-ssh"], ["--cloud-init", "none", "--password-file", "{dir}/missing"],
-    ["--cloud-init", "bad"], ["--cloud-init", ""],
+    ["--user", "fedora"],
+    ["--user", "fedora", "--ssh-key", "ssh-ed25519 AAAA k1", "--ssh-key", "k2,k3"],
+    ["--user", "fedora", "--password-file", "{dir}/password"],
+    ["--password-file", "{dir}/empty-password"],
+    ["--password-file", "{dir}/missing"],
+    ["--password-file", ""],
+    ["--ga-manage-ssh"],
+    ["--ga-manage-ssh=false"],
+    ["--ssh-key", ""],
+    ["--ssh-key", '"a,b",c'],
+    ["--ssh-key", 'a"b'],
+    ["--ssh-key", '"a"b'],
+    ["--ssh-key", 'x,"a"b'],
+    ["--ssh-key", 'é"b'],
+    ["--ssh-key", '"a\nb"c'],
+    ["--ssh-key", "\n"],
+    ["--ssh-key", 'x\n"'],
+    ["--ssh-key", '"k""q"'],
+    ["--cloud-init", "configdrive", "--user", "u"],
+    ["--cloud-init", "ConfigDrive"],
+    ["--cloud-init", "nocloud"],
+    ["--cloud-init", "NoCloud", "--user", "u"],
+    ["--cloud-init", "none", "--user", "u"],
+    ["--cloud-init", "none", "--ga-manage-ssh"],
+    ["--cloud-init", "none", "--password-file", "{dir}/missing"],
+    ["--cloud-init", "bad"],
+    ["--cloud-init", ""],
     ["--cloud-init-user-data", "I2Nsb3VkLWNvbmZpZw==", "--cloud-init-network-data", "bmV0d29yaw=="],
-    ["--cloud-init-network-data", "bmV0d29yaw=="], ["--cloud-init-user-data", ""],
+    ["--cloud-init-network-data", "bmV0d29yaw=="],
+    ["--cloud-init-user-data", ""],
     ["--cloud-init", "configdrive", "--cloud-init-user-data", "dXNlcg=="],
     ["--user", "u", "--volume-containerdisk", "src:a,name:cloudinitdisk"],
-    ["--access-cred", "type:ssh,src:keys,user:fedora"], ["--user", "u", "--access-cred", "src:keys"],
-    ["--access-cred", "src:keys,method:nocloud"], ["--access-cred", "src:keys,method:ConfigDrive"],
-    ["--access-cred", "type:password,src:pws"], ["--access-cred", "type:Password,src:pws,method:GA"],
+    ["--access-cred", "type:ssh,src:keys,user:fedora"],
+    ["--user", "u", "--access-cred", "src:keys"],
+    ["--access-cred", "src:keys,method:nocloud"],
+    ["--access-cred", "src:keys,method:ConfigDrive"],
+    ["--access-cred", "type:password,src:pws"],
+    ["--access-cred", "type:Password,src:pws,method:GA"],
     ["--user", "u", "--access-cred", "src:k1", "--access-cred", "type:password,src:p1"],
     ["--user", "u", "--ga-manage-ssh=false", "--access-cred", "src:k1"],
     ["--cloud-init-user-data", "dXNlcg==", "--access-cred", "src:k1,user:u"],
     ["--access-cred", "src:keys,method:nocloud", "--cloud-init", "configdrive"],
     ["--access-cred", "src:k1,method:nocloud", "--access-cred", "src:k2,method:configdrive"],
     ["--access-cred", "src:keys,method:nocloud", "--cloud-init", "none"],
-    ["--access-cred", "user:u"], ["--access-cred", "src:ns/s,user:u"], ["--access-cred", "src:s,type:bad"],
-    ["--access-cred", "src:s,method:bad"], ["--access-cred", "src:s"], ["--access-cred", "src:s,method:nocloud,user:u"],
-    ["--access-cred", "type:password,src:s,user:u"], ["--access-cred", "type:password,src:s,method:nocloud"],
+    ["--access-cred", "user:u"],
+    ["--access-cred", "src:ns/s,user:u"],
+    ["--access-cred", "src:s,type:bad"],
+    ["--access-cred", "src:s,method:bad"],
+    ["--access-cred", "src:s"],
+    ["--access-cred", "src:s,method:nocloud,user:u"],
+    ["--access-cred", "type:password,src:s,user:u"],
+    ["--access-cred", "type:password,src:s,method:nocloud"],
     ["--access-cred", "src:/s,user:u"],
     ["--name", "v", "--volume-pvc", "src:root", "--infer-instancetype"],
     ["--name", "v", "--volume-pvc", "src:root", "--infer-preference"],
-    ["--name", "v", "--volume-pvc", "src:root", "--volume-pvc", "src:other", "--infer-instancetype-from", "other",
-     "--infer-preference-from", "root"],
+    [
+        "--name",
+        "v",
+        "--volume-pvc",
+        "src:root",
+        "--volume-pvc",
+        "src:other",
+        "--infer-instancetype-from",
+        "other",
+        "--infer-preference-from",
+        "root",
+    ],
     ["--name", "v", "--volume-pvc", "src:a", "--volume-pvc", "src:b,bootorder:1"],
     ["--name", "v", "--volume-import", "type:registry,url:docker://x,size:1Gi,name:r"],
     ["--name", "v", "--volume-import", "type:blank,size:1Gi,name:b"],
@@ -256,45 +386,98 @@ VM_ROWS: list[list[str]] = [
     ["--name", "v", "--volume-pvc", "src:p", "--infer-instancetype=false", "--infer-preference=false"],
     ["--name", "v", "--volume-pvc", "src:p", "--memory", "1Gi"],
     ["--name", "v", "--volume-pvc", "src:p", "--instancetype", "u1.small"],
-    ["--name", "v", "--infer-instancetype"], ["--name", "v", "--infer-preference-from", "nope"],
+    ["--name", "v", "--infer-instancetype"],
+    ["--name", "v", "--infer-preference-from", "nope"],
     ["--name", "v", "--volume-pvc", "src:p", "--infer-instancetype-from", "nope"],
     ["--name", "v", "--user", "u", "--infer-preference"],
     ["--name", "v", "--volume-sysprep", "src:cm"],
-    ["--memory", "1Gi", "--instancetype", "x"], ["--infer-instancetype=false", "--memory", "1Gi"],
-    ["--preference", "p", "--infer-preference-from", "v"], ["--cloud-init-user-data", "eA==", "--user", "u"],
+    ["--memory", "1Gi", "--instancetype", "x"],
+    ["--infer-instancetype=false", "--memory", "1Gi"],
+    ["--preference", "p", "--infer-preference-from", "v"],
+    ["--cloud-init-user-data", "eA==", "--user", "u"],
     ["--cloud-init-user-data", "eA==", "--ssh-key", "k", "--ga-manage-ssh", "--memory", "1Gi", "--instancetype", "x"],
     ["--cloud-init-user-data", "eA==", "--password-file", "{dir}/password"],
     ["--memory", "1GG", "--instancetype", "x", "--preference", "p"],
 ]
 
 INSTANCETYPE_ROWS: list[list[str]] = [
-    ["--cpu", "2", "--memory", "256Mi"], ["--cpu", "2", "--memory", "256Mi", "--name", "my-it"],
-    ["--cpu", "2", "--memory", "1024Mi", "--namespaced"], ["--cpu", "2", "--memory", "1Gi", "-n", "ns"],
+    ["--cpu", "2", "--memory", "256Mi"],
+    ["--cpu", "2", "--memory", "256Mi", "--name", "my-it"],
+    ["--cpu", "2", "--memory", "1024Mi", "--namespaced"],
+    ["--cpu", "2", "--memory", "1Gi", "-n", "ns"],
     ["--cpu", "0x4", "--memory", "1.5Gi", "--name", ""],
-    ["--cpu", "1", "--memory", "1Gi", "--gpu", "name:gpu1,devicename:nvidia.com/GP102GL", "--gpu",
-     "name:gpu2,devicename:nvidia.com/x"],
+    [
+        "--cpu",
+        "1",
+        "--memory",
+        "1Gi",
+        "--gpu",
+        "name:gpu1,devicename:nvidia.com/GP102GL",
+        "--gpu",
+        "name:gpu2,devicename:nvidia.com/x",
+    ],
     ["--cpu", "1", "--memory", "1Gi", "--hostdevice", "name:hd,devicename:vendor.com/dev"],
     ["--cpu", "1", "--memory", "1Gi", "--iothreadspolicy", "auto"],
     ["--cpu", "1", "--memory", "1Gi", "--iothreadspolicy", "shared", "--namespaced=false"],
-    [], ["--cpu", "2"], ["--memory", "1Gi"], ["--cpu", "0", "--memory", "1Gi"], ["--cpu", "-2", "--memory", "1Gi"],
-    ["--cpu", "abc", "--memory", "1Gi"], ["--cpu", "4294967296", "--memory", "1Gi"],
-    ["--cpu", "1", "--memory", "1GG"], ["--cpu", "1", "--memory", ""], ["--cpu", "0", "--memory", "bad"],
-    ["--cpu", "1", "--memory", "1Gi", "--gpu", "name:x"], ["--cpu", "1", "--memory", "1Gi", "--gpu", "devicename:x"],
-    ["--cpu", "1", "--memory", "1Gi", "--gpu", ""], ["--cpu", "1", "--memory", "1Gi", "--gpu", "name:a,devicename:b,x:y"],
+    [],
+    ["--cpu", "2"],
+    ["--memory", "1Gi"],
+    ["--cpu", "0", "--memory", "1Gi"],
+    ["--cpu", "-2", "--memory", "1Gi"],
+    ["--cpu", "abc", "--memory", "1Gi"],
+    ["--cpu", "4294967296", "--memory", "1Gi"],
+    ["--cpu", "1", "--memory", "1GG"],
+    ["--cpu", "1", "--memory", ""],
+    ["--cpu", "0", "--memory", "bad"],
+    ["--cpu", "1", "--memory", "1Gi", "--gpu", "name:x"],
+    ["--cpu", "1", "--memory", "1Gi", "--gpu", "devicename:x"],
+    ["--cpu", "1", "--memory", "1Gi", "--gpu", ""],
+    ["--cpu", "1", "--memory", "1Gi", "--gpu", "name:a,devicename:b,x:y"],
     ["--cpu", "1", "--memory", "1Gi", "--hostdevice", "name:x"],
     ["--cpu", "1", "--memory", "1Gi", "--iothreadspolicy", "Auto"],
     ["--cpu", "1", "--memory", "1Gi", "--iothreadspolicy", ""],
 ]
 
 PREFERENCE_ROWS: list[list[str]] = [
-    [], ["--namespaced"], ["-n", "ns"], ["--name", "p"], ["--name", ""], ["--volume-storage-class", "fast"],
-    ["--volume-storage-class", ""], ["--machine-type", "pc-q35-rhel9.4.0"], ["--machine-type", ""],
-    *[["--cpu-topology", value] for value in ("sockets", "cores", "threads", "spread", "any", "preferSockets",
-                                                 "preferCores", "preferThreads", "preferSpread", "preferAny")],
-    ["--name", "p", "--namespaced", "--volume-storage-class", "sc", "--machine-type", "q35", "--cpu-topology", "spread"],
-    ["--cpu-topology", "bad"], ["--cpu-topology", "Sockets"], ["--cpu-topology", ""],
+    [],
+    ["--namespaced"],
+    ["-n", "ns"],
+    ["--name", "p"],
+    ["--name", ""],
+    ["--volume-storage-class", "fast"],
+    ["--volume-storage-class", ""],
+    ["--machine-type", "pc-q35-rhel9.4.0"],
+    ["--machine-type", ""],
+    *[
+        ["--cpu-topology", value]
+        for value in (
+            "sockets",
+            "cores",
+            "threads",
+            "spread",
+            "any",
+            "preferSockets",
+            "preferCores",
+            "preferThreads",
+            "preferSpread",
+            "preferAny",
+        )
+    ],
+    [
+        "--name",
+        "p",
+        "--namespaced",
+        "--volume-storage-class",
+        "sc",
+        "--machine-type",
+        "q35",
+        "--cpu-topology",
+        "spread",
+    ],
+    ["--cpu-topology", "bad"],
+    ["--cpu-topology", "Sockets"],
+    ["--cpu-topology", ""],
 ]
-
 
 
 def flags_to_argv(flags: dict, namespace: str | None = None) -> list[str]:
@@ -311,16 +494,22 @@ def flags_to_argv(flags: dict, namespace: str | None = None) -> list[str]:
 
 
 # Every unit-test row of test_createvm.py and test_createtypes.py, except those showing our deliberate differences.
-VM_ROWS += [flags_to_argv(flags) for case_id, flags, _ in VM_UNIT_SUCCESSES
-            if "(extension)" not in case_id and "documented order" not in case_id]
+VM_ROWS += [
+    flags_to_argv(flags)
+    for case_id, flags, _ in VM_UNIT_SUCCESSES
+    if "(extension)" not in case_id and "documented order" not in case_id
+]
 VM_ROWS += [flags_to_argv(flags) for flags, _ in VM_UNIT_FAILURES]
 INSTANCETYPE_ROWS += [flags_to_argv(flags, namespace) for _, flags, namespace, _ in INSTANCETYPE_SUCCESS]
 INSTANCETYPE_ROWS += [flags_to_argv(flags) for flags, _ in INSTANCETYPE_FAILURES]
 PREFERENCE_ROWS += [flags_to_argv(flags, namespace) for _, flags, namespace, _ in PREFERENCE_SUCCESS]
 PREFERENCE_ROWS += [flags_to_argv(flags) for flags, _ in PREFERENCE_FAILURES]
 
-ROWS = ([("vm", row) for row in VM_ROWS] + [("instancetype", row) for row in INSTANCETYPE_ROWS]
-        + [("preference", row) for row in PREFERENCE_ROWS])
+ROWS = (
+    [("vm", row) for row in VM_ROWS]
+    + [("instancetype", row) for row in INSTANCETYPE_ROWS]
+    + [("preference", row) for row in PREFERENCE_ROWS]
+)
 
 
 @pytest.fixture(scope="module")
@@ -364,8 +553,16 @@ def test_plural_kinds_are_our_extension(binaries, workdir, command, argv):
 
 
 def test_deprecated_aliases_keep_documented_order(binaries, workdir):
-    argv = ["--name", "v", "--volume-blank", "size:1Gi,name:b1", "--volume-blank", "size:1Gi,name:b2",
-            "--volume-datasource", "src:d,name:d1"]
+    argv = [
+        "--name",
+        "v",
+        "--volume-blank",
+        "size:1Gi,name:b1",
+        "--volume-blank",
+        "size:1Gi,name:b2",
+        "--volume-datasource",
+        "src:d,name:d1",
+    ]
     code, stdout, _ = run_virtctl(binaries, workdir, "vm", argv)
     text, _, _ = ours("vm", argv)
 
@@ -382,23 +579,101 @@ def test_goyaml_matches_sigs_k8s_yaml(binaries):
     import string
 
     documents: list = [
-        {"k": value} for value in (
-            "true", "y", "no", "~", "null", "", "1", "-1", "0x1f", "0o17", "0b101", "1_000", "1e3", "1e400", ".5",
-            ".inf", "2001-12-14", "2001-13-14", "2001-12-14T21:59:43.10Z", "2001-12-14 21:59:43.10", "1:20",
-            "190:20:30.15", "a: b", "a #b", "#a", "- x", "-", "---", "*a", "&a", "!a", "@a", "`a", "%a", "'a", '"a',
-            "a'b", " a", "a ", "\t", "é", "日本語", "ml\nline", "trail\n", "trail\n\n", " lead\nx", "x \ny", "\n",
-            "word " * 30, "x" * 100, "#cloud-config\nuser: u\nruncmd:\n  - [ setsebool, -P, 'x', 'on' ]",
+        {"k": value}
+        for value in (
+            "true",
+            "y",
+            "no",
+            "~",
+            "null",
+            "",
+            "1",
+            "-1",
+            "0x1f",
+            "0o17",
+            "0b101",
+            "1_000",
+            "1e3",
+            "1e400",
+            ".5",
+            ".inf",
+            "2001-12-14",
+            "2001-13-14",
+            "2001-12-14T21:59:43.10Z",
+            "2001-12-14 21:59:43.10",
+            "1:20",
+            "190:20:30.15",
+            "a: b",
+            "a #b",
+            "#a",
+            "- x",
+            "-",
+            "---",
+            "*a",
+            "&a",
+            "!a",
+            "@a",
+            "`a",
+            "%a",
+            "'a",
+            '"a',
+            "a'b",
+            " a",
+            "a ",
+            "\t",
+            "é",
+            "日本語",
+            "ml\nline",
+            "trail\n",
+            "trail\n\n",
+            " lead\nx",
+            "x \ny",
+            "\n",
+            "word " * 30,
+            "x" * 100,
+            "#cloud-config\nuser: u\nruncmd:\n  - [ setsebool, -P, 'x', 'on' ]",
         )
     ]
-    documents.append({"b10": 1, "b9": 2, "B": 3, "_x": 4, "a1": 5, "a01": 6, "a10b": 7, "a2b": 8, "1": 9, "10": 10,
-                      "2": 11, "-": 12, "é": 13, "0": 14, "00": 15, "0a": 16})
-    documents.append({"nested": [[], {}, [1, [2, {"a": []}]], {"x": {"y": [{"z": "w\nv"}]}}], "f": 1.5, "t": True,
-                      "n": None, "big": 12345678901234567890})
+    documents.append(
+        {
+            "b10": 1,
+            "b9": 2,
+            "B": 3,
+            "_x": 4,
+            "a1": 5,
+            "a01": 6,
+            "a10b": 7,
+            "a2b": 8,
+            "1": 9,
+            "10": 10,
+            "2": 11,
+            "-": 12,
+            "é": 13,
+            "0": 14,
+            "00": 15,
+            "0a": 16,
+        }
+    )
+    documents.append(
+        {
+            "nested": [[], {}, [1, [2, {"a": []}]], {"x": {"y": [{"z": "w\nv"}]}}],
+            "f": 1.5,
+            "t": True,
+            "n": None,
+            "big": 12345678901234567890,
+        }
+    )
     rng = random.Random(20240822)
     alphabet = string.ascii_letters + string.digits + " :#-_.,'\"!?*&[]{}|>%@`\n\t~=+/\\"
     documents += [{"r": "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))} for _ in range(400)]
-    result = subprocess.run([str(binaries / "goref"), "yaml"], input=json.dumps(documents), capture_output=True,
-                            text=True, check=True, timeout=60)
+    result = subprocess.run(
+        [str(binaries / "goref"), "yaml"],
+        input=json.dumps(documents),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     expected = result.stdout.split("\0")[:-1]
     mismatches = [(doc, want, goyaml.dump(doc)) for doc, want in zip(documents, expected) if goyaml.dump(doc) != want]
     assert mismatches == []
@@ -407,16 +682,68 @@ def test_goyaml_matches_sigs_k8s_yaml(binaries):
 def test_canonical_quantity_matches_apimachinery(binaries):
     import random
 
-    texts = ["512Mi", "1024Mi", "1.5Gi", "0.5Gi", "1.5", "100Mi", "1000M", "1e3", "2e4", "+1Gi", "1.", "-", ".5", "0",
-             "00", "0.5Ki", "1000E", "1e100", "1Gb", "1GG", "1e", "1e+", " 1Gi", "", "2048", "1000", "0.0000000001",
-             "12345678901234567890", "1.5Ki", "-1.5", "1.25m", "0.0000000015", "2.5e-3", "1e-10",
-             "9223372036854775807Ki", "1.5Ei", "10Ei", "+", "1E", "1ee", "1Ki5", "1.2.3", ".", "-.5Ki", "1e1000"]
+    texts = [
+        "512Mi",
+        "1024Mi",
+        "1.5Gi",
+        "0.5Gi",
+        "1.5",
+        "100Mi",
+        "1000M",
+        "1e3",
+        "2e4",
+        "+1Gi",
+        "1.",
+        "-",
+        ".5",
+        "0",
+        "00",
+        "0.5Ki",
+        "1000E",
+        "1e100",
+        "1Gb",
+        "1GG",
+        "1e",
+        "1e+",
+        " 1Gi",
+        "",
+        "2048",
+        "1000",
+        "0.0000000001",
+        "12345678901234567890",
+        "1.5Ki",
+        "-1.5",
+        "1.25m",
+        "0.0000000015",
+        "2.5e-3",
+        "1e-10",
+        "9223372036854775807Ki",
+        "1.5Ei",
+        "10Ei",
+        "+",
+        "1E",
+        "1ee",
+        "1Ki5",
+        "1.2.3",
+        ".",
+        "-.5Ki",
+        "1e1000",
+    ]
     rng = random.Random(5)
     for _ in range(300):
-        texts.append(rng.choice(["", "-", "+"]) + rng.choice(["1", "12", "1.5", "0.25", "1024", "7.", "0.001", "000"])
-                     + rng.choice(["", "Ki", "Mi", "Gi", "m", "k", "M", "e3", "e-2", "E", "n", "Pi", "Ei", "e-12"]))
-    result = subprocess.run([str(binaries / "goref"), "quantity"], input=json.dumps(texts), capture_output=True,
-                            text=True, check=True, timeout=60)
+        texts.append(
+            rng.choice(["", "-", "+"])
+            + rng.choice(["1", "12", "1.5", "0.25", "1024", "7.", "0.001", "000"])
+            + rng.choice(["", "Ki", "Mi", "Gi", "m", "k", "M", "e3", "e-2", "E", "n", "Pi", "Ei", "e-12"])
+        )
+    result = subprocess.run(
+        [str(binaries / "goref"), "quantity"],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
 
     def mine(text: str) -> dict:
         try:
@@ -446,8 +773,9 @@ def virtctl_flag_help(help_text: str) -> dict[str, tuple[str, str]]:
     return flags
 
 
-@pytest.mark.parametrize(("command", "specs"), [("vm", VM_FLAGS), ("instancetype", INSTANCETYPE_FLAGS),
-                                                ("preference", PREFERENCE_FLAGS)])
+@pytest.mark.parametrize(
+    ("command", "specs"), [("vm", VM_FLAGS), ("instancetype", INSTANCETYPE_FLAGS), ("preference", PREFERENCE_FLAGS)]
+)
 def test_flag_tables_match_virtctl_help(binaries, workdir, command, specs):
     code, stdout, _ = run_virtctl(binaries, workdir, command, ["--help"])
     assert code == 0
