@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test unit cluster cluster-down demo bench controlplane clean
+.PHONY: venv test lint unit cluster cluster-down demo bench controlplane clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,9 +18,14 @@ venv: $(VENV)/.installed
 controlplane:
 	bash hack/controlplane/build.sh
 
-## test: the whole suite (unit, integration against the local control plane, e2e through kubectl)
-test: venv
+## test: lint and type checks, then the whole suite (unit, integration on the local control plane, e2e through kubectl)
+test: venv lint
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## lint: ruff (lint + format check) and mypy (strict on the domain and the use cases)
+lint: venv
+	$(VENV)/bin/ruff check kubectl_instancetype tests hack bench
+	$(VENV)/bin/ruff format --check kubectl_instancetype tests hack bench
 
 ## unit: the fast tests only
 unit: venv
