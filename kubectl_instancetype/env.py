@@ -1,28 +1,77 @@
 """The process environment a command runs in, passed down instead of touching ``sys.*`` directly.
 
-Tests build an :class:`Environment` with string buffers, a fixed clock and their own variables, and run
-the CLI in-process (the httpie ``Environment`` pattern).
+Tests build an :class:`Environment` with string buffers, a fixed clock, a fixed random source, their own
+files and variables, and run the CLI in-process (the httpie ``Environment`` pattern): nothing private is
+patched.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
+
+
+class ClosedStream:
+    """Stands in for a standard stream the process was started without (``kubectl instancetype list >&-``).
+
+    Python leaves ``sys.stdout`` as None then; every write fails as Go's does on a closed descriptor, so the
+    command ends in one ``error: write /dev/stdout: bad file descriptor`` line instead of a traceback.
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def write(self, text: str) -> int:
+        """Fail like a write to a closed descriptor."""
+        raise OSError(errno.EBADF, f"write /dev/{self.name}: bad file descriptor")
+
+    def flush(self) -> None:
+        """Nothing is buffered."""
+
+    def isatty(self) -> bool:
+        """A closed stream is no terminal."""
+        return False
+
+
+def _stream(name: str) -> Callable[[], Any]:
+    def default() -> Any:
+        stream = getattr(sys, name)
+        return stream if stream is not None else ClosedStream(name)
+
+    return default
+
+
+def random_suffix(length: int) -> str:
+    """``length`` random characters as apimachinery's ``rand.String`` makes them (generated names)."""
+    from .instancetype.params import random_string
+
+    return random_string(length)
+
+
+def read_text_file(path: str) -> str:
+    """Read a file the user named (cloud-init data, passwords, manifests) as text, bytes kept as they are."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+        return handle.read()
 
 
 @dataclass
 class Environment:
-    """Streams, environment variables and the clock of one CLI invocation."""
+    """Streams, environment variables, the clock, randomness and file reading of one CLI invocation."""
 
-    stdin: TextIO = field(default_factory=lambda: sys.stdin)
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    stdin: TextIO = field(default_factory=_stream("stdin"))
+    stdout: TextIO = field(default_factory=_stream("stdout"))
+    stderr: TextIO = field(default_factory=_stream("stderr"))
     environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
     clock: Callable[[], float] = time.time
+    # the random part of generated names (vm-XXXXX, clusterinstancetype-XXXXX)
+    random_suffix: Callable[[int], str] = random_suffix
+    # files named on the command line; tests hand in their own
+    read_file: Callable[[str], str] = read_text_file
     verbosity: int = 0
 
     def home(self) -> str:

@@ -120,6 +120,10 @@ def render(exc: BaseException) -> str:
     """The text printed on stderr for ``exc``; unexpected exceptions get a generic ``error:`` line."""
     if isinstance(exc, PluginError):
         return exc.render()
+    if isinstance(exc, OSError) and exc.strerror:
+        # Go's wording: "open /path: no such file or directory"; our closed-stream writes carry their own text.
+        text = f"open {exc.filename}: {exc.strerror.lower()}" if exc.filename else exc.strerror
+        return f"error: {text}"
     text = str(exc) or exc.__class__.__name__
     return text if text.startswith("error:") else f"error: {text}"
 

@@ -22,9 +22,9 @@ def candidates(args: Sequence[str], incomplete: str) -> tuple[list[tuple[str, st
     from typer._click.core import Parameter
     from typer.main import get_command
 
-    from .main import PROG_NAME, build_app
+    from .registry import PROG_NAME, build, normalise
 
-    command = get_command(build_app(list(args)))
+    command = get_command(build(normalise(args))[0])
     context = shell_completion._resolve_context(command, {}, PROG_NAME, list(args))
     owner, incomplete = shell_completion._resolve_incomplete(context, list(args), incomplete)
     items = owner.shell_complete(context, incomplete)

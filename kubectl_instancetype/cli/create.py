@@ -1,18 +1,10 @@
-"""``kubectl instancetype create vm|instancetype|preference``: the group, and what its commands share.
+"""``kubectl instancetype create vm|instancetype|preference``: the group.
 
-The ``create`` flags are declared once, as data, in the domain (:mod:`..instancetype.createvm`,
-:mod:`..instancetype.createtypes`: virtctl's flags, help texts and defaults); :func:`flag_command` turns such
-a table into a Typer command, so that help, completion and parsing come from the same table. Values are
-parsed by the table (pflag's exact error texts), not by Click.
+Only the subcommand being run is imported (see :mod:`.registry`); what the subcommands share lives in
+:mod:`.flagtable`.
 """
 
-import inspect
-from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Optional
-
-import typer
-
-from . import options
+from typing import Any
 
 GROUP_HELP = """Create a VirtualMachine, an instance type or a preference on the cluster, checked first.
 
@@ -20,179 +12,22 @@ Flags are virtctl's (KubeVirt v1.9) with the same defaults and messages. By defa
 in the target namespace; --dry-run=client prints or names it without contacting the server, and
 --dry-run=server has the server validate it without persisting it."""
 
-FLAG_PREFIX = "flag_"
-DRY_RUN_VALUES = ("none", "client", "server")
-
-DryRun = Annotated[
-    str,
-    typer.Option(
-        "--dry-run",
-        metavar="[=none|client|server]",
-        show_default=False,
-        help='"client": print or name the object, send nothing; "server": submit it with dryRun=All; '
-        '"none" (default): create it. A bare --dry-run means client.',
-    ),
-]
-Output = Annotated[
-    str,
-    typer.Option(
-        "-o",
-        "--output",
-        metavar="FORMAT",
-        show_default=False,
-        help="Print the object as yaml or json (the server's answer when one was sent), or name it (name).",
-    ),
-]
-
-# Bare boolean flags and a bare --dry-run get their pflag meaning (see options.expand_optional_values).
-OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
+SUBCOMMANDS = {
+    "vm": "kubectl_instancetype.cli.create_vm",
+    "instancetype": "kubectl_instancetype.cli.create_types",
+    "preference": "kubectl_instancetype.cli.create_types",
+}
 
 
-def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
-    """Add the ``create`` group to ``app``: only the subcommand named first in ``argv``, else all of them."""
-    from . import create_types, create_vm
+def register(app: Any, argv: list[str]) -> list[Any]:
+    """Add the ``create`` group to ``app`` with the subcommand named in ``argv`` (all when none is)."""
+    from .registry import add_group
 
-    group = typer.Typer(
-        help=GROUP_HELP,
-        no_args_is_help=True,
-        rich_markup_mode=None,
-        context_settings={"help_option_names": ["-h", "--help"]},
-    )
-    # A callback keeps it a group even with one subcommand registered.
-    group.callback()(_group)
-    selected = argv[0] if argv and argv[0] in ("vm", "instancetype", "preference") else ""
-    if selected in ("", "vm"):
-        create_vm.register(group)
-    if selected != "vm":
-        create_types.register(group, selected)
-    app.add_typer(group, name="create", short_help="Create a VM, instance type or preference (virtctl flags, checked).")
-
-
-def _group() -> None:
-    """Create a VirtualMachine, an instance type or a preference on the cluster."""
-
-
-def verbatim(text: str) -> str:
-    """Mark every paragraph of ``text`` so that Click prints it as written (examples keep their lines)."""
-    return "\n\n".join("\b\n" + paragraph for paragraph in text.strip("\n").split("\n\n"))
-
-
-def optional_value_flags(specs: Sequence[Any] | None = None) -> dict[str, str]:
-    """Bare spellings: of a flag table's booleans (``--namespaced`` means ``--namespaced=true``), or,
-    without a table, of every create command's flags (what the app's entry point asks the group for)."""
-    if specs is None:
-        from . import create_types, create_vm
-
-        return create_vm.optional_value_flags() | create_types.optional_value_flags()
-    return {f"--{spec.name}": "true" for spec in specs if not spec.takes_value}
-
-
-def flag_command(specs: Sequence[Any], common: dict[str, Any], run: Callable[..., None]) -> Callable[..., None]:
-    """A Typer command function whose options are ``specs`` (raw strings) plus the ``common`` options.
-
-    ``run(ctx, given, **common_values)`` receives ``given``: ``{flag name: [raw occurrences]}`` for the
-    flags that were on the command line, in table order.
-    """
-    parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
-    for spec in specs:
-        help_text = f"{spec.help} {spec.default_text}".strip()
-        if spec.repeatable:
-            annotation: Any = Annotated[
-                Optional[list[str]],
-                typer.Option(f"--{spec.name}", help=help_text, metavar=spec.value_name, show_default=False),
-            ]
-        else:
-            annotation = Annotated[
-                Optional[str],
-                typer.Option(
-                    f"--{spec.name}", help=help_text, metavar=spec.value_name or "[=true|false]", show_default=False
-                ),
-            ]
-        parameters.append(
-            inspect.Parameter(
-                FLAG_PREFIX + spec.field, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
-            )
-        )
-    for name, (annotation, default) in common.items():
-        parameters.append(
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
-        )
-
-    def command(ctx: typer.Context, **values: Any) -> None:
-        given = {}
-        for spec in specs:
-            value = values.pop(FLAG_PREFIX + spec.field)
-            if value is not None:
-                given[spec.name] = list(value) if isinstance(value, list) else [value]
-        run(ctx, given, **values)
-
-    command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    # typer reads annotations too (get_type_hints), not only the signature
-    command.__annotations__ = {p.name: p.annotation for p in parameters}
-    return command
-
-
-def common_options(*, skip_checks: bool = False) -> dict[str, Any]:
-    """The options every create command has, as {parameter: (annotation, default)}."""
-    common: dict[str, Any] = {
-        "dry_run": (DryRun, "none"),
-        "output": (Output, ""),
-        "kubeconfig": (options.Kubeconfig, None),
-        "context": (options.Context, None),
-        "namespace": (options.Namespace, None),
-        "request_timeout": (options.RequestTimeout, "0"),
-        "verbosity": (options.Verbosity, 0),
-    }
-    if skip_checks:
-        common["skip_checks"] = (
-            Annotated[
-                bool,
-                typer.Option("--skip-checks", help="Do not look up the referenced instance type and preference first."),
-            ],
-            False,
-        )
-    return common
-
-
-def parse_flags(specs_by_name: dict[str, Any], given: dict[str, list[str]]) -> dict[str, object]:
-    """Convert the raw occurrences of each given flag with the table (pflag's errors)."""
-    from ..instancetype.params import accumulate
-
-    return {name: accumulate(specs_by_name[name], raws) for name, raws in given.items()}
-
-
-def check_dry_run(value: str) -> str:
-    """kubectl's --dry-run values (true/false are its deprecated spellings of client/none)."""
-    from ..errors import UsageError
-
-    value = {"true": "client", "false": "none"}.get(value, value)
-    if value not in DRY_RUN_VALUES:
-        raise UsageError(f'Invalid dry-run value ({value}). Must be "none", "server", or "client".')
-    return value
-
-
-def print_result(env: Any, obj: dict, resource: Any, output: str, dry_run: str) -> None:
-    """kubectl's answer to a create: the object (-o yaml|json), its name (-o name), or ``... created``."""
-    from ..output.printers import print_objects
-
-    name = obj.get("metadata", {}).get("name", "")
-    if output:
-        print_objects(env, output, [obj], [resource.name_of(name)], single=True)
-        return
-    suffix = {"client": " (dry run)", "server": " (server dry run)"}.get(dry_run, "")
-    env.stdout.write(f"{resource.name_of(name)} created{suffix}\n")
-
-
-def connect(
-    env: Any, kubeconfig: Optional[str], context: Optional[str], namespace: Optional[str], request_timeout: str
-):
-    """A client for the global flags (the create commands talk to the cluster unless --dry-run=client)."""
-    from ..kube.client import connect as kube_connect
-    from ..output import messages
-
-    return kube_connect(
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
-        env.environ,
-        env.home(),
-        messages.request_logger(env),
+    return add_group(
+        app,
+        "create",
+        help_text=GROUP_HELP,
+        subcommands=SUBCOMMANDS,
+        argv=argv,
+        short_help="Create a VM, instance type or preference (virtctl flags, checked).",
     )

@@ -2,11 +2,12 @@
 
 import typer
 
-from . import create
+from . import flagtable
 
 
-def register(group: typer.Typer, selected: str = "") -> None:
-    """Add ``instancetype`` and ``preference`` to the ``create`` group (only ``selected`` when one is named)."""
+def register(group: typer.Typer, argv: list[str]) -> None:
+    """Add ``instancetype`` and ``preference`` to the ``create`` group (only the one ``argv`` names, if any)."""
+    selected = argv[0] if argv else ""
     from ..instancetype import createtypes as types
 
     commands = (
@@ -20,9 +21,9 @@ def register(group: typer.Typer, selected: str = "") -> None:
             name,
             help=f"Create a VirtualMachineCluster{kind}, or a VirtualMachine{kind} with --namespaced or -n "
             f"(virtctl create {name} flags).\n\nExamples:\n\n"
-            + create.verbatim(examples.format(prog="kubectl instancetype")),
+            + flagtable.verbatim(examples.format(prog="kubectl instancetype")),
             short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
-        )(create.flag_command(flags, create.common_options(), run))
+        )(flagtable.flag_command(flags, flagtable.common_options(), run))
 
 
 def optional_value_flags() -> dict[str, str]:
@@ -30,9 +31,9 @@ def optional_value_flags() -> dict[str, str]:
     from ..instancetype import createtypes as types
 
     return (
-        create.optional_value_flags(types.INSTANCETYPE_FLAGS)
-        | create.optional_value_flags(types.PREFERENCE_FLAGS)
-        | create.OPTIONAL_VALUE_FLAGS
+        flagtable.optional_value_flags(types.INSTANCETYPE_FLAGS)
+        | flagtable.optional_value_flags(types.PREFERENCE_FLAGS)
+        | flagtable.OPTIONAL_VALUE_FLAGS
     )
 
 
@@ -70,14 +71,14 @@ def _submit(
 
     env = ctx.obj
     env.verbosity = verbosity
-    dry_run = create.check_dry_run(dry_run)
+    dry_run = flagtable.check_dry_run(dry_run)
     check_output_format(output, ("",) + OBJECT_FORMATS)
-    manifest = build(options_class.from_flags(create.parse_flags(specs_by_name, given), namespace=namespace))
+    manifest = build(options_class.from_flags(flagtable.parse_flags(specs_by_name, given), namespace=namespace))
     resource = BY_KIND[manifest["kind"]]
     if dry_run == "client":
-        create.print_result(env, manifest, resource, output, dry_run)
+        flagtable.print_result(env, manifest, resource, output, dry_run)
         return
-    with create.connect(env, kubeconfig, context, namespace, request_timeout) as client:
+    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
         target = (namespace or client.namespace) if resource.namespaced else None
         answer = client.create(resource, manifest, target, dry_run=dry_run == "server")
-    create.print_result(env, answer, resource, output, dry_run)
+    flagtable.print_result(env, answer, resource, output, dry_run)

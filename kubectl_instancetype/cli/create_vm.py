@@ -2,14 +2,14 @@
 
 import typer
 
-from . import create
+from . import flagtable
 
 
-def register(group: typer.Typer) -> None:
+def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``vm`` to the ``create`` group."""
     from ..instancetype import createvm
 
-    command = create.flag_command(createvm.VM_FLAGS, create.common_options(skip_checks=True), run)
+    command = flagtable.flag_command(createvm.VM_FLAGS, flagtable.common_options(skip_checks=True), run)
     help_text = (
         createvm.LONG_HELP.replace(
             "Create a VirtualMachine manifest.", "Create a VirtualMachine, after checking what it references.", 1
@@ -18,7 +18,7 @@ def register(group: typer.Typer) -> None:
         "checked against them); --skip-checks skips that. Without -n, the VM goes to the context's "
         "namespace; metadata.namespace is written only when -n is given, as virtctl does."
         + "\n\nExamples:\n\n"
-        + create.verbatim(createvm.EXAMPLES.format(prog="kubectl instancetype"))
+        + flagtable.verbatim(createvm.EXAMPLES.format(prog="kubectl instancetype"))
     )
     group.command("vm", help=help_text, short_help="Create a VirtualMachine (virtctl create vm flags).")(command)
 
@@ -27,7 +27,7 @@ def optional_value_flags() -> dict[str, str]:
     """Bare spellings this command accepts (its boolean flags, --dry-run)."""
     from ..instancetype import createvm
 
-    return create.optional_value_flags(createvm.VM_FLAGS) | create.OPTIONAL_VALUE_FLAGS
+    return flagtable.optional_value_flags(createvm.VM_FLAGS) | flagtable.OPTIONAL_VALUE_FLAGS
 
 
 def run(
@@ -50,20 +50,20 @@ def run(
 
     env = ctx.obj
     env.verbosity = verbosity
-    dry_run = create.check_dry_run(dry_run)
+    dry_run = flagtable.check_dry_run(dry_run)
     check_output_format(output, ("",) + OBJECT_FORMATS)
-    values = create.parse_flags(createvm.VM_FLAGS_BY_NAME, given)
+    values = flagtable.parse_flags(createvm.VM_FLAGS_BY_NAME, given)
     options = createvm.VMOptions.from_flags(values, namespace=namespace)
     manifest, _ = createvm.build_vm(options, warn=lambda line: env.stderr.write(line + "\n"))
     if dry_run == "client":
-        create.print_result(env, manifest, VIRTUAL_MACHINES, output, dry_run)
+        flagtable.print_result(env, manifest, VIRTUAL_MACHINES, output, dry_run)
         return
-    with create.connect(env, kubeconfig, context, namespace, request_timeout) as client:
+    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
         target = namespace or client.namespace
         if not skip_checks:
             check_references(client, manifest, target)
         answer = client.create(VIRTUAL_MACHINES, manifest, target, dry_run=dry_run == "server")
-    create.print_result(env, answer, VIRTUAL_MACHINES, output, dry_run)
+    flagtable.print_result(env, answer, VIRTUAL_MACHINES, output, dry_run)
 
 
 def check_references(client, manifest: dict, namespace: str) -> None:

@@ -38,7 +38,7 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
     return [(name, f"list {name}") for name in ("instancetypes", "preferences") if name.startswith(incomplete)]
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "list", help=HELP, short_help="List instance types or preferences by labels and ranges.", no_args_is_help=False
@@ -66,6 +66,7 @@ def list_command(
         Optional[int],
         typer.Option(
             "--cpu",
+            click_type=options.GO_INT,
             metavar="N",
             help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).",
             show_default=False,
@@ -76,6 +77,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--memory",
+            click_type=options.NON_BLANK,
             metavar="QUANTITY",
             help="Exactly this guest memory (label instancetype.kubevirt.io/memory).",
             rich_help_panel=FILTER_PANEL,
@@ -86,6 +88,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--class",
+            click_type=options.NON_BLANK,
             metavar="CLASS",
             help="Series class, e.g. general.purpose, compute.exclusive.",
             rich_help_panel=FILTER_PANEL,
@@ -96,6 +99,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--size",
+            click_type=options.NON_BLANK,
             metavar="SIZE",
             help="Size, e.g. medium, 2xlarge.",
             rich_help_panel=FILTER_PANEL,
@@ -134,6 +138,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--vendor",
+            click_type=options.NON_BLANK,
             metavar="VENDOR",
             help="Vendor label, e.g. kubevirt.io.",
             rich_help_panel=FILTER_PANEL,
@@ -144,6 +149,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--os-type",
+            click_type=options.NON_BLANK,
             metavar="OS",
             help="Preferences for linux, windows or legacy guests.",
             rich_help_panel=FILTER_PANEL,
@@ -154,6 +160,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--arch",
+            click_type=options.NON_BLANK,
             metavar="ARCH",
             help="Preferences for one architecture (amd64, arm64, s390x).",
             rich_help_panel=FILTER_PANEL,
@@ -165,6 +172,7 @@ def list_command(
         typer.Option(
             "-l",
             "--selector",
+            click_type=options.NON_BLANK,
             metavar="SELECTOR",
             help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
             rich_help_panel=FILTER_PANEL,
@@ -175,6 +183,7 @@ def list_command(
         Optional[int],
         typer.Option(
             "--min-cpu",
+            click_type=options.GO_INT,
             metavar="N",
             help="At least N vCPUs (evaluated on the spec).",
             show_default=False,
@@ -185,6 +194,7 @@ def list_command(
         Optional[int],
         typer.Option(
             "--max-cpu",
+            click_type=options.GO_INT,
             metavar="N",
             help="At most N vCPUs (evaluated on the spec).",
             show_default=False,
@@ -195,6 +205,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--min-memory",
+            click_type=options.NON_BLANK,
             metavar="QUANTITY",
             help="At least this much guest memory, e.g. 16Gi.",
             rich_help_panel=FILTER_PANEL,
@@ -205,6 +216,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--max-memory",
+            click_type=options.NON_BLANK,
             metavar="QUANTITY",
             help="At most this much guest memory.",
             rich_help_panel=FILTER_PANEL,
@@ -240,6 +252,7 @@ def list_command(
         Optional[str],
         typer.Option(
             "--sort-by",
+            click_type=options.NON_BLANK,
             metavar="KEY",
             help="Sort by name, cpu or memory (default: server order, cluster scope first).",
             rich_help_panel=OUTPUT_PANEL,
@@ -250,6 +263,7 @@ def list_command(
         int,
         typer.Option(
             "--chunk-size",
+            click_type=options.GO_INT,
             metavar="N",
             help="Objects per list request (paging); 0 disables paging.",
             show_default=False,
@@ -266,6 +280,7 @@ def list_command(
     from ..errors import UsageError
     from ..instancetype import listing
     from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
+    from ..usecases.listing import ClusterSource, Query
 
     env = ctx.obj
     env.verbosity = verbosity
@@ -312,108 +327,64 @@ def list_command(
     except listing.FilterError as exc:
         raise UsageError(str(exc)) from exc
 
-    run_list(
-        env,
-        what,
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
+    query = Query(
+        what=what,
+        label_selector=selector_text,
+        ranges=ranges,
         all_namespaces=all_namespaces,
         cluster_only=cluster_only,
         namespaced_only=namespaced_only,
-        label_selector=selector_text,
-        ranges=ranges,
-        output=output,
-        no_headers=no_headers,
-        show_labels=show_labels,
-        sort_by=sort_by,
         chunk_size=chunk_size,
+        sort_by=sort_by,
     )
-
-
-def run_list(
-    env,
-    what: str,
-    connection,
-    *,
-    all_namespaces: bool,
-    cluster_only: bool,
-    namespaced_only: bool,
-    label_selector: str,
-    ranges,
-    output: str,
-    no_headers: bool,
-    show_labels: bool,
-    sort_by: str | None,
-    chunk_size: int,
-) -> None:
-    """Connect, list every scope page by page, keep the matching rows and print them."""
-    from ..instancetype import listing
-    from ..kube import resources
     from ..kube.client import connect
-    from ..kube.lister import Scope, list_scopes
     from ..output import messages
+
+    connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
+    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
+        print_listing(env, ClusterSource(client), query, output=output, no_headers=no_headers, show_labels=show_labels)
+
+
+def print_listing(env, source, query, *, output: str, no_headers: bool, show_labels: bool) -> None:
+    """List ``query`` from ``source`` and print it as a table (kubectl's layout), objects or names."""
+    from ..instancetype.listing import INSTANCETYPES
+    from ..kube import resources
+    from ..output import messages
+    from ..output.columns import CellContext, cells, columns_for, headers
+    from ..usecases.listing import list_rows
 
     cluster_resource, namespaced_resource = (
         (resources.CLUSTER_INSTANCETYPES, resources.INSTANCETYPES)
-        if what == listing.INSTANCETYPES
+        if query.what == INSTANCETYPES
         else (resources.CLUSTER_PREFERENCES, resources.PREFERENCES)
     )
-    wide = output == "wide"
-    keep_objects = output in ("yaml", "json")
-    from ..output.table import age_since
-
-    now = env.clock()
-    rows: list[listing.Row] = []
-    ages: dict[str, str] = {}
-
-    def age(stamp: str) -> str:
-        text = ages.get(stamp)
-        if text is None:
-            text = ages[stamp] = age_since(listing.created_at(stamp), now)
-        return text
-
-    def consume(scope: Scope, obj: dict) -> None:
-        if ranges.active and not ranges.matches(obj):
-            return
-        rows.append(
-            listing.make_row(
-                obj,
-                scope.resource.namespaced and (obj.get("metadata") or {}).get("namespace"),
-                what,
-                wide=wide,
-                show_labels=show_labels,
-                keep_object=keep_objects,
-                age=age,
-                table=output in ("", "wide"),
-            )
+    if output in ("yaml", "json"):
+        row_of = lambda obj, namespace: obj  # noqa: E731
+    elif output == "name":
+        row_of = lambda obj, namespace: (namespaced_resource if namespace else cluster_resource).name_of(  # noqa: E731
+            str((obj.get("metadata") or {}).get("name", ""))
         )
-
-    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
-        scopes = []
-        if not namespaced_only:
-            scopes.append(Scope(cluster_resource))
-        if not cluster_only:
-            scopes.append(Scope(namespaced_resource, None if all_namespaces else client.namespace))
-        forbidden = list_scopes(client, scopes, label_selector=label_selector, chunk_size=chunk_size, consume=consume)
-    for _scope, exc in forbidden:
-        messages.warn(env, f"{exc.message}; listing the other scopes only")
-    rows = listing.sort_rows(rows, sort_by)
-    if not rows:
-        if output in ("yaml", "json"):
-            from ..output.printers import print_objects
-
-            print_objects(env, output, [], [])
-        elif namespaced_only and not all_namespaces:
-            messages.info(env, f"No resources found in {client.namespace} namespace.")
+    else:
+        columns = columns_for(query.what, wide=output == "wide", show_labels=show_labels)
+        context = CellContext(env.clock())
+        row_of = lambda obj, namespace: cells(columns, obj, namespace, context)  # noqa: E731
+    listing = list_rows(source, query, row_of)
+    for warning in listing.warnings:
+        messages.warn(env, warning)
+    rows = listing.rows
+    if not rows and output not in ("yaml", "json"):
+        if query.namespaced_only and not query.all_namespaces:
+            messages.info(env, f"No resources found in {source.namespace} namespace.")
         else:
             messages.info(env, "No resources found")
         return
     if output in ("yaml", "json", "name"):
         from ..output.printers import print_objects
 
-        names = [(namespaced_resource if row.namespace else cluster_resource).name_of(row.name) for row in rows]
-        print_objects(env, output, [row.obj for row in rows if row.obj is not None], names)
+        objects = rows if output != "name" else []
+        names = rows if output == "name" else []
+        print_objects(env, output, objects, names)
         return
     from ..output.table import render_table
 
-    headers = listing.headers(what, wide=wide, show_labels=show_labels)
-    env.stdout.write(render_table(None if no_headers else headers, (row.cells for row in rows)))
+    env.stdout.write(render_table(None if no_headers else headers(columns), rows))

@@ -9,10 +9,57 @@ import re
 from typing import Annotated, Optional
 
 import typer
+from typer._click.core import Parameter
+from typer._click.types import ParamType
 
 from ..errors import UsageError
 
 CONNECTION_PANEL = "Connection"
+
+
+def flag_names(param: Parameter | None) -> str:
+    """pflag's spelling of an option in messages: ``"-n, --namespace"``, or the long name alone."""
+    opts = list(getattr(param, "opts", []) or [])
+    short = [o for o in opts if len(o) == 2 and o[0] == "-" and o[1] != "-"]
+    long = [o for o in opts if o.startswith("--")]
+    if short and long:
+        return f"{short[0]}, {long[0]}"
+    return (long or short or [getattr(param, "name", "") or ""])[0]
+
+
+class GoInt(ParamType):
+    """pflag's int flag: ``strconv.ParseInt(value, 0, 64)`` (0x10 is 16; full-width digits are refused),
+    with pflag's ``invalid argument "x" for "--cpu" flag: strconv.ParseInt: ...`` message."""
+
+    name = "integer"
+
+    def convert(self, value: object, param: Parameter | None, ctx: object) -> int:
+        """Parse ``value`` as pflag would, or raise the usage error pflag would print."""
+        if isinstance(value, int):
+            return value
+        from ..instancetype.params import GoNumError, go_parse_int
+
+        try:
+            return go_parse_int(str(value))
+        except GoNumError as exc:
+            raise UsageError(f'invalid argument "{value}" for "{flag_names(param)}" flag: {exc}') from None
+
+
+class NonBlank(ParamType):
+    """A name or quantity flag: an empty or blank value is a usage error that names the flag, never "unset"."""
+
+    name = "text"
+
+    def convert(self, value: object, param: Parameter | None, ctx: object) -> str:
+        """Return ``value``, refusing "" and blanks."""
+        text = str(value)
+        if not text.strip():
+            raise UsageError(f'invalid argument "{text}" for "{flag_names(param)}" flag: must not be empty')
+        return text
+
+
+GO_INT = GoInt()
+NON_BLANK = NonBlank()
 
 Kubeconfig = Annotated[
     Optional[str],
@@ -28,6 +75,7 @@ Context = Annotated[
     Optional[str],
     typer.Option(
         "--context",
+        click_type=NON_BLANK,
         metavar="NAME",
         help="The name of the kubeconfig context to use.",
         rich_help_panel=CONNECTION_PANEL,
@@ -39,6 +87,7 @@ Namespace = Annotated[
     typer.Option(
         "-n",
         "--namespace",
+        click_type=NON_BLANK,
         metavar="NAMESPACE",
         help="The namespace to use (default: the context's namespace, else default).",
         rich_help_panel=CONNECTION_PANEL,
@@ -59,6 +108,7 @@ Verbosity = Annotated[
     typer.Option(
         "-v",
         "--v",
+        click_type=GO_INT,
         metavar="LEVEL",
         help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.",
         rich_help_panel=CONNECTION_PANEL,

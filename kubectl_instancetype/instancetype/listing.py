@@ -7,8 +7,7 @@ also work on objects without the common-instancetypes labels.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
@@ -166,7 +165,12 @@ def cpu_of(obj: dict[str, Any], what: str) -> int | None:
     spec = obj.get("spec") or {}
     source = spec if what == INSTANCETYPES else spec.get("requirements") or {}
     value = (source.get("cpu") or {}).get("guest")
-    return int(value) if value is not None else None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None  # absent, or not a count: an odd object never stops a listing
+    try:
+        return int(value)
+    except ValueError:
+        return None
 
 
 def memory_of(obj: dict[str, Any], what: str) -> Fraction | None:
@@ -247,124 +251,44 @@ class RangeFilter:
 SORT_KEYS = ("name", "cpu", "memory")
 
 
-@dataclass
-class Row:
-    """One listed object, reduced to what printing and sorting need.
+def label(obj: dict[str, Any], key: str) -> str | None:
+    """The value of the ``instancetype.kubevirt.io/<key>`` label of ``obj``, or None."""
+    value = ((obj.get("metadata") or {}).get("labels") or {}).get(LABEL_PREFIX + key)
+    return None if value is None else str(value)
 
-    ``namespace`` is None for cluster-scoped objects. ``obj`` is kept only when the whole object will be
-    printed (``-o yaml|json``), so that large tables hold strings, not objects.
-    """
+
+class SortKey(NamedTuple):
+    """What sorting needs of a listed object, kept instead of the object (large lists keep only cells)."""
 
     name: str
-    namespace: str | None
-    cpu: int | None
+    namespace: str
+    cpu: int
     memory_text: str | None
-    deprecated: bool
-    cells: list[str] = field(default_factory=list)
-    obj: dict[str, Any] | None = None
 
-    @property
-    def memory(self) -> Fraction | None:
-        """The memory value in bytes (parsed on demand: only sorting by memory needs it)."""
-        return _bytes(self.memory_text)
-
-
-def sort_rows(rows: list[Row], key: str | None) -> list[Row]:
-    """Order rows: server order by default; by ``name``, ``cpu`` or ``memory`` (then name) on request."""
-    if not key:
-        return rows
-    if key == "name":
-        return sorted(rows, key=lambda row: (row.name, row.namespace or ""))
-    if key == "cpu":
-        return sorted(rows, key=lambda row: (row.cpu or 0, row.name, row.namespace or ""))
-    if key == "memory":
-        return sorted(rows, key=lambda row: (row.memory or 0, row.name, row.namespace or ""))
-    raise FilterError(f'--sort-by must be one of {", ".join(SORT_KEYS)} (got "{key}")')
+    @classmethod
+    def of(cls, obj: dict[str, Any], namespace: str | None, what: str) -> SortKey:
+        """The sort key of ``obj`` listed in ``namespace`` (None: cluster-scoped)."""
+        return cls(
+            str((obj.get("metadata") or {}).get("name", "")),
+            namespace or "",
+            cpu_of(obj, what) or 0,
+            _memory_text(obj, what),
+        )
 
 
-def _label(obj: dict[str, Any], key: str) -> str | None:
-    return ((obj.get("metadata") or {}).get("labels") or {}).get(LABEL_PREFIX + key)
-
-
-def _show(value: Any) -> str:
-    if value is None or value == "":
-        return "<none>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-INSTANCETYPE_COLUMNS = ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE"]
-INSTANCETYPE_WIDE_COLUMNS = ["SIZE", "HUGEPAGES", "DEDICATED-CPU", "NUMA", "OVERCOMMIT", "VERSION"]
-PREFERENCE_COLUMNS = ["NAME", "KIND", "OS-TYPE", "ARCH", "REQUIRED-CPU", "REQUIRED-MEMORY", "AGE"]
-PREFERENCE_WIDE_COLUMNS = ["CPU-TOPOLOGY", "DISK-BUS", "INTERFACE-MODEL", "FIRMWARE", "VERSION"]
-
-
-def instancetype_cells(obj: dict[str, Any], wide: bool) -> tuple[list[str], list[str]]:
-    """(the CPU..CLASS cells, the wide cells) of an instance type row."""
-    spec = obj.get("spec") or {}
-    cpu, memory = spec.get("cpu") or {}, spec.get("memory") or {}
-    cells = [_show(cpu.get("guest")), _show(memory.get("guest")), _show(_label(obj, "class"))]
-    if not wide:
-        return cells, []
-    overcommit = memory.get("overcommitPercent")
-    wide_cells = [
-        _show(_label(obj, "size")),
-        _show((memory.get("hugepages") or {}).get("pageSize")),
-        _show(bool(cpu.get("dedicatedCPUPlacement"))),
-        _show("numa" in cpu and (cpu.get("numa") or {}).get("guestMappingPassthrough") is not None),
-        f"{overcommit}%" if overcommit else "<none>",
-        _show(_label(obj, "common-instancetypes-version")),
-    ]
-    return cells, wide_cells
-
-
-def preference_wide_cells(obj: dict[str, Any]) -> list[str]:
-    """The ``-o wide`` cells of a preference: what it prefers for the CPU, disks, NICs and firmware."""
-    spec = obj.get("spec") or {}
-    devices = spec.get("devices") or {}
-    firmware = spec.get("firmware") or {}
-    efi = firmware.get("preferredEfi")
-    if efi is not None or firmware.get("preferredUseEfi"):
-        secure = (efi or {}).get("secureBoot", firmware.get("preferredUseSecureBoot"))
-        boot = "efi+secureboot" if secure else "efi"
-    else:
-        boot = None
-    return [
-        _show((spec.get("cpu") or {}).get("preferredCPUTopology")),
-        _show(devices.get("preferredDiskBus")),
-        _show(devices.get("preferredInterfaceModel")),
-        _show(boot),
-        _show(_label(obj, "common-instancetypes-version")),
-    ]
-
-
-def preference_cells(obj: dict[str, Any]) -> list[str]:
-    """The OS-TYPE..REQUIRED-MEMORY cells of a preference row."""
-    spec = obj.get("spec") or {}
-    requirements = spec.get("requirements") or {}
-    arch = spec.get("preferredArchitecture") or _label(obj, "arch")
-    return [
-        _show(_label(obj, "os-type")),
-        _show(arch),
-        _show((requirements.get("cpu") or {}).get("guest")),
-        _show((requirements.get("memory") or {}).get("guest")),
-    ]
-
-
-def labels_cell(obj: dict[str, Any]) -> str:
-    """``--show-labels``: ``k=v`` sorted by key and comma-joined, or ``<none>``."""
-    labels = (obj.get("metadata") or {}).get("labels") or {}
-    return ",".join(f"{k}={labels[k]}" for k in sorted(labels)) or "<none>"
-
-
-def headers(what: str, *, wide: bool, show_labels: bool) -> list[str]:
-    """The table header for ``what``."""
-    if what == INSTANCETYPES:
-        columns = INSTANCETYPE_COLUMNS + (INSTANCETYPE_WIDE_COLUMNS if wide else [])
-    else:
-        columns = PREFERENCE_COLUMNS + (PREFERENCE_WIDE_COLUMNS if wide else [])
-    return columns + (["LABELS"] if show_labels else [])
+def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
+    """The indexes of ``keys`` in the order ``--sort-by`` asks for (server order when ``by`` is empty)."""
+    indexes = list(range(len(keys)))
+    if not by:
+        return indexes
+    if by == "name":
+        return sorted(indexes, key=lambda i: (keys[i].name, keys[i].namespace))
+    if by == "cpu":
+        return sorted(indexes, key=lambda i: (keys[i].cpu, keys[i].name, keys[i].namespace))
+    if by == "memory":
+        memory = [_bytes(key.memory_text) or 0 for key in keys]
+        return sorted(indexes, key=lambda i: (memory[i], keys[i].name, keys[i].namespace))
+    raise FilterError(f'--sort-by must be one of {", ".join(SORT_KEYS)} (got "{by}")')
 
 
 def created_at(stamp: str) -> float | None:
@@ -387,42 +311,3 @@ def created_at(stamp: str) -> float | None:
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
     days = era * 146097 + day_of_era - 719468
     return float(days * 86400 + hour * 3600 + minute * 60 + second)
-
-
-def make_row(
-    obj: dict[str, Any],
-    namespace: str | None,
-    what: str,
-    *,
-    wide: bool,
-    show_labels: bool,
-    keep_object: bool,
-    age: Callable[[str], str],
-    table: bool = True,
-) -> Row:
-    """Reduce one listed object to a :class:`Row` (table cells only when a table will be printed).
-
-    ``age`` renders the AGE cell from ``metadata.creationTimestamp`` (see :func:`created_at`); objects
-    created in the same second share one, so callers memoise it.
-    """
-    name = str((obj.get("metadata") or {}).get("name", ""))
-    deprecated = is_deprecated(obj)
-    row = Row(
-        name=name,
-        namespace=namespace or None,
-        cpu=cpu_of(obj, what),
-        memory_text=_memory_text(obj, what),
-        deprecated=deprecated,
-        obj=obj if keep_object else None,
-    )
-    if table:
-        shown = f"{name} (deprecated)" if deprecated else name
-        if what == INSTANCETYPES:
-            cells, wide_cells = instancetype_cells(obj, wide)
-            middle = cells[:3] + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))] + wide_cells
-        else:
-            middle = preference_cells(obj) + [age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))]
-            if wide:
-                middle += preference_wide_cells(obj)
-        row.cells = [shown, namespace or "cluster"] + middle + ([labels_cell(obj)] if show_labels else [])
-    return row

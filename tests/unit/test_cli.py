@@ -32,7 +32,8 @@ def test_optional_value_flags() -> None:
 
 def test_no_arguments_prints_help() -> None:
     result = run_cli([])
-    assert "Usage: kubectl instancetype [OPTIONS] COMMAND [ARGS]..." in result.stdout + result.stderr
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert "Usage: kubectl instancetype [OPTIONS] COMMAND [ARGS]..." in result.stdout
     for name in main.COMMANDS:
         assert name in result.stdout + result.stderr
 
@@ -47,20 +48,52 @@ def test_help_everywhere(args: list[str]) -> None:
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["bogus"], "error: No such command 'bogus'.\n"),
+        (["bogus"], 'error: unknown command "bogus" for "kubectl instancetype"\n'),
+        (["create", "bogus"], 'error: unknown command "bogus" for "kubectl instancetype create"\n'),
+        (
+            ["create", "vm", "extra", "--dry-run=client"],
+            'error: unknown command "extra" for "kubectl instancetype create vm"\n',
+        ),
+        (["version", "--client", "a", "b"], 'error: unknown command "a" for "kubectl instancetype version"\n'),
+        (["list", "-x"], "error: unknown shorthand flag: 'x' in -x\n"),
+        (["list", "-n"], "error: flag needs an argument: 'n' in -n\n"),
+        (["list", "--bogus=1"], "error: unknown flag: --bogus\n"),
+        (["list", "--min-memory", ""], 'error: invalid argument "" for "--min-memory" flag: must not be empty\n'),
+        (["list", "--class", " "], 'error: invalid argument " " for "--class" flag: must not be empty\n'),
+        (["list", "-n", ""], 'error: invalid argument "" for "-n, --namespace" flag: must not be empty\n'),
+        (["list", "--context="], 'error: invalid argument "" for "--context" flag: must not be empty\n'),
+        (
+            ["list", "--min-cpu", "\uff14"],
+            'error: invalid argument "\uff14" for "--min-cpu" flag: strconv.ParseInt: parsing "\uff14": invalid syntax\n',
+        ),
+        (
+            ["list", "--chunk-size", "99999999999999999999"],
+            'error: invalid argument "99999999999999999999" for "--chunk-size" flag: '
+            'strconv.ParseInt: parsing "99999999999999999999": value out of range\n',
+        ),
         (["list", "--bogus"], "error: unknown flag: --bogus\n"),
-        (["list", "--cpu", "four"], "error: Invalid value for '--cpu': 'four' is not a valid int.\n"),
+        (
+            ["list", "--cpu", "four"],
+            'error: invalid argument "four" for "--cpu" flag: strconv.ParseInt: parsing "four": invalid syntax\n',
+        ),
         (
             ["list", "-o", "table"],
             'error: unable to match a printer suitable for the output format "table", '
             "allowed formats are: json,name,wide,yaml\n",
         ),
-        (["list", "--cpu"], "error: Option '--cpu' requires an argument.\n"),
+        (["list", "--cpu"], "error: flag needs an argument: --cpu\n"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_1(args: list[str], message: str) -> None:
     result = run_cli(args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+
+
+def test_pflag_integers_accept_go_prefixes() -> None:
+    from kubectl_instancetype.cli.options import GO_INT
+
+    assert GO_INT.convert("0x10", None, None) == 16
+    assert GO_INT.convert("1_000", None, None) == 1000
 
 
 def test_version_client_needs_no_cluster() -> None:
@@ -117,3 +150,44 @@ def test_hugepages_size_needs_equals() -> None:
         'error: unknown kind "1Gi": use instancetypes or preferences '
         "(a page size goes with the flag: --hugepages=1Gi)\n"
     )
+
+
+def test_closed_stdout_is_one_error_line() -> None:
+    import io
+
+    from kubectl_instancetype.cli.main import run
+    from kubectl_instancetype.env import ClosedStream, Environment
+
+    err = io.StringIO()
+    code = run(["version", "--client"], Environment(stdout=ClosedStream("stdout"), stderr=err, environ={}))
+    assert (code, err.getvalue()) == (1, "error: write /dev/stdout: bad file descriptor\n")
+
+
+def test_closed_stdout_through_the_console_script() -> None:
+    """``kubectl-instancetype version --client >&-``: the real process, started without a stdout."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "kubectl-instancetype"
+    result = subprocess.run(
+        ["bash", "-c", f"'{script}' version --client >&-"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stderr) == (1, "error: write /dev/stdout: bad file descriptor\n")
+
+
+def test_only_the_run_subcommand_is_imported() -> None:
+    """``create instancetype`` registers (and imports) neither the VM builder nor the other commands."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from kubectl_instancetype.cli.registry import build, optional_value_flags;"
+        "app, leaves = build(['create', 'instancetype', '--cpu', '1']); optional_value_flags(leaves);"
+        "print(sorted(m for m in sys.modules if m.startswith('kubectl_instancetype.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "kubectl_instancetype.instancetype.createvm" not in out
+    assert "kubectl_instancetype.cli.create_vm" not in out
+    assert "kubectl_instancetype.cli.list" not in out
+    assert "kubectl_instancetype.cli.create_types" in out

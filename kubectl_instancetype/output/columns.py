@@ -1,0 +1,173 @@
+"""The column model of the plugin's tables: a header, a cell function, and whether only ``-o wide`` shows it.
+
+``list``, and every command that prints instance types or preferences as a table, picks its columns here
+and renders cells from the objects; the domain (:mod:`..instancetype.listing`) knows nothing of ``<none>``,
+``(deprecated)`` or ages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from ..instancetype.listing import INSTANCETYPES, created_at, is_deprecated, label
+
+NONE = "<none>"
+
+
+class CellContext:
+    """What cells need beyond the object: the time "now" for ages (memoised per creation second)."""
+
+    __slots__ = ("_ages", "now")
+
+    def __init__(self, now: float):
+        self.now = now
+        self._ages: dict[str, str] = {}
+
+    def age(self, stamp: str) -> str:
+        """The AGE cell for a ``creationTimestamp``; objects created in the same second share one."""
+        text = self._ages.get(stamp)
+        if text is None:
+            from .table import age_since
+
+            text = self._ages[stamp] = age_since(created_at(stamp), self.now)
+        return text
+
+
+class Column(NamedTuple):
+    """One table column: ``cell(obj, namespace, context)`` renders the cell of an object listed in
+    ``namespace`` (None for a cluster-scoped object)."""
+
+    header: str
+    cell: Callable[[dict[str, Any], str | None, CellContext], str]
+    wide: bool = False
+
+
+def show(value: Any) -> str:
+    """kubectl's rendering of a cell value: ``<none>`` for nothing, ``true``/``false`` for booleans."""
+    if value is None or value == "":
+        return NONE
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _spec(obj: dict[str, Any]) -> dict[str, Any]:
+    return obj.get("spec") or {}
+
+
+def _requirements(obj: dict[str, Any]) -> dict[str, Any]:
+    return _spec(obj).get("requirements") or {}
+
+
+def _name(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    name = str((obj.get("metadata") or {}).get("name", ""))
+    return f"{name} (deprecated)" if is_deprecated(obj) else name
+
+
+def _kind(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    return namespace or "cluster"
+
+
+def _age(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    return context.age(str((obj.get("metadata") or {}).get("creationTimestamp") or ""))
+
+
+def _label_cell(key: str) -> Callable[[dict[str, Any], str | None, CellContext], str]:
+    return lambda obj, namespace, context: show(label(obj, key))
+
+
+def _firmware(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    firmware = _spec(obj).get("firmware") or {}
+    efi = firmware.get("preferredEfi")
+    if efi is None and not firmware.get("preferredUseEfi"):
+        return NONE
+    secure = (efi or {}).get("secureBoot", firmware.get("preferredUseSecureBoot"))
+    return "efi+secureboot" if secure else "efi"
+
+
+def _overcommit(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    percent = (_spec(obj).get("memory") or {}).get("overcommitPercent")
+    return f"{percent}%" if percent else NONE
+
+
+def _numa(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    cpu = _spec(obj).get("cpu") or {}
+    return show("numa" in cpu and (cpu.get("numa") or {}).get("guestMappingPassthrough") is not None)
+
+
+INSTANCETYPE_COLUMNS: tuple[Column, ...] = (
+    Column("NAME", _name),
+    Column("KIND", _kind),
+    Column("CPU", lambda obj, ns, ctx: show((_spec(obj).get("cpu") or {}).get("guest"))),
+    Column("MEMORY", lambda obj, ns, ctx: show((_spec(obj).get("memory") or {}).get("guest"))),
+    Column("CLASS", _label_cell("class")),
+    Column("AGE", _age),
+    Column("SIZE", _label_cell("size"), wide=True),
+    Column(
+        "HUGEPAGES",
+        lambda obj, ns, ctx: show(((_spec(obj).get("memory") or {}).get("hugepages") or {}).get("pageSize")),
+        wide=True,
+    ),
+    Column(
+        "DEDICATED-CPU",
+        lambda obj, ns, ctx: show(bool((_spec(obj).get("cpu") or {}).get("dedicatedCPUPlacement"))),
+        wide=True,
+    ),
+    Column("NUMA", _numa, wide=True),
+    Column("OVERCOMMIT", _overcommit, wide=True),
+    Column("VERSION", _label_cell("common-instancetypes-version"), wide=True),
+)
+
+PREFERENCE_COLUMNS: tuple[Column, ...] = (
+    Column("NAME", _name),
+    Column("KIND", _kind),
+    Column("OS-TYPE", _label_cell("os-type")),
+    Column("ARCH", lambda obj, ns, ctx: show(_spec(obj).get("preferredArchitecture") or label(obj, "arch"))),
+    Column("REQUIRED-CPU", lambda obj, ns, ctx: show((_requirements(obj).get("cpu") or {}).get("guest"))),
+    Column("REQUIRED-MEMORY", lambda obj, ns, ctx: show((_requirements(obj).get("memory") or {}).get("guest"))),
+    Column("AGE", _age),
+    Column(
+        "CPU-TOPOLOGY",
+        lambda obj, ns, ctx: show((_spec(obj).get("cpu") or {}).get("preferredCPUTopology")),
+        wide=True,
+    ),
+    Column(
+        "DISK-BUS",
+        lambda obj, ns, ctx: show((_spec(obj).get("devices") or {}).get("preferredDiskBus")),
+        wide=True,
+    ),
+    Column(
+        "INTERFACE-MODEL",
+        lambda obj, ns, ctx: show((_spec(obj).get("devices") or {}).get("preferredInterfaceModel")),
+        wide=True,
+    ),
+    Column("FIRMWARE", _firmware, wide=True),
+    Column("VERSION", _label_cell("common-instancetypes-version"), wide=True),
+)
+
+
+def labels_cell(obj: dict[str, Any], namespace: str | None = None, context: CellContext | None = None) -> str:
+    """``--show-labels``: ``k=v`` sorted by key and comma-joined, or ``<none>``."""
+    labels = (obj.get("metadata") or {}).get("labels") or {}
+    return ",".join(f"{k}={labels[k]}" for k in sorted(labels)) or NONE
+
+
+LABELS_COLUMN = Column("LABELS", labels_cell)
+
+
+def columns_for(what: str, *, wide: bool = False, show_labels: bool = False) -> list[Column]:
+    """The columns of a table of ``what`` (instancetypes or preferences)."""
+    table = INSTANCETYPE_COLUMNS if what == INSTANCETYPES else PREFERENCE_COLUMNS
+    chosen = [column for column in table if wide or not column.wide]
+    return chosen + ([LABELS_COLUMN] if show_labels else [])
+
+
+def headers(columns: Sequence[Column]) -> list[str]:
+    """The header row of ``columns``."""
+    return [column.header for column in columns]
+
+
+def cells(columns: Sequence[Column], obj: dict[str, Any], namespace: str | None, context: CellContext) -> list[str]:
+    """The cells of one object's row."""
+    return [column.cell(obj, namespace, context) for column in columns]

@@ -1,0 +1,143 @@
+"""Listing instance types and preferences: source -> select -> rows.
+
+A *source* yields objects of one kind with the scope they were found in: the cluster (through
+:mod:`..kube`, one request per scope per page, the label selector evaluated by the API server) or the
+embedded common-instancetypes catalog (no cluster; the selector evaluated here). *Select* applies the range
+filters the server cannot evaluate. *Rows* are built by a function the caller passes in (the CLI builds
+table cells from :mod:`..output.columns`), so large lists keep only what will be printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
+
+from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortKey, sort_order
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..kube.client import Client
+
+RowT = TypeVar("RowT")
+Consume = Callable[[dict[str, Any], "str | None"], None]
+
+
+class Query(NamedTuple):
+    """What to list: the kind, the scopes, the server-side selector and the client-side ranges."""
+
+    what: str  # listing.INSTANCETYPES or listing.PREFERENCES
+    label_selector: str
+    ranges: RangeFilter
+    all_namespaces: bool = False
+    cluster_only: bool = False
+    namespaced_only: bool = False
+    chunk_size: int = 500
+    sort_by: str | None = None
+
+
+class Source(Protocol):
+    """Where objects come from. ``scan`` hands each object and its namespace (None: cluster-scoped) to
+    ``consume`` and returns the warnings to show (a scope RBAC forbids)."""
+
+    @property
+    def namespace(self) -> str:
+        """The namespace namespaced objects are listed from unless all namespaces are asked for."""
+        ...
+
+    def scan(self, query: Query, consume: Consume) -> list[str]:
+        """Feed every object of the query's scopes to ``consume``."""
+        ...
+
+
+class ClusterSource:
+    """The live cluster: both scopes, paged, the label selector evaluated by the API server."""
+
+    def __init__(self, client: Client):
+        self.client = client
+
+    @property
+    def namespace(self) -> str:
+        """The client's namespace (``-n``, else the context's, else ``default``)."""
+        return self.client.namespace
+
+    def scan(self, query: Query, consume: Consume) -> list[str]:
+        """List every scope page by page; a scope RBAC forbids becomes a warning (all forbidden: an error)."""
+        from ..kube import resources
+        from ..kube.lister import Scope, list_scopes
+
+        cluster_resource, namespaced_resource = (
+            (resources.CLUSTER_INSTANCETYPES, resources.INSTANCETYPES)
+            if query.what == INSTANCETYPES
+            else (resources.CLUSTER_PREFERENCES, resources.PREFERENCES)
+        )
+        scopes = []
+        if not query.namespaced_only:
+            scopes.append(Scope(cluster_resource))
+        if not query.cluster_only:
+            scopes.append(Scope(namespaced_resource, None if query.all_namespaces else self.client.namespace))
+
+        def each(scope: Scope, obj: dict[str, Any]) -> None:
+            namespace = (obj.get("metadata") or {}).get("namespace") if scope.resource.namespaced else None
+            consume(obj, namespace or None)
+
+        forbidden = list_scopes(
+            self.client, scopes, label_selector=query.label_selector, chunk_size=query.chunk_size, consume=each
+        )
+        return [f"{exc.message}; listing the other scopes only" for _, exc in forbidden]
+
+
+class CatalogSource:
+    """The embedded common-instancetypes catalog: cluster-scoped objects, or namespaced copies in
+    ``namespace``; the label selector is evaluated here, as the API server would."""
+
+    def __init__(self, catalog: Catalog, namespace: str = "default"):
+        self.catalog = catalog
+        self._namespace = namespace
+
+    @property
+    def namespace(self) -> str:
+        """The namespace the namespaced copies are placed in."""
+        return self._namespace
+
+    def scan(self, query: Query, consume: Consume) -> list[str]:
+        """Feed the catalog's objects of the query's kind and scopes that match the selector."""
+        from ..instancetype.selectors import parse_selector
+
+        selector = parse_selector(query.label_selector)
+        catalogs: list[tuple[Catalog, str | None]] = []
+        if not query.namespaced_only:
+            catalogs.append((self.catalog, None))
+        if not query.cluster_only:
+            catalogs.append((self.catalog.namespaced(self._namespace), self._namespace))
+        for catalog, namespace in catalogs:
+            objects = catalog.instancetypes if query.what == INSTANCETYPES else catalog.preferences
+            for obj in objects:
+                if selector.matches((obj.get("metadata") or {}).get("labels")):
+                    consume(obj, namespace)
+        return []
+
+
+class Listing(NamedTuple, Generic[RowT]):
+    """The rows in the order asked for, and the warnings to print before them."""
+
+    rows: list[RowT]
+    warnings: list[str]
+
+
+def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], str | None], RowT]) -> Listing[RowT]:
+    """List ``query`` from ``source``: keep the objects within the ranges, make a row of each, and sort."""
+    rows: list[RowT] = []
+    keys: list[SortKey] = []
+    ranges, what, sorting = query.ranges, query.what, bool(query.sort_by)
+
+    def consume(obj: dict[str, Any], namespace: str | None) -> None:
+        if ranges.active and not ranges.matches(obj):
+            return
+        rows.append(row_of(obj, namespace))
+        if sorting:
+            keys.append(SortKey.of(obj, namespace, what))
+
+    warnings = source.scan(query, consume)
+    if sorting:
+        rows = [rows[index] for index in sort_order(keys, query.sort_by)]
+    return Listing(rows, warnings)
