@@ -28,17 +28,26 @@ class Result:
     stderr: str
 
 
-def run_cli(args: list[str], *, environ: Mapping[str, str] | None = None, clock=None) -> Result:
+def run_cli(
+    args: list[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    clock=None,
+    random_suffix=None,
+    read_file=None,
+    stdin: str = "",
+) -> Result:
     """Run ``kubectl-instancetype ARGS`` in-process with captured streams (the httpie pattern)."""
     stdout, stderr = io.StringIO(), io.StringIO()
     env = Environment(
-        stdin=io.StringIO(),
+        stdin=io.StringIO(stdin),
         stdout=stdout,
         stderr=stderr,
         environ=dict(environ if environ is not None else {"HOME": "/nonexistent"}),
     )
-    if clock is not None:
-        env.clock = clock
+    for name, value in (("clock", clock), ("random_suffix", random_suffix), ("read_file", read_file)):
+        if value is not None:
+            setattr(env, name, value)
     code = run(args, env)
     return Result(code, stdout.getvalue(), stderr.getvalue())
 

@@ -73,12 +73,17 @@ def _submit(
     env.verbosity = verbosity
     dry_run = flagtable.check_dry_run(dry_run)
     check_output_format(output, ("",) + OBJECT_FORMATS)
-    manifest = build(options_class.from_flags(flagtable.parse_flags(specs_by_name, given), namespace=namespace))
+    manifest = build(
+        options_class.from_flags(flagtable.parse_flags(specs_by_name, given), namespace=namespace),
+        random_suffix=env.random_suffix,
+    )
     resource = BY_KIND[manifest["kind"]]
     if dry_run == "client":
         flagtable.print_result(env, manifest, resource, output, dry_run)
         return
+    from ..usecases.creating import create_object
+
     with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
         target = (namespace or client.namespace) if resource.namespaced else None
-        answer = client.create(resource, manifest, target, dry_run=dry_run == "server")
-    flagtable.print_result(env, answer, resource, output, dry_run)
+        answer = create_object(client, resource, manifest, target, server_dry_run=dry_run == "server")
+    flagtable.print_created(env, answer, resource, output, dry_run)

@@ -148,6 +148,20 @@ def print_result(env: Any, obj: dict, resource: Any, output: str, dry_run: str) 
     env.stdout.write(f"{resource.name_of(name)} created{suffix}\n")
 
 
+def print_created(env: Any, obj: dict, resource: Any, output: str, dry_run: str) -> None:
+    """:func:`print_result` for an object the server has accepted: if printing fails (stdout closed), say
+    that it exists instead of failing as if nothing had happened."""
+    try:
+        print_result(env, obj, resource, output, dry_run)
+        env.stdout.flush()
+    except OSError as exc:
+        from ..errors import PluginError
+
+        name = resource.name_of(obj.get("metadata", {}).get("name", ""))
+        done = {"server": "passed the server dry run"}.get(dry_run, "was created")
+        raise PluginError(f"{name} {done}, but printing the result failed: {exc.strerror or exc}") from exc
+
+
 def connect(
     env: Any, kubeconfig: Optional[str], context: Optional[str], namespace: Optional[str], request_timeout: str
 ):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import UsageError
+from .names import invalid_path_segment
+
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
@@ -39,6 +42,10 @@ class Resource:
 
     def path(self, namespace: str | None = None, name: str | None = None, **query: str | int | None) -> str:
         """The request path; ``namespace`` None on a namespaced resource means all namespaces."""
+        for what, value in (("namespace", namespace), ("resource name", name)):
+            if value and (problem := invalid_path_segment(what, value)):
+                # client-go refuses these before sending: "..", "a/b" or "%2e%2e" would name another URL.
+                raise UsageError(problem)
         root = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"
         if self.namespaced and namespace:
             root += f"/namespaces/{escape(namespace)}"

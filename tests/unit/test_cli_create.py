@@ -13,16 +13,13 @@ from tests.unit.test_golden_create import GOLDEN_CASES, fixed_suffixes
 
 
 @pytest.mark.parametrize(("case_id", "command", "argv", "expected"), GOLDEN_CASES, ids=[c[0] for c in GOLDEN_CASES])
-def test_golden_through_the_cli(mocker, case_id, command, argv, expected) -> None:
-    suffixes = fixed_suffixes()
-    # Randomness and the one file a case reads are the only things replaced.
-    mocker.patch("kubectl_instancetype.instancetype.createvm.random_string", suffixes)
-    mocker.patch("kubectl_instancetype.instancetype.createtypes.random_string", suffixes)
-    mocker.patch(
-        "kubectl_instancetype.instancetype.createvm._read_text_file",
-        lambda path: "s3cr3t-pass\n" if path == "/golden/password" else open(path).read(),
+def test_golden_through_the_cli(case_id, command, argv, expected) -> None:
+    # Randomness and the one file a case reads come from the Environment: nothing is patched.
+    result = run_cli(
+        ["create", command, *argv, "--dry-run=client", "-o", "yaml"],
+        random_suffix=fixed_suffixes(),
+        read_file=lambda path: "s3cr3t-pass\n" if path == "/golden/password" else open(path).read(),
     )
-    result = run_cli(["create", command, *argv, "--dry-run=client", "-o", "yaml"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout == expected.read_text()
 
