@@ -26,6 +26,7 @@ test: venv lint
 lint: venv
 	$(VENV)/bin/ruff check kubectl_instancetype tests hack bench
 	$(VENV)/bin/ruff format --check kubectl_instancetype tests hack bench
+	$(VENV)/bin/mypy kubectl_instancetype
 
 ## unit: the fast tests only
 unit: venv

@@ -118,7 +118,7 @@ Verbosity = Annotated[
 
 # Flags whose value is optional, as Cobra's NoOptDefVal: alone they mean the value given here; a value
 # must then be attached with "=" (--hugepages=1Gi). Click cannot express this, so argv is rewritten.
-OPTIONAL_VALUE_FLAGS = {"--hugepages": "*"}
+OPTIONAL_VALUE_FLAGS = {"--hugepages": "*", "--dry-run": "client"}
 ANY_VALUE = "*"
 
 

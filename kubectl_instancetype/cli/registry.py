@@ -112,7 +112,11 @@ def build(argv: Sequence[str]) -> tuple[Any, list[ModuleType]]:
     )
     # A callback keeps the app a command group even when only one command is registered.
     app.callback()(_root)
-    return app, register_modules(app, COMMANDS, argv)
+    leaves = register_modules(app, COMMANDS, argv)
+    from .helpformat import install
+
+    install(app)
+    return app, leaves
 
 
 def optional_value_flags(modules: Sequence[ModuleType]) -> dict[str, str]:
