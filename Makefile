@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint unit cluster cluster-down demo bench controlplane clean
+.PHONY: venv test lint completion-table unit cluster cluster-down demo bench controlplane clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ lint: venv
 	$(VENV)/bin/ruff check kubectl_instancetype tests hack bench
 	$(VENV)/bin/ruff format --check kubectl_instancetype tests hack bench
 	$(VENV)/bin/mypy kubectl_instancetype
+
+## completion-table: regenerate what shell completion knows (commands, flags, values) and completions/
+completion-table: venv
+	$(PY) -m kubectl_instancetype.cli.completion_spec
+	$(PY) -c 'from pathlib import Path; from kubectl_instancetype.cli.completion_scripts import SCRIPTS, FILE_NAMES; [Path("completions", FILE_NAMES[s]).write_text(t) for s, t in SCRIPTS.items()]'
 
 ## unit: the fast tests only
 unit: venv

@@ -43,6 +43,12 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
     env = env or Environment()
     args = normalise(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["__complete"]:
+        # cobra's hidden entry: the shell scripts of `completion bash|zsh|fish|powershell` and the krew
+        # launcher call it; kubectl calls kubectl_complete-instancetype with the same arguments.
+        from .completion import complete
+
+        return complete(args[1:], env)
     try:
         app, modules = build(args)
         from .options import expand_optional_values
