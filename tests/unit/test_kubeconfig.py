@@ -70,7 +70,7 @@ def test_namespace_defaults(tmp_path: Path) -> None:
         (
             {"contexts": [{"name": "c", "context": {"cluster": "x"}}], "clusters": [{"name": "x", "cluster": {}}]},
             ConnectionOptions(context="c"),
-            'cluster "x" has no server',
+            'no server found for cluster "x"',
         ),
     ],
 )
@@ -82,11 +82,11 @@ def test_configuration_errors(tmp_path: Path, document: dict, options: Connectio
     assert caught.value.render() == f"error: {message}"
 
 
-def test_not_a_mapping(tmp_path: Path) -> None:
+def test_a_list_reads_as_an_empty_kubeconfig_as_in_kubectl(tmp_path: Path) -> None:
     path = tmp_path / "k"
     path.write_text("- just\n- a list\n")
-    with pytest.raises(ConfigurationError, match="not a kubeconfig mapping"):
-        kubeconfig.read_kubeconfig([str(path)])
+    files = kubeconfig.read_kubeconfig([str(path)])
+    assert (files.contexts, files.clusters, files.users, files.current_context) == ({}, {}, {}, "")
 
 
 def test_token_file_is_read_at_request_time(tmp_path: Path) -> None:
@@ -104,17 +104,15 @@ def test_token_file_is_read_at_request_time(tmp_path: Path) -> None:
     token.write_text("rotated")
     assert resolved.authorization() == "Bearer rotated"
     token.unlink()
-    with pytest.raises(ConfigurationError, match="unable to read tokenFile"):
+    with pytest.raises(ConfigurationError, match=f"^open {token}: no such file or directory$"):
         resolved.authorization()
 
 
 @pytest.mark.parametrize(
     "user,cluster,why",
     [
-        ({"exec": {"command": "x"}}, {}, "user exec"),
         ({"auth-provider": {"name": "oidc"}}, {}, "user auth-provider"),
         ({"username": "a", "password": "b"}, {}, "user username"),
-        ({"token": "t"}, {"proxy-url": "http://p"}, "cluster proxy-url"),
     ],
 )
 def test_hand_over_to_the_official_loader(tmp_path: Path, user: dict, cluster: dict, why: str) -> None:
