@@ -206,7 +206,7 @@ def _json_kind(value: Any) -> str:
 def _go_name(kind: Any) -> str:
     if isinstance(kind, str):
         return kind
-    return kind[1] if kind[0] == "struct" else kind[2]
+    return str(kind[1] if kind[0] == "struct" else kind[2])
 
 
 def go_base64_error(text: str) -> int | None:
@@ -293,7 +293,7 @@ def _check_shape(value: Any, kind: Any, struct: str, path: str, seen: set[tuple[
                 _check_shape(value[field], field_kind, inner, f"{path}.{field}" if path else field, seen)
 
 
-def _decode_file(path: str) -> dict:
+def _decode_file(path: str) -> dict[str, Any]:
     """One kubeconfig file as a mapping that fits clientcmd's schema, or kubectl's sentence about it."""
     try:
         with open(path, "rb") as handle:
@@ -331,7 +331,7 @@ def _decode_file(path: str) -> dict:
     return document
 
 
-def _named(entries: Any, key: str) -> list[tuple[str, dict]]:
+def _named(entries: Any, key: str) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for entry in entries or []:
         if isinstance(entry, dict) and entry.get("name") is not None:
@@ -386,7 +386,7 @@ def _unreadable(path: str) -> str | None:
         return go_os_error("open", path, exc)
 
 
-def _validate_user(name: str, user: dict, user_dir: str) -> list[str]:
+def _validate_user(name: str, user: dict[str, Any], user_dir: str) -> list[str]:
     """clientcmd's ``validateAuthInfo`` (and the mirror case it leaves to a password prompt)."""
     problems: list[str] = []
     methods = []
@@ -433,7 +433,7 @@ def _validate_user(name: str, user: dict, user_dir: str) -> list[str]:
     return problems
 
 
-def _validate_cluster(name: str, cluster: dict, cluster_dir: str) -> list[str]:
+def _validate_cluster(name: str, cluster: dict[str, Any], cluster_dir: str) -> list[str]:
     """clientcmd's ``validateClusterInfo``."""
     problems: list[str] = []
     if not cluster.get("server"):
@@ -531,7 +531,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
     return config
 
 
-def _exec_cluster_info(cluster: dict, config: ClusterConfig) -> dict:
+def _exec_cluster_info(cluster: dict[str, Any], config: ClusterConfig) -> dict[str, Any]:
     """The ``spec.cluster`` an exec plugin is given when it asks for it (provideClusterInfo)."""
     info: dict[str, Any] = {"server": cluster.get("server") or ""}
     for key, field in (("tls-server-name", "tls-server-name"), ("proxy-url", "proxy-url")):
@@ -555,10 +555,11 @@ def _exec_cluster_info(cluster: dict, config: ClusterConfig) -> dict:
     return info
 
 
-def _run_exec_plugin(config: ClusterConfig) -> ClusterConfig:
+def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> ClusterConfig:
     """Run the context's exec plugin now, as kubectl does before its first request; fail as kubectl fails."""
     plugin = config.exec_plugin
     if plugin is not None:
+        plugin.base_environ = dict(environ)
         plugin.refresh()
         if plugin.cert_pem and plugin.key_pem:
             config.client_cert_data, config.client_key_data = plugin.cert_pem, plugin.key_pem
@@ -584,4 +585,4 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
         from . import official
 
         return official.load_from_kubeconfig(files, options)
-    return _run_exec_plugin(config)
+    return _run_exec_plugin(config, environ)

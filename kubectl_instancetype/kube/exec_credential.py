@@ -52,7 +52,7 @@ def validate(user_name: str, exec_config: Any, has_auth_provider: bool) -> list[
     return problems
 
 
-def _interactive_mode(exec_config: dict) -> str:
+def _interactive_mode(exec_config: dict[str, Any]) -> str:
     mode = exec_config.get("interactiveMode")
     if not mode and exec_config.get("apiVersion") in (
         "client.authentication.k8s.io/v1beta1",
@@ -62,7 +62,7 @@ def _interactive_mode(exec_config: dict) -> str:
     return str(mode or "")
 
 
-def _env(exec_config: dict) -> list[tuple[str, str]]:
+def _env(exec_config: dict[str, Any]) -> list[tuple[str, str]]:
     items = exec_config.get("env") or []
     if not isinstance(items, list):
         raise ConfigurationError("exec env must be a list of name/value pairs")
@@ -77,7 +77,13 @@ def _env(exec_config: dict) -> list[tuple[str, str]]:
 class ExecCredentialPlugin:
     """One configured plugin: :meth:`authorization` runs it when there is no valid credential yet."""
 
-    def __init__(self, exec_config: dict, cluster: dict | None, base_dir: str, stdin_is_terminal: bool | None = None):
+    def __init__(
+        self,
+        exec_config: dict[str, Any],
+        cluster: dict[str, Any] | None,
+        base_dir: str,
+        stdin_is_terminal: bool | None = None,
+    ):
         api_version = str(exec_config.get("apiVersion") or "")
         if api_version not in API_VERSIONS:
             raise ConfigurationError(f'exec plugin: invalid apiVersion "{api_version}"')
@@ -96,6 +102,8 @@ class ExecCredentialPlugin:
         self.install_hint = str(exec_config.get("installHint") or "")
         self.cluster = cluster if exec_config.get("provideClusterInfo") else None
         self.stdin_is_terminal = stdin_is_terminal
+        # The environment the plugin inherits: the command's (Environment.environ), set by the loader.
+        self.base_environ: dict[str, str] = dict(os.environ)
         self.token: str | None = None
         self.cert_pem: bytes | None = None
         self.key_pem: bytes | None = None
@@ -127,7 +135,7 @@ class ExecCredentialPlugin:
         if self.cluster is not None:
             info["spec"]["cluster"] = self.cluster
         info["spec"]["interactive"] = interactive
-        environ = dict(os.environ)
+        environ = dict(self.base_environ)
         environ.update(self.env)
         environ["KUBERNETES_EXEC_INFO"] = json.dumps(info, separators=(",", ":"))
         try:
@@ -151,7 +159,7 @@ class ExecCredentialPlugin:
         self._accept(_decode_output(completed.stdout, self.api_version))
         self.fetched = True
 
-    def _accept(self, credential: dict) -> None:
+    def _accept(self, credential: dict[str, Any]) -> None:
         status = credential.get("status")
         if not isinstance(status, dict):
             raise TransportError("getting credentials: exec plugin didn't return a status field")
@@ -173,7 +181,7 @@ class ExecCredentialPlugin:
         return check_authorization(f"Bearer {self.token}") if self.token else None
 
 
-def _decode_output(stdout: bytes, api_version: str) -> dict:
+def _decode_output(stdout: bytes, api_version: str) -> dict[str, Any]:
     """The ExecCredential the plugin printed, checked as client-go's decoder checks it."""
     import json
 
@@ -213,7 +221,8 @@ def _decode_output(stdout: bytes, api_version: str) -> dict:
             f'getting credentials: decoding stdout: no kind "{kind}" is registered for version "{api_version}" '
             'in scheme "pkg/runtime/scheme.go:111"'
         )
-    return document
+    credential: dict[str, Any] = document
+    return credential
 
 
 def _go_json_error(exc: ValueError, text: str) -> str:

@@ -84,9 +84,9 @@ class KubeconfigFiles:
 
     paths: list[str]
     current_context: str = ""
-    contexts: dict[str, dict] = field(default_factory=dict)
-    clusters: dict[str, dict] = field(default_factory=dict)
-    users: dict[str, dict] = field(default_factory=dict)
+    contexts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    clusters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    users: dict[str, dict[str, Any]] = field(default_factory=dict)
     # the directory of the file that defined each cluster/user, for relative paths
     cluster_dirs: dict[str, str] = field(default_factory=dict)
     user_dirs: dict[str, str] = field(default_factory=dict)

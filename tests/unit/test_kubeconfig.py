@@ -131,3 +131,56 @@ def test_hand_over_to_the_official_loader(tmp_path: Path, user: dict, cluster: d
 def test_no_configuration_at_all(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="^no configuration has been provided"):
         kubeconfig.load_cluster_config(ConnectionOptions(), {}, str(tmp_path))
+
+
+def test_os_errors_read_as_go_reports_them() -> None:
+    from kubectl_instancetype.kube.kubeconfig_model import go_os_error
+
+    assert go_os_error("open", "/p", PermissionError(13, "Permission denied")) == "open /p: permission denied"
+    assert go_os_error("read", "/d", IsADirectoryError(21, "Is a directory")) == "read /d: is a directory"
+
+
+def test_an_oidc_user_without_id_token_is_named_not_quoted(tmp_path: Path) -> None:
+    """The official loader names the node by the repr of the whole user entry; we name it users[name=u]."""
+    from tests.conftest import run_cli
+
+    provider = {"name": "oidc", "config": {"client-id": "k", "client-secret": "hidden-client-secret"}}
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": {"server": "https://127.0.0.1:1"}}],
+        users=[{"name": "u", "user": {"auth-provider": provider}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    )
+    result = run_cli(["list", "--kubeconfig", str(path)], environ={"HOME": str(tmp_path)})
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: Invalid kube-config file. Expected key id-token in {path}/users[name=u]/user/auth-provider/config\n",
+    )
+
+
+def test_an_exec_plugin_may_return_a_client_key_pair(tmp_path: Path) -> None:
+    pki = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs" / "pki"
+    cert, key = (pki / "client.crt").read_text(), (pki / "client.key").read_text()
+    credential = {
+        "apiVersion": "client.authentication.k8s.io/v1beta1",
+        "kind": "ExecCredential",
+        "status": {"clientCertificateData": cert, "clientKeyData": key},
+    }
+    plugin = tmp_path / "plugin"
+    plugin.write_text(f"#!/bin/sh\ncat <<'EOF'\n{json.dumps(credential)}\nEOF\n")
+    plugin.chmod(0o755)
+    exec_config = {"apiVersion": "client.authentication.k8s.io/v1beta1", "command": "./plugin"}  # IfAvailable
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": {"server": "https://s"}}],
+        users=[{"name": "u", "user": {"exec": exec_config}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    )
+    resolved = kubeconfig.load_cluster_config(ConnectionOptions(kubeconfig=str(path)), {}, str(tmp_path))
+    assert (resolved.client_cert_data, resolved.client_key_data) == (cert.encode(), key.encode())
+    assert resolved.authorization() is None
+    from kubectl_instancetype.kube.tls import build_ssl_context
+
+    build_ssl_context(resolved)  # the pair loads
