@@ -433,11 +433,32 @@ def _validate_user(name: str, user: dict[str, Any], user_dir: str) -> list[str]:
     return problems
 
 
+def _proxy_url_problem(url: str) -> str | None:
+    """clientcmd's ``parseProxyURL``: what is wrong with ``url`` (Go's url.Parse, then the scheme), or None."""
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in url) or url.startswith(":"):
+        return f"could not parse: {url}"
+    scheme, colon, _ = url.partition(":")
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    if not colon or not scheme or scheme[0] not in letters or not all(c in letters + "0123456789+-." for c in scheme):
+        if colon and "/" not in url.split(":", 1)[0]:  # a first path segment with a colon: url.Parse refuses it
+            return f"could not parse: {url}"
+        scheme = ""
+    scheme = scheme.lower()
+    if scheme not in ("http", "https", "socks5"):
+        return f'unsupported scheme "{scheme}", must be http, https, or socks5'
+    return None
+
+
 def _validate_cluster(name: str, cluster: dict[str, Any], cluster_dir: str) -> list[str]:
     """clientcmd's ``validateClusterInfo``."""
     problems: list[str] = []
     if not cluster.get("server"):
         problems.append(f'no server found for cluster "{name}"' if name else "default cluster has no server defined")
+    proxy_url = str(cluster.get("proxy-url") or "")
+    if proxy_url:
+        why = _proxy_url_problem(proxy_url)
+        if why:
+            problems.append(f'invalid \'proxy-url\' "{proxy_url}" for cluster "{name}": {why}')
     if cluster.get("certificate-authority") and cluster.get("certificate-authority-data"):
         problems.append(
             f"certificate-authority-data and certificate-authority are both specified for {name}. "

@@ -44,7 +44,9 @@ VALUES = st.recursive(
     SCALARS,
     lambda children: st.one_of(
         st.lists(children, max_size=4),
-        st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), children, max_size=5),
+        st.dictionaries(
+            st.sampled_from(KEYS) | st.text(max_size=5).filter(lambda key: key != "exec"), children, max_size=5
+        ),
     ),
     max_leaves=30,
 )
