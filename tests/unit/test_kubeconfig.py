@@ -184,3 +184,45 @@ def test_an_exec_plugin_may_return_a_client_key_pair(tmp_path: Path) -> None:
     from kubectl_instancetype.kube.tls import build_ssl_context
 
     build_ssl_context(resolved)  # the pair loads
+
+
+def test_an_exec_plugin_is_told_what_client_go_tells_it(tmp_path: Path) -> None:
+    """KUBERNETES_EXEC_INFO: kind, apiVersion, spec.interactive, and spec.cluster when provideClusterInfo is set."""
+    seen = tmp_path / "exec-info.json"
+    credential = {"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential", "status": {"token": "x"}}
+    plugin = tmp_path / "plugin"
+    plugin.write_text(
+        f'#!/bin/sh\nprintf \'%s\' "$KUBERNETES_EXEC_INFO" > {seen}\necho "$EXTRA" > {seen}.env\n'
+        f"cat <<'EOF'\n{json.dumps(credential)}\nEOF\n"
+    )
+    plugin.chmod(0o755)
+    exec_config = {
+        "apiVersion": "client.authentication.k8s.io/v1",
+        "command": str(plugin),
+        "interactiveMode": "Never",
+        "provideClusterInfo": True,
+        "env": [{"name": "EXTRA", "value": "from-the-kubeconfig"}],
+    }
+    cluster = {
+        "server": "https://s:6443",
+        "tls-server-name": "api.internal",
+        "extensions": [{"name": "client.authentication.k8s.io/exec", "extension": {"audience": "a"}}],
+    }
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[{"name": "c", "cluster": cluster}],
+        users=[{"name": "u", "user": {"exec": exec_config}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+    )
+    resolved = kubeconfig.load_cluster_config(ConnectionOptions(kubeconfig=str(path)), {"PATH": "/usr/bin:/bin"}, "/x")
+    assert resolved.authorization() == "Bearer x"
+    assert json.loads(seen.read_text()) == {
+        "kind": "ExecCredential",
+        "apiVersion": "client.authentication.k8s.io/v1",
+        "spec": {
+            "cluster": {"server": "https://s:6443", "tls-server-name": "api.internal", "config": {"audience": "a"}},
+            "interactive": False,
+        },
+    }
+    assert (tmp_path / "exec-info.json.env").read_text() == "from-the-kubeconfig\n"

@@ -154,6 +154,19 @@ CASES: dict[str, tuple[str, dict[str, str | bytes]]] = {
     ),
     # exec credential plugins
     "exec-not-found": (_config(f"{{server: {SERVER}}}", _exec_user("kubectl-instancetype-no-such-plugin")), {}),
+    "exec-not-found-with-install-hint": (
+        _config(
+            f"{{server: {SERVER}}}",
+            _exec_user(
+                "kubectl-instancetype-no-such-plugin", ", interactiveMode: Never, installHint: 'apt install it'"
+            ),
+        ),
+        {},
+    ),
+    "exec-env-without-name": (
+        _config(f"{{server: {SERVER}}}", _exec_user("x", ", interactiveMode: Never, env: [{value: v}]")),
+        {},
+    ),
     "exec-exit-code": (_config(f"{{server: {SERVER}}}", _exec_user("./plugin")), {"plugin": _plugin("", 3)}),
     "exec-not-json": (_config(f"{{server: {SERVER}}}", _exec_user("./plugin")), {"plugin": _plugin("not json")}),
     "exec-bad-json": (_config(f"{{server: {SERVER}}}", _exec_user("./plugin")), {"plugin": _plugin("{bad")}),
