@@ -755,6 +755,78 @@ def test_canonical_quantity_matches_apimachinery(binaries):
     assert mismatches == []
 
 
+def goref(binaries: Path, mode: str, cases: list) -> list:
+    """goref's JSON answer for ``cases`` in ``mode`` (see hack/virtctl/goref/main.go)."""
+    result = subprocess.run(
+        [str(binaries / "goref"), mode],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(result.stdout)
+
+
+def test_quantity_values_and_formats_match_apimachinery(binaries):
+    """parse(): the value Go holds (AsDec) and the format it keeps, beyond the printed string."""
+    import random
+    from fractions import Fraction
+
+    from kubectl_instancetype.instancetype.quantity import parse
+
+    rng = random.Random(11)
+    texts = ["1.5Gi", "0.5Ki", "-.5Ki", "1e-10", "0.0000000015", "-0.0000000015", "99999999999999999999Ki", "1000E"]
+    for _ in range(400):
+        number = rng.choice(["", "-", "+"]) + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 22)))
+        if rng.random() < 0.5:
+            number += "." + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 12)))
+        suffix = rng.choice(["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"])
+        texts.append(number + (suffix if rng.random() < 0.8 else f"e{rng.randint(-30, 30)}"))
+    mismatches = []
+    for text, want in zip(texts, goref(binaries, "quantity-detail", texts)):
+        try:
+            got = parse(text)
+        except QuantityError as exc:
+            mine = {"error": str(exc)}
+            theirs = {"error": want["error"]}
+        else:
+            mine = {"value": str(got), "format": got.format, "exact": got.value}
+            theirs = (
+                want["error"]
+                and {"error": want["error"]}
+                or {
+                    "value": want["value"],
+                    "format": want["format"],
+                    "exact": Fraction(want["exact"]),
+                }
+            )
+        if mine != theirs:
+            mismatches.append((text, theirs, mine))
+    assert mismatches == []
+
+
+def test_format_quantity_matches_new_quantity(binaries):
+    """format_quantity(v, fmt) == resource.NewQuantity(v, fmt).String() (overcommit requests, copied sizes)."""
+    import random
+
+    from kubectl_instancetype.instancetype.quantity import FORMATS, format_quantity
+
+    rng = random.Random(3)
+    cases = [{"value": v, "format": f} for v in (0, 1, 1023, 1024, 966367616, 7730940928, 900000000) for f in FORMATS]
+    for _ in range(300):
+        value = rng.choice([rng.randint(-(2**63), 2**63 - 1), rng.randint(0, 5000) * 1024 ** rng.randint(0, 5)])
+        value = max(-(2**63), min(2**63 - 1, value * rng.choice([1, 1000, 10**6])))
+        cases.append({"value": value, "format": rng.choice(FORMATS)})
+    expected = goref(binaries, "quantity-format", cases)
+    mismatches = [
+        (case, want, format_quantity(case["value"], case["format"]))
+        for case, want in zip(cases, expected)
+        if format_quantity(case["value"], case["format"]) != want
+    ]
+    assert mismatches == []
+
+
 def virtctl_flag_help(help_text: str) -> dict[str, tuple[str, str]]:
     """{flag: (type word, help text with its default suffix)} from the ``Flags:`` block of virtctl's help."""
     lines = help_text.split("Flags:\n", 1)[1].split("\n\n", 1)[0].splitlines()
