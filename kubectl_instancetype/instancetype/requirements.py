@@ -101,8 +101,8 @@ def unmet_requirement(
     ``instancetype`` is the instance type's spec (None without one); ``template`` is the VM's
     ``spec.template.spec``. Returns None when every requirement is met.
     """
-    requirements = (preference or {}).get("requirements")
-    if not requirements:
+    requirements = preference.get("requirements") if preference is not None else None
+    if preference is None or not requirements:
         return None
     if requirements.get("cpu"):
         problem = _check_cpu(instancetype, preference, template)
