@@ -109,8 +109,8 @@ def candidates(
     if flag is None and incomplete.startswith("-") and "=" in incomplete:
         flag, _, prefix = incomplete.partition("=")
         if flag in entry["flags"] and entry["flags"][flag]["value"]:
-            found, directive = _values(entry["flags"][flag], flag, line, prefix, live)
-            return [(f"{flag}={value}", help_text) for value, help_text in found], directive
+            values, directive = _values(entry["flags"][flag], flag, line, prefix, live)
+            return [(f"{flag}={value}", help_text) for value, help_text in values], directive
         return [], NO_FILE_COMPLETION
     if flag is not None:
         return _values(entry["flags"].get(flag, {}), flag, line, prefix, live)

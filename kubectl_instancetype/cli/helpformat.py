@@ -13,7 +13,7 @@ from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
 
-from .registry import ALIASES
+from .commands import ALIASES
 
 MIN_NAME_PADDING = 11  # cobra's minNamePadding
 EXAMPLES_HEADING = "Examples:"

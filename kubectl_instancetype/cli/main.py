@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..env import Environment
 from ..errors import ExitStatus, PluginError, exit_code, render
-from .registry import ALIASES, COMMANDS, PROG_NAME
+from .commands import ALIASES, COMMANDS, PROG_NAME
 
 __all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "build_app", "complete_main", "main", "run"]
 

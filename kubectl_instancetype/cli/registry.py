@@ -13,22 +13,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-PROG_NAME = "kubectl instancetype"
+from .commands import ALIASES, COMMANDS, CONTEXT_SETTINGS, HELP, PROG_NAME
 
-# command name -> the module that registers it. Order is the order of `--help`.
-COMMANDS: dict[str, str] = {
-    "create": "kubectl_instancetype.cli.create",
-    "list": "kubectl_instancetype.cli.list",
-    "version": "kubectl_instancetype.cli.version",
-}
-ALIASES = {"ls": "list"}
-
-HELP = """KubeVirt instance types and preferences from the terminal.
-
-Find VirtualMachine(Cluster)Instancetypes and VirtualMachine(Cluster)Preferences by size and features,
-in both scopes, against the live cluster."""
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+__all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "add_group", "build", "optional_value_flags", "register_modules"]
 
 
 def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str | None:

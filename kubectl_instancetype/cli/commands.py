@@ -1,0 +1,21 @@
+"""The command table: what ``kubectl instancetype`` offers, as data (module paths, aliases, the root help).
+
+Kept apart from :mod:`.registry` so that whatever needs the names (help, completion) imports no code.
+"""
+
+PROG_NAME = "kubectl instancetype"
+
+# command name -> the module that registers it. Order is the order of `--help`.
+COMMANDS: dict[str, str] = {
+    "create": "kubectl_instancetype.cli.create",
+    "list": "kubectl_instancetype.cli.list",
+    "version": "kubectl_instancetype.cli.version",
+}
+ALIASES = {"ls": "list"}
+
+HELP = """KubeVirt instance types and preferences from the terminal.
+
+Find VirtualMachine(Cluster)Instancetypes and VirtualMachine(Cluster)Preferences by size and features,
+in both scopes, against the live cluster."""
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
