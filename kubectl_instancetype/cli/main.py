@@ -21,6 +21,8 @@ COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 # command name -> the module that registers it (with its summary). Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
+    "infer": "kubectl_instancetype.cli.infer",
+    "label": "kubectl_instancetype.cli.label",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
 }
