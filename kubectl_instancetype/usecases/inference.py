@@ -64,13 +64,29 @@ def cluster_lookup(client: Client) -> infer.Lookup:
                     "ask for get access to follow the chain here)"
                 ) from exc
             except APIError as exc:
-                seen[key] = infer.LookupFailed(exc.message, not_found=exc.code == 404)
+                seen[key] = infer.LookupFailed(_client_go_message(exc, resource, name), not_found=exc.code == 404)
         found = seen[key]
         if isinstance(found, infer.LookupFailed):
             raise found
         return found
 
     return lookup
+
+
+GENERIC_NOT_FOUND = "the server could not find the requested resource"
+
+
+def _client_go_message(exc: APIError, resource: Resource, name: str) -> str:
+    """The error text client-go gives KubeVirt for a failed GET.
+
+    A 404 from a path no handler serves comes as plain text ("404 page not found") outside the core group (a
+    namespaced CRD requested without a namespace, a group that is not installed); client-go then builds the
+    generic message with the request appended, ``... (get datasources.cdi.kubevirt.io NAME)``. The core group
+    answers such paths with a ``Status`` (no details), whose message client-go uses as it is.
+    """
+    if exc.code == 404 and resource.group and not exc.name and exc.message == GENERIC_NOT_FOUND:
+        return f"{exc.message} (get {resource.qualified} {name})"
+    return exc.message
 
 
 def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.InferenceResult:
