@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from kubectl_instancetype.kube.transport import Transport
+from tests.conftest import CATALOG_NAMESPACE
 from tests.integration.test_infer import IT, IT_KIND, PREF, PREF_KIND, cdi, pvc
 
 pytestmark = pytest.mark.controlplane
@@ -26,9 +27,9 @@ def volume(control_plane) -> str:
     return name
 
 
-def labels(control_plane, kind: str, name: str) -> dict:
+def labels(control_plane, kind: str, name: str, namespace: str = NS) -> dict:
     api = {"PersistentVolumeClaim": "v1"}.get(kind, "cdi.kubevirt.io/v1beta1")
-    obj = control_plane.get({"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": NS}})
+    obj = control_plane.get({"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": namespace}})
     return obj["metadata"].get("labels") or {}
 
 
@@ -81,13 +82,15 @@ def test_overwrite_needed_with_kubectls_message(cli, control_plane, volume) -> N
     assert labels(control_plane, "PersistentVolumeClaim", volume)[IT] == "u1.large"
 
 
-def test_kinds_are_written_canonically_and_checked_in_scope(cli, control_plane, volume) -> None:
-    control_plane.load_catalog(namespaces=(NS,))  # namespaced copies of the catalog in NS
+def test_kinds_are_written_canonically_and_checked_in_scope(cli, control_plane) -> None:
+    # the "catalog" namespace holds namespaced copies of the catalog (loaded by the control_plane fixture)
+    name = next(NAMES)
+    control_plane.apply(pvc(CATALOG_NAMESPACE, name, {"app": "demo"}))
     result = cli(
         "label",
-        f"persistentvolumeclaim/{volume}",
+        f"persistentvolumeclaim/{name}",
         "-n",
-        NS,
+        CATALOG_NAMESPACE,
         "--default-instancetype",
         "u1.small",
         "--default-instancetype-kind",
@@ -98,7 +101,7 @@ def test_kinds_are_written_canonically_and_checked_in_scope(cli, control_plane, 
         "VirtualMachineClusterPreference",
     )
     assert (result.exit_code, result.stderr) == (0, "")
-    assert labels(control_plane, "PersistentVolumeClaim", volume) == {
+    assert labels(control_plane, "PersistentVolumeClaim", name, CATALOG_NAMESPACE) == {
         "app": "demo",
         IT: "u1.small",
         IT_KIND: "virtualmachineinstancetype",
@@ -106,9 +109,9 @@ def test_kinds_are_written_canonically_and_checked_in_scope(cli, control_plane, 
         PREF_KIND: "virtualmachineclusterpreference",
     }
     # a new name without a kind is one reference: the old kind label goes (and kubectl's verb says so)
-    changed = cli("label", f"pvc/{volume}", "-n", NS, "--default-instancetype", "u1.medium", "--overwrite")
-    assert changed.stdout == f"persistentvolumeclaim/{volume} modified\n"
-    assert IT_KIND not in labels(control_plane, "PersistentVolumeClaim", volume)
+    changed = cli("label", f"pvc/{name}", "-n", CATALOG_NAMESPACE, "--default-instancetype", "u1.medium", "--overwrite")
+    assert changed.stdout == f"persistentvolumeclaim/{name} modified\n"
+    assert IT_KIND not in labels(control_plane, "PersistentVolumeClaim", name, CATALOG_NAMESPACE)
 
 
 def test_missing_types_are_refused_unless_skipped(cli, control_plane, volume) -> None:

@@ -7,19 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
-from kubectl_instancetype.instancetype.infer import (
-    INSTANCETYPE_KIND_LABEL as IT_KIND,
-)
-from kubectl_instancetype.instancetype.infer import (
-    INSTANCETYPE_LABEL as IT,
-)
-from kubectl_instancetype.instancetype.infer import (
-    PREFERENCE_KIND_LABEL as PREF_KIND,
-)
-from kubectl_instancetype.instancetype.infer import (
-    PREFERENCE_LABEL as PREF,
-)
+from kubectl_instancetype.instancetype import infer
 from kubectl_instancetype.usecases.inference import LabelRequest, canonical_kind, label_patch
+
+IT, IT_KIND = infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL
+PREF, PREF_KIND = infer.PREFERENCE_LABEL, infer.PREFERENCE_KIND_LABEL
 
 CASES = [
     ("new labels", {}, LabelRequest(instancetype="u1.medium", preference="fedora"),
