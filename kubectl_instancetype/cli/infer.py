@@ -197,21 +197,13 @@ def _file_namespace(vm: dict, flag: Optional[str], default: str) -> str:
 
 def _report_vm(env: Any, client: Any, vm: dict, namespace: str, output: str, explain: bool) -> None:
     from ..output import messages
-    from ..usecases.inference import InferenceRejected, resolve_vm
+    from ..usecases.inference import InferenceRejected, dropped_warnings, resolve_vm
 
     result = resolve_vm(client, vm, namespace)
     if result.error is not None:
         raise InferenceRejected(result.error)
-    for outcome in result.outcomes:
-        if outcome.action == "dropped" and outcome.resolution is not None:
-            what = "instance type" if outcome.matcher == "instancetype" else "preference"
-            memory = " (spec.template.spec.domain.memory is kept)" if outcome.matcher == "instancetype" else ""
-            messages.warn(
-                env,
-                f"{outcome.matcher}: {outcome.resolution.error}; with inferFromVolumeFailurePolicy Ignore the server "
-                f"drops spec.{outcome.matcher} and creates the VirtualMachine without {'an' if what[0] == 'i' else 'a'} "
-                f"{what}{memory}",
-            )
+    for line in dropped_warnings(result):
+        messages.warn(env, line)
     if output in ("yaml", "json"):
         from ..output.printers import print_objects
 

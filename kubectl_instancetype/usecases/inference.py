@@ -95,6 +95,41 @@ def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.I
     return infer.resolve_matchers(request, cluster_lookup(client))
 
 
+def dropped_warnings(result: infer.InferenceResult) -> list[str]:
+    """One line per matcher admission drops (an ignorable failure under ``Ignore``): what the server will do."""
+    lines = []
+    for outcome in result.outcomes:
+        if outcome.action != "dropped" or outcome.resolution is None:
+            continue
+        what = "an instance type" if outcome.matcher == "instancetype" else "a preference"
+        memory = " (spec.template.spec.domain.memory is kept)" if outcome.matcher == "instancetype" else ""
+        lines.append(
+            f"{outcome.matcher}: {outcome.resolution.error}; with inferFromVolumeFailurePolicy Ignore the server "
+            f"drops spec.{outcome.matcher} and creates the VirtualMachine without {what}{memory}"
+        )
+    return lines
+
+
+def resolved_lines(result: infer.InferenceResult) -> list[str]:
+    """One line per inferred matcher, for a command to print before it creates the VM:
+    ``instancetype: u1.medium (virtualmachineclusterinstancetype) from volume disk: PersistentVolumeClaim ns/x -> labels``
+    (an empty kind is shown as the cluster-scoped kind KubeVirt reads it as)."""
+    lines = []
+    for outcome in result.outcomes:
+        if outcome.action != "inferred" or outcome.resolution is None:
+            continue
+        cluster = (
+            "virtualmachineclusterinstancetype"
+            if outcome.matcher == "instancetype"
+            else "virtualmachineclusterpreference"
+        )
+        lines.append(
+            f"{outcome.matcher}: {outcome.name} ({outcome.kind or cluster}) from volume {outcome.volume}: "
+            f"{outcome.resolution.chain_text()}"
+        )
+    return lines
+
+
 @dataclass(frozen=True)
 class VolumeDefaults:
     """What one volume yields for both matchers."""

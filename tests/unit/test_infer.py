@@ -618,3 +618,20 @@ def test_labels_property(labels, policy):
         else:
             assert result.error == f"unable to find required {name_label} label on the volume"
             break
+
+
+def test_lines_for_create_vm() -> None:
+    from kubectl_instancetype.usecases.inference import dropped_warnings, resolved_lines
+
+    labelled = {("PersistentVolumeClaim", "ns", "pvc"): obj({IT: "u1.medium", PREF_KIND: "x"})}
+    result = resolve_matchers(
+        vm([PVC_VOLUME], instancetype=matcher("Ignore"), preference=matcher("Ignore")), Cluster(labelled)
+    )
+    assert resolved_lines(result) == [
+        "instancetype: u1.medium (virtualmachineclusterinstancetype) from volume disk: PersistentVolumeClaim ns/pvc -> labels"
+    ]
+    assert dropped_warnings(result) == [
+        "preference: unable to find required instancetype.kubevirt.io/default-preference label on the volume; with "
+        "inferFromVolumeFailurePolicy Ignore the server drops spec.preference and creates the VirtualMachine without a "
+        "preference"
+    ]
