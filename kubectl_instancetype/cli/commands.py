@@ -8,6 +8,8 @@ PROG_NAME = "kubectl instancetype"
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
+    "infer": "kubectl_instancetype.cli.infer",
+    "label": "kubectl_instancetype.cli.label",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.cli import completion, completion_spec
+from kubectl_instancetype.cli.commands import COMMANDS
 from kubectl_instancetype.cli.completion_scripts import FILE_NAMES, SCRIPTS
 from kubectl_instancetype.env import Environment
 
@@ -30,7 +31,7 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
 @pytest.mark.parametrize(
     "words,expected",
     [
-        ([""], {"create", "list", "version"}),
+        ([""], set(COMMANDS)),
         (["v"], {"version"}),
         (["create", ""], {"vm", "instancetype", "preference"}),
         (["list", "--min-"], {"--min-cpu", "--min-memory"}),
