@@ -95,7 +95,7 @@ def _resource_requests(base: str, spec: Json, defaults: ClusterDefaults, provena
         child(child(domain, "resources"), "requests")["cpu"] = canonical_quantity(str(resources["limits"]["cpu"]))
         provenance.record(_at(base, "domain.resources.requests.cpu"), DEFAULT)
     if parse_quantity(defaults.cpu_request) != Fraction(1, 10) and "cpu" not in (resources.get("requests") or {}):
-        if (domain.get("cpu") or {}).get("dedicatedCPUPlacement"):
+        if (domain.get("cpu") or {}).get("dedicatedCpuPlacement"):
             return
         child(child(domain, "resources"), "requests")["cpu"] = canonical_quantity(defaults.cpu_request)
         provenance.record(_at(base, "domain.resources.requests.cpu"), DEFAULT)

@@ -63,13 +63,23 @@ def _cpu_conflicts(step: _Step, domain: Json, cpu: Json, it_cpu: Json) -> list[C
             conflicts.append(step.conflict("domain", "cpu", name))
     if cpu.get("model") and it_cpu.get("model") is not None:
         conflicts.append(step.conflict("domain", "cpu", "model"))
-    for name in ("dedicatedCPUPlacement", "isolateEmulatorThread"):
-        if cpu.get(name) and it_cpu.get(name) is not None:
-            conflicts.append(step.conflict("domain", "cpu", name))
+    # The VM spells it dedicatedCpuPlacement, the instance type dedicatedCPUPlacement; KubeVirt's path uses the
+    # Go field name's JSON form in the VM (k8sfield paths are written by hand as "dedicatedCPUPlacement").
+    for vm_name, it_name in (("dedicatedCpuPlacement", "dedicatedCPUPlacement"), ("isolateEmulatorThread",) * 2):
+        if cpu.get(vm_name) and it_cpu.get(it_name) is not None:
+            conflicts.append(step.conflict("domain", "cpu", it_name))
     for name in ("numa", "realtime"):
         if is_set(cpu, name) and is_set(it_cpu, name):
             conflicts.append(step.conflict("domain", "cpu", name))
     return conflicts
+
+
+_CPU_SCALARS = (
+    ("model", "model"),
+    ("dedicatedCPUPlacement", "dedicatedCpuPlacement"),
+    ("isolateEmulatorThread", "isolateEmulatorThread"),
+    ("maxSockets", "maxSockets"),
+)
 
 
 def _cpu(step: _Step, preference: Json | None) -> list[Conflict]:
@@ -79,11 +89,11 @@ def _cpu(step: _Step, preference: Json | None) -> list[Conflict]:
     conflicts = _cpu_conflicts(step, domain, cpu, it_cpu)
     if conflicts:
         return conflicts
-    for name in ("model", "dedicatedCPUPlacement", "isolateEmulatorThread", "maxSockets"):
-        if it_cpu.get(name) is not None:
+    for it_name, vm_name in _CPU_SCALARS:
+        if it_cpu.get(it_name) is not None:
             # An explicit false or "" in the instance type is copied too, which clears the VM's value.
-            set_scalar(cpu, name, it_cpu[name])
-            step.record("domain", "cpu", name)
+            set_scalar(cpu, vm_name, it_cpu[it_name])
+            step.record("domain", "cpu", vm_name)
     for name in ("numa", "realtime"):
         if is_set(it_cpu, name):
             cpu[name] = clone(it_cpu[name])

@@ -16,7 +16,7 @@ _AUTOATTACH = (
 _DEVICE_BOOLS = (
     ("preferredUseVirtioTransitional", "useVirtioTransitional"),
     ("preferredBlockMultiQueue", "blockMultiQueue"),
-    ("preferredNetworkInterfaceMultiQueue", "networkInterfaceMultiQueue"),
+    ("preferredNetworkInterfaceMultiQueue", "networkInterfaceMultiqueue"),
 )
 _HYPERV = (
     "evmcs",
