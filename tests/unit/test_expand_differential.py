@@ -165,7 +165,7 @@ def _instancetype(rng: random.Random, catalog_specs: list[dict]) -> dict:
         return json.loads(json.dumps(rng.choice(catalog_specs)))
     spec: dict = {
         "cpu": {"guest": rng.choice([1, 2, 3, 4, 6, 8, 12, 16])},
-        "memory": {"guest": rng.choice(["1Gi", "4Gi", "512Mi", "2G", "1536Mi", "3Gi", "1000M"])},
+        "memory": {"guest": rng.choice(["1Gi", "4Gi", "512Mi", "2G", "1536Mi", "3Gi", "1000M", "2e9", "1500000k"])},
     }
     if _maybe(rng):
         spec["memory"]["overcommitPercent"] = rng.choice([10, 15, 25, 50, 80, 100])
