@@ -21,6 +21,7 @@ COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 # command name -> the module that registers it (with its summary). Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
+    "expand": "kubectl_instancetype.cli.expand",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
 }
