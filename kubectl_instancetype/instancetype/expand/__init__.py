@@ -207,9 +207,14 @@ def expand_vm(
     expanded["spec"].pop("instancetype", None)
     expanded["spec"].pop("preference", None)
     status = expanded.get("status")
-    if isinstance(status, dict):
-        status.pop("instancetypeRef", None)
-        status.pop("preferenceRef", None)
+    if not isinstance(status, dict):
+        status = expanded["status"] = {}
+    status.pop("instancetypeRef", None)
+    status.pop("preferenceRef", None)
+    # KubeVirt returns a typed VM: these structs are printed even when empty
+    domain = spec.setdefault("domain", {})
+    domain.setdefault("resources", {})
+    domain.setdefault("devices", {})
     return ExpandResult(vm=expanded, provenance=dict(provenance.sources))
 
 
