@@ -171,7 +171,7 @@ def expand_command(
         else:
             vms = [run.stored_vm(name)]
         run.load_overrides(instancetype_file, preference_file)
-        results = [run.expand_server(vm) if server else run.expand_local(vm) for vm in vms]
+        results = [run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm) for vm in vms]
     finally:
         run.close()
     failed = [result for result in results if result[1] is None]
@@ -345,19 +345,24 @@ class _Run:
             return vm, None, [_problem_line(problem) for problem in result.problems]
         return vm, (result.vm, result.provenance), []
 
-    def expand_server(self, vm):
-        """(vm, expanded VM or None, problem lines) from KubeVirt's expand-vm-spec subresource."""
+    def expand_server(self, vm, *, stored: bool):
+        """(vm, expanded VM or None, problem lines) from KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
         from ..errors import APIError, NotFoundError, PluginError
+        from ..kube.resources import escape
 
         client = self.connect()
         namespace = (vm.get("metadata") or {}).get("namespace") or client.namespace
-        path = EXPAND_VM_SPEC.format(namespace=namespace)
         try:
-            expanded = client.transport.request("PUT", path, vm)
+            if stored:
+                path = EXPAND_SPEC.format(namespace=escape(namespace), name=escape(_vm_name(vm)))
+                expanded = client.transport.request("GET", path)
+            else:
+                expanded = client.transport.request("PUT", EXPAND_VM_SPEC.format(namespace=escape(namespace)), vm)
         except NotFoundError as exc:
             if "could not find the requested resource" in exc.message or "page not found" in exc.message:
+                subresource = "expand-spec" if stored else "expand-vm-spec"
                 raise PluginError(
-                    "the server does not serve KubeVirt's expand-vm-spec subresource (subresources.kubevirt.io/v1); "
+                    f"the server does not serve KubeVirt's {subresource} subresource (subresources.kubevirt.io/v1); "
                     "expand without --server to expand locally"
                 ) from exc
             raise
