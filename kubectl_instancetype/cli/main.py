@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
     "expand": "kubectl_instancetype.cli.expand",
     "list": "kubectl_instancetype.cli.list",
+    "revisions": "kubectl_instancetype.cli.revisions",
+    "switch": "kubectl_instancetype.cli.switch",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}
