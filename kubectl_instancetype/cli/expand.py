@@ -217,7 +217,7 @@ def _read_documents(env, path: str) -> list:
         if not isinstance(doc, dict):
             raise InputError(f"error decoding {path}: a document is not an object")
         # a kubectl List holds its objects in items
-        flat.extend(doc.get("items") or [] if doc.get("kind") == "List" else [doc])
+        flat.extend((doc.get("items") or []) if doc.get("kind") == "List" else [doc])
     return flat
 
 
