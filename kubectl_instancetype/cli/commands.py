@@ -8,9 +8,12 @@ PROG_NAME = "kubectl instancetype"
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
+    "expand": "kubectl_instancetype.cli.expand",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
     "list": "kubectl_instancetype.cli.list",
+    "revisions": "kubectl_instancetype.cli.revisions",
+    "switch": "kubectl_instancetype.cli.switch",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}
