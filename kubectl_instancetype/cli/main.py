@@ -20,6 +20,7 @@ COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 
 # command name -> the module that registers it (with its summary). Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "convert": "kubectl_instancetype.cli.convert",
     "create": "kubectl_instancetype.cli.create",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
