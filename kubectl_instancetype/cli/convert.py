@@ -114,9 +114,10 @@ def _read(env, path: str) -> str:
     except FileNotFoundError as exc:
         raise InputError(f'the path "{path}" does not exist') from exc
     except UnicodeDecodeError as exc:
-        raise InputError(f"error reading {path}: not UTF-8 text") from exc
+        raise InputError(f"read {path}: not UTF-8 text") from exc
     except OSError as exc:
-        raise InputError(f"error reading {path}: {exc.strerror or exc}") from exc
+        # Go's wording, as kubectl reports it: "read <path>: is a directory".
+        raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
 
 
 def _report(env, result, vm_objects) -> None:
