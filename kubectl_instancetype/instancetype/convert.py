@@ -949,6 +949,7 @@ class VMReport:
     """What the preset mechanism would have done to one VM, and what it should reference instead."""
 
     name: str
+    kind: str = "VirtualMachine"
     matched: list[str] = field(default_factory=list)
     excluded: bool = False
     messages: list[str] = field(default_factory=list)
@@ -963,7 +964,15 @@ def report_presets(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> l
     Presets act on the VMI a VM starts, whose labels and annotations come from ``spec.template.metadata``;
     only presets in the VM's namespace apply (a missing namespace counts as the same one).
     """
-    vm_list = [vm for vm in vms if vm.get("kind") == "VirtualMachine"]
+    vm_list = []
+    for vm in vms:
+        if vm.get("kind") not in ("VirtualMachine", "VirtualMachineInstance"):
+            name = (vm.get("metadata") or {}).get("name") or ""
+            raise InputError(
+                f'cannot match presets against {vm.get("kind")} "{name}": give VirtualMachines or '
+                "VirtualMachineInstances"
+            )
+        vm_list.append(vm)
     reports = [_vm_report(presets, vm) for vm in vm_list]
     lines = []
     for preset in presets:
@@ -971,24 +980,28 @@ def report_presets(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> l
         target = ", ".join(names) if names else "no VirtualMachine"
         lines.append(f"{preset.kind} {preset.name} matches {target}")
     for report in reports:
+        subject = f"{report.kind} {report.name}"
         if report.excluded:
             lines.append(
-                f"VirtualMachine {report.name}: excluded from presets "
-                f'({PRESET_EXCLUDE_ANNOTATION}: "true"); should reference no preset conversion'
+                f'{subject}: excluded from presets ({PRESET_EXCLUDE_ANNOTATION}: "true"); nothing to reference'
             )
             continue
-        lines.extend(f"VirtualMachine {report.name}: {message}" for message in report.messages)
-        lines.append(f"VirtualMachine {report.name}: {report.recommendation}")
+        lines.extend(f"{subject}: {message}" for message in report.messages)
+        lines.append(f"{subject}: {report.recommendation}")
     return lines
 
 
 def _vm_report(presets: list[Preset], vm: Mapping[str, Any]) -> VMReport:
     metadata = vm.get("metadata") or {}
     spec = vm.get("spec") or {}
-    template = spec.get("template") or {}
+    if vm.get("kind") == "VirtualMachineInstance":
+        # The preset mechanism acted on VMIs directly: their own labels, annotations and domain.
+        template: Mapping[str, Any] = {"metadata": metadata, "spec": spec}
+    else:
+        template = spec.get("template") or {}
     template_meta = template.get("metadata") or {}
     labels = {str(key): str(value) for key, value in (template_meta.get("labels") or {}).items()}
-    report = VMReport(str(metadata.get("name") or ""))
+    report = VMReport(str(metadata.get("name") or ""), str(vm.get("kind")))
     namespace = metadata.get("namespace")
     matching = [
         preset
@@ -1042,31 +1055,42 @@ def _recommendation(report: VMReport, matching: list[Preset], vm: Mapping[str, A
         names = ", ".join(preset.preference or preset.name for preset in applied)
         return f"a VM references one preference: merge {names} into one and reference it"
     preset = applied[0]
-    parts = []
+    references, notes = [], []
     own = spec.get("preference")
     if preset.preference and isinstance(own, dict) and own.get("name"):
         own_kind = own.get("kind") or "VirtualMachineClusterPreference"
-        parts.append(
+        notes.append(
             f"already references {own_kind} {own.get('name')}: merge VirtualMachinePreference {preset.preference} into it"
         )
     elif preset.preference:
-        parts.append(_reference("preference", "VirtualMachinePreference", preset.preference))
+        references.append(_reference("preference", "VirtualMachinePreference", preset.preference))
     if preset.instancetype:
         if _has_own_size(vm):
-            parts.append(f"it sets CPU or memory itself, so instance type {preset.instancetype} would conflict")
+            notes.append(f"it sets CPU or memory itself, so instance type {preset.instancetype} would conflict")
         elif spec.get("instancetype"):
-            parts.append("it keeps its own instance type")
+            notes.append("it keeps its own instance type")
         else:
-            parts.append(_reference("instancetype", "VirtualMachineInstancetype", preset.instancetype))
-    return "; ".join(parts) if parts else f"the preset {preset.name} converted to nothing it could reference"
+            references.append(_reference("instancetype", "VirtualMachineInstancetype", preset.instancetype))
+    if not references and not notes:
+        return f"the preset {preset.name} converted to nothing it could reference"
+    if not references:
+        return "; ".join(notes)
+    if report.kind == "VirtualMachineInstance":
+        text = "a VirtualMachineInstance references nothing: start it from a VirtualMachine that references "
+    else:
+        text = "should reference "
+    return "; ".join([text + " and ".join(references), *notes])
 
 
 def _reference(field_name: str, kind: str, name: str) -> str:
-    return f"should reference {kind} {name} (spec.{field_name}: {{kind: {kind}, name: {name}}})"
+    return f"{kind} {name} (spec.{field_name}: {{kind: {kind}, name: {name}}})"
 
 
 def _has_own_size(vm: Mapping[str, Any]) -> bool:
-    domain = (((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("domain") or {}
+    spec = vm.get("spec") or {}
+    if vm.get("kind") != "VirtualMachineInstance":
+        spec = (spec.get("template") or {}).get("spec") or {}
+    domain = spec.get("domain") or {}
     cpu = domain.get("cpu") or {}
     resources = domain.get("resources") or {}
     return bool(

@@ -452,6 +452,14 @@ def test_report_instance_type_only_for_vms_without_their_own_size() -> None:
     lines = report([sized], [vm_with({}, {"memory": {"guest": "2Gi"}})])
     assert lines[-1].endswith("it sets CPU or memory itself, so instance type p would conflict")
     lines = report([sized], [vm_with({})])
-    assert lines[-1].endswith(
-        "should reference VirtualMachineInstancetype p (spec.instancetype: {kind: VirtualMachineInstancetype, name: p})"
+    assert lines[-1] == (
+        "VirtualMachine vm: should reference VirtualMachinePreference p (spec.preference: {kind: "
+        "VirtualMachinePreference, name: p}) and VirtualMachineInstancetype p (spec.instancetype: {kind: "
+        "VirtualMachineInstancetype, name: p})"
     )
+
+
+def test_report_refuses_other_kinds() -> None:
+    with pytest.raises(InputError) as info:
+        report([preset({"features": {"acpi": {}}})], [{"kind": "Pod", "metadata": {"name": "x"}}])
+    assert info.value.message == 'cannot match presets against Pod "x": give VirtualMachines or VirtualMachineInstances'
