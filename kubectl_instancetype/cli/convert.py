@@ -25,7 +25,9 @@ def register(app: typer.Typer, argv: list[str] = ()) -> None:
         help="Convert flavor.kubevirt.io/v1alpha1 flavors and preferences, instancetype.kubevirt.io "
         "v1alpha1/v1alpha2 objects, VirtualMachines using spec.flavor and VirtualMachineInstancePresets to "
         "instancetype.kubevirt.io/v1beta1 objects and kubevirt.io/v1 VirtualMachines. Fields without a v1beta1 "
-        "home are named in Warning lines on stderr. Nothing is created unless --apply.\n\nExamples:\n\n\b\n" + EXAMPLES,
+        "home are named in Warning lines on stderr. Nothing is created unless --apply.\n\nExamples:\n\n"
+        # "\b" keeps Click from rewrapping each example paragraph.
+        + "\n\n".join("\b\n" + paragraph for paragraph in EXAMPLES.strip("\n").split("\n\n")),
         short_help="Convert legacy flavors, alpha objects and presets to v1beta1.",
     )(convert)
 

@@ -513,44 +513,63 @@ def _convert_vm(obj: dict[str, Any], ctx: _Context, profiles: Mapping[tuple[str,
         return vm
     spec = vm["spec"] = dict(spec)
     flavor = spec.pop("flavor", None)
+    for key in ("instancetype", "preference"):
+        if isinstance(spec.get(key), dict):
+            spec[key] = _matcher(spec[key], f"spec.{key}", ctx)
     if isinstance(flavor, dict):
         if spec.get("instancetype"):
             ctx.warn("spec.flavor: the VM also has spec.instancetype, which is kept; spec.flavor not converted")
         else:
-            spec["instancetype"] = _matcher(flavor, "spec.flavor", ctx, profiles)
-    for key in ("instancetype", "preference"):
-        matcher = spec.get(key)
-        if isinstance(matcher, dict) and not (isinstance(flavor, dict) and key == "instancetype"):
-            spec[key] = _matcher(matcher, f"spec.{key}", ctx, profiles)
+            spec["instancetype"] = _flavor_matcher(flavor, ctx, profiles)
     return vm
 
 
-def _matcher(
-    matcher: Mapping[str, Any], path: str, ctx: _Context, profiles: Mapping[tuple[str, str, str], str]
+def _matcher(matcher: Mapping[str, Any], path: str, ctx: _Context) -> dict[str, Any]:
+    out = dict(matcher)
+    kind = str(matcher.get("kind") or "")
+    if kind and kind not in KIND_MAP:
+        ctx.warn(f"{path}.kind: unknown kind {kind}; kept as is")
+    elif kind:
+        out["kind"] = KIND_MAP[kind]
+    if matcher.get("revisionName"):
+        # Kept: v1beta1-era revisions are fine. Revisions KubeVirt v0.56-v0.59 stored hold v1alpha1/v1alpha2
+        # objects, which v1.7 and later cannot decode; nothing in the VM says which one this is.
+        ctx.warn(
+            f"{path}.revisionName: {matcher['revisionName']} kept; if that ControllerRevision holds a v1alpha1 or "
+            "v1alpha2 object, KubeVirt v1.7+ cannot read it: remove revisionName"
+        )
+    return out
+
+
+def _flavor_matcher(
+    matcher: Mapping[str, Any], ctx: _Context, profiles: Mapping[tuple[str, str, str], str]
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    """``spec.flavor`` -> ``spec.instancetype``: kinds renamed, profiles resolved to their instance types."""
     name = str(matcher.get("name") or "")
     kind = str(matcher.get("kind") or "")
     new_kind = KIND_MAP.get(kind, kind) if kind else ""
     if kind and kind not in KIND_MAP:
-        ctx.warn(f"{path}.kind: unknown kind {kind}; kept as is")
+        ctx.warn(f"spec.flavor.kind: unknown kind {kind}; kept as is")
     profile = str(matcher.get("profile") or "")
-    if "profile" in matcher:
-        # Empty kind means the cluster-wide kind, for flavors as for instance types.
-        profile_key = (new_kind or "VirtualMachineClusterInstancetype", name, profile)
-        if profile_key in profiles:
-            name = profiles[profile_key]
-        elif profile:
-            name = f"{name}.{profile}"
-            ctx.warn(
-                f"{path}.profile: {profile} referenced without its flavor in the input; assuming instance type {name}"
-            )
-    out["name"] = name
+    # An empty kind meant the cluster-wide kind, for flavors as for instance types.
+    scope = new_kind or "VirtualMachineClusterInstancetype"
+    if any(key[:2] == (scope, name) for key in profiles):
+        if (scope, name, profile) in profiles:
+            name = profiles[(scope, name, profile)]
+        else:
+            wanted = f"profile {profile}" if profile else "default profile"
+            ctx.warn(f"spec.flavor: flavor {name} has no {wanted}; referencing instance type {name}")
+    elif profile:
+        name = f"{name}.{profile}"
+        ctx.warn(
+            f"spec.flavor.profile: {profile} referenced without its flavor in the input; assuming instance type {name}"
+        )
+    out: dict[str, Any] = {"name": name}
     if new_kind:
         out["kind"] = new_kind
     if matcher.get("revisionName"):
-        # The ControllerRevision holds the old API's object, which KubeVirt v1.7+ cannot read.
-        ctx.warn(f"{path}.revisionName: {matcher['revisionName']} stores an old API version; dropped")
+        # The ControllerRevision holds a flavor.kubevirt.io object, which KubeVirt v1.7+ cannot read.
+        ctx.warn(f"spec.flavor.revisionName: {matcher['revisionName']} stores a flavor.kubevirt.io object; dropped")
     for key, value in matcher.items():
         if key not in ("name", "kind", "profile", "revisionName"):
             out[key] = value

@@ -214,6 +214,26 @@ def test_vm_with_flavor_and_instancetype_keeps_the_instancetype() -> None:
     ]
 
 
+def test_vm_without_profile_and_a_flavor_without_default() -> None:
+    flavor = {
+        "apiVersion": "flavor.kubevirt.io/v1alpha1",
+        "kind": "VirtualMachineClusterFlavor",
+        "metadata": {"name": "std"},
+        "profiles": [{"name": "a", "cpu": {"sockets": 1}}, {"name": "b", "cpu": {"sockets": 2}}],
+    }
+    result = c.convert([flavor, vm({"flavor": {"name": "std"}})], default_memory="1Gi")
+    assert [obj["metadata"]["name"] for obj in result.objects] == ["std.a", "std.b", "vm"]
+    assert result.warnings == [
+        "VirtualMachine vm: spec.flavor: flavor std has no default profile; referencing instance type std"
+    ]
+
+
+def test_instancetype_matcher_revision_is_kept_with_a_warning() -> None:
+    objects, warnings = one(vm({"instancetype": {"name": "it", "revisionName": "r1"}}, api="kubevirt.io/v1"))
+    assert objects[0]["spec"]["instancetype"] == {"name": "it", "revisionName": "r1"}
+    assert warnings[0].startswith("VirtualMachine vm: spec.instancetype.revisionName: r1 kept;")
+
+
 def test_vm_profile_without_its_flavor_is_named_and_reported() -> None:
     objects, warnings = one(vm({"flavor": {"name": "std", "profile": "big"}}))
     assert objects[0]["spec"]["instancetype"] == {"name": "std.big"}
