@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -28,6 +29,23 @@ NAMES = (f"conv-{index}" for index in itertools.count())
 def namespace(control_plane) -> str:
     control_plane.ensure_namespace(NAMESPACE)
     return NAMESPACE
+
+
+@pytest.fixture
+def cleanup(control_plane) -> Iterator[list[dict]]:
+    """Objects to delete after the test: other tests count what the shared control plane holds."""
+    created: list[dict] = []
+    yield created
+    for obj in created:
+        control_plane.delete(obj)
+
+
+def preference_ref(name: str, namespace: str, kind: str = "VirtualMachinePreference") -> dict:
+    return {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": kind,
+        "metadata": {"name": name, "namespace": namespace},
+    }
 
 
 def strict_dry_run(control_plane, obj: dict, namespace: str) -> tuple[int, dict | None]:
@@ -67,8 +85,12 @@ def test_strict_validation_rejects_what_convert_leaves_out(control_plane, namesp
     assert 'unknown field "spec.preferredColour"' in answer["message"]
 
 
-def test_apply_creates_the_converted_objects(cli, control_plane, namespace, tmp_path) -> None:
+def test_apply_creates_the_converted_objects(cli, control_plane, namespace, tmp_path, cleanup) -> None:
     name = next(NAMES)
+    cleanup += [
+        preference_ref(name, namespace, "VirtualMachineInstancetype"),
+        preference_ref(name, namespace, "VirtualMachinePreference"),
+    ]
     source = tmp_path / "old.yaml"
     source.write_text(
         yaml.safe_dump_all(
@@ -105,8 +127,9 @@ def test_apply_creates_the_converted_objects(cli, control_plane, namespace, tmp_
     assert preference["spec"] == {"features": {"preferredAcpi": {}}}
 
 
-def test_apply_failure_says_what_exists(cli, control_plane, namespace, tmp_path) -> None:
+def test_apply_failure_says_what_exists(cli, control_plane, namespace, tmp_path, cleanup) -> None:
     first, existing, last = next(NAMES), next(NAMES), next(NAMES)
+    cleanup += [preference_ref(name, namespace) for name in (first, existing, last)]
     control_plane.apply(
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
@@ -154,15 +177,16 @@ def test_apply_failure_says_what_exists(cli, control_plane, namespace, tmp_path)
     )
 
 
-def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_path) -> None:
+def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_path, cleanup) -> None:
     namespace = "convert-presets"
     control_plane.ensure_namespace(namespace)
     for vm in parse_documents((GOLDEN / "default-features-preset" / "vms.yaml").read_text()):
         vm["metadata"]["namespace"] = namespace
         control_plane.apply(vm)
+        cleanup.append(vm)
     result = cli(
         "convert", "-f", str(GOLDEN / "default-features-preset" / "input.yaml"), "--from-cluster", "-n", namespace
     )
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == (GOLDEN / "default-features-preset" / "expected.yaml").read_text()
-    assert result.stderr == (GOLDEN / "default-features-preset" / "expected.stderr").read_text()
+    assert result.stdout == (GOLDEN / "default-features-preset" / "expected-output.yaml").read_text()
+    assert result.stderr == (GOLDEN / "default-features-preset" / "expected-stderr").read_text()

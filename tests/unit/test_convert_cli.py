@@ -23,7 +23,7 @@ def test_stdin_dash_reads_standard_input() -> None:
         environ={"HOME": "/nonexistent"},
     )
     assert run(["convert", "-f", "-"], env) == 0
-    assert stdout.getvalue() == (SMALL / "expected.yaml").read_text()
+    assert stdout.getvalue() == (SMALL / "expected-output.yaml").read_text()
 
 
 def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:

@@ -5,9 +5,9 @@ Each case is a directory ``tests/golden/convert/<case>/`` with
 * ``input.yaml`` or ``input.json``: the legacy objects (``-f``);
 * ``vms.yaml`` (optional): VirtualMachines to match presets against (``--vms``);
 * ``args`` (optional): more flags, one shell-quoted line (``-o json``, ``--memory 1Gi``);
-* ``expected.yaml`` / ``expected.json``: what the command prints on stdout;
-* ``expected.stderr``: its warnings and preset report;
-* ``identical`` instead of ``expected.yaml``: the output is the input's objects re-printed (a real bundle of
+* ``expected-output.yaml`` / ``expected-output.json``: what the command prints on stdout;
+* ``expected-stderr``: its warnings and preset report;
+* ``identical`` instead of ``expected-output.yaml``: the output is the input's objects re-printed (a real bundle of
   v1beta1 objects of the current shape passes through unchanged).
 
 Set ``UPDATE_GOLDEN=1`` to rewrite the expected files after a deliberate change (then review the diff).
@@ -39,7 +39,7 @@ def case_argv(case: Path) -> list[str]:
 
 
 def expected_stdout(case: Path) -> Path:
-    return case / ("expected.json" if "json" in case_argv(case) else "expected.yaml")
+    return case / ("expected-output.json" if "json" in case_argv(case) else "expected-output.yaml")
 
 
 def expected_text(case: Path) -> str:
@@ -63,6 +63,17 @@ def test_golden(name: str) -> None:
     if os.environ.get("UPDATE_GOLDEN"):
         if not (case / "identical").exists():
             expected_stdout(case).write_text(result.stdout)
-        (case / "expected.stderr").write_text(result.stderr)
+        (case / "expected-stderr").write_text(result.stderr)
     assert result.stdout == expected_text(case)
-    assert result.stderr == (case / "expected.stderr").read_text()
+    assert result.stderr == (case / "expected-stderr").read_text()
+
+
+@pytest.mark.parametrize("name", [name for name in CASES if (GOLDEN / name / "expected-output.yaml").exists()])
+def test_expected_yaml_is_what_the_go_printer_writes(name: str) -> None:
+    """The expected files themselves round-trip through the Go-compatible printer (no hand-edited drift)."""
+    import yaml
+
+    from kubectl_instancetype.output.goyaml import dump_all
+
+    text = (GOLDEN / name / "expected-output.yaml").read_text()
+    assert dump_all(list(yaml.safe_load_all(text))) == text
