@@ -151,6 +151,11 @@ _FEATURE_FIELDS = {
     "pvspinlock": "preferredPvspinlock",
     "smm": "preferredSmm",
 }
+# Preference fields KubeVirt applies even when the VM sets the field (spec 6.5: "always overwritten").
+_OVERRIDING = (
+    ("features", "preferredAcpi", "features.acpi"),
+    ("devices", "preferredDisableHotplug", "devices.disableHotplug"),
+)
 _KEPT_METADATA = ("name", "generateName", "namespace", "labels", "annotations")
 _SERVER_METADATA = frozenset(
     {"uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "selfLink", "deletionTimestamp"}
@@ -651,6 +656,12 @@ def _convert_preset(obj: dict[str, Any], ctx: _Context, conversion: Conversion) 
     launch_security = taker.take("launchSecurity")
     if launch_security is not None:
         preference["preferredLaunchSecurity"] = launch_security
+    for section, key, field_path in _OVERRIDING:
+        if key in preference.get(section, {}):
+            ctx.warn(
+                f"spec.domain.{field_path}: the preference's {key} overrides a VM's own setting (KubeVirt applies it "
+                "unconditionally); the preset left VMs that set it alone"
+            )
     for path, value in taker.leaves("spec.domain"):
         ctx.no_home(path, value)
     ignored = sorted(
@@ -1083,6 +1094,8 @@ def _recommendation(report: VMReport, matching: list[Preset], vm: Mapping[str, A
         )
     elif preset.preference:
         references.append(_reference("preference", "VirtualMachinePreference", preset.preference))
+    if preset.preference:
+        notes.extend(_overridden(preset, vm))
     if preset.instancetype:
         if _has_own_size(vm):
             notes.append(f"it sets CPU or memory itself, so instance type {preset.instancetype} would conflict")
@@ -1101,15 +1114,37 @@ def _recommendation(report: VMReport, matching: list[Preset], vm: Mapping[str, A
     return "; ".join([text + " and ".join(references), *notes])
 
 
+def _overridden(preset: Preset, vm: Mapping[str, Any]) -> list[str]:
+    """The VM's own settings that the preference would override where the preset left them alone."""
+    domain = _domain(vm)
+    notes = []
+    for path in (("features", "acpi"), ("devices", "disableHotplug")):
+        preset_value: Any = preset.domain
+        own: Any = domain
+        for key in path:
+            preset_value = preset_value.get(key) if isinstance(preset_value, dict) else None
+            own = own.get(key) if isinstance(own, dict) else None
+        if preset_value is not None and own is not None and not _equal(preset_value, own):
+            notes.append(
+                f"the preference would override its {'.'.join(path)} ({_render(own)} -> {_render(preset_value)})"
+            )
+    return notes
+
+
+def _domain(vm: Mapping[str, Any]) -> dict[str, Any]:
+    spec = vm.get("spec") or {}
+    if vm.get("kind") != "VirtualMachineInstance":
+        spec = (spec.get("template") or {}).get("spec") or {}
+    domain = spec.get("domain")
+    return domain if isinstance(domain, dict) else {}
+
+
 def _reference(field_name: str, kind: str, name: str) -> str:
     return f"{kind} {name} (spec.{field_name}: {{kind: {kind}, name: {name}}})"
 
 
 def _has_own_size(vm: Mapping[str, Any]) -> bool:
-    spec = vm.get("spec") or {}
-    if vm.get("kind") != "VirtualMachineInstance":
-        spec = (spec.get("template") or {}).get("spec") or {}
-    domain = spec.get("domain") or {}
+    domain = _domain(vm)
     cpu = domain.get("cpu") or {}
     resources = domain.get("resources") or {}
     return bool(

@@ -348,7 +348,10 @@ def test_windows_preset_features_become_preferred_features() -> None:
             "spec": {"features": {"preferredAcpi": {}, "preferredApic": {}, "preferredHyperv": hyperv}},
         }
     ]
-    assert warnings == []
+    assert warnings == [
+        "VirtualMachineInstancePreset p: spec.domain.features.acpi: the preference's preferredAcpi overrides a VM's "
+        "own setting (KubeVirt applies it unconditionally); the preset left VMs that set it alone"
+    ]
 
 
 def test_preset_with_cpu_and_memory_yields_an_instance_type() -> None:
@@ -483,3 +486,14 @@ def test_report_refuses_other_kinds() -> None:
     with pytest.raises(InputError) as info:
         report([preset({"features": {"acpi": {}}})], [{"kind": "Pod", "metadata": {"name": "x"}}])
     assert info.value.message == 'cannot match presets against Pod "x": give VirtualMachines or VirtualMachineInstances'
+
+
+def test_report_names_settings_the_preference_would_override() -> None:
+    domain = {"cpu": {"cores": 2}, "features": {"acpi": {}}}
+    own = {"cpu": {"cores": 2}, "features": {"acpi": {"enabled": False}}}
+    lines = report([preset(domain)], [vm_with({}, own)])
+    assert lines[1] == (
+        "VirtualMachine vm: Some settings were not applied for VirtualMachineInstancePreset 'p': "
+        'spec.features: {"acpi":{}} != {"acpi":{"enabled":false}}'
+    )
+    assert lines[2].endswith('; the preference would override its features.acpi ({"enabled":false} -> {})')
