@@ -190,3 +190,20 @@ def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_
     assert result.exit_code == 0, result.stderr
     assert result.stdout == (GOLDEN / "default-features-preset" / "expected-output.yaml").read_text()
     assert result.stderr == (GOLDEN / "default-features-preset" / "expected-stderr").read_text()
+
+
+def test_field_tables_match_kubevirt_schemas(control_plane) -> None:
+    """The two-level field tables convert keeps are exactly the v1beta1 fields of KubeVirt v1.9.0's CRD schemas."""
+    from hack.localcluster.crds import kubevirt_module_dir, read_validations
+    from kubectl_instancetype.instancetype import convert
+
+    schemas = read_validations(kubevirt_module_dir())
+    for kind, table in (
+        ("virtualmachineinstancetype", convert.INSTANCETYPE_FIELDS),
+        ("virtualmachinepreference", convert.PREFERENCE_FIELDS),
+    ):
+        spec = schemas[kind]["properties"]["spec"]["properties"]
+        assert set(spec) == set(table), kind
+        for key, children in table.items():
+            if children is not None:
+                assert set(spec[key]["properties"]) == children, f"{kind} spec.{key}"
