@@ -589,8 +589,12 @@ class _Taker:
 
     def __init__(self, domain: Mapping[str, Any]):
         self.rest: dict[str, Any] = copy.deepcopy(dict(domain))
+        # Domain sections (devices.* and resources.* by their child) that reached the output.
+        self.converted: set[str] = set()
 
-    def take(self, *path: str) -> Any:
+    def take(self, *path: str, converted: bool = True) -> Any:
+        """Remove and return the value at ``path`` (None when absent); ``converted=False`` for a value that is
+        only reported."""
         node: Any = self.rest
         for key in path[:-1]:
             node = node.get(key) if isinstance(node, dict) else None
@@ -598,7 +602,13 @@ class _Taker:
             return None
         value = node.pop(path[-1])
         self._prune(path[:-1])
+        if converted:
+            self.mark(path)
         return value
+
+    def mark(self, path: tuple[str, ...]) -> None:
+        """Record that the field at ``path`` was converted."""
+        self.converted.add(".".join(path[:2]) if path[0] in ("devices", "resources") and len(path) > 1 else path[0])
 
     def _prune(self, path: tuple[str, ...]) -> None:
         for depth in range(len(path), 0, -1):
@@ -647,7 +657,7 @@ def _convert_preset(obj: dict[str, Any], ctx: _Context, conversion: Conversion) 
     _preset_devices(taker, preference, ctx)
     if instancetype is None:
         for keys in (("memory", "guest"), ("resources", "requests", "memory"), ("resources", "limits", "memory")):
-            value = taker.take(*keys)
+            value = taker.take(*keys, converted=False)
             if value is not None:
                 ctx.warn(
                     f"spec.domain.{'.'.join(keys)}: {_render(value)}: a preference cannot fix memory and the preset "
@@ -665,11 +675,9 @@ def _convert_preset(obj: dict[str, Any], ctx: _Context, conversion: Conversion) 
     for path, value in taker.leaves("spec.domain"):
         ctx.no_home(path, value)
     ignored = sorted(
-        {
-            key
-            for key in _converted_paths(domain, taker.rest)
-            if not any(key == merged or key.startswith(merged + ".") for merged in PRESET_MERGED)
-        }
+        key
+        for key in taker.converted
+        if not any(key == merged or key.startswith(merged + ".") for merged in PRESET_MERGED)
     )
     if ignored:
         ctx.warn(
@@ -698,20 +706,6 @@ def _convert_preset(obj: dict[str, Any], ctx: _Context, conversion: Conversion) 
         )
     )
     return objects
-
-
-def _converted_paths(domain: Mapping[str, Any], rest: Mapping[str, Any]) -> set[str]:
-    """Dotted paths (two levels) of ``domain`` fields that were converted (absent from ``rest``)."""
-    paths = set()
-    for key, value in domain.items():
-        if isinstance(value, dict) and key in ("devices", "resources"):
-            left = rest.get(key) or {}
-            for child in value:
-                if child not in left or left[child] != value[child]:
-                    paths.add(f"{key}.{child}")
-        elif key not in rest or rest[key] != value:
-            paths.add(key)
-    return paths
 
 
 def _preset_instancetype(taker: _Taker, ctx: _Context) -> dict[str, Any] | None:
@@ -782,12 +776,18 @@ def _preset_cpu_preferences(taker: _Taker, preference: dict[str, Any], with_inst
                 taker.take("cpu", key)
         else:
             for key, value in counts.items():
-                taker.take("cpu", key)
+                taker.take("cpu", key, converted=False)
                 ctx.warn(
                     f"spec.domain.cpu.{key}: {value}: a preference cannot fix a vCPU count and the preset fixes no "
                     f"memory for an instance type; converted to preferredCPUTopology {topology['preferredCPUTopology']} only"
                 )
-    elif with_instancetype:
+    elif counts:
+        layout = ", ".join(f"{key} {value}" for key, value in counts.items())
+        for key in counts:
+            taker.take("cpu", key, converted=False)
+        outcome = "the instance type's vCPUs become sockets" if with_instancetype else "not converted"
+        ctx.warn(f"spec.domain.cpu: no preferredCPUTopology gives the layout {layout}; {outcome}")
+    if with_instancetype:
         for key in ("sockets", "cores", "threads"):
             if cpu.get(key) in (0, 1):
                 taker.take("cpu", key)
@@ -914,6 +914,7 @@ def _common_list_field(
     if any(value != values[0] for value in values):
         return  # left in place: reported with the other unconverted fields
     out[target] = values[0]
+    taker.mark(list_path)
     for item in node:
         parent: Any = item
         for key in item_path[:-1]:

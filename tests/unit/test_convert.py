@@ -497,3 +497,26 @@ def test_report_names_settings_the_preference_would_override() -> None:
         'spec.features: {"acpi":{}} != {"acpi":{"enabled":false}}'
     )
     assert lines[2].endswith('; the preference would override its features.acpi ({"enabled":false} -> {})')
+
+
+def test_fields_only_reported_are_not_called_converted() -> None:
+    objects, warnings = one(preset({"memory": {"guest": "1Gi"}, "machine": {"type": "q35"}}))
+    assert objects[0]["spec"] == {"machine": {"preferredMachineType": "q35"}}
+    assert warnings == [
+        "VirtualMachineInstancePreset p: spec.domain.memory.guest: 1Gi: a preference cannot fix memory and the preset "
+        "fixes no vCPU count for an instance type; not converted",
+        "VirtualMachineInstancePreset p: spec.domain.machine: never applied by KubeVirt's preset mechanism; the "
+        "converted objects will apply it",
+    ]
+
+
+def test_layout_without_a_topology_is_reported() -> None:
+    objects, warnings = one(preset({"cpu": {"sockets": 2, "threads": 2}, "memory": {"guest": "1Gi"}}))
+    assert objects[-1]["spec"]["cpu"] == {"guest": 4}
+    assert warnings == [
+        "VirtualMachineInstancePreset p: spec.domain.cpu: no preferredCPUTopology gives the layout sockets 2, "
+        "threads 2; the instance type's vCPUs become sockets",
+        "VirtualMachineInstancePreset p: spec.domain.memory: never applied by KubeVirt's preset mechanism; the "
+        "converted objects will apply it",
+        "VirtualMachineInstancePreset p: no preference-like settings; no VirtualMachinePreference written",
+    ]
