@@ -221,12 +221,28 @@ def parse_documents(text: str) -> list[dict[str, Any]]:
     return objects
 
 
+def _loader() -> Any:
+    """PyYAML's safe loader without the timestamp resolver: Kubernetes' YAML reads unquoted dates as strings
+    (json.dumps and the Go printer could not handle ``datetime`` values anyway)."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    return Loader
+
+
 def _load_yaml(text: str) -> list[Any]:
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return list(yaml.load_all(text, Loader=loader))
+        return list(yaml.load_all(text, Loader=_loader()))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""

@@ -520,3 +520,11 @@ def test_layout_without_a_topology_is_reported() -> None:
         "converted objects will apply it",
         "VirtualMachineInstancePreset p: no preference-like settings; no VirtualMachinePreference written",
     ]
+
+
+def test_unquoted_dates_stay_strings() -> None:
+    text = "apiVersion: v1\nkind: A\nmetadata:\n  annotations:\n    since: 2022-10-01T10:00:00Z\n    day: 2022-10-01\n"
+    assert c.parse_documents(text)[0]["metadata"]["annotations"] == {
+        "since": "2022-10-01T10:00:00Z",
+        "day": "2022-10-01",
+    }

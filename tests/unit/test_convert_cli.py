@@ -81,7 +81,7 @@ def test_invalid_preset_selector_fails_the_report(tmp_path) -> None:
     path.write_text(
         "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata:\n  name: p\nspec:\n"
         "  selector:\n    matchExpressions:\n    - key: a\n      operator: Near\n      values: [b]\n"
-        "  domain:\n    features:\n      acpi: {}\n"
+        "  domain:\n    features:\n      apic: {}\n"
     )
     result = run_cli(["convert", "-f", str(path), "--vms", str(GOLDEN / "windows-10-preset" / "vms.yaml")])
     assert (result.exit_code, result.stdout) == (1, "")
