@@ -35,7 +35,11 @@ def register(app: typer.Typer, argv: list[str] = ()) -> None:
 def convert(
     ctx: typer.Context,
     filename: str = typer.Option(
-        ..., "-f", "--filename", metavar="FILE", help="The objects to convert (YAML, JSON or a List; - for stdin)."
+        ...,
+        "-f",
+        "--filename",
+        metavar="FILE",
+        help="The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.",
     ),
     output: str = typer.Option("yaml", "-o", "--output", metavar="FORMAT", help="Output format: yaml or json."),
     vms: Optional[str] = typer.Option(
@@ -75,8 +79,8 @@ def convert(
         if not is_quantity(memory):
             raise UsageError(f"invalid argument {memory!r} for --memory: quantities must match the regular expression")
         memory = canonical_quantity(memory)
-    result = conversion.convert(conversion.parse_documents(_read(env, filename)), default_memory=memory)
-    vm_objects = conversion.parse_documents(_read(env, vms)) if vms else None
+    result = conversion.convert(_objects(env, filename), default_memory=memory)
+    vm_objects = _objects(env, vms) if vms else None
     for warning in result.warnings:
         messages.warn(env, warning)
     if not (from_cluster or apply):
@@ -103,6 +107,18 @@ def convert(
             _print(env, output, result.objects)
             return
         _create_all(env, client, conversion.apply_order(result.objects), namespace)
+
+
+def _objects(env, path: str) -> list:
+    """The objects in a file, stdin (``-``) or, as kubectl reads a directory, its .json/.yaml/.yml files."""
+    import os
+
+    from ..instancetype.convert import parse_documents
+
+    if path != "-" and os.path.isdir(path):
+        names = sorted(name for name in os.listdir(path) if name.endswith((".json", ".yaml", ".yml")))
+        return [obj for name in names for obj in parse_documents(_read(env, os.path.join(path, name)))]
+    return parse_documents(_read(env, path))
 
 
 def _read(env, path: str) -> str:

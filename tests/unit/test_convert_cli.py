@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -71,9 +72,24 @@ def test_errors_are_one_line(tmp_path, content, args, message) -> None:
     assert result.stderr == message.format(path=path)
 
 
-def test_a_directory_is_unreadable(tmp_path) -> None:
+def test_a_directory_is_read_like_kubectl_reads_one(tmp_path) -> None:
+    """Its .json/.yaml/.yml files in name order; other files are skipped."""
+    (tmp_path / "b.yaml").write_text((SMALL / "input.yaml").read_text())
+    (tmp_path / "a.json").write_text(
+        '{"apiVersion": "instancetype.kubevirt.io/v1alpha2", "kind": "VirtualMachinePreference",'
+        ' "metadata": {"name": "first"}, "spec": {}}'
+    )
+    (tmp_path / "notes.txt").write_text("not yaml: [")
+    result = run_cli(["convert", "-f", str(tmp_path), "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    names = [item["metadata"]["name"] for item in json.loads(result.stdout)["items"]]
+    assert names == ["first", "small", "virtio", "example"]
+
+
+def test_an_unreadable_file_is_one_error_line(tmp_path) -> None:
+    (tmp_path / "sub.yaml").mkdir()
     result = run_cli(["convert", "-f", str(tmp_path)])
-    assert (result.exit_code, result.stderr) == (1, f"error: read {tmp_path}: is a directory\n")
+    assert (result.exit_code, result.stderr) == (1, f"error: read {tmp_path / 'sub.yaml'}: is a directory\n")
 
 
 def test_invalid_preset_selector_fails_the_report(tmp_path) -> None:
