@@ -768,9 +768,14 @@ def _preset_instancetype(taker: _Taker, ctx: _Context) -> dict[str, Any] | None:
         if value is not None:
             spec[key] = value
     if not has_topology:
-        # The vCPU count came from the CPU quantity, which the instance type now replaces.
-        taker.take("resources", "limits", "cpu")
-        taker.take("resources", "requests", "cpu")
+        # The vCPU count came from the CPU quantity; an instance type sets no CPU request or limit.
+        for section in ("limits", "requests"):
+            quantity = taker.take("resources", section, "cpu", converted=False)
+            if quantity is not None:
+                ctx.warn(
+                    f"spec.domain.resources.{section}.cpu: {_render(quantity)}: the instance type gives {vcpus} vCPUs "
+                    "(cpu.guest) and sets no CPU request or limit"
+                )
     return spec
 
 

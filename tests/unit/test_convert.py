@@ -367,7 +367,9 @@ def test_preset_cpu_quantity_counts_vcpus_rounded_up() -> None:
     objects, warnings = one(preset({"resources": {"requests": {"cpu": "1500m", "memory": "1Gi"}}}))
     assert objects[-1]["spec"] == {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}}
     assert warnings == [
-        "VirtualMachineInstancePreset p: no preference-like settings; no VirtualMachinePreference written"
+        "VirtualMachineInstancePreset p: spec.domain.resources.requests.cpu: 1500m: the instance type gives 2 vCPUs "
+        "(cpu.guest) and sets no CPU request or limit",
+        "VirtualMachineInstancePreset p: no preference-like settings; no VirtualMachinePreference written",
     ]
 
 
@@ -528,3 +530,58 @@ def test_unquoted_dates_stay_strings() -> None:
         "since": "2022-10-01T10:00:00Z",
         "day": "2022-10-01",
     }
+
+
+PRESET_LEAVES = [
+    (("cpu", "cores"), 7),
+    (("cpu", "sockets"), 3),
+    (("cpu", "threads"), 2),
+    (("cpu", "model"), "Haswell-noTSX"),
+    (("cpu", "features"), [{"name": "pcid-x", "policy": "require"}]),
+    (("memory", "guest"), "1536Mi"),
+    (("resources", "requests", "memory"), "2560Mi"),
+    (("resources", "requests", "cpu"), "2500m"),
+    (("resources", "limits", "cpu"), "5"),
+    (("features", "acpi"), {"enabled": False}),
+    (("features", "hyperv", "relaxed"), {"enabled": True}),
+    (("features", "smm", "enabled"), True),
+    (("features", "hypervPassthrough", "enabled"), True),
+    (("firmware", "bootloader", "bios", "useSerial"), True),
+    (("firmware", "serial", "x"), "serial-77"),
+    (("firmware", "uuid"), "uuid-77"),
+    (("clock", "utc", "offsetSeconds"), 77),
+    (("clock", "timer", "hpet", "present"), False),
+    (("machine", "type"), "pc-q35-77"),
+    (("devices", "autoattachGraphicsDevice"), False),
+    (("devices", "watchdog", "name"), "wd-77"),
+    (("devices", "rng"), {}),
+    (("devices", "sound", "name"), "snd-77"),
+    (("devices", "video", "type"), "virtio-77"),
+    (("devices", "disks"), [{"name": "d-77", "disk": {"bus": "sata"}}]),
+    (("ioThreadsPolicy",), "auto"),
+    (("chassis", "asset"), "asset-77"),
+]
+
+
+@given(st.lists(st.sampled_from(range(len(PRESET_LEAVES))), unique=True, min_size=1, max_size=10))
+def test_every_preset_field_is_converted_or_reported(indexes: list[int]) -> None:
+    """Nothing in a preset domain disappears: each field lands in an output object or a warning names it."""
+    import json
+
+    domain: dict = {}
+    for index in indexes:
+        path, value = PRESET_LEAVES[index]
+        node = domain
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+    objects, warnings = one(preset(domain))
+    output = json.dumps([obj["spec"] for obj in objects])
+    for index in indexes:
+        path, value = PRESET_LEAVES[index]
+        # A warning names the field itself (or, for a whole list or section, the parent it reports).
+        candidates = {".".join(path[:depth]) for depth in range(min(2, len(path)), len(path) + 1)}
+        named = any(f"spec.domain.{candidate}:" in warning for warning in warnings for candidate in candidates)
+        # vCPU counts are folded into cpu.guest (or a topology), so their own value need not appear.
+        kept = json.dumps(value) in output or (path[0] == "cpu" and path[1] in ("sockets", "cores", "threads"))
+        assert named or kept, (path, value, warnings, output)
