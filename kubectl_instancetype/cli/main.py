@@ -20,6 +20,7 @@ COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 
 # command name -> the module that registers it (with its summary). Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "completion": "kubectl_instancetype.cli.completion_cmd",
     "create": "kubectl_instancetype.cli.create",
     "list": "kubectl_instancetype.cli.list",
     "version": "kubectl_instancetype.cli.version",
@@ -150,11 +151,17 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
 
 def main() -> int:
-    """Console script ``kubectl-instancetype``."""
+    """Console script ``kubectl-instancetype``.
+
+    The hidden first word ``__complete`` serves kubectl's completion protocol from this executable, for installs
+    that have only one (krew): the launcher written by ``completion install-helper`` runs it.
+    """
+    if sys.argv[1:2] == ["__complete"]:
+        return complete_main(sys.argv[2:])
     return run()
 
 
-def complete_main() -> int:
+def complete_main(argv: Sequence[str] | None = None) -> int:
     """Console script ``kubectl_complete-instancetype`` (kubectl's plugin completion helper).
 
     kubectl runs it with the plugin's arguments and the word being completed last; it prints one
@@ -162,4 +169,4 @@ def complete_main() -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:], Environment())
+    return complete(sys.argv[1:] if argv is None else argv, Environment())
