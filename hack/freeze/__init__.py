@@ -117,35 +117,17 @@ def _freezer_requirements() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def _our_modules() -> list[str]:
-    names = []
-    for path in _files(REPO / PACKAGE):
-        if path.suffix == ".py":
-            parts = path.relative_to(REPO).with_suffix("").parts
-            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return names
-
-
 def _pyinstaller(python: Path, work: Path) -> Path:
-    data = REPO / PACKAGE / "catalog" / "data"
+    # What goes in, and which of PyInstaller's run-time hooks are left out, is in the spec file.
     argv = [
         str(python),
         "-m",
         "PyInstaller",
-        "--onedir",
         "--noconfirm",
         "--log-level=WARN",
-        f"--name={EXECUTABLE}",
         f"--distpath={work / 'dist'}",
         f"--workpath={work / 'build'}",
-        f"--specpath={work}",
-        f"--paths={REPO}",
-        # The command registry imports command modules by name (importlib), which the freezer cannot see;
-        # every module of ours is named (--collect-submodules would not see the package on --paths).
-        *(f"--hidden-import={name}" for name in _our_modules()),
-        f"--add-data={data}{os.pathsep}{PACKAGE}/catalog/data",
-        "--exclude-module=tkinter",
-        str(HERE / "entry.py"),
+        str(HERE / f"{EXECUTABLE}.spec"),
     ]
     _run(argv, cwd=work)
     return work / "dist" / EXECUTABLE
