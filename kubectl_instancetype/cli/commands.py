@@ -7,6 +7,7 @@ PROG_NAME = "kubectl instancetype"
 
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "completion": "kubectl_instancetype.cli.completion_cmd",
     "convert": "kubectl_instancetype.cli.convert",
     "create": "kubectl_instancetype.cli.create",
     "expand": "kubectl_instancetype.cli.expand",

@@ -113,7 +113,7 @@ def main() -> int:
     return code
 
 
-def complete_main() -> int:
+def complete_main(argv: Sequence[str] | None = None) -> int:
     """Console script ``kubectl_complete-instancetype`` (kubectl's plugin completion helper).
 
     kubectl runs it with the plugin's arguments and the word being completed last; it prints one
@@ -121,4 +121,4 @@ def complete_main() -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:], Environment())
+    return complete(sys.argv[1:] if argv is None else argv, Environment())

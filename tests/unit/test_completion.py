@@ -124,3 +124,11 @@ def test_bash_script_completes_through_the_real_bash(tmp_path) -> None:
         env={"PATH": f"{bindir}:/usr/bin:/bin", "HOME": str(tmp_path)},
     )
     assert result.stdout.split() == ["name", "cpu", "memory"], result.stderr
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_completion_command_prints_the_script(shell: str) -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["completion", shell])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, SCRIPTS[shell], "")

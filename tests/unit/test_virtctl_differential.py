@@ -2,8 +2,9 @@
 
 The reference binaries come from ``hack/virtctl/build.sh`` (virtctl of KubeVirt v1.8.0, whose ``create``
 code equals v1.9.0's, and ``goref``, which prints ``sigs.k8s.io/yaml`` and ``resource.Quantity`` results).
-They are looked up in the build cache; with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` the script is run
-first (it builds only what is missing, about 3 minutes cold). Without them the tests skip.
+They are looked up in the build cache; ``make test`` builds them first (``make tools``: only what is missing,
+about 3 minutes cold), and with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` this module runs the script itself
+(for pytest run directly). Without Go the tests skip.
 
 For every row both sides get the same flags: a success must give the same YAML (generated names mapped to
 the fixed test suffixes) and the same stderr warnings, a failure the same error text (virtctl prints it as
@@ -64,7 +65,7 @@ def binaries() -> Path:
     found = _cached_binary_dir()
     if found is None:
         pytest.skip(
-            f"virtctl {VIRTCTL_VERSION} not built (run hack/virtctl/build.sh or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
+            f"virtctl {VIRTCTL_VERSION} not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
         )
     return found
 
