@@ -131,6 +131,7 @@ class Connection:
         self.proxy_authorization = proxy_authorization
         self.absolute_form = absolute_form  # "http://host:port" when requests go to a forward proxy
         self.deadline: float | None = None
+        self._timed = False  # the socket's timeout was set from a deadline
         self.phase = "connect"
         self._sock: socket.socket | None = None
         self._reader: Any = None
@@ -153,6 +154,7 @@ class Connection:
         if left <= 0:
             raise DeadlineExceeded(self.phase)
         self._sock.settimeout(left)
+        self._timed = True
 
     def _left(self, fallback: float | None) -> float | None:
         if self.deadline is None:
@@ -245,6 +247,9 @@ class Connection:
         self.deadline = deadline
         if self._sock is None:
             self.connect()
+        elif deadline is None and self._timed:
+            self._sock.settimeout(self.timeout)  # the previous request's deadline must not linger
+            self._timed = False
         self.phase = "headers"
         if self.absolute_form:
             target = self.absolute_form + target
@@ -335,17 +340,17 @@ class Connection:
             if not length.isdigit():
                 raise ProtocolError(f'bad Content-Length "{length[:40]}"')
             size = int(length)
-            data = self._reader.read(size)
+            data: bytes = self._reader.read(size)
             if len(data) != size:
                 self.close()
                 raise BodyReadError("unexpected EOF")
             return data
-        data = self._reader.read()  # no length: the body ends when the server closes
+        rest: bytes = self._reader.read()  # no length: the body ends when the server closes
         self.close()
-        return data
+        return rest
 
     def _chunked(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             line = self._reader.readline(1024)
             try:

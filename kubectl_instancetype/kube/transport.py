@@ -562,7 +562,10 @@ class Transport:
             if absolute.scheme not in ("http", "https"):
                 raise TransportError(f"unsupported protocol scheme {_go_quote(absolute.scheme)}")
             query = location.partition("?")[2].partition("#")[0]
-            return absolute, (absolute.path or "/") + (f"?{query}" if query else "")
+            next_target = (absolute.path or "/") + (f"?{query}" if query else "")
+            if (absolute.scheme, absolute.host, absolute.host_port) == (self.scheme, self.host, self.host_port):
+                absolute = self.url  # the same origin: the kept-alive connection serves it
+            return absolute, next_target
         if location.startswith("/"):
             return base, location.partition("#")[0]
         directory = target.partition("?")[0].rpartition("/")[0]

@@ -222,3 +222,15 @@ def test_absurd_response_headers_are_cut_off(double, head: bytes) -> None:
     assert caught.value.render() == (
         "error: Unable to connect to the server: net/http: server response headers exceeded 10485760 bytes; aborted"
     )
+
+
+def test_an_absolute_redirect_to_the_same_origin_reuses_the_connection(double) -> None:
+    def answer(request, index):
+        if index == 0:
+            return respond("301 Moved Permanently", b"", {"Location": f"http://127.0.0.1:{server.port}/new/place?q=1"})
+        return OK
+
+    server = double(answer)
+    assert transport(server).request("GET", "/old") == {"kind": "Thing"}
+    assert [split(request)[0] for request in server.requests] == ["GET /old HTTP/1.1", "GET /new/place?q=1 HTTP/1.1"]
+    assert server.connections == 1
