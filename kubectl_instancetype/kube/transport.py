@@ -529,11 +529,16 @@ class Transport:
         """One request and the redirects Go's http.Client follows after it (at most 10)."""
         url, target = self.url, self.base_path + path
         authorization = self._authorization()
-        for _ in range(MAX_REDIRECTS + 1):
+        referer = None
+        # Go's CheckRedirect refuses the request after the 10th: at most 10 are sent.
+        for _ in range(MAX_REDIRECTS):
             send = dict(headers)
             if authorization:
                 send["Authorization"] = authorization
             shown = f"{url.scheme}://{url.authority}{target}"
+            if referer and not (referer.startswith("https:") and url.scheme == "http"):
+                send["Referer"] = referer  # Go's http.Client sets it on every redirect hop
+            referer = shown
             response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
             location = response.headers.get("location")
             if response.status not in REDIRECTS or not location:
