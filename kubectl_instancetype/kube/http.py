@@ -295,7 +295,7 @@ class Connection:
                 self._send_chunks(_chunks(body), content_length, progress)
         first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
-            raise ServerClosed("the server closed the connection")
+            raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
         status, reason = _status_line(first)
         response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
         self.phase = "body"
@@ -380,7 +380,7 @@ def _chunks(body: Any) -> Iterable[Any]:
 
 def _status_line(line: bytes) -> tuple[int, str]:
     if not line:
-        raise ServerClosed("the server closed the connection")
+        raise ServerClosed("EOF")
     if not line.endswith(b"\n"):
         raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
     text = line.decode("latin-1").rstrip("\r\n")
