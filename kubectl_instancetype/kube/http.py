@@ -162,7 +162,7 @@ class Connection:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise DeadlineExceeded(self.phase)
-        return left
+        return left if fallback is None else min(left, fallback)  # Go's dialer keeps its own 30 s bound
 
     def connect(self) -> None:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
