@@ -511,9 +511,10 @@ class Transport:
                     raise failure.error from failure.__cause__
                 wait, url = 1, failure.url
             else:
-                wait = _retry_after(response)
-                if wait is None or attempt >= MAX_RETRIES or not _replayable(payload):
+                told = _retry_after(response)
+                if told is None or attempt >= MAX_RETRIES or not _replayable(payload):
                     return response
+                wait = told
             attempt += 1
             delay = max(wait, 0)
             if deadline is not None and time.monotonic() + delay >= deadline:
