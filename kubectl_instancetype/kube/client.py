@@ -57,11 +57,13 @@ class Client:
 
     def server_version(self) -> dict[str, Any]:
         """``GET /version``."""
-        return self.transport.request("GET", "/version")
+        answer: dict[str, Any] = self.transport.request("GET", "/version")
+        return answer
 
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:
         """Fetch one object."""
-        return self.transport.request("GET", resource.path(namespace, name))
+        answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, name))
+        return answer
 
     def get_all(self, requests: list[tuple[Resource, str, str | None]]) -> list[dict[str, Any] | PluginError]:
         """GET several objects concurrently: one request each, on connections of their own.
@@ -198,7 +200,8 @@ class Client:
     ) -> dict[str, Any]:
         """POST ``body``; ``dry_run`` sends ``dryRun=All`` so the server validates without persisting."""
         path = resource.path(namespace, dryRun="All" if dry_run else None, fieldManager=field_manager)
-        return self.transport.request("POST", path, body)
+        answer: dict[str, Any] = self.transport.request("POST", path, body)
+        return answer
 
     def patch(
         self,
@@ -217,7 +220,8 @@ class Client:
         JSON patch or apply.
         """
         path = resource.path(namespace, name, dryRun="All" if dry_run else None, fieldManager=field_manager)
-        return self.transport.request("PATCH", path, body, content_type=content_type)
+        answer: dict[str, Any] = self.transport.request("PATCH", path, body, content_type=content_type)
+        return answer
 
     def apply(
         self,
@@ -241,7 +245,8 @@ class Client:
             fieldManager=field_manager,
             force="true" if force else None,
         )
-        return self.transport.request("PATCH", path, body, content_type=APPLY_PATCH)
+        answer: dict[str, Any] = self.transport.request("PATCH", path, body, content_type=APPLY_PATCH)
+        return answer
 
     def delete(
         self,
@@ -255,7 +260,8 @@ class Client:
         """DELETE ``name``; returns what the server answers (the object, or a Status)."""
         body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation_policy}
         path = resource.path(namespace, name, dryRun="All" if dry_run else None)
-        return self.transport.request("DELETE", path, body if propagation_policy else None)
+        answer: dict[str, Any] | None = self.transport.request("DELETE", path, body if propagation_policy else None)
+        return answer
 
 
 _LIST_TAIL = re.compile(rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$')

@@ -131,6 +131,7 @@ class Connection:
         self.proxy_authorization = proxy_authorization
         self.absolute_form = absolute_form  # "http://host:port" when requests go to a forward proxy
         self.deadline: float | None = None
+        self._timed = False  # the socket's timeout was set from a deadline
         self.phase = "connect"
         self._sock: socket.socket | None = None
         self._reader: Any = None
@@ -153,6 +154,7 @@ class Connection:
         if left <= 0:
             raise DeadlineExceeded(self.phase)
         self._sock.settimeout(left)
+        self._timed = True
 
     def _left(self, fallback: float | None) -> float | None:
         if self.deadline is None:
@@ -160,7 +162,7 @@ class Connection:
         left = self.deadline - time.monotonic()
         if left <= 0:
             raise DeadlineExceeded(self.phase)
-        return left
+        return left if fallback is None else min(left, fallback)  # Go's dialer keeps its own 30 s bound
 
     def connect(self) -> None:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
@@ -245,6 +247,9 @@ class Connection:
         self.deadline = deadline
         if self._sock is None:
             self.connect()
+        elif deadline is None and self._timed:
+            self._sock.settimeout(self.timeout)  # the previous request's deadline must not linger
+            self._timed = False
         self.phase = "headers"
         if self.absolute_form:
             target = self.absolute_form + target
@@ -290,7 +295,7 @@ class Connection:
                 self._send_chunks(_chunks(body), content_length, progress)
         first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
-            raise ServerClosed("the server closed the connection")
+            raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
         status, reason = _status_line(first)
         response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
         self.phase = "body"
@@ -335,17 +340,17 @@ class Connection:
             if not length.isdigit():
                 raise ProtocolError(f'bad Content-Length "{length[:40]}"')
             size = int(length)
-            data = self._reader.read(size)
+            data: bytes = self._reader.read(size)
             if len(data) != size:
                 self.close()
                 raise BodyReadError("unexpected EOF")
             return data
-        data = self._reader.read()  # no length: the body ends when the server closes
+        rest: bytes = self._reader.read()  # no length: the body ends when the server closes
         self.close()
-        return data
+        return rest
 
     def _chunked(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
             line = self._reader.readline(1024)
             try:
@@ -375,7 +380,7 @@ def _chunks(body: Any) -> Iterable[Any]:
 
 def _status_line(line: bytes) -> tuple[int, str]:
     if not line:
-        raise ServerClosed("the server closed the connection")
+        raise ServerClosed("EOF")
     if not line.endswith(b"\n"):
         raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
     text = line.decode("latin-1").rstrip("\r\n")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..errors import ConfigurationError, TransportError
+from ..errors import ConfigurationError, PluginError, TransportError
 from . import errors as kube_errors
 from .config import ClusterConfig
 from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
@@ -499,13 +499,22 @@ class Transport:
         progress: Callable[[int], None] | None,
         deadline: float | None,
     ) -> Response:
-        """client-go's withRetry: a 429/5xx answer with Retry-After is sent again, up to 10 times."""
+        """client-go's withRetry: a 429/5xx answer with Retry-After, or a GET cut off by EOF or a connection
+        reset, is sent again, up to 10 times."""
         attempt = 0
         while True:
-            response, url = self._follow(method, path, headers, payload, content_length, progress, deadline)
-            wait = _retry_after(response)
-            if wait is None or attempt >= MAX_RETRIES or not _replayable(payload):
-                return response
+            try:
+                response, url = self._follow(method, path, headers, payload, content_length, progress, deadline)
+            except _RetryableFailure as failure:
+                # client-go retries a GET that ended in EOF or a connection reset as if told Retry-After: 1.
+                if attempt >= MAX_RETRIES:
+                    raise failure.error from failure.__cause__
+                wait, url = 1, failure.url
+            else:
+                told = _retry_after(response)
+                if told is None or attempt >= MAX_RETRIES or not _replayable(payload):
+                    return response
+                wait = told
             attempt += 1
             delay = max(wait, 0)
             if deadline is not None and time.monotonic() + delay >= deadline:
@@ -529,11 +538,16 @@ class Transport:
         """One request and the redirects Go's http.Client follows after it (at most 10)."""
         url, target = self.url, self.base_path + path
         authorization = self._authorization()
-        for _ in range(MAX_REDIRECTS + 1):
+        referer = None
+        # Go's CheckRedirect refuses the request after the 10th: at most 10 are sent.
+        for _ in range(MAX_REDIRECTS):
             send = dict(headers)
             if authorization:
                 send["Authorization"] = authorization
             shown = f"{url.scheme}://{url.authority}{target}"
+            if referer and not (referer.startswith("https:") and url.scheme == "http"):
+                send["Referer"] = referer  # Go's http.Client sets it on every redirect hop
+            referer = shown
             response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
             location = response.headers.get("location")
             if response.status not in REDIRECTS or not location:
@@ -562,7 +576,10 @@ class Transport:
             if absolute.scheme not in ("http", "https"):
                 raise TransportError(f"unsupported protocol scheme {_go_quote(absolute.scheme)}")
             query = location.partition("?")[2].partition("#")[0]
-            return absolute, (absolute.path or "/") + (f"?{query}" if query else "")
+            next_target = (absolute.path or "/") + (f"?{query}" if query else "")
+            if (absolute.scheme, absolute.host, absolute.host_port) == (self.scheme, self.host, self.host_port):
+                absolute = self.url  # the same origin: the kept-alive connection serves it
+            return absolute, next_target
         if location.startswith("/"):
             return base, location.partition("#")[0]
         directory = target.partition("?")[0].rpartition("/")[0]
@@ -613,7 +630,10 @@ class Transport:
                 # A kept-alive connection the server closed meanwhile: retry once on a new one.
                 self.close()
                 if not reused or attempt == 2 or not _replayable(payload):
-                    raise kube_errors.transport_error(exc, url.host, url.host_port) from exc
+                    error = kube_errors.transport_error(exc, url.host, url.host_port)
+                    if method == "GET":
+                        raise _RetryableFailure(error, shown) from exc
+                    raise error from exc
                 continue
             except (OSError, ProtocolError, ValueError) as exc:
                 self.close()
@@ -637,6 +657,14 @@ class Transport:
         if not response.body:
             return None
         return kube_errors.decode_object(response.body, response.headers.get("content-type", ""))
+
+
+class _RetryableFailure(Exception):
+    """A GET failed the way client-go retries (EOF, connection reset): carries the error to raise at the end."""
+
+    def __init__(self, error: PluginError, url: str):
+        super().__init__(error.message)
+        self.error, self.url = error, url
 
 
 def _same_or_subdomain(sub: str, parent: str) -> bool:

@@ -12,8 +12,10 @@ class TunnellingProxy:
     """A minimal CONNECT proxy. With ``credentials`` ("user:password") it answers 407 unless
     ``Proxy-Authorization: Basic ...`` carries exactly them, as Squid does with basic auth."""
 
-    def __init__(self, credentials: str | None = None) -> None:
+    def __init__(self, credentials: str | None = None, hosts: dict[str, str] | None = None) -> None:
         self.credentials = credentials
+        # Names the proxy resolves itself (the client never looks them up), like a proxy's own DNS.
+        self.hosts = {"127.0.0.1": "127.0.0.1"} | (hosts or {})
         self.server = socket.socket()
         self.server.bind(("127.0.0.1", 0))
         self.server.listen(8)
@@ -76,11 +78,11 @@ class TunnellingProxy:
             return
         self.tunnels.append(target)
         host, port = target.rsplit(":", 1)
-        if host != "127.0.0.1":  # a loopback double: it never reaches out
+        if host not in self.hosts:  # a loopback double: it never reaches out
             client.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             client.close()
             return
-        upstream = socket.create_connection((host, int(port)), timeout=IDLE_LIMIT)
+        upstream = socket.create_connection((self.hosts[host], int(port)), timeout=IDLE_LIMIT)
         client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
         for source, sink in ((client, upstream), (upstream, client)):
             threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()

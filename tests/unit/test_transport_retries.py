@@ -127,3 +127,42 @@ def test_a_streamed_body_is_not_retried(double) -> None:
     with pytest.raises(APIError):
         transport.request("PUT", "/upload", iter([b"abc"]), content_length=3)
     assert len(server.requests) == 1 and server.requests[0].endswith(b"\r\n\r\nabc") and waits == []
+
+
+def closing_then(answers_after: int):
+    """A handler that closes the first ``answers_after`` connections without answering, then answers OK."""
+    from tests.doubles.http_server import read_request
+
+    counter = [0]
+
+    def handler(conn, seen):
+        seen.append(read_request(conn))
+        counter[0] += 1
+        if counter[0] > answers_after:
+            conn.sendall(OK)
+
+    return handler
+
+
+def test_a_get_cut_off_by_eof_is_retried_as_client_go_does() -> None:
+    """kubectl v1.36.3 (kubectl version) reconnects 10 times, 1 s apart, to a server that closes at once."""
+    server = ScriptedServer(closing_then(2))
+    try:
+        transport, waits, lines = transport_for(server)
+        assert transport.request("GET", "/version") == {"kind": "Thing"}
+    finally:
+        server.close()
+    assert server.connections == 3 and waits == [1, 1]
+    assert lines[0] == f'"Got a Retry-After response" delay="1s" attempt=1 url="{server.url}/version"'
+
+
+def test_a_post_cut_off_by_eof_is_not_retried() -> None:
+    server = ScriptedServer(closing_then(5))
+    try:
+        transport, waits, _ = transport_for(server)
+        with pytest.raises(Exception) as caught:
+            transport.request("POST", "/x", {"a": 1})
+    finally:
+        server.close()
+    assert caught.value.render() == "error: Unable to connect to the server: EOF"
+    assert server.connections == 1 and waits == []
