@@ -8,7 +8,7 @@ keeps, including Go's rounding up to whole nano units, and its error texts) and 
 Values are held exactly as ``coefficient * 10**exponent``; :attr:`Quantity.value` gives a
 :class:`fractions.Fraction` so that ``16Gi`` equals ``16384Mi``.
 
-Two bounds that Go does not have keep every input cheap: a decimal exponent beyond +-100000
+Two bounds that Go does not have keep every input cheap: a decimal exponent beyond +-1000
 (``1e999999999``) is refused as a bad suffix, and a quantity with more than 1000 digits is refused; Go
 accepts both (and then computes for minutes on the first). Nothing else differs.
 """
@@ -27,7 +27,7 @@ BINARY_SI = "BinarySI"
 DECIMAL_EXPONENT = "DecimalExponent"
 FORMATS = (DECIMAL_SI, BINARY_SI, DECIMAL_EXPONENT)
 
-MAX_EXPONENT = 100_000
+MAX_EXPONENT = 1000
 """Largest decimal exponent accepted in an ``e<n>`` suffix (Go: any int64, wrapped to int32)."""
 MAX_DIGITS = 1000
 """Most digits a quantity may have (Go: no limit; Python's int/str conversions stop at 4300)."""

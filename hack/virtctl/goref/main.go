@@ -18,6 +18,10 @@
 //	goref tabwriter stdin: a JSON array of strings; stdout: each written through
 //	                tabwriter.NewWriter(out, 6, 4, 3, ' ', 0) (kubectl's table printer) and flushed, NUL-terminated
 //	goref selector  stdin: a JSON array of strings; stdout: [{"value": labels.Parse(s).String(), "error": ...}]
+//	goref params    stdin: a JSON array of strings; stdout: [{"values": {...}, "error": ...}] of virtctl's
+//	                params.Map("volume-import", s, &typedParams{}) (size, headers, bootorder, type)
+//	goref prefixed-name  stdin: a JSON array of strings; stdout: [{"prefix", "name", "error"}] of
+//	                params.SplitPrefixedName
 package main
 
 import (
@@ -38,6 +42,7 @@ import (
 	virtv1 "kubevirt.io/api/core/v1"
 	"kubevirt.io/api/instancetype/v1beta1"
 	"kubevirt.io/kubevirt/pkg/instancetype/preference/requirements"
+	"kubevirt.io/kubevirt/pkg/virtctl/create/params"
 	"sigs.k8s.io/yaml"
 )
 
@@ -76,6 +81,24 @@ type strconvCase struct {
 	Text string `json:"text"`
 	Base int    `json:"base"`
 	Bits int    `json:"bits"`
+}
+
+type typedParams struct {
+	Size      *resource.Quantity `param:"size"`
+	Headers   []string           `param:"headers"`
+	BootOrder *uint              `param:"bootorder"`
+	Type      string             `param:"type"`
+}
+
+type paramsResult struct {
+	Values map[string]any `json:"values"`
+	Error  *string        `json:"error"`
+}
+
+type prefixedResult struct {
+	Prefix string  `json:"prefix"`
+	Name   string  `json:"name"`
+	Error  *string `json:"error"`
 }
 
 type csvResult struct {
@@ -268,6 +291,43 @@ func main() {
 				continue
 			}
 			results = append(results, result(selector.String(), nil))
+		}
+		emit(results)
+	case "params":
+		results := []paramsResult{}
+		for _, text := range readStrings(input) {
+			var typed typedParams
+			if err := params.Map("volume-import", text, &typed); err != nil {
+				message := err.Error()
+				results = append(results, paramsResult{Error: &message})
+				continue
+			}
+			values := map[string]any{}
+			if typed.Size != nil {
+				values["size"] = typed.Size.String()
+			}
+			if typed.Headers != nil {
+				values["headers"] = typed.Headers
+			}
+			if typed.BootOrder != nil {
+				values["bootorder"] = *typed.BootOrder
+			}
+			if typed.Type != "" {
+				values["type"] = typed.Type
+			}
+			results = append(results, paramsResult{Values: values})
+		}
+		emit(results)
+	case "prefixed-name":
+		results := []prefixedResult{}
+		for _, text := range readStrings(input) {
+			prefix, name, err := params.SplitPrefixedName(text)
+			if err != nil {
+				message := err.Error()
+				results = append(results, prefixedResult{Error: &message})
+				continue
+			}
+			results = append(results, prefixedResult{Prefix: prefix, Name: name})
 		}
 		emit(results)
 	default:
