@@ -3,14 +3,15 @@
 // (tests/unit/test_expand_differential.py).
 //
 //	kubevirtref expand     stdin: a JSON array of {"vm": VirtualMachine, "instancetype": spec|null,
-//	                       "preference": spec|null, "arch": "amd64"}; stdout: a JSON array of
+//	                       "preference": spec|null, "arch": "amd64", "config": KubeVirtConfiguration|null};
+//	                       stdout: a JSON array of
 //	                       {"vm": expanded VirtualMachine} or {"error": KubeVirt's error text}
 //	kubevirtref roundtrip  stdin: a JSON array of VirtualMachines; stdout: each decoded into KubeVirt's
 //	                       types and encoded again (what the API returns for it), as a JSON array
 //
 // The instance type and preference come from the case rather than from informers: expand.New takes the finders
-// as interfaces, so the ones here hand back the given specs. The cluster configuration is KubeVirt's default
-// (a fake informer holding a KubeVirt CR without configuration) on the case's architecture.
+// as interfaces, so the ones here hand back the given specs. The cluster configuration is the case's
+// spec.configuration of a KubeVirt CR (KubeVirt's defaults when absent) on the case's architecture.
 package main
 
 import (
@@ -32,6 +33,7 @@ type expandCase struct {
 	Instancetype *v1beta1.VirtualMachineInstancetypeSpec `json:"instancetype"`
 	Preference   *v1beta1.VirtualMachinePreferenceSpec   `json:"preference"`
 	Arch         string                                  `json:"arch"`
+	Config       *virtv1.KubeVirtConfiguration           `json:"config"`
 }
 
 type expandResult struct {
@@ -97,6 +99,9 @@ func run(c expandCase) expandResult {
 	kv := &virtv1.KubeVirt{
 		ObjectMeta: metav1.ObjectMeta{Name: "kubevirt", Namespace: "kubevirt"},
 		Status:     virtv1.KubeVirtStatus{DefaultArchitecture: arch},
+	}
+	if c.Config != nil {
+		kv.Spec.Configuration = *c.Config
 	}
 	config, _, _ := testutils.NewFakeClusterConfigUsingKVWithCPUArch(kv, arch)
 	finder := fixedFinder{instancetype: c.Instancetype, preference: c.Preference}
