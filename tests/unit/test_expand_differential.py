@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
-from kubectl_instancetype.instancetype.expand import ClusterDefaults, expand_vm
+from kubectl_instancetype.instancetype.expand import ClusterDefaults, admission_problems, expand_vm
 from kubectl_instancetype.instancetype.expand.defaults import DEFAULT_CPU_REQUEST, DEFAULT_MACHINE_TYPES
 
 pytestmark = pytest.mark.differential
@@ -369,3 +369,31 @@ def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
             outcomes["expanded"] += 1
     # the generator must exercise both outcomes in earnest
     assert outcomes["expanded"] > 100 and outcomes["conflicts"] > 100, outcomes
+
+
+def test_same_admission_denials_as_kubevirt(kubevirtref: Path) -> None:
+    """VM admission's instance type checks (what ``create vm`` pre-flight and ``expand`` report): same causes."""
+    cases = _cases(600)
+    decoded = _run(kubevirtref, "roundtrip", [case["vm"] for case in cases])
+    for case, vm in zip(cases, decoded, strict=True):
+        case["vm"] = vm
+    expected = _run(kubevirtref, "admit", cases)
+    kinds = {"admitted": 0, "spread": 0, "conflicts": 0, "requirements": 0}
+    for index, (case, want) in enumerate(zip(cases, expected, strict=True)):
+        got = admission_problems(case["vm"], case["instancetype"], case["preference"], defaults=_defaults(case))
+        context = f"case {index}: {json.dumps(case, sort_keys=True)}"
+        assert [(problem.path, problem.error()) for problem in got] == [
+            (cause.get("field", ""), cause["message"]) for cause in want
+        ], context
+        message = want[0]["message"] if want else ""
+        kind = (
+            "admitted"
+            if not want
+            else "spread"
+            if "divisible" in message
+            else "requirements"
+            if message.startswith("failure checking")
+            else "conflicts"
+        )
+        kinds[kind] += 1
+    assert min(kinds.values()) >= 10, kinds
