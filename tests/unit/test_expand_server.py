@@ -15,6 +15,8 @@ import yaml
 from tests.conftest import run_cli
 from tests.doubles.kubevirt_expand import KubeVirtExpandDouble
 
+pytestmark = pytest.mark.differential
+
 BUILD_SCRIPT = Path(__file__).resolve().parents[2] / "hack" / "kubevirtref" / "build.sh"
 IT = {"cpu": {"guest": 2}, "memory": {"guest": "2Gi", "overcommitPercent": 25}}
 PREF = {"devices": {"preferredDiskBus": "virtio", "preferredInterfaceModel": "virtio"}}
