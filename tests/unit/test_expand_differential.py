@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
-from kubectl_instancetype.instancetype.expand import expand_vm
+from kubectl_instancetype.instancetype.expand import ClusterDefaults, admission_problems, expand_vm
+from kubectl_instancetype.instancetype.expand.defaults import DEFAULT_CPU_REQUEST, DEFAULT_MACHINE_TYPES
 
 pytestmark = pytest.mark.differential
 
@@ -282,6 +283,48 @@ def _preference(rng: random.Random, catalog_specs: list[dict]) -> dict:
     return spec
 
 
+def _config(rng: random.Random) -> dict | None:
+    """A KubeVirt CR spec.configuration with the settings the expansion depends on (None: KubeVirt's defaults)."""
+    if not _maybe(rng, 0.35):
+        return None
+    config: dict = {}
+    if _maybe(rng):
+        config["machineType"] = "pc-q35-rhel9.6.0"
+    if _maybe(rng):
+        config["cpuRequest"] = rng.choice(["250m", "100m", "1"])
+    if _maybe(rng):
+        config["evictionStrategy"] = rng.choice(["LiveMigrate", "External", "None"])
+    if _maybe(rng, 0.4):
+        network: dict = {"defaultNetworkInterface": rng.choice(["bridge", "masquerade"])}
+        if _maybe(rng):
+            network["permitBridgeInterfaceOnPodNetwork"] = rng.choice([True, False])
+        config["network"] = network
+    if _maybe(rng):
+        config["architectureConfiguration"] = {
+            "arm64": {"machineType": "virt-rhel9"},
+            "amd64": {"machineType": "q35-x"},
+        }
+    return config
+
+
+def _defaults(case: dict) -> ClusterDefaults:
+    """Our engine's cluster defaults for the case's KubeVirt configuration."""
+    config = case.get("config") or {}
+    network = config.get("network") or {}
+    machine_types = dict(DEFAULT_MACHINE_TYPES)
+    for arch, settings in (config.get("architectureConfiguration") or {}).items():
+        machine_types[arch] = settings["machineType"]
+    return ClusterDefaults(
+        architecture=case["arch"],
+        machine_type=config.get("machineType", ""),
+        machine_types=machine_types,
+        cpu_request=config.get("cpuRequest", DEFAULT_CPU_REQUEST),
+        eviction_strategy=config.get("evictionStrategy", "None"),
+        network_interface=network.get("defaultNetworkInterface", "bridge"),
+        permit_bridge_interface_on_pod_network=network.get("permitBridgeInterfaceOnPodNetwork", True),
+    )
+
+
 def _cases(count: int) -> list[dict]:
     catalog = load_catalog()
     instancetypes = [item["spec"] for item in catalog.instancetypes]
@@ -295,6 +338,7 @@ def _cases(count: int) -> list[dict]:
             "instancetype": _instancetype(rng, instancetypes) if "instancetype" in vm["spec"] else None,
             "preference": _preference(rng, preferences) if "preference" in vm["spec"] else None,
             "arch": rng.choice(["amd64", "amd64", "arm64", "s390x"]),
+            "config": _config(rng),
         }
         # KubeVirt dereferences a nil domain.cpu when only a preference brings CPU features (a Go panic);
         # that input is left out here and the engine creates domain.cpu instead.
@@ -305,8 +349,6 @@ def _cases(count: int) -> list[dict]:
 
 
 def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
-    from kubectl_instancetype.instancetype.expand import ClusterDefaults
-
     cases = _cases(600)
     decoded = _run(kubevirtref, "roundtrip", [case["vm"] for case in cases])
     for case, vm in zip(cases, decoded, strict=True):
@@ -314,9 +356,7 @@ def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
     expected = _run(kubevirtref, "expand", cases)
     outcomes = {"expanded": 0, "conflicts": 0}
     for index, (case, want) in enumerate(zip(cases, expected, strict=True)):
-        got = expand_vm(
-            case["vm"], case["instancetype"], case["preference"], defaults=ClusterDefaults(architecture=case["arch"])
-        )
+        got = expand_vm(case["vm"], case["instancetype"], case["preference"], defaults=_defaults(case))
         context = f"case {index}: {json.dumps(case, sort_keys=True)}"
         if "error" in want:
             assert got.vm is None, context
@@ -329,3 +369,31 @@ def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
             outcomes["expanded"] += 1
     # the generator must exercise both outcomes in earnest
     assert outcomes["expanded"] > 100 and outcomes["conflicts"] > 100, outcomes
+
+
+def test_same_admission_denials_as_kubevirt(kubevirtref: Path) -> None:
+    """VM admission's instance type checks (what ``create vm`` pre-flight and ``expand`` report): same causes."""
+    cases = _cases(600)
+    decoded = _run(kubevirtref, "roundtrip", [case["vm"] for case in cases])
+    for case, vm in zip(cases, decoded, strict=True):
+        case["vm"] = vm
+    expected = _run(kubevirtref, "admit", cases)
+    kinds = {"admitted": 0, "spread": 0, "conflicts": 0, "requirements": 0}
+    for index, (case, want) in enumerate(zip(cases, expected, strict=True)):
+        got = admission_problems(case["vm"], case["instancetype"], case["preference"], defaults=_defaults(case))
+        context = f"case {index}: {json.dumps(case, sort_keys=True)}"
+        assert [(problem.path, problem.error()) for problem in got] == [
+            (cause.get("field", ""), cause["message"]) for cause in want
+        ], context
+        message = want[0]["message"] if want else ""
+        kind = (
+            "admitted"
+            if not want
+            else "spread"
+            if "divisible" in message
+            else "requirements"
+            if message.startswith("failure checking")
+            else "conflicts"
+        )
+        kinds[kind] += 1
+    assert min(kinds.values()) >= 10, kinds

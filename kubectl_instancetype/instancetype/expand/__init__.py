@@ -30,6 +30,7 @@ __all__ = [
     "ClusterDefaults",
     "Conflict",
     "ExpandResult",
+    "admission_problems",
     "apply_to_template",
     "expand_vm",
     "lookup",
@@ -140,6 +141,30 @@ def _admission_checks(
     return []
 
 
+def admission_problems(
+    vm: Mapping[str, Any],
+    instancetype: Mapping[str, Any] | None,
+    preference: Mapping[str, Any] | None,
+    *,
+    defaults: ClusterDefaults | None = None,
+) -> list[Conflict]:
+    """What KubeVirt's VM admission would deny ``vm`` with, one :class:`Conflict` per StatusCause (field, message).
+
+    In KubeVirt's order: the spread divisibility check, else one per conflict, else the first unmet preference
+    requirement. ``defaults`` with ``architecture=None`` (the default here) leaves an unset architecture unset.
+    """
+    defaults = defaults if defaults is not None else ClusterDefaults(architecture=None)
+    try:
+        return _admission_checks(
+            clone(dict(vm)),
+            clone(dict(instancetype)) if instancetype is not None else None,
+            clone(dict(preference)) if preference is not None else None,
+            defaults,
+        )
+    except DefaultsError as exc:
+        return [Conflict("", str(exc))]
+
+
 def preflight(
     vm: Mapping[str, Any],
     instancetype: Mapping[str, Any] | None,
@@ -153,16 +178,7 @@ def preflight(
     messages are the StatusCause messages, in KubeVirt's order: the spread divisibility check, else one per
     conflict, else the first unmet preference requirement (``failure checking preference requirements: ...``).
     """
-    defaults = defaults if defaults is not None else ClusterDefaults(architecture=None)
-    try:
-        problems = _admission_checks(
-            clone(dict(vm)),
-            clone(dict(instancetype)) if instancetype is not None else None,
-            clone(dict(preference)) if preference is not None else None,
-            defaults,
-        )
-    except DefaultsError as exc:
-        return [str(exc)]
+    problems = admission_problems(vm, instancetype, preference, defaults=defaults)
     return [problem.error() for problem in problems]
 
 
