@@ -56,6 +56,7 @@ TYPES = {
     "volumesnapshots": "VolumeSnapshot",
     "volumesnapshot.snapshot.storage.k8s.io": "VolumeSnapshot",
     "volumesnapshots.snapshot.storage.k8s.io": "VolumeSnapshot",
+    "image": "Image",
 }
 OUTPUT_FORMATS = ("", "wide", "yaml", "json")
 NONE = "<none>"
@@ -101,6 +102,15 @@ def infer_command(
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the chain of objects read for each matcher below the table.")
     ] = False,
+    platform: Annotated[
+        str,
+        typer.Option(
+            "--platform", metavar="OS/ARCH[/VARIANT]", help="infer image: the platform to pick from an image index."
+        ),
+    ] = "linux/amd64",
+    insecure_registry: Annotated[
+        bool, typer.Option("--insecure-registry", help="infer image: talk plain HTTP to the registry.")
+    ] = False,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     namespace: options.Namespace = None,
@@ -119,6 +129,9 @@ def infer_command(
         raise UsageError("specify either -f FILE or TYPE/NAME, not both")
     if filename is None and not kind:
         raise UsageError("you must specify -f FILE or TYPE/NAME (vm, pvc, dv, datasource, volumesnapshot)")
+    if kind == "Image":
+        _report_image(env, name, platform, insecure_registry, output, explain)
+        return
     vm = _read_vm(env, filename) if filename is not None else None
     with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
         target_namespace = namespace or client.namespace
@@ -139,6 +152,8 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
     if not words:
         return "", ""
+    if len(words) == 2 and words[0].lower() == "image":
+        return "Image", words[1]
     if len(words) == 1 and "/" in words[0]:
         word, _, name = words[0].partition("/")
     elif len(words) == 2 and "/" not in words[0]:
@@ -265,6 +280,51 @@ def _report_volume(env: Any, client: Any, kind: str, name: str, namespace: str, 
     if explain:
         for matcher, resolution in resolutions:
             env.stdout.write(f"{matcher}: {resolution.chain_text()}\n")
+
+
+def _report_image(env: Any, text: str, platform_text: str, insecure: bool, output: str, explain: bool) -> None:
+    from ..errors import UsageError
+    from ..instancetype import imagedefaults
+    from ..output import messages
+    from ..registry.client import credentials, read_image_config
+
+    try:
+        reference = imagedefaults.parse_reference(text)
+        platform = imagedefaults.parse_platform(platform_text)
+    except imagedefaults.ImageError as exc:
+        raise UsageError(str(exc)) from exc
+    login = credentials(reference.registry, env.environ, env.home())
+    image = read_image_config(reference, platform, insecure=insecure, login=login, log=messages.request_logger(env))
+    defaults = imagedefaults.defaults_from_config(image.config)
+    chain = " -> ".join([f"image {reference}"] + [step.text() for step in image.steps] + ["env"])
+    if output in ("yaml", "json"):
+        from ..output.printers import print_objects
+
+        for matcher, found in defaults.items():
+            if not found.ok:
+                messages.warn(env, f"{matcher}: {found.problem}")
+        document = {
+            "image": str(reference),
+            "platform": str(platform),
+            "digest": image.steps[-2].digest if len(image.steps) > 1 else "",
+            "instancetype": {"name": defaults["instancetype"].name, "kind": defaults["instancetype"].kind}
+            if defaults["instancetype"].ok
+            else None,
+            "preference": {"name": defaults["preference"].name, "kind": defaults["preference"].kind}
+            if defaults["preference"].ok
+            else None,
+            "labels": imagedefaults.labels_from_config(image.config),
+            "chain": [{"what": step.what, "digest": step.digest} for step in image.steps],
+        }
+        print_objects(env, output, [document], [], single=True)
+        return
+    rows = []
+    for matcher, found in defaults.items():
+        row = [matcher, found.name or NONE, found.kind or NONE, "inferred" if found.ok else found.problem]
+        rows.append(row + [chain] if output == "wide" else row)
+    _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
+    if explain:
+        env.stdout.write(f"chain: {chain}\n")
 
 
 def _print_table(env: Any, headers: list[str], rows: list[list[str]]) -> None:
