@@ -14,7 +14,6 @@ imports. ``python -m hack.freeze`` builds (or finds) it and prints its folder.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import os
 import platform
@@ -80,6 +79,11 @@ def runtime_requirements() -> list[str]:
 def _locked(path: Path) -> Iterator[None]:
     # Several worktrees (and pytest sessions) share the cache: one builder at a time, the others wait and reuse.
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # Windows: a release runner builds alone
+        yield
+        return
     with path.open("w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -99,7 +103,7 @@ def build_venv(root: Path) -> Path:
     requirements = [*runtime_requirements(), *_freezer_requirements()]
     key = hashlib.sha256(f"{sys.version}|{requirements}".encode()).hexdigest()[:16]
     venv = root / f"venv-py{sys.version_info.major}.{sys.version_info.minor}-{key}"
-    python = venv / "bin" / "python"
+    python = venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     if (venv / ".complete").exists():
         return python
     shutil.rmtree(venv, ignore_errors=True)
