@@ -271,10 +271,15 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                        'forever.',
                                                'value': True},
+                         '--resolve-inference': {'help': 'Write the instance type and preference that inferFromVolume '
+                                                         'resolves to into the VM ({name, kind}) instead of leaving '
+                                                         'inference to the server.',
+                                                 'value': False},
                          '--run-strategy': {'help': 'Specify the RunStrategy of the VM. (default "Always")',
                                             'value': True,
                                             'values': ['Always', 'Manual', 'Halted', 'Once', 'RerunOnFailure']},
-                         '--skip-checks': {'help': 'Do not look up the referenced instance type and preference first.',
+                         '--skip-checks': {'help': 'Send the VM as built: no inference, look-ups, conflict or '
+                                                   'requirement checks first.',
                                            'value': False},
                          '--ssh-key': {'help': 'Specify one or more SSH authorized keys in the cloud-init user data '
                                                'that is added to the VM.',
@@ -399,6 +404,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                     'help': 'A VirtualMachine in YAML or JSON; - reads stdin.',
                                     'value': True},
                      '--help': {'help': 'help for infer', 'value': False},
+                     '--insecure-registry': {'help': 'infer image: talk plain HTTP to the registry.', 'value': False},
                      '--kubeconfig': {'file': True,
                                       'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
                                               '~/.kube/config).',
@@ -409,6 +415,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--output': {'help': 'wide (the chain of objects read), yaml or json.',
                                   'value': True,
                                   'values': ['yaml', 'json', 'name']},
+                     '--platform': {'help': 'infer image: the platform to pick from an image index.', 'value': True},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
                                            'value': True},

@@ -109,7 +109,21 @@ def common_options(*, skip_checks: bool = False) -> dict[str, Any]:
         common["skip_checks"] = (
             Annotated[
                 bool,
-                typer.Option("--skip-checks", help="Do not look up the referenced instance type and preference first."),
+                typer.Option(
+                    "--skip-checks",
+                    help="Send the VM as built: no inference, look-ups, conflict or requirement checks first.",
+                ),
+            ],
+            False,
+        )
+        common["resolve_inference"] = (
+            Annotated[
+                bool,
+                typer.Option(
+                    "--resolve-inference",
+                    help="Write the instance type and preference that inferFromVolume resolves to into the VM "
+                    "({name, kind}) instead of leaving inference to the server.",
+                ),
             ],
             False,
         )
