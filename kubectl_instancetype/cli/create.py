@@ -61,11 +61,18 @@ def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
     # A callback keeps it a group even with one subcommand registered.
     group.callback()(_group)
     selected = argv[0] if argv and argv[0] in ("vm", "instancetype", "preference") else ""
+    _registered[:] = [
+        module for module, wanted in ((create_vm, selected in ("", "vm")), (create_types, selected != "vm")) if wanted
+    ]
     if selected in ("", "vm"):
         create_vm.register(group)
     if selected != "vm":
         create_types.register(group, selected)
     app.add_typer(group, name="create", short_help="Create a VM, instance type or preference (virtctl flags, checked).")
+
+
+# The subcommand modules register() added, for optional_value_flags().
+_registered: list[Any] = []
 
 
 def _group() -> None:
@@ -81,9 +88,11 @@ def optional_value_flags(specs: Sequence[Any] | None = None) -> dict[str, str]:
     """Bare spellings: of a flag table's booleans (``--namespaced`` means ``--namespaced=true``), or,
     without a table, of every create command's flags (what the app's entry point asks the group for)."""
     if specs is None:
-        from . import create_types, create_vm
-
-        return create_vm.optional_value_flags() | create_types.optional_value_flags()
+        # only the registered subcommands': create instancetype must not import the create vm builder
+        flags: dict[str, str] = {}
+        for module in _registered:
+            flags |= module.optional_value_flags()
+        return flags
     return {f"--{spec.name}": "true" for spec in specs if not spec.takes_value}
 
 
