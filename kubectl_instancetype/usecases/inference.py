@@ -172,6 +172,48 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
     )
 
 
+# ---- images (beyond KubeVirt) --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImageDefaults:
+    """What an image gives each matcher, with the config read (for its labels and the digests)."""
+
+    image: Any  # registry.client.ImageConfig
+    defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
+
+    def matcher(self, name: str) -> dict[str, str] | None:
+        """``{name, kind}`` for ``spec.instancetype`` / ``spec.preference`` (kind only when the image names one),
+        or None when the image carries no default for it."""
+        found = self.defaults[name]
+        if not found.ok:
+            return None
+        return {"name": found.name, **({"kind": found.kind} if found.kind else {})}
+
+
+def image_defaults(
+    text: str,
+    platform: str = "linux/amd64",
+    *,
+    insecure: bool = False,
+    environ: Mapping[str, str],
+    home: str,
+    log: Any = None,
+) -> ImageDefaults:
+    """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
+    from ..instancetype import imagedefaults
+    from ..registry.client import credentials, read_image_config
+
+    try:
+        reference = imagedefaults.parse_reference(text)
+        chosen = imagedefaults.parse_platform(platform)
+    except imagedefaults.ImageError as exc:
+        raise UsageError(str(exc)) from exc
+    login = credentials(reference.registry, environ, home)
+    image = read_image_config(reference, chosen, insecure=insecure, login=login, log=log)
+    return ImageDefaults(image, imagedefaults.defaults_from_config(image.config))
+
+
 # ---- label ------------------------------------------------------------------------------------------------
 
 INSTANCETYPE_KINDS = ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")
