@@ -19,6 +19,10 @@ PROG_NAME = "kubectl instancetype"
 COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
     "list": "kubectl_instancetype.cli.list",
+    "recommend": "kubectl_instancetype.cli.recommend",
+    "matrix": "kubectl_instancetype.cli.matrix",
+    "derive": "kubectl_instancetype.cli.derive",
+    "catalog": "kubectl_instancetype.cli.catalog",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -114,7 +114,7 @@ def test_only_the_selected_command_is_registered() -> None:
 @pytest.mark.parametrize(
     "args,incomplete,expected",
     [
-        ([], "", {"create", "list", "version"}),
+        ([], "", {"catalog", "create", "derive", "list", "matrix", "recommend", "version"}),
         ([], "v", {"version"}),
         (["list"], "--min-", {"--min-cpu", "--min-memory"}),
         (["list"], "p", {"preferences"}),
