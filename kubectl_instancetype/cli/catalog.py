@@ -14,6 +14,8 @@ with server-side apply (field manager kubectl-instancetype); diff shows how the 
 SUBCOMMANDS = {
     "list": "kubectl_instancetype.cli.catalog_list",
     "show": "kubectl_instancetype.cli.catalog_list",
+    "install": "kubectl_instancetype.cli.catalog_install",
+    "diff": "kubectl_instancetype.cli.catalog_diff",
 }
 
 
