@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 import yaml
@@ -18,7 +19,20 @@ def namespace(control_plane) -> str:
     return NAMESPACE
 
 
-def test_derive_then_list_by_memory_finds_it(cli, namespace) -> None:
+@pytest.fixture
+def derived(control_plane, namespace) -> Iterator[str]:
+    """The name the test derives in ``namespace``, deleted afterwards (other tests count every namespace)."""
+    yield "u1.medium.6g"
+    control_plane.delete(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": "u1.medium.6g", "namespace": namespace},
+        }
+    )
+
+
+def test_derive_then_list_by_memory_finds_it(cli, namespace, derived) -> None:
     created = cli("derive", "u1.medium", "--name", "u1.medium.6g", "--memory", "6Gi", "-n", namespace)
     assert (created.exit_code, created.stderr) == (0, "")
     assert created.stdout == "virtualmachineinstancetype.instancetype.kubevirt.io/u1.medium.6g created\n"
