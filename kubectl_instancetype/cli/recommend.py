@@ -99,7 +99,7 @@ def recommend_command(
         bool,
         typer.Option(
             "--show-rejected",
-            help="Also list near misses (types failing one check) with the reason.",
+            help="Also list near misses (the nearest type of each series that falls short in one respect) and why.",
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False,

@@ -197,3 +197,24 @@ def test_usage_errors(cli) -> None:
         1,
         "error: --instancetypes-only and --preferences-only cannot be used together\n",
     )
+
+
+def test_conflicting_fields_need_force(older_plane) -> None:
+    older_plane.ensure_namespace("conflicts")
+    changed = copy.deepcopy(CATALOG.namespaced("conflicts").instancetype("u1.nano"))
+    changed["spec"]["cpu"]["guest"] = 3  # owned by the harness's own field manager now
+    older_plane.apply(changed)
+    args = ("catalog", "install", "--namespaced", "-n", "conflicts", "--instancetypes-only")
+    refused = run_on(older_plane, *args)
+    assert refused.exit_code == 1
+    line = refused.stderr
+    assert line.startswith(
+        "error: virtualmachineinstancetype.instancetype.kubevirt.io/u1.nano: Error from server (Conflict): "
+    )
+    assert ".spec.cpu.guest" in line and line.endswith("(use --force to take these fields over)\n")
+    assert line.count("\n") == 1
+    forced = run_on(older_plane, *args, "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert "virtualmachineinstancetype.instancetype.kubevirt.io/u1.nano configured" in forced.stdout.splitlines()
+    stored = older_plane.get(changed)
+    assert stored["spec"]["cpu"]["guest"] == 1
