@@ -35,6 +35,13 @@ _UNKNOWN_FIELD = re.compile(r"(\.[A-Za-z0-9_.\-]+): field not declared in schema
 # Metadata a deployment adds (virt-operator, kubectl apply): not part of what the catalog says.
 DEPLOYMENT_LABEL_PREFIXES = ("app.kubernetes.io/",)
 DEPLOYMENT_ANNOTATION_PREFIXES = ("kubevirt.io/install-strategy-", "kubevirt.io/generation", "kubectl.kubernetes.io/")
+# Upstream annotations the embedded catalog deliberately does not carry (see catalog/loader.py): a cluster
+# deployed from the release bundle has them, and that is no difference worth showing.
+NOT_CARRIED_ANNOTATIONS = (
+    "instancetype.kubevirt.io/description",
+    "openshift.io/documentation-url",
+    "openshift.io/support-url",
+)
 SHOWN_NAMES = 3
 
 
@@ -316,15 +323,17 @@ def _send(client: Client, method: str, path: str, body: dict[str, Any], content_
 
 
 def comparable(obj: dict[str, Any]) -> dict[str, Any]:
-    """What the catalog says of an object: kind, name, namespace, labels and annotations (without
-    deployment metadata) and spec; what the server adds is left out."""
+    """What the catalog says of an object: kind, name, namespace, labels and annotations (without deployment
+    metadata and the upstream annotations the catalog does not carry) and spec; what the server adds is left out."""
     metadata = obj.get("metadata") or {}
     shown: dict[str, Any] = {"name": metadata.get("name")}
     if metadata.get("namespace"):
         shown["namespace"] = metadata["namespace"]
     labels = {k: v for k, v in (metadata.get("labels") or {}).items() if not k.startswith(DEPLOYMENT_LABEL_PREFIXES)}
     annotations = {
-        k: v for k, v in (metadata.get("annotations") or {}).items() if not k.startswith(DEPLOYMENT_ANNOTATION_PREFIXES)
+        k: v
+        for k, v in (metadata.get("annotations") or {}).items()
+        if not k.startswith(DEPLOYMENT_ANNOTATION_PREFIXES) and k not in NOT_CARRIED_ANNOTATIONS
     }
     if labels:
         shown["labels"] = labels
