@@ -31,6 +31,14 @@ step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium 
 step kubectl get virtualmachines -n demo
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
+step kubectl instancetype recommend --preference fedora --max 5
+step kubectl instancetype recommend --preference windows.11 --class general.purpose --max 2 --show-rejected
+kubectl delete virtualmachineinstancetype u1.medium.6g -n demo --ignore-not-found >/dev/null
+step kubectl instancetype derive u1.medium --name u1.medium.6g --memory 6Gi -n demo
+step kubectl instancetype list --namespaced -n demo --memory 6Gi
+step kubectl instancetype matrix -n demo
+step kubectl instancetype catalog list --compatible-with rhel.9.dpdk --class general.purpose
+step kubectl instancetype catalog diff --exit-code
 
 kubectl apply -n demo -f - >/dev/null <<'PVC'
 apiVersion: v1

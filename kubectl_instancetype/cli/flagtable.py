@@ -15,6 +15,8 @@ import typer
 from . import options
 
 FLAG_PREFIX = "flag_"
+# The bare spelling the create-like commands share (declared once, in options).
+OPTIONAL_VALUE_FLAGS = {"--dry-run": options.OPTIONAL_VALUE_FLAGS["--dry-run"]}
 DRY_RUN_VALUES = ("none", "client", "server")
 
 DryRun = Annotated[

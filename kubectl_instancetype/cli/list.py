@@ -270,6 +270,17 @@ def list_command(
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = 500,
+    compatible_with: Annotated[
+        Optional[str],
+        typer.Option(
+            "--compatible-with",
+            click_type=options.NON_BLANK,
+            metavar="PREFERENCE",
+            help="Only instance types that satisfy this preference's requirements (as recommend judges them).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None,
     kubeconfig: options.Kubeconfig = None,
     context: options.Context = None,
     namespace: options.Namespace = None,
@@ -277,13 +288,36 @@ def list_command(
     verbosity: options.Verbosity = 0,
 ) -> None:
     """List instance types or preferences."""
+    ctx.obj.verbosity = verbosity
+    query = build_query(dict(locals()))
+    env = ctx.obj
+    from ..kube.client import connect
+    from ..output import messages
+    from ..usecases.listing import ClusterSource
+
+    connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
+    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
+        source = ClusterSource(client)
+        if compatible_with:
+            from ..usecases.recommend import CompatibleSource, cluster_preference
+
+            source = CompatibleSource(source, cluster_preference(client, compatible_with))
+        print_listing(env, source, query, output=output, no_headers=no_headers, show_labels=show_labels)
+
+
+def build_query(flags: dict):
+    """The :class:`~..usecases.listing.Query` for the flag values of ``list`` (also ``catalog list``), checked."""
     from ..errors import UsageError
     from ..instancetype import listing
     from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
-    from ..usecases.listing import ClusterSource, Query
+    from ..usecases.listing import Query
 
-    env = ctx.obj
-    env.verbosity = verbosity
+    kind, hugepages, output, sort_by = flags["kind"], flags["hugepages"], flags["output"], flags["sort_by"]
+    cluster_only, namespaced_only, all_namespaces = (
+        flags["cluster_only"],
+        flags["namespaced_only"],
+        flags["all_namespaces"],
+    )
     what = KINDS.get(kind.lower())
     if what is None:
         hint = ""
@@ -294,31 +328,15 @@ def list_command(
         raise UsageError("--cluster and --namespaced cannot be used together")
     if cluster_only and all_namespaces:
         raise UsageError("--cluster and --all-namespaces cannot be used together")
+    if flags.get("compatible_with") and what != listing.INSTANCETYPES:
+        raise UsageError("--compatible-with only applies to instance types")
     check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS)
     if sort_by and sort_by not in listing.SORT_KEYS:
         raise UsageError(f'--sort-by must be one of {", ".join(listing.SORT_KEYS)} (got "{sort_by}")')
     if hugepages == options.ANY_VALUE:
         hugepages = ""  # bare --hugepages: any page size
     filters = listing.Filters(
-        cpu=cpu,
-        memory=memory,
-        klass=klass,
-        size=size,
-        hugepages=hugepages,
-        dedicated_cpu=dedicated_cpu,
-        isolate_emulator_thread=isolate_emulator_thread,
-        numa=numa,
-        realtime=realtime,
-        gpus=gpus,
-        vendor=vendor,
-        os_type=os_type,
-        arch=arch,
-        selector=selector,
-        min_cpu=min_cpu,
-        max_cpu=max_cpu,
-        min_memory=min_memory,
-        max_memory=max_memory,
-        hide_deprecated=hide_deprecated,
+        **{name: flags[name] for name in listing.Filters._fields if name != "hugepages"}, hugepages=hugepages
     )
     try:
         filters.check_for(what)
@@ -327,22 +345,16 @@ def list_command(
     except listing.FilterError as exc:
         raise UsageError(str(exc)) from exc
 
-    query = Query(
+    return Query(
         what=what,
         label_selector=selector_text,
         ranges=ranges,
         all_namespaces=all_namespaces,
         cluster_only=cluster_only,
         namespaced_only=namespaced_only,
-        chunk_size=chunk_size,
+        chunk_size=flags["chunk_size"],
         sort_by=sort_by,
     )
-    from ..kube.client import connect
-    from ..output import messages
-
-    connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
-    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
-        print_listing(env, ClusterSource(client), query, output=output, no_headers=no_headers, show_labels=show_labels)
 
 
 def print_listing(env, source, query, *, output: str, no_headers: bool, show_labels: bool) -> None:

@@ -1,0 +1,389 @@
+"""Installing the embedded catalog on a cluster (server-side apply) and comparing the two.
+
+``install`` lists what the cluster holds in the target scope first (one paged list per kind): that tells
+created from existing objects, finds objects virt-operator manages (refused unless forced: the operator
+would revert them), and gives the resourceVersions that tell ``unchanged`` from ``configured``. Each object is
+then sent with server-side apply (field manager ``kubectl-instancetype``, strict field validation). An object
+the cluster's schema cannot hold (an older KubeVirt: 1.8 has no ``preferredVideoType``) is reported with the
+fields it lacks; with ``drop_unknown_fields`` it is applied without them. Once a field is known to be missing,
+other objects that use it are not sent with it (or at all): one failed request per field, not per object.
+
+``diff`` compares the catalog's fields (labels, annotations, spec) with the cluster's objects as yaml.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import APIError, PluginError
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..kube.client import Client
+    from ..kube.resources import Resource
+
+FIELD_MANAGER = "kubectl-instancetype"
+APPLY_PATCH = "application/apply-patch+yaml"
+MANAGED_BY = "app.kubernetes.io/managed-by"
+VIRT_OPERATOR = "virt-operator"
+VENDOR_LABEL = "instancetype.kubevirt.io/vendor"
+_UNKNOWN_FIELD = re.compile(r"(\.[A-Za-z0-9_.\-]+): field not declared in schema")
+# Metadata a deployment adds (virt-operator, kubectl apply): not part of what the catalog says.
+DEPLOYMENT_LABEL_PREFIXES = ("app.kubernetes.io/",)
+DEPLOYMENT_ANNOTATION_PREFIXES = ("kubevirt.io/install-strategy-", "kubevirt.io/generation", "kubectl.kubernetes.io/")
+# Upstream annotations the embedded catalog deliberately does not carry (see catalog/loader.py): a cluster
+# deployed from the release bundle has them, and that is no difference worth showing.
+NOT_CARRIED_ANNOTATIONS = (
+    "instancetype.kubevirt.io/description",
+    "openshift.io/documentation-url",
+    "openshift.io/support-url",
+)
+SHOWN_NAMES = 3
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What to install or compare: which kinds, and the namespace for the namespaced kinds (None: cluster)."""
+
+    namespace: str | None = None
+    instancetypes: bool = True
+    preferences: bool = True
+
+
+def catalog_objects(catalog: Catalog, scope: Scope) -> list[tuple[Resource, dict[str, Any]]]:
+    """The catalog's objects of ``scope`` with their resources, instance types first."""
+    from ..kube import resources
+
+    source = catalog.namespaced(scope.namespace) if scope.namespace else catalog
+    namespaced = scope.namespace is not None
+    chosen: list[tuple[Resource, dict[str, Any]]] = []
+    if scope.instancetypes:
+        resource = resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES
+        chosen += [(resource, obj) for obj in source.instancetypes]
+    if scope.preferences:
+        resource = resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES
+        chosen += [(resource, obj) for obj in source.preferences]
+    return chosen
+
+
+def existing_objects(
+    client: Client, kinds: Iterable[Resource], namespace: str | None
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """The cluster's objects of ``kinds`` in the scope, by (kind, name): one paged list per kind."""
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for resource in kinds:
+        for page in client.list_pages(resource, namespace if resource.namespaced else None):
+            for item in page.get("items") or ():
+                found[(resource.kind, item["metadata"]["name"])] = item
+    return found
+
+
+def _labels(obj: dict[str, Any]) -> dict[str, str]:
+    return (obj.get("metadata") or {}).get("labels") or {}
+
+
+def _shown(names: list[str]) -> str:
+    more = f", and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
+    return ", ".join(names[:SHOWN_NAMES]) + more
+
+
+def refuse_operator_managed(
+    objects: list[tuple[Resource, dict[str, Any]]], existing: dict[tuple[str, str], dict[str, Any]]
+) -> None:
+    """Raise when any target object exists and virt-operator manages it (the caller skips this with --force)."""
+    managed = [
+        resource.name_of(obj["metadata"]["name"])
+        for resource, obj in objects
+        if _labels(existing.get((resource.kind, obj["metadata"]["name"])) or {}).get(MANAGED_BY) == VIRT_OPERATOR
+    ]
+    if managed:
+        raise PluginError(
+            f"{len(managed)} objects are managed by virt-operator ({MANAGED_BY}={VIRT_OPERATOR}), which would revert "
+            f"changes to them: {_shown(managed)}; install into a namespace with --namespaced, or use --force to "
+            "apply anyway"
+        )
+
+
+@dataclass
+class Outcome:
+    """What happened to one object: its ``-o name`` form, kubectl apply's verb, and the fields dropped."""
+
+    name: str
+    verb: str
+    dropped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class InstallReport:
+    """Every outcome, and the objects not applied because the cluster's schema lacks fields they use."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    # field path (".spec.devices.preferredVideoType") -> names of the objects that use it
+    unknown_fields: dict[str, list[str]] = field(default_factory=dict)
+
+    def unknown_fields_message(self) -> str:
+        """One line naming the missing fields and the objects that were not applied."""
+        parts = [f"{path.lstrip('.')} ({', '.join(names)})" for path, names in self.unknown_fields.items()]
+        return (
+            "the cluster's schema lacks fields the catalog uses, so these objects were not applied: "
+            + "; ".join(parts)
+            + "; rerun with --drop-unknown-fields to apply them without those fields (or upgrade KubeVirt)"
+        )
+
+
+def unknown_fields(error: APIError) -> list[str]:
+    """The field paths a server-side apply was refused for (the API server's "field not declared in schema")."""
+    return _UNKNOWN_FIELD.findall(error.message)
+
+
+def _path_keys(path: str) -> list[str] | None:
+    keys = path.lstrip(".").split(".")
+    return keys if all(keys) else None
+
+
+def has_field(obj: dict[str, Any], path: str) -> bool:
+    """True when ``obj`` has a value at the dotted ``path`` (``.spec.devices.preferredVideoType``)."""
+    node: Any = obj
+    for key in _path_keys(path) or []:
+        if not isinstance(node, dict) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def drop_field(obj: dict[str, Any], path: str) -> bool:
+    """Remove the dotted ``path`` from ``obj`` (emptied parents stay, as ``{}`` is valid); False if absent."""
+    keys = _path_keys(path)
+    if not keys or not has_field(obj, path):
+        return False
+    node = obj
+    for key in keys[:-1]:
+        node = node[key]
+    del node[keys[-1]]
+    return True
+
+
+def _normalised(obj: dict[str, Any]) -> dict[str, Any]:
+    """An object without what every write changes (resourceVersion, managedFields times)."""
+    result = copy.deepcopy(obj)
+    metadata = result.get("metadata") or {}
+    metadata.pop("resourceVersion", None)
+    for entry in metadata.get("managedFields") or []:
+        entry.pop("time", None)
+    return result
+
+
+def _contains(whole: Any, part: Any) -> bool:
+    """True when every leaf of ``part`` is in ``whole`` with the same value."""
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            key in whole and _contains(whole[key], value) for key, value in part.items()
+        )
+    return bool(whole == part)
+
+
+def _verb(existing: dict[str, Any] | None, answer: dict[str, Any] | None, desired: dict[str, Any], dry_run: str) -> str:
+    if existing is None:
+        return "created"
+    if dry_run == "client":
+        wanted = {
+            "metadata": {k: desired["metadata"].get(k) or {} for k in ("labels", "annotations")},
+            "spec": desired.get("spec") or {},
+        }
+        return "unchanged" if _contains(existing, wanted) else "configured"
+    if dry_run == "server":
+        return "unchanged" if _normalised(existing) == _normalised(answer or {}) else "configured"
+    old = (existing.get("metadata") or {}).get("resourceVersion")
+    new = ((answer or {}).get("metadata") or {}).get("resourceVersion")
+    return "unchanged" if old == new else "configured"
+
+
+def install(
+    client: Client,
+    objects: list[tuple[Resource, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    *,
+    dry_run: str = "none",
+    force: bool = False,
+    drop_unknown_fields: bool = False,
+    report: Callable[[Outcome], None] = lambda outcome: None,
+) -> InstallReport:
+    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens."""
+    result = InstallReport()
+    missing: list[str] = []  # field paths the cluster's schema lacks, as learnt
+    for resource, desired in objects:
+        name = desired["metadata"]["name"]
+        namespace = desired["metadata"].get("namespace")
+        shown = resource.name_of(name)
+        body = desired
+        dropped: list[str] = []
+        unknown = [path for path in missing if has_field(desired, path)]
+        answer: dict[str, Any] | None = None
+        while True:
+            if unknown and not drop_unknown_fields:
+                for path in unknown:
+                    result.unknown_fields.setdefault(path, []).append(name)
+                break
+            if unknown:
+                body = copy.deepcopy(body) if body is desired else body
+                for path in unknown:
+                    if drop_field(body, path):
+                        dropped.append(path.lstrip("."))
+            if dry_run == "client":
+                break
+            try:
+                answer = server_side_apply(
+                    client, resource, name, namespace, body, dry_run=dry_run == "server", force=force
+                )
+                break
+            except APIError as exc:
+                paths = [path for path in unknown_fields(exc) if path not in missing]
+                if not paths or not all(_path_keys(path) for path in paths):
+                    if exc.code == 409:
+                        raise PluginError(f"{shown}: {exc.render()} (use --force to take these fields over)") from exc
+                    raise
+                missing.extend(paths)
+                unknown = paths
+        if unknown and not drop_unknown_fields:
+            continue
+        outcome = Outcome(shown, _verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
+        result.outcomes.append(outcome)
+        report(outcome)
+    return result
+
+
+def server_side_apply(
+    client: Client,
+    resource: Resource,
+    name: str,
+    namespace: str | None,
+    body: dict[str, Any],
+    *,
+    dry_run: bool = False,
+    force: bool = False,
+) -> dict[str, Any]:
+    """PATCH ``body`` as a server-side apply (``application/apply-patch+yaml``; JSON is YAML).
+
+    ``Transport.request`` sends JSON bodies as ``application/json`` only, so until the client has an apply
+    call this sends the request on the client's connection itself, with the transport's error mapping."""
+    path = resource.path(
+        namespace,
+        name,
+        fieldManager=FIELD_MANAGER,
+        fieldValidation="Strict",
+        force="true" if force else None,
+        dryRun="All" if dry_run else None,
+    )
+    return _send(client, "PATCH", path, body, APPLY_PATCH)
+
+
+def _send(client: Client, method: str, path: str, body: dict[str, Any], content_type: str) -> dict[str, Any]:
+    import json
+
+    from ..kube import errors as kube_errors
+    from ..kube.http import ProtocolError, ServerClosed
+    from ..kube.transport import USER_AGENT
+
+    transport = client.transport
+    headers = {"Accept": "application/json", "User-Agent": USER_AGENT, "Content-Type": content_type}
+    authorization = transport.config.authorization()
+    if authorization:
+        headers["Authorization"] = authorization
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    for attempt in (1, 2):
+        if transport._connection is None:
+            transport._connection = transport._connect()
+        reused = transport._connection.reusable
+        try:
+            response = transport._connection.request(method, transport.base_path + path, headers, payload)
+        except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
+            # a kept-alive connection the server closed meanwhile: retry once on a new one
+            transport.close()
+            if not reused or attempt == 2:
+                raise kube_errors.transport_error(exc, transport) from exc
+            continue
+        except (OSError, ProtocolError) as exc:
+            transport.close()
+            raise kube_errors.transport_error(exc, transport) from exc
+        transport.requests_sent += 1
+        if transport.log:
+            transport.log(f"{method} {transport.config.server}{path} {response.status} {response.reason}")
+        if response.status >= 400:
+            raise kube_errors.api_error(response.status, response.body, method, path)
+        answer: dict[str, Any] = json.loads(response.body) if response.body else {}
+        return answer
+    raise AssertionError("unreachable")
+
+
+# -- diff -------------------------------------------------------------------------------------------
+
+
+def comparable(obj: dict[str, Any]) -> dict[str, Any]:
+    """What the catalog says of an object: kind, name, namespace, labels and annotations (without deployment
+    metadata and the upstream annotations the catalog does not carry) and spec; what the server adds is left out."""
+    metadata = obj.get("metadata") or {}
+    shown: dict[str, Any] = {"name": metadata.get("name")}
+    if metadata.get("namespace"):
+        shown["namespace"] = metadata["namespace"]
+    labels = {k: v for k, v in (metadata.get("labels") or {}).items() if not k.startswith(DEPLOYMENT_LABEL_PREFIXES)}
+    annotations = {
+        k: v
+        for k, v in (metadata.get("annotations") or {}).items()
+        if not k.startswith(DEPLOYMENT_ANNOTATION_PREFIXES) and k not in NOT_CARRIED_ANNOTATIONS
+    }
+    if labels:
+        shown["labels"] = labels
+    if annotations:
+        shown["annotations"] = annotations
+    return {
+        "apiVersion": obj.get("apiVersion"),
+        "kind": obj.get("kind"),
+        "metadata": shown,
+        "spec": obj.get("spec") or {},
+    }
+
+
+def diff(
+    catalog: Catalog,
+    objects: list[tuple[Resource, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    kinds: Iterable[Resource],
+) -> list[str]:
+    """Unified diffs (one string per differing object), cluster -> catalog, in catalog order, then the
+    vendor objects the catalog no longer has."""
+    import difflib
+
+    from ..output.goyaml import dump
+
+    def lines(obj: dict[str, Any] | None) -> list[str]:
+        return dump(comparable(obj)).splitlines(keepends=True) if obj is not None else []
+
+    label = f"catalog-{catalog.version}"
+    diffs: list[str] = []
+    wanted: set[tuple[str, str]] = set()
+    for resource, desired in objects:
+        key = (resource.kind, desired["metadata"]["name"])
+        wanted.add(key)
+        current = existing.get(key)
+        shown = resource.name_of(desired["metadata"]["name"])
+        text = "".join(
+            difflib.unified_diff(
+                lines(current),
+                lines(desired),
+                f"cluster/{shown}" if current is not None else "/dev/null",
+                f"{label}/{shown}",
+            )
+        )
+        if text:
+            diffs.append(text)
+    by_kind = {resource.kind: resource for resource in kinds}
+    for (kind, name), current in sorted(existing.items()):
+        if (kind, name) in wanted or kind not in by_kind or _labels(current).get(VENDOR_LABEL) != "kubevirt.io":
+            continue
+        shown = by_kind[kind].name_of(name)
+        diffs.append("".join(difflib.unified_diff(lines(current), [], f"cluster/{shown}", "/dev/null")))
+    return diffs

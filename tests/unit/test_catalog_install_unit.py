@@ -1,0 +1,125 @@
+"""The pure parts of catalog install/diff: unknown-field messages, dropping fields, verbs, the diff's projection."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from kubectl_instancetype.catalog import load_catalog
+from kubectl_instancetype.errors import APIError, PluginError
+from kubectl_instancetype.kube import resources
+from kubectl_instancetype.usecases import catalog_install as use
+
+CATALOG = load_catalog()
+# kube-apiserver v1.36.3's answer to a server-side apply of windows.11.virtio when the CRD lacks the field
+SERVER_MESSAGE = (
+    "failed to create typed patch object (/windows.11.virtio; instancetype.kubevirt.io/v1beta1, "
+    "Kind=VirtualMachineClusterPreference): .spec.devices.preferredVideoType: field not declared in schema"
+)
+
+
+def test_unknown_fields_from_the_servers_message() -> None:
+    assert use.unknown_fields(APIError(500, SERVER_MESSAGE)) == [".spec.devices.preferredVideoType"]
+    two = SERVER_MESSAGE + "\n.spec.preferredLaunchSecurity: field not declared in schema"
+    assert use.unknown_fields(APIError(500, two)) == [
+        ".spec.devices.preferredVideoType",
+        ".spec.preferredLaunchSecurity",
+    ]
+    assert use.unknown_fields(APIError(409, "Apply failed with 1 conflict")) == []
+
+
+def test_drop_field() -> None:
+    obj = copy.deepcopy(CATALOG.preference("windows.11.virtio"))
+    assert use.has_field(obj, ".spec.devices.preferredVideoType")
+    assert use.drop_field(obj, ".spec.devices.preferredVideoType")
+    assert "preferredVideoType" not in obj["spec"]["devices"] and obj["spec"]["devices"]["preferredDiskBus"] == "virtio"
+    assert not use.drop_field(obj, ".spec.devices.preferredVideoType")
+    assert not use.drop_field(obj, ".spec..x")
+    assert CATALOG.preference("windows.11.virtio")["spec"]["devices"]["preferredVideoType"] == "virtio"
+
+
+def test_operator_managed_objects_are_refused_by_name() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=True, preferences=False))
+    existing = {}
+    for _, obj in objects[:5]:
+        managed = copy.deepcopy(obj)
+        managed["metadata"]["labels"]["app.kubernetes.io/managed-by"] = "virt-operator"
+        existing[("VirtualMachineClusterInstancetype", obj["metadata"]["name"])] = managed
+    with pytest.raises(PluginError) as raised:
+        use.refuse_operator_managed(objects, existing)
+    assert str(raised.value).startswith(
+        "5 objects are managed by virt-operator (app.kubernetes.io/managed-by=virt-operator), which would revert "
+        "changes to them: virtualmachineclusterinstancetype.instancetype.kubevirt.io/cx1.2xlarge, "
+    )
+    assert ", and 2 more; install into a namespace with --namespaced, or use --force" in str(raised.value)
+    use.refuse_operator_managed(objects, {})
+
+
+def test_catalog_objects_scopes() -> None:
+    both = use.catalog_objects(CATALOG, use.Scope(namespace="dev"))
+    assert len(both) == len(CATALOG.instancetypes) + len(CATALOG.preferences)
+    assert {resource for resource, _ in both} == {resources.INSTANCETYPES, resources.PREFERENCES}
+    assert all(obj["metadata"]["namespace"] == "dev" for _, obj in both)
+    only = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    assert {resource for resource, _ in only} == {resources.CLUSTER_PREFERENCES}
+
+
+def test_client_dry_run_verbs_compare_the_catalogs_fields() -> None:
+    desired = CATALOG.instancetype("u1.medium")
+    live = copy.deepcopy(desired)
+    live["metadata"].update(resourceVersion="5", uid="u")
+    live["metadata"]["labels"]["app.kubernetes.io/managed-by"] = "someone"
+    assert use._verb(None, None, desired, "client") == "created"
+    assert use._verb(live, None, desired, "client") == "unchanged"
+    live["spec"]["memory"]["guest"] = "5Gi"
+    assert use._verb(live, None, desired, "client") == "configured"
+    assert (
+        use._verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "5"}}, desired, "none")
+        == "unchanged"
+    )
+    assert (
+        use._verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "6"}}, desired, "none")
+        == "configured"
+    )
+
+
+def test_diff_ignores_deployment_metadata_and_annotations_the_catalog_does_not_carry() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope(preferences=False))
+    existing = {}
+    for resource, obj in objects:
+        live = copy.deepcopy(obj)
+        live["metadata"].update(resourceVersion="1", uid="x", generation=1, creationTimestamp="2026-01-01T00:00:00Z")
+        live["metadata"]["labels"].update(
+            {"app.kubernetes.io/managed-by": "virt-operator", "app.kubernetes.io/component": "kubevirt"}
+        )
+        live["metadata"]["annotations"].update(
+            {
+                "instancetype.kubevirt.io/description": "The U Series ...",
+                "kubevirt.io/install-strategy-version": "v1.9.0",
+            }
+        )
+        existing[(resource.kind, obj["metadata"]["name"])] = live
+    kinds = [resources.CLUSTER_INSTANCETYPES]
+    assert use.diff(CATALOG, objects, existing, kinds) == []
+
+    existing[("VirtualMachineClusterInstancetype", "u1.medium")]["spec"]["memory"]["guest"] = "5Gi"
+    del existing[("VirtualMachineClusterInstancetype", "u1.nano")]
+    gone = copy.deepcopy(CATALOG.instancetype("u1.small"))
+    gone["metadata"]["name"] = "gn1.xlarge"
+    existing[("VirtualMachineClusterInstancetype", "gn1.xlarge")] = gone
+    mine = copy.deepcopy(gone)
+    mine["metadata"]["name"] = "my.own"
+    del mine["metadata"]["labels"]["instancetype.kubevirt.io/vendor"]
+    existing[("VirtualMachineClusterInstancetype", "my.own")] = mine
+    diffs = use.diff(CATALOG, objects, existing, kinds)
+    name = "virtualmachineclusterinstancetype.instancetype.kubevirt.io"
+    assert [text.splitlines()[:2] for text in diffs] == [
+        [f"--- cluster/{name}/u1.medium", f"+++ catalog-v1.7.0/{name}/u1.medium"],
+        ["--- /dev/null", f"+++ catalog-v1.7.0/{name}/u1.nano"],
+        [f"--- cluster/{name}/gn1.xlarge", "+++ /dev/null"],
+    ]
+    assert [line for line in diffs[0].splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        "-    guest: 5Gi",
+        "+    guest: 4Gi",
+    ]
