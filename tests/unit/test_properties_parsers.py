@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.golang.duration import DurationError, parse_duration, parse_timeout, request_timeout_seconds
+from kubectl_instancetype.golang.encoding_base64 import std_decodes
 from kubectl_instancetype.golang.encoding_csv import CSVError, go_read_csv_record
 from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint, go_quote
 from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
@@ -315,6 +316,18 @@ def test_durations_match_go(goref, texts: list[str]) -> None:
         else:
             # Go wraps around past int64 nanoseconds (we keep the true value and refuse it later)
             assert str((timeout + 2**63) % 2**64 - 2**63) == want["timeout"], text
+
+
+# --- base64 (cloud-init data, as KubeVirt's webhook decodes it) ---
+
+BASE64_TEXT = st.one_of(st.text(max_size=20), st.text("eAB+/=\n\r é", max_size=20))
+
+
+@GO
+@given(st.lists(BASE64_TEXT.filter(lambda t: "\0" not in t), min_size=1, max_size=30))
+def test_base64_acceptance_matches_go(goref, texts: list[str]) -> None:
+    for text, want in zip(texts, goref("base64", texts)):
+        assert std_decodes(text) == (want["error"] is None), text
 
 
 # --- tables ---

@@ -32,6 +32,7 @@ from tests.unit.test_createtypes import (
     PREFERENCE_FAILURES,
     PREFERENCE_SUCCESS,
 )
+from tests.unit.test_createvm import BEYOND_VIRTCTL as VM_BEYOND_VIRTCTL
 from tests.unit.test_createvm import FAILURES as VM_UNIT_FAILURES
 from tests.unit.test_createvm import FILES as VM_UNIT_FILES
 from tests.unit.test_createvm import SUCCESS as VM_UNIT_SUCCESSES
@@ -155,6 +156,8 @@ VM_ROWS: list[list[str]] = [
     ["--termination-grace-period", "1_000"],
     ["--termination-grace-period", "abc"],
     ["--termination-grace-period", "99999999999999999999"],
+    ["--termination-grace-period", "４"],
+    ["--termination-grace-period", "1\u0663"],
     ["--memory", "1Gi"],
     ["--memory", "1024Mi"],
     ["--memory", "1.5Gi"],
@@ -401,6 +404,8 @@ VM_ROWS: list[list[str]] = [
 ]
 
 INSTANCETYPE_ROWS: list[list[str]] = [
+    ["--cpu", "４", "--memory", "1Gi"],
+    ["--cpu", "\u0664", "--memory", "1Gi"],
     ["--cpu", "2", "--memory", "256Mi"],
     ["--cpu", "2", "--memory", "256Mi", "--name", "my-it"],
     ["--cpu", "2", "--memory", "1024Mi", "--namespaced"],
@@ -550,6 +555,21 @@ def test_plural_kinds_are_our_extension(binaries, workdir, command, argv):
     text, error, _ = ours(command, argv)
     assert code == 1 and "invalid" in stderr[-1]
     assert error is None and "kind: virtualmachine" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [("vm", flags_to_argv(flags)) for flags, _ in VM_BEYOND_VIRTCTL[:-1]]
+    + [
+        ("instancetype", ["--cpu", "1", "--memory", "-1Gi"]),
+    ],
+)
+def test_values_that_cannot_be_meant_are_refused_beyond_virtctl(binaries, workdir, command, argv):
+    """virtctl writes negative memory and undecodable cloud-init data into the manifest; we refuse them."""
+    code, stdout, _ = run_virtctl(binaries, workdir, command, argv)
+    _, error, _ = ours(command, argv)
+    assert code == 0 and "kind:" in stdout
+    assert error is not None
 
 
 def test_deprecated_aliases_keep_documented_order(binaries, workdir):
@@ -952,3 +972,27 @@ def test_tabwriter_matches_go(binaries):
         rows = [[rng.choice(["", "a", "bb", "u1.medium", "é", "cluster"]) for _ in range(width)] for _ in range(4)]
         text = "".join("\t".join(row) + "\n" for row in rows)
         assert render_table(rows) == tabwriter(text)
+
+
+def test_base64_acceptance_matches_go(binaries):
+    from kubectl_instancetype.golang.encoding_base64 import std_decodes
+
+    texts = [
+        "",
+        "eA==",
+        "eA=",
+        "eA",
+        "eA==\n",
+        "e\r\nA==",
+        "eA==eA==",
+        "eB==",
+        "eA=\n=",
+        "====",
+        "e===",
+        "eAA=",
+        " eA==",
+    ]
+    texts += _random_texts(14, "eAB+/=\n\r -_é", 800, 10)
+    answers = goref(binaries, "base64", texts)
+    mismatches = [(t, want) for t, want in zip(texts, answers) if std_decodes(t) != (want["error"] is None)]
+    assert mismatches == []
