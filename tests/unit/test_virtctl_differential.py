@@ -49,12 +49,23 @@ VERSION_CHECK_LINE = re.compile(r"^failed to validate metadata: .* is not a vali
 PASSWORD = "  pa55word with spaces \n"
 
 
+def _goref_source_hash() -> str:
+    """The hash build.sh names goref's directory after (``cat goref/main.go go.sum | sha256sum``)."""
+    import hashlib
+
+    virtctl_module = REPO / "hack" / "virtctl"
+    source = (virtctl_module / "goref" / "main.go").read_bytes() + (virtctl_module / "go.sum").read_bytes()
+    return hashlib.sha256(source).hexdigest()[:16]
+
+
 def _cached_binary_dir() -> Path | None:
+    """The build directory holding virtctl and the goref built from this checkout's source."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubectl-instancetype" / "virtctl"
     arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
     for candidate in sorted(cache.glob(f"{VIRTCTL_VERSION}-*-{platform.system().lower()}-{arch}")):
-        if (candidate / "virtctl").is_file() and (candidate / "goref").is_file():
-            return candidate
+        binaries = candidate / f"ref-{_goref_source_hash()}"
+        if (binaries / "virtctl").is_file() and (binaries / "goref").is_file():
+            return binaries
     return None
 
 
