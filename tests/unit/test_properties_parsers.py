@@ -36,7 +36,8 @@ from kubectl_instancetype.instancetype.params import (
 )
 from kubectl_instancetype.instancetype.quantity import QuantityError, format_quantity, parse
 
-FAST = settings(max_examples=150, deadline=timedelta(milliseconds=400))
+# A deadline well above the slowest input (~50 ms) yet far below a hang, with room for a loaded machine.
+FAST = settings(max_examples=150, deadline=timedelta(seconds=1))
 # goref runs once per example (a batch of inputs): a process start each time
 GO = settings(
     max_examples=25,
