@@ -28,7 +28,7 @@ from .params import (
     parse_params,
     random_string,
 )
-from .quantity import QuantityError, canonical_quantity
+from .quantity import QuantityError, canonical_quantity, parse_quantity
 
 API_VERSION = "instancetype.kubevirt.io/v1beta1"
 IOTHREADS_POLICIES = ("auto", "shared")
@@ -219,6 +219,10 @@ def build_instancetype(
         if options.iothreadspolicy not in IOTHREADS_POLICIES:
             raise flag_error("iothreadspolicy", "IOThread must be of value auto or shared")
         spec["ioThreadsPolicy"] = options.iothreadspolicy
+    # Beyond virtctl (which writes it into the manifest): a negative size cannot be meant; refused last so that
+    # every error virtctl reports comes first.
+    if parse_quantity(memory) < 0:
+        raise UsageError(f"memory must not be negative: {options.memory}")
     kind = "VirtualMachineInstancetype" if namespaced else "VirtualMachineClusterInstancetype"
     return {"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, "spec": spec}
 

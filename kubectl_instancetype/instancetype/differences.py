@@ -18,6 +18,9 @@ DIFFERENCES_FROM_VIRTCTL: list[str] = [
     "The help examples are valid commands (several of virtctl's are not).",
     "Quantities with a decimal exponent beyond +-1000 (1e-2147483648) are refused as having a bad suffix, "
     "and quantities with more than 1000 digits as too long; virtctl accepts them and then computes for minutes.",
+    "create vm and create instancetype refuse a negative --memory (virtctl writes it into the manifest).",
+    "create vm refuses --cloud-init-user-data and --cloud-init-network-data that are not valid base64, with the "
+    "message of KubeVirt's admission webhook, before anything is sent (virtctl writes them into the manifest).",
     "create instancetype reports the error of the first invalid flag in the order --gpu, --hostdevice, "
     "--iothreadspolicy (virtctl: random map order).",
 ]

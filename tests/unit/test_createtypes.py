@@ -339,3 +339,18 @@ def test_create_instancetype_and_preference_do_not_import_the_vm_builder(argv: l
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_negative_memory_is_refused_beyond_virtctl():
+    """virtctl writes ``guest: -1Gi`` (instancetype/differences.py); the error comes after virtctl's own."""
+    assert usage_error(lambda: instancetype({"cpu": 1, "memory": "-1Gi"})) == "memory must not be negative: -1Gi"
+    assert usage_error(lambda: instancetype({"cpu": 0, "memory": "-1Gi"})) == "cpu value must be greater than zero"
+    assert instancetype({"cpu": 1, "memory": "-0"})["spec"]["memory"]["guest"] == "0"
+
+
+@pytest.mark.parametrize("cpu", ["４", "٣", "1\u00b2"])
+def test_full_width_and_other_unicode_digits_are_not_digits(cpu):
+    from tests.unit.test_golden_create import render
+
+    message = f'invalid argument "{cpu}" for "--cpu" flag: strconv.ParseUint: parsing "{cpu}": invalid syntax'
+    assert usage_error(lambda: render("instancetype", ["--cpu", cpu, "--memory", "1Gi"])) == message

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from ...errors import UsageError
 from ..params import flag_error
 from ..quantity import QuantityError, canonical_quantity
+from ..quantity import parse_quantity as quantity_value
 from .cloudinit import CloudInitSteps
 from .flags import RUN_STRATEGIES, VM_MUTUALLY_EXCLUSIVE_GROUPS
 from .matchers import MatcherSteps
@@ -76,6 +77,11 @@ class VMBuild(VolumeSteps, CloudInitSteps, MatcherSteps):
             self.access_credentials()
         self.cloud_init_volume()
         self.infer()
+        # Beyond virtctl (which writes these into the manifest): values that cannot be meant, refused
+        # last so that every error virtctl reports comes first, with its text.
+        if quantity_value(options.memory) < 0:
+            raise flag_error("memory", f"memory must not be negative: {options.memory}")
+        self.check_cloud_init_data()
         return self.vm
 
     def run_strategy(self) -> None:

@@ -138,6 +138,29 @@ class CloudInitSteps(VMState):
         key = "cloudInitNoCloud" if data_source == CLOUD_INIT_NOCLOUD else "cloudInitConfigDrive"
         self.volumes.append({"name": CLOUD_INIT_DISK, key: source})
 
+    def check_cloud_init_data(self) -> None:
+        """Refuse cloud-init data that is not valid base64, with KubeVirt's admission message.
+
+        KubeVirt v1.9's VM webhook (``validateVolumes`` in ``vmi-create-admitter.go``) decodes
+        ``userDataBase64`` and ``networkDataBase64`` with Go's ``base64.StdEncoding`` and joins its causes
+        with ``", "``; virtctl does not check them, so the server would refuse the VM after the round trip.
+        """
+        from ...golang.encoding_base64 import std_decodes
+
+        causes = []
+        for index, volume in enumerate(self.template_spec.get("volumes", [])):
+            for source_type in ("cloudInitNoCloud", "cloudInitConfigDrive"):
+                source = volume.get(source_type)
+                if source is None:
+                    continue
+                for key in ("userDataBase64", "networkDataBase64"):
+                    value = source.get(key, "")
+                    if value and not std_decodes(value):
+                        path = f"spec.template.spec.volumes[{index}].{source_type}.{key}"
+                        causes.append(f"{path}.{source_type}.{key} is not a valid base64 value.")
+        if causes:
+            raise UsageError(", ".join(causes))
+
     def cloud_config(self) -> str:
         options = self.options
         config = CLOUD_CONFIG_HEADER
