@@ -43,6 +43,8 @@ def run(
     verbosity: int,
     skip_checks: bool,
     resolve_inference: bool,
+    infer_from_image: bool,
+    insecure_registry: bool,
 ) -> None:
     """Build the manifest exactly as virtctl would, check it as KubeVirt's admission would, create it."""
     from ..instancetype import createvm
@@ -63,6 +65,23 @@ def run(
         warn=lambda line: env.stderr.write(line + "\n"),
     )
     report = lambda line: env.stderr.write(line + "\n")  # noqa: E731
+    if infer_from_image:
+        from ..output import messages
+        from ..usecases.image_inference import apply_image_defaults
+
+        manifest = apply_image_defaults(
+            manifest,
+            from_volumes={
+                matcher: str(values[f"infer-{matcher}-from"])
+                for matcher in ("instancetype", "preference")
+                if values.get(f"infer-{matcher}-from")
+            },
+            environ=env.environ,
+            home=env.home(),
+            insecure=insecure_registry,
+            log=messages.request_logger(env),
+            report=report,
+        )
     if dry_run == "client":
         if not skip_checks:
             manifest = _client_side_preflight(

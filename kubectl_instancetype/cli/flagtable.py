@@ -129,6 +129,24 @@ def common_options(*, skip_checks: bool = False) -> dict[str, Any]:
             ],
             False,
         )
+        common["infer_from_image"] = (
+            Annotated[
+                bool,
+                typer.Option(
+                    "--infer-from-image",
+                    help="Read the default instance type and preference from the image of a --volume-containerdisk "
+                    "or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and "
+                    "write them as explicit matchers: KubeVirt cannot infer from images.",
+                ),
+            ],
+            False,
+        )
+        common["insecure_registry"] = (
+            Annotated[
+                bool, typer.Option("--insecure-registry", help="--infer-from-image: plain HTTP to the registry.")
+            ],
+            False,
+        )
     return common
 
 

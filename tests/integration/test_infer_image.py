@@ -283,3 +283,56 @@ def test_private_repository_needs_the_auth_file(registries, tmp_path) -> None:
     docker.mkdir(parents=True)
     (docker / "config.json").write_text(auth.read_text())
     assert infer(image, "--insecure-registry", environ={"HOME": str(tmp_path / "home")}).exit_code == 0
+
+
+# ---- create vm --infer-from-image ------------------------------------------------------------------------------
+
+
+def create_vm(*args: str):
+    return run_cli(
+        ["create", "vm", "--name", "from-image", "--dry-run=client", "-o", "yaml", *args],
+        environ={"HOME": "/nonexistent"},
+    )
+
+
+def test_create_vm_infers_from_a_containerdisk_image(registries) -> None:
+    image = f"{registries['open']}/containerdisks/fedora:41"
+    result = create_vm("--volume-containerdisk", f"src:{image}", "--infer-from-image", "--insecure-registry")
+    assert result.exit_code == 0, result.stderr
+    spec = yaml.safe_load(result.stdout)["spec"]
+    assert (spec["instancetype"], spec["preference"]) == ({"name": "u1.medium"}, {"name": "fedora"})
+    assert "memory" not in spec["template"]["spec"]["domain"]  # the instance type brings its memory
+    assert result.stderr.splitlines() == [
+        f"Inferred instancetype: u1.medium (virtualmachineclusterinstancetype) from image {image} "
+        "(volume from-image-containerdisk-0)",
+        f"Inferred preference: fedora (virtualmachineclusterpreference) from image {image} "
+        "(volume from-image-containerdisk-0)",
+    ]
+
+
+def test_create_vm_infers_from_a_registry_import_with_kinds(registries) -> None:
+    image = f"{registries['open']}/containerdisks/multi:1"
+    result = create_vm(
+        "--volume-import", f"type:registry,url:docker://{image},size:1Gi", "--infer-from-image", "--insecure-registry"
+    )
+    assert result.exit_code == 0, result.stderr
+    spec = yaml.safe_load(result.stdout)["spec"]
+    assert spec["instancetype"] == {"name": "u1.large"}
+    assert spec["preference"] == {"name": "rhel.9", "kind": "virtualmachinepreference"}
+
+
+def test_an_explicit_type_is_kept_and_an_image_without_defaults_fails(registries) -> None:
+    image = f"{registries['open']}/containerdisks/fedora:41"
+    kept = create_vm(
+        "--volume-containerdisk", f"src:{image}", "--preference", "rhel.9", "--infer-from-image", "--insecure-registry"
+    )
+    assert kept.exit_code == 0, kept.stderr
+    assert yaml.safe_load(kept.stdout)["spec"]["preference"] == {"name": "rhel.9"}
+    plain = f"{registries['open']}/plain/docker:1"
+    failed = create_vm("--volume-containerdisk", f"src:{plain}", "--infer-from-image", "--insecure-registry")
+    assert (failed.exit_code, failed.stdout) == (1, "")
+    assert failed.stderr.endswith(f"error: image {plain} carries no default instance type or preference\n")
+    none = create_vm("--infer-from-image")
+    assert none.stderr == (
+        "error: --infer-from-image needs a --volume-containerdisk or a --volume-import type:registry volume\n"
+    )
