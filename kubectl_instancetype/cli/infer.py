@@ -62,7 +62,7 @@ OUTPUT_FORMATS = ("", "wide", "yaml", "json")
 NONE = "<none>"
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "infer", help=HELP, short_help="Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot)."
