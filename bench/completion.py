@@ -24,15 +24,16 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hack.localcluster import ControlPlane, binaries_dir
 from kubectl_instancetype.kube.client import Client
 from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
 
+HERE = Path(__file__).resolve().parent
 
-def _list_bench():  # noqa: ANN202 - bench/list.py, for its loader and timer
+
+def _list_bench():
     spec = importlib.util.spec_from_file_location("bench_list", HERE / "list.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -45,7 +46,7 @@ def lines(command: list[str], environ: dict) -> int:
     return sum(1 for line in out.splitlines() if line and not line.startswith(":"))
 
 
-def compare(name: str, plugin: list[str], kubectl: list[str], environ: dict, rounds: int, wall) -> dict:  # noqa: ANN001
+def compare(name: str, plugin: list[str], kubectl: list[str], environ: dict, rounds: int, wall) -> dict:
     """Alternate the two completions; medians, ratio and how many candidates each returned."""
     wall(plugin, environ), wall(kubectl, environ)  # warm caches
     plugin_times, kubectl_times = [], []
