@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
-MAX_NAMES = 1000  # a shell shows no more than this usefully
+MAX_NAMES = 100_000  # a bound on memory and output; kubectl returns every name, and so do we below this
 # Large pages: each continuation costs the API server a fresh read (70-180 ms here), and a name costs
 # about 1.4 KB as metadata; 5000 names is one 7 MB page.
 PAGE_SIZE = 5000
