@@ -12,22 +12,11 @@ import pprint
 from pathlib import Path
 from typing import Any
 
-# Flag values with a fixed set, by flag (every command that has the flag).
+# Flag values with a fixed set, by flag (every command that has the flag). --class, --size, --os-type and
+# --arch take the label values of the embedded catalog (catalog_values()).
 FIXED_VALUES: dict[str, list[str]] = {
     "--run-strategy": ["Always", "Manual", "Halted", "Once", "RerunOnFailure"],
     "--sort-by": ["name", "cpu", "memory"],
-    "--class": [
-        "compute.exclusive",
-        "general.purpose",
-        "gpu.nvidia",
-        "memory.intensive",
-        "network",
-        "overcommitted",
-        "realtime",
-    ],
-    "--size": ["nano", "micro", "small", "medium", "large", "xlarge", "2xlarge", "4xlarge", "8xlarge"],
-    "--os-type": ["linux", "windows", "legacy"],
-    "--arch": ["amd64", "arm64", "s390x"],
     "--dry-run": ["none", "client", "server"],
     "--hugepages": ["2Mi", "1Gi"],
     "--iothreadspolicy": ["auto", "shared"],
@@ -75,6 +64,27 @@ ARGUMENTS: dict[str, str] = {
 }
 
 
+def catalog_values() -> dict[str, list[str]]:
+    """The label values the catalog's types carry, for the label filters (sizes in size order)."""
+    from ..catalog import load_catalog
+    from ..instancetype.matrix import SIZE_ORDER
+
+    catalog = load_catalog()
+
+    def values(objects: list[Any], key: str) -> set[str]:
+        found = {(o["metadata"].get("labels") or {}).get(f"instancetype.kubevirt.io/{key}") for o in objects}
+        return {value for value in found if value}
+
+    sizes = values(catalog.instancetypes, "size")
+    rank = {size: index for index, size in enumerate(SIZE_ORDER)}
+    return {
+        "--class": sorted(values(catalog.instancetypes, "class")),
+        "--size": sorted(sizes, key=lambda size: (rank.get(size.removesuffix("1gi"), len(rank)), size)),
+        "--os-type": sorted(values(catalog.preferences, "os-type")),
+        "--arch": sorted(values(catalog.preferences, "arch")),
+    }
+
+
 def _flag_entry(command_path: str, param: Any) -> tuple[list[str], dict[str, Any]]:
     opts = [o for o in list(param.opts) + list(getattr(param, "secondary_opts", [])) if o.startswith("-")]
     takes_value = not getattr(param, "is_flag", False) and getattr(param, "metavar", None) != "[=true|false]"
@@ -84,9 +94,10 @@ def _flag_entry(command_path: str, param: Any) -> tuple[list[str], dict[str, Any
         names = set(opts)
         if names & {"-o", "--output"}:
             entry["values"] = OUTPUT_FORMATS.get(command_path.split(" ", 1)[0], OUTPUT_FORMATS[""])
+        fixed = FIXED_VALUES | catalog_values()
         for name in opts:
-            if name in FIXED_VALUES:
-                entry["values"] = FIXED_VALUES[name]
+            if name in fixed:
+                entry["values"] = fixed[name]
             if name in LIVE_VALUES:
                 entry["live"] = LIVE_VALUES[name]
             if name in FILE_FLAGS:
