@@ -1,0 +1,216 @@
+"""Expanding VirtualMachines: their instance type and preference resolved (the cluster, ControllerRevisions,
+``-f`` documents or ``--*-file``), inference run first, then the pure expansion engine
+(:mod:`..instancetype.expand`) or KubeVirt's own ``expand-spec`` subresources (``--server``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+EXPAND_VM_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec"
+EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/expand-spec"
+
+
+def vm_name(vm: Mapping[str, Any]) -> str:
+    """The VirtualMachine's name ("" without one)."""
+    return str((vm.get("metadata") or {}).get("name") or "")
+
+
+def read_documents(path: str, stdin: Any) -> list[dict[str, Any]]:
+    """The documents of a YAML or JSON file (``-`` = stdin), empty ones dropped."""
+    from ..errors import InputError
+
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as stream:
+                text = stream.read()
+    except OSError as exc:
+        raise InputError(f"error reading file {exc}") from exc
+    import yaml
+
+    try:
+        documents = [doc for doc in yaml.safe_load_all(text) if doc is not None]
+    except yaml.YAMLError as exc:
+        raise InputError(f"error decoding {path}: {exc}") from exc
+    flat: list[dict] = []
+    for doc in documents:
+        if not isinstance(doc, dict):
+            raise InputError(f"error decoding {path}: a document is not an object")
+        # a kubectl List holds its objects in items
+        flat.extend((doc.get("items") or []) if doc.get("kind") == "List" else [doc])
+    return flat
+
+
+INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
+PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
+
+
+class Expansion:
+    """One invocation: the cluster connection (opened on first need), local objects, and the expansions.
+
+    Every method returns data; nothing is printed here.
+    """
+
+    def __init__(
+        self,
+        connection: Any,
+        defaults: Any,
+        *,
+        check: bool,
+        environ: Mapping[str, str],
+        home: str,
+        stdin: Any,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        self.environ, self.home, self.stdin, self.log = environ, home, stdin, log
+        self.connection = connection
+        self.defaults = defaults
+        self.check = check
+        self.client: Any = None
+        self.local: dict[tuple[str, Any], dict] = {}  # (kind, name) -> object, from -f documents
+        self.overrides: dict[str, Any] = {}  # "instancetype"/"preference" -> spec from --*-file
+
+    def connect(self) -> Any:
+        """The cluster client, connected on first need (offline expansions never connect)."""
+        if self.client is None:
+            from ..kube.client import connect
+
+            self.client = connect(self.connection, self.environ, self.home, self.log)
+        return self.client
+
+    def close(self) -> None:
+        """Close the cluster connection, if one was opened."""
+        if self.client is not None:
+            self.client.close()
+
+    def namespace_of(self, vm) -> str:
+        """The VM's namespace, else -n, else the context's (only read when the cluster is needed anyway)."""
+        namespace = (vm.get("metadata") or {}).get("namespace")
+        if namespace:
+            return str(namespace)
+        if self.connection.namespace:
+            return self.connection.namespace
+        return self.connect().namespace if self._needs_cluster(vm) else "default"
+
+    def _needs_cluster(self, vm) -> bool:
+        """True unless every matcher of ``vm`` is answered by --*-file or a document of the -f file."""
+        spec = vm.get("spec") or {}
+        for key, kinds in (("instancetype", INSTANCETYPE_KINDS), ("preference", PREFERENCE_KINDS)):
+            matcher = spec.get(key)
+            if matcher is None or key in self.overrides:
+                continue
+            if matcher.get("inferFromVolume") or matcher.get("revisionName"):
+                return True
+            if not any((kind, matcher.get("name")) in self.local for kind in kinds):
+                return True
+        return False
+
+    def read_manifests(self, path: str) -> list[dict[str, Any]]:
+        """The VirtualMachines of ``path``; its instance types and preferences are kept as local objects."""
+        from ..errors import InputError
+
+        vms = []
+        for doc in read_documents(path, self.stdin):
+            kind = doc.get("kind")
+            if kind == "VirtualMachine":
+                vms.append(doc)
+            elif kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
+                self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
+        if not vms:
+            raise InputError(f"error decoding VirtualMachine: no VirtualMachine in {path}")
+        return vms
+
+    def load_overrides(self, instancetype_file: str | None, preference_file: str | None) -> None:
+        """Read --instancetype-file / --preference-file (an object or a bare spec)."""
+        from ..errors import InputError
+
+        for key, path, kinds in (
+            ("instancetype", instancetype_file, INSTANCETYPE_KINDS),
+            ("preference", preference_file, PREFERENCE_KINDS),
+        ):
+            if path is None:
+                continue
+            docs = read_documents(path, self.stdin)
+            if len(docs) != 1 or (docs[0].get("kind") not in kinds and "spec" in docs[0]):
+                raise InputError(f"{path}: expected one {' or '.join(kinds)}")
+            self.overrides[key] = docs[0]["spec"] if "spec" in docs[0] else docs[0]
+
+    def stored_vm(self, name: str) -> dict[str, Any]:
+        """GET the VirtualMachine ``name`` in the client's namespace."""
+        from ..kube.resources import VIRTUAL_MACHINES
+
+        client = self.connect()
+        return client.get(VIRTUAL_MACHINES, name, client.namespace)
+
+    def fetch(self, kind: str, name: str, namespace: str):
+        """Get an object for the resolver: local documents first, then the cluster; None when NotFound."""
+        if (kind, name) in self.local:
+            return self.local[(kind, name)]
+        from ..errors import NotFoundError
+        from ..kube.resources import BY_KIND
+
+        resource = BY_KIND[kind]
+        try:
+            return self.connect().get(resource, name, namespace if resource.namespaced else None)
+        except NotFoundError:
+            return None
+
+    def expand_local(self, vm):
+        """(vm, (expanded VM, provenance) or None, problem lines) with the engine."""
+        from ..instancetype.expand import expand_vm
+        from ..instancetype.expand.resolve import ResolveError, find_spec, infer
+
+        had_namespace = bool((vm.get("metadata") or {}).get("namespace"))
+        located = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": self.namespace_of(vm)}}
+        try:
+            resolved = infer(located, self.fetch)
+            specs = {}
+            for key in ("instancetype", "preference"):
+                if key in self.overrides and (resolved.get("spec") or {}).get(key) is not None:
+                    specs[key] = self.overrides[key]
+                else:
+                    specs[key] = find_spec(resolved, key, self.fetch)[0]
+        except ResolveError as exc:
+            return vm, None, [str(exc)]
+        if not had_namespace:
+            # KubeVirt's expand returns the VM as it was given, without a namespace it did not have
+            resolved["metadata"].pop("namespace", None)
+        result = expand_vm(
+            resolved, specs["instancetype"], specs["preference"], defaults=self.defaults, check=self.check
+        )
+        if result.vm is None:
+            return vm, None, [problem_line(problem) for problem in result.problems]
+        return vm, (result.vm, result.provenance), []
+
+    def expand_server(self, vm, *, stored: bool):
+        """(vm, expanded VM or None, problem lines) from KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
+        from ..errors import APIError, NotFoundError, PluginError
+        from ..kube.resources import escape
+
+        client = self.connect()
+        namespace = (vm.get("metadata") or {}).get("namespace") or client.namespace
+        try:
+            if stored:
+                path = EXPAND_SPEC.format(namespace=escape(namespace), name=escape(vm_name(vm)))
+                expanded = client.transport.request("GET", path)
+            else:
+                expanded = client.transport.request("PUT", EXPAND_VM_SPEC.format(namespace=escape(namespace)), vm)
+        except NotFoundError as exc:
+            if "could not find the requested resource" in exc.message or "page not found" in exc.message:
+                subresource = "expand-spec" if stored else "expand-vm-spec"
+                raise PluginError(
+                    f"the server does not serve KubeVirt's {subresource} subresource (subresources.kubevirt.io/v1); "
+                    "expand without --server to expand locally"
+                ) from exc
+            raise
+        except APIError as exc:
+            return vm, None, [exc.message]
+        return vm, (expanded, {}), []
+
+
+def problem_line(problem: Any) -> str:
+    """KubeVirt's message, with its field path in front when the message does not name it."""
+    message = problem.error()
+    return message if problem.path in message else f"{problem.path}: {message}"
