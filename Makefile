@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint unit cluster cluster-down demo bench controlplane clean
+.PHONY: venv test lint completion-table unit cluster cluster-down demo bench controlplane tools krew clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,14 +18,33 @@ venv: $(VENV)/.installed
 controlplane:
 	bash hack/controlplane/build.sh
 
-## test: lint and type checks, then the whole suite (unit, integration on the local control plane, e2e through kubectl)
-test: venv lint
+## tools: build what the tests need from Go modules, once per machine (cached in ~/.cache/kubectl-instancetype):
+##        the control plane, virtctl + goref (differential tests), krew + validate-krew-manifest
+tools:
+	@if command -v go >/dev/null 2>&1; then \
+		bash hack/controlplane/build.sh >/dev/null && bash hack/virtctl/build.sh >/dev/null && bash hack/krew/build.sh >/dev/null; \
+	else echo "Go is not installed: the tests that need the control plane, virtctl or krew will be skipped" >&2; fi
+
+## test: lint and type checks, the Go tools, then the whole suite (unit, integration on the local control plane,
+##       e2e through kubectl, the krew package through the real krew, pip/pipx/uv installs)
+test: venv lint tools
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+## krew: the frozen one-folder build for this machine, packed as dist/krew/kubectl-instancetype_<os>_<arch>.tar.gz,
+##       and dist/krew/instancetype.yaml generated from plugin.yaml with the archives' sha256
+krew: venv
+	$(PY) -m hack.krew
 
 ## lint: ruff (lint + format check) and mypy (strict on the domain and the use cases)
 lint: venv
 	$(VENV)/bin/ruff check kubectl_instancetype tests hack bench
 	$(VENV)/bin/ruff format --check kubectl_instancetype tests hack bench
+	$(VENV)/bin/mypy kubectl_instancetype
+
+## completion-table: regenerate what shell completion knows (commands, flags, values) and completions/
+completion-table: venv
+	$(PY) -m kubectl_instancetype.cli.completion_spec
+	$(PY) -c 'from pathlib import Path; from kubectl_instancetype.cli.completion_scripts import SCRIPTS, FILE_NAMES; [Path("completions", FILE_NAMES[s]).write_text(t) for s, t in SCRIPTS.items()]'
 
 ## unit: the fast tests only
 unit: venv

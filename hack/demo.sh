@@ -40,6 +40,19 @@ step kubectl instancetype matrix -n demo
 step kubectl instancetype catalog list --compatible-with rhel.9.dpdk --class general.purpose
 step kubectl instancetype catalog diff --exit-code
 
+kubectl apply -n demo -f - >/dev/null <<'PVC'
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: fedora-disk}
+spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+PVC
+step kubectl instancetype label pvc/fedora-disk -n demo --default-instancetype u1.medium --default-preference fedora --overwrite
+step kubectl instancetype infer pvc/fedora-disk -n demo -o wide
+kubectl delete virtualmachine demo-inferred -n demo --ignore-not-found >/dev/null
+step kubectl instancetype create vm --name demo-inferred --volume-pvc src:fedora-disk -n demo
+step kubectl instancetype infer vm/demo-inferred -n demo --explain
+step kubectl instancetype infer pvc/no-such-disk -n demo || true
+
 cat <<MSG
 
 The control plane keeps running. To use it from this shell:

@@ -66,6 +66,7 @@ replace kubevirt.io/client-go => kubevirt.io/client-go v1.8.0
 
 require (
 	k8s.io/apimachinery v0.34.3
+	k8s.io/client-go v12.0.0+incompatible
 	kubevirt.io/api v1.7.0
 	kubevirt.io/kubevirt v1.8.0
 	sigs.k8s.io/yaml v1.6.0
@@ -144,7 +145,6 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/api v0.34.3 // indirect
 	k8s.io/apiextensions-apiserver v0.34.3 // indirect
-	k8s.io/client-go v12.0.0+incompatible // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 	k8s.io/kube-aggregator v0.28.2 // indirect
 	k8s.io/kube-openapi v0.31.0 // indirect

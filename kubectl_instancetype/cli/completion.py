@@ -1,47 +1,239 @@
-"""kubectl's plugin completion protocol, served in-process from the Typer app.
+"""kubectl's plugin completion protocol, served from a generated table without building the Typer app.
 
 kubectl runs ``kubectl_complete-instancetype <args...> <word being completed>``; we answer one candidate per
-line (``value<TAB>description``) and a last ``:<directive>`` line (Cobra's ShellCompDirective: 4 means
-no file completion, 0 lets the shell complete file names). Nothing is ever written to stderr, and the
-exit status is always 0, because kubectl would otherwise drop the answer.
+line (``value<TAB>description``) and a last ``:<directive>`` line (cobra's ShellCompDirective: 4 means no
+file completion, 0 lets the shell complete file names). Nothing is ever written to stderr and the exit
+status is always 0, because kubectl would otherwise drop the answer or show noise to the user.
+
+Commands, flags and fixed values come from :mod:`.completion_data` (generated from the app, see
+:mod:`.completion_spec`); live names (instance types, preferences, namespaces, PVCs, ...) from one
+metadata-only list request per scope, under a short overall deadline, honouring ``--kubeconfig``,
+``--context`` and ``-n`` already on the line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..env import Environment
 
 NO_FILE_COMPLETION = 4
+NO_SPACE = 2
 DEFAULT = 0
+LIVE_DEADLINE = 1.0  # seconds for every live look-up of one completion together
+
+# kind prefixes --instancetype and --preference accept (virtctl's spellings, canonical form first)
+INSTANCETYPE_PREFIXES = ("virtualmachineclusterinstancetype/", "virtualmachineinstancetype/")
+PREFERENCE_PREFIXES = ("virtualmachineclusterpreference/", "virtualmachinepreference/")
+# positional "kind/NAME" arguments (infer, expand, label, ...), with kubectl's short names
+OBJECT_PREFIXES = {
+    "vm/": "virtualmachines",
+    "pvc/": "persistentvolumeclaims",
+    "dv/": "datavolumes",
+    "datasource/": "datasources",
+    "das/": "datasources",
+    "volumesnapshot/": "volumesnapshots",
+}
+
+Candidate = tuple[str, str]
 
 
-def candidates(args: Sequence[str], incomplete: str) -> tuple[list[tuple[str, str]], int]:
-    """The (value, help) candidates for completing ``incomplete`` after ``args``, and the directive."""
-    from typer._click import shell_completion
-    from typer._click.core import Parameter
-    from typer.main import get_command
+class Line:
+    """The command line being completed: the command path, flags already given, and what is being typed."""
 
-    from .registry import PROG_NAME, build, normalise
+    def __init__(self, table: dict[str, Any], args: Sequence[str]):
+        self.table = table
+        self.path = ""
+        self.values: dict[str, str] = {}
+        self.positionals: list[str] = []
+        self.pending_flag: str | None = None  # the flag whose value is being typed as the next word
+        aliases = table[""].get("aliases", {})
+        words = list(args)
+        index = 0
+        while index < len(words):
+            word = words[index]
+            entry = table[self.path]
+            if word.startswith("-") and word != "-":
+                name, eq, value = word.partition("=")
+                flag = entry["flags"].get(name)
+                if flag is not None and flag["value"] and not eq:
+                    if index + 1 < len(words):
+                        self.values[name] = words[index + 1]
+                        index += 2
+                        continue
+                    self.pending_flag = name
+                elif flag is not None and eq:
+                    self.values[name] = value
+                index += 1
+                continue
+            name = aliases.get(word, word) if not self.path else word
+            child = f"{self.path} {name}".strip()
+            if not self.positionals and child in table:
+                self.path = child
+            else:
+                self.positionals.append(word)
+            index += 1
 
-    command = get_command(build(normalise(args))[0])
-    context = shell_completion._resolve_context(command, {}, PROG_NAME, list(args))
-    owner, incomplete = shell_completion._resolve_incomplete(context, list(args), incomplete)
-    items = owner.shell_complete(context, incomplete)
-    directive = NO_FILE_COMPLETION
-    if isinstance(owner, Parameter) and getattr(owner.type, "name", "") in ("path", "file", "filename"):
-        directive = DEFAULT
-    return [(item.value, (item.help or "").splitlines()[0] if item.help else "") for item in items], directive
+    @property
+    def entry(self) -> dict[str, Any]:
+        """The table entry of the command being completed."""
+        return self.table[self.path]
+
+    def value(self, *names: str) -> str | None:
+        """The value given for the first of ``names`` on the line, if any."""
+        for name in names:
+            if name in self.values:
+                return self.values[name]
+        return None
+
+
+def _filtered(candidates: Sequence[Candidate], prefix: str) -> list[Candidate]:
+    return [(value, help_text) for value, help_text in candidates if value.startswith(prefix)]
+
+
+def candidates(
+    args: Sequence[str], incomplete: str, live: Callable[[str, Line, str], list[Candidate]] | None = None
+) -> tuple[list[Candidate], int]:
+    """The (value, help) candidates for completing ``incomplete`` after ``args``, and the directive.
+
+    ``live(source, line, prefix)`` returns names from the cluster (or kubeconfig); without it, only static
+    candidates are offered.
+    """
+    from .completion_data import TABLE
+
+    live = live or (lambda source, line, prefix: [])
+    line = Line(TABLE, args)
+    entry = line.entry
+    flag, prefix = line.pending_flag, incomplete
+    if flag is None and incomplete.startswith("-") and "=" in incomplete:
+        flag, _, prefix = incomplete.partition("=")
+        if flag in entry["flags"] and entry["flags"][flag]["value"]:
+            values, directive = _values(entry["flags"][flag], flag, line, prefix, live)
+            return [(f"{flag}={value}", help_text) for value, help_text in values], directive
+        return [], NO_FILE_COMPLETION
+    if flag is not None:
+        return _values(entry["flags"].get(flag, {}), flag, line, prefix, live)
+    if incomplete.startswith("-"):
+        flags = [(name, spec["help"]) for name, spec in entry["flags"].items()]
+        long_first = sorted(flags, key=lambda item: (not item[0].startswith("--"), item[0]))
+        return _filtered(long_first, incomplete), NO_FILE_COMPLETION
+    found: list[Candidate] = []
+    if not line.positionals:
+        found += _filtered(sorted(entry["commands"].items()), incomplete)
+    argument = entry.get("argument")
+    if argument == "kinds" and not line.positionals:
+        found += _filtered([("instancetypes", "list instance types"), ("preferences", "list preferences")], prefix)
+    elif argument == "objects" and not line.positionals:
+        return _objects(line, prefix, live)
+    return found, NO_FILE_COMPLETION
+
+
+def _values(
+    spec: dict[str, Any],
+    flag: str,
+    line: Line,
+    prefix: str,
+    live: Callable[[str, Line, str], list[Candidate]] | None,
+) -> tuple[list[Candidate], int]:
+    if spec.get("file"):
+        return [], DEFAULT
+    fixed = [(value, "") for value in spec.get("values", [])]
+    source = spec.get("live")
+    if fixed and not source:
+        return _filtered(fixed, prefix), NO_FILE_COMPLETION
+    if source is None or live is None:
+        return _filtered(fixed, prefix), NO_FILE_COMPLETION
+    if source in ("instancetypes", "preferences"):
+        prefixes = INSTANCETYPE_PREFIXES if source == "instancetypes" else PREFERENCE_PREFIXES
+        kind, slash, name = prefix.rpartition("/")
+        if slash:
+            namespaced = f"{kind}/" == prefixes[1]
+            names = live(f"{source}:{'namespaced' if namespaced else 'cluster'}", line, name)
+            return [(f"{kind}/{value}", help_text) for value, help_text in names], NO_FILE_COMPLETION
+        found = live(f"{source}:cluster", line, prefix)
+        found += _filtered([(p, "kind prefix") for p in prefixes], prefix)
+        # Only kind prefixes left: no space after them, so the name can follow at once.
+        only_prefixes = bool(found) and all(value.endswith("/") for value, _ in found)
+        return found, NO_FILE_COMPLETION | (NO_SPACE if only_prefixes else 0)
+    if source == "pvc-src":
+        # --volume-pvc src:NAME[,name:...]: complete PVC names after "src:".
+        head, marker, name = prefix.rpartition("src:")
+        if not marker:
+            return _filtered([("src:", "the PVC to use")], prefix), NO_SPACE | NO_FILE_COMPLETION
+        names = live("persistentvolumeclaims", line, name)
+        return [(f"{head}src:{value}", help_text) for value, help_text in names], NO_FILE_COMPLETION
+    return live(source, line, prefix), NO_FILE_COMPLETION
+
+
+def _objects(
+    line: Line, prefix: str, live: Callable[[str, Line, str], list[Candidate]] | None
+) -> tuple[list[Candidate], int]:
+    kind, slash, name = prefix.partition("/")
+    if not slash:
+        return _filtered([(p, "") for p in OBJECT_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
+    resource = OBJECT_PREFIXES.get(f"{kind}/")
+    if resource is None or live is None:
+        return [], NO_FILE_COMPLETION
+    return [(f"{kind}/{value}", help_text) for value, help_text in live(resource, line, name)], NO_FILE_COMPLETION
+
+
+def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], list[Candidate]]:
+    """The live look-up: names from the cluster (metadata only), or contexts from the kubeconfig."""
+    import time
+
+    def look_up(source: str, line: Line, prefix: str) -> list[Candidate]:
+        try:
+            return _look_up(source, line, prefix)
+        except Exception:  # noqa: BLE001 - no live names, but the static candidates still count
+            return []
+
+    def _look_up(source: str, line: Line, prefix: str) -> list[Candidate]:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return []
+        if source == "contexts":
+            return _contexts(env, line, prefix)
+        from ..usecases.names import list_names
+
+        return [
+            (name, description)
+            for name, description in list_names(
+                source,
+                kubeconfig=line.value("--kubeconfig"),
+                context=line.value("--context"),
+                namespace=line.value("-n", "--namespace"),
+                prefix=prefix,
+                environ=env.environ,
+                home=env.home(),
+                timeout=remaining,
+            )
+        ]
+
+    return look_up
+
+
+def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
+    from ..kube.config import kubeconfig_paths, read_kubeconfig
+
+    files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
+    return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]
 
 
 def complete(argv: Sequence[str], env: Environment) -> int:
-    """Answer one kubectl completion request; always exit 0."""
+    """Answer one kubectl completion request; always exit 0, never write to stderr."""
+    import time
+
     args, incomplete = list(argv[:-1]), (argv[-1] if argv else "")
     try:
-        found, directive = candidates(args, incomplete)
-    except Exception:  # noqa: BLE001 - completion must stay silent: a wrong guess is better than noise
+        found, directive = candidates(args, incomplete, live_names(env, time.monotonic() + LIVE_DEADLINE))
+    except Exception:  # noqa: BLE001 - completion must stay silent: nothing is better than noise
         found, directive = [], NO_FILE_COMPLETION
-    for value, description in found:
-        env.stdout.write(f"{value}\t{description}\n" if description else f"{value}\n")
-    env.stdout.write(f":{directive}\n")
+    try:
+        for value, description in found:
+            description = description.splitlines()[0] if description else ""
+            env.stdout.write(f"{value}\t{description}\n" if description else f"{value}\n")
+        env.stdout.write(f":{directive}\n")
+    except (OSError, ValueError):
+        pass
     return 0

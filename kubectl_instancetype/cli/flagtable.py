@@ -38,9 +38,6 @@ Output = Annotated[
     ),
 ]
 
-# Bare boolean flags and a bare --dry-run get their pflag meaning (see options.expand_optional_values).
-OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
-
 
 def verbatim(text: str) -> str:
     """Mark every paragraph of ``text`` so that Click prints it as written (examples keep their lines)."""

@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules: typer would have t
 annotation on each run (measured: ~13 ms of a 40 ms warm run).
 """
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -297,7 +297,7 @@ def list_command(
 
     connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
     with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
-        source = ClusterSource(client)
+        source: Any = ClusterSource(client)
         if compatible_with:
             from ..usecases.recommend import CompatibleSource, cluster_preference
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..env import Environment
 from ..errors import ExitStatus, PluginError, exit_code, render
-from .registry import ALIASES, COMMANDS, PROG_NAME
+from .commands import ALIASES, COMMANDS, PROG_NAME
 
 __all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "build_app", "complete_main", "main", "run"]
 
@@ -43,6 +43,12 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
     env = env or Environment()
     args = normalise(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["__complete"]:
+        # cobra's hidden entry: the shell scripts of `completion bash|zsh|fish|powershell` and the krew
+        # launcher call it; kubectl calls kubectl_complete-instancetype with the same arguments.
+        from .completion import complete
+
+        return complete(args[1:], env)
     try:
         app, modules = build(args)
         from .options import expand_optional_values
@@ -107,7 +113,7 @@ def main() -> int:
     return code
 
 
-def complete_main() -> int:
+def complete_main(argv: Sequence[str] | None = None) -> int:
     """Console script ``kubectl_complete-instancetype`` (kubectl's plugin completion helper).
 
     kubectl runs it with the plugin's arguments and the word being completed last; it prints one
@@ -115,4 +121,4 @@ def complete_main() -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:], Environment())
+    return complete(sys.argv[1:] if argv is None else argv, Environment())

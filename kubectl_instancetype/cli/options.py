@@ -5,7 +5,6 @@ kubectl does not pass its own global flags to plugins, so each command parses th
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Optional
 
 import typer
@@ -118,7 +117,7 @@ Verbosity = Annotated[
 
 # Flags whose value is optional, as Cobra's NoOptDefVal: alone they mean the value given here; a value
 # must then be attached with "=" (--hugepages=1Gi). Click cannot express this, so argv is rewritten.
-OPTIONAL_VALUE_FLAGS = {"--hugepages": "*"}
+OPTIONAL_VALUE_FLAGS = {"--hugepages": "*", "--dry-run": "client"}
 ANY_VALUE = "*"
 
 
@@ -139,25 +138,14 @@ def expand_optional_values(args: list[str], optional: dict[str, str] | None = No
     return out
 
 
-_DURATION = re.compile(r"^(?:(\d+(?:\.\d+)?)(h|ms|m|s))+$|^\d+$")
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(h|ms|m|s)")
-_UNIT_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
-
-
 def parse_request_timeout(text: str) -> float | None:
     """kubectl's ``--request-timeout``: a bare integer is seconds, else a Go duration; 0 means none."""
-    text = text.strip()
-    if not _DURATION.match(text):
-        raise UsageError(
-            "Invalid timeout value. Timeout must be a single integer in seconds, "
-            "or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)"
-        )
-    seconds = (
-        float(text)
-        if text.isdigit()
-        else sum(float(number) * _UNIT_SECONDS[unit] for number, unit in _DURATION_PART.findall(text))
-    )
-    return seconds or None
+    from ..golang.duration import DurationError, request_timeout_seconds
+
+    try:
+        return request_timeout_seconds(text)
+    except DurationError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):

@@ -13,26 +13,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-PROG_NAME = "kubectl instancetype"
+from .commands import ALIASES, COMMANDS, CONTEXT_SETTINGS, HELP, PROG_NAME
 
-# command name -> the module that registers it. Order is the order of `--help`.
-COMMANDS: dict[str, str] = {
-    "create": "kubectl_instancetype.cli.create",
-    "list": "kubectl_instancetype.cli.list",
-    "recommend": "kubectl_instancetype.cli.recommend",
-    "matrix": "kubectl_instancetype.cli.matrix",
-    "derive": "kubectl_instancetype.cli.derive",
-    "catalog": "kubectl_instancetype.cli.catalog",
-    "version": "kubectl_instancetype.cli.version",
-}
-ALIASES = {"ls": "list"}
-
-HELP = """KubeVirt instance types and preferences from the terminal.
-
-Find VirtualMachine(Cluster)Instancetypes and VirtualMachine(Cluster)Preferences by size and features,
-in both scopes, against the live cluster."""
-
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+__all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "add_group", "build", "optional_value_flags", "register_modules"]
 
 
 def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str | None:
@@ -116,7 +99,11 @@ def build(argv: Sequence[str]) -> tuple[Any, list[ModuleType]]:
     )
     # A callback keeps the app a command group even when only one command is registered.
     app.callback()(_root)
-    return app, register_modules(app, COMMANDS, argv)
+    leaves = register_modules(app, COMMANDS, argv)
+    from .helpformat import install
+
+    install(app)
+    return app, leaves
 
 
 def optional_value_flags(modules: Sequence[ModuleType]) -> dict[str, str]:

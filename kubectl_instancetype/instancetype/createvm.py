@@ -23,8 +23,9 @@ DIFFERENCES_FROM_VIRTCTL (quoted in the README; each is deliberate):
 * The ``--cloud-init none`` warning is a line of its own; virtctl prints it without a newline.
 * The command examples (:data:`EXAMPLES`) are valid commands; several of virtctl's are not
   (``--volume-pvc=my-pvc``, ``--infer-instancetype=<volume>``, a ``namespace`` param).
-* Quantities (``--memory``, ``size:``) with a decimal exponent beyond +-100000 (``1e-2147483648``) are refused
-  with the suffix error; virtctl accepts them and then computes for minutes.
+* Quantities (``--memory``, ``size:``) with a decimal exponent beyond +-1000 (``1e-2147483648``) are refused
+  with the suffix error, and quantities with more than 1000 digits as too long; virtctl accepts them and then
+  computes for minutes.
 
 Quirks kept on purpose, because virtctl documents or relies on them: ``--termination-grace-period`` defaults
 to 180 and is always written (so a preference's preferred grace period never applies to these manifests);
@@ -72,8 +73,8 @@ DIFFERENCES_FROM_VIRTCTL: list[str] = [
     "Unknown compound parameters are reported in the order they were written (virtctl: random map order).",
     "The '--cloud-init: was set to none' warning ends with a newline (virtctl's runs into the next output).",
     "The help examples are valid commands (several of virtctl's are not).",
-    "Quantities with a decimal exponent beyond +-100000 (1e-2147483648) are refused as having a bad suffix; "
-    "virtctl accepts them and then computes for minutes.",
+    "Quantities with a decimal exponent beyond +-1000 (1e-2147483648) are refused as having a bad suffix, "
+    "and quantities with more than 1000 digits as too long; virtctl accepts them and then computes for minutes.",
 ]
 
 CLOUD_INIT_DISK = "cloudinitdisk"

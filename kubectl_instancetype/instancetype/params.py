@@ -16,10 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from ..errors import UsageError
+from ..golang.encoding_csv import CSVError, go_read_csv_record
+from ..golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint, go_quote
 from .quantity import QuantityError, canonical_quantity
+
+# Re-exported: the create builders and their tests read the Go helpers from here.
+__all__ = [
+    "CSVError",
+    "GoNumError",
+    "go_parse_bool",
+    "go_parse_int",
+    "go_parse_uint",
+    "go_quote",
+    "go_read_csv_record",
+]
 
 # apimachinery's rand.String alphabet: no vowels (no accidental words), no 0/1/3 (no look-alikes).
 RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
@@ -141,212 +154,6 @@ def split_prefixed_name(text: str) -> tuple[str, str]:
     return prefix, name
 
 
-# --- Go's strconv, as far as pflag and virtctl show its messages ---
-
-
-def go_quote(text: str) -> str:
-    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept."""
-    escapes = {
-        "\a": r"\a",
-        "\b": r"\b",
-        "\f": r"\f",
-        "\n": r"\n",
-        "\r": r"\r",
-        "\t": r"\t",
-        "\v": r"\v",
-        "\\": r"\\",
-        '"': r"\"",
-    }
-    out = []
-    for char in text:
-        if char in escapes:
-            out.append(escapes[char])
-        elif char.isprintable():
-            out.append(char)
-        elif ord(char) < 0x80:
-            out.append(f"\\x{ord(char):02x}")
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return '"' + "".join(out) + '"'
-
-
-class GoNumError(ValueError):
-    """Go's ``*strconv.NumError``: ``strconv.<Func>: parsing "<num>": <invalid syntax|value out of range>``."""
-
-    def __init__(self, func: str, number: str, reason: str):
-        super().__init__(f"strconv.{func}: parsing {go_quote(number)}: {reason}")
-
-
-_SYNTAX = "invalid syntax"
-_RANGE = "value out of range"
-
-
-def _underscores_ok(text: str) -> bool:
-    """Go's rule for ``_`` in base-prefixed literals: only between digits (or after the base prefix)."""
-    if text[:1] in ("+", "-"):
-        text = text[1:]
-    seen, index, hexadecimal = "^", 0, False
-    if len(text) >= 2 and text[0] == "0" and text[1].lower() in "box":
-        index, seen, hexadecimal = 2, "0", text[1].lower() == "x"
-    for char in text[index:]:
-        if char.isascii() and (char.isdigit() or (hexadecimal and char.lower() in "abcdef")):
-            seen = "0"
-        elif char == "_":
-            if seen != "0":
-                return False
-            seen = "_"
-        elif seen == "_":
-            return False
-        else:
-            seen = "!"
-    return seen != "_"
-
-
-def go_parse_uint(text: str, *, base: int = 0, bits: int = 64, func: str = "ParseUint") -> int:
-    """Go's ``strconv.ParseUint(text, base, bits)`` with its errors (base 0 reads 0x/0o/0b/0 prefixes)."""
-    if text == "":
-        raise GoNumError(func, text, _SYNTAX)
-    digits, base0 = text, base == 0
-    if base0:
-        base = 10
-        if text[0] == "0":
-            if len(text) >= 3 and text[1].lower() in "box":
-                base = {"b": 2, "o": 8, "x": 16}[text[1].lower()]
-                digits = text[2:]
-            else:
-                base, digits = 8, text[1:]
-    maximum = (1 << bits) - 1
-    value, underscores = 0, False
-    for char in digits:
-        if char == "_" and base0:
-            underscores = True
-            continue
-        lowered = char.lower()
-        if char.isascii() and char.isdigit():
-            digit = ord(char) - ord("0")
-        elif "a" <= lowered <= "z":
-            digit = ord(lowered) - ord("a") + 10
-        else:
-            raise GoNumError(func, text, _SYNTAX)
-        if digit >= base:
-            raise GoNumError(func, text, _SYNTAX)
-        value = value * base + digit
-        if value > maximum:
-            raise GoNumError(func, text, _RANGE)
-    if underscores and not _underscores_ok(text):
-        raise GoNumError(func, text, _SYNTAX)
-    return value
-
-
-def go_parse_int(text: str, *, base: int = 0, bits: int = 64) -> int:
-    """Go's ``strconv.ParseInt(text, base, bits)`` with its errors."""
-    if text == "":
-        raise GoNumError("ParseInt", text, _SYNTAX)
-    negative = text[0] == "-"
-    unsigned = text[1:] if text[0] in "+-" else text
-    try:
-        magnitude = go_parse_uint(unsigned, base=base, bits=bits, func="ParseInt")
-    except GoNumError as exc:
-        if str(exc).endswith(_RANGE):
-            raise GoNumError("ParseInt", text, _RANGE) from None
-        raise GoNumError("ParseInt", text, _SYNTAX) from None
-    cutoff = 1 << (bits - 1)
-    if (not negative and magnitude >= cutoff) or (negative and magnitude > cutoff):
-        raise GoNumError("ParseInt", text, _RANGE)
-    return -magnitude if negative else magnitude
-
-
-_GO_TRUE = {"1", "t", "T", "TRUE", "true", "True"}
-_GO_FALSE = {"0", "f", "F", "FALSE", "false", "False"}
-
-
-def go_parse_bool(text: str) -> bool:
-    """Go's ``strconv.ParseBool``."""
-    if text in _GO_TRUE:
-        return True
-    if text in _GO_FALSE:
-        return False
-    raise GoNumError("ParseBool", text, _SYNTAX)
-
-
-class CSVError(ValueError):
-    """Go's ``encoding/csv`` parse error text."""
-
-
-def go_read_csv_record(text: str) -> list[str]:
-    """The first record of ``text`` as Go's ``csv.Reader.Read`` returns it (pflag's string-slice values).
-
-    Fields are split on ``,``; a field that starts with ``"`` is quoted (``""`` is a literal quote, commas
-    and newlines stay inside); a ``"`` anywhere else is an error, as Go reports it.
-    """
-    if text == "":
-        return []
-    lines = text.replace("\r\n", "\n").split("\n")
-    line_index = 0
-    while line_index < len(lines) and lines[line_index] == "":
-        line_index += 1  # Go skips empty lines before a record
-    if line_index >= len(lines):
-        raise CSVError("EOF")
-    record_line = line_index + 1
-    line = lines[line_index]
-    fields: list[str] = []
-    position = 0
-    while True:
-        if not line.startswith('"', position):
-            end = line.find(",", position)
-            field = line[position:] if end < 0 else line[position:end]
-            quote = field.find('"')
-            if quote >= 0:
-                column = len(line[: position + quote].encode()) + 1
-                raise CSVError(f'parse error on line {line_index + 1}, column {column}: bare " in non-quoted-field')
-            fields.append(field)
-            if end < 0:
-                return fields
-            position = end + 1
-            continue
-        # Quoted field: may continue over following lines.
-        position += 1
-        value = []
-        while True:
-            quote = line.find('"', position)
-            if quote < 0:
-                value.append(line[position:])
-                line_index += 1
-                if line_index >= len(lines):
-                    column = len(line.encode()) + 1
-                    raise CSVError(
-                        _csv_error_text(record_line, line_index, column, 'extraneous or missing " in quoted-field')
-                    )
-                value.append("\n")
-                line, position = lines[line_index], 0
-                continue
-            value.append(line[position:quote])
-            after = quote + 1
-            if line.startswith('"', after):
-                value.append('"')
-                position = after + 1
-                continue
-            if after == len(line):
-                fields.append("".join(value))
-                return fields
-            if line[after] == ",":
-                fields.append("".join(value))
-                position = after + 1
-                break
-            column = len(line[:quote].encode()) + 1
-            raise CSVError(
-                _csv_error_text(record_line, line_index + 1, column, 'extraneous or missing " in quoted-field')
-            )
-
-
-def _csv_error_text(record_line: int, line: int, column: int, message: str) -> str:
-    if record_line == line:
-        return f"parse error on line {line}, column {column}: {message}"
-    return f"record on line {record_line}; parse error on line {line}, column {column}: {message}"
-
-
 # --- flag declarations ---
 
 FLAG_STRING = "string"
@@ -461,7 +268,7 @@ class FlagOptions:
     flag_specs: ClassVar[Mapping[str, FlagSpec]] = {}
 
     @classmethod
-    def from_flags(cls, values: Mapping[str, object], *, namespace: str | None = None):
+    def from_flags(cls, values: Mapping[str, object], *, namespace: str | None = None) -> Self:
         """Options from the flags that were given, keyed by flag name (``{"volume-pvc": ["src:a"]}``).
 
         Every key counts as changed; repeatable values may be any iterable of strings and are stored as tuples.

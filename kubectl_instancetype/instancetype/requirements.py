@@ -101,7 +101,9 @@ def unmet_requirement(
     ``instancetype`` is the instance type's spec (None without one); ``template`` is the VM's
     ``spec.template.spec``. Returns None when every requirement is met.
     """
-    requirements = (preference or {}).get("requirements")
+    if not preference:
+        return None
+    requirements = preference.get("requirements")
     if not requirements:
         return None
     if requirements.get("cpu"):

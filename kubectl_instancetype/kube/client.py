@@ -1,4 +1,4 @@
-"""A small API client over :class:`~.transport.Transport`: get, paged list, create, server version."""
+"""A small API client over :class:`~.transport.Transport`: get, paged list, create, patch, apply, delete, version."""
 
 from __future__ import annotations
 
@@ -12,6 +12,17 @@ from .resources import Resource
 from .transport import Transport
 
 DEFAULT_CHUNK_SIZE = 500
+# A list that has not ended after this many pages is a server bug (100,000 pages of 500 objects would be
+# 50 million objects): stop instead of looping forever.
+MAX_PAGES = 100_000
+MERGE_PATCH = "application/merge-patch+json"
+STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
+JSON_PATCH = "application/json-patch+json"
+APPLY_PATCH = "application/apply-patch+yaml"
+
+
+class PagingError(PluginError):
+    """The server's list pages did not end (a repeated continue token, or too many pages)."""
 
 
 class Client:
@@ -46,11 +57,13 @@ class Client:
 
     def server_version(self) -> dict[str, Any]:
         """``GET /version``."""
-        return self.transport.request("GET", "/version")
+        answer: dict[str, Any] = self.transport.request("GET", "/version")
+        return answer
 
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:
         """Fetch one object."""
-        return self.transport.request("GET", resource.path(namespace, name))
+        answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, name))
+        return answer
 
     def get_all(self, requests: list[tuple[Resource, str, str | None]]) -> list[dict[str, Any] | PluginError]:
         """GET several objects concurrently: one request each, on connections of their own.
@@ -111,27 +124,43 @@ class Client:
                 **{"continue": token},
             )
 
-        first = self.transport.request("GET", path(None))
+        # With --request-timeout the whole paged list shares one deadline, so a list whose pages never
+        # end stops there; without one, a repeated token or MAX_PAGES pages end it.
+        deadline = self.transport.deadline()
+        first = self.transport.request("GET", path(None), deadline=deadline)
         yield first
         token = (first.get("metadata") or {}).get("continue")
         if not token:
             return
-        yield from self._prefetched_pages(path, token)
+        yield from self._prefetched_pages(path, token, deadline)
 
-    def _prefetched_pages(self, path: Callable[[str | None], str], token: str) -> Iterator[dict[str, Any]]:
-        import json
+    def _prefetched_pages(
+        self, path: Callable[[str | None], str], token: str, deadline: float | None
+    ) -> Iterator[dict[str, Any]]:
         import queue
         import threading
+
+        from .errors import decode_object
 
         bodies: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=2)
         stop = threading.Event()
 
         def fetch(next_token: str | None) -> None:
+            seen = {next_token}
+            pages = 1
             try:
                 while next_token and not stop.is_set():
-                    body = self.transport.request("GET", path(next_token), raw=True)
+                    pages += 1
+                    if pages > MAX_PAGES:
+                        raise PagingError(f"the server's list did not end after {MAX_PAGES} pages; stopping")
+                    body = self.transport.request("GET", path(next_token), raw=True, deadline=deadline)
                     bodies.put(body)
                     next_token = continue_token(body)
+                    if next_token in seen:
+                        raise PagingError(
+                            "the server sent the same continue token twice; stopping the list instead of looping"
+                        )
+                    seen.add(next_token)
             except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which raises it
                 bodies.put(exc)
                 return
@@ -147,7 +176,7 @@ class Client:
                     return
                 if isinstance(item, BaseException):
                     raise item
-                yield json.loads(item)
+                yield decode_object(item)
         except (KeyboardInterrupt, SystemExit):
             interrupted = True  # the process is ending: do not wait for a request in flight
             raise
@@ -171,7 +200,68 @@ class Client:
     ) -> dict[str, Any]:
         """POST ``body``; ``dry_run`` sends ``dryRun=All`` so the server validates without persisting."""
         path = resource.path(namespace, dryRun="All" if dry_run else None, fieldManager=field_manager)
-        return self.transport.request("POST", path, body)
+        answer: dict[str, Any] = self.transport.request("POST", path, body)
+        return answer
+
+    def patch(
+        self,
+        resource: Resource,
+        name: str,
+        namespace: str | None,
+        body: Any,
+        content_type: str = MERGE_PATCH,
+        *,
+        dry_run: bool = False,
+        field_manager: str = "kubectl-instancetype",
+    ) -> dict[str, Any]:
+        """PATCH ``name`` with ``body`` (a document, or bytes already encoded) as ``content_type``.
+
+        ``content_type`` is one of the API server's patch types: merge (the default), strategic merge,
+        JSON patch or apply.
+        """
+        path = resource.path(namespace, name, dryRun="All" if dry_run else None, fieldManager=field_manager)
+        answer: dict[str, Any] = self.transport.request("PATCH", path, body, content_type=content_type)
+        return answer
+
+    def apply(
+        self,
+        resource: Resource,
+        name: str,
+        namespace: str | None,
+        body: dict[str, Any],
+        *,
+        field_manager: str = "kubectl-instancetype",
+        force: bool = False,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Server-side apply: PATCH ``body`` as application/apply-patch+yaml (JSON is YAML) for ``field_manager``.
+
+        ``force`` takes over fields another manager owns (kubectl apply --server-side --force-conflicts).
+        """
+        path = resource.path(
+            namespace,
+            name,
+            dryRun="All" if dry_run else None,
+            fieldManager=field_manager,
+            force="true" if force else None,
+        )
+        answer: dict[str, Any] = self.transport.request("PATCH", path, body, content_type=APPLY_PATCH)
+        return answer
+
+    def delete(
+        self,
+        resource: Resource,
+        name: str,
+        namespace: str | None = None,
+        *,
+        dry_run: bool = False,
+        propagation_policy: str | None = None,
+    ) -> dict[str, Any] | None:
+        """DELETE ``name``; returns what the server answers (the object, or a Status)."""
+        body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation_policy}
+        path = resource.path(namespace, name, dryRun="All" if dry_run else None)
+        answer: dict[str, Any] | None = self.transport.request("DELETE", path, body if propagation_policy else None)
+        return answer
 
 
 _LIST_TAIL = re.compile(rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$')
@@ -186,9 +276,12 @@ def continue_token(body: bytes) -> str | None:
     """
     import json
 
+    from .errors import decode_object
+
     match = _LIST_TAIL.search(body, max(0, len(body) - 4096)) or _LIST_HEAD.match(body)
-    metadata = json.loads(match.group(1)) if match else (json.loads(body).get("metadata") or {})
-    return metadata.get("continue") or None
+    metadata = json.loads(match.group(1)) if match else (decode_object(body).get("metadata") or {})
+    token = metadata.get("continue") if isinstance(metadata, dict) else None
+    return str(token) if token else None
 
 
 def connect(

@@ -3,17 +3,28 @@
 ``http.client`` imports the ``email`` package to parse headers, which costs more start-up time than a
 whole list request to a local API server takes; the API server speaks plain HTTP/1.1, so this small
 reader is all the plugin needs. Only what the plugin uses is implemented: one request at a time,
-no ``Expect: 100-continue``, no compression, CONNECT tunnels through an HTTP proxy.
+no ``Expect: 100-continue``, no compression, CONNECT tunnels and absolute-form requests through an HTTP
+proxy, request bodies streamed from bytes, a binary file or an iterator of chunks.
+
+A request may carry a *deadline* (a :func:`time.monotonic` instant): connecting, the TLS handshake,
+sending and every read then share it, so a server that trickles bytes is cut off when it passes, as Go's
+``http.Client.Timeout`` does. Without one, only connecting is bounded.
 """
 
 from __future__ import annotations
 
+import io
 import socket
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO, Union
 
-MAX_LINE = 65536
-MAX_HEADERS = 200
+# Go's http.Transport default for MaxResponseHeaderBytes (status line and headers together).
+MAX_HEADER_BYTES = 10 << 20
+UPLOAD_CHUNK = 1 << 20  # bytes read from a file body per send
+
+Body = Union[bytes, BinaryIO, Iterable[bytes], None]
 
 
 class ProtocolError(Exception):
@@ -22,6 +33,34 @@ class ProtocolError(Exception):
 
 class ServerClosed(ProtocolError):
     """The connection was closed before a response started (a kept-alive connection the server dropped)."""
+
+
+class BodyReadError(ProtocolError):
+    """The response status and headers arrived but the body did not (cut short, or bad chunk framing)."""
+
+
+class ProxyRefused(ProtocolError):
+    """The proxy answered CONNECT with something other than 200; the message is its reason phrase (Go's)."""
+
+    def __init__(self, status: int, reason: str):
+        super().__init__(reason or "unknown status code")
+        self.status = status
+
+
+class InvalidHeader(ValueError):
+    """A header name or value that would change the request's framing (CR, LF, NUL, other controls)."""
+
+
+class UploadError(ValueError):
+    """A streamed request body did not hold the number of bytes its Content-Length announced."""
+
+
+class DeadlineExceeded(TimeoutError):
+    """The request's deadline passed; ``phase`` is where: ``connect``, ``headers`` or ``body``."""
+
+    def __init__(self, phase: str):
+        super().__init__(f"deadline exceeded while {phase}")
+        self.phase = phase
 
 
 @dataclass
@@ -34,6 +73,36 @@ class Response:
     body: bytes
 
 
+def check_header(name: str, value: str) -> None:
+    """Refuse a header Go's net/http would refuse: a name that is not a token, a value with controls.
+
+    The message names the header, never its value (it may be a credential).
+    """
+    if not name or any(c in _NOT_TOKEN or ord(c) < 0x21 or ord(c) > 0x7E for c in name):
+        raise InvalidHeader(f"net/http: invalid header field name {name!r}")
+    if any((ord(c) < 0x20 and c != "\t") or ord(c) == 0x7F for c in value):
+        raise InvalidHeader(f'net/http: invalid header field value for "{name}"')
+
+
+_NOT_TOKEN = frozenset('"(),/:;<=>?@[\\]{}')
+
+
+class _DeadlineSocketIO(io.RawIOBase):
+    """The raw reader under the buffered one: every ``recv`` gets the time left before the deadline."""
+
+    def __init__(self, connection: Connection, sock: socket.socket):
+        super().__init__()
+        self._connection = connection
+        self._sock = sock
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        self._connection.arm()
+        return self._sock.recv_into(buffer)
+
+
 class Connection:
     """One client connection; :meth:`request` may be called repeatedly while the server keeps it open."""
 
@@ -42,18 +111,28 @@ class Connection:
         host: str,
         port: int,
         *,
-        timeout: float | None,
+        timeout: float | None = None,
         connect_timeout: float | None = None,
         tls_context: Any = None,
         server_hostname: str | None = None,
         tunnel: tuple[str, int] | None = None,
+        proxy_authorization: str | None = None,
+        absolute_form: str | None = None,
     ):
         self.host, self.port = host, port
-        self.timeout = timeout  # per socket operation once connected; None waits as long as the server takes
+        # Without a deadline, reads wait as long as the server takes (kubectl without --request-timeout);
+        # ``timeout`` is kept for callers that bound each socket operation instead.
+        self.timeout = timeout
         self.connect_timeout = connect_timeout if connect_timeout is not None else timeout
         self.tls_context = tls_context
         self.server_hostname = server_hostname
         self.tunnel = tunnel
+        # Proxy credentials: sent on CONNECT, or on every request in absolute form (plain http through a proxy).
+        self.proxy_authorization = proxy_authorization
+        self.absolute_form = absolute_form  # "http://host:port" when requests go to a forward proxy
+        self.deadline: float | None = None
+        self._timed = False  # the socket's timeout was set from a deadline
+        self.phase = "connect"
         self._sock: socket.socket | None = None
         self._reader: Any = None
         self.reusable = False
@@ -63,69 +142,190 @@ class Connection:
         """The host the requests are for (the tunnel's far end when proxied)."""
         return self.tunnel[0] if self.tunnel else self.host
 
+    def arm(self, fallback: float | None = None) -> None:
+        """Give the socket the time left before the deadline (``fallback`` without one); raise once it passed."""
+        if self._sock is None:
+            return
+        if self.deadline is None:
+            if fallback is not None:
+                self._sock.settimeout(fallback)
+            return  # the timeout set when connecting stays (no system call per read)
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise DeadlineExceeded(self.phase)
+        self._sock.settimeout(left)
+        self._timed = True
+
+    def _left(self, fallback: float | None) -> float | None:
+        if self.deadline is None:
+            return fallback
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise DeadlineExceeded(self.phase)
+        return left if fallback is None else min(left, fallback)  # Go's dialer keeps its own 30 s bound
+
     def connect(self) -> None:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
-        sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
+        self.phase = "connect"
+        try:
+            sock = socket.create_connection((self.host, self.port), timeout=self._left(self.connect_timeout))
+        except TimeoutError as exc:
+            if self.deadline is not None and not isinstance(exc, DeadlineExceeded):
+                raise DeadlineExceeded("connect") from exc
+            raise
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self._sock = sock
             if self.tunnel:
                 self._open_tunnel(sock)
             if self.tls_context is not None:
+                # CPython bounds the whole handshake by the socket timeout set here.
+                self.arm(self.connect_timeout)
                 sock = self.tls_context.wrap_socket(sock, server_hostname=self.server_hostname or self.target_host)
-        except BaseException:
+        except BaseException as exc:
             sock.close()
+            self._sock = None
+            if isinstance(exc, TimeoutError) and self.deadline is not None and not isinstance(exc, DeadlineExceeded):
+                raise DeadlineExceeded("connect") from exc
             raise
-        sock.settimeout(self.timeout)
         self._sock = sock
-        self._reader = sock.makefile("rb")
+        if self.deadline is None:
+            sock.settimeout(self.timeout)
+        self._reader = io.BufferedReader(_DeadlineSocketIO(self, sock), 65536)
         self.reusable = True
 
     def _open_tunnel(self, sock: socket.socket) -> None:
+        assert self.tunnel is not None
         host, port = self.tunnel
         authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        sock.sendall(f"CONNECT {authority} HTTP/1.1\r\nHost: {authority}\r\n\r\n".encode("latin-1"))
-        reader = sock.makefile("rb")
-        try:
-            status, reason = _status_line(reader.readline(MAX_LINE))
-            _headers(reader)
-        finally:
-            reader.close()
+        lines = [f"CONNECT {authority} HTTP/1.1", f"Host: {authority}"]
+        if self.proxy_authorization:
+            check_header("Proxy-Authorization", self.proxy_authorization)
+            lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
+        self.arm(self.connect_timeout)
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8"))
+        # Unbuffered byte reads: nothing past the proxy's blank line may be consumed (it is TLS).
+        reader = io.BufferedReader(_DeadlineSocketIO(self, sock), 1)
+        status, reason = _status_line(reader.readline(MAX_HEADER_BYTES))
+        _headers(reader, MAX_HEADER_BYTES)
         if status != 200:
-            raise ProtocolError(f"proxy refused the tunnel to {authority}: {status} {reason}")
+            raise ProxyRefused(status, reason)
 
     def close(self) -> None:
         """Close the socket."""
         if self._reader is not None:
-            self._reader.close()
+            try:
+                self._reader.close()
+            except OSError:
+                pass
         if self._sock is not None:
             self._sock.close()
         self._sock = self._reader = None
         self.reusable = False
 
-    def request(self, method: str, target: str, headers: dict[str, str], body: bytes | None = None) -> Response:
-        """Send one request and read the whole response."""
+    def request(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        body: Body = None,
+        *,
+        content_length: int | None = None,
+        progress: Callable[[int], None] | None = None,
+        deadline: float | None = None,
+    ) -> Response:
+        """Send one request and read the whole response.
+
+        ``body`` is bytes, a binary file object or an iterable of byte chunks; the last two are streamed
+        (never held whole) and need ``content_length``. ``progress`` receives the bytes sent so far after
+        each chunk. Header names and values are checked before anything is sent.
+        """
+        for name, value in headers.items():
+            check_header(name, value)
+        if body is not None and not isinstance(body, (bytes, bytearray, memoryview)) and content_length is None:
+            raise UploadError("a streamed request body needs an explicit Content-Length")
+        self.deadline = deadline
         if self._sock is None:
             self.connect()
+        elif deadline is None and self._timed:
+            self._sock.settimeout(self.timeout)  # the previous request's deadline must not linger
+            self._timed = False
+        self.phase = "headers"
+        if self.absolute_form:
+            target = self.absolute_form + target
         lines = [f"{method} {target} HTTP/1.1", f"Host: {self.target_host_header()}"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
+        if self.absolute_form and self.proxy_authorization:
+            check_header("Proxy-Authorization", self.proxy_authorization)
+            lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
+        if isinstance(body, (bytes, bytearray, memoryview)):
+            content_length = len(body)
         if body is not None or method in ("POST", "PUT", "PATCH"):
-            lines.append(f"Content-Length: {len(body or b'')}")
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        self._sock.sendall(head + body if body else head)
-        first = self._reader.readline(MAX_LINE)
+            lines.append(f"Content-Length: {content_length or 0}")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
+        try:
+            return self._exchange(method, head, body, content_length, progress)
+        except TimeoutError as exc:
+            if self.deadline is None or isinstance(exc, DeadlineExceeded):
+                raise
+            raise DeadlineExceeded(self.phase) from exc
+
+    def _exchange(
+        self, method: str, head: bytes, body: Body, content_length: int | None, progress: Callable[[int], None] | None
+    ) -> Response:
+        assert self._sock is not None
+        self.arm()
+        if isinstance(body, (bytes, bytearray, memoryview)):
+            if len(body) < 65536:
+                self._sock.sendall(head + bytes(body))
+                if progress is not None and body:
+                    progress(len(body))
+            else:
+                self._sock.sendall(head)
+                view = memoryview(body)
+                self._send_chunks(
+                    (view[start : start + UPLOAD_CHUNK] for start in range(0, len(view), UPLOAD_CHUNK)),
+                    len(view),
+                    progress,
+                )
+        else:
+            self._sock.sendall(head)
+            if body is not None:
+                assert content_length is not None
+                self._send_chunks(_chunks(body), content_length, progress)
+        first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
-            raise ServerClosed("the server closed the connection")
+            raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
         status, reason = _status_line(first)
-        response_headers = _headers(self._reader)
+        response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
+        self.phase = "body"
         body_bytes = self._body(method, status, response_headers)
         if response_headers.get("connection", "").lower() == "close":
             self.close()
         return Response(status, reason, response_headers, body_bytes)
 
+    def _send_chunks(self, chunks: Iterable[Any], length: int, progress: Callable[[int], None] | None) -> None:
+        assert self._sock is not None
+        sent = 0
+        for chunk in chunks:
+            if not chunk:
+                continue
+            if sent + len(chunk) > length:
+                raise UploadError(f"the request body holds more than the {length} bytes announced")
+            self.arm()
+            self._sock.sendall(chunk)
+            sent += len(chunk)
+            if progress is not None:
+                progress(sent)
+        if sent != length:
+            raise UploadError(f"the request body ended after {sent} of {length} bytes")
+
     def target_host_header(self) -> str:
         """The Host header value."""
         host = self.target_host
         port = self.tunnel[1] if self.tunnel else self.port
+        if self.absolute_form:
+            return self.absolute_form.partition("://")[2]
         host = f"[{host}]" if ":" in host else host
         default = 443 if self.tls_context is not None else 80
         return host if port == default else f"{host}:{port}"
@@ -137,50 +337,78 @@ class Connection:
             return self._chunked()
         length = headers.get("content-length")
         if length is not None:
-            try:
-                size = int(length)
-            except ValueError as exc:
-                raise ProtocolError(f"bad Content-Length {length!r}") from exc
-            data = self._reader.read(size)
+            if not length.isdigit():
+                raise ProtocolError(f'bad Content-Length "{length[:40]}"')
+            size = int(length)
+            data: bytes = self._reader.read(size)
             if len(data) != size:
-                raise ProtocolError(f"the response ended after {len(data)} of {size} bytes")
+                self.close()
+                raise BodyReadError("unexpected EOF")
             return data
-        data = self._reader.read()  # no length: the body ends when the server closes
+        rest: bytes = self._reader.read()  # no length: the body ends when the server closes
         self.close()
-        return data
+        return rest
 
     def _chunked(self) -> bytes:
-        parts = []
+        parts: list[bytes] = []
         while True:
-            line = self._reader.readline(MAX_LINE)
+            line = self._reader.readline(1024)
             try:
                 size = int(line.split(b";", 1)[0].strip(), 16)
             except ValueError as exc:
-                raise ProtocolError(f"bad chunk size line {line[:40]!r}") from exc
+                self.close()
+                raise BodyReadError("unexpected EOF" if not line else "malformed chunked encoding") from exc
+            if size < 0:
+                raise BodyReadError("malformed chunked encoding")
             if size == 0:
-                _headers(self._reader)  # trailers
+                _headers(self._reader, MAX_HEADER_BYTES)  # trailers
                 return b"".join(parts)
             chunk = self._reader.read(size)
             if len(chunk) != size or self._reader.read(2) != b"\r\n":
-                raise ProtocolError("the response ended inside a chunk")
+                self.close()
+                raise BodyReadError("unexpected EOF")
             parts.append(chunk)
+
+
+def _chunks(body: Any) -> Iterable[Any]:
+    """The chunks of a streamed body: successive reads of a file object, or the iterable itself."""
+    read = getattr(body, "read", None)
+    if read is None:
+        return body  # type: ignore[no-any-return]
+    return iter(lambda: read(UPLOAD_CHUNK), b"")
 
 
 def _status_line(line: bytes) -> tuple[int, str]:
     if not line:
-        raise ServerClosed("the server closed the connection")
-    parts = line.decode("latin-1").rstrip("\r\n").split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
-        raise ProtocolError(f"the server did not answer with HTTP: {line[:60]!r}")
+        raise ServerClosed("EOF")
+    if not line.endswith(b"\n"):
+        raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
+    text = line.decode("latin-1").rstrip("\r\n")
+    parts = text.split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
+        raise ProtocolError(f"malformed HTTP response {_go_quote(text[:60])}")
+    if len(parts[1]) != 3 or not parts[1].isdigit() or parts[1][0] == "0":
+        raise ProtocolError(f"malformed HTTP status code {_go_quote(parts[1][:20])}")
     return int(parts[1]), parts[2] if len(parts) > 2 else ""
 
 
-def _headers(reader: Any) -> dict[str, str]:
+def _headers(reader: Any, budget: int) -> dict[str, str]:
+    """Read header lines until the blank one, within ``budget`` bytes in all (Go's MaxResponseHeaderBytes)."""
     headers: dict[str, str] = {}
-    for _ in range(MAX_HEADERS):
-        line = reader.readline(MAX_LINE)
-        if line in (b"\r\n", b"\n", b""):
+    while True:
+        line = reader.readline(max(budget, 1))
+        budget -= len(line)
+        if line in (b"\r\n", b"\n"):
             return headers
+        if not line:
+            raise ServerClosed("unexpected EOF")
+        if budget <= 0 or not line.endswith(b"\n"):
+            raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
         name, _, value = line.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
-    raise ProtocolError("too many response headers")
+
+
+def _go_quote(text: str) -> str:
+    """Go's %q for the printable text of a status line (enough for error messages)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + "".join(c if 0x20 <= ord(c) < 0x7F else f"\\x{ord(c):02x}" for c in escaped) + '"'

@@ -171,8 +171,21 @@ def _strip_comment(value: str) -> str:
     return value if position == -1 else value[:position].rstrip()
 
 
+def _plain_characters(text: str) -> bool:
+    """True when ``text`` holds only characters PyYAML's reader accepts without question.
+
+    Control characters (PyYAML refuses them; go-yaml too) and carriage returns (line breaks of their own in
+    YAML) are left to PyYAML. Outside ASCII, anything ``str.isprintable`` doubts is left to it as well.
+    """
+    if "\r" in text:
+        return False
+    return text.replace("\n", "").replace("\t", "").isprintable()
+
+
 class _Reader:
     def __init__(self, text: str):
+        if not _plain_characters(text):
+            raise _Unsupported
         self.lines: list[tuple[int, str]] = []
         markers = 0
         for raw in text.split("\n"):

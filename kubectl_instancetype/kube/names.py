@@ -9,10 +9,17 @@ subdomains and namespaces that are not DNS-1123 labels. Checking both here means
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .resources import Resource
+
+class Resource(Protocol):
+    """What the messages need of a :class:`~.resources.Resource` (no import back: resources imports this)."""
+
+    @property
+    def kind(self) -> str:
+        """The resource's kind, as the API server names it in messages."""
+        ...
+
 
 DNS1123_LABEL_MAX = 63
 DNS1123_SUBDOMAIN_MAX = 253

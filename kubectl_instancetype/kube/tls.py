@@ -1,4 +1,9 @@
-"""TLS settings from the kubeconfig: the SSL context that verifies (or not) exactly as the kubeconfig says."""
+"""TLS settings from the kubeconfig: the SSL context that verifies (or not) exactly as the kubeconfig says.
+
+Failures read as kubectl's (Go's ``crypto/tls`` and client-go's ``transport``) sentences. Where kubectl only
+logs a client certificate file it cannot load and goes on without it, we stop: a request the user meant to
+authenticate must not go out anonymously.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import os
 import ssl
 
 from ..errors import ConfigurationError
-from .config import ClusterConfig
+from .kubeconfig_model import ClusterConfig, go_os_error
 
 
 def _write_private_temp(data: bytes) -> str:
@@ -18,6 +23,68 @@ def _write_private_temp(data: bytes) -> str:
     return path
 
 
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except IsADirectoryError as exc:
+        raise ConfigurationError(go_os_error("read", path, exc)) from None
+    except OSError as exc:
+        raise ConfigurationError(go_os_error("open", path, exc)) from None
+
+
+def _has_pem(data: bytes, kind: str | None = None) -> bool:
+    marker = b"-----BEGIN " + (kind.encode() + b"-----" if kind else b"")
+    return marker in data
+
+
+def _load_roots(context: ssl.SSLContext, config: ClusterConfig) -> None:
+    data = config.ca_data if config.ca_data else _read(config.ca_file) if config.ca_file else None
+    if data is None:
+        context.load_default_certs()
+        return
+    problem = "unable to load root certificates: unable to parse bytes as PEM block"
+    if not _has_pem(data, "CERTIFICATE"):
+        raise ConfigurationError(problem)
+    try:
+        context.load_verify_locations(cadata=data.decode("ascii", "replace"))
+    except (ValueError, ssl.SSLError):
+        raise ConfigurationError(problem) from None
+
+
+def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
+    cert = config.client_cert_data or (_read(config.client_cert_file) if config.client_cert_file else None)
+    key = config.client_key_data or (_read(config.client_key_file) if config.client_key_file else None)
+    if cert is None and key is None:
+        return
+    if cert is None or key is None:  # resolution refuses these; never send half a pair
+        raise ConfigurationError("tls: client certificate and key must both be given")
+    if not _has_pem(cert):
+        raise ConfigurationError("tls: failed to find any PEM data in certificate input")
+    if not _has_pem(cert, "CERTIFICATE"):
+        raise ConfigurationError('tls: failed to find "CERTIFICATE" PEM block in certificate input')
+    if not _has_pem(key):
+        raise ConfigurationError("tls: failed to find any PEM data in key input")
+    # ssl reads a key pair only from files: private temporary copies (mode 0600) live for this call.
+    temporary: list[str] = []
+    try:
+        temporary.append(_write_private_temp(cert))
+        temporary.append(_write_private_temp(key))
+        context.load_cert_chain(temporary[0], temporary[1])
+    except ssl.SSLError as exc:
+        reason = getattr(exc, "reason", "") or ""
+        if reason == "KEY_VALUES_MISMATCH":  # same key type, another key
+            raise ConfigurationError("tls: private key does not match public key") from None
+        if reason == "NO_CERTIFICATE_ASSIGNED":  # OpenSSL's answer to a key of another type (RSA vs EC)
+            raise ConfigurationError("tls: private key type does not match public key type") from None
+        raise ConfigurationError("tls: failed to parse private key") from None
+    except OSError as exc:
+        raise ConfigurationError(f"tls: unable to use the client certificate: {exc.strerror}") from None
+    finally:
+        for path in temporary:
+            os.unlink(path)
+
+
 def build_ssl_context(config: ClusterConfig) -> ssl.SSLContext:
     """An SSL context that verifies exactly as the kubeconfig says."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -25,31 +92,6 @@ def build_ssl_context(config: ClusterConfig) -> ssl.SSLContext:
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
     else:
-        try:
-            if config.ca_data:
-                context.load_verify_locations(cadata=config.ca_data.decode("utf-8", "replace"))
-            elif config.ca_file:
-                context.load_verify_locations(cafile=config.ca_file)
-            else:
-                context.load_default_certs()
-        except (OSError, ssl.SSLError) as exc:
-            raise ConfigurationError(f"unable to load the certificate authority: {exc}") from exc
-    cert_file, key_file = config.client_cert_file, config.client_key_file
-    temporary: list[str] = []
-    try:
-        if config.client_cert_data:
-            cert_file = _write_private_temp(config.client_cert_data)
-            temporary.append(cert_file)
-        if config.client_key_data:
-            key_file = _write_private_temp(config.client_key_data)
-            temporary.append(key_file)
-        if cert_file:
-            # ssl can only read a client key pair from files; the temporary copies live
-            # for the duration of this call, with mode 0600.
-            context.load_cert_chain(cert_file, key_file)
-    except (OSError, ssl.SSLError) as exc:
-        raise ConfigurationError(f"unable to load the client certificate: {exc}") from exc
-    finally:
-        for path in temporary:
-            os.unlink(path)
+        _load_roots(context, config)
+    _load_client_pair(context, config)
     return context

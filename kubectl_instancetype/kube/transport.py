@@ -3,6 +3,11 @@
 urllib3 (~50 ms) and ``http.client`` (~19 ms, most of it the ``email`` package) cost more import time than
 a list request to a local API server takes; every request reuses one connection, and connection-level
 failures are mapped to kubectl's messages (see :mod:`.errors`).
+
+What client-go does around a request is done here too: ``--request-timeout`` is one deadline for the
+whole request (connect, send, every read), 429 and 5xx answers with ``Retry-After`` are retried up to
+10 times, redirects are followed as Go's ``http.Client`` follows them, proxies come from the kubeconfig
+or from ``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY`` read as ``golang.org/x/net/http/httpproxy`` reads them.
 """
 
 from __future__ import annotations
@@ -10,59 +15,366 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
-from ..errors import ConfigurationError, TransportError
+from ..errors import ConfigurationError, PluginError, TransportError
 from . import errors as kube_errors
 from .config import ClusterConfig
-from .http import Connection, ProtocolError, ServerClosed
-from .tls import build_ssl_context
+from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
 DEFAULT_CONNECT_TIMEOUT = 30.0
+MAX_RETRIES = 10  # client-go's rest.Request default maxRetries
+MAX_REDIRECTS = 10  # Go's http.Client default CheckRedirect
+REDIRECTS = (301, 302, 303, 307, 308)
+DEFAULT_PORTS = {"http": 80, "https": 443, "socks5": 1080}
 
 
-def _proxy_for(url: str, proxy_url: str | None, environ: dict[str, str] | None) -> str | None:
-    """The HTTPS proxy to use: the kubeconfig's proxy-url, else the environment (Go's rules)."""
-    if proxy_url:
-        return proxy_url
-    environ = environ if environ is not None else dict(os.environ)
-    proxy = environ.get("HTTPS_PROXY") or environ.get("https_proxy")
-    if not proxy:
+# --- URLs, as Go's net/url and client-go's DefaultServerURL read them -------------------------------------
+
+
+@dataclass(frozen=True)
+class URL:
+    """The parts of an absolute URL the transport uses (``host`` without brackets, ``port`` as written)."""
+
+    scheme: str
+    userinfo: str | None
+    host: str
+    port: str
+    path: str
+
+    @property
+    def authority(self) -> str:
+        """``host[:port]`` as written (brackets around IPv6), without the userinfo."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}" if self.port else host
+
+    @property
+    def host_port(self) -> str:
+        """``host:port`` with the scheme's default port (Go's net.JoinHostPort of canonicalAddr)."""
+        port = self.port or str(DEFAULT_PORTS.get(self.scheme, ""))
+        return f"[{self.host}]:{port}" if ":" in self.host else f"{self.host}:{port}"
+
+    def redacted(self) -> str:
+        """The URL with its password replaced by ``xxxxx`` (Go's URL.Redacted)."""
+        user = ""
+        if self.userinfo is not None:
+            name, colon, _ = self.userinfo.partition(":")
+            user = f"{name}:xxxxx@" if colon else f"{name}@"
+        return f"{self.scheme}://{user}{self.authority}{self.path}"
+
+
+class URLError(ValueError):
+    """net/url's parse error, with Go's wording."""
+
+
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]<>\"%")
+
+
+def _go_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _check_escapes(text: str) -> None:
+    index = text.find("%")
+    while index != -1:
+        escape = text[index : index + 3]
+        if len(escape) < 3 or any(c not in "0123456789abcdefABCDEF" for c in escape[1:]):
+            raise URLError(f"invalid URL escape {_go_quote(escape)}")
+        index = text.find("%", index + 3)
+
+
+def parse_url(raw: str) -> URL | None:
+    """Go's ``url.Parse`` for what a server or proxy URL may hold; None when it has no ``//authority``.
+
+    Raises :class:`URLError` with net/url's message for an unclosed IPv6 bracket, a bad port, a bad escape
+    or a character not allowed in a host name.
+    """
+    raw = raw.partition("#")[0]
+    scheme, colon, rest = raw.partition(":")
+    if (
+        not colon
+        or not scheme
+        or not scheme[0].isalpha()
+        or any(not (c.isalnum() or c in "+-.") for c in scheme)
+        or not scheme.isascii()
+    ):
+        if raw.startswith(":"):
+            raise URLError("missing protocol scheme")
         return None
-    host = split_url(url)[1]
-    # Go never proxies requests to localhost or loopback addresses.
-    if host == "localhost" or host.startswith("127.") or host == "::1":
+    rest = rest.partition("?")[0]
+    if not rest.startswith("//"):
         return None
-    no_proxy = environ.get("NO_PROXY") or environ.get("no_proxy") or ""
-    for entry in (item.strip() for item in no_proxy.split(",")):
-        if not entry:
-            continue
-        if entry == "*" or host == entry.lstrip(".") or host.endswith("." + entry.lstrip(".")):
-            return None
-    return proxy
+    authority, slash, path = rest[2:].partition("/")
+    userinfo, at, hostport = authority.rpartition("@")
+    if hostport.startswith("["):
+        close = hostport.find("]")
+        if close < 0:
+            raise URLError("missing ']' in host")
+        host, port_part = hostport[1:close], hostport[close + 1 :]
+        if port_part and (not port_part.startswith(":") or (not port_part[1:].isdigit() and port_part != ":")):
+            raise URLError(f"invalid port {_go_quote(port_part)} after host")
+        port = port_part[1:]
+    else:
+        host, colon, port = hostport.rpartition(":") if ":" in hostport else (hostport, "", "")
+        if colon and port and not (port.isdigit() and port.isascii()):
+            raise URLError(f"invalid port {_go_quote(':' + port)} after host")
+        for char in host:
+            if char not in _HOST_CHARS and ord(char) < 0x80:
+                raise URLError(f"invalid character {_go_quote(char)} in host name")
+    _check_escapes(host)
+    _check_escapes(path)
+    return URL(scheme.lower(), userinfo if at else None, host, port, slash + path)
+
+
+def parse_server_url(server: str) -> URL:
+    """The API server URL as client-go's ``DefaultServerURL`` reads it, refused before any connection.
+
+    Messages are client-go's and Go's: ``host must be a URL or a host:port pair: "<server>"`` for what it
+    cannot read, ``dial tcp: address 99999: invalid port`` for a port out of range, ``unsupported protocol
+    scheme "ftp"`` for a scheme other than http/https.
+    """
+    if not server:
+        raise ConfigurationError("host must be a URL or a host:port pair")
+    url: URL | None
+    try:
+        url = parse_url(server)
+    except URLError:
+        url = None
+    if url is None or not (url.host or url.port):
+        try:
+            url = parse_url("https://" + server)
+        except URLError as exc:
+            raise TransportError(str(exc)) from exc
+        if url is None or url.path not in ("", "/"):
+            raise ConfigurationError(f"host must be a URL or a host:port pair: {_go_quote(server)}")
+    if url.scheme not in ("http", "https"):
+        raise TransportError(f"unsupported protocol scheme {_go_quote(url.scheme)}")
+    if url.port and int(url.port) > 65535:
+        raise TransportError(f"dial tcp: address {url.port}: invalid port")
+    return url
 
 
 def split_url(url: str) -> tuple[str, str, int, str]:
-    """``scheme://host:port/path`` -> (scheme, host, port, path); IPv6 hosts in brackets."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        raise ConfigurationError(f"the server URL {url!r} has no scheme (https://...)")
-    scheme = scheme.lower()
-    authority, slash, path = rest.partition("/")
-    authority = authority.rpartition("@")[2]
-    if authority.startswith("["):
-        host, _, port_text = authority[1:].partition("]")
-        port_text = port_text.lstrip(":")
-    else:
-        host, _, port_text = authority.partition(":")
+    """``scheme://host:port/path`` -> (scheme, host, port, path without the trailing slash)."""
+    parsed = parse_server_url(url)
+    port = int(parsed.port) if parsed.port else DEFAULT_PORTS[parsed.scheme]
+    return parsed.scheme, parsed.host, port, parsed.path.rstrip("/")
+
+
+# --- Proxies, as golang.org/x/net/http/httpproxy chooses them -----------------------------------------------
+
+
+def parse_proxy(proxy: str) -> URL | None:
+    """httpproxy's parseProxy: a URL, or ``host[:port]`` taken as ``http://host[:port]``; None when unusable."""
+    if not proxy:
+        return None
     try:
-        port = int(port_text) if port_text else (443 if scheme == "https" else 80)
-    except ValueError as exc:
-        raise ConfigurationError(f"invalid port in the URL {url!r}") from exc
-    return scheme, host, port, (slash + path).rstrip("/")
+        url = parse_url(proxy)
+    except URLError:
+        url = None
+    if url is None or (not url.host and not url.port):
+        try:
+            return parse_url("http://" + proxy)
+        except URLError:
+            return None
+    return url
+
+
+class NoProxy:
+    """The ``NO_PROXY`` matchers (httpproxy's config.init): ``*``, CIDRs, IPs and domains, optionally with ports."""
+
+    def __init__(self, value: str):
+        self.all = False
+        self.ip_entries: list[tuple[Any, str]] = []  # (ip_network or ip_address, port)
+        self.domains: list[tuple[str, str, bool]] = []  # (".suffix", port, match_host)
+        for entry in value.split(","):
+            entry = entry.strip().lower()
+            if not entry:
+                continue
+            if entry == "*":
+                self.all = True
+                return
+            if "/" in entry:
+                network = _network(entry)
+                if network is not None:
+                    self.ip_entries.append((network, ""))
+                    continue
+            host, port = _split_host_port(entry)
+            if host is None:
+                host, port = entry, ""
+            elif not host:
+                continue
+            elif host.startswith("[") and host.endswith("]"):
+                host = host[1:-1]
+            ip = _ip(host)
+            if ip is not None:
+                self.ip_entries.append((ip, port))
+                continue
+            if not host:
+                continue
+            if host.startswith("*."):
+                host = host[1:]
+            match_host = not host.startswith(".")
+            if match_host:
+                host = "." + host
+            self.domains.append((_idna(host), port, match_host))
+
+    def use_proxy(self, host: str, port: str) -> bool:
+        """httpproxy's useProxy for a request to ``host:port`` (host lower-cased, without brackets)."""
+        if host == "localhost":
+            return False
+        ip = _ip(host)
+        if ip is not None and ip.is_loopback:
+            return False
+        if self.all:
+            return False
+        host = host.strip().lower()
+        if ip is not None:
+            for entry, entry_port in self.ip_entries:
+                if hasattr(entry, "network_address"):
+                    if ip.version == entry.version and ip in entry:
+                        return False
+                elif entry == ip and (not entry_port or entry_port == port):
+                    return False
+            return True
+        for suffix, entry_port, match_host in self.domains:
+            matches = host.endswith(suffix) or (match_host and host == suffix[1:])
+            if matches and (not entry_port or entry_port == port):
+                return False
+        return True
+
+
+def _ip(text: str) -> Any:
+    if not text or not (text[0].isdigit() or ":" in text):
+        return None  # a host name: no need to import ipaddress for it
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(text.partition("%")[0] if ":" in text else text)
+    except ValueError:
+        return None
+    # Go compares an IPv4-mapped IPv6 address (::ffff:a.b.c.d) as the IPv4 address it holds.
+    return getattr(ip, "ipv4_mapped", None) or ip
+
+
+def _network(text: str) -> Any:
+    import ipaddress
+
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return None
+
+
+def _split_host_port(text: str) -> tuple[str | None, str]:
+    """Go's net.SplitHostPort: (None, "") when ``text`` is not host:port."""
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0 or text[close + 1 : close + 2] != ":" or "]" in text[close + 2 :] or "[" in text[1:]:
+            return None, ""
+        return text[: close + 1], text[close + 2 :]
+    host, colon, port = text.rpartition(":")
+    if not colon or ":" in host:
+        return None, ""
+    return host, port
+
+
+def _idna(host: str) -> str:
+    if host.isascii():
+        return host
+    try:
+        return ".".join(label.encode("idna").decode("ascii") if label else "" for label in host.split("."))
+    except UnicodeError:
+        return host
+
+
+def _env(environ: Mapping[str, str], *names: str) -> str:
+    for name in names:
+        if environ.get(name):
+            return environ[name]
+    return ""
+
+
+def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
+    """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules).
+
+    ``HTTPS_PROXY`` serves https:// servers and ``HTTP_PROXY`` http:// ones (upper case first, as Go reads
+    them); ``NO_PROXY`` exempts hosts; localhost and loopback addresses are never proxied from the environment.
+    """
+    if proxy_url:
+        return parse_proxy(proxy_url)
+    environ = environ if environ is not None else os.environ
+    if url.scheme == "https":
+        proxy = _env(environ, "HTTPS_PROXY", "https_proxy")
+    elif url.scheme == "http":
+        proxy = _env(environ, "HTTP_PROXY", "http_proxy")
+        if proxy and environ.get("REQUEST_METHOD"):
+            # Go refuses HTTP_PROXY in a CGI environment, where a client may set it through a header.
+            raise TransportError("refusing to use HTTP_PROXY value in CGI environment; see golang.org/s/cgihttpproxy")
+    else:
+        return None
+    parsed = parse_proxy(proxy)
+    if parsed is None:
+        return None
+    host = _idna(url.host)
+    port = url.port or str(DEFAULT_PORTS.get(url.scheme, ""))
+    if not NoProxy(_env(environ, "NO_PROXY", "no_proxy")).use_proxy(host, port):
+        return None
+    return parsed
+
+
+def _proxy_for(server: str, proxy_url: str | None, environ: Mapping[str, str] | None) -> str | None:
+    """The proxy URL (as text) for ``server``, or None."""
+    proxy = proxy_for(parse_server_url(server), proxy_url, environ)
+    return None if proxy is None else proxy.redacted() if proxy.userinfo else _unparse(proxy)
+
+
+def _unparse(url: URL) -> str:
+    return f"{url.scheme}://{url.authority}{url.path}"
+
+
+def proxy_authorization(proxy: URL) -> str | None:
+    """``Basic base64(user:password)`` from the proxy URL's percent-decoded userinfo (Go's proxyAuth)."""
+    if proxy.userinfo is None:
+        return None
+    import binascii
+    from urllib.parse import unquote
+
+    user, _, password = proxy.userinfo.partition(":")
+    pair = f"{unquote(user)}:{unquote(password)}".encode()
+    return "Basic " + binascii.b2a_base64(pair, newline=False).decode("ascii")
+
+
+def go_duration(seconds: int) -> str:
+    """Go's time.Duration String() for whole seconds: ``0s``, ``5s``, ``1m30s``, ``2h0m0s``."""
+    if seconds < 0:
+        return "-" + go_duration(-seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes}m{secs}s"
+    if minutes:
+        return f"{minutes}m{secs}s"
+    return f"{secs}s"
+
+
+def _retry_after(response: Response) -> int | None:
+    """client-go's checkWait: seconds to wait for a 429 or 5xx answer with an integer Retry-After."""
+    if response.status != 429 and response.status < 500:
+        return None
+    value = response.headers.get("retry-after", "")
+    text = value[1:] if value[:1] in "+-" else value
+    if not text or not text.isdigit() or not text.isascii():
+        return None
+    return int(value)
+
+
+def _replayable(body: Body) -> bool:
+    return body is None or isinstance(body, (bytes, bytearray, memoryview))
 
 
 class Transport:
@@ -73,32 +385,53 @@ class Transport:
     ):
         self.config = config
         self.log = log
-        self.scheme, self.host, self.port, self.base_path = split_url(config.server)
-        if self.scheme not in ("https", "http"):
-            raise ConfigurationError(f"unsupported server URL scheme in {config.server!r}")
-        self.host_port = f"{self.host}:{self.port}" if ":" not in self.host else f"[{self.host}]:{self.port}"
-        self.proxy = _proxy_for(config.server, config.proxy_url, environ)
+        self.url = parse_server_url(config.server)
+        self.scheme, self.host = self.url.scheme, self.url.host
+        self.port = int(self.url.port) if self.url.port else DEFAULT_PORTS[self.scheme]
+        self.base_path = self.url.path.rstrip("/")
+        self.host_port = self.url.host_port
+        self.environ = environ
+        self.proxy = proxy_for(self.url, config.proxy_url, environ)
         self._connection: Connection | None = None
+        self._tls: Any = None
         self.requests_sent = 0
+        self.sleep: Callable[[float], None] = time.sleep  # tests replace it with a fake clock
 
-    def _connect(self) -> Connection:
-        # kubectl: --request-timeout bounds every request; without it only connecting is bounded.
-        timeout = self.config.request_timeout or None
-        target_host, target_port, tunnel = self.host, self.port, None
-        if self.proxy:
-            proxy_scheme, target_host, target_port, _ = split_url(self.proxy)
-            if proxy_scheme != "http":
-                raise ConfigurationError(f"proxy scheme {proxy_scheme!r} is not supported (http:// proxies are)")
-            tunnel = (self.host, self.port)
-        tls = build_ssl_context(self.config) if self.scheme == "https" else None
+    def _connect(self, url: URL | None = None) -> Connection:
+        url = url or self.url
+        port = int(url.port) if url.port else DEFAULT_PORTS[url.scheme]
+        proxy = self.proxy if url is self.url else proxy_for(url, self.config.proxy_url, self.environ)
+        target_host, target_port = url.host or "localhost", port
+        tunnel, absolute, authorization = None, None, None
+        if proxy is not None:
+            if proxy.scheme != "http":
+                raise ConfigurationError(
+                    f"proxy scheme {proxy.scheme!r} is not supported (http:// proxies are): {proxy.redacted()}"
+                )
+            target_host = proxy.host or "localhost"
+            target_port = int(proxy.port) if proxy.port else 80
+            authorization = proxy_authorization(proxy)
+            if url.scheme == "https":
+                tunnel = (url.host, port)
+            else:
+                absolute = f"http://{url.authority}"
+        tls = None
+        if url.scheme == "https":
+            if self._tls is None:
+                from .tls import build_ssl_context
+
+                self._tls = build_ssl_context(self.config)
+            tls = self._tls
         return Connection(
             target_host,
             target_port,
-            timeout=timeout,
-            connect_timeout=timeout or DEFAULT_CONNECT_TIMEOUT,
+            timeout=None,
+            connect_timeout=DEFAULT_CONNECT_TIMEOUT,
             tls_context=tls,
             server_hostname=self.config.tls_server_name or None,
             tunnel=tunnel,
+            proxy_authorization=authorization,
+            absolute_form=absolute,
         )
 
     def close(self) -> None:
@@ -107,49 +440,237 @@ class Transport:
             self._connection.close()
             self._connection = None
 
-    def request(self, method: str, path: str, body: Any = None, *, raw: bool = False) -> Any:
-        """Send one request and return the decoded JSON body (the bytes with ``raw``); raise a mapped error."""
-        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
-        authorization = self.config.authorization()
-        if authorization:
-            headers["Authorization"] = authorization
-        payload = None
+    def deadline(self) -> float | None:
+        """The instant a request started now must end by (``--request-timeout``), or None."""
+        timeout = self.config.request_timeout
+        return time.monotonic() + timeout if timeout else None
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bool = False,
+        content_type: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        content_length: int | None = None,
+        progress: Callable[[int], None] | None = None,
+        deadline: float | None = None,
+    ) -> Any:
+        """Send one request and return the decoded JSON object (the bytes with ``raw``); raise a mapped error.
+
+        ``body`` is a JSON document (dict or list), bytes sent as they are, or a binary file object or an
+        iterator of byte chunks streamed with ``content_length`` (a stream is never retried nor replayed
+        on a redirect, as client-go does not retry an opaque reader). ``content_type`` defaults to
+        application/json for documents and application/octet-stream for bytes and streams; ``headers`` are
+        added as given; ``progress`` receives the bytes sent so far. ``deadline`` (a monotonic instant)
+        overrides the one ``--request-timeout`` sets for this request.
+        """
+        request_headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        payload: Body = None
         if body is not None:
-            payload = json.dumps(body, separators=(",", ":")).encode()
-            headers["Content-Type"] = "application/json"
-        started = time.monotonic() if self.log else 0.0
-        for attempt in (1, 2):
-            if self._connection is None:
-                self._connection = self._connect()
-            reused = self._connection.reusable
+            if isinstance(body, (dict, list)):
+                payload = json.dumps(body, separators=(",", ":")).encode()
+                request_headers["Content-Type"] = content_type or "application/json"
+            else:
+                payload = body
+                request_headers["Content-Type"] = content_type or "application/octet-stream"
+        elif content_type:
+            request_headers["Content-Type"] = content_type
+        if headers:
+            request_headers.update(headers)
+        if deadline is None:
+            deadline = self.deadline()
+        try:
+            response = self._with_retries(method, path, request_headers, payload, content_length, progress, deadline)
+        except DeadlineExceeded as exc:
+            self.close()
+            raise kube_errors.timeout_error(exc.phase) from exc
+        return self._decode(method, path, response, raw)
+
+    def _with_retries(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        payload: Body,
+        content_length: int | None,
+        progress: Callable[[int], None] | None,
+        deadline: float | None,
+    ) -> Response:
+        """client-go's withRetry: a 429/5xx answer with Retry-After, or a GET cut off by EOF or a connection
+        reset, is sent again, up to 10 times."""
+        attempt = 0
+        while True:
             try:
-                response = self._connection.request(method, self.base_path + path, headers, payload)
+                response, url = self._follow(method, path, headers, payload, content_length, progress, deadline)
+            except _RetryableFailure as failure:
+                # client-go retries a GET that ended in EOF or a connection reset as if told Retry-After: 1.
+                if attempt >= MAX_RETRIES:
+                    raise failure.error from failure.__cause__
+                wait, url = 1, failure.url
+            else:
+                told = _retry_after(response)
+                if told is None or attempt >= MAX_RETRIES or not _replayable(payload):
+                    return response
+                wait = told
+            attempt += 1
+            delay = max(wait, 0)
+            if deadline is not None and time.monotonic() + delay >= deadline:
+                self.sleep(max(deadline - time.monotonic(), 0))
+                raise DeadlineExceeded("headers")
+            self.sleep(delay)
+            if self.log:
+                # client-go's withRetry.Before logs this line once it has waited (klog's structured shape).
+                self.log(f'"Got a Retry-After response" delay="{go_duration(wait)}" attempt={attempt} url="{url}"')
+
+    def _follow(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        payload: Body,
+        content_length: int | None,
+        progress: Callable[[int], None] | None,
+        deadline: float | None,
+    ) -> tuple[Response, str]:
+        """One request and the redirects Go's http.Client follows after it (at most 10)."""
+        url, target = self.url, self.base_path + path
+        authorization = self._authorization()
+        referer = None
+        # Go's CheckRedirect refuses the request after the 10th: at most 10 are sent.
+        for _ in range(MAX_REDIRECTS):
+            send = dict(headers)
+            if authorization:
+                send["Authorization"] = authorization
+            shown = f"{url.scheme}://{url.authority}{target}"
+            if referer and not (referer.startswith("https:") and url.scheme == "http"):
+                send["Referer"] = referer  # Go's http.Client sets it on every redirect hop
+            referer = shown
+            response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
+            location = response.headers.get("location")
+            if response.status not in REDIRECTS or not location:
+                return response, shown
+            if response.status in (307, 308):
+                if not _replayable(payload):
+                    return response, shown  # Go does not redirect a body it cannot send again
+            else:
+                if method != "HEAD":
+                    method = "GET"
+                payload, content_length = None, None
+                headers = {k: v for k, v in headers.items() if k.lower() not in ("content-type", "content-length")}
+            next_url, target = self._resolve(url, target, location)
+            if authorization and not _same_or_subdomain(next_url.host.lower(), self.url.host.lower()):
+                authorization = None  # Go does not send credentials to another domain
+            url = next_url
+        raise TransportError(f"stopped after {MAX_REDIRECTS} redirects")
+
+    def _resolve(self, base: URL, target: str, location: str) -> tuple[URL, str]:
+        """Location relative to the URL it answered (RFC 3986 reference resolution, simplified)."""
+        try:
+            absolute = parse_url(location if not location.startswith("//") else f"{base.scheme}:{location}")
+        except URLError as exc:
+            raise TransportError(f"failed to parse Location header {_go_quote(location)}: {exc}") from exc
+        if absolute is not None:
+            if absolute.scheme not in ("http", "https"):
+                raise TransportError(f"unsupported protocol scheme {_go_quote(absolute.scheme)}")
+            query = location.partition("?")[2].partition("#")[0]
+            next_target = (absolute.path or "/") + (f"?{query}" if query else "")
+            if (absolute.scheme, absolute.host, absolute.host_port) == (self.scheme, self.host, self.host_port):
+                absolute = self.url  # the same origin: the kept-alive connection serves it
+            return absolute, next_target
+        if location.startswith("/"):
+            return base, location.partition("#")[0]
+        directory = target.partition("?")[0].rpartition("/")[0]
+        return base, f"{directory}/{location.partition('#')[0]}"
+
+    def _authorization(self) -> str | None:
+        return self.config.authorization()
+
+    def _send(
+        self,
+        url: URL,
+        method: str,
+        target: str,
+        headers: dict[str, str],
+        payload: Body,
+        content_length: int | None,
+        progress: Callable[[int], None] | None,
+        deadline: float | None,
+        shown: str,
+    ) -> Response:
+        """One round trip on the kept-alive connection (another origin gets a connection of its own)."""
+        started = time.monotonic() if self.log else 0.0
+        own = url is self.url
+        for attempt in (1, 2):
+            connection = self._connection if own else None
+            try:
+                if connection is None:
+                    connection = self._connect(url)
+                    if own:
+                        self._connection = connection
+                reused = connection.reusable
+                try:
+                    response = connection.request(
+                        method,
+                        target,
+                        headers,
+                        payload,
+                        content_length=content_length,
+                        progress=progress,
+                        deadline=deadline,
+                    )
+                finally:
+                    if not own:
+                        connection.close()
+            except DeadlineExceeded:
+                raise
             except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
                 # A kept-alive connection the server closed meanwhile: retry once on a new one.
                 self.close()
-                if not reused or attempt == 2:
-                    raise kube_errors.transport_error(exc, self) from exc
+                if not reused or attempt == 2 or not _replayable(payload):
+                    error = kube_errors.transport_error(exc, url.host, url.host_port)
+                    if method == "GET":
+                        raise _RetryableFailure(error, shown) from exc
+                    raise error from exc
                 continue
-            except (OSError, ProtocolError) as exc:
+            except (OSError, ProtocolError, ValueError) as exc:
                 self.close()
-                raise kube_errors.transport_error(exc, self) from exc
+                raise kube_errors.transport_error(exc, url.host, url.host_port) from exc
             self.requests_sent += 1
             if self.log:
                 # kubectl -v=6 prints the same line for every request it sends.
                 elapsed = int((time.monotonic() - started) * 1000)
-                self.log(
-                    f"{method} {self.config.server}{path} {response.status} {response.reason} in {elapsed} milliseconds"
-                )
-            if response.status >= 400:
-                raise kube_errors.api_error(response.status, response.body, method, path)
-            if raw:
-                return response.body
-            if not response.body:
-                return None
-            try:
-                return json.loads(response.body)
-            except ValueError as exc:
-                raise TransportError(
-                    f"the server sent a response that is not JSON ({len(response.body)} bytes)"
-                ) from exc
+                self.log(f"{method} {shown} {response.status} {response.reason} in {elapsed} milliseconds")
+            return response
         raise AssertionError("unreachable")
+
+    def _decode(self, method: str, path: str, response: Response, raw: bool) -> Any:
+        # client-go: anything outside 200-206 is an error (a redirect it did not follow included).
+        if response.status < 200 or response.status > 206:
+            raise kube_errors.api_error(
+                response.status, response.body, method, path, response.headers.get("content-type")
+            )
+        if raw:
+            return response.body
+        if not response.body:
+            return None
+        return kube_errors.decode_object(response.body, response.headers.get("content-type", ""))
+
+
+class _RetryableFailure(Exception):
+    """A GET failed the way client-go retries (EOF, connection reset): carries the error to raise at the end."""
+
+    def __init__(self, error: PluginError, url: str):
+        super().__init__(error.message)
+        self.error, self.url = error, url
+
+
+def _same_or_subdomain(sub: str, parent: str) -> bool:
+    """Go's isDomainOrSubdomain: credentials may follow a redirect to the same host or a subdomain of it."""
+    if sub == parent:
+        return True
+    if ":" in sub or "%" in sub:
+        return False
+    return sub.endswith("." + parent)

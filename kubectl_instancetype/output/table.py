@@ -1,4 +1,4 @@
-"""kubectl's table layout: Go ``text/tabwriter`` with minwidth 6, padding 3, no borders.
+"""kubectl's table cells laid out (Go ``text/tabwriter``, see :mod:`kubectl_instancetype.golang.tabwriter`) and AGE.
 
 cli-runtime's printer builds ``tabwriter.NewWriter(out, 6, 4, 3, ' ', 0)``: each cell but the last of a
 row is padded to ``max(6, widest cell + 3)``, and the last cell is written as it is.
@@ -8,25 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-MIN_WIDTH = 6
-PADDING = 3
-
 
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline."""
+    from ..golang.tabwriter import render_table as tabwriter_table
+
     lines = [list(headers)] if headers is not None else []
     lines.extend(rows if isinstance(rows, list) else list(rows))
-    if not lines:
-        return ""
-    columns = max(len(line) for line in lines)
-    if any(len(line) != columns for line in lines):
-        lines = [list(line) + [""] * (columns - len(line)) for line in lines]
-    # widths of every column but the last (which is written as it is), computed column-wise in C
-    widths = [max(MIN_WIDTH, max(map(len, column)) + PADDING) for column in list(zip(*lines))[:-1]]
-    out = []
-    for line in lines:
-        out.append("".join([cell.ljust(width) for cell, width in zip(line, widths)]) + line[-1])
-    return "\n".join(out) + "\n"
+    return tabwriter_table(lines)
 
 
 def human_duration(seconds: float) -> str:

@@ -33,7 +33,7 @@ def test_optional_value_flags() -> None:
 def test_no_arguments_prints_help() -> None:
     result = run_cli([])
     assert (result.exit_code, result.stderr) == (0, "")
-    assert "Usage: kubectl instancetype [OPTIONS] COMMAND [ARGS]..." in result.stdout
+    assert "Usage:\n  kubectl instancetype [command]" in result.stdout
     for name in main.COMMANDS:
         assert name in result.stdout + result.stderr
 
@@ -42,7 +42,7 @@ def test_no_arguments_prints_help() -> None:
 def test_help_everywhere(args: list[str]) -> None:
     result = run_cli(args)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout.startswith("Usage: kubectl instancetype")
+    assert "Usage:\n  kubectl instancetype" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_only_the_selected_command_is_registered() -> None:
 @pytest.mark.parametrize(
     "args,incomplete,expected",
     [
-        ([], "", {"catalog", "create", "derive", "list", "matrix", "recommend", "version"}),
+        ([], "", set(main.COMMANDS)),
         ([], "v", {"version"}),
         (["list"], "--min-", {"--min-cpu", "--min-memory"}),
         (["list"], "p", {"preferences"}),

@@ -11,7 +11,8 @@ import pytest
 from kubectl_instancetype import errors
 from kubectl_instancetype.kube import errors as kube_errors
 from kubectl_instancetype.kube.config import ClusterConfig
-from kubectl_instancetype.kube.transport import Transport, _proxy_for
+from kubectl_instancetype.kube.http import DeadlineExceeded
+from kubectl_instancetype.kube.transport import _proxy_for
 
 
 def status(code: int, reason: str, message: str, **details) -> bytes:
@@ -87,8 +88,33 @@ def status(code: int, reason: str, message: str, **details) -> bytes:
             503,
             b"<html>down</html>",
             errors.APIError,
-            "Error from server (ServiceUnavailable): the server is currently unable to handle the request "
-            "(<html>down</html>)",
+            "Error from server (ServiceUnavailable): the server is currently unable to handle the request",
+        ),
+        (
+            500,
+            b"boom\n",
+            errors.APIError,
+            'Error from server (InternalError): an error on the server ("boom") has prevented the request '
+            "from succeeding",
+        ),
+        (
+            429,
+            b"slow down",
+            errors.APIError,
+            "Error from server (TooManyRequests): the server has received too many requests and has asked us "
+            "to try again later",
+        ),
+        (
+            409,
+            b"",
+            errors.APIError,
+            "Error from server (AlreadyExists): the server reported a conflict",
+        ),
+        (
+            302,
+            b"",
+            errors.APIError,
+            "Error from server: the server responded with the status code 302 but did not return more information",
         ),
         (
             404,
@@ -99,13 +125,10 @@ def status(code: int, reason: str, message: str, **details) -> bytes:
     ],
 )
 def test_api_errors(code: int, body: bytes, cls: type, rendered: str) -> None:
-    error = kube_errors.api_error(code, body, "GET", "/x")
+    """Messages of apimachinery's NewGenericServerResponse (checked against kubectl v1.36.3 for 429 and 503)."""
+    error = kube_errors.api_error(code, body, "POST" if code == 409 else "GET", "/x")
     assert type(error) is cls
     assert error.render() == rendered
-
-
-def transport(server: str = "https://10.1.2.3:6443", timeout: float | None = None) -> Transport:
-    return Transport(ClusterConfig(server=server, request_timeout=timeout), environ={})
 
 
 @pytest.mark.parametrize(
@@ -117,7 +140,7 @@ def transport(server: str = "https://10.1.2.3:6443", timeout: float | None = Non
         ),
         (
             TimeoutError("timed out"),
-            "error: Unable to connect to the server: the server 10.1.2.3:6443 did not answer (request timed out)",
+            "error: Unable to connect to the server: dial tcp 10.1.2.3:6443: i/o timeout",
         ),
         (
             socket.gaierror(-2, "Name or service not known"),
@@ -130,21 +153,52 @@ def transport(server: str = "https://10.1.2.3:6443", timeout: float | None = Non
     ],
 )
 def test_transport_errors(exc: BaseException, rendered: str) -> None:
-    assert kube_errors.transport_error(exc, transport()).render() == rendered
+    assert kube_errors.transport_error(exc, "10.1.2.3", "10.1.2.3:6443").render() == rendered
 
 
 def test_tls_verification_error() -> None:
     exc = ssl.SSLCertVerificationError(1, "x")
     exc.verify_message = "self-signed certificate in certificate chain"
-    assert kube_errors.transport_error(exc, transport()).render() == (
+    assert kube_errors.transport_error(exc, "10.1.2.3", "10.1.2.3:6443").render() == (
         "error: Unable to connect to the server: tls: failed to verify certificate: "
         "self-signed certificate in certificate chain"
     )
 
 
-def test_timeout_names_the_limit() -> None:
-    rendered = kube_errors.transport_error(TimeoutError(), transport(timeout=2)).render()
-    assert rendered.endswith("did not answer within 2s (request timed out)")
+@pytest.mark.parametrize(
+    "phase,rendered",
+    [
+        (
+            "connect",
+            "error: Unable to connect to the server: net/http: request canceled while waiting for connection "
+            "(Client.Timeout exceeded while awaiting headers)",
+        ),
+        (
+            "headers",
+            "error: Unable to connect to the server: net/http: request canceled "
+            "(Client.Timeout exceeded while awaiting headers)",
+        ),
+        (
+            "body",
+            "error: unexpected error when reading response body. Please retry. Original error: net/http: request "
+            "canceled (Client.Timeout or context cancellation while reading body)",
+        ),
+    ],
+)
+def test_deadline_messages_are_kubectls(phase: str, rendered: str) -> None:
+    """kubectl v1.36.3 --request-timeout 2s against a silent, a slow-header and a slow-body server."""
+    assert kube_errors.timeout_error(phase).render() == rendered
+    assert kube_errors.transport_error(DeadlineExceeded(phase), "h", "h:1").render() == rendered
+
+
+def test_errors_module_does_not_import_the_transport() -> None:
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(kube_errors.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not any(name and name.endswith("transport") for name in imported), imported
 
 
 def test_generic_errors_get_one_prefix() -> None:

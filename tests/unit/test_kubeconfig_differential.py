@@ -126,9 +126,10 @@ def _kubectl_binary() -> Path | None:
     return found[-1] if found else None
 
 
-@pytest.mark.parametrize(
-    "case", [c for c in CASES if not c.get("handover")], ids=[c["name"] for c in CASES if not c.get("handover")]
-)
+STATIC_CASES = [c for c in CASES if not c.get("handover") and not c.get("exec")]
+
+
+@pytest.mark.parametrize("case", STATIC_CASES, ids=[c["name"] for c in STATIC_CASES])
 def test_fast_path_matches_real_kubectl(case: dict, tmp_path: Path) -> None:
     """``kubectl config view --minify --flatten`` is the reference for server, CA, credentials and namespace."""
     import base64

@@ -2,8 +2,9 @@
 
 The reference binaries come from ``hack/virtctl/build.sh`` (virtctl of KubeVirt v1.8.0, whose ``create``
 code equals v1.9.0's, and ``goref``, which prints ``sigs.k8s.io/yaml`` and ``resource.Quantity`` results).
-They are looked up in the build cache; with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` the script is run
-first (it builds only what is missing, about 3 minutes cold). Without them the tests skip.
+They are looked up in the build cache; ``make test`` builds them first (``make tools``: only what is missing,
+about 3 minutes cold), and with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` this module runs the script itself
+(for pytest run directly). Without Go the tests skip.
 
 For every row both sides get the same flags: a success must give the same YAML (generated names mapped to
 the fixed test suffixes) and the same stderr warnings, a failure the same error text (virtctl prints it as
@@ -64,7 +65,7 @@ def binaries() -> Path:
     found = _cached_binary_dir()
     if found is None:
         pytest.skip(
-            f"virtctl {VIRTCTL_VERSION} not built (run hack/virtctl/build.sh or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
+            f"virtctl {VIRTCTL_VERSION} not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
         )
     return found
 
@@ -755,6 +756,72 @@ def test_canonical_quantity_matches_apimachinery(binaries):
     assert mismatches == []
 
 
+def goref(binaries: Path, mode: str, cases: list) -> list:
+    """goref's JSON answer for ``cases`` in ``mode`` (see hack/virtctl/goref/main.go)."""
+    result = subprocess.run(
+        [str(binaries / "goref"), mode],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(result.stdout)
+
+
+def test_quantity_values_and_formats_match_apimachinery(binaries):
+    """parse(): the value Go holds (AsDec) and the format it keeps, beyond the printed string."""
+    import random
+    from fractions import Fraction
+
+    from kubectl_instancetype.instancetype.quantity import parse
+
+    rng = random.Random(11)
+    texts = ["1.5Gi", "0.5Ki", "-.5Ki", "1e-10", "0.0000000015", "-0.0000000015", "99999999999999999999Ki", "1000E"]
+    for _ in range(400):
+        number = rng.choice(["", "-", "+"]) + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 22)))
+        if rng.random() < 0.5:
+            number += "." + "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 12)))
+        suffix = rng.choice(["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"])
+        texts.append(number + (suffix if rng.random() < 0.8 else f"e{rng.randint(-30, 30)}"))
+    mismatches = []
+    for text, want in zip(texts, goref(binaries, "quantity-detail", texts)):
+        try:
+            got = parse(text)
+        except QuantityError as exc:
+            mine = {"error": str(exc)}
+            theirs = {"error": want["error"]}
+        else:
+            mine = {"value": str(got), "format": got.format, "exact": got.value}
+            theirs = {"error": want["error"]}
+            if want["error"] is None:
+                theirs = {"value": want["value"], "format": want["format"], "exact": Fraction(want["exact"])}
+        if mine != theirs:
+            mismatches.append((text, theirs, mine))
+    assert mismatches == []
+
+
+def test_format_quantity_matches_new_quantity(binaries):
+    """format_quantity(v, fmt) == resource.NewQuantity(v, fmt).String() (overcommit requests, copied sizes)."""
+    import random
+
+    from kubectl_instancetype.instancetype.quantity import FORMATS, format_quantity
+
+    rng = random.Random(3)
+    cases = [{"value": v, "format": f} for v in (0, 1, 1023, 1024, 966367616, 7730940928, 900000000) for f in FORMATS]
+    for _ in range(300):
+        value = rng.choice([rng.randint(-(2**63), 2**63 - 1), rng.randint(0, 5000) * 1024 ** rng.randint(0, 5)])
+        value = max(-(2**63), min(2**63 - 1, value * rng.choice([1, 1000, 10**6])))
+        cases.append({"value": value, "format": rng.choice(FORMATS)})
+    expected = goref(binaries, "quantity-format", cases)
+    mismatches = [
+        (case, want, format_quantity(case["value"], case["format"]))
+        for case, want in zip(cases, expected)
+        if format_quantity(case["value"], case["format"]) != want
+    ]
+    assert mismatches == []
+
+
 def virtctl_flag_help(help_text: str) -> dict[str, tuple[str, str]]:
     """{flag: (type word, help text with its default suffix)} from the ``Flags:`` block of virtctl's help."""
     lines = help_text.split("Flags:\n", 1)[1].split("\n\n", 1)[0].splitlines()
@@ -782,3 +849,107 @@ def test_flag_tables_match_virtctl_help(binaries, workdir, command, specs):
     virtctl = virtctl_flag_help(stdout)
     ours = {spec.name: (spec.value_name, " ".join(filter(None, [spec.help, spec.default_text]))) for spec in specs}
     assert ours == virtctl
+
+
+def _random_texts(seed: int, alphabet: str, count: int, longest: int) -> list[str]:
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest))) for _ in range(count)]
+
+
+def test_go_strconv_matches_go(binaries):
+    from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint
+
+    texts = ["", "0", "-0", "+1", "0x1F", "0b101", "0o17", "017", "1_000", "0x_1", "1__0", "_1", "４", "\u212a"]
+    texts += ["18446744073709551615", "18446744073709551616", "9223372036854775808", "-9223372036854775808"]
+    texts += _random_texts(8, "0123456789_+-xXbBoOaAfFzZ \u00e9\u212a４\n", 500, 12)
+    cases = []
+    for text in texts:
+        cases += [
+            {"func": "ParseUint", "text": text, "base": 0, "bits": 32},
+            {"func": "ParseUint", "text": text, "base": 10, "bits": 32},
+            {"func": "ParseInt", "text": text, "base": 0, "bits": 64},
+            {"func": "ParseInt", "text": text, "base": 10, "bits": 64},
+            {"func": "ParseBool", "text": text, "base": 0, "bits": 0},
+        ]
+
+    def mine(case: dict) -> dict:
+        try:
+            if case["func"] == "ParseBool":
+                return {"value": str(go_parse_bool(case["text"])).lower(), "error": None}
+            parse = go_parse_uint if case["func"] == "ParseUint" else go_parse_int
+            return {"value": str(parse(case["text"], base=case["base"], bits=case["bits"])), "error": None}
+        except GoNumError as exc:
+            return {"value": None, "error": str(exc)}
+
+    mismatches = [(c, want, mine(c)) for c, want in zip(cases, goref(binaries, "strconv", cases)) if mine(c) != want]
+    assert mismatches == []
+
+
+def test_go_csv_record_matches_pflag(binaries):
+    from kubectl_instancetype.golang.encoding_csv import CSVError, go_read_csv_record
+
+    texts = ["a,b", '"a,b",c', '"a""b"', 'a"b', '"a', '"a"b', "\n\na", "a\r\nb", "a\r", "\r", '"\r\n"', ",", 'é,"x']
+    texts += _random_texts(9, 'ab,"\n\r é', 800, 10)
+
+    def mine(text: str) -> dict:
+        try:
+            return {"fields": go_read_csv_record(text), "error": None}
+        except CSVError as exc:
+            return {"fields": None, "error": str(exc)}
+
+    mismatches = [(t, want, mine(t)) for t, want in zip(texts, goref(binaries, "csv", texts)) if mine(t) != want]
+    assert mismatches == []
+
+
+def test_go_duration_and_request_timeout_match_go(binaries):
+    from kubectl_instancetype.golang.duration import DurationError, parse_duration, parse_timeout
+
+    texts = ["", "0", "-0", "+0", "1s", "-1s", "1.5h", ".5s", "1.s", ".s", "1", "30", "+5", "-5", "1d", "1µs", "1μs"]
+    texts += ["2562047h47m16.854775807s", "2562047h47m16.854775808s", "-2562047h47m16.854775808s", "9223372036s"]
+    texts += ["0.000000000000000000001s", "1.00000000000000000000000000001h", "9223372036854775807", "1h\x01", 'a"']
+    texts += _random_texts(10, "0123456789.+-hmsnuµ \tx", 800, 9)
+
+    def mine(text: str) -> dict:
+        result: dict = {}
+        try:
+            result |= {"value": str(parse_duration(text)), "error": None}
+        except DurationError as exc:
+            result |= {"value": None, "error": str(exc)}
+        try:
+            timeout = parse_timeout(text)
+            # Go wraps around past int64 nanoseconds; we keep the true value (and refuse it later)
+            result |= {"timeout": str((timeout + 2**63) % 2**64 - 2**63), "timeout_error": None}
+        except DurationError as exc:
+            result |= {"timeout": None, "timeout_error": str(exc)}
+        return result
+
+    mismatches = [(t, want, mine(t)) for t, want in zip(texts, goref(binaries, "duration", texts)) if mine(t) != want]
+    assert mismatches == []
+
+
+def test_tabwriter_matches_go(binaries):
+    from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
+
+    texts = ["", "a", "a\tb", "a\tb\n", "NAME\tCPU\nu1.medium\t1\n", "a\tb\nc\n\td\te\n", "\t\t\n", "é\tx\n"]
+    texts += _random_texts(12, "ab\t\n\v\f é", 600, 24)
+    result = subprocess.run(
+        [str(binaries / "goref"), "tabwriter"],
+        input=json.dumps(texts).encode(),
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
+    expected = [item.decode() for item in result.stdout.split(b"\0")[:-1]]
+    mismatches = [(t, want, tabwriter(t)) for t, want in zip(texts, expected) if tabwriter(t) != want]
+    assert mismatches == []
+    # the column-wise fast path of render_table gives what Go gives for kubectl's own tables
+    import random
+
+    rng = random.Random(13)
+    for _ in range(100):
+        width = rng.randint(1, 6)
+        rows = [[rng.choice(["", "a", "bb", "u1.medium", "é", "cluster"]) for _ in range(width)] for _ in range(4)]
+        text = "".join("\t".join(row) + "\n" for row in rows)
+        assert render_table(rows) == tabwriter(text)

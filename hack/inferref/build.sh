@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds inferref (main.go: KubeVirt's own pkg/instancetype/infer on a real client) into a per-version cache:
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype/inferref/<kubevirt version>-<go version>-<os>-<arch>/inferref
+# Prints the binary's path. A binary whose stamp (hash of main.go and go.sum) matches is not rebuilt.
+# The differential test (tests/integration/test_infer_differential.py) runs it next to the plugin's resolver.
+set -euo pipefail
+cd "$(dirname "$0")"
+KUBEVIRT_VERSION="$(cat KUBEVIRT_VERSION)"
+export GOFLAGS=-mod=mod
+GO_VERSION="$(go env GOVERSION)"
+CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype"
+BIN_DIR="${CACHE_ROOT}/inferref/${KUBEVIRT_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go env GOARCH)"
+OUT="$BIN_DIR/inferref"
+STAMP="$(cat main.go go.mod go.sum | sha256sum | cut -c1-16)"
+mkdir -p "$BIN_DIR"
+if ! { [ -x "$OUT" ] && [ "$(cat "$OUT.stamp" 2>/dev/null)" = "$STAMP" ]; }; then
+  echo "building inferref (kubevirt.io/kubevirt@${KUBEVIRT_VERSION} pkg/instancetype/infer) into $BIN_DIR" >&2
+  CGO_ENABLED=0 go build -p 2 -trimpath -ldflags "-s -w" -o "$OUT.tmp" .
+  mv "$OUT.tmp" "$OUT"
+  printf '%s' "$STAMP" > "$OUT.stamp"
+fi
+echo "$OUT"

@@ -1,0 +1,32 @@
+"""The command table: what ``kubectl instancetype`` offers, as data (module paths, aliases, the root help).
+
+Kept apart from :mod:`.registry` so that whatever needs the names (help, completion) imports no code.
+"""
+
+PROG_NAME = "kubectl instancetype"
+
+# command name -> the module that registers it. Order is the order of `--help`.
+COMMANDS: dict[str, str] = {
+    "catalog": "kubectl_instancetype.cli.catalog",
+    "completion": "kubectl_instancetype.cli.completion_cmd",
+    "convert": "kubectl_instancetype.cli.convert",
+    "create": "kubectl_instancetype.cli.create",
+    "derive": "kubectl_instancetype.cli.derive",
+    "expand": "kubectl_instancetype.cli.expand",
+    "infer": "kubectl_instancetype.cli.infer",
+    "label": "kubectl_instancetype.cli.label",
+    "list": "kubectl_instancetype.cli.list",
+    "matrix": "kubectl_instancetype.cli.matrix",
+    "recommend": "kubectl_instancetype.cli.recommend",
+    "revisions": "kubectl_instancetype.cli.revisions",
+    "switch": "kubectl_instancetype.cli.switch",
+    "version": "kubectl_instancetype.cli.version",
+}
+ALIASES = {"ls": "list"}
+
+HELP = """KubeVirt instance types and preferences from the terminal.
+
+Find VirtualMachine(Cluster)Instancetypes and VirtualMachine(Cluster)Preferences by size and features,
+in both scopes, against the live cluster."""
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}

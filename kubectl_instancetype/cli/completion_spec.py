@@ -1,0 +1,156 @@
+"""What completion knows, generated from the Typer app: commands, flags, fixed values and live-name sources.
+
+Completion must answer in a few tens of milliseconds, so it never builds the Typer app: it reads the table
+:mod:`.completion_data` written by :func:`write_table` (``make completion-table``) from what the app declares.
+A test keeps the two equal. Value sources that the app cannot express (fixed value sets, live names) are
+declared here, by flag name.
+"""
+
+from __future__ import annotations
+
+import pprint
+from pathlib import Path
+from typing import Any
+
+# Flag values with a fixed set, by flag (every command that has the flag).
+FIXED_VALUES: dict[str, list[str]] = {
+    "--run-strategy": ["Always", "Manual", "Halted", "Once", "RerunOnFailure"],
+    "--sort-by": ["name", "cpu", "memory"],
+    "--class": [
+        "compute.exclusive",
+        "general.purpose",
+        "gpu.nvidia",
+        "memory.intensive",
+        "network",
+        "overcommitted",
+        "realtime",
+    ],
+    "--size": ["nano", "micro", "small", "medium", "large", "xlarge", "2xlarge", "4xlarge", "8xlarge"],
+    "--os-type": ["linux", "windows", "legacy"],
+    "--arch": ["amd64", "arm64", "s390x"],
+    "--dry-run": ["none", "client", "server"],
+    "--hugepages": ["2Mi", "1Gi"],
+    "--iothreadspolicy": ["auto", "shared"],
+    "--cpu-topology": ["sockets", "cores", "threads", "spread", "any"],
+    "--volume-import": [
+        "type:blank",
+        "type:gcs",
+        "type:http",
+        "type:imageio",
+        "type:pvc",
+        "type:registry",
+        "type:s3",
+        "type:vddk",
+        "type:snapshot",
+        "type:ds",
+    ],
+    "--format": ["plain", "github", "grid"],
+}
+# -o values per command (what each command accepts).
+OUTPUT_FORMATS: dict[str, list[str]] = {
+    "list": ["wide", "yaml", "json", "name"],
+    "": ["yaml", "json", "name"],
+}
+# Flags whose values are names read from the cluster (or the kubeconfig, for contexts).
+LIVE_VALUES: dict[str, str] = {
+    "--instancetype": "instancetypes",
+    "--preference": "preferences",
+    "--compatible-with": "preferences",
+    "--namespace": "namespaces",
+    "-n": "namespaces",
+    "--context": "contexts",
+    "--volume-pvc": "pvc-src",
+}
+# Flags whose value is a file: the shell completes file names there.
+FILE_FLAGS = frozenset({"--kubeconfig", "-f", "--filename", "--password-file", "--image-path", "--vms"})
+# Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster).
+ARGUMENTS: dict[str, str] = {
+    "list": "kinds",
+    "catalog list": "kinds",
+    "infer": "objects",
+    "expand": "objects",
+    "label": "objects",
+    "revisions": "objects",
+    "switch": "objects",
+}
+
+
+def _flag_entry(command_path: str, param: Any) -> tuple[list[str], dict[str, Any]]:
+    opts = [o for o in list(param.opts) + list(getattr(param, "secondary_opts", [])) if o.startswith("-")]
+    takes_value = not getattr(param, "is_flag", False) and getattr(param, "metavar", None) != "[=true|false]"
+    help_text = " ".join((param.help or "").split("\n", 1)[0].split())
+    entry: dict[str, Any] = {"help": help_text, "value": takes_value}
+    if takes_value:
+        names = set(opts)
+        if names & {"-o", "--output"}:
+            entry["values"] = OUTPUT_FORMATS.get(command_path.split(" ", 1)[0], OUTPUT_FORMATS[""])
+        for name in opts:
+            if name in FIXED_VALUES:
+                entry["values"] = FIXED_VALUES[name]
+            if name in LIVE_VALUES:
+                entry["live"] = LIVE_VALUES[name]
+            if name in FILE_FLAGS:
+                entry["file"] = True
+    return opts, entry
+
+
+def build_table() -> dict[str, Any]:
+    """Walk the whole Typer app: ``{command path: {"commands", "flags", "argument"}}``."""
+    from typer.main import get_command
+
+    from .registry import ALIASES, build
+
+    root = get_command(build([])[0])
+    table: dict[str, Any] = {}
+
+    def walk(command: Any, path: str) -> None:
+        import typer._click as click
+
+        ctx = click.Context(command, info_name=path or "kubectl instancetype", **(command.context_settings or {}))
+        subcommands = {}
+        if hasattr(command, "list_commands"):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is None or getattr(sub, "hidden", False):
+                    continue
+                subcommands[name] = " ".join((sub.get_short_help_str(limit=300) or "").split())
+                walk(sub, f"{path} {name}".strip())
+        flags: dict[str, Any] = {}
+        for param in command.get_params(ctx):
+            if getattr(param, "param_type_name", "") != "option" or getattr(param, "hidden", False):
+                continue
+            opts, entry = _flag_entry(path, param)
+            if "--help" in opts:
+                entry["help"] = f"help for {path.rsplit(' ', 1)[-1] or 'kubectl instancetype'}"
+            for name in opts:
+                flags[name] = entry
+        table[path] = {"commands": subcommands, "flags": flags, "argument": ARGUMENTS.get(path)}
+
+    walk(root, "")
+    table[""]["aliases"] = dict(ALIASES)
+    return table
+
+
+DATA_FILE = Path(__file__).with_name("completion_data.py")
+HEADER = '''"""Generated by ``make completion-table`` (kubectl_instancetype.cli.completion_spec.write_table): do not edit.
+
+What shell completion knows without building the Typer app; tests/unit/test_completion.py keeps it equal to
+what the app declares.
+"""
+
+# fmt: off
+TABLE = '''
+
+
+def render_table(table: dict[str, Any]) -> str:
+    """The source text of :mod:`.completion_data` for ``table``."""
+    return HEADER + pprint.pformat(table, width=120, sort_dicts=True) + "\n"
+
+
+def write_table() -> None:
+    """Regenerate :mod:`.completion_data` from the app."""
+    DATA_FILE.write_text(render_table(build_table()))
+
+
+if __name__ == "__main__":
+    write_table()

@@ -1,0 +1,148 @@
+"""``kubectl instancetype label``: put (or remove) the default instance type and preference labels on a volume.
+
+No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
+"""
+
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+HELP = """Label a PVC, DataVolume or DataSource with the instance type and preference VMs should infer from it.
+
+Sets instancetype.kubevirt.io/default-instancetype[-kind] and instancetype.kubevirt.io/default-preference[-kind],
+the labels KubeVirt reads for inferFromVolume (and virtctl image-upload writes). Kinds accept create vm's
+spellings (virtualmachineinstancetype, VirtualMachineClusterPreferences, ...) and are written in KubeVirt's
+lowercase singular form; without a kind the cluster-scoped kind applies and no kind label is written (one left
+from before is removed). As with kubectl label, changing an existing value needs --overwrite. The referenced
+types are looked up first (a namespaced kind in the volume's namespace); --skip-checks skips that. Only the labels
+are sent, as a JSON merge patch.
+
+\b
+Examples:
+  kubectl instancetype label pvc/fedora --default-instancetype u1.medium --default-preference fedora
+  kubectl instancetype label dv/rhel9 --default-preference rhel.9 --default-preference-kind virtualmachinepreference
+  kubectl instancetype label datasource/fedora -n os-images --default-instancetype u1.large --overwrite
+  kubectl instancetype label pvc/fedora --remove"""
+
+TYPES = {
+    "pvc": "PersistentVolumeClaim",
+    "persistentvolumeclaim": "PersistentVolumeClaim",
+    "persistentvolumeclaims": "PersistentVolumeClaim",
+    "dv": "DataVolume",
+    "dvs": "DataVolume",
+    "datavolume": "DataVolume",
+    "datavolumes": "DataVolume",
+    "datavolume.cdi.kubevirt.io": "DataVolume",
+    "datavolumes.cdi.kubevirt.io": "DataVolume",
+    "das": "DataSource",
+    "datasource": "DataSource",
+    "datasources": "DataSource",
+    "datasource.cdi.kubevirt.io": "DataSource",
+    "datasources.cdi.kubevirt.io": "DataSource",
+}
+
+
+def register(app: typer.Typer, argv: list[str] = ()) -> None:
+    """Add the command to ``app``."""
+    app.command("label", help=HELP, short_help="Label a PVC, DataVolume or DataSource with default types.")(
+        label_command
+    )
+
+
+def label_command(
+    ctx: typer.Context,
+    target: Annotated[
+        list[str],
+        typer.Argument(
+            help="TYPE/NAME or TYPE NAME: pvc, dv or datasource (das).", metavar="TYPE/NAME", show_default=False
+        ),
+    ],
+    default_instancetype: Annotated[
+        Optional[str],
+        typer.Option("--default-instancetype", metavar="NAME", help="The instance type to infer.", show_default=False),
+    ] = None,
+    default_instancetype_kind: Annotated[
+        Optional[str],
+        typer.Option(
+            "--default-instancetype-kind",
+            metavar="KIND",
+            help="virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).",
+            show_default=False,
+        ),
+    ] = None,
+    default_preference: Annotated[
+        Optional[str],
+        typer.Option("--default-preference", metavar="NAME", help="The preference to infer.", show_default=False),
+    ] = None,
+    default_preference_kind: Annotated[
+        Optional[str],
+        typer.Option(
+            "--default-preference-kind",
+            metavar="KIND",
+            help="virtualmachinepreference or virtualmachineclusterpreference (the default).",
+            show_default=False,
+        ),
+    ] = None,
+    remove: Annotated[bool, typer.Option("--remove", help="Remove the four default-type labels.")] = False,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Allow changing a label that already has a value.")
+    ] = False,
+    skip_checks: Annotated[
+        bool, typer.Option("--skip-checks", help="Do not look up the instance type and preference first.")
+    ] = False,
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    namespace: options.Namespace = None,
+    request_timeout: options.RequestTimeout = "0",
+    verbosity: options.Verbosity = 0,
+) -> None:
+    """Merge-patch the default-type labels of one volume and print kubectl label's line."""
+    from ..errors import UsageError
+    from ..kube.resources import BY_KIND
+    from ..usecases.inference import LabelRequest, canonical_kind, label_volume
+    from .infer import _connect
+
+    env = ctx.obj
+    env.verbosity = verbosity
+    kind, name = _parse_target(target)
+    # virtctl image-upload's checks for the same flags
+    if default_instancetype_kind is not None and default_instancetype is None:
+        raise UsageError("--default-instancetype must be provided with --default-instancetype-kind")
+    if default_preference_kind is not None and default_preference is None:
+        raise UsageError("--default-preference must be provided with --default-preference-kind")
+    if remove and (default_instancetype is not None or default_preference is not None):
+        raise UsageError("--remove cannot be used with --default-instancetype or --default-preference")
+    if not remove and default_instancetype is None and default_preference is None:
+        raise UsageError("at least one of --default-instancetype, --default-preference or --remove is required")
+    request = LabelRequest(
+        instancetype=default_instancetype,
+        instancetype_kind=canonical_kind(default_instancetype_kind or "", "instancetype"),
+        preference=default_preference,
+        preference_kind=canonical_kind(default_preference_kind or "", "preference"),
+        remove=remove,
+        overwrite=overwrite,
+    )
+    with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
+        outcome = label_volume(
+            client, BY_KIND[kind], name, namespace or client.namespace, request, skip_checks=skip_checks
+        )
+    env.stdout.write(f"{outcome.name} {outcome.verb}\n")
+
+
+def _parse_target(words: list[str]) -> tuple[str, str]:
+    from ..errors import UsageError
+
+    if len(words) == 1 and "/" in words[0]:
+        word, _, name = words[0].partition("/")
+    elif len(words) == 2 and "/" not in words[0]:
+        word, name = words
+    else:
+        raise UsageError("expected one TYPE/NAME (or TYPE NAME), e.g. pvc/fedora")
+    kind = TYPES.get(word.lower())
+    if kind is None:
+        raise UsageError(f'cannot label a "{word}": pvc, dv and datasource carry inference labels')
+    if not name:
+        raise UsageError(f"resource name may not be empty ({word}/NAME)")
+    return kind, name

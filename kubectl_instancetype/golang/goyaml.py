@@ -1,0 +1,326 @@
+"""YAML exactly as ``sigs.k8s.io/yaml`` prints a JSON-shaped object (what ``virtctl create`` and kubectl print).
+
+``sigs.k8s.io/yaml.Marshal`` encodes to JSON, reads that back with go-yaml v2 and emits it with go-yaml v2's
+libyaml port. So the output has: map keys in go-yaml's order (alphabetical, digit runs compared as numbers,
+non-letters before letters); two-space indentation with sequence items at their key's column; ``{}`` and
+``[]`` for empty collections; a line width of 80 for folding plain and quoted scalars; and this choice of
+string style:
+
+* a string with a newline is a literal block (``|``, ``|-``, ``|+``), unless the emitter cannot write it as one;
+* a string that a YAML 1.1 reader would take for another type (``"true"``, ``"y"``, ``"1"``, ``"1e3"``, ``"0x1f"``,
+  ``"null"``, ``"~"``, ``""``, ``"2001-12-14"``, ``"1:20"``) is double-quoted;
+* any other string is plain when the emitter allows it (else single-quoted, e.g. ``'a: b'``, ``'- x'``, ``'*x'``).
+
+PyYAML's emitter is the same libyaml algorithm, so this module only decides the styles and the key order
+and lets PyYAML's safe dumper (the C one when available) write the text. PyYAML is imported on first use.
+Known differences, none of which occur in the manifests this project prints: strings holding a Unicode
+line separator (U+0085, U+2028, U+2029) or a byte-order mark are quoted differently (go-yaml's own output
+for them is odd: ``"\\uFEFF\\x62..."``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_MAP_TAG = "tag:yaml.org,2002:map"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+# go-yaml v2's resolve table: words that read back as bool, null or float ("<<" is never looked up there)
+_RESOLVED_WORDS = frozenset(
+    [
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "true",
+        "True",
+        "TRUE",
+        "on",
+        "On",
+        "ON",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "false",
+        "False",
+        "FALSE",
+        "off",
+        "Off",
+        "OFF",
+        "~",
+        "null",
+        "Null",
+        "NULL",
+        ".nan",
+        ".NaN",
+        ".NAN",
+        ".inf",
+        ".Inf",
+        ".INF",
+        "+.inf",
+        "+.Inf",
+        "+.INF",
+        "-.inf",
+        "-.Inf",
+        "-.INF",
+    ]
+)
+_FIRST_CHAR_HINTS = {
+    **{c: "S" for c in "+-"},
+    **{c: "D" for c in "0123456789"},
+    **{c: "M" for c in "yYnNtTfFoO~"},
+    ".": ".",
+}
+_YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_GO_DECIMAL_FLOAT = re.compile(
+    r"[-+]?([0-9](_?[0-9])*(\.([0-9](_?[0-9])*)?)?|\.[0-9](_?[0-9])*)([eE][-+]?[0-9](_?[0-9])*)?"
+)
+_GO_HEX_FLOAT = re.compile(r"[-+]?0[xX](_?[0-9a-fA-F])*(\.([0-9a-fA-F](_?[0-9a-fA-F])*)?)?[pP][-+]?[0-9](_?[0-9])*")
+_GO_SPECIAL_FLOAT = re.compile(r"[-+]?(inf|infinity|nan)", re.IGNORECASE)
+_GO_INT = {
+    16: re.compile(r"0[xX](_?[0-9a-fA-F])+"),
+    8: re.compile(r"0[oO](_?[0-7])+|0(_?[0-7])*"),
+    2: re.compile(r"0[bB](_?[01])+"),
+    10: re.compile(r"[1-9](_?[0-9])*"),
+}
+_TIMESTAMP = re.compile(
+    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{1,2})-(?P<d>[0-9]{1,2})"
+    r"(?:(?P<sep>[Tt ])(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{1,2}):(?P<s>[0-9]{1,2})(?:\.[0-9]+)?(?P<tz>Z|[+-][0-9]{2}:[0-9]{2})?)?"
+)
+
+
+def _go_parse_float_ok(text: str) -> bool:
+    """True when Go's ``strconv.ParseFloat(text, 64)`` succeeds (syntax and range)."""
+    if _GO_SPECIAL_FLOAT.fullmatch(text):
+        return True
+    if _GO_HEX_FLOAT.fullmatch(text):
+        try:
+            value = float.fromhex(text.replace("_", ""))
+        except (OverflowError, ValueError):
+            return False
+        return not math.isinf(value)
+    # without a base prefix Go allows no underscores in floats
+    if "_" in text or not _GO_DECIMAL_FLOAT.fullmatch(text):
+        return False
+    return not math.isinf(float(text))
+
+
+def _go_parse_int_ok(text: str, *, signed: bool) -> bool:
+    """True when Go's ``strconv.ParseInt(text, 0, 64)`` (or ``ParseUint``) accepts ``text``."""
+    sign = ""
+    if text[:1] in ("+", "-"):
+        if not signed:
+            return False
+        sign, text = text[0], text[1:]
+    for base, pattern in _GO_INT.items():
+        if pattern.fullmatch(text):
+            digits = text.replace("_", "")
+            if base != 10 and len(digits) > 1 and digits[1] in "xXoObB":
+                digits = digits[2:]
+            value = int(digits, base) if digits else 0
+            if not signed:
+                return value < 2**64
+            return value <= 2**63 if sign == "-" else value < 2**63
+    return False
+
+
+def _is_timestamp(text: str) -> bool:
+    """go-yaml v2's timestamp check (the layouts it tries with ``time.Parse``)."""
+    match = _TIMESTAMP.fullmatch(text)
+    if not match:
+        return False
+    if match["h"] is not None and match["sep"] != " " and match["tz"] is None:
+        return False  # the T / t layouts need a zone, the space layout has none
+    if match["sep"] == " " and match["tz"] is not None:
+        return False
+    year, month, day = int(match["y"]), int(match["mo"]), int(match["d"])
+    if not 1 <= month <= 12:
+        return False
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    days = [31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    if not 1 <= day <= days:
+        return False
+    if match["h"] is not None:
+        return int(match["h"]) < 24 and int(match["mi"]) < 60 and int(match["s"]) < 60
+    return True
+
+
+def resolves_to_non_string(text: str) -> bool:
+    """True when go-yaml v2 would read ``text``, written plain, as something other than a string."""
+    if text == "" or text in _RESOLVED_WORDS:
+        return True
+    hint = _FIRST_CHAR_HINTS.get(text[0])
+    if hint is None or hint == "M":
+        return False
+    if hint == ".":
+        return _go_parse_float_ok(text)
+    if _is_timestamp(text):
+        return True
+    plain = text.replace("_", "")
+    if plain and (_go_parse_int_ok(plain, signed=True) or _go_parse_int_ok(plain, signed=False)):
+        return True
+    return bool(_YAML_STYLE_FLOAT.fullmatch(plain)) and _go_parse_float_ok(plain)
+
+
+def string_style(text: str) -> str | None:
+    """The scalar style go-yaml v2 asks for: ``"|"`` (literal), ``'"'`` (double-quoted) or None (plain)."""
+    if "\n" in text:
+        return "|"
+    if resolves_to_non_string(text) or _BASE60_FLOAT.fullmatch(text):
+        return '"'
+    return None
+
+
+@functools.total_ordering
+class _GoKey:
+    """A map key compared as go-yaml v2 compares them (letters by code point; digit runs as numbers, first)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _GoKey) and self.text == other.text
+
+    def __lt__(self, other: _GoKey) -> bool:
+        a, b = self.text, other.text
+        for i in range(min(len(a), len(b))):
+            if a[i] == b[i]:
+                continue
+            a_letter, b_letter = a[i].isalpha(), b[i].isalpha()
+            if a_letter and b_letter:
+                return a[i] < b[i]
+            if a_letter or b_letter:
+                return b_letter
+            a_number = b_number = 0
+            if a[i] == "0" or b[i] == "0":
+                j = i - 1
+                while j >= 0 and a[j].isdecimal():
+                    if a[j] != "0":
+                        a_number = b_number = 1
+                        break
+                    j -= 1
+            a_end = i
+            while a_end < len(a) and a[a_end].isdecimal():
+                a_number = a_number * 10 + int(a[a_end])
+                a_end += 1
+            b_end = i
+            while b_end < len(b) and b[b_end].isdecimal():
+                b_number = b_number * 10 + int(b[b_end])
+                b_end += 1
+            if a_number != b_number:
+                return a_number < b_number
+            if a_end != b_end:
+                return a_end < b_end
+            return a[i] < b[i]
+        return len(a) < len(b)
+
+
+def _format_float(value: float) -> str:
+    """go-yaml v2's float text (``strconv.FormatFloat(f, 'g', -1, 64)`` plus YAML's inf/nan words)."""
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    if value.is_integer() and abs(value) < 1e21:
+        # JSON carries 3.0 as 3, which go-yaml reads back as an int; -0.0 stays "-0"
+        return "-0" if math.copysign(1.0, value) < 0 and value == 0 else str(int(value))
+    text = repr(value)
+    mantissa, _, exponent = text.partition("e")
+    if exponent:
+        sign = "-" if exponent.startswith("-") else "+"
+        return f"{mantissa}e{sign}{int(exponent.lstrip('+-')):02d}"
+    return text
+
+
+@functools.lru_cache(maxsize=1)
+def _dumper() -> tuple[Any, Any]:
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", None) or yaml.SafeDumper
+
+    class GoYAMLDumper(base):  # type: ignore[misc, valid-type]
+        """PyYAML's safe dumper with go-yaml v2's key order and string styles and no implicit typing."""
+
+        # Every scalar is emitted as a string: the styles chosen here already keep its type readable.
+        yaml_implicit_resolvers: ClassVar[dict[str, Any]] = {}
+
+        def ignore_aliases(self, data: Any) -> bool:
+            # go-yaml writes a shared object out again each time; it never writes anchors and aliases
+            return True
+
+    def scalar(text: str, style: str | None = None) -> Any:
+        return yaml.ScalarNode(_STR_TAG, text, style=style)
+
+    def represent_str(dumper: Any, data: str) -> Any:
+        return scalar(data, string_style(data))
+
+    def represent_bool(dumper: Any, data: bool) -> Any:
+        return scalar("true" if data else "false")
+
+    def represent_int(dumper: Any, data: int) -> Any:
+        return scalar(str(data))
+
+    def represent_float(dumper: Any, data: float) -> Any:
+        return scalar(_format_float(data))
+
+    def represent_none(dumper: Any, data: None) -> Any:
+        return scalar("null")
+
+    def represent_map(dumper: Any, data: dict[Any, Any]) -> Any:
+        items = []
+        for key in sorted((str(k) for k in data), key=_GoKey):
+            value = data[key] if key in data else data[_original_key(data, key)]
+            items.append((dumper.represent_data(key), dumper.represent_data(value)))
+        return yaml.MappingNode(_MAP_TAG, items, flow_style=False)
+
+    def represent_list(dumper: Any, data: Iterable[Any]) -> Any:
+        return yaml.SequenceNode(_SEQ_TAG, [dumper.represent_data(item) for item in data], flow_style=False)
+
+    for kind, representer in (
+        (str, represent_str),
+        (bool, represent_bool),
+        (int, represent_int),
+        (float, represent_float),
+        (type(None), represent_none),
+        (dict, represent_map),
+        (list, represent_list),
+        (tuple, represent_list),
+    ):
+        GoYAMLDumper.add_representer(kind, representer)
+    return yaml, GoYAMLDumper
+
+
+def _original_key(data: dict[Any, Any], text: str) -> Any:
+    """The non-string key of ``data`` whose text is ``text`` (JSON turns every key into a string)."""
+    return next(key for key in data if str(key) == text)
+
+
+def dump(obj: Any) -> str:
+    """``obj`` (dicts, lists, strings, numbers, booleans, None) as ``sigs.k8s.io/yaml.Marshal`` writes it."""
+    yaml, dumper = _dumper()
+    text: str = yaml.dump(
+        obj, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True, indent=2, width=80
+    )
+    # libyaml closes a document that ends in an open-ended scalar (``|+``, a plain root) with "...";
+    # go-yaml's older port never writes that marker.
+    if text.endswith("\n...\n"):
+        text = text[: -len("...\n")]
+    elif text == "...\n":
+        text = ""
+    return text
+
+
+def dump_all(objs: Iterable[Any]) -> str:
+    """Several documents, each as :func:`dump` writes it, separated by ``---`` lines."""
+    return "---\n".join(dump(obj) for obj in objs)

@@ -1,0 +1,1 @@
+"""Reading image manifests and configs from an OCI distribution registry (``infer image``)."""

@@ -1,0 +1,341 @@
+"""Inference and volume labels against the cluster: the look-up the resolver needs, and the label patch.
+
+:mod:`..instancetype.infer` is pure; this module gives it its :data:`~..instancetype.infer.Lookup` over a
+:class:`~..kube.client.Client` (one GET per object, remembered for the run) and carries out ``label``: read the
+volume, check the referenced types exist, patch only the labels with a JSON merge patch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import APIError, ForbiddenError, PluginError, PreflightError, UsageError
+from ..instancetype import infer
+
+if TYPE_CHECKING:
+    from ..kube.client import Client
+    from ..kube.resources import Resource
+
+MERGE_PATCH = "application/merge-patch+json"
+
+
+def _resources() -> dict[str, Resource]:
+    from ..kube import resources
+
+    return {
+        infer.PVC: resources.PERSISTENT_VOLUME_CLAIMS,
+        infer.DATA_VOLUME: resources.DATA_VOLUMES,
+        infer.DATA_SOURCE: resources.DATA_SOURCES,
+        infer.VOLUME_SNAPSHOT: resources.VOLUME_SNAPSHOTS,
+    }
+
+
+class InferenceRejected(PluginError):
+    """Admission would deny the VirtualMachine; the message is KubeVirt's, word for word."""
+
+
+class InferenceForbidden(PluginError):
+    """The user may not read an object on the chain: the plugin cannot tell what the server would do."""
+
+
+def cluster_lookup(client: Client) -> infer.Lookup:
+    """The resolver's look-up over ``client``: GET each object once per run.
+
+    A failed GET becomes :class:`~..instancetype.infer.LookupFailed` with the server's message, as client-go
+    hands it to KubeVirt, except a 403: KubeVirt reads with its own service account, so the user's RBAC says
+    nothing about admission and the command stops with :class:`InferenceForbidden` instead. Connection failures
+    propagate as they are.
+    """
+    by_kind = _resources()
+    seen: dict[tuple[str, str, str], Mapping[str, Any] | infer.LookupFailed] = {}
+
+    def lookup(kind: str, namespace: str, name: str) -> Mapping[str, Any]:
+        key = (kind, namespace, name)
+        if key not in seen:
+            resource = by_kind[kind]
+            try:
+                # An empty namespace is requested without a namespace segment, as client-go does.
+                seen[key] = client.get(resource, name, namespace or None)
+            except ForbiddenError as exc:
+                raise InferenceForbidden(
+                    f"cannot infer: {exc.message} (KubeVirt reads volumes with its own service account; "
+                    "ask for get access to follow the chain here)"
+                ) from exc
+            except APIError as exc:
+                seen[key] = infer.LookupFailed(_client_go_message(exc, resource, name), not_found=exc.code == 404)
+        found = seen[key]
+        if isinstance(found, infer.LookupFailed):
+            raise found
+        return found
+
+    return lookup
+
+
+GENERIC_NOT_FOUND = "the server could not find the requested resource"
+
+
+def _client_go_message(exc: APIError, resource: Resource, name: str) -> str:
+    """The error text client-go gives KubeVirt for a failed GET.
+
+    A 404 from a path no handler serves comes as plain text ("404 page not found") outside the core group (a
+    namespaced CRD requested without a namespace, a group that is not installed); client-go then builds the
+    generic message with the request appended, ``... (get datasources.cdi.kubevirt.io NAME)``. The core group
+    answers such paths with a ``Status`` (no details), whose message client-go uses as it is.
+    """
+    if exc.code == 404 and resource.group and not exc.name and exc.message == GENERIC_NOT_FOUND:
+        return f"{exc.message} (get {resource.qualified} {name})"
+    return exc.message
+
+
+def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.InferenceResult:
+    """Inference as the VM mutating webhook would run it for ``vm`` created in ``namespace``."""
+    request = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": namespace}}
+    return infer.resolve_matchers(request, cluster_lookup(client))
+
+
+def dropped_warnings(result: infer.InferenceResult) -> list[str]:
+    """One line per matcher admission drops (an ignorable failure under ``Ignore``): what the server will do."""
+    lines = []
+    for outcome in result.outcomes:
+        if outcome.action != "dropped" or outcome.resolution is None:
+            continue
+        what = "an instance type" if outcome.matcher == "instancetype" else "a preference"
+        memory = " (spec.template.spec.domain.memory is kept)" if outcome.matcher == "instancetype" else ""
+        lines.append(
+            f"{outcome.matcher}: {outcome.resolution.error}; with inferFromVolumeFailurePolicy Ignore the server "
+            f"drops spec.{outcome.matcher} and creates the VirtualMachine without {what}{memory}"
+        )
+    return lines
+
+
+def resolved_lines(result: infer.InferenceResult) -> list[str]:
+    """One line per inferred matcher, for a command to print before it creates the VM:
+    ``instancetype: u1.medium (virtualmachineclusterinstancetype) from volume disk: PersistentVolumeClaim ns/x -> labels``
+    (an empty kind is shown as the cluster-scoped kind KubeVirt reads it as)."""
+    lines = []
+    for outcome in result.outcomes:
+        if outcome.action != "inferred" or outcome.resolution is None:
+            continue
+        cluster = (
+            "virtualmachineclusterinstancetype"
+            if outcome.matcher == "instancetype"
+            else "virtualmachineclusterpreference"
+        )
+        lines.append(
+            f"{outcome.matcher}: {outcome.name} ({outcome.kind or cluster}) from volume {outcome.volume}: "
+            f"{outcome.resolution.chain_text()}"
+        )
+    return lines
+
+
+@dataclass(frozen=True)
+class VolumeDefaults:
+    """What one volume yields for both matchers."""
+
+    kind: str
+    namespace: str
+    name: str
+    instancetype: infer.Resolution
+    preference: infer.Resolution
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{instancetype: {name, kind}, preference: {name, kind}, chain: [...]}`` (null where none is found);
+        the chain lists every object read, for either matcher, in order."""
+        chain: list[infer.Link] = []
+        for resolution in (self.instancetype, self.preference):
+            for link in resolution.chain:
+                if link not in chain:
+                    chain.append(link)
+
+        def pair(resolution: infer.Resolution) -> dict[str, str] | None:
+            return {"name": resolution.name, "kind": resolution.kind} if resolution.ok else None
+
+        return {
+            "instancetype": pair(self.instancetype),
+            "preference": pair(self.preference),
+            "chain": [link.as_dict() for link in chain],
+        }
+
+
+def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) -> VolumeDefaults:
+    """The defaults ``kind/name`` (a PVC, DataVolume, DataSource or VolumeSnapshot) yields, as a VM volume
+    naming it would get them."""
+    lookup = cluster_lookup(client)
+    return VolumeDefaults(
+        kind,
+        namespace,
+        name,
+        infer.resolve_object(kind, namespace, name, "instancetype", lookup),
+        infer.resolve_object(kind, namespace, name, "preference", lookup),
+    )
+
+
+# ---- label ------------------------------------------------------------------------------------------------
+
+INSTANCETYPE_KINDS = ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")
+PREFERENCE_KINDS = ("virtualmachinepreference", "virtualmachineclusterpreference")
+
+
+def canonical_kind(value: str, matcher: str) -> str:
+    """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (``create vm``'s prefix spellings:
+    any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind)."""
+    from ..instancetype.createvm import normalize_kind
+
+    kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
+    kind = normalize_kind(value, kinds)
+    if kind is None:
+        raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(kinds)}')
+    return kind
+
+
+@dataclass(frozen=True)
+class LabelRequest:
+    """What ``label`` was asked to do."""
+
+    instancetype: str | None = None
+    instancetype_kind: str = ""
+    preference: str | None = None
+    preference_kind: str = ""
+    remove: bool = False
+    overwrite: bool = False
+
+    def desired(self) -> dict[str, str | None]:
+        """label key -> new value, or None to remove it. Setting a name without a kind removes a kind label
+        left from before: name and kind are one reference."""
+        if self.remove:
+            return dict.fromkeys(
+                (
+                    infer.INSTANCETYPE_LABEL,
+                    infer.INSTANCETYPE_KIND_LABEL,
+                    infer.PREFERENCE_LABEL,
+                    infer.PREFERENCE_KIND_LABEL,
+                )
+            )
+        out: dict[str, str | None] = {}
+        if self.instancetype is not None:
+            out[infer.INSTANCETYPE_LABEL] = self.instancetype
+            out[infer.INSTANCETYPE_KIND_LABEL] = self.instancetype_kind or None
+        if self.preference is not None:
+            out[infer.PREFERENCE_LABEL] = self.preference
+            out[infer.PREFERENCE_KIND_LABEL] = self.preference_kind or None
+        return out
+
+
+def label_patch(current: Mapping[str, str], request: LabelRequest) -> tuple[dict[str, str | None], str]:
+    """The ``metadata.labels`` merge patch and kubectl's verb (``labeled``, ``unlabeled``, ``modified``,
+    ``not labeled``); kubectl label's error when a value would change without ``--overwrite``."""
+    patch: dict[str, str | None] = {}
+    conflicts = []
+    added = removed = False
+    for key, value in request.desired().items():
+        if value is None:
+            if key in current:
+                patch[key] = None
+                removed = True
+            continue
+        if key in current and current[key] != value and not request.overwrite:
+            conflicts.append(f"'{key}' already has a value ({current[key]}), and --overwrite is false")
+        if current.get(key) != value:
+            patch[key] = value
+            added = True
+    if conflicts:
+        # apimachinery's aggregate error: one message as it is, several in brackets
+        raise UsageError(conflicts[0] if len(conflicts) == 1 else "[" + ", ".join(conflicts) + "]")
+    verb = "modified" if added and removed else "labeled" if added else "unlabeled" if removed else "not labeled"
+    return patch, verb
+
+
+def check_types_exist(client: Client, request: LabelRequest, namespace: str) -> None:
+    """GET the instance type and preference the labels will name (kind-aware: a namespaced kind is looked up
+    in the volume's namespace, where VMs using the volume usually live)."""
+    from ..kube import resources
+
+    wanted = []
+    if request.instancetype:
+        namespaced = request.instancetype_kind == "virtualmachineinstancetype"
+        wanted.append(
+            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, request.instancetype)
+        )
+    if request.preference:
+        namespaced = request.preference_kind == "virtualmachinepreference"
+        wanted.append((resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, request.preference))
+    if not wanted:
+        return
+    results = client.get_all(
+        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
+    )
+    missing = []
+    for (resource, name), result in zip(wanted, results):
+        if isinstance(result, APIError) and result.code == 404:
+            where = f' in namespace "{namespace}"' if resource.namespaced else ""
+            missing.append(f'{resource.singular} "{name}" not found{where}')
+        elif isinstance(result, PluginError):
+            raise result
+    if missing:
+        raise PreflightError("; ".join(missing) + " (--skip-checks labels anyway)")
+
+
+@dataclass(frozen=True)
+class LabelOutcome:
+    """The volume's ``-o name`` form and kubectl's verb for what happened."""
+
+    name: str
+    verb: str
+
+
+def label_volume(
+    client: Client, resource: Resource, name: str, namespace: str, request: LabelRequest, *, skip_checks: bool = False
+) -> LabelOutcome:
+    """Read the volume, check the types, and merge-patch its labels (nothing is sent when nothing changes)."""
+    current = client.get(resource, name, namespace)
+    labels = (current.get("metadata") or {}).get("labels") or {}
+    patch, verb = label_patch(labels, request)
+    if patch:
+        if not skip_checks and not request.remove:
+            check_types_exist(client, request, namespace)
+        merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
+    return LabelOutcome(resource.name_of(name), verb)
+
+
+def merge_patch(client: Client, resource: Resource, name: str, namespace: str, body: dict[str, Any]) -> Any:
+    """PATCH ``body`` as a JSON merge patch (``Client.patch`` when the client has one; until then the request
+    is sent here on the client's connection, with the same error mapping)."""
+    patch = getattr(client, "patch", None)
+    if patch is not None:
+        return patch(resource, name, namespace, body, MERGE_PATCH)
+    import json
+
+    from ..kube import errors as kube_errors
+    from ..kube.http import ProtocolError, ServerClosed
+    from ..kube.transport import USER_AGENT
+
+    transport = client.transport
+    path = resource.path(namespace, name, fieldManager="kubectl-instancetype")
+    headers = {"Accept": "application/json", "User-Agent": USER_AGENT, "Content-Type": MERGE_PATCH}
+    authorization = transport.config.authorization()
+    if authorization:
+        headers["Authorization"] = authorization
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    for attempt in (1, 2):
+        if transport._connection is None:
+            transport._connection = transport._connect()
+        reused = transport._connection.reusable
+        try:
+            response = transport._connection.request("PATCH", transport.base_path + path, headers, payload)
+        except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
+            transport.close()
+            if not reused or attempt == 2:
+                raise kube_errors.transport_error(exc, transport) from exc
+            continue
+        except (OSError, ProtocolError) as exc:
+            transport.close()
+            raise kube_errors.transport_error(exc, transport) from exc
+        transport.requests_sent += 1
+        if transport.log:
+            transport.log(f"PATCH {transport.config.server}{path} {response.status} {response.reason}")
+        if response.status >= 400:
+            raise kube_errors.api_error(response.status, response.body, "PATCH", path)
+        return json.loads(response.body) if response.body else None
+    raise AssertionError("unreachable")

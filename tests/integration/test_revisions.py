@@ -1,0 +1,187 @@
+"""``revisions`` and ``switch`` against the control plane, with ControllerRevisions created the way KubeVirt's
+controller creates them (no KubeVirt controller runs there)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.integration.test_expand import NS, _revision, _vm
+
+pytestmark = pytest.mark.controlplane
+
+NAMES = (f"revisions-vm-{index}" for index in itertools.count())
+OLDER_SMALL = {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}}
+
+
+@pytest.fixture
+def namespace(control_plane) -> str:
+    control_plane.ensure_namespace(NS)
+    return NS
+
+
+def _put(control_plane, vm: dict, status: bool = False) -> dict:
+    path = f"/apis/kubevirt.io/v1/namespaces/{vm['metadata']['namespace']}/virtualmachines/{vm['metadata']['name']}"
+    code, answer = control_plane._request("PUT", path + ("/status" if status else ""), vm)
+    assert code == 200, answer
+    return answer
+
+
+def _stored(control_plane, name: str, namespace: str) -> dict:
+    return control_plane.get(
+        {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": namespace}}
+    )
+
+
+def test_revisions_from_status_refs_with_a_changed_object(cli, control_plane, namespace) -> None:
+    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    it_rev = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
+    live_fedora = control_plane.get(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineClusterPreference",
+            "metadata": {"name": "fedora"},
+        }
+    )
+    pref_rev = _revision(control_plane, vm, "VirtualMachineClusterPreference", "fedora", live_fedora["spec"])
+    vm["status"] = {
+        "instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": it_rev}},
+        "preferenceRef": {"name": "fedora", "controllerRevisionRef": {"name": pref_rev}},
+    }
+    _put(control_plane, vm, status=True)
+    result = cli("revisions", f"vm/{vm['metadata']['name']}", "-n", namespace)
+    assert (result.exit_code, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        "MATCHER",
+        "KIND",
+        "NAME",
+        "REVISION",
+        "RECORDED",
+        "IN",
+        "STORED",
+        "GEN",
+        "LIVE",
+        "GEN",
+        "CHANGED",
+    ]
+    assert lines[1].split() == [
+        "instancetype",
+        "virtualmachineclusterinstancetype",
+        "u1.small",
+        it_rev,
+        "status",
+        "1",
+        "1",
+        "yes",
+    ]
+    assert lines[2].split() == [
+        "preference",
+        "virtualmachineclusterpreference",
+        "fedora",
+        pref_rev,
+        "status",
+        "1",
+        "1",
+        "no",
+    ]
+    assert "Revisions recorded in: status references (KubeVirt v1.5+)" in result.stdout
+    assert (
+        f"--- controllerrevision/{it_rev} spec\n+++ virtualmachineclusterinstancetype/u1.small spec (live)\n"
+        in result.stdout
+    )
+    assert "-  guest: 2\n+  guest: 1\n" in result.stdout
+
+
+def test_revisions_without_any_recorded(cli, control_plane, namespace) -> None:
+    vm = control_plane.apply(
+        _vm(next(NAMES), namespace, {"name": "u1.small", "kind": "VirtualMachineClusterInstancetype"}, None)
+    )
+    result = cli("revisions", f"vm/{vm['metadata']['name']}", "-n", namespace)
+    assert result.stdout.splitlines()[1].split() == [
+        "instancetype",
+        "virtualmachineclusterinstancetype",
+        "u1.small",
+        "-",
+        "-",
+        "-",
+        "1",
+        "-",
+    ]
+    plain = control_plane.apply(_vm(next(NAMES), namespace, None, None))
+    result = cli("revisions", f"vm/{plain['metadata']['name']}", "-n", namespace)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == f"virtualmachine/{plain['metadata']['name']} has no instance type and no preference\n"
+
+
+def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace) -> None:
+    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    rev = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
+    vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": rev}}}
+    _put(control_plane, vm, status=True)
+    name = vm["metadata"]["name"]
+    dry = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--dry-run")
+    assert (dry.exit_code, dry.stdout) == (
+        0,
+        f"virtualmachine.kubevirt.io/{name} would switch: instancetype u1.small -> u1.large (dry run)\n",
+    )
+    assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.small"}
+    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        f"virtualmachine.kubevirt.io/{name} switched: instancetype u1.small -> u1.large\n",
+        "",
+    )
+    stored = _stored(control_plane, name, namespace)
+    assert stored["spec"]["instancetype"] == {"name": "u1.large"} and stored["spec"]["preference"] == {"name": "fedora"}
+    # and the expansion now uses the live u1.large, not the revision stored for u1.small
+    expanded = cli("expand", f"vm/{name}", "-n", namespace, "--explain")
+    assert "spec.template.spec.domain.memory.guest" in expanded.stdout and " 8Gi " in expanded.stdout
+
+
+def test_switch_clears_a_revision_name_written_by_an_old_controller(cli, control_plane, namespace) -> None:
+    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    vm["spec"]["instancetype"]["revisionName"] = _revision(
+        control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL
+    )
+    _put(control_plane, vm)
+    name = vm["metadata"]["name"]
+    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "virtualmachineinstancetype/u1.medium")
+    assert result.exit_code == 1  # the namespaced u1.medium is only in the catalog namespace
+    assert result.stderr == 'error: virtualmachineinstancetypes.instancetype.kubevirt.io "u1.medium" not found\n'
+    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        "clearing spec.instancetype.revisionName (written by the controller (KubeVirt v1.4 or older)) "
+        "so that the new instancetype is taken\n"
+    )
+    assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.medium"}
+
+
+def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) -> None:
+    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.large"}, {"name": "windows.11"}))
+    name = vm["metadata"]["name"]
+    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.nano")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance "
+        "type, preference requires 2 vCPU\n"
+    )
+    assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.large"}
+    conflicting = control_plane.apply(
+        _vm(next(NAMES), namespace, None, None, domain={"devices": {}, "cpu": {"sockets": 2}})
+    )
+    result = cli("switch", f"vm/{conflicting['metadata']['name']}", "-n", namespace, "--instancetype", "u1.small")
+    assert (
+        result.stderr
+        == "error: VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type\n"
+    )
+    assert (
+        cli("switch", "vm/x", "-n", namespace).stderr
+        == "error: nothing to switch: give --instancetype and/or --preference\n"
+    )
+    assert (
+        cli("switch", "pod/x", "--instancetype", "u1.small").stderr
+        == 'error: expected a VirtualMachine: vm/NAME, not "pod/x"\n'
+    )

@@ -1,0 +1,134 @@
+"""Shell completion: the generated table equals the app, static candidates, the protocol, the bash script."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kubectl_instancetype.cli import completion, completion_spec
+from kubectl_instancetype.cli.commands import COMMANDS
+from kubectl_instancetype.cli.completion_scripts import FILE_NAMES, SCRIPTS
+from kubectl_instancetype.env import Environment
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_generated_table_is_what_the_app_declares() -> None:
+    assert completion_spec.DATA_FILE.read_text() == completion_spec.render_table(completion_spec.build_table()), (
+        "run `make completion-table`"
+    )
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
+    assert (REPO / "completions" / FILE_NAMES[shell]).read_text() == SCRIPTS[shell]
+
+
+@pytest.mark.parametrize(
+    "words,expected",
+    [
+        ([""], set(COMMANDS)),
+        (["v"], {"version"}),
+        (["create", ""], {"vm", "instancetype", "preference"}),
+        (["list", "--min-"], {"--min-cpu", "--min-memory"}),
+        (["ls", "--min-c"], {"--min-cpu"}),
+        (["list", "p"], {"preferences"}),
+        (["list", "--sort-by", ""], {"name", "cpu", "memory"}),
+        (["list", "--sort-by=m"], {"--sort-by=memory"}),
+        (["list", "-o", ""], {"wide", "yaml", "json", "name"}),
+        (["create", "vm", "-o", ""], {"yaml", "json", "name"}),
+        (["create", "vm", "--run-strategy", "R"], {"RerunOnFailure"}),
+        (["create", "vm", "--name", "x", "--run-strategy", "H"], {"Halted"}),
+        (["list", "--class", "c"], {"compute.exclusive"}),
+        (["list", "--os-type", ""], {"linux", "windows", "legacy"}),
+        (["create", "vm", "--instancetype", "virtualmachinei"], {"virtualmachineinstancetype/"}),
+        (["create", "vm", "--preference", "virtualmachinec"], {"virtualmachineclusterpreference/"}),
+        (["create", "vm", "--volume-pvc", ""], {"src:"}),
+        (["create", "instancetype", "--iothreadspolicy", ""], {"auto", "shared"}),
+        (["version", "--cl"], {"--client"}),
+        (["no-such-command", "x"], set()),
+    ],
+)
+def test_static_candidates(words: list[str], expected: set[str]) -> None:
+    found, _ = completion.candidates(words[:-1], words[-1])
+    assert {value for value, _ in found} == expected
+
+
+def test_directives() -> None:
+    assert completion.candidates(["list"], "")[1] == completion.NO_FILE_COMPLETION
+    assert completion.candidates(["list", "--kubeconfig"], "")[1] == completion.DEFAULT  # file names
+    prefixes = completion.candidates(["create", "vm", "--instancetype"], "virtualmachinei")[1]
+    assert prefixes == completion.NO_FILE_COMPLETION | completion.NO_SPACE
+
+
+def test_live_names_are_asked_with_the_line_and_prefix() -> None:
+    asked = []
+
+    def live(source, line, prefix):
+        asked.append((source, line.value("--context"), line.value("-n", "--namespace"), prefix))
+        return [("u1.medium", "1 vCPU, 4Gi")]
+
+    found, _ = completion.candidates(
+        ["create", "vm", "--context", "kind", "-n", "demo", "--instancetype"], "virtualmachineinstancetype/u1", live
+    )
+    assert found == [("virtualmachineinstancetype/u1.medium", "1 vCPU, 4Gi")]
+    assert asked == [("instancetypes:namespaced", "kind", "demo", "u1")]
+
+
+def test_protocol_output_and_silence_on_failure() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert completion.complete(["list", "--min-c"], Environment(stdout=out, stderr=err, environ={})) == 0
+    assert out.getvalue().splitlines() == ["--min-cpu\tAt least N vCPUs (evaluated on the spec).", ":4"]
+    out = io.StringIO()
+    # live names from a kubeconfig that does not exist: none, silently, exit 0; the static kind prefixes stay
+    environ = {"KUBECONFIG": "/nonexistent/kubeconfig", "HOME": "/nonexistent"}
+    assert (
+        completion.complete(["create", "vm", "--preference", ""], Environment(stdout=out, stderr=err, environ=environ))
+        == 0
+    )
+    assert out.getvalue().splitlines() == [
+        "virtualmachineclusterpreference/\tkind prefix",
+        "virtualmachinepreference/\tkind prefix",
+        ":6",
+    ]
+    assert err.getvalue() == ""
+
+
+def test_completion_never_imports_typer() -> None:
+    code = (
+        "import sys, io; from kubectl_instancetype.cli.completion import complete;"
+        "from kubectl_instancetype.env import Environment;"
+        "complete(['list', '--'], Environment(stdout=io.StringIO(), environ={}));"
+        "print('typer' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_bash_script_completes_through_the_real_bash(tmp_path) -> None:
+    script = tmp_path / "complete.bash"
+    script.write_text(SCRIPTS["bash"])
+    bindir = Path(sys.executable).parent
+    probe = (
+        f"source '{script}'; COMP_WORDS=(kubectl-instancetype list --sort-by ''); COMP_CWORD=3;"
+        " _kubectl_instancetype_complete; printf '%s\\n' \"${COMPREPLY[@]}\""
+    )
+    result = subprocess.run(
+        ["bash", "--norc", "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": f"{bindir}:/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
+    assert result.stdout.split() == ["name", "cpu", "memory"], result.stderr
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_completion_command_prints_the_script(shell: str) -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["completion", shell])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, SCRIPTS[shell], "")

@@ -1,0 +1,114 @@
+"""``kubectl instancetype convert`` on the command line: input handling and its one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from kubectl_instancetype.cli.main import run
+from kubectl_instancetype.env import Environment
+from tests.conftest import run_cli
+from tests.unit.test_convert_golden import GOLDEN
+
+SMALL = GOLDEN / "flavor-small-virtio"
+
+
+def test_stdin_dash_reads_standard_input() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    env = Environment(
+        stdin=io.StringIO((SMALL / "input.yaml").read_text()),
+        stdout=stdout,
+        stderr=stderr,
+        environ={"HOME": "/nonexistent"},
+    )
+    assert run(["convert", "-f", "-"], env) == 0
+    assert stdout.getvalue() == (SMALL / "expected-output.yaml").read_text()
+
+
+def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
+    result = run_cli(["convert", "-f", str(SMALL / "input.yaml")], environ={"KUBECONFIG": "/nonexistent/config"})
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "content,args,message",
+    [
+        (None, [], 'error: the path "{path}" does not exist\n'),
+        (
+            "a: [1,\n",
+            [],
+            "error: error parsing input as YAML or JSON (line 2, column 1): did not find expected node content\n",
+        ),
+        ("- 1\n- 2\n", [], "error: document 1: expected an object with apiVersion and kind, got 1\n"),
+        (
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
+            [],
+            'error: cannot convert Service "web" (v1): convert reads flavor.kubevirt.io/v1alpha1 flavors and '
+            "preferences, instancetype.kubevirt.io instance types and preferences, kubevirt.io VirtualMachines and "
+            "VirtualMachineInstancePresets\n",
+        ),
+        (
+            "",
+            ["-o", "wide"],
+            'error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n',
+        ),
+        ("", ["--vms", "x", "--from-cluster"], "error: --vms and --from-cluster cannot be used together\n"),
+        (
+            "",
+            ["--memory", "lots"],
+            "error: invalid argument 'lots' for --memory: quantities must match the regular expression\n",
+        ),
+    ],
+)
+def test_errors_are_one_line(tmp_path, content, args, message) -> None:
+    path = tmp_path / "input.yaml"
+    if content is not None:
+        path.write_text(content)
+    result = run_cli(["convert", "-f", str(path), *args])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == message.format(path=path)
+
+
+def test_a_directory_is_read_like_kubectl_reads_one(tmp_path) -> None:
+    """Its .json/.yaml/.yml files in name order; other files are skipped."""
+    (tmp_path / "b.yaml").write_text((SMALL / "input.yaml").read_text())
+    (tmp_path / "a.json").write_text(
+        '{"apiVersion": "instancetype.kubevirt.io/v1alpha2", "kind": "VirtualMachinePreference",'
+        ' "metadata": {"name": "first"}, "spec": {}}'
+    )
+    (tmp_path / "notes.txt").write_text("not yaml: [")
+    result = run_cli(["convert", "-f", str(tmp_path), "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    names = [item["metadata"]["name"] for item in json.loads(result.stdout)["items"]]
+    assert names == ["first", "small", "virtio", "example"]
+
+
+def test_an_unreadable_file_is_one_error_line(tmp_path) -> None:
+    (tmp_path / "sub.yaml").mkdir()
+    result = run_cli(["convert", "-f", str(tmp_path)])
+    assert (result.exit_code, result.stderr) == (1, f"error: read {tmp_path / 'sub.yaml'}: is a directory\n")
+
+
+def test_invalid_preset_selector_fails_the_report(tmp_path) -> None:
+    path = tmp_path / "preset.yaml"
+    path.write_text(
+        "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata:\n  name: p\nspec:\n"
+        "  selector:\n    matchExpressions:\n    - key: a\n      operator: Near\n      values: [b]\n"
+        "  domain:\n    features:\n      apic: {}\n"
+    )
+    result = run_cli(["convert", "-f", str(path), "--vms", str(GOLDEN / "windows-10-preset" / "vms.yaml")])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == 'error: "Near" is not a valid label selector operator\n'
+
+
+def test_vms_without_presets_say_so(tmp_path) -> None:
+    result = run_cli(
+        ["convert", "-f", str(SMALL / "input.yaml"), "--vms", str(GOLDEN / "windows-10-preset" / "vms.yaml")]
+    )
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "no VirtualMachineInstancePresets in the input: nothing to match against VirtualMachines\n"
+    )

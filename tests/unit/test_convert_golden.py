@@ -1,0 +1,79 @@
+"""Golden tests for ``kubectl instancetype convert``: input file -> expected output, byte for byte.
+
+Each case is a directory ``tests/golden/convert/<case>/`` with
+
+* ``input.yaml`` or ``input.json``: the legacy objects (``-f``);
+* ``vms.yaml`` (optional): VirtualMachines to match presets against (``--vms``);
+* ``args`` (optional): more flags, one shell-quoted line (``-o json``, ``--memory 1Gi``);
+* ``expected-output.yaml`` / ``expected-output.json``: what the command prints on stdout;
+* ``expected-stderr``: its warnings and preset report;
+* ``identical`` instead of ``expected-output.yaml``: the output is the input's objects re-printed (a real bundle of
+  v1beta1 objects of the current shape passes through unchanged).
+
+Set ``UPDATE_GOLDEN=1`` to rewrite the expected files after a deliberate change (then review the diff).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "convert"
+CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
+
+
+def case_argv(case: Path) -> list[str]:
+    """The command line of one golden case."""
+    source = case / "input.yaml" if (case / "input.yaml").exists() else case / "input.json"
+    argv = ["convert", "-f", str(source)]
+    if (case / "vms.yaml").exists():
+        argv += ["--vms", str(case / "vms.yaml")]
+    if (case / "args").exists():
+        argv += shlex.split((case / "args").read_text())
+    return argv
+
+
+def expected_stdout(case: Path) -> Path:
+    return case / ("expected-output.json" if "json" in case_argv(case) else "expected-output.yaml")
+
+
+def expected_text(case: Path) -> str:
+    if (case / "identical").exists():
+        from kubectl_instancetype.instancetype.convert import parse_documents
+        from kubectl_instancetype.output.goyaml import dump_all
+
+        return dump_all(parse_documents((case / "input.yaml").read_text()))
+    return expected_stdout(case).read_text()
+
+
+def test_every_documented_example_has_a_case() -> None:
+    assert {"flavor-small-virtio", "windows-10-preset", "default-features-preset"} <= set(CASES)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_golden(name: str) -> None:
+    case = GOLDEN / name
+    result = run_cli(case_argv(case))
+    assert result.exit_code == 0, result.stderr
+    if os.environ.get("UPDATE_GOLDEN"):
+        if not (case / "identical").exists():
+            expected_stdout(case).write_text(result.stdout)
+        (case / "expected-stderr").write_text(result.stderr)
+    assert result.stdout == expected_text(case)
+    assert result.stderr == (case / "expected-stderr").read_text()
+
+
+@pytest.mark.parametrize("name", [name for name in CASES if (GOLDEN / name / "expected-output.yaml").exists()])
+def test_expected_yaml_is_what_the_go_printer_writes(name: str) -> None:
+    """The expected files themselves round-trip through the Go-compatible printer (no hand-edited drift)."""
+    import yaml
+
+    from kubectl_instancetype.output.goyaml import dump_all
+
+    text = (GOLDEN / name / "expected-output.yaml").read_text()
+    assert dump_all(list(yaml.safe_load_all(text))) == text

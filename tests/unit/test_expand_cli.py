@@ -1,0 +1,191 @@
+"""``kubectl instancetype expand`` offline: flags, inputs, outputs and failures, no cluster involved."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+import yaml
+
+from kubectl_instancetype.cli.main import run
+from kubectl_instancetype.env import Environment
+from tests.conftest import run_cli
+
+IT = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterInstancetype",
+    "metadata": {"name": "c2"},
+    "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
+}
+PREF = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterPreference",
+    "metadata": {"name": "p"},
+    "spec": {"devices": {"preferredDiskBus": "virtio"}, "requirements": {"cpu": {"guest": 2}}},
+}
+
+
+def _vm(name: str = "vm", template: dict | None = None, preference: bool = True) -> dict:
+    spec: dict = {"instancetype": {"name": "c2"}, "template": {"spec": template or {"domain": {"devices": {}}}}}
+    if preference:
+        spec["preference"] = {"name": "p"}
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name: str, *docs: dict) -> str:
+        path = tmp_path / name
+        path.write_text(yaml.safe_dump_all(docs))
+        return str(path)
+
+    return write
+
+
+def _stdin_run(args: list[str], text: str):
+    stdout, stderr = io.StringIO(), io.StringIO()
+    env = Environment(stdin=io.StringIO(text), stdout=stdout, stderr=stderr, environ={"HOME": "/nonexistent"})
+    return run(args, env), stdout.getvalue(), stderr.getvalue()
+
+
+def test_same_file_documents_need_no_cluster(files) -> None:
+    result = run_cli(["expand", "-f", files("all.yaml", IT, PREF, _vm())])
+    assert (result.exit_code, result.stderr) == (0, "")
+    expanded = yaml.safe_load(result.stdout)
+    assert "instancetype" not in expanded["spec"]
+    assert expanded["spec"]["template"]["spec"]["domain"]["cpu"] == {"cores": 1, "sockets": 2, "threads": 1}
+
+
+def test_files_override_and_stdin_json(files) -> None:
+    argv = [
+        "expand",
+        "-f",
+        "-",
+        "--instancetype-file",
+        files("it.yaml", IT),
+        "--preference-file",
+        files("p.yaml", PREF),
+    ]
+    code, out, err = _stdin_run([*argv, "-o", "json"], json.dumps(_vm()))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["spec"]["template"]["spec"]["domain"]["memory"] == {"guest": "2Gi"}
+    assert out.startswith('{\n    "apiVersion"')
+    # a bare spec works as an instance type file too
+    code, out, _ = _stdin_run(
+        ["expand", "-f", "-", "--instancetype-file", files("spec.yaml", IT["spec"])], json.dumps(_vm(preference=False))
+    )
+    assert code == 0
+
+
+def test_several_documents(files) -> None:
+    path = files("two.yaml", IT, PREF, _vm("a"), _vm("b"))
+    result = run_cli(["expand", "-f", path])
+    assert [doc["metadata"]["name"] for doc in yaml.safe_load_all(result.stdout)] == ["a", "b"]
+    listed = json.loads(run_cli(["expand", "-f", path, "-o", "json"]).stdout)
+    assert listed["kind"] == "List" and len(listed["items"]) == 2
+    explained = run_cli(["expand", "-f", path, "--explain"]).stdout
+    assert explained.startswith("virtualmachine/a\nFIELD")
+
+
+def test_conflicts_print_nothing_on_stdout(files) -> None:
+    vm = _vm(template={"domain": {"devices": {}, "cpu": {"sockets": 1, "threads": 2}}})
+    result = run_cli(["expand", "-f", files("c.yaml", IT, PREF, vm)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        "error: VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type",
+        "error: VM field(s) spec.template.spec.domain.cpu.threads conflicts with selected instance type",
+    ]
+
+
+def test_requirements_and_skip_checks(files) -> None:
+    small = {**IT, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}}
+    path = files("r.yaml", small, PREF, _vm())
+    result = run_cli(["expand", "-f", path])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 1 vCPU "
+        "provided by instance type, preference requires 2 vCPU\n"
+    )
+    assert run_cli(["expand", "-f", path, "--skip-checks"]).exit_code == 0
+
+
+def test_diff(files) -> None:
+    out = run_cli(["expand", "-f", files("d.yaml", IT, PREF, _vm()), "--diff"]).stdout
+    assert out.startswith("--- virtualmachine/vm spec.template.spec\n+++ virtualmachine/vm expanded\n")
+    assert "+  cpu:\n" in out and "-  devices: {}\n" in out and "+    interfaces:\n" in out
+
+
+def test_explain_rows(files) -> None:
+    vm = _vm(template={"domain": {"devices": {}}, "volumes": [{"name": "root", "containerDisk": {"image": "img"}}]})
+    rows = [
+        line.split()
+        for line in run_cli(["expand", "-f", files("e.yaml", IT, PREF, vm), "--explain"]).stdout.splitlines()
+    ]
+    assert rows[0] == ["FIELD", "VALUE", "SOURCE"]
+    table = {row[0]: (row[1], row[2]) for row in rows[1:]}
+    assert table["spec.template.spec.domain.cpu.sockets"] == ("2", "instancetype")
+    assert table["spec.template.spec.domain.devices.disks[0].disk.bus"] == ("virtio", "preference")
+    assert table["spec.template.spec.volumes[0].containerDisk.imagePullPolicy"] == ("Always", "default")
+    assert table["spec.template.spec.domain.machine.type"] == ("q35", "default")
+
+
+def test_cluster_default_flags(files) -> None:
+    path = files("f.yaml", IT, PREF, _vm())
+    out = yaml.safe_load(
+        run_cli(
+            ["expand", "-f", path, "--default-architecture", "arm64", "--default-network-interface", "masquerade"]
+        ).stdout
+    )
+    spec = out["spec"]["template"]["spec"]
+    assert (spec["architecture"], spec["domain"]["machine"]["type"]) == ("arm64", "virt")
+    assert spec["domain"]["devices"]["interfaces"] == [{"masquerade": {}, "name": "default"}]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["expand"], "error: a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both\n"),
+        (
+            ["expand", "vm/x", "-f", "a.yaml"],
+            "error: a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both\n",
+        ),
+        (["expand", "pod/x"], 'error: expand takes a VirtualMachine: vm/NAME, not "pod/x"\n'),
+        (["expand", "vm/x", "-o", "wide"], "error: not supported output format defined: wide (use yaml or json)\n"),
+        (["expand", "vm/x", "--diff", "--explain"], "error: --diff and --explain cannot be used together\n"),
+        (
+            ["expand", "vm/x", "--server", "--instancetype-file", "a"],
+            "error: --server expands with the cluster's objects; it cannot use --instancetype-file or --preference-file\n",
+        ),
+        (
+            ["expand", "-f", "/nonexistent/vm.yaml"],
+            "error: error reading file [Errno 2] No such file or directory: '/nonexistent/vm.yaml'\n",
+        ),
+    ],
+)
+def test_usage_errors(args, message) -> None:
+    result = run_cli(args)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+
+
+def test_file_without_vm_and_missing_cluster(files) -> None:
+    result = run_cli(["expand", "-f", files("n.yaml", IT)])
+    assert result.stderr.startswith("error: error decoding VirtualMachine: no VirtualMachine in ")
+    # the preference is neither local nor given: the cluster is needed, and there is no kubeconfig
+    result = run_cli(
+        ["expand", "-f", files("m.yaml", IT, _vm())],
+        environ={"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent/config"},
+    )
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("error: ")
+
+
+def test_vm_without_matchers_is_printed_unchanged(files) -> None:
+    vm = {
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachine",
+        "metadata": {"name": "plain"},
+        "spec": {"template": {"spec": {}}},
+    }
+    result = run_cli(["expand", "-f", files("p.yaml", vm)])
+    assert yaml.safe_load(result.stdout) == vm
