@@ -29,6 +29,8 @@ kubectl delete virtualmachine demo-fedora -n demo --ignore-not-found >/dev/null
 step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium --preference fedora \
   --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo
 step kubectl get virtualmachines -n demo
+step kubectl instancetype expand vm/demo-fedora -n demo --diff
+step kubectl instancetype expand vm/demo-fedora -n demo --explain
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5

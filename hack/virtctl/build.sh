@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds KubeVirt's virtctl (and goref, see goref/main.go) from the wrapper module into a per-version cache:
-#   ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype/virtctl/<version>-<go version>-<os>-<arch>/{virtctl,goref}
+#   ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype/virtctl/<version>-<go version>-<os>-<arch>/virtctl
+#   .../ref-<hash of goref's source>/{goref,virtctl -> ../virtctl}
 # Prints virtctl's path. A binary that is already there is not rebuilt (virtctl cold: about 3 minutes on
 # 2 cores). The differential tests (tests/unit/test_virtctl_differential.py) run both next to our code.
 set -euo pipefail
@@ -27,5 +28,11 @@ build() {  # build <output name> <package> [source stamp]
   return 0
 }
 build virtctl kubevirt.io/kubevirt/cmd/virtctl
-build goref ./goref "$(cat goref/main.go go.sum | sha256sum | cut -c1-16)"
+# goref is content-addressed (ref-<hash of its source>/, with virtctl linked next to it): worktrees whose goref
+# sources differ each keep their own binary instead of rebuilding one another's. The tests look for the
+# directory of the source they see (tests/unit/test_virtctl_differential.py).
+REF_DIR="ref-$(cat goref/main.go go.sum | sha256sum | cut -c1-16)"
+mkdir -p "$BIN_DIR/$REF_DIR"
+build "$REF_DIR/goref" ./goref
+ln -sfn ../virtctl "$BIN_DIR/$REF_DIR/virtctl"
 echo "$BIN_DIR/virtctl"

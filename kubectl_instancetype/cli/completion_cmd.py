@@ -31,7 +31,7 @@ completion must be enabled in the shell, e.g. `source <(kubectl completion bash)
 uninstall instancetype`, delete the launcher as well."""
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the ``completion`` group with its ``install-helper`` command to ``app``."""
     group = typer.Typer(
         help=GROUP_HELP,

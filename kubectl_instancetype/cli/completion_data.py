@@ -428,6 +428,12 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                      'the cloud-init user data that is added to the VM.',
                                              'value': False},
                          '--help': {'help': 'help for vm', 'value': False},
+                         '--infer-from-image': {'help': 'Read the default instance type and preference from the image '
+                                                        'of a --volume-containerdisk or --volume-import type:registry '
+                                                        'volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and '
+                                                        'write them as explicit matchers: KubeVirt cannot infer from '
+                                                        'images.',
+                                                'value': False},
                          '--infer-instancetype': {'help': 'Specify if the Instance Type of the VM should be inferred '
                                                           'from the first boot disk. Mutually exclusive with '
                                                           '--infer-instancetype-from. (default true)',
@@ -442,6 +448,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--infer-preference-from': {'help': 'Specify the volume to infer the Preference of the VM '
                                                              'from. Mutually exclusive with --infer-preference.',
                                                      'value': True},
+                         '--insecure-registry': {'help': '--infer-from-image: plain HTTP to the registry.',
+                                                 'value': False},
                          '--instancetype': {'help': 'Specify the Instance Type of the VM. Mutually exclusive with '
                                                     'instancetype inference flags.',
                                             'live': 'instancetypes',
@@ -471,10 +479,15 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                        'forever.',
                                                'value': True},
+                         '--resolve-inference': {'help': 'Write the instance type and preference that inferFromVolume '
+                                                         'resolves to into the VM ({name, kind}) instead of leaving '
+                                                         'inference to the server.',
+                                                 'value': False},
                          '--run-strategy': {'help': 'Specify the RunStrategy of the VM. (default "Always")',
                                             'value': True,
                                             'values': ['Always', 'Manual', 'Halted', 'Once', 'RerunOnFailure']},
-                         '--skip-checks': {'help': 'Do not look up the referenced instance type and preference first.',
+                         '--skip-checks': {'help': 'Send the VM as built: no inference, look-ups, conflict or '
+                                                   'requirement checks first.',
                                            'value': False},
                          '--ssh-key': {'help': 'Specify one or more SSH authorized keys in the cloud-init user data '
                                                'that is added to the VM.',

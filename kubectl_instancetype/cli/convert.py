@@ -18,7 +18,7 @@ EXAMPLES = """\
 """
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "convert",

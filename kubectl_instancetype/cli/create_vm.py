@@ -42,12 +42,15 @@ def run(
     request_timeout: str,
     verbosity: int,
     skip_checks: bool,
+    resolve_inference: bool,
+    infer_from_image: bool,
+    insecure_registry: bool,
 ) -> None:
-    """Build the manifest exactly as virtctl would, then check and create it (or print it)."""
+    """Build the manifest exactly as virtctl would, check it as KubeVirt's admission would, create it."""
     from ..instancetype import createvm
     from ..kube.resources import VIRTUAL_MACHINES
     from ..output.printers import OBJECT_FORMATS, check_output_format
-    from ..usecases.creating import create_object
+    from ..usecases.creating import create_vm
 
     env = ctx.obj
     env.verbosity = verbosity
@@ -61,12 +64,70 @@ def run(
         read_file=env.read_file,
         warn=lambda line: env.stderr.write(line + "\n"),
     )
+    report = lambda line: env.stderr.write(line + "\n")  # noqa: E731
+    if infer_from_image:
+        from ..output import messages
+        from ..usecases.image_inference import apply_image_defaults
+
+        manifest = apply_image_defaults(
+            manifest,
+            from_volumes={
+                matcher: str(values[f"infer-{matcher}-from"])
+                for matcher in ("instancetype", "preference")
+                if values.get(f"infer-{matcher}-from")
+            },
+            environ=env.environ,
+            home=env.home(),
+            insecure=insecure_registry,
+            log=messages.request_logger(env),
+            report=report,
+        )
     if dry_run == "client":
+        if not skip_checks:
+            manifest = _client_side_preflight(
+                env, manifest, kubeconfig, context, namespace, request_timeout, resolve_inference, report
+            )
         flagtable.print_result(env, manifest, VIRTUAL_MACHINES, output, dry_run)
         return
     with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        target = namespace or client.namespace
-        answer = create_object(
-            client, VIRTUAL_MACHINES, manifest, target, server_dry_run=dry_run == "server", preflight=not skip_checks
+        answer = create_vm(
+            client,
+            manifest,
+            namespace or client.namespace,
+            server_dry_run=dry_run == "server",
+            checks=not skip_checks,
+            resolve_inference=resolve_inference,
+            report=report,
         )
     flagtable.print_created(env, answer, VIRTUAL_MACHINES, output, dry_run)
+
+
+# --dry-run=client checks against the cluster only when it answers at once: printing must not wait on it.
+CLIENT_DRY_RUN_TIMEOUT = "5s"
+
+
+def _client_side_preflight(env, manifest, kubeconfig, context, namespace, request_timeout, resolve_inference, report):
+    """--dry-run=client: run the pre-flight when the referenced objects can be read; a cluster that cannot be
+    reached (or read) is no failure here, only what admission would refuse is."""
+    from ..errors import APIError, ConfigurationError, TransportError
+    from ..usecases.creating import check_object_names
+    from ..usecases.preflight import MissingReferences, check_vm
+
+    timeout = request_timeout if request_timeout not in ("", "0") else CLIENT_DRY_RUN_TIMEOUT
+    try:
+        with flagtable.connect(env, kubeconfig, context, namespace, timeout) as client:
+            target = namespace or client.namespace
+            from ..kube.resources import VIRTUAL_MACHINES
+
+            check_object_names(manifest, VIRTUAL_MACHINES, target)
+            checked = check_vm(client, manifest, target, report=report)
+    except MissingReferences as exc:
+        report(f"Warning: {exc.message}; the VM is printed unchecked")
+        return manifest
+    except (ConfigurationError, TransportError, APIError) as exc:
+        if env.verbosity:
+            report(f"pre-flight skipped: {exc.render()}")
+        return manifest
+    if resolve_inference:
+        return {**checked.vm, "metadata": manifest.get("metadata") or {}}
+    return manifest

@@ -3,7 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -36,7 +36,7 @@ Examples:
   kubectl instancetype expand vm/my-vm --server -o json"""
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("expand", help=HELP, short_help="Show a VirtualMachine with its instance type and preference applied.")(
         expand_command
@@ -169,7 +169,7 @@ def expand_command(
         if filename is not None:
             vms = run.read_manifests(filename)
         else:
-            vms = [run.stored_vm(name)]
+            vms = [run.stored_vm(name or "")]
         run.load_overrides(instancetype_file, preference_file)
         results = [run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm) for vm in vms]
     finally:
@@ -212,7 +212,7 @@ def _read_documents(env, path: str) -> list:
         documents = [doc for doc in yaml.safe_load_all(text) if doc is not None]
     except yaml.YAMLError as exc:
         raise InputError(f"error decoding {path}: {exc}") from exc
-    flat = []
+    flat: list[dict] = []
     for doc in documents:
         if not isinstance(doc, dict):
             raise InputError(f"error decoding {path}: a document is not an object")
@@ -233,9 +233,9 @@ class _Run:
         self.connection = connection
         self.defaults = defaults
         self.check = check
-        self.client = None
-        self.local = {}  # (kind, name) -> object, from -f documents
-        self.overrides = {}  # "instancetype"/"preference" -> spec from --*-file
+        self.client: Any = None
+        self.local: dict[tuple[str, Any], dict] = {}  # (kind, name) -> object, from -f documents
+        self.overrides: dict[str, Any] = {}  # "instancetype"/"preference" -> spec from --*-file
 
     def connect(self):
         if self.client is None:

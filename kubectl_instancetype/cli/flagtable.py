@@ -15,6 +15,8 @@ import typer
 from . import options
 
 FLAG_PREFIX = "flag_"
+# The bare spelling the create-like commands share (declared once, in options).
+OPTIONAL_VALUE_FLAGS = {"--dry-run": options.OPTIONAL_VALUE_FLAGS["--dry-run"]}
 DRY_RUN_VALUES = ("none", "client", "server")
 
 DryRun = Annotated[
@@ -109,7 +111,39 @@ def common_options(*, skip_checks: bool = False) -> dict[str, Any]:
         common["skip_checks"] = (
             Annotated[
                 bool,
-                typer.Option("--skip-checks", help="Do not look up the referenced instance type and preference first."),
+                typer.Option(
+                    "--skip-checks",
+                    help="Send the VM as built: no inference, look-ups, conflict or requirement checks first.",
+                ),
+            ],
+            False,
+        )
+        common["resolve_inference"] = (
+            Annotated[
+                bool,
+                typer.Option(
+                    "--resolve-inference",
+                    help="Write the instance type and preference that inferFromVolume resolves to into the VM "
+                    "({name, kind}) instead of leaving inference to the server.",
+                ),
+            ],
+            False,
+        )
+        common["infer_from_image"] = (
+            Annotated[
+                bool,
+                typer.Option(
+                    "--infer-from-image",
+                    help="Read the default instance type and preference from the image of a --volume-containerdisk "
+                    "or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and "
+                    "write them as explicit matchers: KubeVirt cannot infer from images.",
+                ),
+            ],
+            False,
+        )
+        common["insecure_registry"] = (
+            Annotated[
+                bool, typer.Option("--insecure-registry", help="--infer-from-image: plain HTTP to the registry.")
             ],
             False,
         )

@@ -62,7 +62,7 @@ OUTPUT_FORMATS = ("", "wide", "yaml", "json")
 NONE = "<none>"
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "infer", help=HELP, short_help="Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot)."
@@ -283,19 +283,15 @@ def _report_volume(env: Any, client: Any, kind: str, name: str, namespace: str, 
 
 
 def _report_image(env: Any, text: str, platform_text: str, insecure: bool, output: str, explain: bool) -> None:
-    from ..errors import UsageError
     from ..instancetype import imagedefaults
     from ..output import messages
-    from ..registry.client import credentials, read_image_config
+    from ..usecases.inference import image_defaults
 
-    try:
-        reference = imagedefaults.parse_reference(text)
-        platform = imagedefaults.parse_platform(platform_text)
-    except imagedefaults.ImageError as exc:
-        raise UsageError(str(exc)) from exc
-    login = credentials(reference.registry, env.environ, env.home())
-    image = read_image_config(reference, platform, insecure=insecure, login=login, log=messages.request_logger(env))
-    defaults = imagedefaults.defaults_from_config(image.config)
+    result = image_defaults(
+        text, platform_text, insecure=insecure, environ=env.environ, home=env.home(), log=messages.request_logger(env)
+    )
+    image, defaults = result.image, result.defaults
+    reference, platform = image.reference, image.platform
     chain = " -> ".join([f"image {reference}"] + [step.text() for step in image.steps] + ["env"])
     if output in ("yaml", "json"):
         from ..output.printers import print_objects
@@ -307,12 +303,10 @@ def _report_image(env: Any, text: str, platform_text: str, insecure: bool, outpu
             "image": str(reference),
             "platform": str(platform),
             "digest": image.steps[-2].digest if len(image.steps) > 1 else "",
-            "instancetype": {"name": defaults["instancetype"].name, "kind": defaults["instancetype"].kind}
-            if defaults["instancetype"].ok
-            else None,
-            "preference": {"name": defaults["preference"].name, "kind": defaults["preference"].kind}
-            if defaults["preference"].ok
-            else None,
+            **{
+                matcher: {"name": default.name, "kind": default.kind} if default.ok else None
+                for matcher, default in defaults.items()
+            },
             "labels": imagedefaults.labels_from_config(image.config),
             "chain": [{"what": step.what, "digest": step.digest} for step in image.steps],
         }

@@ -44,7 +44,7 @@ TYPES = {
 }
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("label", help=HELP, short_help="Label a PVC, DataVolume or DataSource with default types.")(
         label_command

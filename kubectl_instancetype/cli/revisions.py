@@ -26,7 +26,7 @@ Examples:
 VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("revisions", help=HELP, short_help="Show the ControllerRevisions a VirtualMachine uses.")(
         revisions_command

@@ -26,7 +26,7 @@ Examples:
   kubectl instancetype switch vm/my-vm --instancetype u1.2xlarge --dry-run"""
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("switch", help=HELP, short_help="Switch a VirtualMachine to another instance type or preference.")(
         switch_command

@@ -137,3 +137,20 @@ def go_parse_bool(text: str) -> bool:
     if text in _GO_FALSE:
         return False
     raise GoNumError("ParseBool", text, _SYNTAX)
+
+
+class FlagValueError(ValueError):
+    """pflag's error for a flag value its type cannot parse: ``invalid argument "x" for "--cpu" flag: ...``."""
+
+
+def pflag_int(flag: str, text: str, *, bits: int = 64, unsigned: bool = False) -> int:
+    """An ``int``/``int64`` (or ``uint``/``uint32`` with ``unsigned``) flag value as pflag reads it.
+
+    pflag calls ``strconv.ParseInt(text, 0, bits)`` (``ParseUint`` for unsigned types): base prefixes and
+    ``_`` separators are read, anything but ASCII digits is refused (Python's ``int()`` reads ``"４"`` as 4).
+    ``flag`` is the flag's name without dashes. Raises :class:`FlagValueError` with pflag's message.
+    """
+    try:
+        return go_parse_uint(text, base=0, bits=bits) if unsigned else go_parse_int(text, base=0, bits=bits)
+    except GoNumError as exc:
+        raise FlagValueError(f"invalid argument {go_quote(text)} for {go_quote('--' + flag)} flag: {exc}") from None

@@ -497,8 +497,6 @@ def _preference_spec(spec: dict[str, Any], ctx: _Context) -> dict[str, Any]:
         elif topology not in TOPOLOGIES:
             ctx.warn(f"spec.cpu.preferredCPUTopology: unknown preferredCPUTopology {topology}; not converted")
             del cpu["preferredCPUTopology"]
-        if not cpu:
-            del source["cpu"]
     return _known_fields(source, PREFERENCE_FIELDS, ctx)
 
 

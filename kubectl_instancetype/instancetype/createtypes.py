@@ -4,20 +4,18 @@ Pure builders over parsed flag values, with virtctl's (KubeVirt v1.8/v1.9) defau
 exact error texts. Both commands emit the cluster-scoped kind unless ``--namespaced`` is set; an explicit
 ``-n/--namespace`` also selects the namespaced kind and is written to ``metadata.namespace``.
 
-DIFFERENCES_FROM_VIRTCTL (quoted in the README; each is deliberate):
-
-* When several of ``--gpu``, ``--hostdevice`` and ``--iothreadspolicy`` are invalid, the error is always the
-  one of the first flag in that order; virtctl applies them in Go map order, so which error it reports
-  changes from run to run.
-* Unknown compound parameters are reported in the order they were written (virtctl: random map order).
+What differs from virtctl on purpose is listed once, for every ``create`` command, in
+:mod:`kubectl_instancetype.instancetype.differences`. This module does not import the ``create vm`` builder.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import UsageError
+from .differences import DIFFERENCES_FROM_VIRTCTL as DIFFERENCES_FROM_VIRTCTL
 from .params import (
     FLAG_BOOL,
     FLAG_STRING,
@@ -30,13 +28,7 @@ from .params import (
     parse_params,
     random_string,
 )
-from .quantity import QuantityError, canonical_quantity
-
-DIFFERENCES_FROM_VIRTCTL: list[str] = [
-    "create instancetype reports the error of the first invalid flag in the order --gpu, --hostdevice, "
-    "--iothreadspolicy (virtctl: random map order).",
-    "Unknown compound parameters are reported in the order they were written (virtctl: random map order).",
-]
+from .quantity import QuantityError, canonical_quantity, parse_quantity
 
 API_VERSION = "instancetype.kubevirt.io/v1beta1"
 IOTHREADS_POLICIES = ("auto", "shared")
@@ -169,7 +161,7 @@ def required_flags_error(specs: tuple[FlagSpec, ...], changed: frozenset[str]) -
 
 def _metadata(
     options: InstancetypeOptions | PreferenceOptions, namespaced: bool, prefix: str, random_suffix: Callable[[int], str]
-) -> dict:
+) -> dict[str, Any]:
     """``metadata`` with the given or a generated name (``<prefix>-XXXXX`` or ``cluster<prefix>-XXXXX``)."""
     if "name" in options.changed:
         name = options.name
@@ -183,7 +175,7 @@ def _metadata(
     return metadata
 
 
-def _devices(flag: str, values: tuple[str, ...]) -> list[dict]:
+def _devices(flag: str, values: tuple[str, ...]) -> list[dict[str, Any]]:
     devices = []
     for value in values:
         params = parse_params(flag, value, DEVICE_PARAMS)
@@ -195,7 +187,9 @@ def _devices(flag: str, values: tuple[str, ...]) -> list[dict]:
     return devices
 
 
-def build_instancetype(options: InstancetypeOptions, *, random_suffix: Callable[[int], str] | None = None) -> dict:
+def build_instancetype(
+    options: InstancetypeOptions, *, random_suffix: Callable[[int], str] | None = None
+) -> dict[str, Any]:
     """The VirtualMachine(Cluster)Instancetype manifest virtctl prints for ``options``.
 
     Raises :class:`UsageError` with virtctl's message (missing required flags, bad memory quantity,
@@ -212,7 +206,7 @@ def build_instancetype(options: InstancetypeOptions, *, random_suffix: Callable[
         raise UsageError(str(exc)) from None
     if options.cpu <= 0:
         raise UsageError("cpu value must be greater than zero")
-    spec: dict = {"cpu": {"guest": options.cpu}, "memory": {"guest": memory}}
+    spec: dict[str, Any] = {"cpu": {"guest": options.cpu}, "memory": {"guest": memory}}
     if "gpu" in options.changed:
         gpus = _devices("gpu", options.gpu)
         if gpus:
@@ -225,18 +219,24 @@ def build_instancetype(options: InstancetypeOptions, *, random_suffix: Callable[
         if options.iothreadspolicy not in IOTHREADS_POLICIES:
             raise flag_error("iothreadspolicy", "IOThread must be of value auto or shared")
         spec["ioThreadsPolicy"] = options.iothreadspolicy
+    # Beyond virtctl (which writes it into the manifest): a negative size cannot be meant; refused last so that
+    # every error virtctl reports comes first.
+    if parse_quantity(memory) < 0:
+        raise UsageError(f"memory must not be negative: {options.memory}")
     kind = "VirtualMachineInstancetype" if namespaced else "VirtualMachineClusterInstancetype"
     return {"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, "spec": spec}
 
 
-def build_preference(options: PreferenceOptions, *, random_suffix: Callable[[int], str] | None = None) -> dict:
+def build_preference(
+    options: PreferenceOptions, *, random_suffix: Callable[[int], str] | None = None
+) -> dict[str, Any]:
     """The VirtualMachine(Cluster)Preference manifest virtctl prints for ``options``.
 
     Raises :class:`UsageError` for an unsupported ``--cpu-topology`` (the only flag virtctl validates).
     """
     namespaced = options.namespaced or bool(options.namespace)
     metadata = _metadata(options, namespaced, "preference", random_suffix or random_string)
-    spec: dict = {}
+    spec: dict[str, Any] = {}
     if "volume-storage-class" in options.changed:
         spec["volumes"] = (
             {"preferredStorageClassName": options.volume_storage_class} if options.volume_storage_class else {}

@@ -7,6 +7,7 @@ also work on objects without the common-instancetypes labels.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -20,6 +21,15 @@ LEGACY_NAME_PREFIXES = ("server.", "highperformance.")
 
 INSTANCETYPES = "instancetypes"
 PREFERENCES = "preferences"
+
+
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+# apimachinery's IsValidLabelValue message
+LABEL_VALUE_ERROR = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
+    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+    "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
+)
 
 
 class FilterError(ValueError):
@@ -83,6 +93,16 @@ class Filters(NamedTuple):
         for name in ("cpu", "min_cpu", "max_cpu"):
             if (getattr(self, name) or 0) < 0:
                 raise FilterError(f"--{name.replace('_', '-')} must not be negative")
+        for name in ("memory", "min_memory", "max_memory"):
+            value = getattr(self, name)
+            if value is not None and memory_value(value) < 0:
+                raise FilterError(f"--{name.replace('_', '-')} must not be negative")
+        for name in ("klass", "size", "vendor", "os_type", "arch", "hugepages"):
+            # Values become label selector terms: "x,foo=bar" must not add a term of its own.
+            value = getattr(self, name)
+            if value and (len(value) > 63 or not _LABEL_VALUE.match(value)):
+                flag = _FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
+                raise FilterError(f'invalid value "{value}" for {flag}: {LABEL_VALUE_ERROR}')
         wrong = _INSTANCETYPE_ONLY if what == PREFERENCES else _PREFERENCE_ONLY
         given = [_FLAG_NAMES[name] for name in wrong if getattr(self, name) not in (None, False)]
         if given:
@@ -106,7 +126,8 @@ def memory_value(text: str) -> Fraction:
     try:
         return parse_quantity(text)
     except QuantityError as exc:
-        raise FilterError(f"invalid memory quantity {text!r}: {exc}") from exc
+        shown = text if len(text) <= 64 else text[:61] + "..."
+        raise FilterError(f"invalid memory quantity {shown!r}: {exc}") from exc
 
 
 def label_selector(filters: Filters, what: str) -> str:

@@ -15,7 +15,6 @@ accepts both (and then computes for minutes on the first). Nothing else differs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
@@ -48,15 +47,28 @@ class QuantityError(ValueError):
     """A string that is not a Kubernetes quantity; ``str()`` is apimachinery's message (or names our bound)."""
 
 
-@dataclass(frozen=True)
 class Quantity:
     """A parsed quantity: ``coefficient * 10**exponent`` in ``format`` (``DecimalSI``, ``BinarySI``,
     ``DecimalExponent``), and the text Go keeps verbatim as its string form (None when it recomputes it)."""
 
-    coefficient: int
-    exponent: int
-    format: str
-    text: str | None = None
+    # A plain class: importing dataclasses costs more start-up time than the whole parser.
+    __slots__ = ("coefficient", "exponent", "format", "text")
+
+    def __init__(self, coefficient: int, exponent: int, format: str, text: str | None = None) -> None:
+        self.coefficient = coefficient
+        self.exponent = exponent
+        self.format = format
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Quantity({self.coefficient!r}, {self.exponent!r}, {self.format!r}, {self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Quantity):
+            return NotImplemented
+        return (self.value, self.format, str(self)) == (other.value, other.format, str(other))
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def value(self) -> Fraction:

@@ -374,7 +374,7 @@ def _chunks(body: Any) -> Iterable[Any]:
     """The chunks of a streamed body: successive reads of a file object, or the iterable itself."""
     read = getattr(body, "read", None)
     if read is None:
-        return body  # type: ignore[no-any-return]
+        return body
     return iter(lambda: read(UPLOAD_CHUNK), b"")
 
 

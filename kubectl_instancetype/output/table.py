@@ -13,8 +13,8 @@ def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline."""
     from ..golang.tabwriter import render_table as tabwriter_table
 
-    lines = [list(headers)] if headers is not None else []
-    lines.extend(rows if isinstance(rows, list) else list(rows))
+    lines: list[Sequence[str]] = [list(headers)] if headers is not None else []
+    lines.extend(rows)
     return tabwriter_table(lines)
 
 

@@ -7,6 +7,7 @@ then one POST (``dryRun=All`` for ``--dry-run=server``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
@@ -32,12 +33,37 @@ def create_object(
     namespace: str | None,
     *,
     server_dry_run: bool,
-    preflight: bool = False,
 ) -> dict[str, Any]:
-    """Check and create ``manifest``; return the server's answer (the object as stored or as it would be)."""
+    """Check the names of ``manifest`` and create it; return the server's answer (the object as stored, or as
+    it would be with ``server_dry_run``)."""
     check_object_names(manifest, resource, namespace)
-    if preflight and resource.kind == "VirtualMachine" and namespace:
+    return client.create(resource, manifest, namespace, dry_run=server_dry_run)
+
+
+def create_vm(
+    client: Client,
+    manifest: dict[str, Any],
+    namespace: str,
+    *,
+    server_dry_run: bool,
+    checks: bool = True,
+    resolve_inference: bool = False,
+    report: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Pre-flight (unless ``checks`` is off) and create a VirtualMachine; ``resolve_inference`` sends the VM
+    with the matchers inference resolved to, instead of leaving inference to the server."""
+    from ..kube.resources import VIRTUAL_MACHINES
+
+    check_object_names(manifest, VIRTUAL_MACHINES, namespace)
+    if checks:
         from .preflight import check_vm
 
-        check_vm(client, manifest, namespace)
-    return client.create(resource, manifest, namespace, dry_run=server_dry_run)
+        checked = check_vm(client, manifest, namespace, report=report)
+        if resolve_inference:
+            manifest = _without_namespace_added(checked.vm, manifest)
+    return client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=server_dry_run)
+
+
+def _without_namespace_added(resolved: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
+    """Inference ran with the target namespace set; keep metadata as the user's manifest had it."""
+    return {**resolved, "metadata": original.get("metadata") or {}}

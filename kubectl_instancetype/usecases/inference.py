@@ -172,6 +172,48 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
     )
 
 
+# ---- images (beyond KubeVirt) --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImageDefaults:
+    """What an image gives each matcher, with the config read (for its labels and the digests)."""
+
+    image: Any  # registry.client.ImageConfig
+    defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
+
+    def matcher(self, name: str) -> dict[str, str] | None:
+        """``{name, kind}`` for ``spec.instancetype`` / ``spec.preference`` (kind only when the image names one),
+        or None when the image carries no default for it."""
+        found = self.defaults[name]
+        if not found.ok:
+            return None
+        return {"name": found.name, **({"kind": found.kind} if found.kind else {})}
+
+
+def image_defaults(
+    text: str,
+    platform: str = "linux/amd64",
+    *,
+    insecure: bool = False,
+    environ: Mapping[str, str],
+    home: str,
+    log: Any = None,
+) -> ImageDefaults:
+    """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
+    from ..instancetype import imagedefaults
+    from ..registry.client import credentials, read_image_config
+
+    try:
+        reference = imagedefaults.parse_reference(text)
+        chosen = imagedefaults.parse_platform(platform)
+    except imagedefaults.ImageError as exc:
+        raise UsageError(str(exc)) from exc
+    login = credentials(reference.registry, environ, home)
+    image = read_image_config(reference, chosen, insecure=insecure, login=login, log=log)
+    return ImageDefaults(image, imagedefaults.defaults_from_config(image.config))
+
+
 # ---- label ------------------------------------------------------------------------------------------------
 
 INSTANCETYPE_KINDS = ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")
@@ -300,42 +342,5 @@ def label_volume(
 
 
 def merge_patch(client: Client, resource: Resource, name: str, namespace: str, body: dict[str, Any]) -> Any:
-    """PATCH ``body`` as a JSON merge patch (``Client.patch`` when the client has one; until then the request
-    is sent here on the client's connection, with the same error mapping)."""
-    patch = getattr(client, "patch", None)
-    if patch is not None:
-        return patch(resource, name, namespace, body, MERGE_PATCH)
-    import json
-
-    from ..kube import errors as kube_errors
-    from ..kube.http import ProtocolError, ServerClosed
-    from ..kube.transport import USER_AGENT
-
-    transport = client.transport
-    path = resource.path(namespace, name, fieldManager="kubectl-instancetype")
-    headers = {"Accept": "application/json", "User-Agent": USER_AGENT, "Content-Type": MERGE_PATCH}
-    authorization = transport.config.authorization()
-    if authorization:
-        headers["Authorization"] = authorization
-    payload = json.dumps(body, separators=(",", ":")).encode()
-    for attempt in (1, 2):
-        if transport._connection is None:
-            transport._connection = transport._connect()
-        reused = transport._connection.reusable
-        try:
-            response = transport._connection.request("PATCH", transport.base_path + path, headers, payload)
-        except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
-            transport.close()
-            if not reused or attempt == 2:
-                raise kube_errors.transport_error(exc, transport) from exc
-            continue
-        except (OSError, ProtocolError) as exc:
-            transport.close()
-            raise kube_errors.transport_error(exc, transport) from exc
-        transport.requests_sent += 1
-        if transport.log:
-            transport.log(f"PATCH {transport.config.server}{path} {response.status} {response.reason}")
-        if response.status >= 400:
-            raise kube_errors.api_error(response.status, response.body, "PATCH", path)
-        return json.loads(response.body) if response.body else None
-    raise AssertionError("unreachable")
+    """PATCH ``body`` as a JSON merge patch (only the labels ``label`` changes)."""
+    return client.patch(resource, name, namespace, body, MERGE_PATCH)

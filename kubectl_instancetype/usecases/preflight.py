@@ -1,12 +1,20 @@
-"""Pre-flight: what the cluster must hold before a VirtualMachine that references types is sent.
+"""Pre-flight: what KubeVirt's admission would say about a VirtualMachine, before it is sent.
 
-Every referenced instance type and preference is fetched (concurrently, one GET each); a missing one fails
-with a did-you-mean hint (one list request, on that failure path only); then KubeVirt's preference
-requirement check runs on what was found, with KubeVirt's message. Nothing is written.
+1. ``inferFromVolume`` matchers are resolved against the cluster exactly as the mutating webhook does
+   (:mod:`..instancetype.infer`); what they resolve to is reported, and a resolution the server would reject
+   fails here with KubeVirt's message.
+2. Every referenced instance type and preference is fetched (concurrently, one GET each); a missing one fails
+   with a did-you-mean hint (one list request, on that failure path only).
+3. The expansion engine runs the validating webhook's checks on what was found: conflicts between the VM and
+   the instance type, spread topology divisibility, and the preference's requirements, with KubeVirt's
+   messages (joined with ", " as KubeVirt joins the causes of one denial).
+
+Nothing is written.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import PluginError, PreflightError
@@ -23,10 +31,14 @@ class Found(NamedTuple):
     preference: dict[str, Any] | None
 
 
+class MissingReferences(PreflightError):
+    """Referenced instance types or preferences do not exist (the message names each, with a hint)."""
+
+
 def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> Found:
     """GET every instance type and preference ``manifest`` references (namespaced kinds in ``namespace``).
 
-    Raises :class:`PreflightError` naming every missing object; other failures (RBAC, transport) as they are.
+    Raises :class:`MissingReferences` naming every missing object; other failures (RBAC, transport) as they are.
     """
     from ..instancetype.createvm import referenced_objects
     from ..kube.resources import BY_LOWERCASE_KIND
@@ -47,26 +59,55 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
         else:
             found["instancetype" if "instancetype" in kind else "preference"] = result.get("spec") or {}
     if missing:
-        raise PreflightError("; ".join(missing))
+        raise MissingReferences("; ".join(missing))
     return Found(found.get("instancetype"), found.get("preference"))
 
 
-def check_vm(client: Client, manifest: dict[str, Any], namespace: str) -> Found:
-    """Fetch the references of ``manifest`` and check the preference's requirements against them.
+class Checked(NamedTuple):
+    """The VM as admission's inference leaves it, and the specs its matchers reference."""
 
-    Raises :class:`PreflightError` with KubeVirt's admission message when a requirement is unmet.
-    """
-    from ..instancetype.requirements import DENIAL_PREFIX, unmet_requirement
+    vm: dict[str, Any]
+    found: Found
 
-    found = fetch_references(client, manifest, namespace)
+
+def uses_inference(manifest: dict[str, Any]) -> bool:
+    """True when a matcher of ``manifest`` asks for ``inferFromVolume``."""
     spec = manifest.get("spec") or {}
-    template = (spec.get("template") or {}).get("spec") or {}
-    # With an inferred instance type the VM's own CPU and memory are not what KubeVirt will check.
-    if found.preference is not None and (spec.get("instancetype") is None or found.instancetype is not None):
-        problem = unmet_requirement(found.instancetype, found.preference, template)
-        if problem:
-            raise PreflightError(DENIAL_PREFIX + problem)
-    return found
+    return any(isinstance(spec.get(m), dict) and spec[m].get("inferFromVolume") for m in ("instancetype", "preference"))
+
+
+def check_vm(
+    client: Client,
+    manifest: dict[str, Any],
+    namespace: str,
+    *,
+    report: Callable[[str], None] | None = None,
+) -> Checked:
+    """Resolve inference, fetch the references and run admission's checks for ``manifest`` in ``namespace``.
+
+    ``report`` receives what inference resolved to and what the server will drop (one line each). Raises
+    :class:`PreflightError` with KubeVirt's message when admission would deny the VM.
+    """
+    from ..instancetype.expand import preflight
+
+    vm = manifest
+    if uses_inference(manifest):
+        from .inference import dropped_warnings, resolve_vm, resolved_lines
+
+        result = resolve_vm(client, manifest, namespace)
+        if report is not None:
+            for line in resolved_lines(result):
+                report(f"Inferred {line}")
+            for line in dropped_warnings(result):
+                report(f"Warning: {line}")
+        if result.error:
+            raise PreflightError(result.error)
+        vm = result.vm
+    found = fetch_references(client, vm, namespace)
+    problems = preflight(vm, found.instancetype, found.preference)
+    if problems:
+        raise PreflightError(", ".join(problems))
+    return Checked(vm, found)
 
 
 def not_found_message(client: Client, resource: Resource, name: str, namespace: str | None) -> str:

@@ -78,7 +78,7 @@ def test_deprecated_topologies_get_their_short_names(old: str, new: str, version
 
 def test_unknown_topology_is_reported_not_copied() -> None:
     objects, warnings = one(alpha_preference({"cpu": {"preferredCPUTopology": "preferNuma"}}))
-    assert objects[0]["spec"] == {}
+    assert objects[0]["spec"] == {"cpu": {}}
     assert warnings == [
         "VirtualMachinePreference p: spec.cpu.preferredCPUTopology: unknown preferredCPUTopology preferNuma; "
         "not converted"

@@ -312,3 +312,45 @@ def test_examples_are_valid_commands(examples, command, specs, options_class, bu
 
 def test_differences_are_documented():
     assert DIFFERENCES_FROM_VIRTCTL and all(isinstance(item, str) and item for item in DIFFERENCES_FROM_VIRTCTL)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["create", "instancetype", "--cpu", "1", "--memory", "1Gi", "--dry-run=client", "-o", "yaml"],
+        ["create", "preference", "--dry-run=client", "-o", "yaml"],
+    ],
+)
+def test_create_instancetype_and_preference_do_not_import_the_vm_builder(argv: list[str]) -> None:
+    """Start-up: only the command being run is imported; the create vm package is not on these paths."""
+    import subprocess
+    import sys
+
+    code = (
+        "import io, sys\n"
+        "from kubectl_instancetype.cli.main import run\n"
+        "from kubectl_instancetype.env import Environment\n"
+        "out = io.StringIO()\n"
+        "env = Environment(stdin=io.StringIO(), stdout=out, stderr=io.StringIO(), environ={'HOME': '/nonexistent'})\n"
+        f"assert run({argv!r}, env) == 0, out.getvalue()\n"
+        "assert 'kind:' in out.getvalue()\n"
+        "print(sorted(name for name in sys.modules if 'createvm' in name))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_negative_memory_is_refused_beyond_virtctl():
+    """virtctl writes ``guest: -1Gi`` (instancetype/differences.py); the error comes after virtctl's own."""
+    assert usage_error(lambda: instancetype({"cpu": 1, "memory": "-1Gi"})) == "memory must not be negative: -1Gi"
+    assert usage_error(lambda: instancetype({"cpu": 0, "memory": "-1Gi"})) == "cpu value must be greater than zero"
+    assert instancetype({"cpu": 1, "memory": "-0"})["spec"]["memory"]["guest"] == "0"
+
+
+@pytest.mark.parametrize("cpu", ["４", "٣", "1\u00b2"])
+def test_full_width_and_other_unicode_digits_are_not_digits(cpu):
+    from tests.unit.test_golden_create import render
+
+    message = f'invalid argument "{cpu}" for "--cpu" flag: strconv.ParseUint: parsing "{cpu}": invalid syntax'
+    assert usage_error(lambda: render("instancetype", ["--cpu", cpu, "--memory", "1Gi"])) == message

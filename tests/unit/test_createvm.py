@@ -1363,3 +1363,76 @@ def test_examples_are_valid_commands():
 
 def test_differences_are_documented():
     assert DIFFERENCES_FROM_VIRTCTL and all(isinstance(item, str) and item for item in DIFFERENCES_FROM_VIRTCTL)
+
+
+def _not_base64(index: int, source: str, key: str) -> str:
+    path = f"spec.template.spec.volumes[{index}].{source}.{key}"
+    return f"{path}.{source}.{key} is not a valid base64 value."
+
+
+# Values that cannot be meant, refused beyond virtctl (instancetype/differences.py): virtctl writes them into
+# the manifest, so these rows are not in FAILURES, whose rows the differential test runs against virtctl.
+BEYOND_VIRTCTL = [
+    ({"memory": "-1Gi"}, 'failed to parse "--memory" flag: memory must not be negative: -1Gi'),
+    ({"memory": "-.5Ki"}, 'failed to parse "--memory" flag: memory must not be negative: -.5Ki'),
+    ({"memory": "-1n"}, 'failed to parse "--memory" flag: memory must not be negative: -1n'),
+    # KubeVirt's admission webhook message (vmi-create-admitter.go validateVolumes), path repeated as it writes it
+    ({"cloud-init-user-data": "notbase64!!"}, _not_base64(0, "cloudInitNoCloud", "userDataBase64")),
+    ({"cloud-init-user-data": "eA="}, _not_base64(0, "cloudInitNoCloud", "userDataBase64")),
+    ({"cloud-init-user-data": "eA==eA=="}, _not_base64(0, "cloudInitNoCloud", "userDataBase64")),
+    (
+        {"cloud-init": "configdrive", "cloud-init-network-data": "bmV0d29yaw"},
+        _not_base64(0, "cloudInitConfigDrive", "networkDataBase64"),
+    ),
+    (
+        {"volume-containerdisk": ["src:img"], "cloud-init-user-data": "é", "cloud-init-network-data": "%%%%"},
+        _not_base64(1, "cloudInitNoCloud", "userDataBase64")
+        + ", "
+        + _not_base64(1, "cloudInitNoCloud", "networkDataBase64"),
+    ),
+    # every error virtctl reports comes first
+    (
+        {"memory": "-1Gi", "run-strategy": "bad"},
+        'failed to parse "--run-strategy" flag: invalid run strategy "bad", '
+        "supported values are: Always, Manual, Halted, Once, RerunOnFailure",
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "message"), BEYOND_VIRTCTL, ids=[m[:60] for _, m in BEYOND_VIRTCTL])
+def test_values_that_cannot_be_meant_are_refused(flags, message):
+    assert usage_error(lambda: build(flags)) == message
+
+
+@pytest.mark.parametrize("user_data", ["eA==", "eA\n==", "eA==\r\n", "eB==", "dXNlcg=="])
+def test_base64_is_read_as_go_reads_it(user_data):
+    """Go ignores newlines and does not require the unused bits to be zero."""
+    manifest, _ = build({"cloud-init-user-data": user_data})
+    volume = manifest["spec"]["template"]["spec"]["volumes"][0]
+    assert volume["cloudInitNoCloud"] == {"userDataBase64": user_data}
+
+
+@pytest.mark.parametrize("memory", ["0", "-0", "-0Gi"])
+def test_zero_memory_is_not_negative(memory):
+    manifest, _ = build({"memory": memory})
+    assert manifest["spec"]["template"]["spec"]["domain"]["memory"]["guest"] == "0"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--termination-grace-period", "４"],
+            'invalid argument "４" for "--termination-grace-period" flag: strconv.ParseInt: parsing "４": invalid syntax',
+        ),
+        (
+            ["--termination-grace-period", "1\u0663"],  # ARABIC-INDIC DIGIT THREE: int() reads it, Go does not
+            'invalid argument "1\u0663" for "--termination-grace-period" flag: strconv.ParseInt: parsing '
+            '"1\u0663": invalid syntax',
+        ),
+    ],
+)
+def test_non_ascii_digits_are_not_digits(argv, message):
+    from tests.unit.test_golden_create import render
+
+    assert usage_error(lambda: render("vm", argv)) == message

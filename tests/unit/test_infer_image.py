@@ -177,3 +177,19 @@ def test_credentials_from_auth_files(tmp_path):
     podman.write_text("{not json")
     with pytest.raises(RegistryError, match="reading the registry credentials in"):
         credentials("ghcr.io", {"REGISTRY_AUTH_FILE": str(podman)}, home)
+
+
+def test_image_defaults_matchers_for_create_vm():
+    from kubectl_instancetype.usecases.inference import ImageDefaults
+
+    found = ImageDefaults(
+        image=None,
+        defaults=defaults_from_config(
+            config(
+                "INSTANCETYPE_KUBEVIRT_IO_DEFAULT_INSTANCETYPE=u1.medium",
+                "INSTANCETYPE_KUBEVIRT_IO_DEFAULT_INSTANCETYPE_KIND=virtualmachineinstancetype",
+            )
+        ),
+    )
+    assert found.matcher("instancetype") == {"name": "u1.medium", "kind": "virtualmachineinstancetype"}
+    assert found.matcher("preference") is None

@@ -140,3 +140,22 @@ def test_created_at() -> None:
     assert listing.created_at("2100-03-01T00:00:00Z") == 4107542400.0
     assert listing.created_at("garbage-garbage-gar") is None
     assert listing.created_at("") is None
+
+
+@pytest.mark.parametrize(
+    "filters,message",
+    [
+        (Filters(klass="x,foo=bar"), 'invalid value "x,foo=bar" for --class: a valid label must be'),
+        (Filters(size="medium)"), 'invalid value "medium)" for --size'),
+        (Filters(vendor="a" * 64), "for --vendor"),
+        (Filters(min_memory="-1Gi"), "--min-memory must not be negative"),
+        (Filters(max_memory="-1"), "--max-memory must not be negative"),
+        (Filters(memory="-16Gi"), "--memory must not be negative"),
+        (Filters(min_memory="9" * 5000), "invalid memory quantity '999999999999"),
+    ],
+)
+def test_filter_values_that_cannot_be_meant(filters: Filters, message: str) -> None:
+    with pytest.raises(FilterError) as caught:
+        filters.check_for(IT)
+    assert message in str(caught.value)
+    assert len(str(caught.value)) < 600  # no 5000-digit echo

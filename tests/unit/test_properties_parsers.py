@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.golang.duration import DurationError, parse_duration, parse_timeout, request_timeout_seconds
+from kubectl_instancetype.golang.encoding_base64 import std_decodes
 from kubectl_instancetype.golang.encoding_csv import CSVError, go_read_csv_record
 from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint, go_quote
 from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
@@ -35,7 +36,8 @@ from kubectl_instancetype.instancetype.params import (
 )
 from kubectl_instancetype.instancetype.quantity import QuantityError, format_quantity, parse
 
-FAST = settings(max_examples=150, deadline=timedelta(milliseconds=400))
+# A deadline well above the slowest input (~50 ms) yet far below a hang, with room for a loaded machine.
+FAST = settings(max_examples=150, deadline=timedelta(seconds=1))
 # goref runs once per example (a batch of inputs): a process start each time
 GO = settings(
     max_examples=25,
@@ -315,6 +317,18 @@ def test_durations_match_go(goref, texts: list[str]) -> None:
         else:
             # Go wraps around past int64 nanoseconds (we keep the true value and refuse it later)
             assert str((timeout + 2**63) % 2**64 - 2**63) == want["timeout"], text
+
+
+# --- base64 (cloud-init data, as KubeVirt's webhook decodes it) ---
+
+BASE64_TEXT = st.one_of(st.text(max_size=20), st.text("eAB+/=\n\r é", max_size=20))
+
+
+@GO
+@given(st.lists(BASE64_TEXT.filter(lambda t: "\0" not in t), min_size=1, max_size=30))
+def test_base64_acceptance_matches_go(goref, texts: list[str]) -> None:
+    for text, want in zip(texts, goref("base64", texts)):
+        assert std_decodes(text) == (want["error"] is None), text
 
 
 # --- tables ---

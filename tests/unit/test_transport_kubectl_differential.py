@@ -147,4 +147,12 @@ def test_a_server_that_trickles_its_headers_past_the_request_timeout(kubectl, tm
         theirs, ours = both(kubectl, kubeconfig(tmp_path, server.url), tmp_path, server, "--request-timeout", "1s")
     finally:
         server.close()
-    assert ours == theirs
+    # Where Go's client notices the deadline depends on scheduling: on a busy machine kubectl itself reports the
+    # context's deadline instead of the client timeout. Both clients must give one of Go's sentences, and ours
+    # the client timeout's, which is what kubectl prints on an idle machine.
+    client_timeout = (
+        "error: Unable to connect to the server: net/http: request canceled "
+        "(Client.Timeout exceeded while awaiting headers)"
+    )
+    assert theirs in {client_timeout, "error: Unable to connect to the server: context deadline exceeded"}
+    assert ours == client_timeout

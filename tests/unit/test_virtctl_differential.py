@@ -33,6 +33,7 @@ from tests.unit.test_createtypes import (
     PREFERENCE_FAILURES,
     PREFERENCE_SUCCESS,
 )
+from tests.unit.test_createvm import BEYOND_VIRTCTL as VM_BEYOND_VIRTCTL
 from tests.unit.test_createvm import FAILURES as VM_UNIT_FAILURES
 from tests.unit.test_createvm import FILES as VM_UNIT_FILES
 from tests.unit.test_createvm import SUCCESS as VM_UNIT_SUCCESSES
@@ -49,12 +50,23 @@ VERSION_CHECK_LINE = re.compile(r"^failed to validate metadata: .* is not a vali
 PASSWORD = "  pa55word with spaces \n"
 
 
+def _goref_source_hash() -> str:
+    """The hash build.sh names goref's directory after (``cat goref/main.go go.sum | sha256sum``)."""
+    import hashlib
+
+    virtctl_module = REPO / "hack" / "virtctl"
+    source = (virtctl_module / "goref" / "main.go").read_bytes() + (virtctl_module / "go.sum").read_bytes()
+    return hashlib.sha256(source).hexdigest()[:16]
+
+
 def _cached_binary_dir() -> Path | None:
+    """The build directory holding virtctl and the goref built from this checkout's source."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubectl-instancetype" / "virtctl"
     arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
     for candidate in sorted(cache.glob(f"{VIRTCTL_VERSION}-*-{platform.system().lower()}-{arch}")):
-        if (candidate / "virtctl").is_file() and (candidate / "goref").is_file():
-            return candidate
+        binaries = candidate / f"ref-{_goref_source_hash()}"
+        if (binaries / "virtctl").is_file() and (binaries / "goref").is_file():
+            return binaries
     return None
 
 
@@ -156,6 +168,8 @@ VM_ROWS: list[list[str]] = [
     ["--termination-grace-period", "1_000"],
     ["--termination-grace-period", "abc"],
     ["--termination-grace-period", "99999999999999999999"],
+    ["--termination-grace-period", "４"],
+    ["--termination-grace-period", "1\u0663"],
     ["--memory", "1Gi"],
     ["--memory", "1024Mi"],
     ["--memory", "1.5Gi"],
@@ -402,6 +416,8 @@ VM_ROWS: list[list[str]] = [
 ]
 
 INSTANCETYPE_ROWS: list[list[str]] = [
+    ["--cpu", "４", "--memory", "1Gi"],
+    ["--cpu", "\u0664", "--memory", "1Gi"],
     ["--cpu", "2", "--memory", "256Mi"],
     ["--cpu", "2", "--memory", "256Mi", "--name", "my-it"],
     ["--cpu", "2", "--memory", "1024Mi", "--namespaced"],
@@ -551,6 +567,21 @@ def test_plural_kinds_are_our_extension(binaries, workdir, command, argv):
     text, error, _ = ours(command, argv)
     assert code == 1 and "invalid" in stderr[-1]
     assert error is None and "kind: virtualmachine" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [("vm", flags_to_argv(flags)) for flags, _ in VM_BEYOND_VIRTCTL[:-1]]
+    + [
+        ("instancetype", ["--cpu", "1", "--memory", "-1Gi"]),
+    ],
+)
+def test_values_that_cannot_be_meant_are_refused_beyond_virtctl(binaries, workdir, command, argv):
+    """virtctl writes negative memory and undecodable cloud-init data into the manifest; we refuse them."""
+    code, stdout, _ = run_virtctl(binaries, workdir, command, argv)
+    _, error, _ = ours(command, argv)
+    assert code == 0 and "kind:" in stdout
+    assert error is not None
 
 
 def test_deprecated_aliases_keep_documented_order(binaries, workdir):
@@ -953,3 +984,27 @@ def test_tabwriter_matches_go(binaries):
         rows = [[rng.choice(["", "a", "bb", "u1.medium", "é", "cluster"]) for _ in range(width)] for _ in range(4)]
         text = "".join("\t".join(row) + "\n" for row in rows)
         assert render_table(rows) == tabwriter(text)
+
+
+def test_base64_acceptance_matches_go(binaries):
+    from kubectl_instancetype.golang.encoding_base64 import std_decodes
+
+    texts = [
+        "",
+        "eA==",
+        "eA=",
+        "eA",
+        "eA==\n",
+        "e\r\nA==",
+        "eA==eA==",
+        "eB==",
+        "eA=\n=",
+        "====",
+        "e===",
+        "eAA=",
+        " eA==",
+    ]
+    texts += _random_texts(14, "eAB+/=\n\r -_é", 800, 10)
+    answers = goref(binaries, "base64", texts)
+    mismatches = [(t, want) for t, want in zip(texts, answers) if std_decodes(t) != (want["error"] is None)]
+    assert mismatches == []

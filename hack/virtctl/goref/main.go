@@ -20,12 +20,15 @@
 //	goref selector  stdin: a JSON array of strings; stdout: [{"value": labels.Parse(s).String(), "error": ...}]
 //	goref params    stdin: a JSON array of strings; stdout: [{"values": {...}, "error": ...}] of virtctl's
 //	                params.Map("volume-import", s, &typedParams{}) (size, headers, bootorder, type)
+//	goref base64    stdin: a JSON array of strings; stdout: [{"value": "", "error": ...}] of
+//	                base64.StdEncoding.DecodeString (only whether it fails matters)
 //	goref prefixed-name  stdin: a JSON array of strings; stdout: [{"prefix", "name", "error"}] of
 //	                params.SplitPrefixedName
 package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -316,6 +319,13 @@ func main() {
 				values["type"] = typed.Type
 			}
 			results = append(results, paramsResult{Values: values})
+		}
+		emit(results)
+	case "base64":
+		results := []quantityResult{}
+		for _, text := range readStrings(input) {
+			_, err := base64.StdEncoding.DecodeString(text)
+			results = append(results, result("", err))
 		}
 		emit(results)
 	case "prefixed-name":

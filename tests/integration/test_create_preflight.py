@@ -1,0 +1,191 @@
+"""create vm's pre-flight on the real control plane: inference resolved first, then the expansion engine's
+admission checks (conflicts, spread divisibility, requirements), all before anything is written."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import yaml
+
+from kubectl_instancetype.kube.transport import Transport
+
+pytestmark = pytest.mark.controlplane
+
+NAMESPACE = "preflight-tests"
+LABEL = "instancetype.kubevirt.io/"
+NAMES = (f"preflight-vm-{index}" for index in itertools.count())
+
+
+@pytest.fixture(scope="module")
+def objects(control_plane) -> None:
+    control_plane.ensure_namespace(NAMESPACE)
+    for name, labels in (
+        ("labelled-disk", {f"{LABEL}default-instancetype": "u1.medium", f"{LABEL}default-preference": "fedora"}),
+        ("plain-disk", {}),
+    ):
+        control_plane.apply(
+            {
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
+                "metadata": {"name": name, "namespace": NAMESPACE, "labels": labels},
+                "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+            }
+        )
+    control_plane.apply(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": "three-cpus", "namespace": NAMESPACE},
+            "spec": {"cpu": {"guest": 3}, "memory": {"guest": "1Gi"}},
+        }
+    )
+    control_plane.apply(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePreference",
+            "metadata": {"name": "spread-pairs", "namespace": NAMESPACE},
+            "spec": {"cpu": {"preferredCPUTopology": "spread", "spreadOptions": {"ratio": 2}}},
+        }
+    )
+
+
+def stored_vm(control_plane, name: str) -> dict | None:
+    return control_plane.get(
+        {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": NAMESPACE}}
+    )
+
+
+def test_inference_is_resolved_and_reported_before_creating(cli, control_plane, objects) -> None:
+    name = next(NAMES)
+    result = cli("create", "vm", "--name", name, "-n", NAMESPACE, "--volume-pvc", "src:labelled-disk")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "Inferred instancetype: u1.medium (virtualmachineclusterinstancetype) from volume labelled-disk: "
+        f"PersistentVolumeClaim {NAMESPACE}/labelled-disk -> labels",
+        "Inferred preference: fedora (virtualmachineclusterpreference) from volume labelled-disk: "
+        f"PersistentVolumeClaim {NAMESPACE}/labelled-disk -> labels",
+    ]
+    # Without --resolve-inference the server is left to infer, as virtctl's manifest asks.
+    assert stored_vm(control_plane, name)["spec"]["instancetype"]["inferFromVolume"] == "labelled-disk"
+
+
+def test_resolve_inference_writes_the_names(cli, control_plane, objects) -> None:
+    name = next(NAMES)
+    result = cli(
+        "create", "vm", "--name", name, "-n", NAMESPACE, "--volume-pvc", "src:labelled-disk", "--resolve-inference"
+    )
+    assert result.exit_code == 0, result.stderr
+    spec = stored_vm(control_plane, name)["spec"]
+    assert (spec["instancetype"], spec["preference"]) == ({"name": "u1.medium"}, {"name": "fedora"})
+    # Under Ignore, an inferred instance type removes the VM's own memory, as admission does.
+    assert "memory" not in spec["template"]["spec"]["domain"]
+
+
+def test_explicit_inference_from_an_unlabelled_volume_fails_with_kubevirts_message(
+    cli, control_plane, objects, mocker
+) -> None:
+    name = next(NAMES)
+    spy = mocker.spy(Transport, "request")
+    result = cli(
+        "create",
+        "vm",
+        "--name",
+        name,
+        "-n",
+        NAMESPACE,
+        "--volume-pvc",
+        "src:plain-disk",
+        "--infer-instancetype-from",
+        "plain-disk",
+    )
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert (
+        result.stderr
+        == "error: unable to find required instancetype.kubevirt.io/default-instancetype label on the volume\n"
+    )
+    assert all(call.args[1] == "GET" for call in spy.call_args_list)  # nothing was written
+    assert stored_vm(control_plane, name) is None
+
+
+def test_implicit_inference_that_the_server_would_drop_is_said_and_the_vm_created(cli, control_plane, objects) -> None:
+    name = next(NAMES)
+    result = cli("create", "vm", "--name", name, "-n", NAMESPACE, "--volume-pvc", "src:plain-disk")
+    assert result.exit_code == 0, result.stderr
+    assert "with inferFromVolumeFailurePolicy Ignore the server drops spec.instancetype" in result.stderr
+    assert stored_vm(control_plane, name) is not None
+
+
+def test_spread_divisibility_fails_before_anything_is_written(cli, control_plane, objects) -> None:
+    name = next(NAMES)
+    result = cli(
+        "create",
+        "vm",
+        "--name",
+        name,
+        "-n",
+        NAMESPACE,
+        "--instancetype",
+        "virtualmachineinstancetype/three-cpus",
+        "--preference",
+        "virtualmachinepreference/spread-pairs",
+    )
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.startswith("error: ") and "spread" in result.stderr.lower() and result.stderr.count("\n") == 1
+    assert stored_vm(control_plane, name) is None
+    # --skip-checks sends it as built: the API server itself has no KubeVirt webhook here.
+    assert (
+        cli(
+            "create",
+            "vm",
+            "--name",
+            name,
+            "-n",
+            NAMESPACE,
+            "--skip-checks",
+            "--instancetype",
+            "virtualmachineinstancetype/three-cpus",
+            "--preference",
+            "virtualmachinepreference/spread-pairs",
+        ).exit_code
+        == 0
+    )
+
+
+def test_client_dry_run_checks_when_the_cluster_answers(cli, control_plane, objects) -> None:
+    result = cli(
+        "create",
+        "vm",
+        "--name",
+        "never-sent",
+        "-n",
+        NAMESPACE,
+        "--volume-pvc",
+        "src:labelled-disk",
+        "--resolve-inference",
+        "--dry-run=client",
+        "-o",
+        "yaml",
+    )
+    assert result.exit_code == 0, result.stderr
+    printed = yaml.safe_load(result.stdout)
+    assert printed["spec"]["instancetype"] == {"name": "u1.medium"}
+    assert "Inferred instancetype: u1.medium" in result.stderr
+    failing = cli(
+        "create",
+        "vm",
+        "--name",
+        "never-sent",
+        "-n",
+        NAMESPACE,
+        "--dry-run=client",
+        "--instancetype",
+        "virtualmachineinstancetype/three-cpus",
+        "--preference",
+        "virtualmachinepreference/spread-pairs",
+    )
+    assert (failing.exit_code, failing.stdout) == (1, "")
+    missing = cli("create", "vm", "--name", "never-sent", "-n", NAMESPACE, "--dry-run=client", "--instancetype", "nope")
+    assert missing.exit_code == 0 and missing.stderr.startswith(
+        'Warning: virtualmachineclusterinstancetype "nope" not found'
+    )

@@ -1,0 +1,120 @@
+"""The Go emulation helpers on their own vectors (differential tests against Go: test_virtctl_differential.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_instancetype.golang.duration import (
+    MAX_TIMEOUT_NANOSECONDS,
+    TIMEOUT_ERROR,
+    DurationError,
+    parse_duration,
+    parse_timeout,
+    request_timeout_seconds,
+)
+from kubectl_instancetype.golang.encoding_base64 import std_decodes
+from kubectl_instancetype.golang.strconv import FlagValueError, pflag_int
+from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
+
+
+@pytest.mark.parametrize(
+    ("text", "nanoseconds"),
+    [
+        ("0", 0),
+        ("-0", 0),
+        ("1s", 10**9),
+        ("-1.5h", -5400 * 10**9),
+        (".5s", 5 * 10**8),
+        ("1.s", 10**9),
+        ("1h30m", 5400 * 10**9),
+        ("1µs", 1000),
+        ("1μs", 1000),
+        ("1us2ns", 1002),
+        ("2562047h47m16.854775807s", 2**63 - 1),
+        ("-2562047h47m16.854775808s", -(2**63)),
+        ("0.000000000000000000001s", 0),
+    ],
+)
+def test_parse_duration(text: str, nanoseconds: int) -> None:
+    assert parse_duration(text) == nanoseconds
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", 'time: invalid duration ""'),
+        ("1", 'time: missing unit in duration "1"'),
+        ("1d", 'time: unknown unit "d" in duration "1d"'),
+        (".s", 'time: invalid duration ".s"'),
+        ("2562047h47m16.854775808s", 'time: invalid duration "2562047h47m16.854775808s"'),
+        ("9999999999999999999h", 'time: invalid duration "9999999999999999999h"'),
+        ("1\x01s", 'time: unknown unit "\\x01s" in duration "1\\x01s"'),
+        ('1"', 'time: unknown unit "\\"" in duration "1\\""'),
+        ("1é", 'time: unknown unit "\\xc3\\xa9" in duration "1\\xc3\\xa9"'),
+    ],
+)
+def test_parse_duration_errors(text: str, message: str) -> None:
+    with pytest.raises(DurationError) as caught:
+        parse_duration(text)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("0", None), ("30", 30.0), ("1.5s", 1.5), ("1µs", 1e-6), ("+5", 5.0), ("-0", None)]
+)
+def test_request_timeout(text: str, seconds: float | None) -> None:
+    assert request_timeout_seconds(text) == seconds
+
+
+def test_request_timeout_bounds() -> None:
+    # Go wraps 99999999999 s around int64 nanoseconds; the plugin refuses what no timer can hold
+    assert parse_timeout("99999999999") == 99999999999 * 10**9
+    for text in ("99999999999", "2562047h", "9223372036854775807"):
+        with pytest.raises(DurationError, match=f"^Invalid timeout value {text}: the longest timeout is"):
+            request_timeout_seconds(text)
+    assert request_timeout_seconds(f"{MAX_TIMEOUT_NANOSECONDS}ns") == MAX_TIMEOUT_NANOSECONDS / 1e9
+    for text in ("-1s", "1d", " 1s", "1 s", ""):
+        with pytest.raises(DurationError) as caught:
+            request_timeout_seconds(text)
+        assert str(caught.value) == TIMEOUT_ERROR
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\tb\n", "a     b\n"),
+        ("a\tbbbbbbbbb\tc\nxx\ty\n", "a     bbbbbbbbb   c\nxx    y\n"),
+        # a line without a tab ends the column blocks above it
+        ("aaaaaaaaa\tb\nc\nd\te\n", "aaaaaaaaa   b\nc\nd     e\n"),
+        ("a\tb", "a     b"),
+        ("", ""),
+    ],
+)
+def test_tabwriter(text: str, expected: str) -> None:
+    assert tabwriter(text) == expected
+
+
+def test_render_table_with_tabs_in_cells_goes_through_the_tabwriter() -> None:
+    rows = [["NAME", "X"], ["a\tb", "c"]]
+    assert render_table(rows) == tabwriter("NAME\tX\na\tb\tc\n")
+    assert render_table([["a", "b"], ["c"]]) == tabwriter("a\tb\nc\n")
+
+
+@pytest.mark.parametrize(("text", "ok"), [("eA==", True), ("eA\n==", True), ("eA=", False), ("eA", False), ("", True)])
+def test_std_base64(text: str, ok: bool) -> None:
+    assert std_decodes(text) is ok
+
+
+def test_pflag_int_reads_like_pflag() -> None:
+    assert pflag_int("cpu", "0x10") == 16
+    assert pflag_int("cpu", "1_000") == 1000
+    assert pflag_int("cpu", "4", bits=32, unsigned=True) == 4
+    for text, func in (("４", "ParseInt"), ("\u212a", "ParseInt"), ("", "ParseInt")):
+        with pytest.raises(FlagValueError) as caught:
+            pflag_int("cpu", text)
+        assert (
+            str(caught.value)
+            == f'invalid argument "{text}" for "--cpu" flag: strconv.{func}: parsing "{text}": invalid syntax'
+        )
+    with pytest.raises(FlagValueError, match='strconv.ParseUint: parsing "-1": invalid syntax'):
+        pflag_int("cpu", "-1", bits=32, unsigned=True)
