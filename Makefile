@@ -18,17 +18,20 @@ venv: $(VENV)/.installed
 controlplane:
 	bash hack/controlplane/build.sh
 
-## tools: build what the tests need from Go modules, once per machine (cached in ~/.cache/kubectl-instancetype):
-##        the control plane, virtctl + goref (differential tests), krew + validate-krew-manifest
+## tools: every Go binary the tests use, built once per machine and cached by version: the control plane,
+##        virtctl + goref, krew, KubeVirt's infer and expand references, the distribution registry
 tools:
 	@if command -v go >/dev/null 2>&1; then \
-		bash hack/controlplane/build.sh >/dev/null && bash hack/virtctl/build.sh >/dev/null && bash hack/krew/build.sh >/dev/null; \
-	else echo "Go is not installed: the tests that need the control plane, virtctl or krew will be skipped" >&2; fi
+		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
+			hack/kubevirtref/build.sh hack/registry/build.sh; do \
+			bash $$script >/dev/null || exit 1; \
+		done; \
+	else echo "Go is not installed: the tests that need the control plane or a Go reference will be skipped" >&2; fi
 
 ## test: lint and type checks, the Go tools, then the whole suite (unit, integration on the local control plane,
 ##       e2e through kubectl, the krew package through the real krew, pip/pipx/uv installs)
 test: venv lint tools
-	$(PY) -m pytest $(PYTEST_ARGS)
+	KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1 $(PY) -m pytest $(PYTEST_ARGS)
 
 ## krew: the frozen one-folder build for this machine, packed as dist/krew/kubectl-instancetype_<os>_<arch>.tar.gz,
 ##       and dist/krew/instancetype.yaml generated from plugin.yaml with the archives' sha256

@@ -30,8 +30,10 @@ def optional_value_flags() -> dict[str, str]:
     """Bare spellings these commands accept (their boolean flags, --dry-run)."""
     from ..instancetype import createtypes as types
 
-    return flagtable.optional_value_flags(types.INSTANCETYPE_FLAGS) | flagtable.optional_value_flags(
-        types.PREFERENCE_FLAGS
+    return (
+        flagtable.optional_value_flags(types.INSTANCETYPE_FLAGS)
+        | flagtable.optional_value_flags(types.PREFERENCE_FLAGS)
+        | flagtable.OPTIONAL_VALUE_FLAGS
     )
 
 

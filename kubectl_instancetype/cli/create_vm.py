@@ -27,7 +27,7 @@ def optional_value_flags() -> dict[str, str]:
     """Bare spellings this command accepts (its boolean flags, --dry-run)."""
     from ..instancetype import createvm
 
-    return flagtable.optional_value_flags(createvm.VM_FLAGS)
+    return flagtable.optional_value_flags(createvm.VM_FLAGS) | flagtable.OPTIONAL_VALUE_FLAGS
 
 
 def run(

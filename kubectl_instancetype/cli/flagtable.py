@@ -15,8 +15,8 @@ import typer
 from . import options
 
 FLAG_PREFIX = "flag_"
-# The bare spelling the create-like commands share (declared once, in options).
-OPTIONAL_VALUE_FLAGS = {"--dry-run": options.OPTIONAL_VALUE_FLAGS["--dry-run"]}
+# kubectl's --dry-run: a bare --dry-run means client (the commands with a --dry-run=none|client|server flag)
+OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
 DRY_RUN_VALUES = ("none", "client", "server")
 
 DryRun = Annotated[

@@ -82,7 +82,8 @@ def flag_usages(params: list[Any], command_name: str, optional_values: dict[str,
         type_name = "" if is_help else _type_name(param)
         if type_name:
             line += " " + type_name
-        if long in optional_values:
+        if long in optional_values and not (type_name == "" and optional_values[long] == "true"):
+            # pflag shows NoOptDefVal, except "true" on a boolean flag
             line += f'[="{optional_values[long]}"]' if type_name == "string" else f"[={optional_values[long]}]"
         usage = f"help for {command_name}" if is_help else (param.help or "").strip()
         if not is_help:
@@ -99,8 +100,6 @@ def flag_usages(params: list[Any], command_name: str, optional_values: dict[str,
 
 def cobra_help(command: Any, ctx: Any) -> str:
     """The whole ``--help`` text of ``command`` in cobra's layout."""
-    from .options import OPTIONAL_VALUE_FLAGS
-
     long_text, examples = _split_help(command.help or command.short_help or "")
     path = ctx.command_path
     is_group = hasattr(command, "list_commands")
@@ -133,8 +132,7 @@ def cobra_help(command: Any, ctx: Any) -> str:
                 continue
             rows.append(f"  {name.ljust(padding)} {sub.get_short_help_str(limit=300)}".rstrip())
         parts.append("Available Commands:\n" + "\n".join(rows))
-    optional = dict(OPTIONAL_VALUE_FLAGS)
-    optional.update(getattr(command, "optional_value_flags", None) or {})
+    optional = getattr(command, "optional_values", {})
     flags = flag_usages(command.get_params(ctx), command.name or path.rsplit(" ", 1)[-1], optional)
     if flags:
         parts.append("Flags:\n" + flags)
@@ -145,6 +143,9 @@ def cobra_help(command: Any, ctx: Any) -> str:
 
 class CobraCommand(TyperCommand):
     """A Typer command whose ``--help`` has cobra's layout."""
+
+    # flags whose value may be left out, and what they mean alone (pflag's NoOptDefVal), for `[="client"]`
+    optional_values: dict[str, str] = {}  # noqa: RUF012 - replaced per app by install(), never mutated
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Write cobra's help text."""
@@ -159,11 +160,20 @@ class CobraGroup(TyperGroup):
         formatter.write(cobra_help(self, ctx))
 
 
-def install(app: Any) -> None:
-    """Use the cobra classes for ``app``, its groups and every command registered on them so far."""
+def install(app: Any, optional_values: dict[str, str] | None = None) -> None:
+    """Use the cobra classes for ``app``, its groups and every command registered on them so far.
+
+    ``optional_values``: the flags of the registered commands whose value may be left out (shown as pflag
+    shows them); only the flags a command has are shown, so one map serves every command.
+    """
+    command_class = type("CobraCommand", (CobraCommand,), {"optional_values": dict(optional_values or {})})
+    _install(app, command_class)
+
+
+def _install(app: Any, command_class: type) -> None:
     app.info.cls = CobraGroup
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
-            info.cls = CobraCommand
+            info.cls = command_class
     for group in app.registered_groups:
-        install(group.typer_instance)
+        _install(group.typer_instance, command_class)

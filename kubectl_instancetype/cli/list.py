@@ -324,6 +324,8 @@ def build_query(flags: dict):
         if hugepages == options.ANY_VALUE and kind[:1].isdigit():
             hint = f" (a page size goes with the flag: --hugepages={kind})"
         raise UsageError(f'unknown kind "{kind}": use instancetypes or preferences{hint}')
+    if flags["chunk_size"] < 0:
+        raise UsageError(f"--chunk-size must not be negative (got {flags['chunk_size']}); 0 disables paging")
     if cluster_only and namespaced_only:
         raise UsageError("--cluster and --namespaced cannot be used together")
     if cluster_only and all_namespaces:

@@ -117,7 +117,7 @@ Verbosity = Annotated[
 
 # Flags whose value is optional, as Cobra's NoOptDefVal: alone they mean the value given here; a value
 # must then be attached with "=" (--hugepages=1Gi). Click cannot express this, so argv is rewritten.
-OPTIONAL_VALUE_FLAGS = {"--hugepages": "*", "--dry-run": "client"}
+OPTIONAL_VALUE_FLAGS = {"--hugepages": "*"}
 ANY_VALUE = "*"
 
 

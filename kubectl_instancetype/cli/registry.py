@@ -102,7 +102,7 @@ def build(argv: Sequence[str]) -> tuple[Any, list[ModuleType]]:
     leaves = register_modules(app, COMMANDS, argv)
     from .helpformat import install
 
-    install(app)
+    install(app, optional_value_flags(leaves))
     return app, leaves
 
 

@@ -82,6 +82,12 @@ class Client:
                 results[index] = exc
 
         helpers = [Client(self.config, self.environ, self.transport.log) for _ in requests[1:]]
+        if helpers:
+            # One SSL context for all of them (loading CAs is the costly part of a first request; a context
+            # may be shared between threads).
+            self.transport.prepare_tls()
+            for helper in helpers:
+                helper.transport.share_tls(self.transport)
         threads = [threading.Thread(target=fetch, args=(index + 1, helper)) for index, helper in enumerate(helpers)]
         for thread in threads:
             thread.start()

@@ -415,13 +415,7 @@ class Transport:
                 tunnel = (url.host, port)
             else:
                 absolute = f"http://{url.authority}"
-        tls = None
-        if url.scheme == "https":
-            if self._tls is None:
-                from .tls import build_ssl_context
-
-                self._tls = build_ssl_context(self.config)
-            tls = self._tls
+        tls = self.prepare_tls() if url.scheme == "https" else None
         return Connection(
             target_host,
             target_port,
@@ -433,6 +427,18 @@ class Transport:
             proxy_authorization=authorization,
             absolute_form=absolute,
         )
+
+    def prepare_tls(self) -> Any:
+        """The SSL context for the server (built once, from the kubeconfig), or None for plain HTTP."""
+        if self._tls is None and self.url.scheme == "https":
+            from .tls import build_ssl_context
+
+            self._tls = build_ssl_context(self.config)
+        return self._tls
+
+    def share_tls(self, other: Transport) -> None:
+        """Use ``other``'s SSL context: same kubeconfig, same verification, one CA load."""
+        self._tls = other._tls
 
     def close(self) -> None:
         """Close the kept-alive connection."""

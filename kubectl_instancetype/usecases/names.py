@@ -15,6 +15,9 @@ from typing import Any
 
 METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 MAX_NAMES = 1000  # a shell shows no more than this usefully
+# Large pages: each continuation costs the API server a fresh read (70-180 ms here), and a name costs
+# about 1.4 KB as metadata; 5000 names is one 7 MB page.
+PAGE_SIZE = 5000
 
 # source -> (resource constant in kube.resources, namespaced)
 SOURCES: dict[str, tuple[str, bool]] = {
@@ -84,8 +87,8 @@ def list_names(
     found: list[tuple[str, str]] = []
     with Client(config, dict(environ)) as client:
         token: str | None = None
-        for _ in range(MAX_NAMES):  # pages; bounded however the server answers
-            path = resource.path(client.namespace if namespaced else None, limit=500, **{"continue": token})
+        for _ in range(100):  # pages; bounded however the server answers
+            path = resource.path(client.namespace if namespaced else None, limit=PAGE_SIZE, **{"continue": token})
             page = client.transport.request("GET", path, headers={"Accept": METADATA_ACCEPT}, deadline=deadline)
             for item in (page or {}).get("items") or ():
                 metadata = item.get("metadata") or {}

@@ -18,8 +18,13 @@ NAMES = (f"preflight-vm-{index}" for index in itertools.count())
 
 
 @pytest.fixture(scope="module")
-def objects(control_plane) -> None:
+def objects(control_plane):
+    """The volumes and types the tests need; removed afterwards (other modules count namespaced objects)."""
     control_plane.ensure_namespace(NAMESPACE)
+    yield from _objects(control_plane)
+
+
+def _objects(control_plane):
     for name, labels in (
         ("labelled-disk", {f"{LABEL}default-instancetype": "u1.medium", f"{LABEL}default-preference": "fedora"}),
         ("plain-disk", {}),
@@ -48,6 +53,14 @@ def objects(control_plane) -> None:
             "spec": {"cpu": {"preferredCPUTopology": "spread", "spreadOptions": {"ratio": 2}}},
         }
     )
+    yield
+    for kind, api_version, name in (
+        ("VirtualMachineInstancetype", "instancetype.kubevirt.io/v1beta1", "three-cpus"),
+        ("VirtualMachinePreference", "instancetype.kubevirt.io/v1beta1", "spread-pairs"),
+    ):
+        control_plane.delete(
+            {"apiVersion": api_version, "kind": kind, "metadata": {"name": name, "namespace": NAMESPACE}}
+        )
 
 
 def stored_vm(control_plane, name: str) -> dict | None:

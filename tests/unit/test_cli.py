@@ -58,6 +58,7 @@ def test_help_everywhere(args: list[str]) -> None:
         (["list", "-x"], "error: unknown shorthand flag: 'x' in -x\n"),
         (["list", "-n"], "error: flag needs an argument: 'n' in -n\n"),
         (["list", "--bogus=1"], "error: unknown flag: --bogus\n"),
+        (["list", "--chunk-size", "-1"], "error: --chunk-size must not be negative (got -1); 0 disables paging\n"),
         (["list", "--min-memory", ""], 'error: invalid argument "" for "--min-memory" flag: must not be empty\n'),
         (["list", "--class", " "], 'error: invalid argument " " for "--class" flag: must not be empty\n'),
         (["list", "-n", ""], 'error: invalid argument "" for "-n, --namespace" flag: must not be empty\n'),

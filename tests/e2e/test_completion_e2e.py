@@ -1,0 +1,94 @@
+"""Shell completion through the real kubectl (which runs kubectl_complete-instancetype, as for users)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+pytestmark = [pytest.mark.controlplane, pytest.mark.e2e]
+
+
+@pytest.fixture
+def complete(control_plane, plugin_path, tmp_path):
+    """``kubectl __complete instancetype ARGS...`` -> (candidate values, directive line)."""
+
+    def invoke(*args: str, kubeconfig: str | None = None) -> tuple[list[str], str, subprocess.CompletedProcess]:
+        environ = {
+            "PATH": plugin_path,
+            "HOME": str(tmp_path),
+            "KUBECONFIG": kubeconfig or str(control_plane.kubeconfig("admin")),
+        }
+        done = subprocess.run(
+            [str(control_plane.bin_dir / "kubectl"), "__complete", "instancetype", *args],
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        lines = [line for line in done.stdout.splitlines() if line]
+        return [line.split("\t")[0] for line in lines[:-1]], lines[-1] if lines else "", done
+
+    return invoke
+
+
+def cluster_instancetypes(control_plane) -> list[str]:
+    out = subprocess.run(
+        [str(control_plane.bin_dir / "kubectl"), "get", "virtualmachineclusterinstancetypes", "-o", "json"],
+        env={"KUBECONFIG": str(control_plane.kubeconfig("admin")), "HOME": "/nonexistent", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return sorted(item["metadata"]["name"] for item in json.loads(out)["items"])
+
+
+def test_instancetype_names_are_exactly_the_clusters(complete, control_plane) -> None:
+    values, directive, done = complete("create", "vm", "--instancetype", "")
+    names = cluster_instancetypes(control_plane)
+    assert [v for v in values if not v.endswith("/")] == names
+    assert {"virtualmachineclusterinstancetype/", "virtualmachineinstancetype/"} <= set(values)
+    assert directive == ":4" and done.returncode == 0
+
+
+def test_the_typed_prefix_and_the_namespaced_kind(complete, control_plane) -> None:
+    values, _, _ = complete("create", "vm", "--instancetype", "u1.m")
+    assert values == ["u1.medium", "u1.micro"]
+    values, _, _ = complete("create", "vm", "-n", "catalog", "--instancetype", "virtualmachineinstancetype/cx1.l")
+    assert values == ["virtualmachineinstancetype/cx1.large", "virtualmachineinstancetype/cx1.large1gi"]
+    values, _, _ = complete("create", "vm", "--preference", "win")
+    assert values and all(v.startswith("win") for v in values)
+
+
+def test_namespaces_and_volumes(complete) -> None:
+    values, _, _ = complete("list", "-n", "cat")
+    assert values == ["catalog"]
+
+
+@pytest.mark.parametrize(
+    "args,expected",
+    [
+        (("",), {"create", "list", "infer", "expand", "version", "completion"}),
+        (("create", ""), {"vm", "instancetype", "preference"}),
+        (("list", "--min-"), {"--min-cpu", "--min-memory"}),
+        (("list", "--sort-by", ""), {"name", "cpu", "memory"}),
+        (("create", "vm", "--run-strategy", "H"), {"Halted"}),
+    ],
+)
+def test_static_candidates(complete, args, expected) -> None:
+    values, directive, _ = complete(*args)
+    assert expected <= set(values)
+    assert directive.startswith(":")
+
+
+def test_a_stopped_server_completes_nothing_and_exits_0(complete, tmp_path) -> None:
+    kubeconfig = tmp_path / "down"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: down\n"
+        "clusters: [{name: down, cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}}]\n"
+        "users: [{name: down, user: {token: t}}]\n"
+        "contexts: [{name: down, context: {cluster: down, user: down}}]\n"
+    )
+    values, directive, done = complete("create", "vm", "--preference", "fed", kubeconfig=str(kubeconfig))
+    assert (values, directive, done.returncode) == ([], ":4", 0)
