@@ -45,6 +45,11 @@ def register(group: typer.Typer, argv: list[str]) -> None:
     )
 
 
+def optional_value_flags() -> dict[str, str]:
+    """A bare --dry-run means client, as kubectl's."""
+    return dict(flagtable.OPTIONAL_VALUE_FLAGS)
+
+
 def scope_of(client, namespaced: bool, instancetypes_only: bool, preferences_only: bool):
     """The use case's scope for the flags (namespaced kinds in the client's namespace)."""
     from ..usecases.catalog_install import Scope

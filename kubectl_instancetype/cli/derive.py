@@ -28,6 +28,11 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     app.command("derive", help=HELP, short_help="Create a custom size from an existing instance type.")(derive_command)
 
 
+def optional_value_flags() -> dict[str, str]:
+    """A bare --dry-run means client, as kubectl's."""
+    return dict(flagtable.OPTIONAL_VALUE_FLAGS)
+
+
 _NAMESPACED_PREFIXES = ("virtualmachineinstancetype", "virtualmachineinstancetypes", "vminstancetype", "vmf", "vmfs")
 _CLUSTER_PREFIXES = ("", "virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes", "vmcf", "vmcfs")
 
