@@ -3,7 +3,7 @@
 An instance type fits a preference when a VirtualMachine referencing both would pass KubeVirt's VM
 admission: the preference's requirements (the one implementation, :func:`.requirements.unmet_requirement`,
 with KubeVirt's messages) and the spread-topology divisibility rule that admission runs before them
-(``pkg/instancetype/preference/validation/cpu.go``). On top of that come the user's own minimums
+(``pkg/instancetype/preference/validation/cpu.go``, as the expansion engine implements it). On top of that come the user's own minimums
 (``--min-cpu``, ``--min-memory``). Fitting types are ranked smallest first: vCPUs, then guest memory, then
 overcommit percentage (none first), then the fewest special features (dedicated CPUs, hugepages, NUMA,
 realtime, GPUs), then name, so that ``u1`` comes before ``d1`` or ``cx1`` of the same size.
@@ -19,45 +19,17 @@ from typing import Any
 from .quantity import QuantityError, canonical_quantity, parse_quantity
 from .requirements import unmet_requirement
 
-SPREAD_TOPOLOGIES = ("spread", "preferSpread")
-SOCKETS_CORES, CORES_THREADS, SOCKETS_CORES_THREADS = "SocketsCores", "CoresThreads", "SocketsCoresThreads"
-THREADS_PER_CORE = 2
-DEFAULT_SPREAD_RATIO = 2
 ARCH_NODE_LABEL = "kubernetes.io/arch"
 
 
 def spread_problem(instancetype: Mapping[str, Any], preference: Mapping[str, Any]) -> str | None:
     """KubeVirt's VM-admission message when the instance type's vCPUs cannot be spread as the preference
-    asks (``CheckSpreadCPUTopology``), else None. Both arguments are specs."""
-    topology = (preference.get("cpu") or {}).get("preferredCPUTopology")
-    if topology not in SPREAD_TOPOLOGIES:
-        return None
-    ratio = int(preference.get("preferSpreadSocketToCoreRatio") or 0) or DEFAULT_SPREAD_RATIO
-    across = SOCKETS_CORES
-    options = (preference.get("cpu") or {}).get("spreadOptions")
-    if options is not None:
-        across = str(options.get("across") or across)
-        if options.get("ratio") is not None:
-            ratio = int(options["ratio"])
-    vcpus = int((instancetype.get("cpu") or {}).get("guest") or 0)
-    if ratio <= 0:
-        # Go divides by zero here (the webhook panics): report it rather than fail the same way.
-        return f"a spread ratio of {ratio} cannot divide {vcpus} vCPUs"
-    if across == SOCKETS_CORES and vcpus % ratio:
-        return (
-            f"{vcpus} vCPUs provided by the instance type are not divisible by the "
-            f"Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of {ratio} provided by the preference"
-        )
-    if across == CORES_THREADS and vcpus % ratio:
-        return (
-            f"{vcpus} vCPUs provided by the instance type are not divisible by the number of threads per core {ratio}"
-        )
-    if across == SOCKETS_CORES_THREADS and (vcpus % THREADS_PER_CORE or (vcpus // THREADS_PER_CORE) % ratio):
-        return (
-            f"{vcpus} vCPUs provided by the instance type are not divisible by the number of threads per core "
-            f"{THREADS_PER_CORE} and Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of {ratio}"
-        )
-    return None
+    asks (``CheckSpreadCPUTopology``), else None. Both arguments are specs. The check is the expansion
+    engine's (:func:`.expand.topology.check_spread`, tested against KubeVirt's own code)."""
+    from .expand.topology import check_spread
+
+    conflict = check_spread(instancetype, preference)
+    return conflict.error() if conflict is not None else None
 
 
 def node_architecture_problem(instancetype: Mapping[str, Any], architecture: str | None) -> str | None:

@@ -3,7 +3,7 @@
 ``install`` lists what the cluster holds in the target scope first (one paged list per kind): that tells
 created from existing objects, finds objects virt-operator manages (refused unless forced: the operator
 would revert them), and gives the resourceVersions that tell ``unchanged`` from ``configured``. Each object is
-then sent with server-side apply (field manager ``kubectl-instancetype``, strict field validation). An object
+then sent with server-side apply (field manager ``kubectl-instancetype``). An object
 the cluster's schema cannot hold (an older KubeVirt: 1.8 has no ``preferredVideoType``) is reported with the
 fields it lacks; with ``drop_unknown_fields`` it is applied without them. Once a field is known to be missing,
 other objects that use it are not sent with it (or at all): one failed request per field, not per object.
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from ..kube.resources import Resource
 
 FIELD_MANAGER = "kubectl-instancetype"
-APPLY_PATCH = "application/apply-patch+yaml"
 MANAGED_BY = "app.kubernetes.io/managed-by"
 VIRT_OPERATOR = "virt-operator"
 VENDOR_LABEL = "instancetype.kubevirt.io/vendor"
@@ -266,57 +265,9 @@ def server_side_apply(
     dry_run: bool = False,
     force: bool = False,
 ) -> dict[str, Any]:
-    """PATCH ``body`` as a server-side apply (``application/apply-patch+yaml``; JSON is YAML).
-
-    ``Transport.request`` sends JSON bodies as ``application/json`` only, so until the client has an apply
-    call this sends the request on the client's connection itself, with the transport's error mapping."""
-    path = resource.path(
-        namespace,
-        name,
-        fieldManager=FIELD_MANAGER,
-        fieldValidation="Strict",
-        force="true" if force else None,
-        dryRun="All" if dry_run else None,
-    )
-    return _send(client, "PATCH", path, body, APPLY_PATCH)
-
-
-def _send(client: Client, method: str, path: str, body: dict[str, Any], content_type: str) -> dict[str, Any]:
-    import json
-
-    from ..kube import errors as kube_errors
-    from ..kube.http import ProtocolError, ServerClosed
-    from ..kube.transport import USER_AGENT
-
-    transport = client.transport
-    headers = {"Accept": "application/json", "User-Agent": USER_AGENT, "Content-Type": content_type}
-    authorization = transport.config.authorization()
-    if authorization:
-        headers["Authorization"] = authorization
-    payload = json.dumps(body, separators=(",", ":")).encode()
-    for attempt in (1, 2):
-        if transport._connection is None:
-            transport._connection = transport._connect()
-        reused = transport._connection.reusable
-        try:
-            response = transport._connection.request(method, transport.base_path + path, headers, payload)
-        except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
-            # a kept-alive connection the server closed meanwhile: retry once on a new one
-            transport.close()
-            if not reused or attempt == 2:
-                raise kube_errors.transport_error(exc, transport) from exc
-            continue
-        except (OSError, ProtocolError) as exc:
-            transport.close()
-            raise kube_errors.transport_error(exc, transport) from exc
-        transport.requests_sent += 1
-        if transport.log:
-            transport.log(f"{method} {transport.config.server}{path} {response.status} {response.reason}")
-        if response.status >= 400:
-            raise kube_errors.api_error(response.status, response.body, method, path)
-        answer: dict[str, Any] = json.loads(response.body) if response.body else {}
-        return answer
-    raise AssertionError("unreachable")
+    """One server-side apply as field manager ``kubectl-instancetype``. The API server refuses a field its
+    schema lacks whatever ``fieldValidation`` says (500, "field not declared in schema"), so none is sent."""
+    return client.apply(resource, name, namespace, body, field_manager=FIELD_MANAGER, force=force, dry_run=dry_run)
 
 
 # -- diff -------------------------------------------------------------------------------------------
