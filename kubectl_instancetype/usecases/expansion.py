@@ -34,7 +34,7 @@ def read_documents(path: str, stdin: Any) -> list[dict[str, Any]]:
         documents = [doc for doc in yaml.safe_load_all(text) if doc is not None]
     except yaml.YAMLError as exc:
         raise InputError(f"error decoding {path}: {exc}") from exc
-    flat: list[dict] = []
+    flat: list[dict[str, Any]] = []
     for doc in documents:
         if not isinstance(doc, dict):
             raise InputError(f"error decoding {path}: a document is not an object")
@@ -69,7 +69,7 @@ class Expansion:
         self.defaults = defaults
         self.check = check
         self.client: Any = None
-        self.local: dict[tuple[str, Any], dict] = {}  # (kind, name) -> object, from -f documents
+        self.local: dict[tuple[str, Any], dict[str, Any]] = {}  # (kind, name) -> object, from -f documents
         self.overrides: dict[str, Any] = {}  # "instancetype"/"preference" -> spec from --*-file
 
     def connect(self) -> Any:
@@ -77,7 +77,7 @@ class Expansion:
         if self.client is None:
             from ..kube.client import connect
 
-            self.client = connect(self.connection, self.environ, self.home, self.log)
+            self.client = connect(self.connection, dict(self.environ), self.home, self.log)
         return self.client
 
     def close(self) -> None:
@@ -85,16 +85,16 @@ class Expansion:
         if self.client is not None:
             self.client.close()
 
-    def namespace_of(self, vm) -> str:
+    def namespace_of(self, vm: Mapping[str, Any]) -> str:
         """The VM's namespace, else -n, else the context's (only read when the cluster is needed anyway)."""
         namespace = (vm.get("metadata") or {}).get("namespace")
         if namespace:
             return str(namespace)
         if self.connection.namespace:
-            return self.connection.namespace
-        return self.connect().namespace if self._needs_cluster(vm) else "default"
+            return str(self.connection.namespace)
+        return str(self.connect().namespace) if self._needs_cluster(vm) else "default"
 
-    def _needs_cluster(self, vm) -> bool:
+    def _needs_cluster(self, vm: Mapping[str, Any]) -> bool:
         """True unless every matcher of ``vm`` is answered by --*-file or a document of the -f file."""
         spec = vm.get("spec") or {}
         for key, kinds in (("instancetype", INSTANCETYPE_KINDS), ("preference", PREFERENCE_KINDS)):
@@ -142,9 +142,10 @@ class Expansion:
         from ..kube.resources import VIRTUAL_MACHINES
 
         client = self.connect()
-        return client.get(VIRTUAL_MACHINES, name, client.namespace)
+        stored: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, client.namespace)
+        return stored
 
-    def fetch(self, kind: str, name: str, namespace: str):
+    def fetch(self, kind: str, name: str, namespace: str) -> Any:
         """Get an object for the resolver: local documents first, then the cluster; None when NotFound."""
         if (kind, name) in self.local:
             return self.local[(kind, name)]
@@ -157,7 +158,7 @@ class Expansion:
         except NotFoundError:
             return None
 
-    def expand_local(self, vm):
+    def expand_local(self, vm: dict[str, Any]) -> tuple[dict[str, Any], Any, list[str]]:
         """(vm, (expanded VM, provenance) or None, problem lines) with the engine."""
         from ..instancetype.expand import expand_vm
         from ..instancetype.expand.resolve import ResolveError, find_spec, infer
@@ -184,7 +185,7 @@ class Expansion:
             return vm, None, [problem_line(problem) for problem in result.problems]
         return vm, (result.vm, result.provenance), []
 
-    def expand_server(self, vm, *, stored: bool):
+    def expand_server(self, vm: dict[str, Any], *, stored: bool) -> tuple[dict[str, Any], Any, list[str]]:
         """(vm, expanded VM or None, problem lines) from KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
         from ..errors import APIError, NotFoundError, PluginError
         from ..kube.resources import escape
