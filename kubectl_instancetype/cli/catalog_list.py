@@ -101,7 +101,13 @@ def run_list(ctx: typer.Context, values: dict) -> None:
 
         source = CompatibleSource(source, catalog_preference(catalog, values["compatible_with"]))
     print_listing(
-        env, source, query, output=values["output"], no_headers=values["no_headers"], show_labels=values["show_labels"]
+        env,
+        source,
+        query,
+        output=values["output"],
+        no_headers=values["no_headers"],
+        show_labels=values["show_labels"],
+        age=False,
     )
 
 

@@ -359,7 +359,7 @@ def build_query(flags: dict):
     )
 
 
-def print_listing(env, source, query, *, output: str, no_headers: bool, show_labels: bool) -> None:
+def print_listing(env, source, query, *, output: str, no_headers: bool, show_labels: bool, age: bool = True) -> None:
     """List ``query`` from ``source`` and print it as a table (kubectl's layout), objects or names."""
     from ..instancetype.listing import INSTANCETYPES
     from ..kube import resources
@@ -379,7 +379,7 @@ def print_listing(env, source, query, *, output: str, no_headers: bool, show_lab
             str((obj.get("metadata") or {}).get("name", ""))
         )
     else:
-        columns = columns_for(query.what, wide=output == "wide", show_labels=show_labels)
+        columns = columns_for(query.what, wide=output == "wide", show_labels=show_labels, age=age)
         context = CellContext(env.clock())
         row_of = lambda obj, namespace: cells(columns, obj, namespace, context)  # noqa: E731
     listing = list_rows(source, query, row_of)

@@ -156,10 +156,11 @@ def labels_cell(obj: dict[str, Any], namespace: str | None = None, context: Cell
 LABELS_COLUMN = Column("LABELS", labels_cell)
 
 
-def columns_for(what: str, *, wide: bool = False, show_labels: bool = False) -> list[Column]:
-    """The columns of a table of ``what`` (instancetypes or preferences)."""
+def columns_for(what: str, *, wide: bool = False, show_labels: bool = False, age: bool = True) -> list[Column]:
+    """The columns of a table of ``what`` (instancetypes or preferences); ``age=False`` for objects that were
+    never created (the embedded catalog), whose AGE would only read ``<unknown>``."""
     table = INSTANCETYPE_COLUMNS if what == INSTANCETYPES else PREFERENCE_COLUMNS
-    chosen = [column for column in table if wide or not column.wide]
+    chosen = [column for column in table if (wide or not column.wide) and (age or column.header != "AGE")]
     return chosen + ([LABELS_COLUMN] if show_labels else [])
 
 
