@@ -28,6 +28,7 @@ from .kubeconfig_model import (
     check_authorization,
     go_os_error,
     read_token_file,
+    trim_server,
 )
 
 __all__ = [
@@ -519,7 +520,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
     namespace = options.namespace or str(context.get("namespace") or "") or "default"
     token = user.get("token")
     config = ClusterConfig(
-        server=str(cluster["server"]).rstrip("/"),
+        server=trim_server(str(cluster["server"])),
         namespace=namespace,
         namespace_explicit=bool(options.namespace),
         context=context_name,

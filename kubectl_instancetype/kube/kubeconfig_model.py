@@ -202,3 +202,10 @@ def redact(text: str, secrets: Iterable[str]) -> str:
         if form:
             text = text.replace(form, REDACTED)
     return text
+
+
+def trim_server(server: str) -> str:
+    """The server URL without trailing slashes, unless they are all it has after the scheme (``https://``
+    stays as written, so that the transport refuses it with client-go's words)."""
+    trimmed = server.rstrip("/")
+    return trimmed if "://" in trimmed else server

@@ -28,6 +28,7 @@ from .kubeconfig_model import (
     KubeconfigFiles,
     check_authorization,
     redact,
+    trim_server,
     user_secrets,
 )
 
@@ -134,7 +135,7 @@ def _to_cluster_config(
         )
 
     config = ClusterConfig(
-        server=str(cfg.host).rstrip("/"),
+        server=trim_server(str(cfg.host)),
         namespace=namespace,
         namespace_explicit=namespace_explicit,
         context=context,
