@@ -79,7 +79,12 @@ def convert(
         if not is_quantity(memory):
             raise UsageError(f"invalid argument {memory!r} for --memory: quantities must match the regular expression")
         memory = canonical_quantity(memory)
-    result = conversion.convert(_objects(env, filename), default_memory=memory)
+    objects = _objects(env, filename)
+    if not objects:
+        from ..errors import InputError
+
+        raise InputError("no objects passed to convert")  # kubectl create's words for an empty input
+    result = conversion.convert(objects, default_memory=memory)
     vm_objects = _objects(env, vms) if vms else None
     for warning in result.warnings:
         messages.warn(env, warning)
@@ -122,20 +127,9 @@ def _objects(env, path: str) -> list:
 
 
 def _read(env, path: str) -> str:
-    from ..errors import InputError
+    from ..usecases.manifests import read_text
 
-    if path == "-":
-        return env.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except FileNotFoundError as exc:
-        raise InputError(f'the path "{path}" does not exist') from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"read {path}: not UTF-8 text") from exc
-    except OSError as exc:
-        # Go's wording, as kubectl reports it: "read <path>: is a directory".
-        raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
+    return read_text(path, env.stdin)
 
 
 def _report(env, result, vm_objects) -> None:

@@ -170,25 +170,10 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
 
 def _read_vm(env: Any, filename: str) -> dict:
-    import yaml
-
     from ..errors import InputError
+    from ..usecases.manifests import read_documents
 
-    try:
-        if filename == "-":
-            text = env.stdin.read()
-        else:
-            with open(filename, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise InputError(
-            f'the path "{filename}" does not exist' if isinstance(exc, FileNotFoundError) else str(exc)
-        ) from exc
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        documents = [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
-    except yaml.YAMLError as exc:
-        raise InputError(f"error parsing {filename}: {exc}") from exc
+    documents = read_documents(filename, env.stdin)
     if len(documents) != 1 or not isinstance(documents[0], dict):
         raise InputError(f"expected one VirtualMachine in {filename}, found {len(documents)} documents")
     vm = documents[0]

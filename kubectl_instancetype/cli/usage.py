@@ -59,7 +59,7 @@ def cobra_message(exc: Any) -> str:
         param = exc.param
         if param is not None and getattr(param, "param_type_name", "") == "option":
             return f'error: required flag(s) "{_flag_names(param).split(", ")[-1].lstrip("-")}" not set'
-        return f'error: accepts 1 arg(s), received 0 for "{_command_path(exc)}"'
+        return "error: accepts 1 arg(s), received 0"
     if isinstance(exc, click_exceptions.BadParameter):
         param = exc.param
         if param is not None and getattr(param, "param_type_name", "") == "option":

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .manifests import read_documents
+
 EXPAND_VM_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec"
 EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/expand-spec"
 
@@ -14,33 +16,6 @@ EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualm
 def vm_name(vm: Mapping[str, Any]) -> str:
     """The VirtualMachine's name ("" without one)."""
     return str((vm.get("metadata") or {}).get("name") or "")
-
-
-def read_documents(path: str, stdin: Any) -> list[dict[str, Any]]:
-    """The documents of a YAML or JSON file (``-`` = stdin), empty ones dropped."""
-    from ..errors import InputError
-
-    try:
-        if path == "-":
-            text = stdin.read()
-        else:
-            with open(path, encoding="utf-8") as stream:
-                text = stream.read()
-    except OSError as exc:
-        raise InputError(f"error reading file {exc}") from exc
-    import yaml
-
-    try:
-        documents = [doc for doc in yaml.safe_load_all(text) if doc is not None]
-    except yaml.YAMLError as exc:
-        raise InputError(f"error decoding {path}: {exc}") from exc
-    flat: list[dict[str, Any]] = []
-    for doc in documents:
-        if not isinstance(doc, dict):
-            raise InputError(f"error decoding {path}: a document is not an object")
-        # a kubectl List holds its objects in items
-        flat.extend((doc.get("items") or []) if doc.get("kind") == "List" else [doc])
-    return flat
 
 
 INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")

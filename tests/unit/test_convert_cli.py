@@ -112,3 +112,10 @@ def test_vms_without_presets_say_so(tmp_path) -> None:
     assert result.stderr == (
         "no VirtualMachineInstancePresets in the input: nothing to match against VirtualMachines\n"
     )
+
+
+def test_an_empty_input_is_an_error() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["convert", "-f", "-"], stdin="")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "error: no objects passed to convert\n")

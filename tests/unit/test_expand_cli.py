@@ -159,7 +159,7 @@ def test_cluster_default_flags(files) -> None:
         ),
         (
             ["expand", "-f", "/nonexistent/vm.yaml"],
-            "error: error reading file [Errno 2] No such file or directory: '/nonexistent/vm.yaml'\n",
+            'error: the path "/nonexistent/vm.yaml" does not exist\n',
         ),
     ],
 )
