@@ -60,8 +60,9 @@ class State:
     plan: spec.Plan
     created: bool = False
     existing: bool = False
-    sent: int = 0
+    sent: int = 0  # bytes of the current attempt sent so far
     total: int = 0
+    attempts: int = 0  # POSTs that failed
     uploaded: bool = False
     datasource: str = ""  # "created" / "updated"
 
@@ -78,6 +79,9 @@ class State:
             status = "the upload completed; CDI goes on processing it"
         elif self.sent:
             status = f"{self.sent} of {self.total} bytes were sent (the upload is incomplete)"
+        elif self.attempts:
+            noun = "attempt" if self.attempts == 1 else "attempts"
+            status = f"the upload did not complete ({self.attempts} {noun} failed)"
         else:
             status = "no data was uploaded"
         parts = [f"{what}; {status}"]
@@ -547,6 +551,7 @@ def _upload_data(
                     return
                 body = response.body.decode("utf-8", "replace")
                 status, message = response.status, f"unexpected return value {response.status}, {body}"
+            state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":
                 try:
                     token = _token(client, plan.name, namespace)

@@ -193,7 +193,9 @@ def test_first_attempt_401_fails_fast_and_reports_the_volume(cli, control_plane,
     assert [post["status"] for post in double.posts[-1:]] == [401]
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith("error: authentication failed: unexpected return value 401, Unauthorized; ")
-    assert f"PersistentVolumeClaim {NAMESPACE}/{name} was created; no data was uploaded" in error
+    assert (
+        f"PersistentVolumeClaim {NAMESPACE}/{name} was created; the upload did not complete (1 attempt failed)" in error
+    )
     assert f"`kubectl delete pvc {name} -n {NAMESPACE}`" in error
 
 
@@ -215,7 +217,7 @@ def test_proxy_failing_every_time_exhausts_the_retries(cli, control_plane, doubl
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith(
         "error: error uploading image after 3 retries: unexpected return value 500, upload server error; "
-        f"DataVolume {NAMESPACE}/{name} was created; no data was uploaded; resume with "
+        f"DataVolume {NAMESPACE}/{name} was created; the upload did not complete (3 attempts failed); resume with "
         f"`kubectl instancetype upload dv {name} -n {NAMESPACE} --no-create --image-path {image}`"
     )
 
@@ -308,11 +310,13 @@ def test_token_request_is_authorized_by_the_api_server(cli, control_plane, doubl
 
 
 def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, double, image):
-    name = fresh("tls")
-    args = ["upload", "dv", name, "-n", NAMESPACE, "--size", "1Gi", "--image-path", str(image)]
-    args += ["--uploadproxy-url", double.proxy_url, "--retry", "1"]
-    refused = cli(*args)
+    def args(name):
+        return ["upload", "dv", name, "-n", NAMESPACE, "--size", "1Gi", "--image-path", str(image),
+                "--uploadproxy-url", double.proxy_url, "--retry", "1"]  # fmt: skip
+
+    refused = cli(*args(fresh("tls")))
     assert refused.exit_code == 1
     assert "tls: failed to verify certificate" in refused.stderr
-    trusted = cli(*args[:4], fresh("tls"), *args[5:], extra_env={"SSL_CERT_FILE": str(double.ca_file)})
+    # Go's rule: SSL_CERT_FILE names the roots; the plugin reads it from its environment as Go does
+    trusted = cli(*args(fresh("tls")), extra_env={"SSL_CERT_FILE": str(double.ca_file)})
     assert trusted.exit_code == 0, trusted.stderr
