@@ -206,8 +206,10 @@ def upload_command(
     if not plan.image_path:  # the deprecated --pvc-name form skips virtctl's path checks; open("") fails as Go's
         raise UsageError("open : no such file or directory")
     from ..output.progress import progress_for
-    from ..usecases.upload import Settings, upload
+    from ..usecases.upload import Settings, check_image, upload
     from .infer import _connect
+
+    check_image(plan.image_path)
 
     def say(line: str) -> None:
         env.stdout.write(line + "\n")

@@ -113,6 +113,11 @@ def upload(client: Client, plan: spec.Plan, namespace: str, settings: Settings) 
         raise UploadError(f"{message}; {state.report()}") from exc
 
 
+def check_image(path: str) -> None:
+    """Fail early (before connecting) when the image cannot be opened, with Go's ``open PATH: ...`` message."""
+    _open_image(path).close()
+
+
 def _open_image(path: str) -> Any:
     from ..kube.kubeconfig_model import go_os_error
 
