@@ -3,6 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
 """
 
+from collections.abc import Sequence
 from typing import Annotated, Optional
 
 import typer
@@ -41,7 +42,7 @@ DEPRECATED = {
 }
 
 
-def register(app: typer.Typer, argv: list[str] = ()) -> None:
+def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
     """Add the command to ``app``."""
     app.command("upload", help=HELP, short_help="Upload a VM image to a DataVolume or PVC, with default types.")(
         upload_command
