@@ -36,6 +36,12 @@ if TYPE_CHECKING:
 class UploadError(PluginError):
     """The upload failed or was interrupted; the message says what exists and how to go on."""
 
+    def render(self) -> str:
+        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
+        if self.message.startswith("Error from server"):
+            return self.message
+        return super().render()
+
 
 @dataclass
 class Settings:
@@ -108,7 +114,7 @@ def upload(client: Client, plan: spec.Plan, namespace: str, settings: Settings) 
     except (PluginError, spec.UploadFailed) as exc:
         if not (state.created or state.existing):
             raise
-        message = exc.message if isinstance(exc, PluginError) else str(exc)
+        message = exc.render() if isinstance(exc, PluginError) else str(exc)
         message = message[len("error: ") :] if message.startswith("error: ") else message
         raise UploadError(f"{message}; {state.report()}") from exc
 
@@ -233,8 +239,10 @@ def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Set
     try:
         pvc = client.get(resources.PERSISTENT_VOLUME_CLAIMS, plan.name, namespace)
     except APIError as exc:
+        if exc.code != 404:
+            raise  # virtctl says "not found" for any failure here; a Forbidden is not that
         settings.say(f"PVC {namespace}/{plan.name} not found")
-        if exc.code == 404 and not plan.no_create:
+        if not plan.no_create:
             return None
         raise
     if not plan.create_pvc:

@@ -298,15 +298,44 @@ def test_existing_volume_checks(cli, control_plane, double, image):
 
 
 def test_token_request_is_authorized_by_the_api_server(cli, control_plane, double, image):
-    """RBAC applies to the aggregated API: a user without rights is refused by kube-apiserver itself."""
+    """The aggregated API sits behind kube-apiserver's RBAC: a user who may create PVCs but not
+    UploadTokenRequests is refused by the API server, and is told what was created."""
+    rules = [
+        {"apiGroups": [""], "resources": ["persistentvolumeclaims"], "verbs": ["get", "create", "patch"]},
+        {"apiGroups": [""], "resources": ["events"], "verbs": ["list"]},
+    ]
+    control_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": "alice-pvcs", "namespace": "alice"},
+            "rules": rules,
+        }
+    )
+    control_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": "alice-pvcs", "namespace": "alice"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "alice-pvcs"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "alice"}],
+        }
+    )
     name = fresh("rbac")
+    before = len(double.token_requests)
     result = cli(
-        "upload", "pvc", name, "-n", "mallory", "--size", "1Gi", "--image-path", str(image),
-        "--uploadproxy-url", double.proxy_url, "--insecure", user="mallory",
+        "upload", "pvc", name, "--size", "1Gi", "--image-path", str(image),
+        "--uploadproxy-url", double.proxy_url, "--insecure", user="alice",
     )  # fmt: skip
     assert result.exit_code == 1
-    assert "forbidden" in result.stderr
-    assert "nothing was created" not in result.stderr  # the PVC GET failed first: nothing to report
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith(
+        'Error from server (Forbidden): uploadtokenrequests.upload.cdi.kubevirt.io is forbidden: User "alice" '
+        "cannot create resource "
+        '"uploadtokenrequests" in API group "upload.cdi.kubevirt.io" in the namespace "alice"; '
+        f"PersistentVolumeClaim alice/{name} was created; no data was uploaded"
+    ), error
+    assert len(double.token_requests) == before  # the request never reached the double
 
 
 def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, double, image):
