@@ -118,6 +118,7 @@ class CdiUploadDouble:
         self.expire_after_failure = False  # a scripted failure also expires every token issued (then 401)
         self.reject_all = False  # every POST gets 401 (a token the proxy never accepts)
         self.never_ready = False  # the controller never reports upload readiness
+        self.provisioning_failure = ""  # instead of readiness, a ProvisioningFailed event with this message
         self.complete_processing = True  # set Succeeded after an upload
         self.on_bytes: Any = None  # callable(received) per chunk (tests interrupt through it)
         # what happened
@@ -165,7 +166,13 @@ class CdiUploadDouble:
         self.stop()
 
     def stop(self) -> None:
-        """Stop the servers and the controller (idempotent)."""
+        """Unregister the APIService (an unavailable aggregated API would trouble discovery in later tests),
+        then stop the servers and the controller (idempotent)."""
+        if not self._stop.is_set() and self._servers:
+            try:
+                self.cp._request("DELETE", f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}", timeout=5)
+            except Exception:  # noqa: BLE001 - the control plane may already be gone
+                pass
         self._stop.set()
         for server in self._servers:
             server.shutdown()
@@ -404,7 +411,10 @@ class CdiUploadDouble:
             phase = (dv.get("status") or {}).get("phase")
             if not phase:
                 self._create_dv_pvc(dv)
-                self._dv_status(namespace, name, "UploadScheduled" if self.never_ready else "UploadReady")
+                waiting = "Pending" if self.provisioning_failure else "UploadScheduled"
+                self._dv_status(
+                    namespace, name, waiting if self.never_ready or self.provisioning_failure else "UploadReady"
+                )
             elif phase == "UploadReady" and self.complete_processing and (namespace, name) in self.uploaded:
                 self._dv_status(namespace, name, "Succeeded", "100.0%")
         _, pvcs = cp._request("GET", "/api/v1/persistentvolumeclaims", timeout=5)
@@ -415,7 +425,9 @@ class CdiUploadDouble:
                 continue
             key = (meta["namespace"], meta["name"])
             patch: dict[str, str] = {}
-            if POD_PHASE not in annotations and not self.never_ready:
+            if self.provisioning_failure and POD_PHASE not in annotations:
+                self._provisioning_failed(pvc)
+            elif POD_PHASE not in annotations and not self.never_ready:
                 patch = {POD_PHASE: "Running", POD_READY: "true"}
             elif annotations.get(POD_PHASE) == "Running" and self.complete_processing and key in self.uploaded:
                 patch = {POD_PHASE: "Succeeded", POD_READY: "false"}
@@ -424,6 +436,27 @@ class CdiUploadDouble:
                     f"/api/v1/namespaces/{key[0]}/persistentvolumeclaims/{key[1]}",
                     {"metadata": {"annotations": patch}},
                 )
+
+    def _provisioning_failed(self, pvc: dict[str, Any]) -> None:
+        """The event a CSI provisioner records when it cannot provision the claim (once per PVC)."""
+        meta = pvc["metadata"]
+        event = {
+            "apiVersion": "v1",
+            "kind": "Event",
+            "metadata": {"name": f"{meta['name']}.provisioning", "namespace": meta["namespace"]},
+            "involvedObject": {
+                "kind": "PersistentVolumeClaim",
+                "namespace": meta["namespace"],
+                "name": meta["name"],
+                "uid": meta["uid"],
+                "apiVersion": "v1",
+            },
+            "reason": "ProvisioningFailed",
+            "message": self.provisioning_failure,
+            "type": "Warning",
+            "source": {"component": "cdi-double"},
+        }
+        self.cp.apply(event)
 
     def _create_dv_pvc(self, dv: dict[str, Any]) -> None:
         meta = dv["metadata"]

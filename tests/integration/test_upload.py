@@ -35,6 +35,7 @@ def double(cdi):
     cdi.fail_with, cdi.hang, cdi.never_ready, cdi.on_bytes = [], False, False, None
     cdi.async_supported, cdi.complete_processing = True, True
     cdi.expire_after_failure = cdi.reject_all = False
+    cdi.provisioning_failure = ""
     yield cdi
     cdi.hang = False
 
@@ -122,19 +123,21 @@ def test_pvc_upload_with_namespaced_preference_and_existing_datasource(cli, cont
             "spec": {"source": {"pvc": {"name": "old", "namespace": NAMESPACE}}},
         }
     )
-    control_plane.apply(
-        {
-            "apiVersion": "instancetype.kubevirt.io/v1beta1",
-            "kind": "VirtualMachinePreference",
-            "metadata": {"name": "local-rhel", "namespace": NAMESPACE},
-            "spec": {},
-        }
-    )
+    preference = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachinePreference",
+        "metadata": {"name": "local-rhel", "namespace": NAMESPACE},
+        "spec": {},
+    }
+    control_plane.apply(preference)
     double.async_supported = False
-    result = upload(
+    try:
+        result = upload(
         cli, double, "pvc", name, "--size", "2Gi", "--image-path", str(image), "--datasource",
-        "--default-preference", "local-rhel", "--default-preference-kind", "VirtualMachinePreference",
-    )  # fmt: skip
+            "--default-preference", "local-rhel", "--default-preference-kind", "VirtualMachinePreference",
+        )  # fmt: skip
+    finally:
+        control_plane.delete(preference)  # other tests count the preferences of every namespace
     assert result.exit_code == 0, result.stderr
     assert f"PersistentVolumeClaim {NAMESPACE}/{name} created" in result.stdout
     assert f"Updated an existing DataSource {NAMESPACE}/{name}" in result.stdout
@@ -248,6 +251,16 @@ def test_upload_never_ready_is_bounded_by_wait_secs(cli, control_plane, double, 
         f"error: context deadline exceeded: PVC {name} was not ready for upload within --wait-secs=1; "
         f"PersistentVolumeClaim {NAMESPACE}/{name} was created; no data was uploaded"
     )
+
+
+def test_provisioning_failed_event_ends_the_wait(cli, control_plane, double, image):
+    name = fresh("noroom")
+    double.provisioning_failure = "no space left in the pool"
+    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image), "--wait-secs", "30")
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith(
+        f"error: Provisioning failed: no space left in the pool; DataVolume {NAMESPACE}/{name} was created"
+    ), result.stderr
 
 
 def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, double, image):
