@@ -171,7 +171,7 @@ class CdiUploadDouble:
         if not self._stop.is_set() and self._servers:
             try:
                 self.cp._request("DELETE", f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}", timeout=5)
-            except Exception:  # noqa: BLE001 - the control plane may already be gone
+            except Exception:  # the control plane may already be gone
                 pass
         self._stop.set()
         for server in self._servers:
