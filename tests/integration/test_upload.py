@@ -362,3 +362,37 @@ def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, doub
     # Go's rule: SSL_CERT_FILE names the roots; the plugin reads it from its environment as Go does
     trusted = cli(*args(fresh("tls")), extra_env={"SSL_CERT_FILE": str(double.ca_file)})
     assert trusted.exit_code == 0, trusted.stderr
+
+
+def test_populator_data_volume_checks(cli, control_plane, double, image):
+    """With CDI's populators the upload goes to the PVC prime named on the PVC; virtctl's checks and messages."""
+    name = fresh("populated")
+    claim = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": NAMESPACE},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    }
+    control_plane.apply(claim)
+    control_plane.apply(
+        {
+            "apiVersion": "cdi.kubevirt.io/v1beta1",
+            "kind": "DataVolume",
+            "metadata": {
+                "name": name,
+                "namespace": NAMESPACE,
+                "annotations": {"cdi.kubevirt.io/storage.usePopulator": "true"},
+            },
+            "spec": {"source": {"http": {"url": "http://example.invalid/disk.img"}}, "storage": {}},
+        }
+    )
+
+    def attempt():
+        return upload(cli, double, "dv", name, "--no-create", "--image-path", str(image))
+
+    assert attempt().stderr == f"error: Unable to get PVC Prime name from PVC {NAMESPACE}/{name}\n"
+    path = f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims/{name}"
+    double._merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
+    assert attempt().stderr == f"error: Unable to get PVC Prime {NAMESPACE}/{name}\n"
+    double._merge_patch(path + "/status", {"status": {"phase": "Bound"}})
+    assert attempt().stderr == f"error: PVC {name} already successfully populated\n"
