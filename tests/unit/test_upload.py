@@ -429,3 +429,26 @@ def test_help_lists_virtctl_flags():
                  "--datasource", "--default-instancetype", "--default-instancetype-kind", "--default-preference",
                  "--default-preference-kind"):  # fmt: skip
         assert flag in result.stdout
+
+
+def test_state_report_says_what_exists_and_how_to_go_on():
+    from kubectl_instancetype.usecases.upload import State
+
+    plan = parse(["pvc", "disk"], archive_path="/a.tar", size="1Gi")
+    state = State("ns", plan)
+    assert state.report() == "nothing was created"
+    state.created, state.total, state.sent = True, 100, 40
+    assert state.report() == (
+        "PersistentVolumeClaim ns/disk was created; 40 of 100 bytes were sent (the upload is incomplete); resume with "
+        "`kubectl instancetype upload pvc disk -n ns --no-create --archive-path /a.tar` or remove it with "
+        "`kubectl delete pvc disk -n ns`"
+    )
+    state.sent, state.attempts = 0, 2
+    assert "the upload did not complete (2 attempts failed)" in state.report()
+    state.uploaded, state.datasource = True, "created"
+    assert state.report() == (
+        "PersistentVolumeClaim ns/disk was created; the upload completed; CDI goes on processing it; "
+        "DataSource ns/disk was created"
+    )
+    existing = State("ns", parse(["dv", "disk"], image_path="/i", no_create=True), existing=True)
+    assert existing.report().startswith("DataVolume ns/disk exists; no data was uploaded; resume with ")
