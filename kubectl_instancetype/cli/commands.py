@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "recommend": "kubectl_instancetype.cli.recommend",
     "revisions": "kubectl_instancetype.cli.revisions",
     "switch": "kubectl_instancetype.cli.switch",
+    "upload": "kubectl_instancetype.cli.upload",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -90,6 +90,13 @@ DATA_VOLUMES = Resource("cdi.kubevirt.io", "v1beta1", "datavolumes", "DataVolume
 DATA_SOURCES = Resource("cdi.kubevirt.io", "v1beta1", "datasources", "DataSource", namespaced=True)
 VOLUME_SNAPSHOTS = Resource("snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", namespaced=True)
 NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
+EVENTS = Resource("", "v1", "events", "Event", namespaced=True)
+STORAGE_CLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
+CDI_CONFIGS = Resource("cdi.kubevirt.io", "v1beta1", "cdiconfigs", "CDIConfig", namespaced=False)
+# CDI's aggregated API (served by cdi-apiserver through an APIService, not a CRD)
+UPLOAD_TOKEN_REQUESTS = Resource(
+    "upload.cdi.kubevirt.io", "v1beta1", "uploadtokenrequests", "UploadTokenRequest", namespaced=True
+)
 
 BY_KIND = {
     resource.kind: resource

@@ -1,0 +1,245 @@
+"""``kubectl instancetype upload dv|pvc NAME``: virtctl image-upload, labelling what it uploads.
+
+No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
+"""
+
+from collections.abc import Sequence
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+HELP = """Upload a VM image to a DataVolume/PersistentVolumeClaim (virtctl image-upload), with default types.
+
+Creates the DataVolume (source.upload) or the PVC (CDI's upload annotations) carrying the labels
+instancetype.kubevirt.io/default-instancetype[-kind] and default-preference[-kind], waits for CDI's upload
+server, gets a token (UploadTokenRequest), streams the file to CDI's upload proxy (retried, the token renewed
+when it expires), creates or updates the DataSource with --datasource, and waits for CDI's processing.
+Unlike virtctl, the instance type and preference named by --default-* are looked up before anything is created
+(a namespaced kind in the target namespace; --skip-checks skips that). Progress goes to stderr: a bar on a
+terminal, one line per 10% otherwise. Ctrl-C says what exists and how to resume (--no-create) or delete it.
+
+\b
+Examples:
+  # Upload a local disk image to a newly created DataVolume:
+  kubectl instancetype upload dv fedora-dv --size=10Gi --image-path=/images/fedora30.qcow2
+  # Upload to a new PVC labelled with a default instance type and preference:
+  kubectl instancetype upload pvc fedora-pvc --size=10Gi --image-path=/images/fedora30.qcow2 \\
+      --default-instancetype=u1.medium --default-preference=fedora
+  # Upload to an existing DataVolume (or resume an interrupted upload):
+  kubectl instancetype upload dv fedora-dv --no-create --image-path=/images/fedora30.qcow2
+  # Upload through an explicit CDI upload proxy URL, and publish a DataSource:
+  kubectl instancetype upload dv fedora-dv --size=10Gi --image-path=/images/fedora30.qcow2 \\
+      --uploadproxy-url=https://cdi-uploadproxy.mycluster.com --datasource
+  # Upload a local disk archive to a newly created DataVolume:
+  kubectl instancetype upload dv fedora-dv --size=10Gi --archive-path=/images/fedora30.tar"""
+
+DEPRECATED = {
+    "pvc_name": ("--pvc-name", "specify the name as the second argument instead."),
+    "pvc_size": ("--pvc-size", "use --size instead."),
+    "block_volume": ("--block-volume", "specify volume mode (filesystem/block) with --volume-mode instead."),
+}
+
+
+def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
+    """Add the command to ``app``."""
+    app.command("upload", help=HELP, short_help="Upload a VM image to a DataVolume or PVC, with default types.")(
+        upload_command
+    )
+
+
+def _uint(flag: str, value: int) -> int:
+    from ..errors import UsageError
+
+    if value < 0:
+        # pflag's uint flags parse with strconv.ParseUint
+        raise UsageError(
+            f'invalid argument "{value}" for "{flag}" flag: strconv.ParseUint: parsing "{value}": invalid syntax'
+        )
+    return value
+
+
+def upload_command(
+    ctx: typer.Context,
+    args: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="dv|pvc NAME: the kind of volume and its name.", metavar="dv|pvc NAME", show_default=False),
+    ] = None,
+    image_path: Annotated[
+        str, typer.Option("--image-path", help="Path to the local VM image.", show_default=False)
+    ] = "",
+    archive_path: Annotated[
+        str, typer.Option("--archive-path", help="Path to the local archive.", show_default=False)
+    ] = "",
+    size: Annotated[
+        str, typer.Option("--size", help="The size of the DataVolume to create (ex. 10Gi, 500Mi).", show_default=False)
+    ] = "",
+    storage_class: Annotated[
+        str, typer.Option("--storage-class", help="The storage class for the PVC.", show_default=False)
+    ] = "",
+    access_mode: Annotated[
+        str, typer.Option("--access-mode", help="The access mode for the PVC.", show_default=False)
+    ] = "",
+    volume_mode: Annotated[
+        str,
+        typer.Option(
+            "--volume-mode",
+            help="Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile "
+            "default. For archive upload default is filesystem.",
+            show_default=False,
+        ),
+    ] = "",
+    no_create: Annotated[
+        bool, typer.Option("--no-create", help="Don't attempt to create a new DataVolume/PVC.")
+    ] = False,
+    uploadproxy_url: Annotated[
+        str, typer.Option("--uploadproxy-url", help="The URL of the cdi-upload proxy service.", show_default=False)
+    ] = "",
+    insecure: Annotated[
+        bool, typer.Option("--insecure", help="Allow insecure server connections when using HTTPS.")
+    ] = False,
+    wait_secs: Annotated[
+        int,
+        typer.Option(
+            "--wait-secs",
+            click_type=options.GO_INT,
+            help="Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).",
+        ),
+    ] = 300,
+    retry: Annotated[
+        int,
+        typer.Option(
+            "--retry",
+            click_type=options.GO_INT,
+            help="When upload server returns a transient error, we retry this number of times before giving up",
+        ),
+    ] = 5,
+    force_bind: Annotated[
+        bool, typer.Option("--force-bind", help="Force bind the PVC, ignoring the WaitForFirstConsumer logic.")
+    ] = False,
+    datasource: Annotated[
+        bool, typer.Option("--datasource", help="Create a DataSource pointing to the created DataVolume/PVC.")
+    ] = False,
+    default_instancetype: Annotated[
+        str,
+        typer.Option(
+            "--default-instancetype",
+            help="The default instance type to associate with the image.",
+            show_default=False,
+        ),
+    ] = "",
+    default_instancetype_kind: Annotated[
+        str,
+        typer.Option(
+            "--default-instancetype-kind",
+            help="The default instance type kind to associate with the image.",
+            show_default=False,
+        ),
+    ] = "",
+    default_preference: Annotated[
+        str,
+        typer.Option(
+            "--default-preference", help="The default preference to associate with the image.", show_default=False
+        ),
+    ] = "",
+    default_preference_kind: Annotated[
+        str,
+        typer.Option(
+            "--default-preference-kind",
+            help="The default preference kind to associate with the image.",
+            show_default=False,
+        ),
+    ] = "",
+    skip_checks: Annotated[
+        bool,
+        typer.Option("--skip-checks", help="Do not look up the default instance type and preference first."),
+    ] = False,
+    pvc_name: Annotated[str, typer.Option("--pvc-name", hidden=True, help="The destination DataVolume/PVC name.")] = "",
+    pvc_size: Annotated[
+        str, typer.Option("--pvc-size", hidden=True, help="The size of the PVC to create (ex. 10Gi, 500Mi).")
+    ] = "",
+    block_volume: Annotated[
+        bool, typer.Option("--block-volume", hidden=True, help="Create a PVC with VolumeMode=Block.")
+    ] = False,
+    kubeconfig: options.Kubeconfig = None,
+    context: options.Context = None,
+    namespace: options.Namespace = None,
+    request_timeout: options.RequestTimeout = "0",
+    verbosity: options.Verbosity = 0,
+) -> None:
+    """Run virtctl image-upload's checks and protocol."""
+    from ..errors import UsageError
+    from ..instancetype.upload import Flags, parse_flags
+
+    env = ctx.obj
+    env.verbosity = verbosity
+    words = list(args or [])
+    if len(words) > 2:
+        raise UsageError(f"accepts at most 2 arg(s), received {len(words)}")
+    given = {"pvc_name": pvc_name, "pvc_size": pvc_size, "block_volume": block_volume}
+    for key, (flag, advice) in DEPRECATED.items():
+        if given[key]:
+            env.stderr.write(f"Flag {flag} has been deprecated, {advice}\n")
+    plan = parse_flags(
+        Flags(
+            args=tuple(words),
+            pvc_name=pvc_name,
+            pvc_size=pvc_size,
+            size=size,
+            storage_class=storage_class,
+            access_mode=access_mode,
+            block_volume=block_volume,
+            volume_mode=volume_mode,
+            image_path=image_path,
+            archive_path=archive_path,
+            no_create=no_create,
+            wait_secs=_uint("--wait-secs", wait_secs),
+            retry=_uint("--retry", retry),
+            force_bind=force_bind,
+            datasource=datasource,
+            default_instancetype=default_instancetype,
+            default_instancetype_kind=_kind(default_instancetype_kind, "instancetype"),
+            default_preference=default_preference,
+            default_preference_kind=_kind(default_preference_kind, "preference"),
+        )
+    )
+    if not plan.image_path:  # the deprecated --pvc-name form skips virtctl's path checks; open("") fails as Go's
+        raise UsageError("open : no such file or directory")
+    from ..output.progress import progress_for
+    from ..usecases.upload import Settings, check_image, upload
+    from .infer import _connect
+
+    check_image(plan.image_path)
+
+    def say(line: str) -> None:
+        env.stdout.write(line + "\n")
+        env.stdout.flush()
+
+    settings = Settings(
+        uploadproxy_url=uploadproxy_url,
+        insecure=insecure,
+        skip_checks=skip_checks,
+        environ=env.environ,
+        say=say,
+        progress=lambda total: progress_for(env.stderr, total, plan.name),
+        jitter=_jitter,
+    )
+    with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
+        upload(client, plan, namespace or client.namespace, settings)
+
+
+def _kind(value: str, matcher: str) -> str:
+    """create vm's kind spellings, written in KubeVirt's canonical form ("" stays "")."""
+    if not value:
+        return ""
+    from ..usecases.inference import canonical_kind
+
+    return canonical_kind(value, matcher)
+
+
+def _jitter(bound: int) -> int:
+    """rand.UintN(bound): virtctl's random back-off factor between retries."""
+    import random
+
+    return random.randrange(bound)

@@ -1,0 +1,605 @@
+"""``upload``: virtctl image-upload's protocol on the plugin's own client, step by step.
+
+1. (before anything is written) the default instance type and preference the labels name must exist;
+2. GET the PVC: an existing one is checked (and its DataVolume, PVC prime with populators) as virtctl checks
+   it; otherwise the DataVolume (``source.upload``) or the PVC (CDI's upload annotations) is created with the
+   default-type labels;
+3. wait (every 2 s, up to ``--wait-secs``) for upload readiness: DataVolume phase ``UploadReady``, or the PVC's
+   ``cdi.kubevirt.io/storage.pod.ready`` annotation, failing early on ProvisioningFailed/ErrClaimNotValid events;
+4. the upload proxy URL (flag, else CDIConfig ``config``), a token from an ``UploadTokenRequest``
+   (``upload.cdi.kubevirt.io/v1beta1``, an aggregated API on real clusters);
+5. HEAD ``/v1beta1/upload-async`` (else the sync path), then POST the file streamed from disk with
+   ``Authorization: Bearer``, retried with a small random back-off and a new token on a later 401;
+6. the DataSource (``--datasource``), created or JSON-patched with the labels;
+7. wait for CDI's processing (the PVC's pod phase annotation ``Succeeded``).
+
+What exists is tracked all along: an interruption (Ctrl-C) or a failure after something was created says
+which objects exist, how many bytes went up, and how to resume (``--no-create``) or delete them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import APIError, PluginError, UsageError
+from ..instancetype import upload as spec
+
+if TYPE_CHECKING:
+    from ..kube.client import Client
+    from ..output.progress import Progress
+
+
+class UploadError(PluginError):
+    """The upload failed or was interrupted; the message says what exists and how to go on."""
+
+    def render(self) -> str:
+        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
+        if self.message.startswith("Error from server"):
+            return self.message
+        return super().render()
+
+
+@dataclass
+class Settings:
+    """Where the use case talks to and how it reports (the CLI fills it from the flags and the environment)."""
+
+    uploadproxy_url: str = ""
+    insecure: bool = False
+    skip_checks: bool = False
+    environ: Mapping[str, str] = field(default_factory=dict)
+    say: Callable[[str], None] = print  # virtctl's lines (stdout)
+    progress: Callable[[int], Progress] | None = None  # total bytes -> a progress display (stderr)
+    sleep: Callable[[float], None] = time.sleep
+    monotonic: Callable[[], float] = time.monotonic
+    jitter: Callable[[int], int] = lambda bound: 0  # rand.UintN(50) in virtctl's back-off
+
+
+@dataclass
+class State:
+    """What this run has done so far (for the interruption and failure reports)."""
+
+    namespace: str
+    plan: spec.Plan
+    created: bool = False
+    existing: bool = False
+    sent: int = 0  # bytes of the current attempt sent so far
+    total: int = 0
+    attempts: int = 0  # POSTs that failed
+    uploaded: bool = False
+    datasource: str = ""  # "created" / "updated"
+
+    def report(self) -> str:
+        """One sentence: the objects that exist, how much went up, and the commands to resume or delete."""
+        plan = self.plan
+        noun = "DataVolume" if not plan.create_pvc else "PersistentVolumeClaim"
+        short = "pvc" if plan.create_pvc else "dv"
+        where = f"{self.namespace}/{plan.name}"
+        if not self.created and not self.existing:
+            return "nothing was created"
+        what = f"{noun} {where} {'was created' if self.created else 'exists'}"
+        if self.uploaded:
+            status = "the upload completed; CDI goes on processing it"
+        elif self.sent:
+            status = f"{self.sent} of {self.total} bytes were sent (the upload is incomplete)"
+        elif self.attempts:
+            noun = "attempt" if self.attempts == 1 else "attempts"
+            status = f"the upload did not complete ({self.attempts} {noun} failed)"
+        else:
+            status = "no data was uploaded"
+        parts = [f"{what}; {status}"]
+        if self.datasource:
+            parts.append(f"DataSource {where} was {self.datasource}")
+        if not self.uploaded:
+            flag = "--archive-path" if plan.archive_upload else "--image-path"
+            resume = (
+                f"kubectl instancetype upload {short} {plan.name} -n {self.namespace} --no-create "
+                f"{flag} {plan.image_path}"
+            )
+            delete = f"kubectl delete {short} {plan.name} -n {self.namespace}"
+            parts.append(f"resume with `{resume}` or remove it with `{delete}`")
+        return "; ".join(parts)
+
+
+def upload(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> None:
+    """Run the whole upload; raise :class:`UploadError` (with :meth:`State.report`) when it cannot finish."""
+    state = State(namespace, plan)
+    try:
+        _run(client, plan, namespace, settings, state)
+    except KeyboardInterrupt:
+        raise UploadError(f"interrupted: {state.report()}") from None
+    except (PluginError, spec.UploadFailed) as exc:
+        if not (state.created or state.existing):
+            raise
+        message = exc.render() if isinstance(exc, PluginError) else str(exc)
+        message = message[len("error: ") :] if message.startswith("error: ") else message
+        raise UploadError(f"{message}; {state.report()}") from exc
+
+
+def check_image(path: str) -> None:
+    """Fail early (before connecting) when the image cannot be opened, with Go's ``open PATH: ...`` message."""
+    _open_image(path).close()
+
+
+def _open_image(path: str) -> Any:
+    from ..kube.kubeconfig_model import go_os_error
+
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by the caller
+    except OSError as exc:
+        raise UsageError(go_os_error("open", path, exc)) from None
+    if not os.path.isfile(path):
+        handle.close()
+        raise UsageError(f"read {path}: is a directory" if os.path.isdir(path) else f"{path}: not a regular file")
+    return handle
+
+
+def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
+    from ..kube import resources
+
+    image = _open_image(plan.image_path)
+    try:
+        state.total = os.fstat(image.fileno()).st_size
+        if plan.labels and not settings.skip_checks:
+            _check_types(client, plan, namespace)
+        name = plan.name
+        pvc = _existing_pvc(client, plan, namespace, settings)
+        if pvc is None:
+            if plan.create_pvc:
+                body = spec.upload_pvc(plan, namespace)
+            else:
+                body = spec.data_volume(plan, namespace)
+            if plan.storage_class:
+                client.get(resources.STORAGE_CLASSES, plan.storage_class)
+            resource = resources.PERSISTENT_VOLUME_CLAIMS if plan.create_pvc else resources.DATA_VOLUMES
+            created = client.create(resource, body, namespace)
+            state.created = True
+            settings.say(f"{plan.kind} {namespace}/{created['metadata']['name']} created")
+        else:
+            state.existing = True
+            settings.say(f"Using existing PVC {namespace}/{pvc['metadata']['name']}")
+        if plan.create_pvc:
+            _wait_pvc_ready(client, plan, namespace, settings)
+        else:
+            _wait_dv_ready(client, plan, namespace, settings)
+        url = settings.uploadproxy_url or _proxy_url_from_cdiconfig(client)
+        if not url:
+            raise UsageError("uploadproxy URL not found")
+        url = spec.with_scheme(url)
+        settings.say(f"Uploading data to {url}")
+        token = _token(client, name, namespace)
+        _upload_data(client, plan, namespace, settings, state, url, token, image)
+        state.uploaded = True
+        if plan.datasource:
+            _data_source(client, plan, namespace, settings, state)
+        settings.say(
+            "Uploading data completed successfully, waiting for processing to complete, "
+            "you can hit ctrl-c without interrupting the progress"
+        )
+        if not _poll(
+            settings,
+            spec.PROCESSING_WAIT_INTERVAL,
+            spec.PROCESSING_WAIT_TOTAL,
+            lambda: _processed(client, plan, namespace, settings),
+        ):
+            settings.say(
+                "Timed out waiting for post upload processing to complete, please check upload pod status for progress"
+            )
+            raise UploadError("context deadline exceeded")
+        settings.say(f"Uploading {plan.image_path} completed successfully")
+    finally:
+        image.close()
+
+
+def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
+    """Unlike virtctl: the instance type and preference the labels name must exist before anything is created."""
+    from ..instancetype.infer import (
+        INSTANCETYPE_KIND_LABEL,
+        INSTANCETYPE_LABEL,
+        PREFERENCE_KIND_LABEL,
+        PREFERENCE_LABEL,
+    )
+    from ..kube import resources
+
+    labels = plan.labels
+    wanted = []
+    if labels.get(INSTANCETYPE_LABEL):
+        namespaced = labels.get(INSTANCETYPE_KIND_LABEL) == "virtualmachineinstancetype"
+        wanted.append(
+            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, labels[INSTANCETYPE_LABEL])
+        )
+    if labels.get(PREFERENCE_LABEL):
+        namespaced = labels.get(PREFERENCE_KIND_LABEL) == "virtualmachinepreference"
+        wanted.append(
+            (resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, labels[PREFERENCE_LABEL])
+        )
+    results = client.get_all(
+        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
+    )
+    missing = []
+    for (resource, name), result in zip(wanted, results):
+        if isinstance(result, APIError) and result.code == 404:
+            where = f' in namespace "{namespace}"' if resource.namespaced else ""
+            missing.append(f'{resource.singular} "{name}" not found{where}')
+        elif isinstance(result, PluginError):
+            raise result
+    if missing:
+        from ..errors import PreflightError
+
+        raise PreflightError("; ".join(missing) + "; nothing was created (--skip-checks uploads anyway)")
+
+
+def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:
+    """``getAndValidateUploadPVC`` + ``ensurePVCSupportsUpload``: the PVC to upload to, or None to create one."""
+    from ..kube import resources
+
+    try:
+        pvc = client.get(resources.PERSISTENT_VOLUME_CLAIMS, plan.name, namespace)
+    except APIError as exc:
+        if exc.code != 404:
+            raise  # virtctl says "not found" for any failure here; a Forbidden is not that
+        settings.say(f"PVC {namespace}/{plan.name} not found")
+        if not plan.no_create:
+            return None
+        raise
+    if not plan.create_pvc:
+        pvc = _data_volume_pvc(client, plan, namespace, pvc)
+    spec.check_existing_pvc(pvc, plan)
+    annotations = (pvc.get("metadata") or {}).get("annotations") or {}
+    if spec.UPLOAD_REQUEST_ANNOTATION not in annotations:
+        pvc = client.patch(
+            resources.PERSISTENT_VOLUME_CLAIMS,
+            pvc["metadata"]["name"],
+            namespace,
+            {"metadata": {"annotations": {spec.UPLOAD_REQUEST_ANNOTATION: ""}}},
+        )
+    return pvc
+
+
+def _data_volume_pvc(client: Client, plan: spec.Plan, namespace: str, pvc: dict[str, Any]) -> dict[str, Any]:
+    """``validateUploadDataVolume``: the DataVolume must exist; with populators the upload goes to the PVC prime."""
+    from ..kube import resources
+
+    try:
+        dv = client.get(resources.DATA_VOLUMES, plan.name, namespace)
+    except APIError as exc:
+        if exc.code == 404:
+            raise UsageError(spec.missing_data_volume_message(pvc, plan.name)) from None
+        raise
+    if ((dv.get("metadata") or {}).get("annotations") or {}).get(spec.USE_POPULATOR_ANNOTATION) == "true":
+        if (pvc.get("status") or {}).get("phase") == "Bound":
+            raise UsageError(f"PVC {plan.name} already successfully populated")
+        prime = ((pvc.get("metadata") or {}).get("annotations") or {}).get(spec.PVC_PRIME_ANNOTATION)
+        if prime is None:
+            raise UsageError(f"Unable to get PVC Prime name from PVC {namespace}/{plan.name}")
+        try:
+            return client.get(resources.PERSISTENT_VOLUME_CLAIMS, prime, namespace)
+        except APIError:
+            raise UsageError(f"Unable to get PVC Prime {namespace}/{plan.name}") from None
+    return pvc
+
+
+def _poll(settings: Settings, interval: float, timeout: float, condition: Callable[[], bool]) -> bool:
+    """``wait.PollUntilContextTimeout(immediate)``: True once ``condition`` holds, False when ``timeout`` passes."""
+    ends = settings.monotonic() + timeout
+    while True:
+        if condition():
+            return True
+        left = ends - settings.monotonic()
+        if left <= 0:
+            return False
+        settings.sleep(min(interval, left))
+
+
+def _wait_pvc_ready(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> None:
+    from ..kube import resources
+
+    logged = [False]
+
+    def ready() -> bool:
+        try:
+            pvc = client.get(resources.PERSISTENT_VOLUME_CLAIMS, plan.name, namespace)
+        except APIError as exc:
+            if exc.code == 404:  # the DataVolume controller may not have created it yet
+                return False
+            raise
+        done = spec.pvc_upload_ready(pvc)
+        if not done:
+            _event_errors(client, namespace, plan.name, "")
+            if not logged[0]:
+                settings.say(f"Waiting for PVC {plan.name} upload pod to be ready...")
+                logged[0] = True
+        elif logged[0]:
+            settings.say("Pod now ready")
+        return done
+
+    if not _poll(settings, spec.READY_WAIT_INTERVAL, plan.wait_secs, ready):
+        raise UsageError(
+            f"context deadline exceeded: PVC {plan.name} was not ready for upload within --wait-secs={plan.wait_secs}"
+        )
+
+
+def _wait_dv_ready(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> None:
+    from ..kube import resources
+
+    logged = [False]
+
+    def ready() -> bool:
+        try:
+            dv = client.get(resources.DATA_VOLUMES, plan.name, namespace)
+        except APIError as exc:
+            if exc.code == 404:
+                settings.say(f"DV {plan.name} not found... ")
+                return False
+            raise
+        done = spec.dv_upload_ready(dv, plan.force_bind)
+        if not done:
+            claim = str((dv.get("status") or {}).get("claimName") or "")
+            _event_errors(client, namespace, claim, plan.name)
+            if not logged[0]:
+                settings.say(f"Waiting for PVC {plan.name} upload pod to be ready...")
+                logged[0] = True
+        elif logged[0]:
+            settings.say("Pod now ready")
+        return done
+
+    if not _poll(settings, spec.READY_WAIT_INTERVAL, plan.wait_secs, ready):
+        raise UsageError(
+            f"context deadline exceeded: DataVolume {plan.name} was not ready for upload within --wait-secs={plan.wait_secs}"
+        )
+
+
+def _event_errors(client: Client, namespace: str, pvc_name: str, dv_name: str) -> None:
+    """``handleEventErrors``: events of the PVC and DataVolume that make waiting pointless."""
+    from ..kube import resources
+
+    def uid(resource: Any, name: str) -> str:
+        if not name:
+            return ""
+        try:
+            return str(client.get(resource, name, namespace)["metadata"].get("uid") or "")
+        except APIError as exc:
+            if exc.code == 404:
+                return ""
+            raise
+
+    events = [item for page in client.list_pages(resources.EVENTS, namespace) for item in page.get("items") or ()]
+    message = spec.event_error(
+        events, uid(resources.PERSISTENT_VOLUME_CLAIMS, pvc_name), uid(resources.DATA_VOLUMES, dv_name)
+    )
+    if message:
+        raise UsageError(message)
+
+
+def _proxy_url_from_cdiconfig(client: Client) -> str:
+    """``getUploadProxyURL``: CDIConfig ``config``'s ``spec.uploadProxyURLOverride``, else ``status.uploadProxyURL``."""
+    from ..kube import resources
+
+    config = client.get(resources.CDI_CONFIGS, "config")
+    override = (config.get("spec") or {}).get("uploadProxyURLOverride")
+    if override is not None:
+        return str(override)
+    return str((config.get("status") or {}).get("uploadProxyURL") or "")
+
+
+def _token(client: Client, pvc_name: str, namespace: str) -> str:
+    """``getUploadToken``: create an UploadTokenRequest and read ``status.token`` (never printed)."""
+    from ..kube import resources
+
+    request = {
+        "apiVersion": "upload.cdi.kubevirt.io/v1beta1",
+        "kind": "UploadTokenRequest",
+        "metadata": {"generateName": spec.TOKEN_GENERATE_NAME},
+        "spec": {"pvcName": pvc_name},
+    }
+    answer = client.create(resources.UPLOAD_TOKEN_REQUESTS, request, namespace)
+    return str((answer.get("status") or {}).get("token") or "")
+
+
+# ---- the upload proxy -------------------------------------------------------------------------------------
+
+
+class ProxyConnections:
+    """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``.
+
+    ``--insecure`` skips verification; otherwise the system roots (and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` as Go
+    reads them) verify the proxy; the kubeconfig's CA is not used, as in virtctl. ``HTTPS_PROXY``/``NO_PROXY``
+    apply as Go's default transport applies them. Each request gets a connection of its own, bounded by
+    ``timeout`` seconds without progress.
+    """
+
+    def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
+        from ..kube.transport import parse_url
+
+        self.base = base
+        parsed = parse_url(base)
+        if parsed is None or not parsed.host:
+            raise UsageError(f'parse "{base}": invalid URL')
+        self.url = parsed
+        self.insecure = insecure
+        self.environ = environ
+        self.timeout = timeout
+        self._tls: Any = None
+
+    def _context(self) -> Any:
+        import ssl
+
+        if self._tls is None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            if self.insecure:
+                context.check_hostname = False
+                context.verify_mode = ssl.CERT_NONE
+            else:
+                cafile, capath = self.environ.get("SSL_CERT_FILE"), self.environ.get("SSL_CERT_DIR")
+                if cafile or capath:
+                    context.load_verify_locations(cafile=cafile or None, capath=(capath or "").split(":")[0] or None)
+                else:
+                    context.load_default_certs()
+            self._tls = context
+        return self._tls
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        body: Any = None,
+        *,
+        content_length: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> Any:
+        """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
+        from ..kube.http import Connection
+        from ..kube.transport import DEFAULT_PORTS, parse_url, proxy_authorization, proxy_for
+
+        target = parse_url(url)
+        assert target is not None
+        port = int(target.port) if target.port else DEFAULT_PORTS[target.scheme]
+        host, connect_port = target.host, port
+        tunnel, absolute, authorization = None, None, None
+        proxy = proxy_for(target, None, self.environ)
+        if proxy is not None:
+            host, connect_port = proxy.host, int(proxy.port) if proxy.port else 80
+            authorization = proxy_authorization(proxy)
+            if target.scheme == "https":
+                tunnel = (target.host, port)
+            else:
+                absolute = f"http://{target.authority}"
+        connection = Connection(
+            host,
+            connect_port,
+            timeout=self.timeout,
+            connect_timeout=min(self.timeout, 30.0),
+            tls_context=self._context() if target.scheme == "https" else None,
+            tunnel=tunnel,
+            proxy_authorization=authorization,
+            absolute_form=absolute,
+        )
+        path = target.path or "/"
+        query = url.partition("?")[2]
+        try:
+            return connection.request(
+                method,
+                path + (f"?{query}" if query else ""),
+                headers,
+                body,
+                content_length=content_length,
+                progress=progress,
+            )
+        finally:
+            connection.close()
+
+
+def _describe(exc: BaseException, timeout: float) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"no answer from the upload proxy within {timeout:g}s (--wait-secs)"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connect: connection refused"
+    import ssl
+
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure skips verification)"
+    return str(exc) or type(exc).__name__
+
+
+def _upload_url(connections: ProxyConnections, url: str, token: str) -> str:
+    """``ConstructUploadProxyPathAsync``: the async endpoint when a HEAD with the token answers 200."""
+    async_url = spec.proxy_path(url, spec.UPLOAD_PROXY_URI_ASYNC)
+    try:
+        response = connections.request("HEAD", async_url, {"Authorization": f"Bearer {token}"})
+    except Exception:  # noqa: BLE001 - any failure means the sync endpoint, as in virtctl
+        return spec.proxy_path(url, spec.UPLOAD_PROXY_URI)
+    if response.status == 200:
+        return async_url
+    return spec.proxy_path(url, spec.UPLOAD_PROXY_URI)
+
+
+def _upload_data(
+    client: Client,
+    plan: spec.Plan,
+    namespace: str,
+    settings: Settings,
+    state: State,
+    url: str,
+    token: str,
+    image: Any,
+) -> None:
+    """``uploadData``: POST the file (streamed) with retries; a 401 after the first attempt refreshes the token."""
+    from ..kube.http import ProtocolError
+
+    timeout = float(plan.wait_secs or 300)
+    connections = ProxyConnections(url, settings.insecure, settings.environ, timeout)
+    # virtctl's loop runs --retry times and, with --retry=0, sends nothing yet reports success: one attempt at least.
+    policy = spec.RetryPolicy(max(plan.retry, 1))
+    display = settings.progress(state.total) if settings.progress else None
+
+    def progress(sent: int) -> None:
+        state.sent = sent
+        if display is not None:
+            display.update(sent)
+
+    try:
+        while policy.should_try():
+            target = _upload_url(connections, url, token)
+            if policy.attempt > 0:
+                state.sent = 0
+                if display is not None:
+                    display.restart()
+                settings.sleep(policy.attempt * settings.jitter(50) / 1000)
+            image.seek(0)
+            headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/octet-stream"}
+            try:
+                response = connections.request(
+                    "POST", target, headers, image, content_length=state.total, progress=progress
+                )
+            except (OSError, ProtocolError, ValueError) as exc:
+                status, message = 0, f'Post "{target}": {_describe(exc, timeout)}'
+            else:
+                if response.status == 200:
+                    if display is not None:
+                        display.finish()
+                    return
+                body = response.body.decode("utf-8", "replace")
+                status, message = response.status, f"unexpected return value {response.status}, {body}"
+            state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
+            if policy.failed(status, message) == "refresh":
+                try:
+                    token = _token(client, plan.name, namespace)
+                except PluginError as exc:
+                    raise UploadError(f"failed to get upload token: {exc.message}") from exc
+    finally:
+        if display is not None:
+            display.close()
+
+
+def _data_source(client: Client, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
+    """``handleDataSource``: create the DataSource, or JSON-patch an existing one's labels and PVC source."""
+    from ..kube import resources
+    from ..kube.client import JSON_PATCH
+
+    try:
+        existing = client.get(resources.DATA_SOURCES, plan.name, namespace)
+    except APIError as exc:
+        if exc.code != 404:
+            raise
+        client.create(resources.DATA_SOURCES, spec.data_source(plan, namespace), namespace)
+        state.datasource = "created"
+        settings.say(f"Created a new DataSource {namespace}/{plan.name}")
+        return
+    patch = spec.data_source_patch(existing, plan, namespace)
+    client.patch(resources.DATA_SOURCES, plan.name, namespace, patch, JSON_PATCH)
+    state.datasource = "updated"
+    settings.say(f"Updated an existing DataSource {namespace}/{plan.name}")
+
+
+def _processed(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> bool:
+    from ..kube import resources
+
+    pvc = client.get(resources.PERSISTENT_VOLUME_CLAIMS, plan.name, namespace)
+    done = spec.processing_complete(pvc)
+    if done:
+        settings.say("Processing completed successfully")
+    return done
