@@ -1,30 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates go.mod/go.sum of the virtctl wrapper module for one KubeVirt version.
-# The replace lines are copied from the published kubevirt.io/kubevirt go.mod; its two local
-# staging replaces (./staging/src/kubevirt.io/{api,client-go}) become the published modules of the
-# same version, so a version bump is one file (VIRTCTL_VERSION).
+# Regenerates go.mod/go.sum of the virtctl wrapper module for one KubeVirt version (VIRTCTL_VERSION).
 set -euo pipefail
 cd "$(dirname "$0")"
-VIRTCTL_VERSION="${VIRTCTL_VERSION:-$(cat VIRTCTL_VERSION)}"
-export GOFLAGS=-mod=mod
 # virt-template modules required by KubeVirt v1.8 are missing from the checksum database.
 export GONOSUMDB="kubevirt.io/virt-template-api,kubevirt.io/virt-template-client-go,kubevirt.io/virt-template-engine"
-rm -f go.mod go.sum
-go mod init kubectl-instancetype/hack/virtctl >/dev/null 2>&1
-go mod edit -go=1.26.0
-GOMOD=$(go mod download -json "kubevirt.io/kubevirt@${VIRTCTL_VERSION}" | python3 -c 'import json,sys;print(json.load(sys.stdin)["GoMod"])')
-go mod edit -json "$GOMOD" | VIRTCTL_VERSION="$VIRTCTL_VERSION" python3 -c '
-import json, os, sys
-version = os.environ["VIRTCTL_VERSION"]
-for r in json.load(sys.stdin).get("Replace") or []:
-    old, new = r["Old"]["Path"], r["New"]
-    if new["Path"].startswith("./staging/src/"):
-        target = new["Path"][len("./staging/src/"):] + "@" + version
-    else:
-        target = new["Path"] + ("@" + new["Version"] if new.get("Version") else "")
-    print(old + "=" + target)' | while read -r replacement; do
-  go mod edit -replace="${replacement}"
-done
-go mod edit -require="kubevirt.io/kubevirt@${VIRTCTL_VERSION}"
-go mod edit -tool=kubevirt.io/kubevirt/cmd/virtctl
-go mod tidy
+exec bash ../kubevirt-gomod.sh kubectl-instancetype/hack/virtctl "${VIRTCTL_VERSION:-$(cat VIRTCTL_VERSION)}" \
+  kubevirt.io/kubevirt/cmd/virtctl
