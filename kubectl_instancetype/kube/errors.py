@@ -114,22 +114,10 @@ def api_error(status: int, body: bytes, method: str, path: str, content_type: st
 
 
 def _go_quote(text: str) -> str:
-    """Go's %q for a message (quotes, backslashes and control characters escaped)."""
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif char == "\r":
-            out.append("\\r")
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\x{ord(char):02x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    """Go's %q (golang/strconv.go_quote), imported only when a message needs it."""
+    from ..golang.strconv import go_quote
+
+    return go_quote(text)
 
 
 def timeout_error(phase: str) -> TransportError:

@@ -409,6 +409,8 @@ def _headers(reader: Any, budget: int) -> dict[str, str]:
 
 
 def _go_quote(text: str) -> str:
-    """Go's %q for the printable text of a status line (enough for error messages)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + "".join(c if 0x20 <= ord(c) < 0x7F else f"\\x{ord(c):02x}" for c in escaped) + '"'
+    """Go's %q of what the server sent: the bytes read as latin-1 are taken as UTF-8 again, so an invalid byte
+    prints as ``\\xNN`` and a valid character as itself, as Go prints them (golang/strconv.go_quote)."""
+    from ..golang.strconv import go_quote
+
+    return go_quote(text.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))

@@ -75,7 +75,10 @@ _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 
 def _go_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """Go's %q (golang/strconv.go_quote), imported only when a message needs it."""
+    from ..golang.strconv import go_quote
+
+    return go_quote(text)
 
 
 def _check_escapes(text: str) -> None:
