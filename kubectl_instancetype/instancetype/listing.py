@@ -7,9 +7,10 @@ also work on objects without the common-instancetypes labels.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..golang.validation import label_value_errors
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -21,15 +22,6 @@ LEGACY_NAME_PREFIXES = ("server.", "highperformance.")
 
 INSTANCETYPES = "instancetypes"
 PREFERENCES = "preferences"
-
-
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-# apimachinery's IsValidLabelValue message
-LABEL_VALUE_ERROR = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
-    "validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
 
 
 class FilterError(ValueError):
@@ -100,9 +92,10 @@ class Filters(NamedTuple):
         for name in ("klass", "size", "vendor", "os_type", "arch", "hugepages"):
             # Values become label selector terms: "x,foo=bar" must not add a term of its own.
             value = getattr(self, name)
-            if value and (len(value) > 63 or not _LABEL_VALUE.match(value)):
+            problems = label_value_errors(value) if value else []
+            if problems:
                 flag = _FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
-                raise FilterError(f'invalid value "{value}" for {flag}: {LABEL_VALUE_ERROR}')
+                raise FilterError(f'invalid value "{value}" for {flag}: {"; ".join(problems)}')
         wrong = _INSTANCETYPE_ONLY if what == PREFERENCES else _PREFERENCE_ONLY
         given = [_FLAG_NAMES[name] for name in wrong if getattr(self, name) not in (None, False)]
         if given:

@@ -13,11 +13,11 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from ..golang.validation import dns1123_subdomain_errors, label_value_errors
+
 _SPECIAL = "!=(),<> \t\n\r"
-_NAME = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-_INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_NAME = re.compile(r"([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 # No real selector is this long; the bound keeps parsing linear and quick on hostile input.
 MAX_SELECTOR_LENGTH = 64 * 1024
 
@@ -45,7 +45,7 @@ class Requirement(NamedTuple):
             return present and value in self.values
         if self.operator in ("!=", "notin"):
             return not present or value not in self.values
-        if not present or value is None or not _INTEGER.match(value):
+        if not present or value is None or not _INTEGER.fullmatch(value):
             return False
         bound = int(self.values[0])
         return int(value) > bound if self.operator == "gt" else int(value) < bound
@@ -86,9 +86,9 @@ def _tokens(text: str) -> list[str]:
 def _check_key(key: str) -> str:
     prefix, slash, name = key.rpartition("/")
     problems = []
-    if slash and (not prefix or len(prefix) > 253 or not _DNS_SUBDOMAIN.match(prefix)):
+    if slash and (not prefix or dns1123_subdomain_errors(prefix)):
         problems.append("prefix part must be a lowercase RFC 1123 subdomain")
-    if not name or len(name) > 63 or not _NAME.match(name):
+    if not name or len(name) > 63 or not _NAME.fullmatch(name):
         problems.append(
             "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
             "with an alphanumeric character"
@@ -99,11 +99,9 @@ def _check_key(key: str) -> str:
 
 
 def _check_value(value: str) -> str:
-    if len(value) > 63 or not _VALUE.match(value):
-        raise SelectorError(
-            f'invalid label value: "{value}": a valid label must be an empty string or consist of alphanumeric '
-            "characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-        )
+    problems = label_value_errors(value)
+    if problems:
+        raise SelectorError(f'invalid label value: "{value}": {"; ".join(problems)}')
     return value
 
 
@@ -154,7 +152,7 @@ def parse_selector(text: str) -> Selector:
         elif operator in ("<", ">"):
             take()
             value = take()
-            if not _is_word(value) or value is None or not _INTEGER.match(value):
+            if not _is_word(value) or value is None or not _INTEGER.fullmatch(value):
                 raise SelectorError(f"for 'Gt', 'Lt' operators, the value must be an integer (got '{value or ''}')")
             requirements.append(Requirement(key, "gt" if operator == ">" else "lt", (value,)))
         elif operator in ("in", "notin"):

@@ -8,8 +8,9 @@ subdomains and namespaces that are not DNS-1123 labels. Checking both here means
 
 from __future__ import annotations
 
-import re
 from typing import Any, Protocol
+
+from ..golang.validation import dns1123_label_errors, dns1123_subdomain_errors, path_segment_errors
 
 
 class Resource(Protocol):
@@ -21,47 +22,11 @@ class Resource(Protocol):
         ...
 
 
-DNS1123_LABEL_MAX = 63
-DNS1123_SUBDOMAIN_MAX = 253
-_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-LABEL_FORMAT_ERROR = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
-    "end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-SUBDOMAIN_FORMAT_ERROR = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
+def _quote(text: str) -> str:
+    """Go's %q, as client-go and apimachinery print names: a newline in a name cannot break the one line."""
+    from ..golang.strconv import go_quote
 
-
-def path_segment_errors(name: str) -> list[str]:
-    """apimachinery's ``IsValidPathSegmentName``: not ``.`` or ``..``, no ``/`` and no ``%``."""
-    if name in (".", ".."):
-        return [f"may not be '{name}'"]
-    return [f"may not contain '{char}'" for char in ("/", "%") if char in name]
-
-
-def dns1123_label_errors(value: str) -> list[str]:
-    """apimachinery's ``IsDNS1123Label``."""
-    errors = []
-    if len(value) > DNS1123_LABEL_MAX:
-        errors.append(f"must be no more than {DNS1123_LABEL_MAX} characters")
-    if not _LABEL.match(value):
-        errors.append(LABEL_FORMAT_ERROR)
-    return errors
-
-
-def dns1123_subdomain_errors(value: str) -> list[str]:
-    """apimachinery's ``IsDNS1123Subdomain``."""
-    errors = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX:
-        errors.append(f"must be no more than {DNS1123_SUBDOMAIN_MAX} characters")
-    if not _SUBDOMAIN.match(value):
-        errors.append(SUBDOMAIN_FORMAT_ERROR)
-    return errors
+    return go_quote(text)
 
 
 def _go_list(messages: list[str]) -> str:
@@ -72,7 +37,7 @@ def invalid_path_segment(what: str, value: str) -> str | None:
     """client-go's message for a namespace (``what="namespace"``) or name (``"resource name"``) that is not a
     valid path segment, or None."""
     errors = path_segment_errors(value)
-    return f'invalid {what} "{value}": {_go_list(errors)}' if errors else None
+    return f"invalid {what} {_quote(value)}: {_go_list(errors)}" if errors else None
 
 
 def invalid_namespace(namespace: str) -> str | None:
@@ -81,7 +46,7 @@ def invalid_namespace(namespace: str) -> str | None:
     if segment:
         return segment
     errors = dns1123_label_errors(namespace)
-    return f'invalid namespace "{namespace}": {"; ".join(errors)}' if errors else None
+    return f"invalid namespace {_quote(namespace)}: {'; '.join(errors)}" if errors else None
 
 
 def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> str:
@@ -93,16 +58,18 @@ def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namesp
     name = str(metadata.get("name") or "")
     problems = []
     if name:
-        problems += [f'metadata.name: Invalid value: "{name}": {message}' for message in path_segment_errors(name)]
+        problems += [
+            f"metadata.name: Invalid value: {_quote(name)}: {message}" for message in path_segment_errors(name)
+        ]
         if not problems:
             problems += [
-                f'metadata.name: Invalid value: "{name}": {message}' for message in dns1123_subdomain_errors(name)
+                f"metadata.name: Invalid value: {_quote(name)}: {message}" for message in dns1123_subdomain_errors(name)
             ]
     elif not metadata.get("generateName"):
         problems.append("metadata.name: Required value: name or generateName is required")
     if not problems:
         return ""
-    head = f'The {resource.kind} "{name}" is invalid: '
+    head = f"The {resource.kind} {_quote(name)} is invalid: "
     if len(problems) == 1:
         return head + problems[0]
     return head + "\n" + "\n".join(f"* {problem}" for problem in problems)

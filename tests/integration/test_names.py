@@ -23,6 +23,8 @@ pytestmark = pytest.mark.controlplane
         ("a/b", "error: invalid namespace \"a/b\": [may not contain '/']\n"),
         ("%2e%2e", "error: invalid namespace \"%2e%2e\": [may not contain '%']\n"),
         ("Demo", 'error: invalid namespace "Demo": a lowercase RFC 1123 label must consist of lower case'),
+        ("demo\n", 'error: invalid namespace "demo\\n": a lowercase RFC 1123 label must consist of lower case'),
+        ("a.b", 'error: invalid namespace "a.b": must not contain dots\n'),
         ("a" * 64, f'error: invalid namespace "{"a" * 64}": must be no more than 63 characters\n'),
     ],
 )

@@ -147,6 +147,7 @@ def test_created_at() -> None:
     [
         (Filters(klass="x,foo=bar"), 'invalid value "x,foo=bar" for --class: a valid label must be'),
         (Filters(size="medium)"), 'invalid value "medium)" for --size'),
+        (Filters(size="medium\n"), 'invalid value "medium\n" for --size'),  # "$" would have let it through
         (Filters(vendor="a" * 64), "for --vendor"),
         (Filters(min_memory="-1Gi"), "--min-memory must not be negative"),
         (Filters(max_memory="-1"), "--max-memory must not be negative"),

@@ -41,7 +41,18 @@ def test_matching(text: str, matches: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["=x", "tier=gold,", "tier in gold", "tier in ()", "tier>x", "bad key=1", "tier=a b", "-bad=1", "tier (x)"]
+    "text",
+    [
+        "=x",
+        "tier=gold,",
+        "tier in gold",
+        "tier in ()",
+        "tier>x",
+        "bad key=1",
+        "tier=a b",
+        "-bad=1",
+        "tier (x)",
+    ],
 )
 def test_refused(text: str) -> None:
     with pytest.raises(SelectorError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...golang.validation import dns1123_label_errors
 from ..differences import DIFFERENCES_FROM_VIRTCTL
 from ..params import random_string
 from .builder import VMBuild, mutually_exclusive_error
@@ -54,7 +55,7 @@ from .flags import (
     VMOptions,
 )
 from .matchers import normalize_kind, referenced_objects
-from .state import Manifest, dns1123_label_errors
+from .state import Manifest
 
 __all__ = [
     "ACCESS_CRED_PARAMS",

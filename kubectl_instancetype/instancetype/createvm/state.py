@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ...golang.validation import dns1123_label_errors
 from ..params import ParamError, flag_error, split_prefixed_name
 from .flags import VMOptions
 
 Manifest = dict[str, Any]
-
-_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
-_DNS1123_LABEL_MESSAGE = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
-    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-
-
-def dns1123_label_errors(value: str) -> list[str]:
-    """apimachinery's ``validation.IsDNS1123Label`` messages for ``value`` (empty when it is valid)."""
-    errors = []
-    if len(value.encode()) > 63:
-        errors.append("must be no more than 63 characters")
-    if not _DNS1123_LABEL.fullmatch(value):
-        errors.append("must not contain dots" if _DNS1123_SUBDOMAIN.fullmatch(value) else _DNS1123_LABEL_MESSAGE)
-    return errors
 
 
 def text_param(params: Mapping[str, object], key: str) -> str:
