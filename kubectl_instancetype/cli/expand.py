@@ -12,7 +12,6 @@ from . import options
 OUTPUT_PANEL = "Output"
 SOURCE_PANEL = "Sources"
 CLUSTER_PANEL = "Cluster defaults"
-VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
 
 HELP = """Show a VirtualMachine with its instance type and preference applied, as KubeVirt applies them.
 
@@ -152,9 +151,7 @@ def expand_command(
         )
     name = None
     if target is not None:
-        name = next((target[len(p) :] for p in VM_PREFIXES if target.lower().startswith(p)), target)
-        if not name or "/" in name:
-            raise UsageError(f'expand takes a VirtualMachine: vm/NAME, not "{target}"')
+        name = options.vm_target(target, "expand")
     from ..instancetype.expand import ClusterDefaults
     from ..output import messages
     from ..usecases.expansion import Expansion, vm_name

@@ -162,3 +162,15 @@ def connection_options(kubeconfig: str | None, context: str | None, namespace: s
         namespace=namespace or None,
         request_timeout=parse_request_timeout(request_timeout),
     )
+
+
+VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
+
+
+def vm_target(target: str, command: str) -> str:
+    """NAME of a ``vm/NAME`` argument (kubectl's spellings of the kind; the prefix may be left out); a usage
+    error naming ``command`` for another kind of object."""
+    name = next((target[len(p) :] for p in VM_PREFIXES if target.lower().startswith(p)), target)
+    if not name or "/" in name:
+        raise UsageError(f'{command} takes a VirtualMachine: vm/NAME, not "{target}"')
+    return name

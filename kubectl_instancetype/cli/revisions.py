@@ -23,24 +23,12 @@ Examples:
   kubectl instancetype revisions vm/my-vm
   kubectl instancetype revisions vm/my-vm -n prod"""
 
-VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
-
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("revisions", help=HELP, short_help="Show the ControllerRevisions a VirtualMachine uses.")(
         revisions_command
     )
-
-
-def vm_name(target: str) -> str:
-    """NAME of ``vm/NAME`` (the ``vm/`` prefix is optional); a usage error for another resource."""
-    from ..errors import UsageError
-
-    name = next((target[len(p) :] for p in VM_PREFIXES if target.lower().startswith(p)), target)
-    if not name or "/" in name:
-        raise UsageError(f'expected a VirtualMachine: vm/NAME, not "{target}"')
-    return name
 
 
 def revisions_command(
@@ -59,7 +47,7 @@ def revisions_command(
 
     env = ctx.obj
     env.verbosity = verbosity
-    name = vm_name(target)
+    name = options.vm_target(target, "revisions")
     with connect(
         options.connection_options(kubeconfig, context, namespace, request_timeout),
         env.environ,

@@ -65,11 +65,10 @@ def switch_command(
     from ..kube.client import connect
     from ..kube.resources import BY_LOWERCASE_KIND, VIRTUAL_MACHINES
     from ..output import messages
-    from .revisions import vm_name
 
     env = ctx.obj
     env.verbosity = verbosity
-    name = vm_name(target)
+    name = options.vm_target(target, "switch")
     if instancetype is None and preference is None:
         raise UsageError("nothing to switch: give --instancetype and/or --preference")
     changes = []

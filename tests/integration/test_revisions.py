@@ -183,5 +183,5 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     )
     assert (
         cli("switch", "pod/x", "--instancetype", "u1.small").stderr
-        == 'error: expected a VirtualMachine: vm/NAME, not "pod/x"\n'
+        == 'error: switch takes a VirtualMachine: vm/NAME, not "pod/x"\n'
     )
