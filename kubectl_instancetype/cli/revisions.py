@@ -55,9 +55,10 @@ def revisions_command(
         messages.request_logger(env),
     ) as client:
         from ..kube.resources import VIRTUAL_MACHINES
+        from ..usecases.revisions import matcher_report
 
         vm = client.get(VIRTUAL_MACHINES, name, client.namespace)
-        reports = [_report(client, vm, key) for key in ("instancetype", "preference")]
+        reports = [matcher_report(client, vm, key) for key in ("instancetype", "preference")]
     from ..instancetype.expand.revisions import server_flavour
 
     rows = [report["row"] for report in reports if report]
@@ -73,77 +74,3 @@ def revisions_command(
     for report in reports:
         if report and report["diff"]:
             env.stdout.write("\n" + report["diff"])
-
-
-def _report(client, vm, key: str):
-    """One table row (and the spec diff when the live object changed) for matcher ``spec.<key>``."""
-    from ..errors import NotFoundError
-    from ..instancetype.expand.resolve import ResolveError, matcher_kind, revision_spec
-    from ..instancetype.expand.revisions import (
-        FROM_STATUS,
-        KIND_LABEL,
-        revision_generation,
-        revision_in_use,
-        revision_matches,
-    )
-    from ..kube.resources import BY_KIND, CONTROLLER_REVISIONS
-
-    matcher = (vm.get("spec") or {}).get(key)
-    if matcher is None:
-        return None
-    namespace = vm["metadata"].get("namespace")
-    name = str(matcher.get("name") or "")
-    try:
-        kind = matcher_kind(key, str(matcher.get("kind") or ""))
-    except ResolveError:
-        kind = str(matcher.get("kind"))
-    revision_name, recorded_in = revision_in_use(vm, key)
-    row = [key, kind.lower(), name or f"(inferFromVolume {matcher.get('inferFromVolume')})", "-", "-", "-", "-", "-"]
-    live = None
-    if name and kind in BY_KIND:
-        resource = BY_KIND[kind]
-        try:
-            live = client.get(resource, name, namespace if resource.namespaced else None)
-            row[6] = str((live.get("metadata") or {}).get("generation", "-"))
-        except NotFoundError:
-            row[6] = "not found"
-    if not revision_name:
-        return {"row": row, "diff": ""}
-    row[3], row[4] = revision_name, recorded_in
-    try:
-        revision = client.get(CONTROLLER_REVISIONS, revision_name, namespace)
-    except NotFoundError:
-        row[5] = "not found"
-        return {"row": row, "diff": ""}
-    if recorded_in == FROM_STATUS and not revision_matches(vm, key, revision):
-        # KubeVirt ignores it: the matcher was switched since it was stored
-        labels = (revision.get("metadata") or {}).get("labels") or {}
-        row[4] = f"status (stale: for {labels.get('instancetype.kubevirt.io/object-name', '?')})"
-        return {"row": row, "diff": ""}
-    generation = revision_generation(revision)
-    row[5] = "-" if generation is None else str(generation)
-    stored = revision_spec(revision)
-    kind_label = ((revision.get("metadata") or {}).get("labels") or {}).get(KIND_LABEL)
-    if kind_label and row[1] == "-":
-        row[1] = kind_label.lower()
-    if live is None:
-        return {"row": row, "diff": ""}
-    changed = (live.get("spec") or {}) != stored
-    row[7] = "yes" if changed else "no"
-    diff = _spec_diff(stored, live.get("spec") or {}, revision_name, f"{kind.lower()}/{name}") if changed else ""
-    return {"row": row, "diff": diff}
-
-
-def _spec_diff(stored, live, revision_name: str, live_name: str) -> str:
-    import difflib
-
-    from ..output.goyaml import dump
-
-    return "".join(
-        difflib.unified_diff(
-            dump(stored).splitlines(keepends=True),
-            dump(live).splitlines(keepends=True),
-            f"controllerrevision/{revision_name} spec",
-            f"{live_name} spec (live)",
-        )
-    )

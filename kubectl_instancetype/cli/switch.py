@@ -57,13 +57,10 @@ def switch_command(
     verbosity: options.Verbosity = 0,
 ) -> None:
     """Check the new combination, then update the VM's matchers."""
-    from ..errors import PreflightError, UsageError
+    from ..errors import UsageError
     from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
-    from ..instancetype.expand import preflight
-    from ..instancetype.expand.resolve import ResolveError, find_spec
-    from ..instancetype.expand.revisions import SPEC_REVISIONS, STATUS_REFS, server_flavour, switched
+    from ..instancetype.expand.revisions import SPEC_REVISIONS, STATUS_REFS
     from ..kube.client import connect
-    from ..kube.resources import BY_LOWERCASE_KIND, VIRTUAL_MACHINES
     from ..output import messages
 
     env = ctx.obj
@@ -83,50 +80,27 @@ def switch_command(
         if kind is None or not object_name:
             raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
         changes.append((key, object_name, kind))
+    from ..usecases.revisions import apply_switch, plan_switch
+
     with connect(
         options.connection_options(kubeconfig, context, namespace, request_timeout),
         env.environ,
         env.home(),
         messages.request_logger(env),
     ) as client:
-        vm = client.get(VIRTUAL_MACHINES, name, client.namespace)
-        flavour = server_flavour(vm)
-        updated, cleared = vm, []
-        for key, object_name, kind in changes:
-            updated, was_cleared = switched(updated, key, object_name, kind)
-            if was_cleared:
-                cleared.append(key)
-
-        def fetch(fetch_kind, fetch_name, fetch_namespace):
-            from ..errors import NotFoundError
-
-            resource = BY_LOWERCASE_KIND[fetch_kind.lower()]
-            try:
-                return client.get(resource, fetch_name, fetch_namespace if resource.namespaced else None)
-            except NotFoundError:
-                return None
-
-        if not skip_checks:
-            try:
-                # the unchanged matcher keeps its revision; the new one resolves to the live object
-                specs = [find_spec(updated, key, fetch)[0] for key in ("instancetype", "preference")]
-            except ResolveError as exc:
-                raise PreflightError(str(exc)) from exc
-            problems = preflight(updated, specs[0], specs[1])
-            if problems:
-                for problem in problems[:-1]:
-                    env.stderr.write(f"error: {problem}\n")
-                raise PreflightError(problems[-1])
-        for key in cleared:
-            what = "written by the controller (KubeVirt v1.4 or older)" if flavour == SPEC_REVISIONS else "pinned"
+        plan = plan_switch(client, name, changes, check=not skip_checks)
+        for key in plan.cleared:
+            what = "written by the controller (KubeVirt v1.4 or older)" if plan.flavour == SPEC_REVISIONS else "pinned"
             messages.info(env, f"clearing spec.{key}.revisionName ({what}) so that the new {key} is taken")
-        if flavour == STATUS_REFS and verbosity:
+        if plan.flavour == STATUS_REFS and verbosity:
             messages.info(env, "the cluster records revisions in status (KubeVirt v1.5+); it stores the new one itself")
-        summary = ", ".join(f"{key} {_describe(vm, key)} -> {_describe(updated, key)}" for key, _, _ in changes)
+        summary = ", ".join(
+            f"{key} {_describe(plan.vm, key)} -> {_describe(plan.updated, key)}" for key, _, _ in changes
+        )
         if dry_run:
             env.stdout.write(f"virtualmachine.kubevirt.io/{name} would switch: {summary} (dry run)\n")
             return
-        client.transport.request("PUT", VIRTUAL_MACHINES.path(vm["metadata"].get("namespace"), name), updated)
+        apply_switch(client, plan)
     env.stdout.write(f"virtualmachine.kubevirt.io/{name} switched: {summary}\n")
 
 

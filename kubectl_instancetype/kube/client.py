@@ -209,6 +209,11 @@ class Client:
         answer: dict[str, Any] = self.transport.request("POST", path, body)
         return answer
 
+    def replace(self, resource: Resource, name: str, namespace: str | None, body: dict[str, Any]) -> dict[str, Any]:
+        """PUT ``body`` over ``name`` (the server refuses it if ``metadata.resourceVersion`` is stale)."""
+        answer: dict[str, Any] = self.transport.request("PUT", resource.path(namespace, name), body)
+        return answer
+
     def patch(
         self,
         resource: Resource,

@@ -124,14 +124,9 @@ class Expansion:
         """Get an object for the resolver: local documents first, then the cluster; None when NotFound."""
         if (kind, name) in self.local:
             return self.local[(kind, name)]
-        from ..errors import NotFoundError
-        from ..kube.resources import BY_KIND
+        from .revisions import cluster_fetch
 
-        resource = BY_KIND[kind]
-        try:
-            return self.connect().get(resource, name, namespace if resource.namespaced else None)
-        except NotFoundError:
-            return None
+        return cluster_fetch(self.connect())(kind, name, namespace)
 
     def expand_local(self, vm: dict[str, Any]) -> tuple[dict[str, Any], Any, list[str]]:
         """(vm, (expanded VM, provenance) or None, problem lines) with the engine."""
