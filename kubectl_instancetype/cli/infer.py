@@ -30,34 +30,6 @@ Examples:
   kubectl instancetype infer datasource/fedora -n os-images -o yaml"""
 
 # resource words kubectl accepts (singular, plural, short names, qualified) -> the kind inferred from
-TYPES = {
-    "vm": "VirtualMachine",
-    "vms": "VirtualMachine",
-    "virtualmachine": "VirtualMachine",
-    "virtualmachines": "VirtualMachine",
-    "virtualmachine.kubevirt.io": "VirtualMachine",
-    "virtualmachines.kubevirt.io": "VirtualMachine",
-    "pvc": "PersistentVolumeClaim",
-    "persistentvolumeclaim": "PersistentVolumeClaim",
-    "persistentvolumeclaims": "PersistentVolumeClaim",
-    "dv": "DataVolume",
-    "dvs": "DataVolume",
-    "datavolume": "DataVolume",
-    "datavolumes": "DataVolume",
-    "datavolume.cdi.kubevirt.io": "DataVolume",
-    "datavolumes.cdi.kubevirt.io": "DataVolume",
-    "das": "DataSource",
-    "datasource": "DataSource",
-    "datasources": "DataSource",
-    "datasource.cdi.kubevirt.io": "DataSource",
-    "datasources.cdi.kubevirt.io": "DataSource",
-    "vs": "VolumeSnapshot",
-    "volumesnapshot": "VolumeSnapshot",
-    "volumesnapshots": "VolumeSnapshot",
-    "volumesnapshot.snapshot.storage.k8s.io": "VolumeSnapshot",
-    "volumesnapshots.snapshot.storage.k8s.io": "VolumeSnapshot",
-    "image": "Image",
-}
 OUTPUT_FORMATS = ("", "wide", "yaml", "json")
 NONE = "<none>"
 
@@ -148,25 +120,17 @@ def infer_command(
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:
-    from ..errors import UsageError
-
     if not words:
         return "", ""
     if len(words) == 2 and words[0].lower() == "image":
         return "Image", words[1]
-    if len(words) == 1 and "/" in words[0]:
-        word, _, name = words[0].partition("/")
-    elif len(words) == 2 and "/" not in words[0]:
-        word, name = words
-    else:
-        raise UsageError("expected one TYPE/NAME (or TYPE NAME), e.g. pvc/fedora")
-    kind = TYPES.get(word.lower())
-    if kind is None:
-        raise UsageError(f'the server doesn\'t have a resource type "{word}" to infer from '
-                         "(vm, pvc, dv, datasource, volumesnapshot)")  # fmt: skip
-    if not name:
-        raise UsageError(f"resource name may not be empty ({word}/NAME)")
-    return kind, name
+    if len(words) == 1 and words[0].lower().startswith("image/"):
+        return "Image", words[0][len("image/") :]
+    return options.object_target(
+        words,
+        ("VirtualMachine", "PersistentVolumeClaim", "DataVolume", "DataSource", "VolumeSnapshot"),
+        'the server doesn\'t have a resource type "{word}" to infer from (vm, pvc, dv, datasource, volumesnapshot)',
+    )
 
 
 def _read_vm(env: Any, filename: str) -> dict:

@@ -26,23 +26,6 @@ Examples:
   kubectl instancetype label datasource/fedora -n os-images --default-instancetype u1.large --overwrite
   kubectl instancetype label pvc/fedora --remove"""
 
-TYPES = {
-    "pvc": "PersistentVolumeClaim",
-    "persistentvolumeclaim": "PersistentVolumeClaim",
-    "persistentvolumeclaims": "PersistentVolumeClaim",
-    "dv": "DataVolume",
-    "dvs": "DataVolume",
-    "datavolume": "DataVolume",
-    "datavolumes": "DataVolume",
-    "datavolume.cdi.kubevirt.io": "DataVolume",
-    "datavolumes.cdi.kubevirt.io": "DataVolume",
-    "das": "DataSource",
-    "datasource": "DataSource",
-    "datasources": "DataSource",
-    "datasource.cdi.kubevirt.io": "DataSource",
-    "datasources.cdi.kubevirt.io": "DataSource",
-}
-
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
@@ -132,17 +115,8 @@ def label_command(
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:
-    from ..errors import UsageError
-
-    if len(words) == 1 and "/" in words[0]:
-        word, _, name = words[0].partition("/")
-    elif len(words) == 2 and "/" not in words[0]:
-        word, name = words
-    else:
-        raise UsageError("expected one TYPE/NAME (or TYPE NAME), e.g. pvc/fedora")
-    kind = TYPES.get(word.lower())
-    if kind is None:
-        raise UsageError(f'cannot label a "{word}": pvc, dv and datasource carry inference labels')
-    if not name:
-        raise UsageError(f"resource name may not be empty ({word}/NAME)")
-    return kind, name
+    return options.object_target(
+        words,
+        ("PersistentVolumeClaim", "DataVolume", "DataSource"),
+        'cannot label a "{word}": pvc, dv and datasource carry inference labels',
+    )

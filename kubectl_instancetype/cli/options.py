@@ -174,3 +174,50 @@ def vm_target(target: str, command: str) -> str:
     if not name or "/" in name:
         raise UsageError(f'{command} takes a VirtualMachine: vm/NAME, not "{target}"')
     return name
+
+
+# kubectl's spellings of the kinds an argument may name (short names, plurals, qualified) -> the kind
+KIND_SPELLINGS = {
+    "vm": "VirtualMachine",
+    "vms": "VirtualMachine",
+    "virtualmachine": "VirtualMachine",
+    "virtualmachines": "VirtualMachine",
+    "virtualmachine.kubevirt.io": "VirtualMachine",
+    "virtualmachines.kubevirt.io": "VirtualMachine",
+    "pvc": "PersistentVolumeClaim",
+    "persistentvolumeclaim": "PersistentVolumeClaim",
+    "persistentvolumeclaims": "PersistentVolumeClaim",
+    "dv": "DataVolume",
+    "dvs": "DataVolume",
+    "datavolume": "DataVolume",
+    "datavolumes": "DataVolume",
+    "datavolume.cdi.kubevirt.io": "DataVolume",
+    "datavolumes.cdi.kubevirt.io": "DataVolume",
+    "das": "DataSource",
+    "datasource": "DataSource",
+    "datasources": "DataSource",
+    "datasource.cdi.kubevirt.io": "DataSource",
+    "datasources.cdi.kubevirt.io": "DataSource",
+    "vs": "VolumeSnapshot",
+    "volumesnapshot": "VolumeSnapshot",
+    "volumesnapshots": "VolumeSnapshot",
+    "volumesnapshot.snapshot.storage.k8s.io": "VolumeSnapshot",
+    "volumesnapshots.snapshot.storage.k8s.io": "VolumeSnapshot",
+}
+
+
+def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tuple[str, str]:
+    """(kind, NAME) of a ``TYPE/NAME`` or ``TYPE NAME`` argument whose kind is one of ``kinds``; ``unknown``
+    (with ``{word}``) is the usage error for any other type."""
+    if len(words) == 1 and "/" in words[0]:
+        word, _, name = words[0].partition("/")
+    elif len(words) == 2 and "/" not in words[0]:
+        word, name = words
+    else:
+        raise UsageError("expected one TYPE/NAME (or TYPE NAME), e.g. pvc/fedora")
+    kind = KIND_SPELLINGS.get(word.lower())
+    if kind not in kinds:
+        raise UsageError(unknown.format(word=word))
+    if not name:
+        raise UsageError(f"resource name may not be empty ({word}/NAME)")
+    return kind, name
