@@ -165,10 +165,9 @@ def test_dry_runs_write_nothing(older_plane) -> None:
     assert resource_versions(older_plane, path) == {}
 
 
-def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -> None:
-    control_plane.ensure_namespace("catalog-install")
+def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli, namespace) -> None:
     try:
-        first = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        first = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert (first.exit_code, first.stderr) == (0, "")
         assert len(first.stdout.splitlines()) == len(CATALOG.preferences)
         assert {line.rsplit(" ", 1)[1] for line in first.stdout.splitlines()} == {"created"}
@@ -176,19 +175,19 @@ def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -
             {
                 "apiVersion": "instancetype.kubevirt.io/v1beta1",
                 "kind": "VirtualMachinePreference",
-                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": "catalog-install"},
+                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": namespace},
             }
         )
         assert stored["spec"]["devices"]["preferredVideoType"] == "virtio"
         assert stored["metadata"]["managedFields"][0]["manager"] == "kubectl-instancetype"
         assert stored["metadata"]["managedFields"][0]["operation"] == "Apply"
-        again = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        again = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert {line.rsplit(" ", 1)[1] for line in again.stdout.splitlines()} == {"unchanged"}
-        diff = cli("catalog", "diff", "--namespaced", "-n", "catalog-install", "--preferences-only", "--exit-code")
+        diff = cli("catalog", "diff", "--namespaced", "-n", namespace, "--preferences-only", "--exit-code")
         assert (diff.exit_code, diff.stdout) == (0, "")
     finally:
         # the shared control plane's other tests count every namespace's preferences
-        for obj in CATALOG.namespaced("catalog-install").preferences:
+        for obj in CATALOG.namespaced(namespace).preferences:
             control_plane.delete(obj)
 
 
