@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import threading
+import time
 
 import pytest
 
@@ -271,7 +273,11 @@ def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, 
     def interrupt(received):
         if received > size // 3 and not fired:
             fired.append(received)
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered to the main thread running the CLI
+            # Ctrl-C, delivered to the main thread running the CLI (to the process, the kernel may pick another
+            # thread and leave the main thread's send blocked), and nothing more is read meanwhile: the upload
+            # cannot finish before the interrupt is handled, however loaded the machine
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            time.sleep(1)
 
     double.on_bytes = interrupt
     double.complete_processing = True
