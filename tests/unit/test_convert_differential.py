@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.instancetype import convert
+from kubectl_instancetype.instancetype.convert import schema
 
 pytestmark = pytest.mark.differential
 
@@ -222,7 +223,7 @@ def _cases() -> list[dict]:
 def _normalise_kubevirt(spec: dict, kind: str) -> dict:
     """KubeVirt's output with the plugin's two deliberate differences applied."""
     spec = copy.deepcopy(spec)
-    if kind in convert.INSTANCETYPE_KINDS:
+    if kind in schema.INSTANCETYPE_KINDS:
         cpu = spec["cpu"]
         if cpu.get("model") == "":
             del cpu["model"]
@@ -231,8 +232,8 @@ def _normalise_kubevirt(spec: dict, kind: str) -> dict:
                 del cpu[key]
     else:
         topology = (spec.get("cpu") or {}).get("preferredCPUTopology")
-        if topology in convert.TOPOLOGY_RENAMES:
-            spec["cpu"]["preferredCPUTopology"] = convert.TOPOLOGY_RENAMES[topology]
+        if topology in schema.TOPOLOGY_RENAMES:
+            spec["cpu"]["preferredCPUTopology"] = schema.TOPOLOGY_RENAMES[topology]
     return spec
 
 
