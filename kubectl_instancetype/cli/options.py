@@ -7,7 +7,8 @@ commands (``genericclioptions.ConfigFlags``, ``PrintFlags``) are declared once a
 - an options class is a dataclass whose fields are flags (``Annotated[T, typer.Option(...)]`` or
   ``typer.Argument``) or flag groups (a field whose type is another such dataclass, e.g.
   :class:`ConnectionFlags`); ``validate()`` checks the values (pure: no I/O, raises :class:`UsageError`) and
-  fills the fields declared with ``init=False`` from them (kubectl's ``Complete``: ``vm/NAME`` -> NAME);
+  fills the fields declared with ``init=False`` from them (kubectl's ``Complete``: ``vm/NAME`` -> NAME); an
+  optional ``warnings()`` returns the lines pflag prints while parsing (deprecated flags);
 - :func:`command` makes the Typer command of an options class: the signature is the fields in order, groups
   flattened (so help, completion and parsing stay Typer's); on a run it fills one options object, sets the
   verbosity, validates, builds the :class:`~..kube.session.Session` when the options have connection flags,
@@ -345,6 +346,8 @@ def command(options_class: type, run: Callable[..., Any]) -> Callable[..., Any]:
         env = ctx.obj
         env.verbosity = values.get("verbosity", 0)  # first: a failure from here on shows its traceback at -v
         opts = _fill(options_class, values)
+        for line in getattr(opts, "warnings", list)():
+            env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
         validate(opts)
         connection = _connection(opts)
         if connection is None:

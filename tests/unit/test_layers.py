@@ -43,14 +43,9 @@ KNOWN: dict[tuple[str, str], str] = {
     (f"{ROOT}.cli.matrix", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.cli.recommend", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.cli.switch", f"imports {ROOT}.kube.client"): _MOVING,
-    (f"{ROOT}.cli.upload", f"imports the command module {ROOT}.cli.infer"): _MOVING,
     (f"{ROOT}.usecases.expansion", "imports connect from kube.client"): _MOVING,
     (f"{ROOT}.usecases.inference", f"imports {ROOT}.registry.client"): _MOVING,
     (f"{ROOT}.usecases.names", "makes a Client"): _MOVING,
-    (f"{ROOT}.usecases.upload", "imports ssl"): _MOVING,
-    (f"{ROOT}.usecases.upload", f"imports {ROOT}.kube.http"): _MOVING,
-    (f"{ROOT}.usecases.upload", f"imports {ROOT}.kube.transport"): _MOVING,
-    (f"{ROOT}.usecases.upload", "uses print"): _MOVING,
 }
 
 
