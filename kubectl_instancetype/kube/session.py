@@ -89,7 +89,7 @@ class Session:
     def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:
         """The OCI image config of ``reference`` for ``platform``, with the registry credentials container
         tools read (``REGISTRY_AUTH_FILE``, ``~/.docker/config.json``); ``insecure`` talks plain HTTP."""
-        from ..registry.client import credentials, read_image_config
+        from ..oci.client import credentials, read_image_config
 
         login = credentials(reference.registry, self.environ, self.home)
         return read_image_config(reference, platform, insecure=insecure, login=login, log=self.log)

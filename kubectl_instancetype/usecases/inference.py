@@ -180,7 +180,7 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
 class ImageDefaults:
     """What an image gives each matcher, with the config read (for its labels and the digests)."""
 
-    image: Any  # registry.client.ImageConfig
+    image: Any  # oci.client.ImageConfig
     defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
 
     def matcher(self, name: str) -> dict[str, str] | None:
@@ -203,7 +203,7 @@ def image_defaults(
 ) -> ImageDefaults:
     """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
     from ..instancetype import imagedefaults
-    from ..registry.client import credentials, read_image_config
+    from ..oci.client import credentials, read_image_config
 
     try:
         reference = imagedefaults.parse_reference(text)

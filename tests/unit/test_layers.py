@@ -25,7 +25,7 @@ ROOT = PACKAGE.name
 # Modules only kube/ may import: what opens connections.
 CONNECTING = {f"{ROOT}.kube.client", f"{ROOT}.kube.transport", f"{ROOT}.kube.http"}
 NETWORK_STDLIB = {"socket", "ssl", "http", "urllib", "asyncio", "selectors"}
-USECASE_FORBIDDEN = {f"{ROOT}.kube.transport", f"{ROOT}.kube.http", f"{ROOT}.registry.client", f"{ROOT}.oci.client"}
+USECASE_FORBIDDEN = {f"{ROOT}.kube.transport", f"{ROOT}.kube.http", f"{ROOT}.oci.client"}
 # names of kube.client a use case may use (types and constants, never `connect` or `Client(...)`)
 CLIENT_NAMES_ALLOWED_IN_USECASES = {"Client", "PagingError", "MERGE_PATCH", "JSON_PATCH", "STRATEGIC_MERGE_PATCH"}
 
@@ -44,7 +44,7 @@ KNOWN: dict[tuple[str, str], str] = {
     (f"{ROOT}.cli.recommend", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.cli.switch", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.usecases.expansion", "imports connect from kube.client"): _MOVING,
-    (f"{ROOT}.usecases.inference", f"imports {ROOT}.registry.client"): _MOVING,
+    (f"{ROOT}.usecases.inference", f"imports {ROOT}.oci.client"): _MOVING,
     (f"{ROOT}.usecases.names", "makes a Client"): _MOVING,
 }
 
