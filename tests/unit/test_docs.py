@@ -20,13 +20,13 @@ COMMANDS_DIR = REPO / "docs" / "commands"
 def test_the_command_reference_is_generated_from_the_app() -> None:
     generated = docgen.pages()
     on_disk = {path.name: path.read_text() for path in COMMANDS_DIR.glob("*.md")}
-    assert sorted(on_disk) == sorted(generated), "run `make docs` (pages were added or removed)"
+    assert sorted(on_disk) == sorted(generated), "run `make generate` (or `make docs`) (pages were added or removed)"
     stale = [name for name, text in generated.items() if on_disk[name] != text]
-    assert not stale, f"run `make docs`: {', '.join(stale)} differ from the app's help"
+    assert not stale, f"run `make generate` (or `make docs`): {', '.join(stale)} differ from the app's help"
 
 
 def test_the_readme_table_of_commands_is_generated_from_the_app() -> None:
-    assert docgen.with_command_table(README, docgen.command_table()) == README, "run `make docs`"
+    assert docgen.with_command_table(README, docgen.command_table()) == README, "run `make generate` (or `make docs`)"
 
 
 def test_every_command_and_subcommand_has_a_reference_page() -> None:
