@@ -78,7 +78,7 @@ def run_list(ctx: typer.Context, values: dict) -> None:
     """List the embedded catalog with ``list``'s flag values ``values``."""
     from ..catalog import DEFAULT_VERSION, load_catalog
     from ..usecases.listing import CatalogSource
-    from .list import build_query, print_listing
+    from .list import build_query, print_listing, print_options
 
     env = ctx.obj
     env.verbosity = values["verbosity"]
@@ -100,15 +100,7 @@ def run_list(ctx: typer.Context, values: dict) -> None:
         from ..usecases.recommend import CompatibleSource, catalog_preference
 
         source = CompatibleSource(source, catalog_preference(catalog, values["compatible_with"]))
-    print_listing(
-        env,
-        source,
-        query,
-        output=values["output"],
-        no_headers=values["no_headers"],
-        show_labels=values["show_labels"],
-        age=False,
-    )
+    print_listing(env, source, query, printing=print_options(flags)._replace(age=False))
 
 
 def show_command(
