@@ -150,7 +150,7 @@ def parse_request_timeout(text: str) -> float | None:
 
 def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
     """Bundle the global flags for :mod:`kubectl_instancetype.kube` (a ``ConnectionOptions``)."""
-    from ..kube.config import ConnectionOptions  # only commands that talk to a cluster need it
+    from ..kube.kubeconfig import ConnectionOptions  # only commands that talk to a cluster need it
     from ..kube.names import invalid_namespace
 
     if namespace and (problem := invalid_namespace(namespace)):

@@ -22,8 +22,8 @@ from typing import Any
 from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
 from . import errors as kube_errors
-from .config import ClusterConfig
 from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
+from .kubeconfig import ClusterConfig
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
 DEFAULT_CONNECT_TIMEOUT = 30.0

@@ -10,8 +10,8 @@ import pytest
 
 from kubectl_instancetype import errors
 from kubectl_instancetype.kube import errors as kube_errors
-from kubectl_instancetype.kube.config import ClusterConfig
 from kubectl_instancetype.kube.http import DeadlineExceeded
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import _proxy_for
 
 

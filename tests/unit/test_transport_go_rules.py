@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import ConfigurationError, PluginError, TransportError
-from kubectl_instancetype.kube.config import ClusterConfig
 from kubectl_instancetype.kube.http import InvalidHeader, check_header
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import (
     NoProxy,
     Transport,
