@@ -412,7 +412,7 @@ class ProxyConnections:
     """
 
     def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
-        from ..kube.transport import parse_url
+        from ..golang.neturl import parse_url
 
         self.base = base
         parsed = parse_url(base)
@@ -452,8 +452,9 @@ class ProxyConnections:
         progress: Callable[[int], None] | None = None,
     ) -> Any:
         """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
+        from ..golang.neturl import DEFAULT_PORTS, parse_url
         from ..kube.http import Connection
-        from ..kube.transport import DEFAULT_PORTS, parse_url, proxy_authorization, proxy_for
+        from ..kube.transport import proxy_authorization, proxy_for
 
         target = parse_url(url)
         assert target is not None
