@@ -6,7 +6,7 @@ with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` (CI) the test builds it, otherwise
 It decodes each alpha spec into KubeVirt's alpha Go type, converts it with KubeVirt's conversion function and
 prints the v1beta1 spec as JSON.
 
-Our output differs from KubeVirt's on purpose in two ways, normalised here before comparing (README, ``convert``):
+Our output differs from KubeVirt's on purpose in two ways, normalised here before comparing (docs/convert.md):
 deprecated ``preferredCPUTopology`` spellings get their short names, and v1alpha* "unset" values (``model: ""``,
 ``dedicatedCPUPlacement: false``, ``isolateEmulatorThread: false``) stay unset instead of becoming v1beta1 pointers.
 """
