@@ -111,3 +111,9 @@ def test_source_files_named_in_the_docs_exist(document: Path) -> None:
         if not found:
             missing.append(name)
     assert not missing, f"{document.relative_to(REPO)} names files that do not exist (moved?): {missing}"
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", README))
+    pages = {path.name for path in (REPO / "docs").glob("*.md")}
+    assert not pages - linked, f"link these from the README's 'Read more': {sorted(pages - linked)}"
