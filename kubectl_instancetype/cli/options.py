@@ -243,10 +243,10 @@ class ConnectionFlags:
     verbosity: Verbosity = 0
 
     def connection_options(self) -> Any:
-        """The flags as :class:`~..kube.config.ConnectionOptions`; a namespace that is no valid name or a
+        """The flags as :class:`~..kube.kubeconfig.ConnectionOptions`; a namespace that is no valid name or a
         timeout that is no duration is a :class:`UsageError` (checked when the session is built, before any
         request, as kubectl's ConfigFlags check them)."""
-        from ..kube.kubeconfig_model import ConnectionOptions
+        from ..kube.kubeconfig.model import ConnectionOptions
         from ..kube.names import invalid_namespace
 
         if self.namespace and (problem := invalid_namespace(self.namespace)):

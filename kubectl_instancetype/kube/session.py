@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .client import Client
-    from .config import ConnectionOptions
+    from .kubeconfig import ConnectionOptions
     from .upload_proxy import ProxyConnections
 
 Log = Callable[[str], None]
