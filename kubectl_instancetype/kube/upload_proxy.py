@@ -28,7 +28,7 @@ class ProxyConnections:
     FAILURES = (OSError, ProtocolError, ValueError)
 
     def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
-        from .transport import parse_url
+        from ..golang.neturl import parse_url
 
         self.base = base
         parsed = parse_url(base)
@@ -68,8 +68,9 @@ class ProxyConnections:
         progress: Callable[[int], None] | None = None,
     ) -> Any:
         """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
+        from ..golang.neturl import DEFAULT_PORTS, parse_url
         from .http import Connection
-        from .transport import DEFAULT_PORTS, parse_url, proxy_authorization, proxy_for
+        from .transport import proxy_authorization, proxy_for
 
         target = parse_url(url)
         assert target is not None

@@ -10,6 +10,7 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES, SORT_KEYS, PathSort, RangeFilter, SortKey, sort_order
@@ -118,13 +119,16 @@ class CatalogSource:
         return []
 
 
-class Listing(NamedTuple, Generic[RowT]):
-    """The rows in the order asked for, the warnings to print before them, and the names asked for that
-    matched no object."""
+@dataclass
+class Listing(Generic[RowT]):
+    """The rows in the order asked for, the warnings to print before them, and the namespace namespaced
+    objects were listed from (for "No resources found in NAMESPACE namespace.")."""
 
     rows: list[RowT]
     warnings: list[str]
-    missing: tuple[str, ...] = ()
+    namespace: str = ""
+    missing: tuple[str, ...] = ()  # names asked for that matched no object
+    seen: tuple[str, ...] = ()  # with names asked for: every name read (for "did you mean")
 
 
 def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], str | None], RowT]) -> Listing[RowT]:
@@ -134,14 +138,14 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     ranges, what, sorting = query.ranges, query.what, bool(query.sort_by)
     path = PathSort(query.sort_by) if query.sort_by and query.sort_by not in SORT_KEYS else None
     names = set(query.names)
-    found: set[str] = set()
+    seen: list[str] = []
 
     def consume(obj: dict[str, Any], namespace: str | None) -> None:
         if names:
             name = str((obj.get("metadata") or {}).get("name", ""))
+            seen.append(name)
             if name not in names:
                 return
-            found.add(name)
         if ranges.active and not ranges.matches(obj):
             return
         rows.append(row_of(obj, namespace))
@@ -151,5 +155,6 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     warnings = source.scan(query, consume)
     if sorting:
         rows = [rows[index] for index in sort_order(keys, query.sort_by)]
+    found = set(seen)
     missing = tuple(dict.fromkeys(name for name in query.names if name not in found))
-    return Listing(rows, warnings, missing)
+    return Listing(rows, warnings, source.namespace, missing, tuple(seen))

@@ -127,7 +127,7 @@ def check_image(path: str) -> None:
 
 
 def _open_image(path: str) -> Any:
-    from ..kube.kubeconfig_model import go_os_error
+    from ..kube.kubeconfig.model import go_os_error
 
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the caller

@@ -89,3 +89,31 @@ def test_relative_links_lead_to_files_and_headings(document: Path) -> None:
             headings = re.findall(r"^#+ (.+)$", linked.read_text(), flags=re.M)
             slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
             assert anchor in slugs, f"{document.name}: no heading #{anchor} in {path or document.name}"
+
+
+SOURCE_ROOTS = (REPO, REPO / "kubectl_instancetype", REPO / "tests" / "unit", REPO / "tests" / "integration")
+
+
+@pytest.mark.parametrize("document", DOCS, ids=lambda path: str(path.relative_to(REPO)))
+def test_source_files_named_in_the_docs_exist(document: Path) -> None:
+    """A file the docs name (`kube/http.py`, `tests/golden/convert/`, `test_cli.py`) is where they say."""
+    missing = []
+    files = re.findall(r"`((?:[\w.-]+/)*[\w*-]+\.py)`", document.read_text())
+    folders = re.findall(
+        r"`((?:kubectl_instancetype|tests|hack|bench|docs|completions)/(?:[\w.-]+/)*)`", document.read_text()
+    )
+    for name in sorted(set(files + folders)):
+        if re.search(r"(^|/)[A-Z_]+(\.py|/|$)", name):
+            continue  # a placeholder (`cli/NAME.py`), not a file
+        found = any(list(root.glob(name)) or (root / name).exists() for root in SOURCE_ROOTS)
+        if not found and "/" not in name:
+            found = any(REPO.glob(f"tests/**/{name}"))
+        if not found:
+            missing.append(name)
+    assert not missing, f"{document.relative_to(REPO)} names files that do not exist (moved?): {missing}"
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", README))
+    pages = {path.name for path in (REPO / "docs").glob("*.md")}
+    assert not pages - linked, f"link these from the README's 'Read more': {sorted(pages - linked)}"
