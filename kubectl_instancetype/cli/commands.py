@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "revisions": "kubectl_instancetype.cli.revisions",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
+    "usage": "kubectl_instancetype.cli.usage_cmd",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -9,6 +9,7 @@ import itertools
 
 import pytest
 
+from tests.integration.kinds import serve_kinds
 from tests.integration.test_expand import NS, _revision, _vm
 
 pytestmark = pytest.mark.controlplane
@@ -17,52 +18,10 @@ NAMES = (f"plan-vm-{index}" for index in itertools.count())
 SMALL = {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
 
 
-EXTRA_KINDS = {
-    # kind -> (plural, scope): served by the real KubeVirt plane; added here (real schemas) when missing
-    "VirtualMachineInstance": ("virtualmachineinstances", "Namespaced"),
-    "KubeVirt": ("kubevirts", "Namespaced"),
-}
-
-
 @pytest.fixture(scope="module")
 def kubevirt_kinds(control_plane) -> None:
     """VirtualMachineInstance and KubeVirt served, with KubeVirt v1.9.0's own schemas."""
-    import time
-
-    from hack.localcluster.crds import kubevirt_module_dir, read_validations
-
-    validations = None
-    for kind, (plural, scope) in EXTRA_KINDS.items():
-        crd_name = f"{plural}.kubevirt.io"
-        meta = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition"}
-        if control_plane.get({**meta, "metadata": {"name": crd_name}}) is not None:
-            continue
-        validations = validations or read_validations(kubevirt_module_dir())
-        control_plane.apply(
-            {
-                **meta,
-                "metadata": {"name": crd_name},
-                "spec": {
-                    "group": "kubevirt.io",
-                    "names": {"kind": kind, "plural": plural, "singular": kind.lower()},
-                    "scope": scope,
-                    "versions": [
-                        {
-                            "name": "v1",
-                            "served": True,
-                            "storage": True,
-                            "schema": {"openAPIV3Schema": validations[kind.lower()]},
-                            "subresources": {"status": {}},
-                        }
-                    ],
-                },
-            }
-        )
-        for _ in range(100):
-            code, _answer = control_plane._request("GET", f"/apis/kubevirt.io/v1/{plural}")
-            if code == 200:
-                break
-            time.sleep(0.1)
+    serve_kinds(control_plane, ("VirtualMachineInstance", "KubeVirt"))
 
 
 @pytest.fixture
