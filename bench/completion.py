@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.report import publish
 from hack.localcluster import ControlPlane, binaries_dir
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
 
 HERE = Path(__file__).resolve().parent
 

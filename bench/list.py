@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.report import publish
 from hack.localcluster import ControlPlane, binaries_dir
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
 from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 
 CPU_CHOICES = (1, 2, 4, 8, 16, 32)  # cpu=4 matches one in six

@@ -20,9 +20,12 @@ def stamp() -> str:
     """One line saying when, where and how the figures were measured."""
     today = datetime.datetime.now(datetime.UTC).date().isoformat()
     command = " ".join(["python", f"bench/{Path(sys.argv[0]).name}", *sys.argv[1:]])
+    # The load says how far to trust absolute times: other work on the machine slows both sides of a ratio.
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     return (
         f"_Measured {today} on {os.cpu_count()} cores, {platform.system()} {platform.machine()}, "
-        f"Python {platform.python_version()}: `{command}`._"
+        f"Python {platform.python_version()}{'' if load is None else f', load average {load:.1f} at the end'}: "
+        f"`{command}`._"
     )
 
 

@@ -17,6 +17,7 @@ from ..instancetype import infer
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -328,9 +329,13 @@ class LabelOutcome:
 
 
 def label_volume(
-    client: Client, resource: Resource, name: str, namespace: str, request: LabelRequest, *, skip_checks: bool = False
+    session: Session, kind: str, name: str, request: LabelRequest, *, skip_checks: bool = False
 ) -> LabelOutcome:
-    """Read the volume, check the types, and merge-patch its labels (nothing is sent when nothing changes)."""
+    """Read the volume (a ``kind`` of the session's namespace), check the types, and merge-patch its labels
+    (nothing is sent when nothing changes)."""
+    from ..kube.resources import BY_KIND
+
+    resource, namespace, client = BY_KIND[kind], session.namespace, session.client()
     current = client.get(resource, name, namespace)
     labels = (current.get("metadata") or {}).get("labels") or {}
     patch, verb = label_patch(labels, request)

@@ -20,13 +20,13 @@ COMMANDS_DIR = REPO / "docs" / "commands"
 def test_the_command_reference_is_generated_from_the_app() -> None:
     generated = docgen.pages()
     on_disk = {path.name: path.read_text() for path in COMMANDS_DIR.glob("*.md")}
-    assert sorted(on_disk) == sorted(generated), "run `make docs` (pages were added or removed)"
+    assert sorted(on_disk) == sorted(generated), "run `make generate` (or `make docs`) (pages were added or removed)"
     stale = [name for name, text in generated.items() if on_disk[name] != text]
-    assert not stale, f"run `make docs`: {', '.join(stale)} differ from the app's help"
+    assert not stale, f"run `make generate` (or `make docs`): {', '.join(stale)} differ from the app's help"
 
 
 def test_the_readme_table_of_commands_is_generated_from_the_app() -> None:
-    assert docgen.with_command_table(README, docgen.command_table()) == README, "run `make docs`"
+    assert docgen.with_command_table(README, docgen.command_table()) == README, "run `make generate` (or `make docs`)"
 
 
 def test_every_command_and_subcommand_has_a_reference_page() -> None:
@@ -89,3 +89,31 @@ def test_relative_links_lead_to_files_and_headings(document: Path) -> None:
             headings = re.findall(r"^#+ (.+)$", linked.read_text(), flags=re.M)
             slugs = {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
             assert anchor in slugs, f"{document.name}: no heading #{anchor} in {path or document.name}"
+
+
+SOURCE_ROOTS = (REPO, REPO / "kubectl_instancetype", REPO / "tests" / "unit", REPO / "tests" / "integration")
+
+
+@pytest.mark.parametrize("document", DOCS, ids=lambda path: str(path.relative_to(REPO)))
+def test_source_files_named_in_the_docs_exist(document: Path) -> None:
+    """A file the docs name (`kube/http.py`, `tests/golden/convert/`, `test_cli.py`) is where they say."""
+    missing = []
+    files = re.findall(r"`((?:[\w.-]+/)*[\w*-]+\.py)`", document.read_text())
+    folders = re.findall(
+        r"`((?:kubectl_instancetype|tests|hack|bench|docs|completions)/(?:[\w.-]+/)*)`", document.read_text()
+    )
+    for name in sorted(set(files + folders)):
+        if re.search(r"(^|/)[A-Z_]+(\.py|/|$)", name):
+            continue  # a placeholder (`cli/NAME.py`), not a file
+        found = any(list(root.glob(name)) or (root / name).exists() for root in SOURCE_ROOTS)
+        if not found and "/" not in name:
+            found = any(REPO.glob(f"tests/**/{name}"))
+        if not found:
+            missing.append(name)
+    assert not missing, f"{document.relative_to(REPO)} names files that do not exist (moved?): {missing}"
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", README))
+    pages = {path.name for path in (REPO / "docs").glob("*.md")}
+    assert not pages - linked, f"link these from the README's 'Read more': {sorted(pages - linked)}"
