@@ -4,6 +4,7 @@
 ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
+import dataclasses
 from typing import Annotated, Optional
 
 import typer
@@ -46,7 +47,9 @@ DETAIL_HEADERS = ("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS",
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
-    app.command("usage", help=HELP, short_help="Show who uses which instance type and preference.")(usage_command)
+    app.command("usage", help=HELP, short_help="Show who uses which instance type and preference.")(
+        options.command(UsageOptions, run)
+    )
 
 
 def parse_target(text: str) -> tuple[str, str]:
@@ -64,81 +67,76 @@ def parse_target(text: str) -> tuple[str, str]:
     raise UsageError(f'usage takes TYPE/NAME with TYPE one of {known}, not "{text}"')
 
 
-def usage_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class UsageOptions:
+    """Read the cluster, then print the table, the details of one object, or the delete check."""
+
     target: Annotated[
         Optional[str],
         typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False),
-    ] = None,
+    ] = None
     all_namespaces: Annotated[
         bool, typer.Option("-A", "--all-namespaces", help="Look at every namespace, not only the current one.")
-    ] = False,
+    ] = False
     check_delete: Annotated[
         bool,
         typer.Option(
             "--check-delete", help="List what deleting TYPE/NAME would break; exit 1 while anything needs it."
         ),
-    ] = False,
-    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.")] = "",
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Read the cluster, then print the table, the details of one object, or the delete check."""
-    from ..errors import PluginError, UsageError
-    from ..instancetype.usage import Target
-    from ..kube.client import connect
-    from ..output import messages
-    from ..output.printers import check_output_format
+    ] = False
+    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.")] = ""
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    check_output_format(output, FORMATS)
-    chosen = parse_target(target) if target else None
-    if check_delete and chosen is None:
-        raise UsageError("--check-delete needs the TYPE/NAME it would delete")
-    if chosen and chosen[0] == "ControllerRevision" and not check_delete:
-        raise UsageError("controllerrevision/NAME goes with --check-delete; to see copies, name their object")
+    def validate(self) -> None:
+        """TYPE/NAME is an instance type or preference kind (or a ControllerRevision with --check-delete)."""
+        from ..errors import UsageError
+        from ..output.printers import check_output_format
+
+        check_output_format(self.output, FORMATS)
+        self.chosen = parse_target(self.target) if self.target else None
+        if self.check_delete and self.chosen is None:
+            raise UsageError("--check-delete needs the TYPE/NAME it would delete")
+        if self.chosen and self.chosen[0] == "ControllerRevision" and not self.check_delete:
+            raise UsageError("controllerrevision/NAME goes with --check-delete; to see copies, name their object")
+
+
+def run(env, opts: UsageOptions, session) -> None:
+    """Read, print, and fail --check-delete while something needs the object."""
+    from ..errors import PluginError
+    from ..instancetype.usage import Target
+    from ..output import messages
     from ..output import usage as printer
     from ..usecases.usage import collect, revision_users
 
-    with connect(
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
-        env.environ,
-        env.home(),
-        messages.request_logger(env),
-    ) as client:
-        scope = None if all_namespaces else client.namespace
-        if chosen and chosen[0] == "ControllerRevision":
-            users = revision_users(client, chosen[1], client.namespace)
-            env.stdout.write(printer.render_revision_check(chosen[1], users))
-            if users:
-                raise PluginError(
-                    f"controllerrevision/{chosen[1]} is recorded by {len(users)} VM(s): deleting it sends them back "
-                    "to the live object (or stops them when that is gone)"
-                )
-            return
-        only = None
-        if chosen:
-            kind, name = chosen
-            only = Target(kind, "" if "Cluster" in kind else client.namespace, name)
-        report = collect(client, scope, only)
+    if opts.chosen and opts.chosen[0] == "ControllerRevision":
+        users = revision_users(session, opts.chosen[1])
+        env.stdout.write(printer.render_revision_check(opts.chosen[1], users))
+        if users:
+            raise PluginError(
+                f"controllerrevision/{opts.chosen[1]} is recorded by {len(users)} VM(s): deleting it sends them back "
+                "to the live object (or stops them when that is gone)"
+            )
+        return
+    only = None
+    if opts.chosen:
+        kind, name = opts.chosen
+        only = Target(kind, "" if "Cluster" in kind else session.namespace, name)
+    report = collect(session, None if opts.all_namespaces else session.namespace, only)
     for warning in report.warnings:
         messages.warn(env, warning)
-    if output:
-        printer.print_document(env, output, printer.document(report))
-    elif check_delete and only is not None:
+    if opts.output:
+        printer.print_document(env, opts.output, printer.document(report))
+    elif opts.check_delete and only is not None:
         env.stdout.write(printer.render_delete_check(report, only))
     elif only is not None:
         env.stdout.write(printer.render_details(report, only))
+    elif not report.targets:
+        messages.info(env, "No instance types or preferences found")
+        return
     else:
-        if not report.targets:
-            messages.info(env, "No instance types or preferences found")
-            return
-        env.stdout.write(printer.render_summary(report, all_namespaces))
-    if check_delete and only is not None:
+        env.stdout.write(printer.render_summary(report, opts.all_namespaces))
+    if opts.check_delete and only is not None:
         blocking = [use for use in report.uses_of(only) if use.breaks]
         if blocking:
             raise PluginError(

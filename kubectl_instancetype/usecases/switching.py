@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..instancetype.liveupdate import LivePlan
     from ..kube.client import Client
+    from ..kube.session import Session
 
 KEYS = ("instancetype", "preference")
 KUBEVIRT_DEFAULT = "the default (LiveUpdate since KubeVirt v1.6)"
@@ -167,7 +168,7 @@ def start_template(
 
 
 def plan_switch(
-    client: Client,
+    session: Session,
     name: str,
     changes: list[tuple[str, str, str]],
     *,
@@ -185,8 +186,9 @@ def plan_switch(
     from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
     from .revisions import cluster_fetch
 
-    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, client.namespace)
-    namespace = str(vm["metadata"].get("namespace") or client.namespace)
+    client = session.client()
+    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, session.namespace)
+    namespace = str(vm["metadata"].get("namespace") or session.namespace)
     vm["metadata"].setdefault("namespace", namespace)
     fetch = cluster_fetch(client)
     notes: list[str] = []
@@ -350,12 +352,13 @@ def _refreshed(
 # --- writing and waiting ----------------------------------------------------------------------------------------
 
 
-def apply_switch(client: Client, plan: SwitchPlan) -> dict[str, Any]:
+def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
     """Create the revisions of a refresh (an existing one with the same data is reused, as KubeVirt does),
     then PUT the VM (refused by the server if it changed since it was read). Returns the stored VM."""
     from ..errors import APIError, PluginError
     from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
+    client = session.client()
     for _, revision in plan.refresh:
         try:
             client.create(CONTROLLER_REVISIONS, revision, plan.namespace)
@@ -371,12 +374,14 @@ def apply_switch(client: Client, plan: SwitchPlan) -> dict[str, Any]:
     return stored
 
 
-def unpin_refreshed(client: Client, plan: SwitchPlan, vm: dict[str, Any]) -> dict[str, Any] | None:
+def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:
     """After a refresh the controller records the pinned revisions in status (KubeVirt v1.5+); the pins are then
     removed so that a later change of the matcher's name needs no revisionName edit. None when the status
     does not record them yet (the pins stay: KubeVirt honours them)."""
     from ..kube.resources import VIRTUAL_MACHINES
 
+    client = session.client()
+    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
     status = vm.get("status") or {}
     unpinned = {**vm, "spec": dict(vm.get("spec") or {})}
     for key, revision in plan.refresh:
@@ -398,7 +403,7 @@ HOTPLUG_CONDITIONS = ("HotVCPUChange", "HotMemoryChange", "HotPlugCPUError", "Ho
 
 
 def observe(
-    client: Client,
+    session: Session,
     plan: SwitchPlan,
     written: dict[str, Any],
     *,
@@ -412,6 +417,7 @@ def observe(
     (``status.desiredGeneration``) and the planned live changes visible on the VMI. Then report what it did."""
     from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
 
+    client = session.client()
     generation = int((written.get("metadata") or {}).get("generation") or 0)
     keys = [change.key for change in plan.changes]
     deadline = clock() + timeout

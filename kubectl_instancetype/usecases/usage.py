@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..instancetype.usage import Target, Totals, Use
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 KEYS = ("instancetype", "preference")
 
@@ -45,7 +46,7 @@ def _template_resource(client: Client) -> Resource | None:
     from ..kube.resources import Resource
 
     try:
-        group = client.transport.request("GET", "/apis/template.kubevirt.io")
+        group = client.api_group("template.kubevirt.io")
     except NotFoundError:
         return None
     version = str(((group or {}).get("preferredVersion") or {}).get("version") or "")
@@ -54,7 +55,7 @@ def _template_resource(client: Client) -> Resource | None:
     return Resource("template.kubevirt.io", version, "virtualmachinetemplates", "VirtualMachineTemplate", True)
 
 
-def collect(client: Client, namespace: str | None, only: Target | None = None) -> UsageReport:
+def collect(session: Session, namespace: str | None, only: Target | None = None) -> UsageReport:
     """Read the cluster (``namespace`` None: all namespaces) and list who uses what; ``only`` limits the
     report to one target."""
     from ..errors import APIError, ForbiddenError, NotFoundError
@@ -63,6 +64,7 @@ def collect(client: Client, namespace: str | None, only: Target | None = None) -
     from ..kube import resources
     from .revisions import cluster_fetch
 
+    client = session.client()
     warnings: list[str] = []
     skipped: list[str] = []
 
@@ -213,11 +215,12 @@ def collect(client: Client, namespace: str | None, only: Target | None = None) -
 _USER_ORDER = {"VirtualMachine": 0, "VirtualMachinePool": 1, "VirtualMachineTemplate": 2, "ControllerRevision": 3}
 
 
-def revision_users(client: Client, name: str, namespace: str) -> list[str]:
+def revision_users(session: Session, name: str) -> list[str]:
     """The VMs that resolve through ControllerRevision ``name`` (revisionName, status ref, or their start
     revision pins it): deleting it sends them back to the live object."""
     from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
+    client, namespace = session.client(), session.namespace
     users = []
     starts = {
         str(rev["metadata"]["name"]): rev

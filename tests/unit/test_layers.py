@@ -38,7 +38,6 @@ KNOWN: dict[tuple[str, str], str] = {
     (f"{ROOT}.cli.convert", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.cli.flagtable", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.cli.infer", f"imports {ROOT}.kube.client"): _MOVING,
-    (f"{ROOT}.cli.switch", f"imports {ROOT}.kube.client"): _MOVING,
     (f"{ROOT}.usecases.expansion", "imports connect from kube.client"): _MOVING,
     (f"{ROOT}.usecases.inference", f"imports {ROOT}.oci.client"): _MOVING,
     (f"{ROOT}.usecases.names", "makes a Client"): _MOVING,
