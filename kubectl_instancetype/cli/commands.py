@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "expand": "kubectl_instancetype.cli.expand",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
+    "lint": "kubectl_instancetype.cli.lint",
     "list": "kubectl_instancetype.cli.list",
     "matrix": "kubectl_instancetype.cli.matrix",
     "recommend": "kubectl_instancetype.cli.recommend",
