@@ -82,12 +82,13 @@ class SelectionFlags:
         if self.instancetypes_only and self.preferences_only:
             raise options.UsageError("--instancetypes-only and --preferences-only cannot be used together")
 
-    def scope(self, namespace: Optional[str]) -> Any:
-        """The use case's :class:`~..usecases.catalog_install.Scope` (namespaced kinds in ``namespace``)."""
-        from ..usecases.catalog_install import Scope
+    def selection(self) -> Any:
+        """The use case's :class:`~..usecases.catalog_install.Selection`."""
+        from ..usecases.catalog_install import Selection
 
-        return Scope(
-            namespace=namespace if self.namespaced else None,
+        return Selection(
+            version=self.version,
+            namespaced=self.namespaced,
             instancetypes=not self.preferences_only,
             preferences=not self.instancetypes_only,
         )
