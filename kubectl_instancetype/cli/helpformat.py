@@ -147,6 +147,14 @@ class CobraCommand(TyperCommand):
     # flags whose value may be left out, and what they mean alone (pflag's NoOptDefVal), for `[="client"]`
     optional_values: dict[str, str] = {}  # noqa: RUF012 - replaced per app by install(), never mutated
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if any(getattr(param, "name", "") == "kubeconfig" for param in self.params):
+            # kubectl's impersonation flags on every command that talks to a cluster (read by options.py)
+            from .options import impersonation_options
+
+            self.params.extend(impersonation_options())
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Write cobra's help text."""
         formatter.write(cobra_help(self, ctx))

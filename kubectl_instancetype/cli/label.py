@@ -111,7 +111,9 @@ def label_command(
         outcome = label_volume(
             client, BY_KIND[kind], name, namespace or client.namespace, request, skip_checks=skip_checks
         )
-    env.stdout.write(f"{outcome.name} {outcome.verb}\n")
+    from ..output.terminal import escape
+
+    env.stdout.write(escape(f"{outcome.name} {outcome.verb}") + "\n")
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:

@@ -5,7 +5,7 @@ kubectl does not pass its own global flags to plugins, so each command parses th
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from typer._click.core import Parameter
@@ -148,6 +148,61 @@ def parse_request_timeout(text: str) -> float | None:
         raise UsageError(str(exc)) from None
 
 
+_IMPERSONATION_META = "kubectl_instancetype.impersonation"
+
+
+def impersonation_options() -> list[Parameter]:
+    """kubectl's ``--as``, ``--as-group`` and ``--as-uid``, added to every command that has ``--kubeconfig``
+    (helpformat.CobraCommand does it, so command modules need not declare them).
+
+    Their values go to the context's ``meta`` and :func:`connection_options` reads them from there.
+    """
+    from typer.core import TyperOption
+
+    def keep(ctx: Any, param: Parameter, value: Any) -> Any:
+        if value:
+            ctx.meta.setdefault(_IMPERSONATION_META, {})[param.name] = tuple(value) if param.multiple else value
+        return value
+
+    help_as = (
+        "Username to impersonate for the operation. User could be a regular user or a service account in a namespace."
+    )
+    return [
+        TyperOption(
+            param_decls=["--as", "as_user"],
+            metavar="string",
+            help=help_as,
+            expose_value=False,
+            callback=keep,
+            rich_help_panel=CONNECTION_PANEL,
+        ),
+        TyperOption(
+            param_decls=["--as-group", "as_groups"],
+            metavar="stringArray",
+            multiple=True,
+            help="Group to impersonate for the operation, this flag can be repeated to specify multiple groups.",
+            expose_value=False,
+            callback=keep,
+            rich_help_panel=CONNECTION_PANEL,
+        ),
+        TyperOption(
+            param_decls=["--as-uid", "as_uid"],
+            metavar="string",
+            help="UID to impersonate for the operation.",
+            expose_value=False,
+            callback=keep,
+            rich_help_panel=CONNECTION_PANEL,
+        ),
+    ]
+
+
+def _impersonation_flags() -> dict[str, Any]:
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return dict(ctx.meta.get(_IMPERSONATION_META, {})) if ctx is not None else {}
+
+
 def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
     """Bundle the global flags for :mod:`kubectl_instancetype.kube` (a ``ConnectionOptions``)."""
     from ..kube.config import ConnectionOptions  # only commands that talk to a cluster need it
@@ -156,11 +211,15 @@ def connection_options(kubeconfig: str | None, context: str | None, namespace: s
     if namespace and (problem := invalid_namespace(namespace)):
         raise UsageError(problem)
 
+    acting_as = _impersonation_flags()
     return ConnectionOptions(
         kubeconfig=kubeconfig or None,
         context=context or None,
         namespace=namespace or None,
         request_timeout=parse_request_timeout(request_timeout),
+        as_user=acting_as.get("as_user") or None,
+        as_uid=acting_as.get("as_uid") or None,
+        as_groups=tuple(acting_as.get("as_groups") or ()),
     )
 
 

@@ -71,6 +71,8 @@ def revisions_command(
     flavour = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
     if server_flavour(vm) in flavour:
         env.stdout.write(f"\nRevisions recorded in: {flavour[server_flavour(vm)]}\n")
+    from ..output.terminal import escape_lines
+
     for report in reports:
         if report and report["diff"]:
-            env.stdout.write("\n" + report["diff"])
+            env.stdout.write("\n" + escape_lines(report["diff"]))

@@ -97,11 +97,19 @@ def switch_command(
         summary = ", ".join(
             f"{key} {_describe(plan.vm, key)} -> {_describe(plan.updated, key)}" for key, _, _ in changes
         )
+        from ..output.terminal import escape
+
+        if plan.unchanged:
+            # kubectl apply's word for an object left as it is; nothing is sent
+            env.stdout.write(
+                escape(f"virtualmachine.kubevirt.io/{name} unchanged{' (dry run)' if dry_run else ''}") + "\n"
+            )
+            return
         if dry_run:
-            env.stdout.write(f"virtualmachine.kubevirt.io/{name} would switch: {summary} (dry run)\n")
+            env.stdout.write(escape(f"virtualmachine.kubevirt.io/{name} would switch: {summary} (dry run)") + "\n")
             return
         apply_switch(client, plan)
-    env.stdout.write(f"virtualmachine.kubevirt.io/{name} switched: {summary}\n")
+    env.stdout.write(escape(f"virtualmachine.kubevirt.io/{name} switched: {summary}") + "\n")
 
 
 def _describe(vm, key: str) -> str:

@@ -212,8 +212,10 @@ def upload_command(
 
     check_image(plan.image_path)
 
+    from ..output.terminal import escape
+
     def say(line: str) -> None:
-        env.stdout.write(line + "\n")
+        env.stdout.write(escape(line) + "\n")
         env.stdout.flush()
 
     settings = Settings(

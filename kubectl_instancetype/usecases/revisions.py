@@ -34,6 +34,11 @@ class SwitchPlan(NamedTuple):
     cleared: list[str]
     flavour: str
 
+    @property
+    def unchanged(self) -> bool:
+        """Every matcher already names what was asked for: nothing is to be sent."""
+        return self.updated is self.vm
+
 
 def plan_switch(client: Client, name: str, changes: list[tuple[str, str, str]], *, check: bool) -> SwitchPlan:
     """GET the VM, change its matchers (``(key, name, kind)`` each) the way the server expects, and run the
@@ -48,6 +53,8 @@ def plan_switch(client: Client, name: str, changes: list[tuple[str, str, str]], 
     vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, client.namespace)
     updated, cleared = vm, []
     for key, object_name, kind in changes:
+        if _names_already(vm, key, object_name, kind):
+            continue  # a no-op keeps the matcher (and its pinned revision) as it is
         updated, was_cleared = switched(updated, key, object_name, kind)
         if was_cleared:
             cleared.append(key)
@@ -62,6 +69,20 @@ def plan_switch(client: Client, name: str, changes: list[tuple[str, str, str]], 
         if problems:
             raise PreflightError("\nerror: ".join(problems))
     return SwitchPlan(vm, updated, cleared, server_flavour(vm))
+
+
+def _names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:
+    """True when the VM's matcher ``spec.<key>`` names ``kind``/``name`` already (kind spellings compared as
+    KubeVirt reads them: empty is the cluster kind)."""
+    from ..instancetype.expand.resolve import ResolveError, matcher_kind
+
+    matcher = (vm.get("spec") or {}).get(key)
+    if not isinstance(matcher, dict) or matcher.get("name") != name or matcher.get("inferFromVolume"):
+        return False
+    try:
+        return matcher_kind(key, str(matcher.get("kind") or "")) == matcher_kind(key, kind)
+    except ResolveError:
+        return False
 
 
 def apply_switch(client: Client, plan: SwitchPlan) -> None:
