@@ -214,7 +214,7 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
 
 
 def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
-    from ..kube.config import kubeconfig_paths, read_kubeconfig
+    from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
     files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
     return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]

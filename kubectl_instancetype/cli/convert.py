@@ -115,21 +115,10 @@ def convert(
 
 
 def _objects(env, path: str) -> list:
-    """The objects in a file, stdin (``-``) or, as kubectl reads a directory, its .json/.yaml/.yml files."""
-    import os
+    """The objects in a file, stdin (``-``) or a directory."""
+    from ..usecases.manifests import read_manifests
 
-    from ..instancetype.convert import parse_documents
-
-    if path != "-" and os.path.isdir(path):
-        names = sorted(name for name in os.listdir(path) if name.endswith((".json", ".yaml", ".yml")))
-        return [obj for name in names for obj in parse_documents(_read(env, os.path.join(path, name)))]
-    return parse_documents(_read(env, path))
-
-
-def _read(env, path: str) -> str:
-    from ..usecases.manifests import read_text
-
-    return read_text(path, env.stdin)
+    return read_manifests(path, env.stdin)
 
 
 def _report(env, result, vm_objects) -> None:

@@ -135,9 +135,9 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
 def _read_vm(env: Any, filename: str) -> dict:
     from ..errors import InputError
-    from ..usecases.manifests import read_documents
+    from ..usecases.manifests import read_manifests
 
-    documents = read_documents(filename, env.stdin)
+    documents = read_manifests(filename, env.stdin)
     if len(documents) != 1 or not isinstance(documents[0], dict):
         raise InputError(f"expected one VirtualMachine in {filename}, found {len(documents)} documents")
     vm = documents[0]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import PluginError
-from .config import ClusterConfig, ConnectionOptions, load_cluster_config
+from .kubeconfig import ClusterConfig, ConnectionOptions, load_cluster_config
 from .resources import Resource
 from .transport import Transport
 

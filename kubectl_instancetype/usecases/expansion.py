@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .manifests import read_documents
+from .manifests import read_manifests
 
 EXPAND_VM_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec"
 EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/expand-spec"
@@ -87,7 +87,7 @@ class Expansion:
         from ..errors import InputError
 
         vms = []
-        for doc in read_documents(path, self.stdin):
+        for doc in read_manifests(path, self.stdin):
             kind = doc.get("kind")
             if kind == "VirtualMachine":
                 vms.append(doc)
@@ -107,7 +107,7 @@ class Expansion:
         ):
             if path is None:
                 continue
-            docs = read_documents(path, self.stdin)
+            docs = read_manifests(path, self.stdin, typed=False)
             if len(docs) != 1 or (docs[0].get("kind") not in kinds and "spec" in docs[0]):
                 raise InputError(f"{path}: expected one {' or '.join(kinds)}")
             self.overrides[key] = docs[0]["spec"] if "spec" in docs[0] else docs[0]

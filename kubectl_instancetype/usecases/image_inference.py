@@ -2,7 +2,7 @@
 
 KubeVirt cannot infer from ``containerDisk`` volumes or registry imports (KubeVirt issue #14722), although
 containerdisk images carry their defaults as environment variables (CDI copies them to labels on registry
-imports). The image's config is read through the OCI distribution API (:mod:`..registry.client`) and the VM
+imports). The image's config is read through the OCI distribution API (:mod:`..oci.client`) and the VM
 gets ``spec.instancetype``/``spec.preference`` as ``{name, kind}``. An instance type brings its own memory,
 so the VM's ``domain.memory`` is removed with it, as virtctl does when ``--instancetype`` is given.
 """

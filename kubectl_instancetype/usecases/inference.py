@@ -17,6 +17,7 @@ from ..instancetype import infer
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -179,7 +180,7 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
 class ImageDefaults:
     """What an image gives each matcher, with the config read (for its labels and the digests)."""
 
-    image: Any  # registry.client.ImageConfig
+    image: Any  # oci.client.ImageConfig
     defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
 
     def matcher(self, name: str) -> dict[str, str] | None:
@@ -202,7 +203,7 @@ def image_defaults(
 ) -> ImageDefaults:
     """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
     from ..instancetype import imagedefaults
-    from ..registry.client import credentials, read_image_config
+    from ..oci.client import credentials, read_image_config
 
     try:
         reference = imagedefaults.parse_reference(text)
@@ -328,9 +329,13 @@ class LabelOutcome:
 
 
 def label_volume(
-    client: Client, resource: Resource, name: str, namespace: str, request: LabelRequest, *, skip_checks: bool = False
+    session: Session, kind: str, name: str, request: LabelRequest, *, skip_checks: bool = False
 ) -> LabelOutcome:
-    """Read the volume, check the types, and merge-patch its labels (nothing is sent when nothing changes)."""
+    """Read the volume (a ``kind`` of the session's namespace), check the types, and merge-patch its labels
+    (nothing is sent when nothing changes)."""
+    from ..kube.resources import BY_KIND
+
+    resource, namespace, client = BY_KIND[kind], session.namespace, session.client()
     current = client.get(resource, name, namespace)
     labels = (current.get("metadata") or {}).get("labels") or {}
     patch, verb = label_patch(labels, request)

@@ -70,7 +70,7 @@ def list_names(
     """
     from ..kube import resources
     from ..kube.client import Client
-    from ..kube.config import ConnectionOptions, kubeconfig_paths, load_cluster_config, read_kubeconfig
+    from ..kube.kubeconfig import ConnectionOptions, kubeconfig_paths, load_cluster_config, read_kubeconfig
 
     constant, namespaced = SOURCES[source]
     resource = getattr(resources, constant)

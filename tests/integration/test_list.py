@@ -275,7 +275,7 @@ def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> Non
     import os
 
     from kubectl_instancetype.kube.client import Client
-    from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
     from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 
     config = load_cluster_config(ConnectionOptions(kubeconfig=str(control_plane.kubeconfig())), dict(os.environ), "/x")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.kube.exec_credential import MAX_OUTPUT
+from kubectl_instancetype.kube.kubeconfig.exec_credential import MAX_OUTPUT
 from tests.conftest import run_cli
 
 V1 = "client.authentication.k8s.io/v1"

@@ -14,8 +14,8 @@ import os
 import time
 from typing import Any
 
-from ..errors import ConfigurationError, TransportError
-from .kubeconfig_model import check_authorization
+from ...errors import ConfigurationError, TransportError
+from .model import check_authorization
 
 API_VERSIONS = ("client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1")
 INTERACTIVE_MODES = ("Never", "IfAvailable", "Always")

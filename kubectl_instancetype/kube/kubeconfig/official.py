@@ -2,13 +2,13 @@
 
 Auth providers (oidc), basic auth and in-cluster service accounts are resolved by ``kubernetes.config``;
 what it yields (host, CA, client certificate, Authorization header and its refresh hook, proxy,
-tls-server-name) is copied into a :class:`~.kubeconfig_model.ClusterConfig` for our transport. Importing the
+tls-server-name) is copied into a :class:`~.model.ClusterConfig` for our transport. Importing the
 client costs 200-290 ms, so this module is imported only on that path. (Exec credential plugins are run by
 :mod:`.exec_credential`: this loader logs a failing plugin and carries on without credentials.)
 
 Nothing the official client says crosses into our messages unredacted: its exceptions quote whole kubeconfig
 entries (an oidc user without ``id-token`` prints client-secret and refresh-token), so every message is
-passed through :func:`~.kubeconfig_model.redact` with every credential of the user entry, and raised without
+passed through :func:`~.model.redact` with every credential of the user entry, and raised without
 the original exception attached (``-v`` prints the chain of causes).
 """
 
@@ -20,8 +20,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import ConfigurationError, PluginError
-from .kubeconfig_model import (
+from ...errors import ConfigurationError, PluginError
+from .model import (
     IN_CLUSTER_NAMESPACE_FILE,
     ClusterConfig,
     ConnectionOptions,

@@ -1,7 +1,7 @@
-"""What the kubeconfig resolves to, shared by the fast path (:mod:`.config`), the hand-over to the official
-client (:mod:`.official`), exec credential plugins (:mod:`.exec_credential`) and TLS (:mod:`.tls`).
+"""What the kubeconfig resolves to, shared by the fast path (:mod:`.resolve`), the hand-over to the official
+client (:mod:`.official`), exec credential plugins (:mod:`.exec_credential`) and TLS (:mod:`..tls`).
 
-This module depends on none of them, so that none of them depends on another through it: :mod:`.config`
+This module depends on none of them, so that none of them depends on another through it: :mod:`.resolve`
 imports :mod:`.official` and :mod:`.exec_credential` (lazily), and they import only this module.
 It also holds the one place that keeps credentials out of messages (:func:`redact`).
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ConfigurationError, TransportError
+from ...errors import ConfigurationError, TransportError
 
 IN_CLUSTER_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 REDACTED = "REDACTED"  # what `kubectl config view` prints instead of secret data

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PluginError
+from ..golang.encoding_base64 import std_decode
 from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
 
@@ -78,7 +79,8 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
             continue
         if entry.get("auth"):
             try:
-                user, _, password = base64.b64decode(entry["auth"]).decode("utf-8").partition(":")
+                # docker/cli config/configfile decodeAuth: base64.StdEncoding.DecodeString
+                user, _, password = std_decode(str(entry["auth"])).decode("utf-8").partition(":")
             except (ValueError, UnicodeDecodeError) as exc:
                 raise RegistryError(f"the credentials for {key} in {path} are not base64 user:password") from exc
             return user, password
