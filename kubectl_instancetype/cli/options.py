@@ -23,7 +23,7 @@ flags to plugins, so each command parses them itself.
 
 import dataclasses
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
 import typer
@@ -364,17 +364,21 @@ def _connection(opts: Any) -> Optional[ConnectionFlags]:
     return found if isinstance(found, ConnectionFlags) else None
 
 
-def command(options_class: type, run: Callable[..., Any]) -> Callable[..., Any]:
+def command(
+    options_class: type, run: Callable[..., Any], *, extra: Sequence[inspect.Parameter] = ()
+) -> Callable[..., Any]:
     """The Typer command function for ``options_class``; a run calls ``run(env, options)``, or
     ``run(env, options, session)`` when the options have a ``connection`` group (:class:`ConnectionFlags`).
 
-    ``run``'s return value is the command's (an int is the exit status).
+    ``run``'s return value is the command's (an int is the exit status). ``extra`` parameters (flags made from
+    a table, see :mod:`.flagtable`) come first; their values are handed to the options as ``opts.extra``.
     """
     flat = fields_of(options_class)
     names = [name for name, _, _ in flat]
     if len(set(names)) != len(names):
         raise TypeError(f"{options_class.__name__}: a flag is declared twice: {names}")
     parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    parameters += list(extra)
     parameters += [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
         for name, annotation, default in flat
@@ -383,7 +387,10 @@ def command(options_class: type, run: Callable[..., Any]) -> Callable[..., Any]:
     def typer_command(ctx: typer.Context, **values: Any) -> Any:
         env = ctx.obj
         env.verbosity = values.get("verbosity", 0)  # first: a failure from here on shows its traceback at -v
+        given = {parameter.name: values.pop(parameter.name) for parameter in extra}
         opts = _fill(options_class, values)
+        if extra:
+            opts.extra = given
         for line in getattr(opts, "warnings", list)():
             env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
         validate(opts)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 FIELD_MANAGER = "kubectl-instancetype"
 MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -383,3 +384,62 @@ def diff(
         shown = by_kind[kind].name_of(name)
         diffs.append("".join(difflib.unified_diff(lines(current), [], f"cluster/{shown}", "/dev/null")))
     return diffs
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What ``catalog install``/``diff`` work on: the release (None: the newest), the kinds, and whether the
+    namespaced kinds are meant (in the session's namespace) rather than the cluster-scoped ones."""
+
+    version: str | None = None
+    namespaced: bool = False
+    instancetypes: bool = True
+    preferences: bool = True
+
+
+def _selected(
+    session: Session, selection: Selection
+) -> tuple[Catalog, list[tuple[Resource, dict[str, Any]]], list[Resource], dict[tuple[str, str], dict[str, Any]]]:
+    from ..catalog import DEFAULT_VERSION, load_catalog
+
+    catalog = load_catalog(selection.version or DEFAULT_VERSION)
+    client = session.client()
+    scope = Scope(
+        namespace=session.namespace if selection.namespaced else None,
+        instancetypes=selection.instancetypes,
+        preferences=selection.preferences,
+    )
+    objects = catalog_objects(catalog, scope)
+    kinds = list(dict.fromkeys(resource for resource, _ in objects))
+    return catalog, objects, kinds, existing_objects(client, kinds, scope.namespace)
+
+
+def install_catalog(
+    session: Session,
+    selection: Selection,
+    *,
+    dry_run: str = "none",
+    force: bool = False,
+    drop_unknown_fields: bool = False,
+    report: Callable[[Outcome], None] = lambda outcome: None,
+) -> InstallReport:
+    """``catalog install``: read what exists, refuse virt-operator's objects unless ``force``, apply the rest
+    (:func:`install`); ``report`` receives each outcome as it happens."""
+    _, objects, _, existing = _selected(session, selection)
+    if not force:
+        refuse_operator_managed(objects, existing)
+    return install(
+        session.client(),
+        objects,
+        existing,
+        dry_run=dry_run,
+        force=force,
+        drop_unknown_fields=drop_unknown_fields,
+        report=report,
+    )
+
+
+def diff_catalog(session: Session, selection: Selection) -> list[str]:
+    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog."""
+    catalog, objects, kinds, existing = _selected(session, selection)
+    return diff(catalog, objects, existing, kinds)

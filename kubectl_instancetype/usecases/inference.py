@@ -193,25 +193,18 @@ class ImageDefaults:
 
 
 def image_defaults(
-    text: str,
-    platform: str = "linux/amd64",
-    *,
-    insecure: bool = False,
-    environ: Mapping[str, str],
-    home: str,
-    log: Any = None,
+    session: Session, text: str, platform: str = "linux/amd64", *, insecure: bool = False
 ) -> ImageDefaults:
-    """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
+    """Read the defaults of image ``text`` through the session's OCI client (``create vm --infer-from-image`` and
+    ``infer image`` share this)."""
     from ..instancetype import imagedefaults
-    from ..oci.client import credentials, read_image_config
 
     try:
         reference = imagedefaults.parse_reference(text)
         chosen = imagedefaults.parse_platform(platform)
     except imagedefaults.ImageError as exc:
         raise UsageError(str(exc)) from exc
-    login = credentials(reference.registry, environ, home)
-    image = read_image_config(reference, chosen, insecure=insecure, login=login, log=log)
+    image = session.read_image_config(reference, chosen, insecure=insecure)
     return ImageDefaults(image, imagedefaults.defaults_from_config(image.config))
 
 

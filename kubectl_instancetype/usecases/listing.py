@@ -10,6 +10,7 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortKey, sort_order
@@ -117,11 +118,14 @@ class CatalogSource:
         return []
 
 
-class Listing(NamedTuple, Generic[RowT]):
-    """The rows in the order asked for, and the warnings to print before them."""
+@dataclass
+class Listing(Generic[RowT]):
+    """The rows in the order asked for, the warnings to print before them, and the namespace namespaced
+    objects were listed from (for "No resources found in NAMESPACE namespace.")."""
 
     rows: list[RowT]
     warnings: list[str]
+    namespace: str = ""
 
 
 def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], str | None], RowT]) -> Listing[RowT]:
@@ -140,4 +144,4 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     warnings = source.scan(query, consume)
     if sorting:
         rows = [rows[index] for index in sort_order(keys, query.sort_by)]
-    return Listing(rows, warnings)
+    return Listing(rows, warnings, source.namespace)
