@@ -44,77 +44,73 @@ def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[st
             if name.endswith(MANIFEST_EXTENSIONS) and not os.path.isdir(os.path.join(path, name))
         )
         return [
-            obj for name in names for obj in parse_manifests(read_text(os.path.join(path, name), stdin), typed=typed)
+            obj
+            for name in names
+            for obj in parse_manifests(
+                read_text(os.path.join(path, name), stdin), os.path.join(path, name), typed=typed
+            )
         ]
-    return parse_manifests(read_text(path, stdin), typed=typed)
+    return parse_manifests(read_text(path, stdin), "STDIN" if path == "-" else path, typed=typed)
 
 
-def parse_manifests(text: str, *, typed: bool = True) -> list[dict[str, Any]]:
-    """The objects in ``text``: multi-document YAML or JSON, ``kind: List`` (and ``*List``) flattened.
+def parse_manifests(text: str, source: str = "STDIN", *, typed: bool = True) -> list[dict[str, Any]]:
+    """The objects in ``text`` (read from ``source``), as kubectl reads them: a stream starting with ``{`` as JSON
+    values, anything else as YAML documents converted as ``sigs.k8s.io/yaml`` converts them
+    (:mod:`..golang.yamltojson`); ``kind: List`` (and every ``*List``) flattened.
 
     ``typed``: every object needs ``apiVersion`` and ``kind`` (``False`` for a bare spec, as
-    ``expand --instancetype-file`` takes). Raises :class:`InputError` for text that is neither YAML nor JSON, or
-    documents that are not objects.
+    ``expand --instancetype-file`` takes). Raises :class:`InputError` in kubectl's words.
     """
-    stripped = text.lstrip()
-    documents: list[Any]
-    if stripped.startswith(("{", "[")):
-        try:
-            documents = [json.loads(text)]
-        except ValueError:
-            documents = _load_yaml(text)
-    else:
-        documents = _load_yaml(text)
     objects: list[dict[str, Any]] = []
-    for index, document in enumerate(documents, 1):
-        _flatten(document, index, objects, typed)
+    for document in _documents(text, source):
+        _flatten(document, source, objects, typed)
     return objects
 
 
-def _loader() -> Any:
-    """PyYAML's safe loader without the timestamp resolver: Kubernetes' YAML reads unquoted dates as strings
-    (json.dumps and the Go printer could not handle ``datetime`` values anyway)."""
-    import yaml
-
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class Loader(base):  # type: ignore[misc, valid-type]
-        pass
-
-    Loader.yaml_implicit_resolvers = {
-        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
-    }
-    return Loader
-
-
-def _load_yaml(text: str) -> list[Any]:
-    import yaml
+def _documents(text: str, source: str) -> list[Any]:
+    if text.lstrip().startswith("{"):
+        # apimachinery's YAMLOrJSONDecoder: a stream that starts with "{" is a sequence of JSON values.
+        decoder, index = json.JSONDecoder(), 0
+        documents: list[Any] = []
+        try:
+            while True:
+                while index < len(text) and text[index] in " \t\r\n":
+                    index += 1
+                if index == len(text):
+                    return documents
+                document, index = decoder.raw_decode(text, index)
+                documents.append(document)
+        except ValueError:
+            pass  # not JSON after all: JSON is YAML, read it as YAML for YAML's messages
+    from ..golang.yamltojson import YAMLError, load_document, split_documents
 
     try:
-        return list(yaml.load_all(text, Loader=_loader()))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"error parsing input as YAML or JSON{where}: {problem}") from exc
+        return [load_document(chunk) for chunk in split_documents(text)]
+    except YAMLError as exc:
+        raise InputError(f"error parsing {source}: error converting YAML to JSON: {exc}") from None
 
 
-def _flatten(document: Any, index: int, out: list[dict[str, Any]], typed: bool) -> None:
+def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool) -> None:
     if document is None:
-        return  # an empty document (a trailing ---)
+        return  # an empty document (comments only, a trailing ---)
     if isinstance(document, list):
         for item in document:
-            _flatten(item, index, out, typed)
+            _flatten(item, source, out, typed)
         return
     if not isinstance(document, dict):
-        shown = document if isinstance(document, str) else json.dumps(document)
-        raise InputError(f"document {index}: expected an object with apiVersion and kind, got {shown}")
+        what = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(type(document), "a value")
+        raise InputError(
+            f'unable to decode "{source}": {what} ({json.dumps(document)}) is not an object with apiVersion and kind'
+        )
     kind = document.get("kind")
     if isinstance(kind, str) and kind.endswith("List") and isinstance(document.get("items"), list):
         for item in document["items"]:
-            _flatten(item, index, out, typed)
+            _flatten(item, source, out, typed)
         return
-    if typed and (not document.get("apiVersion") or not kind):
-        raise InputError(f"document {index}: Object 'Kind' is missing or 'apiVersion' is missing in the object")
+    if typed:
+        # k8s.io/apimachinery/pkg/runtime: NewMissingKindErr, NewMissingVersionErr (unstructured decoding)
+        for field, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
+            if not document.get(field):
+                shown = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                raise InputError(f"unable to decode \"{source}\": Object '{name}' is missing in '{shown}'")
     out.append(document)

@@ -39,9 +39,15 @@ def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
         (
             "a: [1,\n",
             [],
-            "error: error parsing input as YAML or JSON (line 2, column 1): did not find expected node content\n",
+            # kubectl v1.36.3's words for the same file
+            "error: error parsing {path}: error converting YAML to JSON: yaml: line 1: did not find expected node "
+            "content\n",
         ),
-        ("- 1\n- 2\n", [], "error: document 1: expected an object with apiVersion and kind, got 1\n"),
+        (
+            "- 1\n- 2\n",
+            [],
+            'error: unable to decode "{path}": a number (1) is not an object with apiVersion and kind\n',
+        ),
         (
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
             [],
