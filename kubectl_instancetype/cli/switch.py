@@ -132,9 +132,15 @@ def run(env, opts: SwitchOptions, session) -> None:
     from ..instancetype.expand.revisions import SPEC_REVISIONS
     from ..output import messages
     from ..output.switchplan import outcome_document, plan_document, render_outcome, render_plan
+    from ..output.terminal import escape
     from ..usecases.switching import apply_switch, observe, plan_switch, unpin_refreshed
 
     plan = plan_switch(session, opts.name, opts.changes, check=not opts.skip_checks, refresh=opts.refresh)
+    if plan.noop and not opts.refresh:
+        # kubectl apply's word for an object left as it is; nothing is sent
+        dry = " (dry run)" if opts.plan_only else ""
+        env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged{dry}") + "\n")
+        return
     document = plan_document(plan)
     for warning in plan.warnings:
         messages.warn(env, warning)
@@ -150,13 +156,13 @@ def run(env, opts: SwitchOptions, session) -> None:
         if opts.output:
             _print_document(env, opts.output, document)
         elif plan.noop:
-            env.stdout.write(f"virtualmachine.kubevirt.io/{opts.name} unchanged\n")
+            env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged") + "\n")
         return
     written = apply_switch(session, plan)
     summary = ", ".join(f"{c.key} {c.before} -> {c.after}" for c in plan.changes)
     if not opts.output:
         verb = "refreshed" if opts.refresh else "switched"
-        env.stdout.write(f"virtualmachine.kubevirt.io/{opts.name} {verb}: {summary}\n")
+        env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} {verb}: {summary}") + "\n")
     if opts.wait or opts.refresh:
         # a refresh waits briefly even without --wait: the pin comes off once the controller records it
         outcome = observe(

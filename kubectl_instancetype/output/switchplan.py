@@ -31,7 +31,9 @@ def _cell(value: Any) -> str:
 
 def _printable(text: str) -> str:
     """Cluster data never reaches a terminal as control characters."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    from .terminal import escape
+
+    return escape(text)
 
 
 def render_plan(plan: SwitchPlan) -> str:

@@ -13,7 +13,10 @@ if TYPE_CHECKING:
 
 
 def _printable(text: str) -> str:
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    """Cluster data never reaches a terminal as control characters."""
+    from .terminal import escape
+
+    return escape(text)
 
 
 def _count(value: int) -> str:

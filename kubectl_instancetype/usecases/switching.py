@@ -182,7 +182,7 @@ def plan_switch(
     from ..instancetype.expand import preflight
     from ..instancetype.expand.resolve import ResolveError, find_spec
     from ..instancetype.expand.revisions import server_flavour, switched
-    from ..instancetype.liveupdate import plan_live_update
+    from ..instancetype.liveupdate import LivePlan, plan_live_update
     from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
     from .revisions import cluster_fetch
 
@@ -194,6 +194,8 @@ def plan_switch(
     notes: list[str] = []
     updated, matcher_changes = vm, []
     for key, object_name, kind in changes:
+        if names_already(vm, key, object_name, kind):
+            continue  # a no-op keeps the matcher (and its pinned revision) as it is
         before = describe_matcher(updated, key)
         updated, was_cleared = switched(updated, key, object_name, kind)
         matcher_changes.append(MatcherChange(key, before, describe_matcher(updated, key), was_cleared))
@@ -206,6 +208,18 @@ def plan_switch(
             matcher_changes.append(
                 MatcherChange(key, describe_matcher(vm, key), f"{describe_matcher(vm, key)} (generation {generation})")
             )
+    if not matcher_changes and not refresh:
+        # nothing to send: no further reads, no plan (the command says "unchanged")
+        return SwitchPlan(
+            name=name,
+            namespace=namespace,
+            vm=vm,
+            updated=vm,
+            changes=(),
+            flavour=server_flavour(vm),
+            live=LivePlan(running=False, strategy=""),
+            strategy_source="",
+        )
     if check and not refresh:
         try:
             specs = [find_spec(updated, key, fetch)[0] for key in KEYS]
@@ -237,6 +251,20 @@ def plan_switch(
         warnings=tuple(warnings),
         refresh=tuple(to_create),
     )
+
+
+def names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:
+    """True when the VM's matcher ``spec.<key>`` names ``kind``/``name`` already (kind spellings compared as
+    KubeVirt reads them: empty is the cluster kind)."""
+    from ..instancetype.expand.resolve import ResolveError, matcher_kind
+
+    matcher = (vm.get("spec") or {}).get(key)
+    if not isinstance(matcher, dict) or matcher.get("name") != name or matcher.get("inferFromVolume"):
+        return False
+    try:
+        return matcher_kind(key, str(matcher.get("kind") or "")) == matcher_kind(key, kind)
+    except ResolveError:
+        return False
 
 
 def _with_pins(vm: dict[str, Any], to_create: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
