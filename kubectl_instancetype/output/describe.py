@@ -67,9 +67,9 @@ def _plural(count: int, word: str) -> str:
 
 def render_description(described: Any, now: float) -> str:
     """The page of one :class:`~..usecases.describe.Described`."""
+    from ..golang.duration import human_duration
     from ..instancetype.expand.topology import guest_topology, preferred_topology
     from ..instancetype.listing import created_at, is_deprecated
-    from ..golang.duration import human_duration
 
     obj, what, namespace = described.obj, described.what, described.namespace
     metadata = obj.get("metadata") or {}
