@@ -21,6 +21,7 @@ from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.golang.duration import DurationError, parse_duration, parse_timeout, request_timeout_seconds
 from kubectl_instancetype.golang.encoding_base64 import std_decodes
 from kubectl_instancetype.golang.encoding_csv import CSVError, go_read_csv_record
+from kubectl_instancetype.golang.quantity import QuantityError, format_quantity, parse
 from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint, go_quote
 from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
 from kubectl_instancetype.instancetype import listing
@@ -34,7 +35,6 @@ from kubectl_instancetype.instancetype.params import (
     split_params,
     split_prefixed_name,
 )
-from kubectl_instancetype.instancetype.quantity import QuantityError, format_quantity, parse
 
 # A deadline well above the slowest input (~50 ms) yet far below a hang, with room for a loaded machine.
 FAST = settings(max_examples=150, deadline=timedelta(seconds=1))

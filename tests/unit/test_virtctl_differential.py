@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.golang.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.instancetype.createtypes import INSTANCETYPE_FLAGS, PREFERENCE_FLAGS
 from kubectl_instancetype.instancetype.createvm import VM_FLAGS
-from kubectl_instancetype.instancetype.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.output import goyaml
 from tests.unit.test_createtypes import (
     INSTANCETYPE_FAILURES,
@@ -805,7 +805,7 @@ def test_quantity_values_and_formats_match_apimachinery(binaries):
     import random
     from fractions import Fraction
 
-    from kubectl_instancetype.instancetype.quantity import parse
+    from kubectl_instancetype.golang.quantity import parse
 
     rng = random.Random(11)
     texts = ["1.5Gi", "0.5Ki", "-.5Ki", "1e-10", "0.0000000015", "-0.0000000015", "99999999999999999999Ki", "1000E"]
@@ -836,7 +836,7 @@ def test_format_quantity_matches_new_quantity(binaries):
     """format_quantity(v, fmt) == resource.NewQuantity(v, fmt).String() (overcommit requests, copied sizes)."""
     import random
 
-    from kubectl_instancetype.instancetype.quantity import FORMATS, format_quantity
+    from kubectl_instancetype.golang.quantity import FORMATS, format_quantity
 
     rng = random.Random(3)
     cases = [{"value": v, "format": f} for v in (0, 1, 1023, 1024, 966367616, 7730940928, 900000000) for f in FORMATS]
