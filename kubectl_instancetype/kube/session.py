@@ -74,6 +74,21 @@ class Session:
             self._client = connect(self.options, dict(self.environ), self.home, self.log)
         return self._client
 
+    def credentials_may_prompt(self) -> bool:
+        """True when the selected user's exec plugin may prompt (``interactiveMode: Always``): completion must
+        not connect then. Reads the kubeconfig files only, not the credentials."""
+        from .kubeconfig import kubeconfig_paths, read_kubeconfig
+
+        paths = kubeconfig_paths(self.options.kubeconfig, self.environ, self.home)
+        if not paths:
+            return False
+        files = read_kubeconfig(paths)
+        context_name = self.options.context or files.current_context
+        user_name = str((files.contexts.get(context_name) or {}).get("user") or "")
+        user = files.users.get(user_name) or {}
+        exec_config = user.get("exec") if isinstance(user, Mapping) else None
+        return isinstance(exec_config, Mapping) and exec_config.get("interactiveMode") == "Always"
+
     def with_request_timeout(self, seconds: float) -> Session:
         """A session like this one whose requests give up after ``seconds`` (a fresh client)."""
         from dataclasses import replace

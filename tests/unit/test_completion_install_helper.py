@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.cli.completion_cmd import HELPER, launcher_text
+from kubectl_instancetype.usecases.completion_helper import HELPER, launcher_text
 from tests.conftest import run_cli
 
 

@@ -35,7 +35,6 @@ COMMAND_MODULES = set(COMMANDS.values()) | set(CREATE_SUBCOMMANDS.values()) | se
 _MOVING = "being moved to the typed options + Session shape (issue 21)"
 KNOWN: dict[tuple[str, str], str] = {
     (f"{ROOT}.cli.switch", f"imports {ROOT}.kube.client"): _MOVING,
-    (f"{ROOT}.usecases.names", "makes a Client"): _MOVING,
 }
 
 
