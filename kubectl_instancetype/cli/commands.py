@@ -15,12 +15,14 @@ COMMANDS: dict[str, str] = {
     "expand": "kubectl_instancetype.cli.expand",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
+    "lint": "kubectl_instancetype.cli.lint",
     "list": "kubectl_instancetype.cli.list",
     "matrix": "kubectl_instancetype.cli.matrix",
     "recommend": "kubectl_instancetype.cli.recommend",
     "revisions": "kubectl_instancetype.cli.revisions",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
+    "usage": "kubectl_instancetype.cli.usage_cmd",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -25,7 +25,10 @@ def offline(*args: str):
 def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
     listed = {name for name, _, _ in fields_of(ListOptions)}
     offline_options = {name for name, _, _ in fields_of(CatalogListOptions)}
-    assert listed - offline_options == {"kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"}
+    assert listed - offline_options == {
+        *("kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"),
+        *("as_user", "as_groups", "as_uid"),
+    }
     assert offline_options - listed == {"version"}
 
 
