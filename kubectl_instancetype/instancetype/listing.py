@@ -270,6 +270,9 @@ def label(obj: dict[str, Any], key: str) -> str | None:
     return None if value is None else str(value)
 
 
+_NOTHING: Any = object()  # what a --sort-by path found in an object that has no such field
+
+
 class SortKey(NamedTuple):
     """What sorting needs of a listed object, kept instead of the object (large lists keep only cells)."""
 
@@ -277,16 +280,88 @@ class SortKey(NamedTuple):
     namespace: str
     cpu: int
     memory_text: str | None
+    path_value: Any = _NOTHING
 
     @classmethod
-    def of(cls, obj: dict[str, Any], namespace: str | None, what: str) -> SortKey:
-        """The sort key of ``obj`` listed in ``namespace`` (None: cluster-scoped)."""
+    def of(cls, obj: dict[str, Any], namespace: str | None, what: str, path: PathSort | None = None) -> SortKey:
+        """The sort key of ``obj`` listed in ``namespace`` (None: cluster-scoped); ``path``: --sort-by's
+        JSONPath, whose value is kept too."""
         return cls(
             str((obj.get("metadata") or {}).get("name", "")),
             namespace or "",
             cpu_of(obj, what) or 0,
             _memory_text(obj, what),
+            path.value_of(obj) if path is not None else _NOTHING,
         )
+
+
+class PathSort:
+    """``--sort-by`` with kubectl's JSONPath (``.spec.cpu.guest``, ``{.metadata.labels.size}``): each object's
+    first value found by the path, compared as kubectl's RuntimeSort compares them (kubectl/pkg/cmd/get)."""
+
+    def __init__(self, expression: str):
+        from ..golang.jsonpath import JSONPath, JSONPathError, relaxed_expression
+
+        try:
+            self.field = relaxed_expression(expression)
+            self._template = JSONPath(self.field, allow_missing_keys=True)
+        except JSONPathError as exc:
+            raise FilterError(f"--sort-by {expression}: {exc}") from None
+
+    def value_of(self, obj: dict[str, Any]) -> Any:
+        """What the path finds first in ``obj`` (:data:`_NOTHING` when nothing)."""
+        from ..golang.jsonpath import JSONPath
+
+        template = JSONPath(self.field, allow_missing_keys=True)  # a fresh one: range state is per run
+        results = template.find_results(obj)
+        return results[0][0] if results and results[0] else _NOTHING
+
+    def order(self, values: list[Any]) -> list[int]:
+        """Indexes of ``values`` sorted as kubectl sorts them; :class:`FilterError` as kubectl fails."""
+        import functools
+
+        if values and all(value is _NOTHING for value in values):
+            raise FilterError(
+                f'couldn\'t find any field with path "{self.field}" in the list of objects '
+                f"(--sort-by takes {', '.join(SORT_KEYS)} or a JSONPath such as .spec.cpu.guest)"
+            )
+
+        def compare(i: int, j: int) -> int:
+            if _less(values[i], values[j]):
+                return -1
+            return 1 if _less(values[j], values[i]) else 0
+
+        try:
+            return sorted(range(len(values)), key=functools.cmp_to_key(compare))
+        except _Unsortable as exc:
+            raise FilterError(f"--sort-by {self.field}: {exc}") from None
+
+
+class _Unsortable(Exception):
+    pass
+
+
+def _less(left: Any, right: Any) -> bool:
+    """kubectl's isLess on two found values: nothing sorts first, numbers and strings by value, two strings
+    that both parse as quantities by quantity (2Gi < 16Gi); maps, lists and booleans are unsortable."""
+    if left is _NOTHING:
+        return right is not _NOTHING
+    if right is _NOTHING:
+        return False
+    if left is None or right is None:
+        return left is None and right is not None
+    if isinstance(left, (bool, dict, list)):
+        raise _Unsortable(f"unsortable type: {type(left).__name__}")
+    if isinstance(left, bool) != isinstance(right, bool) or isinstance(left, str) != isinstance(right, str):
+        raise _Unsortable("unsortable interface: interface")
+    if isinstance(left, str):
+        from .quantity import QuantityError, parse_quantity
+
+        try:
+            return parse_quantity(left) < parse_quantity(right)
+        except QuantityError:
+            return bool(left < right)
+    return bool(left < right)
 
 
 def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
@@ -301,7 +376,7 @@ def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
     if by == "memory":
         memory = [_bytes(key.memory_text) or 0 for key in keys]
         return sorted(indexes, key=lambda i: (memory[i], keys[i].name, keys[i].namespace))
-    raise FilterError(f'--sort-by must be one of {", ".join(SORT_KEYS)} (got "{by}")')
+    return PathSort(by).order([key.path_value for key in keys])
 
 
 def created_at(stamp: str) -> float | None:

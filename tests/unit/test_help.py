@@ -17,7 +17,10 @@ def test_root_help_lists_commands_sorted_with_cobras_footer() -> None:
 
 def test_command_help_has_usage_aliases_examples_and_pflag_lines() -> None:
     text = run_cli(["ls", "--help"]).stdout
-    assert "Usage:\n  kubectl instancetype list [KIND] [flags]\n\nAliases:\n  list, ls\n\nExamples:\n  kubectl" in text
+    assert (
+        "Usage:\n  kubectl instancetype list [KIND] [NAME...] [flags]\n\nAliases:\n  list, ls\n\nExamples:\n  kubectl"
+        in text
+    )
     flags = text.split("Flags:\n", 1)[1]
     assert "  -n, --namespace string " in flags
     assert "      --chunk-size int " in flags and "(default 500)" in flags
