@@ -8,6 +8,7 @@ also work on objects without the common-instancetypes labels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..golang.validation import label_value_errors
@@ -114,7 +115,7 @@ def _amount(value: int | str, what: str) -> int | Fraction:
 def memory_value(text: str) -> Fraction:
     """Parse a memory filter value, reporting a usable message."""
     # quantity (and fractions) are imported only when memory is compared: start-up time matters.
-    from .quantity import QuantityError, parse_quantity
+    from ..golang.quantity import QuantityError, parse_quantity
 
     try:
         return parse_quantity(text)
@@ -135,8 +136,6 @@ def label_selector(filters: Filters, what: str) -> str:
     if filters.cpu is not None:
         terms.append(f"{LABEL_PREFIX}{cpu_key}={filters.cpu}")
     if filters.memory is not None:
-        from .quantity import format_bytes
-
         terms.append(f"{LABEL_PREFIX}{memory_key}={format_bytes(memory_value(filters.memory))}")
     if filters.klass:
         terms.append(f"{LABEL_PREFIX}class={filters.klass}")
@@ -203,7 +202,7 @@ def _bytes(text: str | None) -> Fraction | None:
     """``text`` as a quantity, or None when absent or unreadable."""
     if text is None:
         return None
-    from .quantity import QuantityError, parse_quantity
+    from ..golang.quantity import QuantityError, parse_quantity
 
     try:
         return parse_quantity(text)
@@ -356,7 +355,7 @@ def _less(left: Any, right: Any) -> bool:
     if isinstance(left, bool) != isinstance(right, bool) or isinstance(left, str) != isinstance(right, str):
         raise _Unsortable("unsortable interface: interface")
     if isinstance(left, str):
-        from .quantity import QuantityError, parse_quantity
+        from ..golang.quantity import QuantityError, parse_quantity
 
         try:
             return parse_quantity(left) < parse_quantity(right)
@@ -400,3 +399,29 @@ def created_at(stamp: str) -> float | None:
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
     days = era * 146097 + day_of_era - 719468
     return float(days * 86400 + hour * 3600 + minute * 60 + second)
+
+
+_BINARY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+
+
+def format_bytes(value: Fraction | int) -> str:
+    """Render a byte count in the largest binary unit that divides it exactly (``16Gi``, ``1536Mi``).
+
+    This is how common-instancetypes writes memory in its labels (not Go's canonical form, which prefers
+    ``1536Mi`` too but prints ``1000`` for 1000); values that are not a whole number of KiB fall back to a
+    plain integer, fractional values to a decimal.
+    """
+    value = Fraction(value)
+    if abs(value) > 2**63 - 1:
+        # not a size anyone has; printed without going through a 100000-digit integer
+        from ..golang.quantity import DECIMAL_EXPONENT, format_quantity
+
+        return format_quantity(value, DECIMAL_EXPONENT)
+    if value.denominator != 1:
+        return str(float(value))
+    whole = int(value)
+    for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
+        unit = _BINARY_UNITS[suffix]
+        if whole and whole % unit == 0:
+            return f"{whole // unit}{suffix}"
+    return str(whole)
