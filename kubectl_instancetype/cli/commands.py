@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
     "derive": "kubectl_instancetype.cli.derive",
     "expand": "kubectl_instancetype.cli.expand",
+    "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
     "lint": "kubectl_instancetype.cli.lint",

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, parse_quantity
+from ..golang.quantity import QuantityError, parse_quantity
 
 INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
 PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, parse_quantity
+from ..golang.quantity import QuantityError, parse_quantity
 
 LIVE_UPDATE = "LiveUpdate"
 STAGE = "Stage"
