@@ -65,6 +65,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                           'waits forever.',
                                                   'value': True},
+                            '--strict': {'help': "Fail when any catalog object would lose a field the cluster's schema "
+                                                 'lacks.',
+                                         'value': False},
                             '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every '
                                             'HTTP request.',
                                     'value': True},
@@ -116,6 +119,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                              'waits forever.',
                                                      'value': True},
+                               '--strict': {'help': "Write nothing when any object would lose a field the cluster's "
+                                                    'CRD schema lacks.',
+                                            'value': False},
                                '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more '
                                                'every HTTP request.',
                                        'value': True},
