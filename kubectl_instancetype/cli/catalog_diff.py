@@ -29,7 +29,7 @@ def register(group: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class DiffOptions:
     """Print the differences."""
 

@@ -34,7 +34,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )(options.command(ListOptions, run))
 
 
-@dataclasses.dataclass(repr=False, eq=False)
+@options.dataclass
 class ListOptions:
     """List instance types or preferences."""
 

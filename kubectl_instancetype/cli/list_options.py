@@ -5,7 +5,6 @@ instead of a cluster; both declare these groups, neither imports the other.
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
-import dataclasses
 from typing import Annotated, Any, Optional
 
 import typer
@@ -37,7 +36,7 @@ Kind = Annotated[
 ]
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ScopeFlags:
     """One scope only."""
 
@@ -50,7 +49,7 @@ class ScopeFlags:
             raise options.UsageError("--cluster and --namespaced cannot be used together")
 
 
-@dataclasses.dataclass(repr=False, eq=False)  # 20 flags: no __repr__/__eq__ to generate at start-up
+@options.dataclass
 class ListFilters:
     """The filters: exact ones sent as label selectors, ranges evaluated on each object's spec."""
 
@@ -236,7 +235,7 @@ class ListFilters:
     ] = None
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ListOutputFlags:
     """How the list is printed."""
 

@@ -23,6 +23,7 @@ flags to plugins, so each command parses them itself.
 
 import dataclasses
 import inspect
+import typing
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
@@ -229,7 +230,69 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
 # ---- typed options -------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
+_MISSING: Any = dataclasses.MISSING
+
+
+class OptionField:
+    """One field of an options class: its name, type, default (or default factory) and whether it is a flag
+    (``init``) or a value ``validate()`` derives (``dataclasses.field(init=False)``)."""
+
+    __slots__ = ("default", "factory", "init", "name", "type")
+
+    def __init__(self, name: str, kind: Any, declared: Any):
+        self.name, self.type, self.init, self.factory = name, kind, True, _MISSING
+        if isinstance(declared, dataclasses.Field):
+            self.default, self.factory, self.init = declared.default, declared.default_factory, declared.init
+        else:
+            self.default = declared
+
+
+def _init(self: Any, **given: Any) -> None:
+    for field in type(self).__option_fields__:
+        if field.name in given:
+            value = given.pop(field.name)
+        elif field.factory is not _MISSING:
+            value = field.factory()
+        elif field.default is not _MISSING:
+            value = field.default
+        else:
+            raise TypeError(f"{type(self).__name__}: missing {field.name!r}")
+        setattr(self, field.name, value)
+    if given:
+        raise TypeError(f"{type(self).__name__}: unexpected {', '.join(given)}")
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{field.name}={getattr(self, field.name)!r}" for field in type(self).__option_fields__)
+    return f"{type(self).__name__}({shown})"
+
+
+@typing.dataclass_transform(field_specifiers=(dataclasses.field,))
+def dataclass(cls: type) -> type:
+    """Make ``cls`` a typed options class: a dataclass to readers and type checkers (PEP 681), with an
+    ``__init__`` taking its fields by keyword and a ``__repr__``.
+
+    Not ``dataclasses.dataclass``: generating and compiling ``__init__``/``__repr__``/``__eq__`` for ``list``'s
+    30-odd flags costs several milliseconds on every run (as :class:`..instancetype.listing.Filters` notes);
+    this reads the annotations once and shares one ``__init__``. Fields are the class's annotations in order,
+    its bases' first; defaults are the class attributes, ``dataclasses.field(default_factory=...)`` and
+    ``dataclasses.field(init=False, default=...)`` included.
+    """
+    fields: dict[str, OptionField] = {}
+    for klass in reversed(cls.__mro__[:-1]):
+        for name, kind in inspect.get_annotations(klass).items():
+            if isinstance(kind, str):
+                raise TypeError(
+                    f"{cls.__name__}.{name}: an options module must not use `from __future__ import annotations`"
+                )
+            fields[name] = OptionField(name, kind, klass.__dict__.get(name, _MISSING))
+    cls.__option_fields__ = tuple(fields.values())  # type: ignore[attr-defined]
+    cls.__init__ = _init  # type: ignore[misc]
+    cls.__repr__ = _repr  # type: ignore[method-assign,assignment]
+    return cls
+
+
+@dataclass
 class ConnectionFlags:
     """kubectl's global flags (``genericcliConfigFlags``): where the cluster is, and ``-v``.
 
@@ -273,7 +336,7 @@ class ConnectionFlags:
         )
 
 
-@dataclasses.dataclass
+@dataclass
 class ShortTimeoutConnectionFlags(ConnectionFlags):
     """:class:`ConnectionFlags` for a command that must not wait long for an answer (``version``)."""
 
@@ -282,20 +345,20 @@ class ShortTimeoutConnectionFlags(ConnectionFlags):
 
 def _group(kind: Any) -> Optional[type]:
     """``kind`` when it is a flag group (a dataclass), else None."""
-    return kind if isinstance(kind, type) and dataclasses.is_dataclass(kind) else None
+    return kind if isinstance(kind, type) and "__option_fields__" in kind.__dict__ else None
 
 
 def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
     """``(parameter name, annotation, default)`` of every flag of ``options_class``, groups flattened in place."""
     flat: list[tuple[str, Any, Any]] = []
-    for field in dataclasses.fields(options_class):
+    for field in options_class.__option_fields__:  # type: ignore[attr-defined]
         if not field.init:  # a value validate() derives from the flags
             continue
         group = _group(field.type)
         if group is not None:
             flat.extend(fields_of(group))
             continue
-        default = field.default if field.default is not dataclasses.MISSING else inspect.Parameter.empty
+        default = field.default if field.default is not _MISSING else inspect.Parameter.empty
         flat.append((field.name, field.type, default))
     return flat
 
@@ -303,7 +366,7 @@ def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
 def _fill(options_class: type, values: dict[str, Any]) -> Any:
     """An ``options_class`` object from the flat ``values`` (consumed as the fields are filled)."""
     given = {}
-    for field in dataclasses.fields(options_class):
+    for field in options_class.__option_fields__:  # type: ignore[attr-defined]
         if not field.init:
             continue
         group = _group(field.type)
@@ -313,7 +376,7 @@ def _fill(options_class: type, values: dict[str, Any]) -> Any:
 
 def validate(opts: Any) -> None:
     """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
-    for field in dataclasses.fields(opts):
+    for field in type(opts).__option_fields__:
         if _group(field.type) is not None:
             validate(getattr(opts, field.name))
     own = getattr(opts, "validate", None)
