@@ -344,14 +344,24 @@ class ShortTimeoutConnectionFlags(ConnectionFlags):
 
 
 def _group(kind: Any) -> Optional[type]:
-    """``kind`` when it is a flag group (a dataclass), else None."""
-    return kind if isinstance(kind, type) and "__option_fields__" in kind.__dict__ else None
+    """``kind`` when it is a flag group (an options class or a dataclass), else None."""
+    if isinstance(kind, type) and ("__option_fields__" in kind.__dict__ or dataclasses.is_dataclass(kind)):
+        return kind
+    return None
+
+
+def _fields(options_class: Any) -> tuple[OptionField, ...]:
+    """The fields of an :func:`dataclass` options class (or of a ``dataclasses.dataclass`` one)."""
+    found = options_class.__dict__.get("__option_fields__")
+    if found is None:
+        found = tuple(OptionField(f.name, f.type, f) for f in dataclasses.fields(options_class))
+    return tuple(found)
 
 
 def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
     """``(parameter name, annotation, default)`` of every flag of ``options_class``, groups flattened in place."""
     flat: list[tuple[str, Any, Any]] = []
-    for field in options_class.__option_fields__:  # type: ignore[attr-defined]
+    for field in _fields(options_class):
         if not field.init:  # a value validate() derives from the flags
             continue
         group = _group(field.type)
@@ -366,7 +376,7 @@ def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
 def _fill(options_class: type, values: dict[str, Any]) -> Any:
     """An ``options_class`` object from the flat ``values`` (consumed as the fields are filled)."""
     given = {}
-    for field in options_class.__option_fields__:  # type: ignore[attr-defined]
+    for field in _fields(options_class):
         if not field.init:
             continue
         group = _group(field.type)
@@ -376,7 +386,7 @@ def _fill(options_class: type, values: dict[str, Any]) -> Any:
 
 def validate(opts: Any) -> None:
     """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
-    for field in type(opts).__option_fields__:
+    for field in _fields(type(opts)):
         if _group(field.type) is not None:
             validate(getattr(opts, field.name))
     own = getattr(opts, "validate", None)

@@ -130,3 +130,22 @@ def test_string_annotations_are_refused() -> None:
 
     with pytest.raises(TypeError, match="from __future__ import annotations"):
         options.dataclass(Stringly)
+
+
+@dataclasses.dataclass
+class PlainGroup:
+    size: Annotated[int, typer.Option("--size")] = 2
+
+
+@dataclasses.dataclass
+class PlainOptions:
+    group: PlainGroup = dataclasses.field(default_factory=PlainGroup)
+    note: str = dataclasses.field(init=False, default="")
+
+
+def test_plain_dataclasses_work_too() -> None:
+    seen = []
+    command = options.command(PlainOptions, lambda env, opts: seen.append(opts))
+    assert list(inspect.signature(command).parameters) == ["ctx", "size"]
+    command(SimpleNamespace(obj=_env()), size=5)
+    assert seen[0].group.size == 5
