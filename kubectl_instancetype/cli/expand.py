@@ -169,10 +169,12 @@ def run(env, opts: ExpandOptions, session) -> None:
     )
     failed = [result for result in results if result.expanded is None]
     if failed:
+        from ..output.terminal import escape
+
         for result in failed:
             prefix = f"virtualmachine/{vm_name(result.vm)}: " if len(results) > 1 else ""
             for line in result.problems:
-                env.stderr.write(f"error: {prefix}{line}\n")
+                env.stderr.write(escape(f"error: {prefix}{line}") + "\n")
         raise typer.Exit(1)
     expanded = [(result.vm, (result.expanded, result.provenance)) for result in results]
     if opts.explain:
@@ -206,17 +208,17 @@ def _print_diff(env, results) -> None:
     import difflib
 
     from ..output.goyaml import dump
+    from ..output.terminal import escape_lines
     from ..usecases.expansion import vm_name
 
     for vm, (expanded, _) in results:
         name = vm_name(vm)
         before = dump(_template_spec(vm)).splitlines(keepends=True)
         after = dump(_template_spec(expanded)).splitlines(keepends=True)
-        env.stdout.writelines(
-            difflib.unified_diff(
-                before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
-            )
+        diff = difflib.unified_diff(
+            before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
         )
+        env.stdout.writelines(escape_lines(line.removesuffix("\n")) + "\n" for line in diff)
 
 
 def _format_value(value) -> str:
@@ -247,6 +249,6 @@ def _print_explain(env, results) -> None:
             (path, _format_value(lookup(expanded, path)), source)
             for path, source in sorted(provenance.items(), key=lambda item: _path_key(item[0]))
         ]
-        header = f"virtualmachine/{vm_name(vm)}\n" if len(results) > 1 else ""
+        header = render_table(None, [[f"virtualmachine/{vm_name(vm)}"]]) if len(results) > 1 else ""
         blocks.append(header + render_table(("FIELD", "VALUE", "SOURCE"), rows))
     env.stdout.write("\n".join(blocks))

@@ -169,7 +169,7 @@ def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
     if explain:
         for outcome in result.outcomes:
             if outcome.resolution is not None:
-                env.stdout.write(f"{outcome.matcher}: {outcome.resolution.chain_text()}\n")
+                env.stdout.write(escape(f"{outcome.matcher}: {outcome.resolution.chain_text()}") + "\n")
 
 
 def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
@@ -200,7 +200,7 @@ def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
     _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
     if explain:
         for matcher, resolution in resolutions:
-            env.stdout.write(f"{matcher}: {resolution.chain_text()}\n")
+            env.stdout.write(escape(f"{matcher}: {resolution.chain_text()}") + "\n")
 
 
 def _report_image(env: Any, result: Any, output: str, explain: bool) -> None:
@@ -235,7 +235,14 @@ def _report_image(env: Any, result: Any, output: str, explain: bool) -> None:
         rows.append(row + [chain] if output == "wide" else row)
     _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
     if explain:
-        env.stdout.write(f"chain: {chain}\n")
+        env.stdout.write(escape(f"chain: {chain}") + "\n")
+
+
+def escape(text: str) -> str:
+    """Cluster and registry data with its control characters shown (output/terminal.py)."""
+    from ..output.terminal import escape as escape_controls
+
+    return escape_controls(text)
 
 
 def _print_table(env: Any, headers: list[str], rows: list[list[str]]) -> None:

@@ -115,4 +115,6 @@ def run(env, opts: LabelOptions, session) -> None:
         overwrite=opts.overwrite,
     )
     outcome = label_volume(session, opts.kind, opts.name, request, skip_checks=opts.skip_checks)
-    env.stdout.write(f"{outcome.name} {outcome.verb}\n")
+    from ..output.terminal import escape
+
+    env.stdout.write(escape(f"{outcome.name} {outcome.verb}") + "\n")

@@ -122,6 +122,37 @@ RequestTimeout = Annotated[
         rich_help_panel=CONNECTION_PANEL,
     ),
 ]
+As = Annotated[
+    Optional[str],
+    typer.Option(
+        "--as",
+        metavar="string",
+        help="Username to impersonate for the operation. User could be a regular user or a service account in a "
+        "namespace.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
+AsGroup = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--as-group",
+        metavar="stringArray",
+        help="Group to impersonate for the operation, this flag can be repeated to specify multiple groups.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
+AsUid = Annotated[
+    Optional[str],
+    typer.Option(
+        "--as-uid",
+        metavar="string",
+        help="UID to impersonate for the operation.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
 Verbosity = Annotated[
     int,
     typer.Option(
@@ -304,6 +335,10 @@ class ConnectionFlags:
     namespace: Namespace = None
     request_timeout: RequestTimeout = "0"
     verbosity: Verbosity = 0
+    # kubectl's impersonation flags (client-go's Impersonate-* headers on every request)
+    as_user: As = None
+    as_groups: AsGroup = None
+    as_uid: AsUid = None
 
     def connection_options(self) -> Any:
         """The flags as :class:`~..kube.kubeconfig.ConnectionOptions`; a namespace that is no valid name or a
@@ -319,6 +354,9 @@ class ConnectionFlags:
             context=self.context or None,
             namespace=self.namespace or None,
             request_timeout=parse_request_timeout(self.request_timeout),
+            as_user=self.as_user or None,
+            as_uid=self.as_uid or None,
+            as_groups=tuple(self.as_groups or ()),
         )
 
     def session(self, env: Any) -> Any:
@@ -443,5 +481,53 @@ def command(
 
 
 def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
-    """The connection flags as ``ConnectionOptions``, for the commands not yet on :func:`command` (going away)."""
-    return ConnectionFlags(kubeconfig, context, namespace, request_timeout).connection_options()
+    """The connection flags as ``ConnectionOptions``, for the commands not yet on :func:`command` (going away).
+
+    Their ``--as``, ``--as-group`` and ``--as-uid`` are added by :func:`legacy_impersonation_options` and read here.
+    """
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    acting_as = dict(ctx.meta.get(_LEGACY_IMPERSONATION, {})) if ctx is not None else {}
+    flags = ConnectionFlags(kubeconfig, context, namespace, request_timeout)
+    flags.as_user, flags.as_uid = acting_as.get("as_user"), acting_as.get("as_uid")
+    flags.as_groups = list(acting_as.get("as_groups") or ())
+    return flags.connection_options()
+
+
+_LEGACY_IMPERSONATION = "kubectl_instancetype.impersonation"
+
+
+def legacy_impersonation_options(params: list[Any]) -> list[Any]:
+    """``--as``, ``--as-group``, ``--as-uid`` for a command not yet on :func:`command` that has ``--kubeconfig``
+    (helpformat.CobraCommand adds them): their values go to the context's ``meta``, where
+    :func:`connection_options` reads them. Commands with :class:`ConnectionFlags` have them as fields."""
+    names = {getattr(param, "name", "") for param in params}
+    if "kubeconfig" not in names or "as_user" in names:
+        return []
+    from typer.core import TyperOption
+
+    def keep(ctx: Any, param: Parameter, value: Any) -> Any:
+        if value:
+            ctx.meta.setdefault(_LEGACY_IMPERSONATION, {})[param.name] = tuple(value) if param.multiple else value
+        return value
+
+    made = []
+    for name, (annotation, _default) in (
+        ("as_user", (As, None)),
+        ("as_groups", (AsGroup, None)),
+        ("as_uid", (AsUid, None)),
+    ):
+        info: Any = getattr(annotation, "__metadata__")[0]  # noqa: B009 - mypy cannot see Annotated metadata
+        made.append(
+            TyperOption(
+                param_decls=[info.default, name],
+                metavar=info.metavar,
+                multiple=name == "as_groups",
+                help=info.help,
+                expose_value=False,
+                callback=keep,
+                rich_help_panel=CONNECTION_PANEL,
+            )
+        )
+    return made

@@ -65,6 +65,8 @@ def run(env, opts: RevisionsOptions, session) -> None:
     env.stdout.write(render_table(HEADERS, rows))
     if result.flavour in FLAVOURS:
         env.stdout.write(f"\nRevisions recorded in: {FLAVOURS[result.flavour]}\n")
+    from ..output.terminal import escape_lines
+
     for matcher in result.matchers:
         if matcher.diff:
-            env.stdout.write("\n" + matcher.diff)
+            env.stdout.write("\n" + escape_lines(matcher.diff))

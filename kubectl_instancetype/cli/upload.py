@@ -217,8 +217,10 @@ def run(env, opts: UploadOptions, session) -> None:
     plan = opts.plan
     check_image(plan.image_path)
 
+    from ..output.terminal import escape
+
     def say(line: str) -> None:
-        env.stdout.write(line + "\n")
+        env.stdout.write(escape(line) + "\n")
         env.stdout.flush()
 
     settings = Settings(

@@ -135,6 +135,10 @@ class Transport:
         self.host_port = self.url.host_port
         self.environ = environ
         self.proxy = proxy_for(self.url, config.proxy_url, environ)
+        # Impersonate-* lines on every request (redirects included, as Go copies a request's headers)
+        self.impersonation_headers: list[tuple[str, str]] = (
+            config.impersonation.headers() if config.impersonation is not None else []
+        )
         self._connection: Connection | None = None
         self._tls: Any = None
         self.requests_sent = 0
@@ -372,6 +376,7 @@ class Transport:
                         content_length=content_length,
                         progress=progress,
                         deadline=deadline,
+                        repeated=self.impersonation_headers,
                     )
                 finally:
                     if not own:

@@ -12,9 +12,11 @@ from collections.abc import Iterable, Sequence
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline."""
     from ..golang.tabwriter import render_table as tabwriter_table
+    from .terminal import escape
 
     lines: list[Sequence[str]] = [list(headers)] if headers is not None else []
-    lines.extend(rows)
+    # cells come from the cluster: control characters are shown, never sent to the terminal (terminal.py)
+    lines.extend([escape(cell) for cell in row] for row in rows)
     return tabwriter_table(lines)
 
 

@@ -212,8 +212,52 @@ def install(
     drop_unknown_fields: bool = False,
     report: Callable[[Outcome], None] = lambda outcome: None,
 ) -> InstallReport:
-    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens."""
+    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens.
+
+    A failure or an interruption part way (RBAC forbidding one kind, a conflict, Ctrl-C) ends in one
+    :class:`PluginError` that says what was applied before it and what was not (as ``convert --apply`` does).
+    """
     result = InstallReport()
+    done: list[str] = []  # the -o name of every object handled, in order
+    try:
+        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report)
+    except KeyboardInterrupt:
+        raise PluginError(f"interrupted; {_what_exists(result, objects, done)}") from None
+    except PluginError as exc:
+        raise PluginError(f"{exc.render().removeprefix('error: ')}; {_what_exists(result, objects, done)}") from exc
+    return result
+
+
+def _what_exists(result: InstallReport, objects: list[tuple[Resource, dict[str, Any]]], done: list[str]) -> str:
+    """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``)."""
+    counts: dict[str, int] = {}
+    for outcome in result.outcomes:
+        counts[outcome.verb] = counts.get(outcome.verb, 0) + 1
+    applied = ", ".join(f"{count} {verb}" for verb, count in counts.items())
+    handled = set(done)
+    left = [resource.name_of(obj["metadata"]["name"]) for resource, obj in objects]
+    left = [name for name in left if name not in handled]
+    parts = [f"applied before that: {applied}" if applied else "nothing was applied"]
+    skipped = sum(len(names) for names in result.unknown_fields.values())
+    if skipped:
+        parts.append(f"{skipped} left out for fields the cluster's schema lacks")
+    if left:
+        more = f" and {len(left) - 1} more" if len(left) > 1 else ""
+        parts.append(f"not applied: {left[0]}{more}")
+    return "; ".join(parts)
+
+
+def _install(
+    client: Client,
+    objects: list[tuple[Resource, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    result: InstallReport,
+    done: list[str],
+    dry_run: str,
+    force: bool,
+    drop_unknown_fields: bool,
+    report: Callable[[Outcome], None],
+) -> None:
     missing: list[str] = []  # field paths the cluster's schema lacks, as learnt
     for resource, desired in objects:
         name = desired["metadata"]["name"]
@@ -249,11 +293,12 @@ def install(
                 missing.extend(paths)
                 unknown = paths
         if unknown and not drop_unknown_fields:
+            done.append(shown)  # not applied, and said so by unknown_fields_message
             continue
         outcome = Outcome(shown, _verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
         result.outcomes.append(outcome)
+        done.append(shown)
         report(outcome)
-    return result
 
 
 def server_side_apply(

@@ -92,6 +92,8 @@ def write_launcher(directory: str, plugin: str, *, force: bool = False, windows:
     from ..errors import UsageError
 
     if not os.path.isdir(directory):
+        if os.path.exists(directory):
+            raise UsageError(f"--dir {directory}: not a directory")
         raise UsageError(f"--dir {directory}: no such directory")
     path = os.path.join(directory, HELPER + (".cmd" if windows else ""))
     if os.path.lexists(path) and not force and not _ours(path):

@@ -24,6 +24,9 @@ INSTALL_HINT_HELP = (
     "To learn more about this feature, consult the documentation available at:\n"
     "      https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins"
 )
+# An ExecCredential is a few kilobytes (a token, or a certificate and key); more output than this is refused
+# rather than held: a plugin that writes without end must not take the machine's memory.
+MAX_OUTPUT = 1 << 20
 _GO_VERSION_KIND = (
     'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
 )
@@ -109,6 +112,8 @@ class ExecCredentialPlugin:
         self.key_pem: bytes | None = None
         self.expires: float | None = None
         self.fetched = False
+        # --request-timeout bounds a run (kubectl has no bound: a plugin that hangs hangs kubectl); None waits
+        self.timeout: float | None = None
 
     def _interactive(self) -> bool:
         terminal = self.stdin_is_terminal
@@ -139,25 +144,80 @@ class ExecCredentialPlugin:
         environ.update(self.env)
         environ["KUBERNETES_EXEC_INFO"] = json.dumps(info, separators=(",", ":"))
         try:
-            completed = subprocess.run(
+            process = subprocess.Popen(
                 [self.command, *self.args],
                 env=environ,
                 stdin=None if interactive else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
-                check=False,
             )
-        except FileNotFoundError:
+        except FileNotFoundError as exc:
+            if os.sep in self.command:
+                # Go's exec.Command looks a name up on PATH only when it has no separator; a path that does not
+                # exist fails in os.StartProcess, which client-go reports as it is (wrapCmdRunErrorLocked)
+                raise TransportError(
+                    f"getting credentials: exec: fork/exec {self.command}: {(exc.strerror or str(exc)).lower()}"
+                ) from None
             hint = INSTALL_HINT_HELP + (f"\n\n{self.install_hint}" if self.install_hint else "")
             raise TransportError(f"getting credentials: exec: executable {self.command} not found{hint}") from None
         except OSError as exc:
-            raise TransportError(f"getting credentials: exec: fork/exec {self.command}: {exc.strerror}") from None
-        if completed.returncode != 0:
-            code = completed.returncode if completed.returncode > 0 else -1  # Go: -1 when killed by a signal
+            raise TransportError(
+                f"getting credentials: exec: fork/exec {self.command}: {(exc.strerror or str(exc)).lower()}"
+            ) from None
+        returncode, stdout = self._collect(process)
+        if returncode != 0:
+            code = returncode if returncode > 0 else -1  # Go: -1 when killed by a signal
             raise TransportError(
                 f"getting credentials: exec: executable {self.command} failed with exit code {code}"
             ) from None
-        self._accept(_decode_output(completed.stdout, self.api_version))
+        self._accept(_decode_output(stdout, self.api_version))
         self.fetched = True
+
+    def _collect(self, process: Any) -> tuple[int, bytes]:
+        """The plugin's exit status and stdout, read within ``timeout`` and :data:`MAX_OUTPUT` bytes; killed past
+        either bound."""
+        import selectors
+        import subprocess
+
+        deadline = time.monotonic() + self.timeout if self.timeout else None
+        chunks: list[bytes] = []
+        size = 0
+
+        def stop(why: str) -> TransportError:
+            process.kill()
+            process.wait()
+            return TransportError(f"getting credentials: exec: executable {self.command} {why}")
+
+        def left() -> float | None:
+            if deadline is None:
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise stop(f"did not finish within --request-timeout={self.timeout:g}s")
+            return remaining
+
+        try:
+            with process.stdout, selectors.DefaultSelector() as selector:
+                selector.register(process.stdout, selectors.EVENT_READ)
+                while True:
+                    if not selector.select(left()):
+                        continue
+                    data = os.read(process.stdout.fileno(), 65536)
+                    if not data:
+                        break
+                    size += len(data)
+                    if size > MAX_OUTPUT:
+                        raise stop(f"wrote more than {MAX_OUTPUT >> 20} MiB on stdout, more than a credential holds")
+                    chunks.append(data)
+            try:
+                returncode = process.wait(left())
+            except subprocess.TimeoutExpired:
+                raise stop(f"did not finish within --request-timeout={self.timeout:g}s") from None
+        except BaseException:
+            if process.poll() is None:  # interrupted (Ctrl-C): the plugin must not outlive the command
+                process.kill()
+                process.wait()
+            raise
+        return returncode, b"".join(chunks)
 
     def _accept(self, credential: dict[str, Any]) -> None:
         status = credential.get("status")

@@ -26,6 +26,10 @@ class ConnectionOptions:
     context: str | None = None
     namespace: str | None = None
     request_timeout: float | None = None
+    # --as, --as-uid, --as-group: override the kubeconfig user's as, as-uid, as-groups
+    as_user: str | None = None
+    as_uid: str | None = None
+    as_groups: tuple[str, ...] = ()
 
 
 @dataclass
@@ -59,6 +63,8 @@ class ClusterConfig:
     user: str = ""  # the kubeconfig user's name, for messages
     # The user's exec credential plugin (an .exec_credential.ExecCredentialPlugin), run before the first request.
     exec_plugin: Any = field(default=None, repr=False)
+    # Who every request acts as (an .impersonation.Impersonation: Impersonate-* headers), or None.
+    impersonation: Any = None
 
     def authorization(self) -> str | None:
         """The ``Authorization`` header to send now, or None (client certificates, anonymous)."""

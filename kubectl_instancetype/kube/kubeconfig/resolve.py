@@ -56,7 +56,13 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
         )
     cluster_dir = files.cluster_dirs.get(cluster_name, "")
     user_dir = files.user_dirs.get(user_name, "")
-    refuse(validate_user(user_name, user, user_dir) + validate_cluster(cluster_name, cluster, cluster_dir))
+    acting_as = _impersonation_fields(user, options)
+    problems = validate_user(user_name, user, user_dir)
+    if acting_as is not None:
+        from ..impersonation import problem
+
+        problems += [why] if (why := problem(user_name, acting_as)) else []
+    refuse(problems + validate_cluster(cluster_name, cluster, cluster_dir))
     for key in _OFFICIAL_ONLY_USER_KEYS:
         if user.get(key):
             raise NeedsOfficialLoader(f"user {key}")
@@ -83,6 +89,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
         proxy_url=str(cluster.get("proxy-url") or "") or None,
         request_timeout=options.request_timeout,
         user=user_name,
+        impersonation=_impersonation(acting_as, user_name),
     )
     if config.token:
         check_authorization(f"Bearer {config.token}")
@@ -94,9 +101,30 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
         from .exec_credential import ExecCredentialPlugin
 
         plugin = ExecCredentialPlugin(user["exec"], _exec_cluster_info(cluster, config), user_dir)
+        plugin.timeout = options.request_timeout
         config.exec_plugin = plugin
         config.authorization_source = plugin.authorization
     return config
+
+
+def _impersonation_fields(user: dict[str, Any], options: ConnectionOptions) -> dict[str, Any] | None:
+    """The user entry's impersonation with the --as flags over it; None when neither sets any."""
+    keys = ("as", "as-uid", "as-groups", "as-user-extra")
+    if not (options.as_user or options.as_uid or options.as_groups or any(user.get(key) for key in keys)):
+        return None  # the common case: impersonation.py is not imported
+    from ..impersonation import merged
+
+    return merged(user, options.as_user, options.as_uid, options.as_groups)
+
+
+def _impersonation(fields: dict[str, Any] | None, user_name: str) -> Any:
+    """The Impersonation the requests carry (None without one); clientcmd's refusal of groups without a user."""
+    if fields is None:
+        return None
+    from ..impersonation import problem, resolve
+
+    refuse([why] if (why := problem(user_name, fields)) else [])
+    return resolve(fields)
 
 
 def _decode(data: Any) -> bytes | None:
@@ -150,7 +178,9 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
         if environ.get("KUBERNETES_SERVICE_HOST") and environ.get("KUBERNETES_SERVICE_PORT"):
             from . import official
 
-            return official.load_in_cluster(options)
+            config = official.load_in_cluster(options)
+            config.impersonation = _impersonation(_impersonation_fields({}, options), "")
+            return config
         raise ConfigurationError(
             "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
         )
@@ -160,5 +190,9 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
     except NeedsOfficialLoader:
         from . import official
 
-        return official.load_from_kubeconfig(files, options)
+        config = official.load_from_kubeconfig(files, options)
+        context = files.contexts.get(options.context or files.current_context) or {}
+        user_name = str(context.get("user") or "")
+        config.impersonation = _impersonation(_impersonation_fields(files.users.get(user_name, {}), options), user_name)
+        return config
     return _run_exec_plugin(config, environ)
