@@ -112,7 +112,7 @@ class ListOptions:
         )
 
 
-@dataclasses.dataclass(repr=False, eq=False)
+@options.dataclass
 class GetOptions(ListOptions):
     """Print chosen instance types or preferences."""
 

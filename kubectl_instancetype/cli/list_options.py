@@ -5,6 +5,7 @@ instead of a cluster; both declare these groups, neither imports the other.
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
+import dataclasses
 from typing import Annotated, Any, Optional
 
 import typer

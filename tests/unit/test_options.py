@@ -90,14 +90,9 @@ def test_the_session_goes_to_commands_with_connection_flags_and_verbosity_to_the
     env = _env()
     seen = []
     command = options.command(Connected, lambda env, opts, session: seen.append(session))
+    given = {name: default for name, _, default in options.fields_of(Connected)}
     command(
-        SimpleNamespace(obj=env),
-        loud=True,
-        kubeconfig=None,
-        context=None,
-        namespace="dev",
-        request_timeout="2s",
-        verbosity=7,
+        SimpleNamespace(obj=env), **{**given, "loud": True, "namespace": "dev", "request_timeout": "2s", "verbosity": 7}
     )
     session = seen[0]
     assert (session.verbosity, env.verbosity) == (7, 7)
