@@ -133,3 +133,20 @@ def test_cli_reaches_the_cluster_only_through_the_session() -> None:
 
 def test_usecases_never_print_nor_connect() -> None:
     assert _violations("usecases", _usecase_check) == []
+
+
+def test_cli_options_classes_are_made_by_options_dataclass() -> None:
+    # dataclasses.dataclass generates and compiles code per class on every run; options.dataclass does not
+    found = []
+    for name, path in _modules("cli").items():
+        tree = ast.parse(path.read_text(), str(path))
+        spellings = {"dataclasses.dataclass"}
+        if any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" for n in ast.walk(tree)):
+            spellings.add("dataclass")  # `from dataclasses import dataclass`
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any("typer." in ast.unparse(item) for item in node.body):
+                for decorator in node.decorator_list:
+                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    if ast.unparse(target) in spellings:
+                        found.append(f"{name}.{node.name}")
+    assert found == []
