@@ -139,10 +139,13 @@ class Connection:
         proxy_authorization: str | None = None,
         absolute_form: str | None = None,
         max_body: int | None = None,
+        response_within: float | None = None,
     ):
         self.host, self.port = host, port
         # the bound on each response body (BodyTooLarge past it)
         self.max_body = max_body if max_body is not None else MAX_BODY_BYTES
+        # seconds the whole answer may take once the request is sent (a deadline set then), or None
+        self.response_within = response_within
         # Without a deadline, reads wait as long as the server takes (kubectl without --request-timeout);
         # ``timeout`` is kept for callers that bound each socket operation instead.
         self.timeout = timeout
@@ -318,6 +321,9 @@ class Connection:
             if body is not None:
                 assert content_length is not None
                 self._send_chunks(_chunks(body), content_length, progress)
+        if self.response_within is not None:
+            answer_by = time.monotonic() + self.response_within
+            self.deadline = answer_by if self.deadline is None else min(self.deadline, answer_by)
         first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
             raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
