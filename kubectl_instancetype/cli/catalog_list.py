@@ -11,7 +11,9 @@ import typer
 
 from . import options
 from .catalog_options import OfflineFlags, Version
-from .list_options import Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query
+from .list_options import Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query, optional_value_flags
+
+__all__ = ["optional_value_flags", "register"]
 
 LIST_HELP = """List the instance types (default) or preferences of the embedded common-instancetypes catalog.
 
@@ -51,7 +53,7 @@ def register(group: typer.Typer, argv: list[str]) -> None:
 class CatalogListOptions:
     """List the embedded catalog with ``list``'s filters."""
 
-    kind: Kind = "instancetypes"
+    kind: Kind = None
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     filters: ListFilters = dataclasses.field(default_factory=ListFilters)
     output: ListOutputFlags = dataclasses.field(default_factory=ListOutputFlags)
@@ -73,14 +75,26 @@ class CatalogListOptions:
 
 def run_list(env, opts: CatalogListOptions) -> None:
     """List the embedded catalog and print it as list prints (no AGE: catalog objects were never created)."""
-    from ..output.listing import print_listing, row_function
+    from ..output.listing import TableOptions, print_listing, row_function
     from ..usecases.lists import list_catalog
+    from .list_options import KINDS
 
     query, out = opts.query, opts.output
-    row_of, columns = row_function(query.what, out.output, show_labels=out.show_labels, age=False, now=env.clock())
+    table = TableOptions(out.show_labels, out.labels, out.show_kind)
+    row_of, columns = row_function(query.what, out.format, age=False, now=env.clock(), table=table)
     namespace = opts.offline.namespace or "default"
     listing = list_catalog(opts.version, namespace, query, row_of, compatible_with=opts.filters.compatible_with)
-    print_listing(env, listing, out.output, columns, no_headers=out.no_headers, in_namespace=query.namespaced_only)
+    print_listing(
+        env,
+        listing,
+        out.format,
+        columns,
+        no_headers=out.no_headers,
+        in_namespace=query.namespaced_only,
+        query=query,
+        allow_missing_keys=out.allow_missing_keys,
+        kinds=list(KINDS),
+    )
 
 
 @dataclasses.dataclass

@@ -78,7 +78,7 @@ class ConvertOptions:
         if self.vms and self.from_cluster:
             raise options.UsageError("--vms and --from-cluster cannot be used together")
         if self.memory is not None:
-            from ..instancetype.quantity import canonical_quantity, is_quantity
+            from ..golang.quantity import canonical_quantity, is_quantity
 
             if not is_quantity(self.memory):
                 raise options.UsageError(

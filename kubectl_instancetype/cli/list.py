@@ -10,9 +10,23 @@ from typing import Annotated, Any
 import typer
 
 from . import options
-from .list_options import OUTPUT_PANEL, Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query
+from .list_options import (
+    OUTPUT_PANEL,
+    Kind,
+    ListFilters,
+    ListOutputFlags,
+    ScopeFlags,
+    build_query,
+    optional_value_flags,
+)
+
+__all__ = ["optional_value_flags", "register"]
 
 HELP = """List instance types (default) or preferences: cluster-wide ones plus those in the namespace.
+
+KIND is instancetypes or preferences (both scopes), or one of kubectl's names for one scope: vmcf
+(virtualmachineclusterinstancetypes), vmf, vmcp, vmp. NAMEs after it (or TYPE/NAME arguments) show only
+those objects, as kubectl get does.
 
 Exact filters (--cpu, --memory, --class, ...) are sent to the server as label selectors; range
 filters (--min-cpu, --max-memory, ...) are evaluated on each object's spec, so 16Gi equals 16384Mi
@@ -24,21 +38,46 @@ Examples:
   kubectl instancetype list --min-cpu 4 --class general.purpose
   kubectl instancetype list --min-memory 16Gi --max-memory 64Gi -o wide
   kubectl instancetype list preferences --os-type windows
-  kubectl instancetype list -A --hugepages=1Gi"""
+  kubectl instancetype list -A --hugepages=1Gi
+  kubectl instancetype list vmcf u1.medium u1.large -o yaml
+  kubectl instancetype list -o jsonpath='{.items[*].metadata.name}'
+  kubectl instancetype list -o custom-columns=NAME:.metadata.name,CPU:.spec.cpu.guest --sort-by .spec.cpu.guest
+  kubectl instancetype list -L instancetype.kubevirt.io/size --show-kind"""
+
+GET_HELP = """Print chosen instance types and preferences, as kubectl get prints them.
+
+TYPE/NAME arguments name the objects (vmcf/u1.medium, vmp/windows, virtualmachineclusterpreference/fedora),
+or a kind followed by names (vmcf u1.medium u1.large). Without a kind, NAMEs are instance types of either
+scope. The list filters and output flags apply as in list.
+
+\b
+Examples:
+  kubectl instancetype get vmcf/u1.medium
+  kubectl instancetype get vmcf u1.small u1.large -o custom-columns=NAME:.metadata.name,MEM:.spec.memory.guest
+  kubectl instancetype get vmcp/fedora -o jsonpath='{.spec.devices}'"""
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
-    """Add the command to ``app``."""
-    app.command(
-        "list", help=HELP, short_help="List instance types or preferences by labels and ranges.", no_args_is_help=False
-    )(options.command(ListOptions, run))
+    """Add the command to ``app`` (``list``, and ``get`` when ``argv`` names it or none is named)."""
+    selected = argv[0] if argv else ""
+    if selected in ("", "list"):
+        app.command(
+            "list",
+            help=HELP,
+            short_help="List instance types or preferences by labels and ranges.",
+            no_args_is_help=False,
+        )(options.command(ListOptions, run))
+    if selected in ("", "get"):
+        app.command("get", help=GET_HELP, short_help="Print chosen instance types or preferences (TYPE/NAME).")(
+            options.command(GetOptions, run)
+        )
 
 
 @dataclasses.dataclass(repr=False, eq=False)
 class ListOptions:
     """List instance types or preferences."""
 
-    kind: Kind = "instancetypes"
+    kind: Kind = None
     all_namespaces: Annotated[
         bool,
         typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one."),
@@ -73,14 +112,40 @@ class ListOptions:
         )
 
 
+@dataclasses.dataclass(repr=False, eq=False)
+class GetOptions(ListOptions):
+    """Print chosen instance types or preferences."""
+
+    def validate(self) -> None:
+        """At least one TYPE/NAME (or KIND NAME...)."""
+        super().validate()
+        if not self.query.names:
+            raise options.UsageError(
+                "you must name the objects to get: TYPE/NAME... or KIND NAME..., e.g. kubectl instancetype get "
+                "vmcf/u1.medium (list shows them all)"
+            )
+
+
 def run(env, opts: ListOptions, session) -> None:
     """List from the cluster and print."""
-    from ..output.listing import print_listing, row_function
+    from ..output.listing import TableOptions, print_listing, row_function
     from ..usecases.lists import list_cluster
+    from .list_options import KINDS
 
     query = opts.query
     out = opts.output
-    row_of, columns = row_function(query.what, out.output, show_labels=out.show_labels, age=True, now=env.clock())
+    table = TableOptions(out.show_labels, out.labels, out.show_kind, query.all_namespaces and not query.cluster_only)
+    row_of, columns = row_function(query.what, out.format, age=True, now=env.clock(), table=table)
     listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with)
     in_namespace = query.namespaced_only and not query.all_namespaces
-    print_listing(env, listing, out.output, columns, no_headers=out.no_headers, in_namespace=in_namespace)
+    print_listing(
+        env,
+        listing,
+        out.format,
+        columns,
+        no_headers=out.no_headers,
+        in_namespace=in_namespace,
+        query=query,
+        allow_missing_keys=out.allow_missing_keys,
+        kinds=list(KINDS),
+    )

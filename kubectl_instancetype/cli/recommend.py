@@ -116,8 +116,8 @@ class RecommendOptions:
 
     def validate(self) -> None:
         """-o, the minimums and the preference reference are well-formed (before any request)."""
+        from ..golang.quantity import QuantityError, parse_quantity
         from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX, RangeFilter
-        from ..instancetype.quantity import QuantityError, parse_quantity
         from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
         from ..usecases.listing import Query
         from ..usecases.recommend import parse_preference_reference

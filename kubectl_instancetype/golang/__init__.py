@@ -5,7 +5,10 @@ One module per Go package, each importable alone (nothing is imported here, star
 ``strconv`` (number and bool parsing, ``%q`` quoting), ``encoding_csv`` (pflag's string-slice records),
 ``encoding_base64`` (``StdEncoding`` decoding), ``duration`` (``time.ParseDuration``, ``Duration.String``,
 kubectl's ``--request-timeout``, apimachinery's ``HumanDuration``), ``neturl`` (``url.Parse``), ``httpproxy``
-(``golang.org/x/net/http/httpproxy``: proxies from the environment, ``NO_PROXY``), ``tabwriter`` (kubectl's
-tables), ``goyaml`` (``sigs.k8s.io/yaml``'s printer) and ``validation`` (apimachinery's name checks).
+(``golang.org/x/net/http/httpproxy``: proxies from the environment, ``NO_PROXY``), ``quantity``
+(apimachinery's ``resource.Quantity``: parsing, ``String()``, ``Value()``), ``tabwriter`` (kubectl's
+tables), ``goyaml`` (``sigs.k8s.io/yaml``'s printer), ``yamltojson`` (how kubectl reads ``-f``:
+``sigs.k8s.io/yaml`` over go-yaml v2), ``validation`` (apimachinery's name checks), ``jsonpath``,
+``gotemplate`` and ``gofmt`` (kubectl's template printers).
 Differential tests compare each with the Go code itself (``hack/virtctl/goref``).
 """

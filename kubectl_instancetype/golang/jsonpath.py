@@ -17,7 +17,7 @@ from typing import Any
 
 from .gofmt import go_type, marshal, sprint
 
-__all__ = ["INVALID", "JSONPath", "JSONPathError", "parse"]
+__all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
 
 class JSONPathError(ValueError):
@@ -699,3 +699,21 @@ class JSONPath:
                 if passed:
                     results.append(item)
         return results
+
+
+# ---- kubectl's uses of JSONPath beside -o jsonpath (kubectl/pkg/cmd/get) ------------------------------
+
+_RELAXED = re.compile(r"\{\.?([^{}]+)\}\Z|\.?([^{}]+)\Z")
+
+
+def relaxed_expression(expression: str) -> str:
+    """kubectl's ``RelaxedJSONPathExpression`` (custom-columns, ``--sort-by``): ``a.b``, ``.a.b``, ``{a.b}``
+    and ``{.a.b}`` all mean ``{.a.b}``."""
+    if not expression:
+        return expression
+    match = _RELAXED.match(expression)
+    if match is None:
+        raise JSONPathError(
+            "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'"
+        )
+    return "{." + (match.group(1) or match.group(2)) + "}"

@@ -13,8 +13,24 @@ from dataclasses import dataclass
 # net/http's portMap (transport.go canonicalAddr): the port a URL without one is dialled on.
 DEFAULT_PORTS = {"http": 80, "https": 443, "socks5": 1080}
 
-# The characters net/url's validHost/shouldEscape(modeHost) let through in a host; others below 0x80 are refused.
-_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]<>\"%")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_HOST_EXTRA = frozenset("!$&'()*+,;=:[]<>\"")
+_USERINFO = _ALNUM | frozenset("-._:~!$&'()*+,;=%@")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_HOST, _ZONE, _PATH = "host", "zone", "path"
+
+
+def _should_escape(char: str, mode: str) -> bool:
+    """net/url's shouldEscape for the modes parsing needs (host, zone, path)."""
+    if char in _ALNUM:
+        return False
+    if mode in (_HOST, _ZONE) and char in _HOST_EXTRA:
+        return False
+    if char in "-_.~":
+        return False
+    if char in "$&+,/:;=?@":
+        return mode == _PATH and char == "?"
+    return True
 
 
 @dataclass(frozen=True)
@@ -62,53 +78,162 @@ def _quote(text: str) -> str:
     return go_quote(text)
 
 
-def _check_escapes(text: str) -> None:
-    index = text.find("%")
-    while index != -1:
-        escape = text[index : index + 3]
-        if len(escape) < 3 or any(c not in "0123456789abcdefABCDEF" for c in escape[1:]):
-            raise URLError(f"invalid URL escape {_quote(escape)}")
-        index = text.find("%", index + 3)
+def _unescape(text: str, mode: str) -> str:
+    """net/url's unescape: percent-decoding with its rules for hosts (only non-ASCII bytes and ``%25``) and zones."""
+    data = text.encode("utf-8", "surrogateescape")
+    index = 0
+    while index < len(data):
+        char = chr(data[index])
+        if char == "%":
+            if index + 2 >= len(data) or chr(data[index + 1]) not in _HEX or chr(data[index + 2]) not in _HEX:
+                raise URLError(f"invalid URL escape {_quote(data[index : index + 3].decode('utf-8', 'replace'))}")
+            escape = data[index : index + 3].decode("ascii")
+            value = int(escape[1:], 16)
+            if mode == _HOST and value < 0x80 and escape != "%25":
+                raise URLError(f"invalid URL escape {_quote(escape)}")
+            if (
+                mode == _ZONE
+                and escape != "%25"
+                and value != 0x20
+                and (value >= 0x80 or _should_escape(chr(value), _HOST))
+            ):
+                raise URLError(f"invalid URL escape {_quote(escape)}")
+            index += 3
+            continue
+        if mode in (_HOST, _ZONE) and data[index] < 0x80 and _should_escape(char, mode):
+            raise URLError(f"invalid character {_quote(char)} in host name")
+        index += 1
+    from urllib.parse import unquote_to_bytes
+
+    return unquote_to_bytes(data).decode("utf-8", "surrogateescape") if b"%" in data else text
+
+
+def _escape_path(path: str) -> str:
+    """net/url's escape(path, encodePath)."""
+    out = []
+    for byte in path.encode("utf-8", "surrogateescape"):
+        char = chr(byte)
+        out.append(f"%{byte:02X}" if byte >= 0x80 or _should_escape(char, _PATH) else char)
+    return "".join(out)
+
+
+def _escaped_path(raw: str) -> str:
+    """``URL.EscapedPath()`` of a URL whose path was written ``raw`` (setPath, then EscapedPath)."""
+    path = _unescape(raw, _PATH)
+    if (
+        raw != _escape_path(path)
+        and all(char in "!$&'()*+,;=:@[]%" or not _should_escape(char, _PATH) for char in raw if ord(char) < 0x80)
+        and raw.isascii()
+    ):
+        return raw
+    return _escape_path(path)
+
+
+def _valid_port(colon_port: str) -> bool:
+    return not colon_port or (colon_port[0] == ":" and all("0" <= c <= "9" for c in colon_port[1:]))
+
+
+def _parse_host(scheme: str, host: str) -> tuple[str, str]:
+    """net/url's parseHost: (hostname unescaped, port) of ``host[:port]``."""
+    bracket = host.rfind("[")
+    if bracket > 0:
+        raise URLError("invalid IP-literal")
+    if bracket == 0:
+        close = host.rfind("]")
+        if close < 0:
+            raise URLError("missing ']' in host")
+        colon_port = host[close + 1 :]
+        if not _valid_port(colon_port):
+            raise URLError(f"invalid port {_quote(colon_port)} after host")
+        name = host[1:close]
+        zone = name.find("%25")
+        if zone >= 0:
+            unescaped = _unescape(name[:zone], _HOST) + _unescape(name[zone:], _ZONE)
+        else:
+            unescaped = _unescape(name, _HOST)
+        import ipaddress
+
+        try:
+            address = ipaddress.ip_address(unescaped.partition("%")[0])
+        except ValueError:
+            raise URLError(f"invalid host: ParseAddr({_quote(unescaped)}): unable to parse IP") from None
+        if address.version == 4:
+            raise URLError("invalid IP-literal")
+        return unescaped, colon_port[1:]
+    colon = host.find(":")
+    if colon >= 0:
+        last = host.rfind(":")
+        # Go 1.26 refuses a second colon in http and https hosts (go.dev/issue/75223); others keep the last one.
+        if last != colon and scheme not in ("http", "https"):
+            colon = last
+        colon_port = host[colon:]
+        if not _valid_port(colon_port):
+            raise URLError(f"invalid port {_quote(colon_port)} after host")
+        return _unescape(host[:colon], _HOST), colon_port[1:]
+    return _unescape(host, _HOST), ""
 
 
 def parse_url(raw: str) -> URL | None:
-    """``url.Parse(raw)`` for an absolute URL; None when it has no scheme or no ``//authority``.
+    """``url.Parse(raw)`` for an absolute URL with an authority; None for a URL without one (opaque or relative).
 
-    Raises :class:`URLError` with net/url's message for a missing scheme before ``:``, an unclosed IPv6
-    bracket, a bad port, a bad escape or a character not allowed in a host name.
+    Raises :class:`URLError` with net/url's message wherever ``url.Parse`` fails (control characters, a missing
+    scheme before ``:``, bad escapes, IP literals, ports, userinfo, a colon in a relative URL's first segment).
     """
-    raw = raw.partition("#")[0]
-    scheme, colon, rest = raw.partition(":")
-    if (
-        not colon
-        or not scheme
-        or not scheme[0].isalpha()
-        or any(not (c.isalnum() or c in "+-.") for c in scheme)
-        or not scheme.isascii()
-    ):
-        if raw.startswith(":"):
-            raise URLError("missing protocol scheme")
-        return None
-    rest = rest.partition("?")[0]
-    if not rest.startswith("//"):
-        return None
-    authority, slash, path = rest[2:].partition("/")
-    userinfo, at, hostport = authority.rpartition("@")
-    if hostport.startswith("["):
-        close = hostport.find("]")
-        if close < 0:
-            raise URLError("missing ']' in host")
-        host, port_part = hostport[1:close], hostport[close + 1 :]
-        if port_part and (not port_part.startswith(":") or (not port_part[1:].isdigit() and port_part != ":")):
-            raise URLError(f"invalid port {_quote(port_part)} after host")
-        port = port_part[1:]
+    return _parse(raw)[1]
+
+
+def parse_scheme(raw: str) -> str:
+    """``url.Parse(raw).Scheme`` (lower case, ``""`` for none); :class:`URLError` where ``url.Parse`` fails."""
+    return _parse(raw)[0]
+
+
+def _parse(raw: str) -> tuple[str, URL | None]:
+    raw, hash_mark, fragment = raw.partition("#")
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in raw):
+        raise URLError("net/url: invalid control character in URL")
+    if raw == "*":
+        return "", None
+    scheme, rest = "", raw
+    for index, char in enumerate(raw):
+        if char in _ALNUM and not char.isdigit():
+            continue
+        if char.isdigit() or char in "+-.":
+            if index == 0:
+                break
+            continue
+        if char == ":":
+            if index == 0:
+                raise URLError("missing protocol scheme")
+            scheme, rest = raw[:index].lower(), raw[index + 1 :]
+        break
+    if rest.endswith("?") and rest.count("?") == 1:
+        rest = rest[:-1]
     else:
-        host, colon, port = hostport.rpartition(":") if ":" in hostport else (hostport, "", "")
-        if colon and port and not (port.isdigit() and port.isascii()):
-            raise URLError(f"invalid port {_quote(':' + port)} after host")
-        for char in host:
-            if char not in _HOST_CHARS and ord(char) < 0x80:
-                raise URLError(f"invalid character {_quote(char)} in host name")
-    _check_escapes(host)
-    _check_escapes(path)
-    return URL(scheme.lower(), userinfo if at else None, host, port, slash + path)
+        rest = rest.partition("?")[0]
+    if not rest.startswith("/"):
+        if scheme:
+            _check_fragment(fragment, hash_mark)
+            return scheme, None
+        if ":" in rest.partition("/")[0]:
+            raise URLError("first path segment in URL cannot contain colon")
+    url: URL | None = None
+    if (scheme or not rest.startswith("///")) and rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        userinfo, at, hostport = authority.rpartition("@")
+        host, port = _parse_host(scheme, hostport)
+        if at:
+            if not all(char in _USERINFO for char in userinfo):
+                raise URLError("net/url: invalid userinfo")
+            for part in userinfo.split(":", 1):
+                _unescape(part, _PATH)
+        rest = slash + path
+        url = URL(scheme, userinfo if at else None, host, port, _escaped_path(rest))
+    else:
+        _escaped_path(rest)  # setPath's escapes are checked all the same
+    _check_fragment(fragment, hash_mark)
+    return scheme, url if url is not None and scheme else None
+
+
+def _check_fragment(fragment: str, hash_mark: str) -> None:
+    if hash_mark:
+        _unescape(fragment, _PATH)

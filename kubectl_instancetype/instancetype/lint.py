@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, parse_quantity
+from ..golang.quantity import QuantityError, parse_quantity
 
 INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
 PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
@@ -252,7 +252,11 @@ def _lint_preference(obj: Mapping[str, Any], candidates: Sequence[Mapping[str, A
                 "spec.requirements",
                 UNSATISFIABLE,
                 f"no instance type among the {len(candidates)} checked satisfies this preference"
-                + (f" ({_show_requirements(requirements)})" if requirements else ""),
+                + (
+                    f" ({_show_requirements(requirements)})"
+                    if requirements
+                    else " (the vCPUs of none of them can be spread as its preferredCPUTopology asks)"
+                ),
                 "lower the requirements, or add an instance type that meets them",
             )
     return found

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, parse_quantity
+from ..golang.quantity import QuantityError, parse_quantity
 
 LIVE_UPDATE = "LiveUpdate"
 STAGE = "Stage"
@@ -47,6 +47,8 @@ MEMORY_NOT_MIGRATABLE = "memory updated in template spec. Memory-hotplug is only
 MEMORY_NO_MAX_GUEST = "memory updated in template spec. Memory-hotplug is not available for this VM configuration"
 MEMORY_NOT_SUPPORTED = "memory hotplug not supported, {}"
 MEMORY_BELOW_BOOT = "memory updated in template spec to a value lower than what the VM started with"
+# unreachable in v1.9.0: ValidateLiveUpdateMemory refuses a guest above maxGuest first ("memory hotplug not
+# supported, Guest memory is greater than the configured maxGuest memory"); kept in vm.go's order
 MEMORY_ABOVE_MAX = "memory updated in template spec to a value higher than what's available"
 
 # sync errors: the VM's Failure condition (reason) with the wrapped message; the change is retried
@@ -171,7 +173,8 @@ def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
         yield path, value
 
 
-def _same(path: str, old: Any, new: Any) -> bool:
+def same(path: str, old: Any, new: Any) -> bool:
+    """Whether two values at ``path`` are equal as equality.Semantic compares them (quantities by value)."""
     if old == new:
         return True
     if _is_quantity_path(path):
@@ -187,7 +190,7 @@ def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) ->
     result = []
     for path in sorted(set(left) | set(right), key=_path_key):
         before, after = left.get(path), right.get(path)
-        if not _same(path, before, after):
+        if not same(path, before, after):
             result.append((path, before, after))
     return result
 

@@ -60,6 +60,12 @@ class Client:
         answer: dict[str, Any] = self.transport.request("GET", "/version")
         return answer
 
+    def api_group(self, group: str) -> dict[str, Any]:
+        """The discovery document of one API group (``/apis/<group>``): its versions and the preferred one.
+        NotFound when the cluster does not serve the group."""
+        answer: dict[str, Any] = self.transport.request("GET", f"/apis/{group}")
+        return answer
+
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:
         """Fetch one object."""
         answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, name))

@@ -8,27 +8,23 @@ line of headers and one line of paths, split on white space. A path is kubectl's
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
 
-_RELAXED = re.compile(r"\{\.?([^{}]+)\}\Z|\.?([^{}]+)\Z")
 _FORMAT_HELP = "Expected format is one line of space separated headers, one line of space separated column specs."
 
 
 def relaxed_jsonpath(expression: str) -> str:
-    """kubectl's ``RelaxedJSONPathExpression``: ``a.b``, ``.a.b``, ``{a.b}`` and ``{.a.b}`` all mean ``{.a.b}``."""
-    if not expression:
-        return expression
-    match = _RELAXED.match(expression)
-    if match is None:
-        raise UsageError(
-            "unexpected path string, expected a 'name1.name2' or '.name1.name2' or '{name1.name2}' or '{.name1.name2}'"
-        )
-    return "{." + (match.group(1) or match.group(2)) + "}"
+    """kubectl's ``RelaxedJSONPathExpression`` (see :func:`..golang.jsonpath.relaxed_expression`)."""
+    from ..golang.jsonpath import JSONPathError, relaxed_expression
+
+    try:
+        return relaxed_expression(expression)
+    except JSONPathError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
-"""The ControllerRevisions behind a VirtualMachine's matchers (``revisions``) and switching its types
-(``switch``): GETs and the one PUT, with the pure rules of :mod:`..instancetype.expand.revisions`."""
+"""The ControllerRevisions behind a VirtualMachine's matchers (``revisions``), with the pure rules of
+:mod:`..instancetype.expand.revisions`; ``switch`` lives in :mod:`.switching`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..kube.client import Client
@@ -25,73 +25,6 @@ def cluster_fetch(client: Client) -> Callable[[str, str, str], Any]:
             return None
 
     return fetch
-
-
-class SwitchPlan(NamedTuple):
-    """The VM as stored, as it will be sent, the matchers whose revisionName is cleared, and the server's way
-    of recording revisions."""
-
-    vm: dict[str, Any]
-    updated: dict[str, Any]
-    cleared: list[str]
-    flavour: str
-
-    @property
-    def unchanged(self) -> bool:
-        """Every matcher already names what was asked for: nothing is to be sent."""
-        return self.updated is self.vm
-
-
-def plan_switch(client: Client, name: str, changes: list[tuple[str, str, str]], *, check: bool) -> SwitchPlan:
-    """GET the VM, change its matchers (``(key, name, kind)`` each) the way the server expects, and run the
-    pre-flight of the new combination unless ``check`` is off. Raises :class:`PreflightError` with every
-    problem KubeVirt's admission would report (one per line)."""
-    from ..errors import PreflightError
-    from ..instancetype.expand import preflight
-    from ..instancetype.expand.resolve import ResolveError, find_spec
-    from ..instancetype.expand.revisions import server_flavour, switched
-    from ..kube.resources import VIRTUAL_MACHINES
-
-    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, client.namespace)
-    updated, cleared = vm, []
-    for key, object_name, kind in changes:
-        if _names_already(vm, key, object_name, kind):
-            continue  # a no-op keeps the matcher (and its pinned revision) as it is
-        updated, was_cleared = switched(updated, key, object_name, kind)
-        if was_cleared:
-            cleared.append(key)
-    if check:
-        fetch = cluster_fetch(client)
-        try:
-            # the unchanged matcher keeps its revision; the new one resolves to the live object
-            specs = [find_spec(updated, key, fetch)[0] for key in ("instancetype", "preference")]
-        except ResolveError as exc:
-            raise PreflightError(str(exc)) from exc
-        problems = preflight(updated, specs[0], specs[1])
-        if problems:
-            raise PreflightError("\nerror: ".join(problems))
-    return SwitchPlan(vm, updated, cleared, server_flavour(vm))
-
-
-def _names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:
-    """True when the VM's matcher ``spec.<key>`` names ``kind``/``name`` already (kind spellings compared as
-    KubeVirt reads them: empty is the cluster kind)."""
-    from ..instancetype.expand.resolve import ResolveError, matcher_kind
-
-    matcher = (vm.get("spec") or {}).get(key)
-    if not isinstance(matcher, dict) or matcher.get("name") != name or matcher.get("inferFromVolume"):
-        return False
-    try:
-        return matcher_kind(key, str(matcher.get("kind") or "")) == matcher_kind(key, kind)
-    except ResolveError:
-        return False
-
-
-def apply_switch(client: Client, plan: SwitchPlan) -> None:
-    """PUT the switched VM (the server refuses it if the VM changed since it was read)."""
-    from ..kube.resources import VIRTUAL_MACHINES
-
-    client.replace(VIRTUAL_MACHINES, plan.vm["metadata"]["name"], plan.vm["metadata"].get("namespace"), plan.updated)
 
 
 @dataclass

@@ -81,7 +81,7 @@ def test_catalog_list_formats_and_scopes() -> None:
         ["cx1.medium1gi", "cluster", "1"],
     ]
     namespaced = offline("catalog", "list", "--namespaced", "-n", "dev", "--cpu", "4", "--class", "general.purpose")
-    assert namespaced.stdout.splitlines()[1].split()[:2] == ["u1.xlarge", "dev"]
+    assert namespaced.stdout.splitlines()[1].split()[:2] == ["u1.xlarge", "namespaced"]
     labels = offline("catalog", "list", "--cpu", "4", "--class", "general.purpose", "--show-labels", "--no-headers")
     assert "instancetype.kubevirt.io/size=xlarge" in labels.stdout
     by_memory = offline("catalog", "list", "--class", "memory.intensive", "--sort-by", "memory", "-o", "name")
@@ -123,7 +123,11 @@ def test_catalog_show() -> None:
         ),
         (["catalog", "list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together"),
         (["catalog", "list", "--namespaced", "-n", "a/b"], "error: invalid namespace \"a/b\": [may not contain '/']"),
-        (["catalog", "list", "sizes"], 'error: unknown kind "sizes": use instancetypes or preferences'),
+        (
+            ["catalog", "list", "sizes"],
+            'error: no instance type named "sizes" cluster-wide (virtualmachineclusterinstancetypes); '
+            "preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)",
+        ),
         (["catalog", "list", "preferences", "--class", "x"], "error: --class only applies to instance types"),
         (["catalog", "list", "-A"], "error: unknown shorthand flag: 'A' in -A"),
         (["catalog", "list", "--kubeconfig", "x"], "error: unknown flag: --kubeconfig"),

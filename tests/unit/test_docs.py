@@ -43,10 +43,10 @@ def test_every_command_and_subcommand_has_a_reference_page() -> None:
 def test_a_page_has_usage_flags_with_defaults_aliases_and_examples() -> None:
     page = (COMMANDS_DIR / "kubectl_instancetype_list.md").read_text()
     assert "## kubectl instancetype list\n" in page
-    assert "```\nkubectl instancetype list [KIND] [flags]\n```" in page
+    assert "```\nkubectl instancetype list [KIND] [NAME...] [flags]\n```" in page
     assert "### Aliases\n\n```\nlist, ls\n```" in page
-    assert (
-        "      --chunk-size int           Objects per list request (paging); 0 disables paging. (default 500)" in page
+    assert re.search(
+        r"\n      --chunk-size int +Objects per list request \(paging\); 0 disables paging\. \(default 500\)\n", page
     )
     assert "### Examples\n\n```\n  kubectl instancetype list --min-cpu 4" in page
     assert "* [kubectl instancetype](README.md)" in page

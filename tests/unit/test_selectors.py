@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import InputError
 from kubectl_instancetype.instancetype.selectors import SelectorError, parse_selector, selector_matches
-from tests.unit.test_properties_parsers import GO, goref  # noqa: F401
+from tests.conftest import GO
 
 LABELS = {"instancetype.kubevirt.io/cpu": "4", "instancetype.kubevirt.io/class": "general.purpose", "tier": "gold"}
 
@@ -75,7 +75,7 @@ def test_any_text_parses_or_raises_selector_error(text: str) -> None:
 
 @GO
 @given(st.lists(SELECTOR_TEXT, min_size=1, max_size=40))
-def test_accepts_exactly_what_labels_parse_accepts(goref, texts: list[str]) -> None:  # noqa: F811
+def test_accepts_exactly_what_labels_parse_accepts(goref, texts: list[str]) -> None:
     for text, want in zip(texts, goref("selector", texts)):
         try:
             parse_selector(text)

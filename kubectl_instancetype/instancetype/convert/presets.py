@@ -372,7 +372,7 @@ def _common_list_field(
 
 
 def _quantity(text: str) -> float:
-    from ..quantity import QuantityError, parse_quantity
+    from ...golang.quantity import QuantityError, parse_quantity
 
     try:
         return float(parse_quantity(text))

@@ -216,7 +216,7 @@ def _equal(left: Any, right: Any) -> bool:
 
 
 def _quantities_equal(left: Any, right: Any) -> bool:
-    from ..quantity import QuantityError, parse_quantity
+    from ...golang.quantity import QuantityError, parse_quantity
 
     try:
         return parse_quantity(str(left)) == parse_quantity(str(right))

@@ -77,15 +77,12 @@ def validate_user(name: str, user: dict[str, Any], user_dir: str) -> list[str]:
 
 def _proxy_url_problem(url: str) -> str | None:
     """clientcmd's ``parseProxyURL``: what is wrong with ``url`` (Go's url.Parse, then the scheme), or None."""
-    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in url) or url.startswith(":"):
+    from ...golang.neturl import URLError, parse_scheme
+
+    try:
+        scheme = parse_scheme(url)
+    except URLError:
         return f"could not parse: {url}"
-    scheme, colon, _ = url.partition(":")
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    if not colon or not scheme or scheme[0] not in letters or not all(c in letters + "0123456789+-." for c in scheme):
-        if colon and "/" not in url.split(":", 1)[0]:  # a first path segment with a colon: url.Parse refuses it
-            return f"could not parse: {url}"
-        scheme = ""
-    scheme = scheme.lower()
     if scheme not in ("http", "https", "socks5"):
         return f'unsupported scheme "{scheme}", must be http, https, or socks5'
     return None

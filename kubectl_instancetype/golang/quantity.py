@@ -309,22 +309,11 @@ def is_quantity(text: str) -> bool:
     return True
 
 
-def format_bytes(value: Fraction | int) -> str:
-    """Render a byte count in the largest binary unit that divides it exactly (``16Gi``, ``1536Mi``).
-
-    This is how common-instancetypes writes memory in its labels (not Go's canonical form, which prefers
-    ``1536Mi`` too but prints ``1000`` for 1000); values that are not a whole number of KiB fall back to a
-    plain integer, fractional values to a decimal.
-    """
-    value = Fraction(value)
-    if abs(value) > _INT64_MAX:
-        # not a size anyone has; printed without going through a 100000-digit integer
-        return format_quantity(value, DECIMAL_EXPONENT)
-    if value.denominator != 1:
-        return str(float(value))
-    whole = int(value)
-    for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
-        unit = _BINARY[suffix]
-        if whole and whole % unit == 0:
-            return f"{whole // unit}{suffix}"
-    return str(whole)
+def integer_value(text: str) -> int:
+    """``Quantity.Value()``: the value rounded to an integer away from zero (``ScaledValue(0)``: apimachinery's
+    ``negativeScaleInt64`` rounds a fraction up for positive values and down for negative ones)."""
+    value = parse(text).value
+    whole = value.numerator // value.denominator if value >= 0 else -(-value.numerator // value.denominator)
+    if whole != value:
+        whole += 1 if value > 0 else -1
+    return whole
