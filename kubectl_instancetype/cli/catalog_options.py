@@ -92,3 +92,14 @@ class SelectionFlags:
             instancetypes=not self.preferences_only,
             preferences=not self.instancetypes_only,
         )
+
+
+def skew_line(path: str, names: list[str], shown: int = 3) -> str:
+    """One warning per field the cluster's CRD schema lacks, with the objects that would lose it."""
+    from ..output.terminal import escape
+
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return escape(
+        f"this cluster's KubeVirt does not know {path}: {len(names)} catalog object(s) would lose it "
+        f"({', '.join(names[:shown])}{more})"
+    )
