@@ -42,7 +42,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class AdoptOptions:
     """Adopt the VMs; print the choice, the fields removed and the proof (or the adopted VMs)."""
 
