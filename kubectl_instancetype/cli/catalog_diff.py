@@ -31,7 +31,7 @@ def register(group: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class DiffOptions:
     """Print the differences."""
 

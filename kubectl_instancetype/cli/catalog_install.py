@@ -38,7 +38,7 @@ def optional_value_flags() -> dict[str, str]:
     return dict(flagtable.OPTIONAL_VALUE_FLAGS)
 
 
-@dataclasses.dataclass
+@options.dataclass
 class InstallOptions:
     """Install the catalog."""
 

@@ -35,7 +35,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class DescribeOptions:
     """Describe instance types or preferences."""
 

@@ -79,7 +79,7 @@ def create_vm(
     if checks:
         from .preflight import check_vm
 
-        checked = check_vm(client, manifest, namespace, report=report)
+        checked = check_vm(session, manifest, namespace, report=report)
         if resolve_inference:
             manifest = _without_namespace_added(checked.vm, manifest)
     answer = client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=dry_run == "server")
@@ -100,7 +100,8 @@ def client_dry_run_preflight(
     ``resolve_inference``)."""
     from ..errors import APIError, ConfigurationError, TransportError
     from ..kube.resources import VIRTUAL_MACHINES
-    from .preflight import MissingReferences, check_vm
+    from .preflight import check_vm
+    from .references import MissingTypes
 
     say = report or (lambda line: None)
     probe = session if session.options.request_timeout else session.with_request_timeout(CLIENT_DRY_RUN_TIMEOUT)
@@ -108,8 +109,8 @@ def client_dry_run_preflight(
         with probe:
             target = probe.namespace
             check_object_names(manifest, VIRTUAL_MACHINES, target)
-            checked = check_vm(probe.client(), manifest, target, report=report)
-    except MissingReferences as exc:
+            checked = check_vm(probe, manifest, target, report=report)
+    except MissingTypes as exc:
         say(f"Warning: {exc.message}; the VM is printed unchecked")
         return manifest
     except (ConfigurationError, TransportError, APIError) as exc:

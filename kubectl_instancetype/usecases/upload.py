@@ -196,7 +196,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
     try:
         state.total = os.fstat(image.fileno()).st_size
         if plan.labels and not settings.skip_checks:
-            _check_types(client, plan, namespace)
+            _check_types(session, plan, namespace)
         name = plan.name
         pvc = _existing_pvc(client, plan, namespace, settings)
         if pvc is None:
@@ -246,7 +246,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         image.close()
 
 
-def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
+def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
     """Unlike virtctl: the instance type and preference the labels name must exist before anything is created."""
     from ..instancetype.infer import (
         INSTANCETYPE_KIND_LABEL,
@@ -254,34 +254,18 @@ def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
-    from ..kube import resources
+    from .references import TypeReference, require_types
 
     labels = plan.labels
-    wanted = []
-    if labels.get(INSTANCETYPE_LABEL):
-        namespaced = labels.get(INSTANCETYPE_KIND_LABEL) == "virtualmachineinstancetype"
-        wanted.append(
-            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, labels[INSTANCETYPE_LABEL])
+    references = [
+        TypeReference(labels.get(kind_label) or default_kind, labels[label])
+        for label, kind_label, default_kind in (
+            (INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
+            (PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
         )
-    if labels.get(PREFERENCE_LABEL):
-        namespaced = labels.get(PREFERENCE_KIND_LABEL) == "virtualmachinepreference"
-        wanted.append(
-            (resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, labels[PREFERENCE_LABEL])
-        )
-    results = client.get_all(
-        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
-    )
-    missing = []
-    for (resource, name), result in zip(wanted, results):
-        if isinstance(result, APIError) and result.code == 404:
-            where = f' in namespace "{namespace}"' if resource.namespaced else ""
-            missing.append(f'{resource.singular} "{name}" not found{where}')
-        elif isinstance(result, PluginError):
-            raise result
-    if missing:
-        from ..errors import PreflightError
-
-        raise PreflightError("; ".join(missing) + "; nothing was created (--skip-checks uploads anyway)")
+        if labels.get(label)
+    ]
+    require_types(session, references, namespace, then="; nothing was created (--skip-checks uploads anyway)")
 
 
 def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:

@@ -101,7 +101,8 @@ def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
         (
             ["--instancetype", "zz.none", "--preference", "virtualmachinepreference/fedora", "-n", "create-tests"],
             'error: virtualmachineclusterinstancetype "zz.none" not found; '
-            'virtualmachinepreference "fedora" not found in namespace "create-tests"\n',
+            'virtualmachinepreference "fedora" not found in namespace "create-tests" '
+            '(a VirtualMachineClusterPreference named "fedora" exists)\n',
         ),
         (
             ["--instancetype", "u1.nano", "--preference", "windows.11"],
