@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.golang import goyaml
 from kubectl_instancetype.instancetype.createtypes import (
     INSTANCETYPE_FLAGS_BY_NAME,
     PREFERENCE_FLAGS_BY_NAME,
@@ -31,7 +32,6 @@ from kubectl_instancetype.instancetype.createtypes import (
 )
 from kubectl_instancetype.instancetype.createvm import VM_FLAGS_BY_NAME, VMOptions, build_vm
 from kubectl_instancetype.instancetype.params import FlagSpec, accumulate
-from kubectl_instancetype.output import goyaml
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 FIXED_SUFFIX_LETTERS = "bcdfghjklmnpqrstvwxz"

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.golang import goyaml
 from kubectl_instancetype.golang.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.instancetype.createtypes import INSTANCETYPE_FLAGS, PREFERENCE_FLAGS
 from kubectl_instancetype.instancetype.createvm import VM_FLAGS
-from kubectl_instancetype.output import goyaml
 from tests.conftest import run_cli, run_goref
 from tests.unit.test_createtypes import (
     INSTANCETYPE_FAILURES,
