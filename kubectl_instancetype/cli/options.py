@@ -325,7 +325,8 @@ def dataclass(cls: type) -> type:
 
 @dataclass
 class ConnectionFlags:
-    """kubectl's global flags (``genericcliConfigFlags``): where the cluster is, and ``-v``.
+    """kubectl's global flags (k8s.io/cli-runtime/pkg/genericclioptions ``ConfigFlags``): where the cluster is,
+    who to act as, and ``-v``.
 
     kubectl does not pass its own global flags to plugins, so each command that talks to a cluster has these.
     """
@@ -342,8 +343,8 @@ class ConnectionFlags:
 
     def connection_options(self) -> Any:
         """The flags as :class:`~..kube.kubeconfig.ConnectionOptions`; a namespace that is no valid name or a
-        timeout that is no duration is a :class:`UsageError` (checked when the session is built, before any
-        request, as kubectl's ConfigFlags check them)."""
+        timeout that is no duration is a :class:`UsageError` (checked when the session first needs them, before
+        any request, as kubectl's ConfigFlags check them)."""
         from ..kube.kubeconfig.model import ConnectionOptions
         from ..kube.names import invalid_namespace
 

@@ -154,16 +154,26 @@ def _is_quantity_path(path: str) -> bool:
     return parts[-1] in _QUANTITY_KEYS or (len(parts) > 1 and parts[-2] in _RESOURCE_PARENTS)
 
 
-def _empty(value: Any) -> bool:
-    return value is None or value == {} or value == []
+# map-typed fields: an empty map is no map (equality.Semantic); any other ``{}`` is a set pointer to an empty
+# struct (``rng: {}``, ``efi: {}``), which Go tells from nil
+_MAP_FIELDS = frozenset(
+    {"nodeSelector", "annotations", "labels", "requests", "limits", "overhead", "resources", "devices", "domain"}
+)
+
+
+def _empty(key: str, value: Any) -> bool:
+    return value is None or value == [] or (value == {} and key in _MAP_FIELDS)
 
 
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    """(path, scalar) for every non-empty leaf; list items are addressed ``[i]``."""
+    """(path, scalar) for every leaf (an empty struct is a leaf ``{}``); list items are addressed ``[i]``."""
     if isinstance(value, dict):
+        if not value and path:
+            yield path, {}
+            return
         for key in sorted(value):
             child = value[key]
-            if _empty(child):
+            if _empty(key, child):
                 continue
             yield from _leaves(child, f"{path}.{key}" if path else key)
     elif isinstance(value, list):
