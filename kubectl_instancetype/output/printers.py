@@ -181,3 +181,8 @@ def print_objects(
         from ..golang.goyaml import dump
 
         env.stdout.write(dump(document))
+
+
+def prints_objects(output: str, formats: Sequence[str] = ("yaml", "json", "name")) -> bool:
+    """Whether ``-o output`` prints the objects themselves (``formats`` or a template) rather than a table."""
+    return output in formats or is_template_format(output)

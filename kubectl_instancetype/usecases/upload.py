@@ -50,7 +50,7 @@ class Settings:
 
 @dataclass
 class State:
-    """What this run has done so far (for the interruption and failure reports)."""
+    """What the upload has done: the result of a run, and the interruption and failure reports of one cut short."""
 
     namespace: str
     plan: spec.Plan
@@ -94,9 +94,10 @@ class State:
         return "; ".join(parts)
 
 
-def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
-    """Run the whole upload in the session's namespace; raise :class:`UploadError` (with :meth:`State.report`)
-    when it cannot finish."""
+def upload(session: Session, plan: spec.Plan, settings: Settings) -> State:
+    """Run the whole upload in the session's namespace and return what it did (the volume created or reused,
+    the bytes sent, the DataSource); raise :class:`UploadError` (with :meth:`State.report`) when it cannot
+    finish. virtctl's progress lines go to ``settings.say`` as they happen."""
     namespace = session.namespace
     state = State(namespace, plan)
     if settings.uploadproxy_url:
@@ -119,6 +120,7 @@ def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
         )
         message = message[len("error: ") :] if message.startswith("error: ") else message
         raise UploadError(f"{message}; {state.report()}") from exc
+    return state
 
 
 def check_proxy_url(url: str) -> str:
