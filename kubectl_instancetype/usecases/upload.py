@@ -25,23 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, PluginError, UsageError
+from ..errors import APIError, PluginError, UploadError, UsageError
 from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
     from ..output.progress import Progress
-
-
-class UploadError(PluginError):
-    """The upload failed or was interrupted; the message says what exists and how to go on."""
-
-    def render(self) -> str:
-        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
-        if self.message.startswith("Error from server"):
-            return self.message
-        return super().render()
 
 
 @dataclass
