@@ -127,6 +127,6 @@ def _print(env: Any, output: str, objects: list) -> None:
 
         env.stdout.write(json.dumps(as_list(objects), indent=4, sort_keys=True, ensure_ascii=False) + "\n")
         return
-    from ..output.goyaml import dump_all
+    from ..golang.goyaml import dump_all
 
     env.stdout.write(dump_all(objects))

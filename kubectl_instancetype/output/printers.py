@@ -178,7 +178,7 @@ def print_objects(
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
     else:
-        from .goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(document))
 

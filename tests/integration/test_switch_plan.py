@@ -31,7 +31,7 @@ def namespace(control_plane, kubevirt_kinds) -> str:
 
 
 def _put(control_plane, path: str, body: dict) -> dict:
-    code, answer = control_plane._request("PUT", path, body)
+    code, answer = control_plane.request("PUT", path, body)
     assert code == 200, answer
     return answer
 
