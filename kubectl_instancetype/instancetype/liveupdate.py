@@ -334,9 +334,9 @@ def plan_live_update(
     for path, keys in (("domain.cpu.sockets", ("cpu", "sockets")), ("domain.memory.guest", ("memory", "guest"))):
         running_value = _get(vmi, "spec", "domain", *keys)
         wanted = _get(new, "domain", *keys)
-        if path not in changed and running_value is not None and wanted is not None:
-            if not same(path, running_value, wanted):
-                diff.append((path, running_value, wanted))
+        known = path not in changed and running_value is not None and wanted is not None
+        if known and not same(path, running_value, wanted):
+            diff.append((path, running_value, wanted))
     diff.sort(key=lambda entry: _path_key(entry[0]))
     non_live = [entry for entry in diff if not (live_update and _top(entry[0]) in LIVE_FIELDS)]
     outcomes: dict[str, tuple[str, str]] = {}
