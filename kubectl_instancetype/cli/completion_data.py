@@ -371,7 +371,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                        'live': 'namespaces',
                                        'value': True},
-                       '--output': {'help': 'Output format: yaml or json.',
+                       '--output': {'help': 'Output format: yaml, json, or a kubectl template (jsonpath=..., '
+                                            'go-template=..., custom-columns=...).',
                                     'value': True,
                                     'values': ['yaml', 'json', 'name']},
                        '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
@@ -390,7 +391,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                               'live': 'namespaces',
                               'value': True},
-                       '-o': {'help': 'Output format: yaml or json.',
+                       '-o': {'help': 'Output format: yaml, json, or a kubectl template (jsonpath=..., '
+                                      'go-template=..., custom-columns=...).',
                               'value': True,
                               'values': ['yaml', 'json', 'name']},
                        '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '

@@ -195,7 +195,7 @@ def _print_objects(env, output: str, results) -> None:
         document = vms[0] if len(vms) == 1 else as_list(vms)
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
         return
-    from ..output.goyaml import dump, dump_all
+    from ..golang.goyaml import dump, dump_all
 
     env.stdout.write(dump(vms[0]) if len(vms) == 1 else dump_all(vms))
 
@@ -207,7 +207,7 @@ def _template_spec(vm) -> dict:
 def _print_diff(env, results) -> None:
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
     from ..output.terminal import escape_lines
     from ..usecases.expansion import vm_name
 

@@ -705,7 +705,7 @@ def test_import_reads_nothing_and_loading_needs_only_the_standard_library():
     script = (
         "import sys, kubectl_instancetype.catalog as c\n"
         "from kubectl_instancetype.catalog import loader\n"
-        "assert loader._load.cache_info().currsize == 0\n"
+        "assert loader.read_catalog.cache_info().currsize == 0\n"
         "assert len(c.load_catalog().instancetypes) == 65\n"
         "assert 'yaml' not in sys.modules\n"
     )
@@ -717,9 +717,9 @@ def test_import_reads_nothing_and_loading_needs_only_the_standard_library():
 
 def test_data_is_read_through_the_package_loader_when_not_on_disk(monkeypatch):
     # A zipapp install has no data directory on disk: the path under a regular file stands in for it.
-    monkeypatch.setattr(loader, "_DATA_DIR", os.path.join(DATA_FILE, "data"))
+    monkeypatch.setattr(loader, "DATA_DIR", os.path.join(DATA_FILE, "data"))
     with open(DATA_FILE, "rb") as handle:
-        assert loader._read_data(os.path.basename(DATA_FILE)) == handle.read()
+        assert loader.read_data(os.path.basename(DATA_FILE)) == handle.read()
 
 
 def test_merge_sorts_keys_and_copies():

@@ -58,7 +58,8 @@ def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
         (
             "",
             ["-o", "wide"],
-            'error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n',
+            'error: unable to match a printer suitable for the output format "wide", allowed formats are: '
+            "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,template,templatefile,yaml\n",
         ),
         ("", ["--vms", "x", "--from-cluster"], "error: --vms and --from-cluster cannot be used together\n"),
         (
