@@ -20,7 +20,7 @@ TIMEOUT = 60.0
 
 
 def _kubevirt_running(plane) -> bool:
-    code, _ = plane._request(
+    code, _ = plane.request(
         "GET", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/virt-api-mutator"
     )
     return code == 200
@@ -90,7 +90,7 @@ def _vm(name: str, namespace: str, instancetype: str, preference: str | None, ar
 
 
 def _get(plane, path: str) -> dict | None:
-    code, answer = plane._request("GET", path)
+    code, answer = plane.request("GET", path)
     return answer if code == 200 else None
 
 

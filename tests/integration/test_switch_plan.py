@@ -30,13 +30,8 @@ def namespace(plain_plane, kubevirt_kinds) -> str:
     return NS
 
 
-<<<<<<< HEAD
 def _put(plain_plane, path: str, body: dict) -> dict:
-    code, answer = plain_plane._request("PUT", path, body)
-=======
-def _put(control_plane, path: str, body: dict) -> dict:
-    code, answer = control_plane.request("PUT", path, body)
->>>>>>> main
+    code, answer = plain_plane.request("PUT", path, body)
     assert code == 200, answer
     return answer
 

@@ -18,11 +18,7 @@ SMALL_SPEC = {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
 
 def _status(plain_plane, vm: dict, status: dict) -> dict:
     path = f"/apis/kubevirt.io/v1/namespaces/{NS}/virtualmachines/{vm['metadata']['name']}/status"
-<<<<<<< HEAD
-    code, answer = plain_plane._request("PUT", path, {**vm, "status": status})
-=======
-    code, answer = control_plane.request("PUT", path, {**vm, "status": status})
->>>>>>> main
+    code, answer = plain_plane.request("PUT", path, {**vm, "status": status})
     assert code == 200, answer
     return answer
 
