@@ -61,6 +61,12 @@ class CatalogListOptions:
     offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
+    def warnings(self) -> list[str]:
+        """Lines printed before anything runs (a memory filter given in bytes)."""
+        from .list_options import unit_warnings
+
+        return unit_warnings(self.filters)
+
     def validate(self) -> None:
         """The flags combine, and make a query."""
         # The namespaced copies equal the cluster objects: show one scope, the cluster one unless asked.

@@ -799,7 +799,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                       'live': 'namespaces',
                                       'value': True},
-                      '--output': {'help': 'yaml or json.', 'value': True, 'values': ['yaml', 'json', 'name']},
+                      '--output': {'help': 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., '
+                                           'custom-columns=...).',
+                                   'value': True,
+                                   'values': ['yaml', 'json', 'name']},
                       '--preference-file': {'help': 'Use this (cluster) preference instead of the one the VM names.',
                                             'value': True},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
@@ -820,7 +823,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                              'live': 'namespaces',
                              'value': True},
-                      '-o': {'help': 'yaml or json.', 'value': True, 'values': ['yaml', 'json', 'name']},
+                      '-o': {'help': 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., '
+                                     'custom-columns=...).',
+                             'value': True,
+                             'values': ['yaml', 'json', 'name']},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True}}},

@@ -90,7 +90,13 @@ class ExpandOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.", rich_help_panel=OUTPUT_PANEL),
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
     ] = "yaml"
     diff: Annotated[
         bool,
@@ -137,8 +143,13 @@ class ExpandOptions:
     def validate(self) -> None:
         """-o, --diff/--explain, one source, --server without local files."""
         UsageError = options.UsageError
-        if self.output not in ("yaml", "json"):
-            raise UsageError(f"not supported output format defined: {self.output} (use yaml or json)")
+        from ..output.printers import is_template_format
+
+        if self.output not in ("yaml", "json") and not is_template_format(self.output):
+            raise UsageError(
+                f"not supported output format defined: {self.output} (use yaml, json, or a kubectl template: "
+                "jsonpath=..., go-template=..., custom-columns=...)"
+            )
         if self.diff and self.explain:
             raise UsageError("--diff and --explain cannot be used together")
         if (self.target is None) == (self.filename is None):
@@ -187,6 +198,13 @@ def run(env, opts: ExpandOptions, session) -> None:
 
 def _print_objects(env, output: str, results) -> None:
     vms = [expanded for expanded, _ in results]
+    from ..output.printers import is_template_format
+
+    if is_template_format(output):
+        from ..output.printers import print_objects
+
+        print_objects(env, output, vms, [], single=True)
+        return
     if output == "json":
         import json
 

@@ -57,3 +57,15 @@ def test_list_words_errors(words: list[str], message: str) -> None:
 
     with pytest.raises(UsageError, match=message):
         parse_words(words, None)
+
+
+def test_memory_without_a_unit_warns_that_it_is_bytes() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["catalog", "list", "--min-memory", "16", "--max-cpu", "1", "-o", "name"])
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "Warning: --min-memory 16 is 16 bytes (a quantity without a unit); instance types have GiB of memory: "
+        "did you mean --min-memory 16Gi?\n"
+    )
+    assert run_cli(["catalog", "list", "--min-memory", "16Gi", "-o", "name"]).stderr == ""
