@@ -125,3 +125,9 @@ def test_bench_readme_has_a_block_for_each_benchmark(bench: str) -> None:
     text = (REPO / "bench" / "README.md").read_text()
     assert f"<!-- begin {bench} -->" in text and f"<!-- end {bench} -->" in text
     assert f'publish("{bench}"' in (REPO / "bench" / f"{bench}.py").read_text()
+
+
+def test_no_click_markup_leaks_into_the_reference() -> None:
+    """Click's ``\\b`` paragraph marker is markup; written as a literal backslash-b it shows in --help and here."""
+    leaks = [page for page, text in docgen.pages().items() if re.search(r"^(\\b|\x08)$", text, flags=re.M)]
+    assert not leaks
