@@ -117,8 +117,10 @@ def test_tls_server_name_that_matches_is_accepted(control_plane, tmp_path) -> No
     document = json.loads(path.read_text())
     document["clusters"][0]["cluster"]["tls-server-name"] = "kubernetes.default.svc"
     path.write_text(json.dumps(document))
-    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
+    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "-o", "name"])
     assert result.exit_code == 0, result.stderr
+    # the request went through (the TLS name checked): the catalog's one 64-vCPU type is listed
+    assert result.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/n1.8xlarge\n"
 
 
 def test_insecure_skip_tls_verify(control_plane, tmp_path) -> None:

@@ -161,7 +161,7 @@ SUCCESS = [
         expected_vm(spec={"preference": {"name": "p", "kind": "virtualmachineclusterpreference"}}),
     ),
     (
-        "spec 1.9 example",
+        "virtctl create vm help example",
         {
             "name": "my-vm",
             "instancetype": "u1.medium",
@@ -413,7 +413,7 @@ SUCCESS = [
         ),
     ),
     (
-        "spec 1.9 datasource example",
+        "virtctl create vm help datasource example",
         {"name": "my-vm", "volume-import": ["type:ds,src:os-images/fedora,size:30Gi,name:rootdisk"]},
         expected_vm(
             spec={
