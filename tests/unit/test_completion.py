@@ -73,6 +73,7 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
                 "--as",
                 "--as-group",
                 "--as-uid",
+                "--help",
             },
         ),
         (["no-such-command", "x"], set()),
