@@ -1,17 +1,20 @@
 """``kubectl instancetype catalog diff``: how the cluster's objects differ from the embedded catalog."""
 
+import dataclasses
 from typing import Annotated
 
 import typer
 
-from . import flagtable, options
-from .catalog_install import InstancetypesOnly, Namespaced, PreferencesOnly, Version, check_kinds, scope_of
+from . import options
+from .catalog_options import SelectionFlags, skew_line
 
 HELP = """Show how the cluster's objects differ from the embedded catalog, as a unified diff per object.
 
 Compared: what the catalog says of each object (labels, annotations, spec); deployment metadata such as
 app.kubernetes.io/* labels is left out. Objects the cluster lacks are diffed from /dev/null; vendor objects
-(instancetype.kubevirt.io/vendor=kubevirt.io) the catalog no longer has, to /dev/null.
+(instancetype.kubevirt.io/vendor=kubevirt.io) the catalog no longer has, to /dev/null. The cluster's CRD
+schemas are compared with the catalog too: a field this cluster's KubeVirt does not know (an older release)
+is named with the objects that would lose it; --strict fails then.
 
 \b
 Examples:
@@ -23,35 +26,38 @@ Examples:
 
 def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``diff`` to the ``catalog`` group."""
-    group.command("diff", help=HELP, short_help="Diff the cluster's objects against the catalog.")(diff_command)
+    group.command("diff", help=HELP, short_help="Diff the cluster's objects against the catalog.")(
+        options.command(DiffOptions, run)
+    )
 
 
-def diff_command(
-    ctx: typer.Context,
-    version: Version = None,
-    namespaced: Namespaced = False,
-    instancetypes_only: InstancetypesOnly = False,
-    preferences_only: PreferencesOnly = False,
-    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit with 1 when there are differences.")] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> int:
+@options.dataclass
+class DiffOptions:
     """Print the differences."""
-    from ..catalog import DEFAULT_VERSION, load_catalog
-    from ..usecases import catalog_install as use
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    check_kinds(instancetypes_only, preferences_only)
-    catalog = load_catalog(version or DEFAULT_VERSION)
-    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        scope = scope_of(client, namespaced, instancetypes_only, preferences_only)
-        objects = use.catalog_objects(catalog, scope)
-        kinds = list(dict.fromkeys(resource for resource, _ in objects))
-        existing = use.existing_objects(client, kinds, scope.namespace)
-    diffs = use.diff(catalog, objects, existing, kinds)
+    selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
+    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit with 1 when there are differences.")] = False
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."),
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+
+
+def run(env, opts: DiffOptions, session) -> int:
+    """Print the diffs; with --exit-code, exit 1 when there are any."""
+    from ..errors import PluginError
+    from ..output import messages
+    from ..usecases.catalog_install import diff_catalog
+
+    diffs, skew = diff_catalog(session, opts.selection.selection())
     env.stdout.write("".join(diffs))
-    return 1 if diffs and exit_code else 0
+    for warning in skew.warnings:
+        messages.warn(env, warning)
+    for path, names in skew.fields.items():
+        messages.warn(env, skew_line(path, names))
+    if opts.strict and skew.fields:
+        raise PluginError(
+            f"{skew.objects} catalog object(s) would lose fields this cluster's KubeVirt does not know (listed above)"
+        )
+    return 1 if diffs and opts.exit_code else 0

@@ -7,20 +7,25 @@ PROG_NAME = "kubectl instancetype"
 
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "adopt": "kubectl_instancetype.cli.adopt",
     "catalog": "kubectl_instancetype.cli.catalog",
     "completion": "kubectl_instancetype.cli.completion_cmd",
     "convert": "kubectl_instancetype.cli.convert",
     "create": "kubectl_instancetype.cli.create",
     "derive": "kubectl_instancetype.cli.derive",
+    "describe": "kubectl_instancetype.cli.describe",
     "expand": "kubectl_instancetype.cli.expand",
+    "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
+    "lint": "kubectl_instancetype.cli.lint",
     "list": "kubectl_instancetype.cli.list",
     "matrix": "kubectl_instancetype.cli.matrix",
     "recommend": "kubectl_instancetype.cli.recommend",
     "revisions": "kubectl_instancetype.cli.revisions",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
+    "usage": "kubectl_instancetype.cli.usage_cmd",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -36,6 +36,14 @@ OBJECT_PREFIXES = {
     "volumesnapshot/": "volumesnapshots",
 }
 
+# positional instance type / preference arguments (usage, lint): kind/NAME -> the live source of names
+TYPE_PREFIXES = {
+    "virtualmachineclusterinstancetype/": "instancetypes:cluster",
+    "virtualmachineinstancetype/": "instancetypes:namespaced",
+    "virtualmachineclusterpreference/": "preferences:cluster",
+    "virtualmachinepreference/": "preferences:namespaced",
+}
+
 Candidate = tuple[str, str]
 
 
@@ -126,6 +134,8 @@ def candidates(
         found += _filtered([("instancetypes", "list instance types"), ("preferences", "list preferences")], prefix)
     elif argument == "objects" and not line.positionals:
         return _objects(line, prefix, live)
+    elif argument == "types" and not line.positionals:
+        return _types(line, prefix, live)
     return found, NO_FILE_COMPLETION
 
 
@@ -178,6 +188,18 @@ def _objects(
     return [(f"{kind}/{value}", help_text) for value, help_text in live(resource, line, name)], NO_FILE_COMPLETION
 
 
+def _types(
+    line: Line, prefix: str, live: Callable[[str, Line, str], list[Candidate]] | None
+) -> tuple[list[Candidate], int]:
+    kind, slash, name = prefix.partition("/")
+    if not slash:
+        return _filtered([(p, "") for p in TYPE_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
+    source = TYPE_PREFIXES.get(f"{kind}/")
+    if source is None or live is None:
+        return [], NO_FILE_COMPLETION
+    return [(f"{kind}/{value}", help_text) for value, help_text in live(source, line, name)], NO_FILE_COMPLETION
+
+
 def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], list[Candidate]]:
     """The live look-up: names from the cluster (metadata only), or contexts from the kubeconfig."""
     import time
@@ -194,27 +216,24 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
             return []
         if source == "contexts":
             return _contexts(env, line, prefix)
+        from ..kube.kubeconfig import ConnectionOptions
+        from ..kube.session import Session
         from ..usecases.names import list_names
 
-        return [
-            (name, description)
-            for name, description in list_names(
-                source,
-                kubeconfig=line.value("--kubeconfig"),
-                context=line.value("--context"),
-                namespace=line.value("-n", "--namespace"),
-                prefix=prefix,
-                environ=env.environ,
-                home=env.home(),
-                timeout=remaining,
-            )
-        ]
+        options = ConnectionOptions(
+            kubeconfig=line.value("--kubeconfig"),
+            context=line.value("--context"),
+            namespace=line.value("-n", "--namespace"),
+            request_timeout=remaining,
+        )
+        session = Session(options, env.environ, env.home())
+        return list_names(session, source, prefix, time.monotonic() + remaining)
 
     return look_up
 
 
 def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
-    from ..kube.config import kubeconfig_paths, read_kubeconfig
+    from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
     files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
     return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]

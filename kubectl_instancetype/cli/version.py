@@ -1,5 +1,8 @@
 """``kubectl instancetype version``."""
 
+import dataclasses
+from typing import Annotated
+
 import typer
 
 from . import options
@@ -11,42 +14,32 @@ def register(app: typer.Typer, argv: list[str]) -> None:
         "version",
         help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
         short_help="Print the plugin and server versions.",
-    )(version)
+    )(options.command(VersionOptions, run))
 
 
-def version(
-    ctx: typer.Context,
-    client_only: bool = typer.Option(
-        False, "--client", help="Print the plugin version only; do not contact the server."
-    ),
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "5s",
-    verbosity: options.Verbosity = 0,
-) -> None:
+@options.dataclass
+class VersionOptions:
     """Print ``Client Version`` and, unless ``--client``, ``Server Version`` like ``kubectl version``."""
-    from .. import __version__
-    from ..errors import PluginError
-    from ..output import messages
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    env.stdout.write(f"Client Version: v{__version__}\n")
-    if client_only:
-        return
-    from ..kube.client import connect
+    client_only: Annotated[
+        bool, typer.Option("--client", help="Print the plugin version only; do not contact the server.")
+    ] = False
+    connection: options.ShortTimeoutConnectionFlags = dataclasses.field(
+        default_factory=options.ShortTimeoutConnectionFlags
+    )
 
-    try:
-        with connect(
-            options.connection_options(kubeconfig, context, namespace, request_timeout),
-            env.environ,
-            env.home(),
-            messages.request_logger(env),
-        ) as client:
-            server = client.server_version()
-    except PluginError as exc:
+
+def run(env, opts: VersionOptions, session) -> None:
+    """Print the versions; without the server's, say why and fail as kubectl does."""
+    from ..usecases.version import versions
+
+    result = versions(None if opts.client_only else session)
+    env.stdout.write(f"Client Version: v{result.client}\n")
+    if result.problem is not None:
+        from ..output import messages
+
         # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.
-        messages.error(env, exc.render())
-        raise typer.Exit(1) from exc
-    env.stdout.write(f"Server Version: {server.get('gitVersion', 'unknown')}\n")
+        messages.error(env, result.problem.render())
+        raise typer.Exit(1)
+    if result.server is not None:
+        env.stdout.write(f"Server Version: {result.server}\n")

@@ -1,7 +1,7 @@
 """What ``kubectl instancetype create ...`` deliberately does differently from ``virtctl create ...``.
 
-The one list of deliberate differences; the README quotes each item under "Deliberate differences from
-virtctl" (tests/unit/test_readme.py checks it), and the differential tests keep a row for each that shows
+The one list of deliberate differences; docs/virtctl-differences.md quotes each item (tests/unit/test_docs.py
+checks it), and the differential tests keep a row for each that shows
 virtctl still behaves otherwise.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 DIFFERENCES_FROM_VIRTCTL: list[str] = [
     "--instancetype and --preference also accept plural kinds (virtualmachineclusterinstancetypes/NAME, "
-    "VirtualMachinePreferences/NAME; KubeVirt issue #12596) and write the singular lowercase kind virtctl writes.",
+    "VirtualMachinePreferences/NAME; KubeVirt issue #12596), kubectl's short names (vmcf/NAME, vmf/NAME, "
+    "vmcp/NAME, vmp/NAME) and group-qualified kinds, and write the singular lowercase kind virtctl writes.",
     "Values of the deprecated --volume-datasource, --volume-clone-pvc and --volume-blank flags keep the boot order "
     "virtctl documents (DataSource > Clone PVC > Blank > --volume-import, each in command-line order); virtctl "
     "reverses them, which also changes the volume inference picks.",

@@ -20,8 +20,17 @@ from ..errors import (
     PluginError,
     TransportError,
     UnauthorizedError,
+    UploadError,
 )
-from .http import BodyReadError, DeadlineExceeded, InvalidHeader, ProtocolError, ProxyRefused, UploadError
+from .http import (
+    BodyReadError,
+    BodyTooLarge,
+    ContentLengthMismatch,
+    DeadlineExceeded,
+    InvalidHeader,
+    ProtocolError,
+    ProxyRefused,
+)
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {
@@ -149,14 +158,16 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
         return TransportError(f"dial tcp {host_port}: i/o timeout")
     if isinstance(exc, socket.gaierror):
         return TransportError(f"dial tcp: lookup {host}: no such host")
+    if isinstance(exc, BodyTooLarge):
+        return ResponseError(f"the server's answer is larger than {exc.limit >> 20} MiB; stopped reading it")
     if isinstance(exc, BodyReadError):
         return ResponseReadError(READ_BODY_FAILED + str(exc))
     if isinstance(exc, ProxyRefused):
         return TransportError(str(exc))
     if isinstance(exc, InvalidHeader):
         return TransportError(str(exc))
-    if isinstance(exc, UploadError):
-        return PluginError(str(exc))
+    if isinstance(exc, ContentLengthMismatch):
+        return UploadError(str(exc))
     if isinstance(exc, ProtocolError):
         text = str(exc)
         if text.startswith("malformed HTTP"):

@@ -16,13 +16,17 @@ from __future__ import annotations
 import io
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Union
 
 # Go's http.Transport default for MaxResponseHeaderBytes (status line and headers together).
 MAX_HEADER_BYTES = 10 << 20
 UPLOAD_CHUNK = 1 << 20  # bytes read from a file body per send
+# Every response body is read within a bound, checked as it streams in (before anything is parsed): a server that
+# sends without end must cost a bounded amount of memory. The API server's answers are far below this one (etcd
+# keeps objects under 1.5 MiB, lists come in pages); other servers are given their own, smaller bounds.
+MAX_BODY_BYTES = 512 << 20
 
 Body = Union[bytes, BinaryIO, Iterable[bytes], None]
 
@@ -39,6 +43,22 @@ class BodyReadError(ProtocolError):
     """The response status and headers arrived but the body did not (cut short, or bad chunk framing)."""
 
 
+class BodyTooLarge(ProtocolError):
+    """The response body is larger than the connection's bound; nothing of it was kept."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the response body is larger than {_size(limit)}, more than this client reads")
+        self.limit = limit
+
+
+def _size(limit: int) -> str:
+    """``512 MiB``, ``4 MiB``, ``64 KiB``, ``100 bytes``."""
+    for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if limit >= 1 << shift and limit % (1 << shift) == 0:
+            return f"{limit >> shift} {unit}"
+    return f"{limit} bytes"
+
+
 class ProxyRefused(ProtocolError):
     """The proxy answered CONNECT with something other than 200; the message is its reason phrase (Go's)."""
 
@@ -51,7 +71,7 @@ class InvalidHeader(ValueError):
     """A header name or value that would change the request's framing (CR, LF, NUL, other controls)."""
 
 
-class UploadError(ValueError):
+class ContentLengthMismatch(ValueError):
     """A streamed request body did not hold the number of bytes its Content-Length announced."""
 
 
@@ -118,8 +138,14 @@ class Connection:
         tunnel: tuple[str, int] | None = None,
         proxy_authorization: str | None = None,
         absolute_form: str | None = None,
+        max_body: int | None = None,
+        response_within: float | None = None,
     ):
         self.host, self.port = host, port
+        # the bound on each response body (BodyTooLarge past it)
+        self.max_body = max_body if max_body is not None else MAX_BODY_BYTES
+        # seconds the whole answer may take once the request is sent (a deadline set then), or None
+        self.response_within = response_within
         # Without a deadline, reads wait as long as the server takes (kubectl without --request-timeout);
         # ``timeout`` is kept for callers that bound each socket operation instead.
         self.timeout = timeout
@@ -233,17 +259,19 @@ class Connection:
         content_length: int | None = None,
         progress: Callable[[int], None] | None = None,
         deadline: float | None = None,
+        repeated: Sequence[tuple[str, str]] = (),
     ) -> Response:
         """Send one request and read the whole response.
 
         ``body`` is bytes, a binary file object or an iterable of byte chunks; the last two are streamed
         (never held whole) and need ``content_length``. ``progress`` receives the bytes sent so far after
-        each chunk. Header names and values are checked before anything is sent.
+        each chunk. ``repeated`` are header lines after ``headers``, a name possibly several times
+        (``Impersonate-Group``). Header names and values are checked before anything is sent.
         """
-        for name, value in headers.items():
+        for name, value in [*headers.items(), *repeated]:
             check_header(name, value)
         if body is not None and not isinstance(body, (bytes, bytearray, memoryview)) and content_length is None:
-            raise UploadError("a streamed request body needs an explicit Content-Length")
+            raise ContentLengthMismatch("a streamed request body needs an explicit Content-Length")
         self.deadline = deadline
         if self._sock is None:
             self.connect()
@@ -254,7 +282,7 @@ class Connection:
         if self.absolute_form:
             target = self.absolute_form + target
         lines = [f"{method} {target} HTTP/1.1", f"Host: {self.target_host_header()}"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
+        lines += [f"{name}: {value}" for name, value in [*headers.items(), *repeated]]
         if self.absolute_form and self.proxy_authorization:
             check_header("Proxy-Authorization", self.proxy_authorization)
             lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
@@ -293,6 +321,9 @@ class Connection:
             if body is not None:
                 assert content_length is not None
                 self._send_chunks(_chunks(body), content_length, progress)
+        if self.response_within is not None:
+            answer_by = time.monotonic() + self.response_within
+            self.deadline = answer_by if self.deadline is None else min(self.deadline, answer_by)
         first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
             raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
@@ -311,14 +342,14 @@ class Connection:
             if not chunk:
                 continue
             if sent + len(chunk) > length:
-                raise UploadError(f"the request body holds more than the {length} bytes announced")
+                raise ContentLengthMismatch(f"the request body holds more than the {length} bytes announced")
             self.arm()
             self._sock.sendall(chunk)
             sent += len(chunk)
             if progress is not None:
                 progress(sent)
         if sent != length:
-            raise UploadError(f"the request body ended after {sent} of {length} bytes")
+            raise ContentLengthMismatch(f"the request body ended after {sent} of {length} bytes")
 
     def target_host_header(self) -> str:
         """The Host header value."""
@@ -340,17 +371,24 @@ class Connection:
             if not length.isdigit():
                 raise ProtocolError(f'bad Content-Length "{length[:40]}"')
             size = int(length)
+            if size > self.max_body:
+                self.close()  # refused before a byte of it is read
+                raise BodyTooLarge(self.max_body)
             data: bytes = self._reader.read(size)
             if len(data) != size:
                 self.close()
                 raise BodyReadError("unexpected EOF")
             return data
-        rest: bytes = self._reader.read()  # no length: the body ends when the server closes
+        # no length: the body ends when the server closes (one byte more than the bound tells a longer one)
+        rest: bytes = self._reader.read(self.max_body + 1)
         self.close()
+        if len(rest) > self.max_body:
+            raise BodyTooLarge(self.max_body)
         return rest
 
     def _chunked(self) -> bytes:
         parts: list[bytes] = []
+        total = 0
         while True:
             line = self._reader.readline(1024)
             try:
@@ -363,6 +401,10 @@ class Connection:
             if size == 0:
                 _headers(self._reader, MAX_HEADER_BYTES)  # trailers
                 return b"".join(parts)
+            total += size
+            if total > self.max_body:
+                self.close()
+                raise BodyTooLarge(self.max_body)
             chunk = self._reader.read(size)
             if len(chunk) != size or self._reader.read(2) != b"\r\n":
                 self.close()

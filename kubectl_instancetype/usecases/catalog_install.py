@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
+    from .skew import Skew
 
 FIELD_MANAGER = "kubectl-instancetype"
 MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -185,7 +187,11 @@ def _contains(whole: Any, part: Any) -> bool:
     return bool(whole == part)
 
 
-def _verb(existing: dict[str, Any] | None, answer: dict[str, Any] | None, desired: dict[str, Any], dry_run: str) -> str:
+def apply_verb(
+    existing: dict[str, Any] | None, answer: dict[str, Any] | None, desired: dict[str, Any], dry_run: str
+) -> str:
+    """kubectl apply's word for one object: ``created``, ``unchanged`` or ``configured`` (``existing`` is the
+    object before, ``answer`` the server's answer to the apply)."""
     if existing is None:
         return "created"
     if dry_run == "client":
@@ -210,10 +216,57 @@ def install(
     force: bool = False,
     drop_unknown_fields: bool = False,
     report: Callable[[Outcome], None] = lambda outcome: None,
+    known_missing: Iterable[str] = (),
 ) -> InstallReport:
-    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens."""
+    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens.
+    ``known_missing``: field paths (``spec.devices.preferredVideoType``) the cluster's schema is known to lack.
+
+    A failure or an interruption part way (RBAC forbidding one kind, a conflict, Ctrl-C) ends in one
+    :class:`PluginError` that says what was applied before it and what was not (as ``convert --apply`` does).
+    """
     result = InstallReport()
-    missing: list[str] = []  # field paths the cluster's schema lacks, as learnt
+    done: list[str] = []  # the -o name of every object handled, in order
+    try:
+        missing = ["." + path.lstrip(".") for path in known_missing]
+        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report, missing)
+    except KeyboardInterrupt:
+        raise PluginError(f"interrupted; {_what_exists(result, objects, done)}") from None
+    except PluginError as exc:
+        raise PluginError(f"{exc.render().removeprefix('error: ')}; {_what_exists(result, objects, done)}") from exc
+    return result
+
+
+def _what_exists(result: InstallReport, objects: list[tuple[Resource, dict[str, Any]]], done: list[str]) -> str:
+    """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``)."""
+    counts: dict[str, int] = {}
+    for outcome in result.outcomes:
+        counts[outcome.verb] = counts.get(outcome.verb, 0) + 1
+    applied = ", ".join(f"{count} {verb}" for verb, count in counts.items())
+    handled = set(done)
+    left = [resource.name_of(obj["metadata"]["name"]) for resource, obj in objects]
+    left = [name for name in left if name not in handled]
+    parts = [f"applied before that: {applied}" if applied else "nothing was applied"]
+    skipped = sum(len(names) for names in result.unknown_fields.values())
+    if skipped:
+        parts.append(f"{skipped} left out for fields the cluster's schema lacks")
+    if left:
+        more = f" and {len(left) - 1} more" if len(left) > 1 else ""
+        parts.append(f"not applied: {left[0]}{more}")
+    return "; ".join(parts)
+
+
+def _install(
+    client: Client,
+    objects: list[tuple[Resource, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    result: InstallReport,
+    done: list[str],
+    dry_run: str,
+    force: bool,
+    drop_unknown_fields: bool,
+    report: Callable[[Outcome], None],
+    missing: list[str],  # field paths the cluster's schema lacks, known or learnt
+) -> None:
     for resource, desired in objects:
         name = desired["metadata"]["name"]
         namespace = desired["metadata"].get("namespace")
@@ -248,11 +301,12 @@ def install(
                 missing.extend(paths)
                 unknown = paths
         if unknown and not drop_unknown_fields:
+            done.append(shown)  # not applied, and said so by unknown_fields_message
             continue
-        outcome = Outcome(shown, _verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
+        outcome = Outcome(shown, apply_verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
         result.outcomes.append(outcome)
+        done.append(shown)
         report(outcome)
-    return result
 
 
 def server_side_apply(
@@ -308,7 +362,7 @@ def diff(
     vendor objects the catalog no longer has."""
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
 
     def lines(obj: dict[str, Any] | None) -> list[str]:
         return dump(comparable(obj)).splitlines(keepends=True) if obj is not None else []
@@ -338,3 +392,78 @@ def diff(
         shown = by_kind[kind].name_of(name)
         diffs.append("".join(difflib.unified_diff(lines(current), [], f"cluster/{shown}", "/dev/null")))
     return diffs
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What ``catalog install``/``diff`` work on: the release (None: the newest), the kinds, and whether the
+    namespaced kinds are meant (in the session's namespace) rather than the cluster-scoped ones."""
+
+    version: str | None = None
+    namespaced: bool = False
+    instancetypes: bool = True
+    preferences: bool = True
+
+
+def _selected(
+    session: Session, selection: Selection
+) -> tuple[Catalog, list[tuple[Resource, dict[str, Any]]], list[Resource], dict[tuple[str, str], dict[str, Any]]]:
+    from ..catalog import DEFAULT_VERSION, load_catalog
+
+    catalog = load_catalog(selection.version or DEFAULT_VERSION)
+    client = session.client()
+    scope = Scope(
+        namespace=session.namespace if selection.namespaced else None,
+        instancetypes=selection.instancetypes,
+        preferences=selection.preferences,
+    )
+    objects = catalog_objects(catalog, scope)
+    kinds = list(dict.fromkeys(resource for resource, _ in objects))
+    return catalog, objects, kinds, existing_objects(client, kinds, scope.namespace)
+
+
+def install_catalog(
+    session: Session,
+    selection: Selection,
+    *,
+    dry_run: str = "none",
+    force: bool = False,
+    drop_unknown_fields: bool = False,
+    report: Callable[[Outcome], None] = lambda outcome: None,
+    strict: bool = False,
+    skew_report: Callable[[Skew], None] = lambda skew: None,
+) -> InstallReport:
+    """``catalog install``: read what exists and the CRD schemas, refuse virt-operator's objects unless
+    ``force``, refuse any object the schema would prune when ``strict``, apply the rest (:func:`install`);
+    ``report`` receives each outcome as it happens, ``skew_report`` the schema comparison first."""
+    from .skew import schema_skew
+
+    _, objects, _, existing = _selected(session, selection)
+    skew = schema_skew(session, objects)
+    skew_report(skew)
+    if strict and skew.fields:
+        raise PluginError(
+            f"{skew.objects} catalog object(s) would lose fields this cluster's KubeVirt does not know: "
+            f"{skew.message()}; nothing was applied (--drop-unknown-fields applies them without the fields)"
+        )
+    if not force:
+        refuse_operator_managed(objects, existing)
+    return install(
+        session.client(),
+        objects,
+        existing,
+        dry_run=dry_run,
+        force=force,
+        drop_unknown_fields=drop_unknown_fields,
+        report=report,
+        known_missing=list(skew.fields),
+    )
+
+
+def diff_catalog(session: Session, selection: Selection) -> tuple[list[str], Skew]:
+    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog, and
+    the fields the cluster's CRD schemas would drop from the catalog's objects."""
+    from .skew import schema_skew
+
+    catalog, objects, kinds, existing = _selected(session, selection)
+    return diff(catalog, objects, existing, kinds), schema_skew(session, objects)

@@ -1,20 +1,36 @@
-"""Creating one object on the cluster, checked first where a check applies.
+"""Creating one object on the cluster, checked first where a check applies (``create vm|instancetype|preference``,
+``derive``).
 
 The object is validated locally the way the API server would reject it (names, namespaces) before any
 request, so that a mistake costs no round trip and reads the same; then pre-flight (for VirtualMachines),
-then one POST (``dryRun=All`` for ``--dry-run=server``).
+then one POST (``dryRun=All`` for ``--dry-run=server``). With ``--dry-run=client`` nothing is sent; a
+VirtualMachine is still checked against the cluster when the cluster answers at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
 if TYPE_CHECKING:
-    from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
+
+# --dry-run=client checks against the cluster only when it answers at once: printing must not wait on it.
+CLIENT_DRY_RUN_TIMEOUT = 5.0
+
+
+@dataclass
+class Created:
+    """The object as the server stored it (or would, ``dry_run="server"``), or as built (``dry_run="client"``),
+    and its resource."""
+
+    obj: dict[str, Any]
+    resource: Resource
+    dry_run: str
 
 
 def check_object_names(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> None:
@@ -27,41 +43,83 @@ def check_object_names(manifest: dict[str, Any], resource: Resource, namespace: 
 
 
 def create_object(
-    client: Client,
-    resource: Resource,
-    manifest: dict[str, Any],
-    namespace: str | None,
-    *,
-    server_dry_run: bool,
-) -> dict[str, Any]:
-    """Check the names of ``manifest`` and create it; return the server's answer (the object as stored, or as
-    it would be with ``server_dry_run``)."""
+    session: Session | None, resource: Resource, manifest: dict[str, Any], namespace: str | None, *, dry_run: str
+) -> Created:
+    """Check the names of ``manifest`` and create it in ``namespace`` (None: cluster-scoped); with
+    ``dry_run="client"`` send nothing and check nothing, as virtctl prints what it built (``session`` may then
+    be None)."""
+    if dry_run == "client" or session is None:
+        return Created(manifest, resource, "client")
     check_object_names(manifest, resource, namespace)
-    return client.create(resource, manifest, namespace, dry_run=server_dry_run)
+    answer = session.client().create(resource, manifest, namespace, dry_run=dry_run == "server")
+    return Created(answer, resource, dry_run)
 
 
 def create_vm(
-    client: Client,
+    session: Session,
     manifest: dict[str, Any],
-    namespace: str,
     *,
-    server_dry_run: bool,
+    dry_run: str,
     checks: bool = True,
     resolve_inference: bool = False,
     report: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Pre-flight (unless ``checks`` is off) and create a VirtualMachine; ``resolve_inference`` sends the VM
-    with the matchers inference resolved to, instead of leaving inference to the server."""
+) -> Created:
+    """Pre-flight (unless ``checks`` is off) and create a VirtualMachine in the session's namespace;
+    ``resolve_inference`` sends the VM with the matchers inference resolved to, instead of leaving inference
+    to the server. ``dry_run="client"`` sends nothing: see :func:`client_dry_run_preflight`."""
     from ..kube.resources import VIRTUAL_MACHINES
 
+    if dry_run == "client":
+        if checks:
+            manifest = client_dry_run_preflight(session, manifest, resolve_inference=resolve_inference, report=report)
+        return Created(manifest, VIRTUAL_MACHINES, dry_run)
+    namespace = session.namespace
     check_object_names(manifest, VIRTUAL_MACHINES, namespace)
+    client = session.client()
     if checks:
         from .preflight import check_vm
 
-        checked = check_vm(client, manifest, namespace, report=report)
+        checked = check_vm(session, manifest, namespace, report=report)
         if resolve_inference:
             manifest = _without_namespace_added(checked.vm, manifest)
-    return client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=server_dry_run)
+    answer = client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=dry_run == "server")
+    return Created(answer, VIRTUAL_MACHINES, dry_run)
+
+
+def client_dry_run_preflight(
+    session: Session,
+    manifest: dict[str, Any],
+    *,
+    resolve_inference: bool = False,
+    report: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """``--dry-run=client``'s policy: run the pre-flight when the referenced objects can be read (within
+    :data:`CLIENT_DRY_RUN_TIMEOUT` unless ``--request-timeout`` says otherwise); a cluster that cannot be
+    reached (or read) is no failure here, only what admission would refuse is. A missing reference is a warning
+    (the VM is printed unchecked). Returns the manifest to print (inference resolved with
+    ``resolve_inference``)."""
+    from ..errors import APIError, ConfigurationError, TransportError
+    from ..kube.resources import VIRTUAL_MACHINES
+    from .preflight import check_vm
+    from .references import MissingTypes
+
+    say = report or (lambda line: None)
+    probe = session if session.options.request_timeout else session.with_request_timeout(CLIENT_DRY_RUN_TIMEOUT)
+    try:
+        with probe:
+            target = probe.namespace
+            check_object_names(manifest, VIRTUAL_MACHINES, target)
+            checked = check_vm(probe, manifest, target, report=report)
+    except MissingTypes as exc:
+        say(f"Warning: {exc.message}; the VM is printed unchecked")
+        return manifest
+    except (ConfigurationError, TransportError, APIError) as exc:
+        if session.verbosity:
+            say(f"pre-flight skipped: {exc.render()}")
+        return manifest
+    if resolve_inference:
+        return _without_namespace_added(checked.vm, manifest)
+    return manifest
 
 
 def _without_namespace_added(resolved: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:

@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, ForbiddenError, PluginError, PreflightError, UsageError
+from ..errors import APIError, ForbiddenError, PluginError, UsageError
 from ..instancetype import infer
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
+    from .references import TypeReference
 
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -34,6 +36,36 @@ def _resources() -> dict[str, Resource]:
 
 class InferenceRejected(PluginError):
     """Admission would deny the VirtualMachine; the message is KubeVirt's, word for word."""
+
+
+_LABEL_TARGETS = {"PersistentVolumeClaim": "pvc", "DataVolume": "dv", "DataSource": "datasource"}
+
+
+def explain_rejection(result: Any) -> str:
+    """KubeVirt's message for a rejected inference, then what the plugin knows: the VM's volume, every object
+    read on the way, the label that was missing, and the ``kubectl instancetype label`` command that fixes it."""
+    error = result.error or ""
+    outcome = next((o for o in result.outcomes if o.action == "rejected" and o.resolution is not None), None)
+    if outcome is None:
+        return error
+    resolution = outcome.resolution
+    if resolution.chain and resolution.chain[-1].note:
+        return error  # a GET failed: KubeVirt's message names the object already
+    read = " -> ".join(link.text() for link in resolution.chain) or "nothing"
+    text = f'{error} ({outcome.matcher}.inferFromVolume "{outcome.volume}": read {read})'
+    label = infer.MATCHERS[outcome.matcher][0]
+    last = resolution.chain[-1] if resolution.chain else None
+    if label in error and last is not None and not last.note:
+        target = _LABEL_TARGETS.get(last.kind)
+        flag = "--default-instancetype" if outcome.matcher == "instancetype" else "--default-preference"
+        if target:
+            text += (
+                f"; label the {last.kind} with the {outcome.matcher} to use: kubectl instancetype label "
+                f"{target}/{last.name} -n {last.namespace} {flag} NAME"
+            )
+        else:
+            text += f"; the {last.kind} carries no labels the plugin can set: set {label} on it with kubectl label"
+    return text
 
 
 class InferenceForbidden(PluginError):
@@ -179,7 +211,7 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
 class ImageDefaults:
     """What an image gives each matcher, with the config read (for its labels and the digests)."""
 
-    image: Any  # registry.client.ImageConfig
+    image: Any  # oci.client.ImageConfig
     defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
 
     def matcher(self, name: str) -> dict[str, str] | None:
@@ -192,25 +224,18 @@ class ImageDefaults:
 
 
 def image_defaults(
-    text: str,
-    platform: str = "linux/amd64",
-    *,
-    insecure: bool = False,
-    environ: Mapping[str, str],
-    home: str,
-    log: Any = None,
+    session: Session, text: str, platform: str = "linux/amd64", *, insecure: bool = False
 ) -> ImageDefaults:
-    """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
+    """Read the defaults of image ``text`` through the session's OCI client (``create vm --infer-from-image`` and
+    ``infer image`` share this)."""
     from ..instancetype import imagedefaults
-    from ..registry.client import credentials, read_image_config
 
     try:
         reference = imagedefaults.parse_reference(text)
         chosen = imagedefaults.parse_platform(platform)
     except imagedefaults.ImageError as exc:
         raise UsageError(str(exc)) from exc
-    login = credentials(reference.registry, environ, home)
-    image = read_image_config(reference, chosen, insecure=insecure, login=login, log=log)
+    image = session.read_image_config(reference, chosen, insecure=insecure)
     return ImageDefaults(image, imagedefaults.defaults_from_config(image.config))
 
 
@@ -289,34 +314,20 @@ def label_patch(current: Mapping[str, str], request: LabelRequest) -> tuple[dict
     return patch, verb
 
 
-def check_types_exist(client: Client, request: LabelRequest, namespace: str) -> None:
-    """GET the instance type and preference the labels will name (kind-aware: a namespaced kind is looked up
-    in the volume's namespace, where VMs using the volume usually live)."""
-    from ..kube import resources
+def label_references(request: LabelRequest) -> list[TypeReference]:
+    """The instance type and preference the labels will name (their kinds as the labels give them)."""
+    from .references import TypeReference
 
-    wanted = []
+    references = []
     if request.instancetype:
-        namespaced = request.instancetype_kind == "virtualmachineinstancetype"
-        wanted.append(
-            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, request.instancetype)
+        references.append(
+            TypeReference(request.instancetype_kind or "VirtualMachineClusterInstancetype", request.instancetype)
         )
     if request.preference:
-        namespaced = request.preference_kind == "virtualmachinepreference"
-        wanted.append((resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, request.preference))
-    if not wanted:
-        return
-    results = client.get_all(
-        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
-    )
-    missing = []
-    for (resource, name), result in zip(wanted, results):
-        if isinstance(result, APIError) and result.code == 404:
-            where = f' in namespace "{namespace}"' if resource.namespaced else ""
-            missing.append(f'{resource.singular} "{name}" not found{where}')
-        elif isinstance(result, PluginError):
-            raise result
-    if missing:
-        raise PreflightError("; ".join(missing) + " (--skip-checks labels anyway)")
+        references.append(
+            TypeReference(request.preference_kind or "VirtualMachineClusterPreference", request.preference)
+        )
+    return references
 
 
 @dataclass(frozen=True)
@@ -328,15 +339,22 @@ class LabelOutcome:
 
 
 def label_volume(
-    client: Client, resource: Resource, name: str, namespace: str, request: LabelRequest, *, skip_checks: bool = False
+    session: Session, kind: str, name: str, request: LabelRequest, *, skip_checks: bool = False
 ) -> LabelOutcome:
-    """Read the volume, check the types, and merge-patch its labels (nothing is sent when nothing changes)."""
+    """Read the volume (a ``kind`` of the session's namespace), check the types, and merge-patch its labels
+    (nothing is sent when nothing changes)."""
+    from ..kube.resources import BY_KIND
+
+    resource, namespace, client = BY_KIND[kind], session.namespace, session.client()
     current = client.get(resource, name, namespace)
     labels = (current.get("metadata") or {}).get("labels") or {}
     patch, verb = label_patch(labels, request)
     if patch:
         if not skip_checks and not request.remove:
-            check_types_exist(client, request, namespace)
+            from .references import require_types
+
+            # a namespaced kind is looked up in the volume's namespace, where VMs using the volume usually live
+            require_types(session, label_references(request), namespace, then=" (--skip-checks labels anyway)")
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
     return LabelOutcome(resource.name_of(name), verb)
 

@@ -3,8 +3,8 @@
 1. ``inferFromVolume`` matchers are resolved against the cluster exactly as the mutating webhook does
    (:mod:`..instancetype.infer`); what they resolve to is reported, and a resolution the server would reject
    fails here with KubeVirt's message.
-2. Every referenced instance type and preference is fetched (concurrently, one GET each); a missing one fails
-   with a did-you-mean hint (one list request, on that failure path only).
+2. Every referenced instance type and preference is fetched (:mod:`.references`: concurrently, one GET each);
+   a missing one fails with a did-you-mean hint.
 3. The expansion engine runs the validating webhook's checks on what was found: conflicts between the VM and
    the instance type, spread topology divisibility, and the preference's requirements, with KubeVirt's
    messages (joined with ", " as KubeVirt joins the causes of one denial).
@@ -17,11 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import PluginError, PreflightError
+from ..errors import PreflightError
 
 if TYPE_CHECKING:
-    from ..kube.client import Client
-    from ..kube.resources import Resource
+    from ..kube.session import Session
 
 
 class Found(NamedTuple):
@@ -31,36 +30,20 @@ class Found(NamedTuple):
     preference: dict[str, Any] | None
 
 
-class MissingReferences(PreflightError):
-    """Referenced instance types or preferences do not exist (the message names each, with a hint)."""
-
-
-def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> Found:
-    """GET every instance type and preference ``manifest`` references (namespaced kinds in ``namespace``).
-
-    Raises :class:`MissingReferences` naming every missing object; other failures (RBAC, transport) as they are.
-    """
+def fetch_references(session: Session, manifest: dict[str, Any], namespace: str) -> Found:
+    """The specs of every instance type and preference ``manifest`` references (namespaced kinds in
+    ``namespace``), through :func:`.references.require_types`: a missing one raises
+    :class:`.references.MissingTypes`, other failures (RBAC, transport) as they are."""
     from ..instancetype.createvm import referenced_objects
-    from ..kube.resources import BY_LOWERCASE_KIND
+    from .references import TypeReference, require_types
 
-    references = referenced_objects(manifest)
-    requests: list[tuple[Resource, str, str | None]] = []
-    for kind, name in references:
-        resource = BY_LOWERCASE_KIND[kind]
-        requests.append((resource, name, namespace if resource.namespaced else None))
-    results = client.get_all(requests) if requests else []
-    missing: list[str] = []
-    found: dict[str, dict[str, Any]] = {}
-    for (kind, name), (resource, _, scope), result in zip(references, requests, results):
-        if isinstance(result, PluginError):
-            if getattr(result, "code", None) != 404:
-                raise result
-            missing.append(not_found_message(client, resource, name, scope))
-        else:
-            found["instancetype" if "instancetype" in kind else "preference"] = result.get("spec") or {}
-    if missing:
-        raise MissingReferences("; ".join(missing))
-    return Found(found.get("instancetype"), found.get("preference"))
+    references = [TypeReference(kind, name) for kind, name in referenced_objects(manifest)]
+    found = require_types(session, references, namespace)
+    specs = {
+        "instancetype" if "instancetype" in reference.kind.lower() else "preference": obj.get("spec") or {}
+        for reference, obj in zip(references, found)
+    }
+    return Found(specs.get("instancetype"), specs.get("preference"))
 
 
 class Checked(NamedTuple):
@@ -77,7 +60,7 @@ def uses_inference(manifest: dict[str, Any]) -> bool:
 
 
 def check_vm(
-    client: Client,
+    session: Session,
     manifest: dict[str, Any],
     namespace: str,
     *,
@@ -94,31 +77,19 @@ def check_vm(
     if uses_inference(manifest):
         from .inference import dropped_warnings, resolve_vm, resolved_lines
 
-        result = resolve_vm(client, manifest, namespace)
+        result = resolve_vm(session.client(), manifest, namespace)
         if report is not None:
             for line in resolved_lines(result):
                 report(f"Inferred {line}")
             for line in dropped_warnings(result):
                 report(f"Warning: {line}")
         if result.error:
-            raise PreflightError(result.error)
+            from .inference import explain_rejection
+
+            raise PreflightError(explain_rejection(result))
         vm = result.vm
-    found = fetch_references(client, vm, namespace)
+    found = fetch_references(session, vm, namespace)
     problems = preflight(vm, found.instancetype, found.preference)
     if problems:
         raise PreflightError(", ".join(problems))
     return Checked(vm, found)
-
-
-def not_found_message(client: Client, resource: Resource, name: str, namespace: str | None) -> str:
-    """``<kind> "<name>" not found``, with the closest existing name as a hint (one list, on failure only)."""
-    import difflib
-
-    where = f' in namespace "{namespace}"' if namespace else ""
-    message = f'{resource.singular} "{name}" not found{where}'
-    try:
-        names = client.list_names(resource, namespace)
-    except PluginError:
-        return message
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return f"{message} (did you mean {close[0]}?)" if close else message

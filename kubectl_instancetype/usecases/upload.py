@@ -21,26 +21,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, PluginError, UsageError
+from ..errors import APIError, PluginError, UploadError, UsageError
 from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
     from ..kube.client import Client
+    from ..kube.session import Session
     from ..output.progress import Progress
-
-
-class UploadError(PluginError):
-    """The upload failed or was interrupted; the message says what exists and how to go on."""
-
-    def render(self) -> str:
-        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
-        if self.message.startswith("Error from server"):
-            return self.message
-        return super().render()
 
 
 @dataclass
@@ -50,8 +41,7 @@ class Settings:
     uploadproxy_url: str = ""
     insecure: bool = False
     skip_checks: bool = False
-    environ: Mapping[str, str] = field(default_factory=dict)
-    say: Callable[[str], None] = print  # virtctl's lines (stdout)
+    say: Callable[[str], None] = lambda line: None  # virtctl's lines (the command prints them on stdout)
     progress: Callable[[int], Progress] | None = None  # total bytes -> a progress display (stderr)
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic
@@ -60,7 +50,7 @@ class Settings:
 
 @dataclass
 class State:
-    """What this run has done so far (for the interruption and failure reports)."""
+    """What the upload has done: the result of a run, and the interruption and failure reports of one cut short."""
 
     namespace: str
     plan: spec.Plan
@@ -104,19 +94,64 @@ class State:
         return "; ".join(parts)
 
 
-def upload(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> None:
-    """Run the whole upload; raise :class:`UploadError` (with :meth:`State.report`) when it cannot finish."""
+def upload(session: Session, plan: spec.Plan, settings: Settings) -> State:
+    """Run the whole upload in the session's namespace and return what it did (the volume created or reused,
+    the bytes sent, the DataSource); raise :class:`UploadError` (with :meth:`State.report`) when it cannot
+    finish. virtctl's progress lines go to ``settings.say`` as they happen."""
+    namespace = session.namespace
     state = State(namespace, plan)
+    if settings.uploadproxy_url:
+        check_proxy_url(settings.uploadproxy_url)  # before anything is created
     try:
-        _run(client, plan, namespace, settings, state)
+        _run(session, plan, namespace, settings, state)
     except KeyboardInterrupt:
         raise UploadError(f"interrupted: {state.report()}") from None
-    except (PluginError, spec.UploadFailed) as exc:
+    except Exception as exc:  # whatever ends the upload once a volume exists, the report says so
         if not (state.created or state.existing):
             raise
-        message = exc.render() if isinstance(exc, PluginError) else str(exc)
+        from ..errors import render
+
+        message = (
+            exc.render()
+            if isinstance(exc, PluginError)
+            else str(exc)
+            if isinstance(exc, spec.UploadFailed)
+            else render(exc)
+        )
         message = message[len("error: ") :] if message.startswith("error: ") else message
         raise UploadError(f"{message}; {state.report()}") from exc
+    return state
+
+
+def check_proxy_url(url: str) -> str:
+    """The upload proxy URL with virtctl's default scheme, refused as Go refuses it (``url.Parse``, then the
+    http.Client's scheme check) before anything is created; messages show it with its password redacted."""
+    from ..golang.neturl import URLError, parse_url
+    from ..golang.strconv import go_quote
+
+    full = spec.with_scheme(url)
+    try:
+        parsed = parse_url(full)
+    except URLError as exc:
+        raise UsageError(f"parse {go_quote(redact_url(full))}: {exc}") from None
+    if parsed is None or not parsed.host:
+        raise UsageError(f"parse {go_quote(redact_url(full))}: the upload proxy URL names no host")
+    if parsed.scheme not in ("http", "https"):
+        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
+    return full
+
+
+def redact_url(url: str) -> str:
+    """``url`` with the password of its userinfo replaced by ``xxxxx`` (Go's URL.Redacted), whatever else it holds."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if at and ":" in user:
+        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
+    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def check_image(path: str) -> None:
@@ -125,26 +160,35 @@ def check_image(path: str) -> None:
 
 
 def _open_image(path: str) -> Any:
-    from ..kube.kubeconfig_model import go_os_error
+    import stat
 
+    from ..kube.kubeconfig.model import go_os_error
+
+    # checked before opening: opening a FIFO waits for a writer, and a device never ends
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise UsageError(go_os_error("open", path, exc)) from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"read {path}: is a directory")
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{path}: not a regular file (a FIFO, device or socket has no size to upload)")
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as exc:
         raise UsageError(go_os_error("open", path, exc)) from None
-    if not os.path.isfile(path):
-        handle.close()
-        raise UsageError(f"read {path}: is a directory" if os.path.isdir(path) else f"{path}: not a regular file")
     return handle
 
 
-def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
+def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
     from ..kube import resources
 
+    client = session.client()
     image = _open_image(plan.image_path)
     try:
         state.total = os.fstat(image.fileno()).st_size
         if plan.labels and not settings.skip_checks:
-            _check_types(client, plan, namespace)
+            _check_types(session, plan, namespace)
         name = plan.name
         pvc = _existing_pvc(client, plan, namespace, settings)
         if pvc is None:
@@ -168,10 +212,10 @@ def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, st
         url = settings.uploadproxy_url or _proxy_url_from_cdiconfig(client)
         if not url:
             raise UsageError("uploadproxy URL not found")
-        url = spec.with_scheme(url)
-        settings.say(f"Uploading data to {url}")
+        url = check_proxy_url(url)
+        settings.say(f"Uploading data to {redact_url(url)}")
         token = _token(client, name, namespace)
-        _upload_data(client, plan, namespace, settings, state, url, token, image)
+        _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
         if plan.datasource:
             _data_source(client, plan, namespace, settings, state)
@@ -194,7 +238,7 @@ def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, st
         image.close()
 
 
-def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
+def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
     """Unlike virtctl: the instance type and preference the labels name must exist before anything is created."""
     from ..instancetype.infer import (
         INSTANCETYPE_KIND_LABEL,
@@ -202,34 +246,18 @@ def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
-    from ..kube import resources
+    from .references import TypeReference, require_types
 
     labels = plan.labels
-    wanted = []
-    if labels.get(INSTANCETYPE_LABEL):
-        namespaced = labels.get(INSTANCETYPE_KIND_LABEL) == "virtualmachineinstancetype"
-        wanted.append(
-            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, labels[INSTANCETYPE_LABEL])
+    references = [
+        TypeReference(labels.get(kind_label) or default_kind, labels[label])
+        for label, kind_label, default_kind in (
+            (INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
+            (PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
         )
-    if labels.get(PREFERENCE_LABEL):
-        namespaced = labels.get(PREFERENCE_KIND_LABEL) == "virtualmachinepreference"
-        wanted.append(
-            (resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, labels[PREFERENCE_LABEL])
-        )
-    results = client.get_all(
-        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
-    )
-    missing = []
-    for (resource, name), result in zip(wanted, results):
-        if isinstance(result, APIError) and result.code == 404:
-            where = f' in namespace "{namespace}"' if resource.namespaced else ""
-            missing.append(f'{resource.singular} "{name}" not found{where}')
-        elif isinstance(result, PluginError):
-            raise result
-    if missing:
-        from ..errors import PreflightError
-
-        raise PreflightError("; ".join(missing) + "; nothing was created (--skip-checks uploads anyway)")
+        if labels.get(label)
+    ]
+    require_types(session, references, namespace, then="; nothing was created (--skip-checks uploads anyway)")
 
 
 def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:
@@ -402,110 +430,7 @@ def _token(client: Client, pvc_name: str, namespace: str) -> str:
 # ---- the upload proxy -------------------------------------------------------------------------------------
 
 
-class ProxyConnections:
-    """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``.
-
-    ``--insecure`` skips verification; otherwise the system roots (and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` as Go
-    reads them) verify the proxy; the kubeconfig's CA is not used, as in virtctl. ``HTTPS_PROXY``/``NO_PROXY``
-    apply as Go's default transport applies them. Each request gets a connection of its own, bounded by
-    ``timeout`` seconds without progress.
-    """
-
-    def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
-        from ..kube.transport import parse_url
-
-        self.base = base
-        parsed = parse_url(base)
-        if parsed is None or not parsed.host:
-            raise UsageError(f'parse "{base}": invalid URL')
-        self.url = parsed
-        self.insecure = insecure
-        self.environ = environ
-        self.timeout = timeout
-        self._tls: Any = None
-
-    def _context(self) -> Any:
-        import ssl
-
-        if self._tls is None:
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            if self.insecure:
-                context.check_hostname = False
-                context.verify_mode = ssl.CERT_NONE
-            else:
-                cafile, capath = self.environ.get("SSL_CERT_FILE"), self.environ.get("SSL_CERT_DIR")
-                if cafile or capath:
-                    context.load_verify_locations(cafile=cafile or None, capath=(capath or "").split(":")[0] or None)
-                else:
-                    context.load_default_certs()
-            self._tls = context
-        return self._tls
-
-    def request(
-        self,
-        method: str,
-        url: str,
-        headers: dict[str, str],
-        body: Any = None,
-        *,
-        content_length: int | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> Any:
-        """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
-        from ..kube.http import Connection
-        from ..kube.transport import DEFAULT_PORTS, parse_url, proxy_authorization, proxy_for
-
-        target = parse_url(url)
-        assert target is not None
-        port = int(target.port) if target.port else DEFAULT_PORTS[target.scheme]
-        host, connect_port = target.host, port
-        tunnel, absolute, authorization = None, None, None
-        proxy = proxy_for(target, None, self.environ)
-        if proxy is not None:
-            host, connect_port = proxy.host, int(proxy.port) if proxy.port else 80
-            authorization = proxy_authorization(proxy)
-            if target.scheme == "https":
-                tunnel = (target.host, port)
-            else:
-                absolute = f"http://{target.authority}"
-        connection = Connection(
-            host,
-            connect_port,
-            timeout=self.timeout,
-            connect_timeout=min(self.timeout, 30.0),
-            tls_context=self._context() if target.scheme == "https" else None,
-            tunnel=tunnel,
-            proxy_authorization=authorization,
-            absolute_form=absolute,
-        )
-        path = target.path or "/"
-        query = url.partition("?")[2]
-        try:
-            return connection.request(
-                method,
-                path + (f"?{query}" if query else ""),
-                headers,
-                body,
-                content_length=content_length,
-                progress=progress,
-            )
-        finally:
-            connection.close()
-
-
-def _describe(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"no answer from the upload proxy within {timeout:g}s (--wait-secs)"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connect: connection refused"
-    import ssl
-
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure skips verification)"
-    return str(exc) or type(exc).__name__
-
-
-def _upload_url(connections: ProxyConnections, url: str, token: str) -> str:
+def _upload_url(connections: Any, url: str, token: str) -> str:
     """``ConstructUploadProxyPathAsync``: the async endpoint when a HEAD with the token answers 200."""
     async_url = spec.proxy_path(url, spec.UPLOAD_PROXY_URI_ASYNC)
     try:
@@ -518,7 +443,7 @@ def _upload_url(connections: ProxyConnections, url: str, token: str) -> str:
 
 
 def _upload_data(
-    client: Client,
+    session: Session,
     plan: spec.Plan,
     namespace: str,
     settings: Settings,
@@ -528,10 +453,9 @@ def _upload_data(
     image: Any,
 ) -> None:
     """``uploadData``: POST the file (streamed) with retries; a 401 after the first attempt refreshes the token."""
-    from ..kube.http import ProtocolError
-
     timeout = float(plan.wait_secs or 300)
-    connections = ProxyConnections(url, settings.insecure, settings.environ, timeout)
+    client = session.client()
+    connections = session.upload_proxy(url, insecure=settings.insecure, timeout=timeout)
     # virtctl's loop runs --retry times and, with --retry=0, sends nothing yet reports success: one attempt at least.
     policy = spec.RetryPolicy(max(plan.retry, 1))
     display = settings.progress(state.total) if settings.progress else None
@@ -555,14 +479,14 @@ def _upload_data(
                 response = connections.request(
                     "POST", target, headers, image, content_length=state.total, progress=progress
                 )
-            except (OSError, ProtocolError, ValueError) as exc:
-                status, message = 0, f'Post "{target}": {_describe(exc, timeout)}'
+            except connections.FAILURES as exc:
+                status, message = 0, f'Post "{redact_url(target)}": {connections.describe(exc)}'
             else:
                 if response.status == 200:
                     if display is not None:
                         display.finish()
                     return
-                body = response.body.decode("utf-8", "replace")
+                body = response.body[:4096].decode("utf-8", "replace")
                 status, message = response.status, f"unexpected return value {response.status}, {body}"
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":

@@ -101,7 +101,8 @@ def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
         (
             ["--instancetype", "zz.none", "--preference", "virtualmachinepreference/fedora", "-n", "create-tests"],
             'error: virtualmachineclusterinstancetype "zz.none" not found; '
-            'virtualmachinepreference "fedora" not found in namespace "create-tests"\n',
+            'virtualmachinepreference "fedora" not found in namespace "create-tests" '
+            '(a VirtualMachineClusterPreference named "fedora" exists)\n',
         ),
         (
             ["--instancetype", "u1.nano", "--preference", "windows.11"],
@@ -209,8 +210,9 @@ def test_flag_errors_send_nothing(cli, mocker) -> None:
         (["--dry-run=maybe"], 'error: Invalid dry-run value (maybe). Must be "none", "server", or "client".\n'),
         (
             ["-o", "wide"],
-            'error: unable to match a printer suitable for the output format "wide", allowed formats '
-            "are: json,name,yaml\n",
+            'error: unable to match a printer suitable for the output format "wide", allowed formats are: '
+            "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
+            "jsonpath-file,name,template,templatefile,yaml\n",
         ),
         (
             ["--termination-grace-period", "soon"],

@@ -179,7 +179,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     live = control_plane.get(instancetype)
     live["spec"]["cpu"]["guest"] = 1
     path = f"/apis/instancetype.kubevirt.io/v1beta1/namespaces/{namespace}/virtualmachineinstancetypes/pinned-type"
-    status, answer = control_plane._request("PUT", path, live)
+    status, answer = control_plane.request("PUT", path, live)
     assert status == 200, answer
 
     # v1.5+: the reference lives in status; it only counts while it is for the matcher's current name
@@ -195,7 +195,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     for _ in range(20):  # virt-controller writes the VM too: again on a conflict
         pinned = control_plane.get(pinned)
         pinned["spec"]["instancetype"]["revisionName"] = revision
-        status, answer = control_plane._request("PUT", path, pinned)
+        status, answer = control_plane.request("PUT", path, pinned)
         if status != 409:
             break
     assert status == 200, answer

@@ -1,0 +1,399 @@
+"""The OCI distribution API, read-only: a manifest (an index resolved to one platform) and the image config.
+
+Anonymous first; a ``401`` with a ``Bearer`` challenge fetches a pull token from the realm (with the user's
+credentials from ``REGISTRY_AUTH_FILE`` or ``~/.docker/config.json`` when they have some for the registry), a
+``Basic`` challenge is answered with those credentials. HTTPS with the system's CAs, plain HTTP with
+``insecure``. Redirects (blob downloads from a CDN) are followed, to at most five hops.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import PluginError
+from ..golang.encoding_base64 import std_decode
+from ..instancetype import imagedefaults
+from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
+
+MAX_DOCUMENT = 4 * 1024 * 1024  # manifests and configs are small; refuse anything that is not
+MAX_AUTH_FILE = 4 * 1024 * 1024  # REGISTRY_AUTH_FILE / docker config.json
+MAX_TOKEN_ANSWER = 1024 * 1024  # a token service's JSON answer (a JWT of a few kilobytes)
+MAX_JSON_DEPTH = 64  # manifests, configs and token answers nest a few levels; deeper is refused
+# Without --request-timeout, reading one image (every request to the registry and its token service) must end
+# within this; a registry that trickles bytes is cut off there.
+DEFAULT_DEADLINE = 120.0
+# The digest algorithms the OCI image spec registers, and the length of their hex encoding
+DIGEST_ALGORITHMS = {"sha256": 64, "sha512": 128}
+MAX_REDIRECTS = 5
+TIMEOUT = 30.0
+
+
+class RegistryError(PluginError):
+    """The registry refused or failed a request, or sent something that is not an image."""
+
+
+@dataclass
+class Step:
+    """One document read, for ``--explain``: what it was and its digest."""
+
+    what: str
+    digest: str
+
+    def text(self) -> str:
+        """``image index sha256:...``."""
+        return f"{self.what} {self.digest}"
+
+
+@dataclass
+class ImageConfig:
+    """The config of the image for one platform, with the documents read to reach it."""
+
+    reference: ImageReference
+    platform: Platform
+    config: dict[str, Any]
+    steps: list[Step] = field(default_factory=list)
+
+
+def auth_file(environ: Mapping[str, str], home: str) -> str:
+    """``REGISTRY_AUTH_FILE``, else ``$DOCKER_CONFIG/config.json``, else ``~/.docker/config.json``."""
+    if environ.get("REGISTRY_AUTH_FILE"):
+        return environ["REGISTRY_AUTH_FILE"]
+    directory = environ.get("DOCKER_CONFIG") or os.path.join(home, ".docker")
+    return os.path.join(directory, "config.json")
+
+
+def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[str, str] | None:
+    """The user name and password stored for ``registry`` in the auth file, or None (no file, no entry)."""
+    import stat
+
+    path = auth_file(environ, home)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device never end
+            raise RegistryError(f"reading the registry credentials in {path}: not a regular file")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_AUTH_FILE + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RegistryError(
+            f"reading the registry credentials in {path}: {(exc.strerror or str(exc)).lower()}"
+        ) from None
+    if len(raw) > MAX_AUTH_FILE:
+        raise RegistryError(f"reading the registry credentials in {path}: larger than {MAX_AUTH_FILE >> 20} MiB")
+    document = _json(raw, f"reading the registry credentials in {path}")
+    auths = document.get("auths") if isinstance(document, dict) else None
+    if not isinstance(auths, dict):
+        return None
+    for key in imagedefaults.credentials_key_candidates(registry):
+        entry = auths.get(key)
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("auth"):
+            try:
+                # docker/cli config/configfile decodeAuth: base64.StdEncoding.DecodeString
+                user, _, password = std_decode(str(entry["auth"])).decode("utf-8").partition(":")
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise RegistryError(f"the credentials for {key} in {path} are not base64 user:password") from exc
+            return user, password
+        if entry.get("username"):
+            return str(entry["username"]), str(entry.get("password", ""))
+    return None
+
+
+def _split(url: str) -> tuple[str, str, int, str]:
+    from ..kube.transport import split_url
+
+    scheme, host, port, path = split_url(url.split("?", 1)[0])
+    query = url.split("?", 1)[1] if "?" in url else ""
+    return scheme, host, port, (path or "/") + (f"?{query}" if query else "")
+
+
+class Registry:
+    """One registry's distribution API for one repository."""
+
+    def __init__(
+        self,
+        reference: ImageReference,
+        *,
+        insecure: bool = False,
+        login: tuple[str, str] | None = None,
+        timeout: float = TIMEOUT,
+        log: Callable[[str], None] | None = None,
+        deadline: float | None = None,
+        deadline_flag: str = "",
+    ):
+        self.reference = reference
+        self.scheme = "http" if insecure else "https"
+        self.insecure = insecure
+        self.login = login
+        self.timeout = timeout
+        self.log = log
+        # a time.monotonic() instant every request must end by (--request-timeout, else DEFAULT_DEADLINE)
+        self.deadline = deadline
+        self.deadline_flag = deadline_flag  # how the deadline was set, for the message
+        self.authorization = ""
+        self._connections: dict[tuple[str, str, int], Any] = {}
+
+    def close(self) -> None:
+        """Close every connection opened."""
+        for connection in self._connections.values():
+            connection.close()
+        self._connections.clear()
+
+    def __enter__(self) -> Registry:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _connection(self, scheme: str, host: str, port: int) -> Any:
+        from ..kube.http import Connection
+
+        key = (scheme, host, port)
+        if key not in self._connections:
+            tls = None
+            if scheme == "https":
+                import ssl
+
+                tls = ssl.create_default_context()
+            self._connections[key] = Connection(host, port, timeout=self.timeout, tls_context=tls)
+        return self._connections[key]
+
+    def _send(self, url: str, headers: dict[str, str], limit: int = MAX_DOCUMENT) -> Any:
+        from ..kube.http import DeadlineExceeded, ProtocolError
+
+        scheme, host, port, target = _split(url)
+        connection = self._connection(scheme, host, port)
+        connection.max_body = limit
+        try:
+            response = connection.request("GET", target, headers, deadline=self.deadline)
+        except DeadlineExceeded as exc:
+            connection.close()
+            raise RegistryError(f"GET {_redacted(url)}: no complete answer within {self.deadline_flag}") from exc
+        except (OSError, ProtocolError, ValueError) as exc:
+            connection.close()
+            why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+            raise RegistryError(f"GET {_redacted(url)}: {why or type(exc).__name__}") from exc
+        if self.log:
+            self.log(f"GET {url} {response.status} {response.reason}")
+        return response
+
+    def get(self, path: str, accept: str = "") -> Any:
+        """GET ``path`` of the API (``/v2/...``), authenticating once on a challenge, following redirects."""
+        url = f"{self.scheme}://{self.reference.api_host}{path}"
+        for _ in range(MAX_REDIRECTS + 1):
+            headers = {"User-Agent": "kubectl-instancetype"}
+            if accept:
+                headers["Accept"] = accept
+            same_host = _split(url)[1:3] == _split(f"{self.scheme}://{self.reference.api_host}/")[1:3]
+            if self.authorization and same_host:
+                headers["Authorization"] = self.authorization
+            response = self._send(url, headers)
+            if response.status == 401 and same_host and not self.authorization:
+                self.authorization = self._authorize(response.headers.get("www-authenticate", ""))
+                continue
+            if response.status in (301, 302, 303, 307, 308) and response.headers.get("location"):
+                location = response.headers["location"]
+                url = location if "://" in location else f"{self.scheme}://{self.reference.api_host}{location}"
+                continue
+            if response.status != 200:
+                raise RegistryError(f"GET {url}: {_describe(response)}")
+            return response
+        raise RegistryError(f"GET {url}: more than {MAX_REDIRECTS} redirects")
+
+    def _authorize(self, header: str) -> str:
+        challenge = imagedefaults.parse_challenge(header)
+        basic = ""
+        if self.login:
+            basic = "Basic " + base64.b64encode(f"{self.login[0]}:{self.login[1]}".encode()).decode()
+        if challenge.scheme == "basic":
+            if not basic:
+                raise RegistryError(f"{self.reference.registry} requires credentials (none in the registry auth file)")
+            return basic
+        if challenge.scheme != "bearer" or not challenge.params.get("realm"):
+            raise RegistryError(f"{self.reference.registry} asked for an unsupported authentication: {header!r}")
+        from ..kube.resources import escape
+
+        realm = challenge.params["realm"]
+        if basic and self.scheme == "https" and not realm.lower().startswith("https://"):
+            # the registry is reached over TLS; its credentials must not then cross the network in clear text
+            raise RegistryError(
+                f"{self.reference.registry} sends for a token to {realm}, which is not https: the registry "
+                "credentials are not sent there (--insecure-registry allows plain HTTP)"
+            )
+        query = []
+        if challenge.params.get("service"):
+            query.append(f"service={escape(challenge.params['service'])}")
+        scope = challenge.params.get("scope") or f"repository:{self.reference.repository}:pull"
+        query.append(f"scope={escape(scope)}")
+        url = realm + ("&" if "?" in realm else "?") + "&".join(query)
+        headers = {"User-Agent": "kubectl-instancetype"}
+        if basic:
+            headers["Authorization"] = basic
+        response = self._send(url, headers, MAX_TOKEN_ANSWER)
+        if response.status != 200:
+            raise RegistryError(f"getting a pull token from {realm}: {_describe(response)}")
+        answer = _json(response.body, f"getting a pull token from {realm}")
+        token = (answer.get("token") or answer.get("access_token")) if isinstance(answer, dict) else None
+        if not token or not isinstance(token, str):
+            raise RegistryError(f"getting a pull token from {realm}: the answer holds no token")
+        from ..kube.http import check_header
+
+        try:
+            check_header("Authorization", f"Bearer {token}")
+        except ValueError:
+            raise RegistryError(f"getting a pull token from {realm}: the token holds control characters") from None
+        return f"Bearer {token}"
+
+    def document(self, path: str, accept: str, digest: str = "") -> tuple[str, str, dict[str, Any]]:
+        """GET a JSON document; returns its media type, digest and content.
+
+        A digest asked for is verified with its own algorithm (sha256 or sha512); the digest returned is the one
+        computed from the bytes received, never the registry's ``Docker-Content-Digest`` header.
+        """
+        algorithm = check_digest(digest, path) if digest else "sha256"
+        response = self.get(path, accept)
+        actual = f"{algorithm}:" + hashlib.new(algorithm, response.body).hexdigest()
+        if digest and digest != actual:
+            raise RegistryError(f"{path}: the content's digest {actual} is not the {digest} asked for")
+        content = _json(response.body, path)
+        if not isinstance(content, dict):
+            raise RegistryError(f"{path}: not a JSON object")
+        media_type = str(content.get("mediaType") or response.headers.get("content-type", "").split(";")[0])
+        return media_type, actual, content
+
+
+def check_digest(digest: str, what: str) -> str:
+    """The algorithm of ``digest`` once it is a well-formed OCI digest of a registered algorithm (sha256, sha512);
+    else :class:`RegistryError`: an unknown algorithm cannot be verified, and a malformed digest must never reach
+    a URL (``\\r\\n`` would split the request line, ``../`` change the path)."""
+    from ..golang.strconv import go_quote
+
+    algorithm, colon, encoded = digest.partition(":")
+    if not colon or not _DIGEST_ALGORITHM.fullmatch(algorithm) or not _DIGEST_ENCODED.fullmatch(encoded):
+        raise RegistryError(f"{what}: {go_quote(digest)} is not an OCI digest (algorithm:hex)")
+    length = DIGEST_ALGORITHMS.get(algorithm)
+    if length is None:
+        raise RegistryError(
+            f"{what}: the digest algorithm {go_quote(algorithm)} is not one this client can verify (sha256, sha512)"
+        )
+    if len(encoded) != length or not all(char in "0123456789abcdef" for char in encoded):
+        raise RegistryError(f"{what}: {go_quote(digest)} is not a {algorithm} digest ({length} lowercase hex digits)")
+    return algorithm
+
+
+def read_image_config(
+    reference: ImageReference,
+    platform: Platform,
+    *,
+    insecure: bool = False,
+    login: tuple[str, str] | None = None,
+    log: Callable[[str], None] | None = None,
+    request_timeout: float | None = None,
+) -> ImageConfig:
+    """The image config of ``reference`` for ``platform`` (through the image index when there is one)."""
+    repository = reference.repository
+    accept = ", ".join(imagedefaults.MANIFEST_TYPES)
+    import time
+
+    if reference.digest:
+        check_digest(reference.digest, str(reference))
+    seconds = request_timeout or DEFAULT_DEADLINE
+    flag = f"--request-timeout={seconds:g}s" if request_timeout else f"{seconds:g}s (set --request-timeout to change)"
+    deadline = time.monotonic() + seconds
+    with Registry(
+        reference, insecure=insecure, login=login, log=log, deadline=deadline, deadline_flag=flag
+    ) as registry:
+        steps = []
+        media_type, digest, manifest = registry.document(
+            f"/v2/{repository}/manifests/{reference.reference}", accept, reference.digest
+        )
+        if media_type in imagedefaults.INDEX_TYPES or "manifests" in manifest:
+            steps.append(Step("image index", digest))
+            try:
+                chosen = imagedefaults.select_manifest(manifest, platform)
+            except ImageError as exc:
+                raise RegistryError(f"{reference}: {exc}") from exc
+            media_type, digest, manifest = registry.document(f"/v2/{repository}/manifests/{chosen}", accept, chosen)
+        steps.append(Step(f"{platform} manifest", digest))
+        config = manifest.get("config")
+        config_digest = str((config.get("digest") if isinstance(config, dict) else "") or "")
+        if not config_digest:
+            raise RegistryError(f"{reference}: the manifest {digest} names no config ({media_type or 'no media type'})")
+        check_digest(config_digest, f"{reference}: the manifest {digest} names its config")
+        _, _, config = registry.document(f"/v2/{repository}/blobs/{config_digest}", "", config_digest)
+        steps.append(Step("config", config_digest))
+    return ImageConfig(reference, platform, config, steps)
+
+
+_DIGEST_ALGORITHM = re.compile(r"[a-z0-9]+(?:[+._-][a-z0-9]+)*")
+_DIGEST_ENCODED = re.compile(r"[a-zA-Z0-9=_-]+")
+
+
+def _redacted(url: str) -> str:
+    """``url`` without a password in its userinfo (a realm may carry one)."""
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if at and ":" in user:
+        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
+    return f"{scheme}{sep}{authority}{slash}{path}"
+
+
+def _depth_ok(text: str) -> bool:
+    """True when the JSON text nests at most :data:`MAX_JSON_DEPTH` arrays/objects (strings skipped)."""
+    depth, quoted, escaped = 0, False, False
+    for char in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
+
+
+def _json(body: bytes, what: str) -> Any:
+    """The JSON document in ``body``; one sentence naming ``what`` when it is not UTF-8, not JSON, nested deeper
+    than :data:`MAX_JSON_DEPTH` or holds a number Python will not read."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RegistryError(f"{what}: the answer is not UTF-8 text (byte {exc.start}), so not JSON") from None
+    if not _depth_ok(text):
+        raise RegistryError(f"{what}: the answer nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = f" at byte {exc.pos}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise RegistryError(f"{what}: the answer is not JSON{where}") from None
+
+
+def _describe(response: Any) -> str:
+    """``401 Unauthorized: UNAUTHORIZED: authentication required`` from the registry's error document."""
+    text = f"{response.status} {response.reason}".strip()
+    try:
+        answer = _json(response.body, "")
+        errors = (answer.get("errors") or []) if isinstance(answer, dict) else []
+    except RegistryError:
+        errors = []
+    if not isinstance(errors, list):
+        errors = []
+    details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
+    return f"{text}: {'; '.join(details)}" if details else text
