@@ -412,8 +412,27 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
                 raise PluginError(
                     f"found existing ControllerRevision with unexpected data: {revision['metadata']['name']}"
                 ) from None
-    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, plan.updated)
+    updated = plan.updated
+    for _ in range(5):
+        try:
+            stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, updated)
+            return stored
+        except APIError as exc:
+            # virt-controller writes the VM too (status, annotations): its resourceVersion moves under a plan
+            # made a moment ago. Write again over the newer copy only while the spec is still the planned one;
+            # a changed spec keeps the server's refusal (someone else edited the VM).
+            if exc.code != 409:
+                raise
+            current = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
+            if current.get("spec") != plan.vm.get("spec"):
+                raise
+            updated = {**plan.updated, "metadata": {**plan.updated.get("metadata", {}), **_version_of(current)}}
+    stored = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, updated)
     return stored
+
+
+def _version_of(vm: dict[str, Any]) -> dict[str, Any]:
+    return {"resourceVersion": (vm.get("metadata") or {}).get("resourceVersion")}
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:

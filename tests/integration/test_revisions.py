@@ -147,11 +147,13 @@ def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace
     dry = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--dry-run")
     assert (dry.exit_code, dry.stderr) == (0, "")
     assert dry.stdout == (
-        f"virtualmachine.kubevirt.io/{name} (not running; rollout strategy LiveUpdate, from the default "
-        "(LiveUpdate since KubeVirt v1.6))\n"
+        # the plane's KubeVirt CR sets no strategy: KubeVirt's default, read from the CR
+        f"virtualmachine.kubevirt.io/{name} (not running; rollout strategy LiveUpdate, from KubeVirt CR "
+        "kubevirt/kubevirt)\n"
         "  instancetype: u1.small -> u1.large\n"
         "\n"
         "FIELD                 NOW   NEW   WHEN\n"
+        "domain.cpu.sockets    1     2     at next start\n"
         "domain.memory.guest   2Gi   8Gi   at next start\n"
         "\n"
         "The VM is not running: it gets the new values when it starts.\n"
