@@ -148,11 +148,11 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
 def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
     from ..output import messages
-    from ..usecases.inference import InferenceRejected, dropped_warnings
+    from ..usecases.inference import InferenceRejected, dropped_warnings, explain_rejection
 
     vm, result = inference.given, inference.result
     if result.error is not None:
-        raise InferenceRejected(result.error)
+        raise InferenceRejected(explain_rejection(result))
     for line in dropped_warnings(result):
         messages.warn(env, line)
     if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)

@@ -84,7 +84,9 @@ def check_vm(
             for line in dropped_warnings(result):
                 report(f"Warning: {line}")
         if result.error:
-            raise PreflightError(result.error)
+            from .inference import explain_rejection
+
+            raise PreflightError(explain_rejection(result))
         vm = result.vm
     found = fetch_references(session, vm, namespace)
     problems = preflight(vm, found.instancetype, found.preference)
