@@ -398,7 +398,7 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
     """Create the revisions of a refresh (an existing one with the same data is reused, as KubeVirt does),
     then PUT the VM (refused by the server if it changed since it was read). Returns the stored VM."""
     from ..errors import APIError, PluginError
-    from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
+    from ..kube.resources import CONTROLLER_REVISIONS
 
     client = session.client()
     for _, revision in plan.refresh:
@@ -412,8 +412,34 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
                 raise PluginError(
                     f"found existing ControllerRevision with unexpected data: {revision['metadata']['name']}"
                 ) from None
-    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, plan.updated)
-    return stored
+    return replace_matchers(session, plan.name, plan.namespace, plan.vm, plan.updated)
+
+
+def replace_matchers(
+    session: Session, name: str, namespace: str, read: dict[str, Any], updated: dict[str, Any], attempts: int = 5
+) -> dict[str, Any]:
+    """PUT ``updated`` (the VM as ``read`` with new matchers). KubeVirt's own controller and webhooks write the VM
+    too (finalizers, firmware UUID, status), so a Conflict is retried on a fresh copy as long as its matchers
+    are still the ones the plan was made from; a matcher someone else changed ends in the Conflict."""
+    from ..errors import APIError
+    from ..kube.resources import VIRTUAL_MACHINES
+
+    client = session.client()
+    body = updated
+    for attempt in range(attempts):
+        try:
+            stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, name, namespace, body)
+            return stored
+        except APIError as exc:
+            if exc.code != 409 or attempt == attempts - 1:
+                raise
+            fresh: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, namespace)
+            spec, read_spec = fresh.get("spec") or {}, read.get("spec") or {}
+            if any(spec.get(key) != read_spec.get(key) for key in KEYS):
+                raise
+            body = {**fresh, "spec": {**spec, **{key: (updated.get("spec") or {}).get(key) for key in KEYS}}}
+            body["spec"] = {key: value for key, value in body["spec"].items() if value is not None}
+    raise AssertionError("unreachable")
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:
@@ -433,8 +459,7 @@ def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None
         matcher = dict(unpinned["spec"].get(key) or {})
         matcher.pop("revisionName", None)
         unpinned["spec"][key] = matcher
-    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, unpinned)
-    return stored
+    return replace_matchers(session, plan.name, plan.namespace, vm, unpinned)
 
 
 def _conditions(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:
