@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
@@ -97,6 +98,20 @@ def check_aliasing(root: Any) -> None:
     through_aliases = decoded - len(sizes)
     if through_aliases > 100 and decoded > 1000 and through_aliases / decoded > _allowed_alias_ratio(decoded):
         raise YAMLError("yaml: document contains excessive aliasing")
+
+
+def iter_documents(text: str) -> Iterator[str]:
+    """:func:`split_documents` one document at a time."""
+    current: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("---") and not line[3:].strip():
+            if current:
+                yield "".join(current)
+            current = []
+            continue
+        current.append(line)
+    if current:
+        yield "".join(current)
 
 
 def split_documents(text: str) -> list[str]:

@@ -40,7 +40,17 @@ def set_scalar(parent: Json, key: str, value: Any) -> None:
 
 
 def clone(value: Any) -> Any:
-    """A deep copy (Go's ``DeepCopy``) so the source objects are never shared with the result."""
+    """A deep copy (Go's ``DeepCopy``) so the source objects are never shared with the result.
+
+    JSON values (dicts, lists, scalars) are copied directly, several times faster than ``copy.deepcopy``; anything
+    else goes to ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {key: clone(item) for key, item in value.items()}
+    if kind is list:
+        return [clone(item) for item in value]
+    if kind in (str, int, float, bool) or value is None:
+        return value
     return copy.deepcopy(value)
 
 
