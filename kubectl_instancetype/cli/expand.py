@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 """
 
 import dataclasses
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -197,7 +197,7 @@ class _StreamPrinter:
 
     def __init__(self, env, form: str):
         self.env, self.form = env, form
-        self.first = None
+        self.first: Any = None
         self.count = 0
 
     def add(self, vm, expanded, provenance) -> None:
@@ -217,7 +217,9 @@ class _StreamPrinter:
         if self.first is not None:
             self._write(*self.first, several=False, first=True)
         elif self.count > 1 and self.form == "json":
-            self.env.stdout.write('\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n')
+            self.env.stdout.write(
+                '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
+            )
 
     def _write(self, vm, expanded, provenance, *, several: bool, first: bool) -> None:
         write = self.env.stdout.write

@@ -92,9 +92,9 @@ def test_30000_vms_stream_in_flat_memory(tmp_path: Path) -> None:
     # the input is 6 MB; holding every VM expanded took 13 KB each (1.3 GB for 100,000), 390 MB here
     limit = 256 << 20
     code = (
-        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({0}, {0})); "
+        f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit})); "
         "from kubectl_instancetype.cli.main import main; sys.exit(main())"
-    ).format(limit)
+    )
     with (tmp_path / "out.yaml").open("wb") as sink:
         result = subprocess.run(
             [sys.executable, "-c", code, "expand", "-f", str(path)],
