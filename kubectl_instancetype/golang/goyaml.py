@@ -316,10 +316,22 @@ class _NotSimple(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _plain_ok(text: str) -> bool:
+    """True when ``text`` is written plain by the direct writer (cached: names and values repeat across objects)."""
+    return len(text) < 70 and _SIMPLE.fullmatch(text) is not None and string_style(text) is None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _key_order(keys: tuple[str, ...]) -> list[str]:
+    """go-yaml's order of a map's keys (cached: objects of one kind share their key sets)."""
+    return sorted(keys, key=_GoKey)
+
+
 def _simple_scalar(value: Any) -> str:
     kind = type(value)
     if kind is str:
-        if len(value) < 70 and _SIMPLE.fullmatch(value) and string_style(value) is None:
+        if _plain_ok(value):
             return str(value)
         raise _NotSimple
     if kind is bool:
@@ -334,9 +346,10 @@ def _simple_scalar(value: Any) -> str:
 def _fast_map(data: dict[str, Any], indent: int, out: list[str], first_prefix: str = "") -> None:
     pad = " " * indent
     prefix = first_prefix
-    for key in sorted(data, key=_GoKey) if len(data) > 1 else data:
-        if type(key) is not str:
-            raise _NotSimple
+    keys = tuple(data)
+    if any(type(key) is not str for key in keys):
+        raise _NotSimple
+    for key in _key_order(keys) if len(keys) > 1 else keys:
         value = data[key]
         head = (prefix or pad) + _simple_scalar(key) + ":"
         prefix = ""

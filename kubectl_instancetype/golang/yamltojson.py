@@ -21,6 +21,7 @@ Errors carry go-yaml's words: ``yaml: line N: did not find expected node content
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterator
@@ -243,16 +244,21 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=1)
 def _loader() -> Any:
     import yaml
 
     base = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    scalar_node, sequence_node = yaml.ScalarNode, yaml.SequenceNode
+    str_tag, seq_tag, map_tag = _TAG + "str", _TAG + "seq", _TAG + "map"
 
     class Loader(base):  # type: ignore[misc, valid-type]
+        # Called for every untagged node (a million for a large List): BaseResolver's answers without its
+        # path-resolver machinery, which this loader never uses; untagged plain scalars are resolved later.
         def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-            if kind is yaml.ScalarNode and implicit[0]:
-                return _PLAIN
-            return str(super().resolve(kind, value, implicit))
+            if kind is scalar_node:
+                return _PLAIN if implicit[0] else str_tag
+            return seq_tag if kind is sequence_node else map_tag
 
     return Loader
 

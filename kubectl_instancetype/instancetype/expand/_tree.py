@@ -7,8 +7,9 @@ non-pointer field to its zero value removes the key, because Go's ``omitempty`` 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from ..jsoncopy import clone as json_clone
 
 Json = dict[str, Any]
 
@@ -40,18 +41,8 @@ def set_scalar(parent: Json, key: str, value: Any) -> None:
 
 
 def clone(value: Any) -> Any:
-    """A deep copy (Go's ``DeepCopy``) so the source objects are never shared with the result.
-
-    JSON values (dicts, lists, scalars) are copied directly, several times faster than ``copy.deepcopy``; anything
-    else goes to ``copy.deepcopy``."""
-    kind = type(value)
-    if kind is dict:
-        return {key: clone(item) for key, item in value.items()}
-    if kind is list:
-        return [clone(item) for item in value]
-    if kind in (str, int, float, bool) or value is None:
-        return value
-    return copy.deepcopy(value)
+    """A deep copy (Go's ``DeepCopy``) so the source objects are never shared with the result."""
+    return json_clone(value)
 
 
 class Provenance:
