@@ -31,6 +31,9 @@ step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium 
 step kubectl get virtualmachines -n demo
 step kubectl instancetype expand vm/demo-fedora -n demo --diff
 step kubectl instancetype expand vm/demo-fedora -n demo --explain
+step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --plan
+step kubectl instancetype usage virtualmachineclusterinstancetype/u1.medium -n demo
+step kubectl instancetype lint --all
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5

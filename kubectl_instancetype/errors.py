@@ -45,6 +45,16 @@ class PreflightError(PluginError):
     """A check against the cluster before a write failed (missing reference, unmet requirement); nothing was written."""
 
 
+class UploadError(PluginError):
+    """An upload failed or was interrupted; the message says what exists and how to go on."""
+
+    def render(self) -> str:
+        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
+        if self.message.startswith("Error from server"):
+            return self.message
+        return super().render()
+
+
 class ConfigurationError(PluginError):
     """The kubeconfig is missing, unreadable or inconsistent (the text after kubectl's ``Error in configuration:``)."""
 

@@ -180,9 +180,10 @@ class ControlPlane:
         )
         (self.workdir / "pids.json").write_text(json.dumps({n: p.pid for n, p in self.processes.items()}))
 
-    def _request(
+    def request(
         self, method: str, path: str, body: object = None, token: str | None = None, timeout: float = 10.0
     ) -> tuple[int, dict | None]:
+        """One JSON request to the API server as ``token``'s user (admin by default): (status, decoded body)."""
         context = ssl.create_default_context(cafile=str(self.ca_file))
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=context, timeout=timeout)
         try:
@@ -211,8 +212,8 @@ class ControlPlane:
                     raise RuntimeError(f"{name} exited with {process.returncode}:\n{log}")
             if self.ca_file.exists():
                 try:
-                    status, _ = self._request("GET", "/readyz", timeout=2)
-                    if status == 200 and self._request("GET", "/api/v1/namespaces/default", timeout=2)[0] == 200:
+                    status, _ = self.request("GET", "/readyz", timeout=2)
+                    if status == 200 and self.request("GET", "/api/v1/namespaces/default", timeout=2)[0] == 200:
                         return
                     last = f"readyz {status}"
                 except (OSError, ssl.SSLError, http.client.HTTPException) as exc:
@@ -240,7 +241,7 @@ class ControlPlane:
 
     def apply(self, obj: dict, token: str | None = None) -> dict:
         """Create ``obj`` (or leave it when it exists) with the admin token; returns the server's object."""
-        status, answer = self._request("POST", self._object_path(obj), obj, token=token)
+        status, answer = self.request("POST", self._object_path(obj), obj, token=token)
         if status == 409:
             return answer or {}
         if status >= 300:
@@ -256,13 +257,13 @@ class ControlPlane:
 
     def delete(self, obj: dict) -> None:
         """Delete ``obj`` (by kind, namespace and name); a missing object is fine."""
-        status, answer = self._request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        status, answer = self.request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}")
         if status >= 300 and status != 404:
             raise RuntimeError(f"deleting {obj['kind']} {obj['metadata']['name']}: {status} {answer}")
 
     def get(self, obj: dict) -> dict | None:
         """The server's copy of ``obj``, or None when it does not exist."""
-        status, answer = self._request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        status, answer = self.request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
         return answer if status == 200 else None
 
     def ensure_namespace(self, name: str) -> None:
@@ -340,12 +341,12 @@ class ControlPlane:
             group, version = crd["spec"]["group"], crd["spec"]["versions"][0]["name"]
             plural = crd["spec"]["names"]["plural"]
             while True:
-                _, answer = self._request("GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}")
+                _, answer = self.request("GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}")
                 conditions = {
                     c["type"]: c["status"] for c in ((answer or {}).get("status") or {}).get("conditions") or []
                 }
                 if conditions.get("Established") == "True":
-                    served, _ = self._request("GET", f"/apis/{group}/{version}/{plural}?limit=1")
+                    served, _ = self.request("GET", f"/apis/{group}/{version}/{plural}?limit=1")
                     if served == 200:
                         break
                 if time.monotonic() > deadline:

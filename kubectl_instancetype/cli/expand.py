@@ -90,7 +90,13 @@ class ExpandOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.", rich_help_panel=OUTPUT_PANEL),
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
     ] = "yaml"
     diff: Annotated[
         bool,
@@ -137,8 +143,13 @@ class ExpandOptions:
     def validate(self) -> None:
         """-o, --diff/--explain, one source, --server without local files."""
         UsageError = options.UsageError
-        if self.output not in ("yaml", "json"):
-            raise UsageError(f"not supported output format defined: {self.output} (use yaml or json)")
+        from ..output.printers import is_template_format
+
+        if self.output not in ("yaml", "json") and not is_template_format(self.output):
+            raise UsageError(
+                f"not supported output format defined: {self.output} (use yaml, json, or a kubectl template: "
+                "jsonpath=..., go-template=..., custom-columns=...)"
+            )
         if self.diff and self.explain:
             raise UsageError("--diff and --explain cannot be used together")
         if (self.target is None) == (self.filename is None):
@@ -199,9 +210,15 @@ class _StreamPrinter:
         self.env, self.form = env, form
         self.first: Any = None
         self.count = 0
+        from ..output.printers import is_template_format
+
+        self.template: list[Any] | None = [] if is_template_format(form) else None
 
     def add(self, vm, expanded, provenance) -> None:
         self.count += 1
+        if self.template is not None:
+            self.template.append(expanded)  # a template sees all the objects at once (kubectl's List)
+            return
         if self.form == "diff":
             _print_diff(self.env, [(vm, (expanded, provenance))])
             return
@@ -214,6 +231,11 @@ class _StreamPrinter:
         self._write(vm, expanded, provenance, several=True, first=False)
 
     def close(self) -> None:
+        if self.template:
+            from ..output.printers import print_objects
+
+            print_objects(self.env, self.form, self.template, [], single=True)
+            return
         if self.first is not None:
             self._write(*self.first, several=False, first=True)
         elif self.count > 1 and self.form == "json":
@@ -235,7 +257,7 @@ class _StreamPrinter:
             item = "\n".join("        " + line for line in text.split("\n"))
             write(('{\n    "apiVersion": "v1",\n    "items": [\n' if first else ",\n") + item)
         else:
-            from ..output.goyaml import dump
+            from ..golang.goyaml import dump
 
             write(("" if first else "---\n") + dump(expanded))
 
@@ -247,7 +269,7 @@ def _template_spec(vm) -> dict:
 def _print_diff(env, results) -> None:
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
     from ..output.terminal import escape_lines
     from ..usecases.expansion import vm_name
 

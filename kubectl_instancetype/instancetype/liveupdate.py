@@ -329,6 +329,15 @@ def plan_live_update(
 
     live_update = strategy == LIVE_UPDATE
     diff = differences(start, new)
+    # a live field the template keeps but the VMI no longer has (an earlier hot-plug): the controller acts on it
+    changed = {path for path, _, _ in diff}
+    for path, keys in (("domain.cpu.sockets", ("cpu", "sockets")), ("domain.memory.guest", ("memory", "guest"))):
+        running_value = _get(vmi, "spec", "domain", *keys)
+        wanted = _get(new, "domain", *keys)
+        known = path not in changed and running_value is not None and wanted is not None
+        if known and not same(path, running_value, wanted):
+            diff.append((path, running_value, wanted))
+    diff.sort(key=lambda entry: _path_key(entry[0]))
     non_live = [entry for entry in diff if not (live_update and _top(entry[0]) in LIVE_FIELDS)]
     outcomes: dict[str, tuple[str, str]] = {}
     restart: str | None = None
@@ -374,8 +383,19 @@ def plan_live_update(
         if memory_outcome is not None and memory_outcome[0] == LIVE:
             hotplug.append(HOT_MEMORY_CHANGE)
 
+    # the running guest's sockets and memory are the VMI's (an earlier hot-plug moved them from the start values)
+    now = {
+        "domain.cpu.sockets": _get(vmi, "spec", "domain", "cpu", "sockets"),
+        "domain.memory.guest": _get(vmi, "spec", "domain", "memory", "guest"),
+    }
     changes = tuple(
-        FieldChange(path, old, value, *outcomes.get(path, (RESTART, NON_LIVE))) for path, old, value in diff
+        FieldChange(
+            path,
+            now[path] if now.get(path) is not None else old,
+            value,
+            *outcomes.get(path, (RESTART, NON_LIVE)),
+        )
+        for path, old, value in diff
     )
     return LivePlan(
         running=True,

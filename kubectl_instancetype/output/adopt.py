@@ -79,6 +79,6 @@ def print_vms(env: Environment, output: str, vms: list[dict[str, Any]]) -> None:
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4) + "\n")
     else:
-        from .goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(document))

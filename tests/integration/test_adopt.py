@@ -30,29 +30,32 @@ def _flat(name: str) -> dict:
 
 def test_adopt_a_stored_vm_then_apply(cli, control_plane) -> None:
     control_plane.ensure_namespace(NS)
-    vm = control_plane.apply(_flat("adopt-me"))
-    shown = cli("adopt", "vm/adopt-me", "-n", NS)
+    import secrets
+
+    name = f"adopt-me-{secrets.token_hex(3)}"
+    vm = control_plane.apply(_flat(name))
+    shown = cli("adopt", f"vm/{name}", "-n", NS)
     assert shown.exit_code == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert lines[0] == "virtualmachine/adopt-me: instancetype u1.large, preference fedora"
+    assert lines[0] == f"virtualmachine/{name}: instancetype u1.large, preference fedora"
     assert "spec.template.spec.domain.cpu.sockets" in lines[1] and "spec.template.spec.domain.memory.guest" in lines[1]
     assert lines[2].startswith("  proof: ") and "field(s) of the expanded spec change" in lines[2]
     assert lines[-1] == "(candidates: the cluster's instance types and preferences)"
 
-    refused = cli("adopt", "vm/adopt-me", "-n", NS, "--apply")
+    refused = cli("adopt", f"vm/{name}", "-n", NS, "--apply")
     assert refused.exit_code == 1
     assert "nothing was written (--allow-changes writes it anyway)" in refused.stderr
     stored = control_plane.get(vm)
     assert "instancetype" not in stored["spec"]
 
-    applied = cli("adopt", "vm/adopt-me", "-n", NS, "--apply", "--allow-changes")
+    applied = cli("adopt", f"vm/{name}", "-n", NS, "--apply", "--allow-changes")
     assert applied.exit_code == 0, applied.stderr
-    assert applied.stdout.splitlines()[-1] == "virtualmachine.kubevirt.io/adopt-me adopted"
+    assert applied.stdout.splitlines()[-1] == f"virtualmachine.kubevirt.io/{name} adopted"
     stored = control_plane.get(vm)
     assert stored["spec"]["instancetype"] == {"name": "u1.large"}
     assert stored["spec"]["preference"] == {"name": "fedora"}
     assert "cpu" not in stored["spec"]["template"]["spec"]["domain"]
-    again = cli("adopt", "vm/adopt-me", "-n", NS)
+    again = cli("adopt", f"vm/{name}", "-n", NS)
     assert again.exit_code == 1 and "use switch to change them" in again.stdout
 
 

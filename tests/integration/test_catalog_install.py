@@ -60,7 +60,7 @@ def run_on(plane, *args: str):
 
 
 def resource_versions(plane, path: str) -> dict[str, str]:
-    status, answer = plane._request("GET", path)
+    status, answer = plane.request("GET", path)
     assert status == 200, answer
     return {item["metadata"]["name"]: item["metadata"]["resourceVersion"] for item in answer["items"]}
 
@@ -138,7 +138,7 @@ def test_strict_install_writes_nothing_when_fields_would_be_lost(older_plane) ->
         f"spec.devices.preferredVideoType ({', '.join(VIRTIO_VIDEO[:3])} and 6 more); nothing was applied "
         "(--drop-unknown-fields applies them without the fields)"
     )
-    status, answer = older_plane._request(
+    status, answer = older_plane.request(
         "GET", "/apis/instancetype.kubevirt.io/v1beta1/namespaces/strict/virtualmachineinstancetypes"
     )
     assert status == 200 and answer["items"] == []

@@ -113,9 +113,13 @@ def test_explicit_inference_from_an_unlabelled_volume_fails_with_kubevirts_messa
         "plain-disk",
     )
     assert (result.exit_code, result.stdout) == (1, "")
-    assert (
-        result.stderr
-        == "error: unable to find required instancetype.kubevirt.io/default-instancetype label on the volume\n"
+    # KubeVirt's words first, then the volume, the objects read and the command that fixes it
+    assert result.stderr.startswith(
+        "error: unable to find required instancetype.kubevirt.io/default-instancetype label on the volume ("
+    )
+    assert result.stderr.endswith(
+        f"; label the PersistentVolumeClaim with the instancetype to use: kubectl instancetype label "
+        f"pvc/plain-disk -n {NAMESPACE} --default-instancetype NAME\n"
     )
     assert all(call.args[1] == "GET" for call in spy.call_args_list)  # nothing was written
     assert stored_vm(control_plane, name) is None

@@ -146,7 +146,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
         control_plane, pinned, "VirtualMachineClusterInstancetype", "u1.small", older
     )
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{pinned['metadata']['name']}"
-    status, answer = control_plane._request("PUT", path, pinned)
+    status, answer = control_plane.request("PUT", path, pinned)
     assert status == 200, answer
     result = cli("expand", f"vm/{pinned['metadata']['name']}", "-n", namespace, "-o", "json")
     assert result.exit_code == 0, result.stderr
@@ -157,7 +157,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     revision = _revision(control_plane, stored, "VirtualMachineClusterInstancetype", "u1.small", older)
     stored["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": revision}}}
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{stored['metadata']['name']}/status"
-    status, answer = control_plane._request("PUT", path, stored)
+    status, answer = control_plane.request("PUT", path, stored)
     assert status == 200, answer
     result = cli("expand", f"vm/{stored['metadata']['name']}", "-n", namespace, "-o", "json")
     assert json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2

@@ -23,7 +23,7 @@ def namespace(control_plane) -> str:
 
 def _put(control_plane, vm: dict, status: bool = False) -> dict:
     path = f"/apis/kubevirt.io/v1/namespaces/{vm['metadata']['namespace']}/virtualmachines/{vm['metadata']['name']}"
-    code, answer = control_plane._request("PUT", path + ("/status" if status else ""), vm)
+    code, answer = control_plane.request("PUT", path + ("/status" if status else ""), vm)
     assert code == 200, answer
     return answer
 

@@ -58,7 +58,7 @@ def upload(cli, double, *args: str, extra_env=None):
 
 
 def get(control_plane, path: str) -> dict:
-    status, answer = control_plane._request("GET", path)
+    status, answer = control_plane.request("GET", path)
     assert status == 200, (path, status, answer)
     return answer
 
@@ -72,7 +72,7 @@ def dv(control_plane, name):
 
 
 def exists(control_plane, path: str) -> bool:
-    return control_plane._request("GET", path)[0] == 200
+    return control_plane.request("GET", path)[0] == 200
 
 
 def test_dv_upload_with_labels_and_datasource(cli, control_plane, double, image):
@@ -392,7 +392,7 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
 
     assert attempt().stderr == f"error: Unable to get PVC Prime name from PVC {NAMESPACE}/{name}\n"
     path = f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims/{name}"
-    double._merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
+    double.merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
     assert attempt().stderr == f"error: Unable to get PVC Prime {NAMESPACE}/{name}\n"
-    double._merge_patch(path + "/status", {"status": {"phase": "Bound"}})
+    double.merge_patch(path + "/status", {"status": {"phase": "Bound"}})
     assert attempt().stderr == f"error: PVC {name} already successfully populated\n"
