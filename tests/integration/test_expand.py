@@ -12,10 +12,11 @@ import yaml
 from kubectl_instancetype.catalog.loader import load_catalog
 from kubectl_instancetype.instancetype.expand import expand_vm
 from kubectl_instancetype.kube.transport import Transport
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import controller_revision, halted_vm
 
 pytestmark = pytest.mark.controlplane
 
-NS = "expand-tests"
 NAMES = (f"expand-vm-{index}" for index in itertools.count())
 
 
@@ -23,29 +24,6 @@ NAMES = (f"expand-vm-{index}" for index in itertools.count())
 def namespace(control_plane) -> str:
     control_plane.ensure_namespace(NS)
     return NS
-
-
-def _vm(name: str, namespace: str, instancetype: dict | None, preference: dict | None, **template) -> dict:
-    spec: dict = {
-        "runStrategy": "Halted",
-        "template": {
-            "spec": template
-            or {
-                "domain": {"devices": {}},
-                "volumes": [{"name": "containerdisk", "containerDisk": {"image": "quay.io/containerdisks/fedora:41"}}],
-            }
-        },
-    }
-    if instancetype:
-        spec["instancetype"] = instancetype
-    if preference:
-        spec["preference"] = preference
-    return {
-        "apiVersion": "kubevirt.io/v1",
-        "kind": "VirtualMachine",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": spec,
-    }
 
 
 def _catalog_spec(kind: str, name: str) -> dict:
@@ -56,7 +34,7 @@ def _catalog_spec(kind: str, name: str) -> dict:
 
 def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
     name = next(NAMES)
-    stored = control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
+    stored = control_plane.apply(halted_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
     spy = mocker.spy(Transport, "request")
     result = cli("expand", f"vm/{name}", "-n", namespace)
     assert (result.exit_code, result.stderr) == (0, "")
@@ -81,7 +59,7 @@ def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
 def test_namespaced_kinds_explain_and_diff(cli, control_plane) -> None:
     name = next(NAMES)
     control_plane.apply(
-        _vm(
+        halted_vm(
             name,
             "catalog",
             {"kind": "VirtualMachineInstancetype", "name": "o1.medium"},
@@ -97,52 +75,11 @@ def test_namespaced_kinds_explain_and_diff(cli, control_plane) -> None:
     assert diff.exit_code == 0 and "+      memory: 2Gi\n" in diff.stdout
 
 
-def _revision(control_plane, vm: dict, kind: str, obj_name: str, spec: dict, generation: int = 1) -> str:
-    """A ControllerRevision as KubeVirt's VM controller stores one (name scheme, labels, owner, data)."""
-    uid = "0444161e-0000-4000-8000-000000000001"
-    name = f"{vm['metadata']['name']}-{obj_name}-v1beta1-{uid}-{generation}"
-    control_plane.apply(
-        {
-            "apiVersion": "apps/v1",
-            "kind": "ControllerRevision",
-            "metadata": {
-                "name": name,
-                "namespace": vm["metadata"]["namespace"],
-                "labels": {
-                    "instancetype.kubevirt.io/object-generation": str(generation),
-                    "instancetype.kubevirt.io/object-kind": kind,
-                    "instancetype.kubevirt.io/object-name": obj_name,
-                    "instancetype.kubevirt.io/object-uid": uid,
-                    "instancetype.kubevirt.io/object-version": "v1beta1",
-                },
-                "ownerReferences": [
-                    {
-                        "apiVersion": "kubevirt.io/v1",
-                        "kind": "VirtualMachine",
-                        "name": vm["metadata"]["name"],
-                        "uid": vm["metadata"]["uid"],
-                        "controller": True,
-                        "blockOwnerDeletion": True,
-                    }
-                ],
-            },
-            "revision": 0,
-            "data": {
-                "apiVersion": "instancetype.kubevirt.io/v1beta1",
-                "kind": kind,
-                "metadata": {"name": obj_name, "uid": uid, "generation": generation},
-                "spec": spec,
-            },
-        }
-    )
-    return name
-
-
 def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     # the live u1.small has 1 vCPU; the revisions hold an older spec with 2, as if the object changed since
     older = {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}}
-    pinned = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    pinned["spec"]["instancetype"]["revisionName"] = _revision(
+    pinned = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    pinned["spec"]["instancetype"]["revisionName"] = controller_revision(
         control_plane, pinned, "VirtualMachineClusterInstancetype", "u1.small", older
     )
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{pinned['metadata']['name']}"
@@ -153,8 +90,8 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     assert json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2
 
     # v1.5+: the reference lives in status; it only counts while it is for the matcher's current name
-    stored = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    revision = _revision(control_plane, stored, "VirtualMachineClusterInstancetype", "u1.small", older)
+    stored = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    revision = controller_revision(control_plane, stored, "VirtualMachineClusterInstancetype", "u1.small", older)
     stored["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": revision}}}
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{stored['metadata']['name']}/status"
     status, answer = control_plane.request("PUT", path, stored)
@@ -186,7 +123,7 @@ def test_infer_from_a_labelled_pvc(cli, control_plane, namespace) -> None:
         "volumes": [{"name": "root", "persistentVolumeClaim": {"claimName": "expand-fedora-root"}}],
     }
     policy = {"inferFromVolume": "root", "inferFromVolumeFailurePolicy": "Ignore"}
-    control_plane.apply(_vm(name, namespace, dict(policy), dict(policy), **template))
+    control_plane.apply(halted_vm(name, namespace, dict(policy), dict(policy), **template))
     result = cli("expand", f"vm/{name}", "-n", namespace)
     assert result.exit_code == 0, result.stderr
     domain = yaml.safe_load(result.stdout)["spec"]["template"]["spec"]["domain"]
@@ -195,14 +132,14 @@ def test_infer_from_a_labelled_pvc(cli, control_plane, namespace) -> None:
 
 def test_failures(cli, control_plane, namespace) -> None:
     missing = next(NAMES)
-    control_plane.apply(_vm(missing, namespace, {"name": "u1.nope"}, None))
+    control_plane.apply(halted_vm(missing, namespace, {"name": "u1.nope"}, None))
     result = cli("expand", f"vm/{missing}", "-n", namespace)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == 'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nope" not found\n'
 
     conflicting = next(NAMES)
     control_plane.apply(
-        _vm(conflicting, namespace, {"name": "u1.medium"}, None, domain={"devices": {}, "cpu": {"cores": 2}})
+        halted_vm(conflicting, namespace, {"name": "u1.medium"}, None, domain={"devices": {}, "cpu": {"cores": 2}})
     )
     result = cli("expand", f"vm/{conflicting}", "-n", namespace)
     assert (result.exit_code, result.stdout, result.stderr) == (
@@ -218,7 +155,7 @@ def test_failures(cli, control_plane, namespace) -> None:
 
 def test_server_side_expansion_needs_kubevirt(cli, control_plane, namespace, tmp_path) -> None:
     name = next(NAMES)
-    control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, None))
+    control_plane.apply(halted_vm(name, namespace, {"name": "u1.medium"}, None))
     result = cli("expand", f"vm/{name}", "-n", namespace, "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
@@ -226,7 +163,7 @@ def test_server_side_expansion_needs_kubevirt(cli, control_plane, namespace, tmp
         "expand without --server to expand locally\n"
     )
     manifest = tmp_path / "vm.yaml"
-    manifest.write_text(yaml.safe_dump(_vm("from-file", namespace, {"name": "u1.medium"}, None)))
+    manifest.write_text(yaml.safe_dump(halted_vm("from-file", namespace, {"name": "u1.medium"}, None)))
     result = cli("expand", "-f", str(manifest), "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert "expand-vm-spec subresource" in result.stderr

@@ -7,7 +7,8 @@ import itertools
 
 import pytest
 
-from tests.integration.test_expand import NS, _revision, _vm
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import controller_revision, halted_vm
 
 pytestmark = pytest.mark.controlplane
 
@@ -35,8 +36,8 @@ def _stored(control_plane, name: str, namespace: str) -> dict:
 
 
 def test_revisions_from_status_refs_with_a_changed_object(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
-    it_rev = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    it_rev = controller_revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
     live_fedora = control_plane.get(
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
@@ -44,7 +45,7 @@ def test_revisions_from_status_refs_with_a_changed_object(cli, control_plane, na
             "metadata": {"name": "fedora"},
         }
     )
-    pref_rev = _revision(control_plane, vm, "VirtualMachineClusterPreference", "fedora", live_fedora["spec"])
+    pref_rev = controller_revision(control_plane, vm, "VirtualMachineClusterPreference", "fedora", live_fedora["spec"])
     vm["status"] = {
         "instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": it_rev}},
         "preferenceRef": {"name": "fedora", "controllerRevisionRef": {"name": pref_rev}},
@@ -96,7 +97,7 @@ def test_revisions_from_status_refs_with_a_changed_object(cli, control_plane, na
 
 def test_revisions_without_any_recorded(cli, control_plane, namespace) -> None:
     vm = control_plane.apply(
-        _vm(next(NAMES), namespace, {"name": "u1.small", "kind": "VirtualMachineClusterInstancetype"}, None)
+        halted_vm(next(NAMES), namespace, {"name": "u1.small", "kind": "VirtualMachineClusterInstancetype"}, None)
     )
     result = cli("revisions", f"vm/{vm['metadata']['name']}", "-n", namespace)
     assert result.stdout.splitlines()[1].split() == [
@@ -109,15 +110,15 @@ def test_revisions_without_any_recorded(cli, control_plane, namespace) -> None:
         "1",
         "-",
     ]
-    plain = control_plane.apply(_vm(next(NAMES), namespace, None, None))
+    plain = control_plane.apply(halted_vm(next(NAMES), namespace, None, None))
     result = cli("revisions", f"vm/{plain['metadata']['name']}", "-n", namespace)
     assert (result.exit_code, result.stdout) == (0, "")
     assert result.stderr == f"virtualmachine/{plain['metadata']['name']} has no instance type and no preference\n"
 
 
 def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
-    rev = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    rev = controller_revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL)
     vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": rev}}}
     _put(control_plane, vm, status=True)
     name = vm["metadata"]["name"]
@@ -146,8 +147,8 @@ def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace
 
 
 def test_switch_clears_a_revision_name_written_by_an_old_controller(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    vm["spec"]["instancetype"]["revisionName"] = _revision(
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    vm["spec"]["instancetype"]["revisionName"] = controller_revision(
         control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", OLDER_SMALL
     )
     _put(control_plane, vm)
@@ -168,7 +169,7 @@ def test_switch_clears_a_revision_name_written_by_an_old_controller(cli, control
 
 
 def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.large"}, {"name": "windows.11"}))
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.large"}, {"name": "windows.11"}))
     name = vm["metadata"]["name"]
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.nano")
     assert (result.exit_code, result.stdout) == (1, "")
@@ -178,7 +179,7 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     )
     assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.large"}
     conflicting = control_plane.apply(
-        _vm(next(NAMES), namespace, None, None, domain={"devices": {}, "cpu": {"sockets": 2}})
+        halted_vm(next(NAMES), namespace, None, None, domain={"devices": {}, "cpu": {"sockets": 2}})
     )
     result = cli("switch", f"vm/{conflicting['metadata']['name']}", "-n", namespace, "--instancetype", "u1.small")
     assert (

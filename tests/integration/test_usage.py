@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from tests.integration.kinds import serve_kinds
-from tests.integration.test_expand import _revision, _vm
+from tests.conftest import controller_revision, halted_vm, serve_kinds
 
 pytestmark = pytest.mark.controlplane
 
@@ -35,13 +34,15 @@ def users(plain_plane) -> dict:
         }
     )
     generation = live["metadata"]["generation"]
-    a = plain_plane.apply(_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
-    rev_a = _revision(plain_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation)
+    a = plain_plane.apply(halted_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
+    rev_a = controller_revision(
+        plain_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation
+    )
     _status(plain_plane, a, {"created": True, "instancetypeRef": {"controllerRevisionRef": {"name": rev_a}}})
-    b = plain_plane.apply(_vm("vm-b", NS, {"name": "u1.small"}, None))
-    rev_b = _revision(plain_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
+    b = plain_plane.apply(halted_vm("vm-b", NS, {"name": "u1.small"}, None))
+    rev_b = controller_revision(plain_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
     _status(plain_plane, b, {"instancetypeRef": {"controllerRevisionRef": {"name": rev_b}}})
-    plain_plane.apply(_vm("vm-c", NS, {"name": "u1.small"}, None))
+    plain_plane.apply(halted_vm("vm-c", NS, {"name": "u1.small"}, None))
     plain_plane.apply(
         {
             "apiVersion": "pool.kubevirt.io/v1beta1",
@@ -52,7 +53,7 @@ def users(plain_plane) -> dict:
                 "selector": {"matchLabels": {"pool": "pool-1"}},
                 "virtualMachineTemplate": {
                     "metadata": {"labels": {"pool": "pool-1"}},
-                    "spec": {**_vm("x", NS, {"name": "u1.small"}, None)["spec"]},
+                    "spec": {**halted_vm("x", NS, {"name": "u1.small"}, None)["spec"]},
                 },
             },
         }
@@ -64,7 +65,7 @@ def users(plain_plane) -> dict:
             "metadata": {"name": "tpl-1", "namespace": NS},
             "spec": {
                 "parameters": [{"name": "SIZE", "value": "u1.small"}],
-                "virtualMachine": _vm("${NAME}", NS, {"name": "${SIZE}"}, None),
+                "virtualMachine": halted_vm("${NAME}", NS, {"name": "${SIZE}"}, None),
             },
         }
     )
