@@ -415,31 +415,42 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
     return replace_matchers(session, plan.name, plan.namespace, plan.vm, plan.updated)
 
 
+CONFLICT_RETRIES = 5  # client-go's retry.DefaultRetry steps
+
+
 def replace_matchers(
-    session: Session, name: str, namespace: str, read: dict[str, Any], updated: dict[str, Any], attempts: int = 5
+    session: Session, name: str, namespace: str, read: dict[str, Any], updated: dict[str, Any]
 ) -> dict[str, Any]:
-    """PUT ``updated`` (the VM as ``read`` with new matchers). KubeVirt's own controller and webhooks write the VM
-    too (finalizers, firmware UUID, status), so a Conflict is retried on a fresh copy as long as its matchers
-    are still the ones the plan was made from; a matcher someone else changed ends in the Conflict."""
-    from ..errors import APIError
+    """PUT ``updated`` (the VM as ``read`` with new matchers). virt-controller and virt-api write the VM too
+    (finalizers, annotations, the firmware UUID right after it is created), so a PUT that loses that race is sent
+    again on the VM as it is now, with the planned matchers, as long as its matchers are still the ones the plan
+    was made from (client-go's retry.RetryOnConflict); changed matchers need a new plan."""
+    from ..errors import APIError, PluginError
     from ..kube.resources import VIRTUAL_MACHINES
 
     client = session.client()
     body = updated
-    for attempt in range(attempts):
+    for _ in range(CONFLICT_RETRIES):
         try:
             stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, name, namespace, body)
             return stored
         except APIError as exc:
-            if exc.code != 409 or attempt == attempts - 1:
+            if exc.code != 409:
                 raise
-            fresh: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, namespace)
-            spec, read_spec = fresh.get("spec") or {}, read.get("spec") or {}
-            if any(spec.get(key) != read_spec.get(key) for key in KEYS):
-                raise
-            body = {**fresh, "spec": {**spec, **{key: (updated.get("spec") or {}).get(key) for key in KEYS}}}
-            body["spec"] = {key: value for key, value in body["spec"].items() if value is not None}
-    raise AssertionError("unreachable")
+        fresh: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, namespace)
+        spec, read_spec = fresh.get("spec") or {}, read.get("spec") or {}
+        if any(spec.get(key) != read_spec.get(key) for key in KEYS):
+            raise PluginError(
+                f"virtualmachine.kubevirt.io/{name} changed since it was read (its instance type or preference): "
+                "nothing was written; run the command again"
+            )
+        planned = updated.get("spec") or {}
+        body = {**fresh, "spec": {key: value for key, value in spec.items() if key not in KEYS}}
+        body["spec"].update({key: planned[key] for key in KEYS if planned.get(key) is not None})
+    raise PluginError(
+        f"virtualmachine.kubevirt.io/{name} kept changing while it was written ({CONFLICT_RETRIES} conflicts): "
+        "nothing was written; run the command again"
+    )
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:
