@@ -69,6 +69,35 @@ def users(plain_plane) -> dict:
             },
         }
     )
+    # a pool whose VMs infer their instance type from a labelled PVC (resolved as KubeVirt's webhook would)
+    plain_plane.apply(
+        {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {
+                "name": "golden",
+                "namespace": NS,
+                "labels": {"instancetype.kubevirt.io/default-instancetype": "u1.medium"},
+            },
+            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+        }
+    )
+    inferring = halted_vm("y", NS, {"inferFromVolume": "root"}, None)
+    inferring["spec"]["template"]["spec"]["volumes"] = [
+        {"name": "root", "persistentVolumeClaim": {"claimName": "golden"}}
+    ]
+    plain_plane.apply(
+        {
+            "apiVersion": "pool.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePool",
+            "metadata": {"name": "pool-2", "namespace": NS},
+            "spec": {
+                "replicas": 2,
+                "selector": {"matchLabels": {"pool": "pool-2"}},
+                "virtualMachineTemplate": {"metadata": {"labels": {"pool": "pool-2"}}, "spec": inferring["spec"]},
+            },
+        }
+    )
     return {"rev_a": rev_a, "rev_b": rev_b, "generation": generation}
 
 
@@ -176,3 +205,11 @@ def test_check_delete_of_a_revision(plain_cli, users) -> None:
 def test_usage_errors(plain_cli, args, message) -> None:
     result = plain_cli("usage", *args)
     assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}"), result.stderr
+
+
+def test_a_pool_inferring_from_a_volume(plain_cli, users) -> None:
+    result = plain_cli("usage", "vmcf/u1.medium", "-n", NS)
+    assert result.exit_code == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("virtualmachinepool/pool-2 "))
+    assert "spec.virtualMachineTemplate.spec.instancetype (inferFromVolume root) (2 replicas)" in row
+    assert row.split()[-2:] == ["2", "8Gi"]
