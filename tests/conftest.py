@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import platform
@@ -582,6 +583,53 @@ def pvc_volume(claim: str) -> dict:
 
 def dv_volume(name: str) -> dict:
     return {"name": "disk", "dataVolume": {"name": name}}
+
+
+# upload: the CDI double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
+UPLOAD_NAMESPACE = "upload-tests"
+
+
+_upload_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def cdi_upload(control_plane, tmp_path_factory):
+    """CDI's upload API, proxy and controller played by tests/doubles/cdi_upload.py on the real control plane."""
+    from tests.doubles.cdi_upload import CdiUploadDouble
+
+    control_plane.ensure_namespace(UPLOAD_NAMESPACE)
+    upload_double = CdiUploadDouble(control_plane, tmp_path_factory.mktemp("cdi")).start()
+    yield upload_double
+    upload_double.stop()
+
+
+@pytest.fixture
+def upload_double(cdi_upload):
+    """The module's double with its scripted behaviour reset for each test."""
+    cdi_upload.fail_with, cdi_upload.hang, cdi_upload.never_ready, cdi_upload.on_bytes = [], False, False, None
+    cdi_upload.async_supported, cdi_upload.complete_processing = True, True
+    cdi_upload.expire_after_failure = cdi_upload.reject_all = False
+    cdi_upload.provisioning_failure = ""
+    yield cdi_upload
+    cdi_upload.hang = False
+
+
+@pytest.fixture
+def upload_image(tmp_path):
+    """A 3 MiB (and a bit) image file of random bytes."""
+    path = tmp_path / "disk.img"
+    path.write_bytes(os.urandom(3 * 1024 * 1024 + 123))
+    return path
+
+
+def fresh_name(prefix: str) -> str:
+    """A name no other upload test uses (``prefix-N``)."""
+    return f"{prefix}-{next(_upload_names)}"
+
+
+def api_exists(control_plane, path: str) -> bool:
+    """True when a GET of ``path`` answers 200."""
+    return control_plane.request("GET", path)[0] == 200
 
 
 # KubeVirt kinds the bare control plane does not serve (VMIs, the KubeVirt CR, pools, templates), added with KubeVirt
