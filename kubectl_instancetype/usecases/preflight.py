@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import PreflightError
+from ..errors import PluginError, PreflightError
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -91,5 +91,32 @@ def check_vm(
     found = fetch_references(session, vm, namespace)
     problems = preflight(vm, found.instancetype, found.preference)
     if problems:
-        raise PreflightError(", ".join(problems))
+        message = ", ".join(problems)
+        if found.preference is not None and "failure checking preference requirements" in message:
+            message += _fitting_hint(session, vm, found.preference)
+        raise PreflightError(message)
     return Checked(vm, found)
+
+
+FITTING_SHOWN = 3
+
+
+def _fitting_hint(session: Session, vm: dict[str, Any], preference_spec: dict[str, Any]) -> str:
+    """``; the smallest instance types that satisfy preference P: a, b, c`` (as recommend ranks them), or ""."""
+    from ..instancetype.listing import INSTANCETYPES, Filters, RangeFilter
+    from .listing import ClusterSource, Query
+    from .recommend import recommend
+
+    query = Query(INSTANCETYPES, "", RangeFilter.from_filters(Filters(), INSTANCETYPES))
+    try:
+        result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=FITTING_SHOWN)
+    except PluginError:
+        return ""  # the hint is a courtesy: RBAC or a failed list must not hide the real error
+    names = [str((c.obj.get("metadata") or {}).get("name", "")) for c in result.fitting]
+    if not names:
+        return ""
+    preference = ((vm.get("spec") or {}).get("preference") or {}).get("name", "")
+    return (
+        f"; the smallest instance types that satisfy preference {preference}: {', '.join(names)} "
+        f"(kubectl instancetype recommend --preference {preference})"
+    )

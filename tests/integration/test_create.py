@@ -107,13 +107,15 @@ def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
         (
             ["--instancetype", "u1.nano", "--preference", "windows.11"],
             "error: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
-            "instance type, preference requires 2 vCPU\n",
+            "instance type, preference requires 2 vCPU; the smallest instance types that satisfy preference "
+            "windows.11: u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n",
         ),
         (["--instancetype", "u1.2xmedium", "--preference", "oraclelinux"], None),
         (
             ["--preference", "fedora"],
             "error: failure checking preference requirements: insufficient Memory resources of 512Mi provided by "
-            "VirtualMachine, preference requires 2Gi\n",
+            "VirtualMachine, preference requires 2Gi; the smallest instance types that satisfy preference fedora: "
+            "u1.small, d1.small, cx1.medium (kubectl instancetype recommend --preference fedora)\n",
         ),
     ],
 )
