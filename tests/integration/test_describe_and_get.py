@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from kubectl_instancetype.cli.registry import hoist_global_flags
@@ -26,6 +28,11 @@ def vm_user(control_plane):
     control_plane.apply(VM)
     yield
     control_plane.delete(VM)
+    # virt-controller's finalizer keeps the VM a moment: the next test's apply must not find it terminating
+    for _ in range(300):
+        if control_plane.get(VM) is None:
+            break
+        time.sleep(0.1)
 
 
 def page_fields(text: str) -> dict[str, str]:
