@@ -349,6 +349,29 @@ def assert_same_as_virtctl(answers: dict, workdir: Path, command: str, argv: lis
         assert warnings == stderr[:-1]
 
 
+# a cluster instance type, a preference and a VM on them, for expand -f (tests/unit/test_expand_cli.py, test_expand_streaming.py)
+EXPAND_IT = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterInstancetype",
+    "metadata": {"name": "c2"},
+    "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
+}
+EXPAND_PREF = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterPreference",
+    "metadata": {"name": "p"},
+    "spec": {"devices": {"preferredDiskBus": "virtio"}, "requirements": {"cpu": {"guest": 2}}},
+}
+
+
+def expand_vm(name: str = "vm", template: dict | None = None, preference: bool = True) -> dict:
+    """A VM on EXPAND_IT (and EXPAND_PREF) for expand -f."""
+    spec: dict = {"instancetype": {"name": "c2"}, "template": {"spec": template or {"domain": {"devices": {}}}}}
+    if preference:
+        spec["preference"] = {"name": "p"}
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
+
+
 # --- builders shared by the integration tests ---------------------------------------------------------------------
 
 CONVERT_GOLDEN = GOLDEN / "convert"

@@ -15,8 +15,9 @@ from pathlib import Path
 import yaml
 
 from kubectl_instancetype.output.printers import as_list
-from tests.conftest import run_cli
-from tests.unit.test_expand_cli import IT, PREF, _vm
+from tests.conftest import EXPAND_IT as IT
+from tests.conftest import EXPAND_PREF as PREF
+from tests.conftest import expand_vm, run_cli
 
 VM_TEXT = """apiVersion: kubevirt.io/v1
 kind: VirtualMachine
@@ -43,7 +44,7 @@ def write(tmp_path: Path, *docs: dict) -> str:
 def singles(tmp_path: Path, names: list[str], *flags: str) -> list[str]:
     outputs = []
     for name in names:
-        one = write(tmp_path, _vm(name), IT, PREF)
+        one = write(tmp_path, expand_vm(name), IT, PREF)
         result = run_cli(["expand", "-f", one, *flags])
         assert result.exit_code == 0, result.stderr
         outputs.append(result.stdout)
@@ -54,29 +55,29 @@ def test_several_vms_print_as_the_whole_output_did(tmp_path: Path) -> None:
     names = ["a", "b", "c"]
     parts_yaml = singles(tmp_path, names)
     parts_json = singles(tmp_path, names, "-o", "json")
-    path = write(tmp_path, _vm("a"), _vm("b"), _vm("c"), IT, PREF)  # the types come after the VMs
+    path = write(tmp_path, expand_vm("a"), expand_vm("b"), expand_vm("c"), IT, PREF)  # the types come after the VMs
     as_yaml = run_cli(["expand", "-f", path])
     assert (as_yaml.exit_code, as_yaml.stdout) == (0, "---\n".join(parts_yaml))
     as_json = run_cli(["expand", "-f", path, "-o", "json"])
     expected = as_list([json.loads(part) for part in parts_json])
     assert as_json.stdout == json.dumps(expected, indent=4, sort_keys=True, ensure_ascii=False) + "\n"
-    one = run_cli(["expand", "-f", write(tmp_path, _vm("a"), IT, PREF), "-o", "json"])
+    one = run_cli(["expand", "-f", write(tmp_path, expand_vm("a"), IT, PREF), "-o", "json"])
     assert one.stdout == parts_json[0]
 
 
 def test_explain_of_several_vms_names_each(tmp_path: Path) -> None:
-    path = write(tmp_path, _vm("a"), _vm("b"), IT, PREF)
+    path = write(tmp_path, expand_vm("a"), expand_vm("b"), IT, PREF)
     result = run_cli(["expand", "-f", path, "--explain"])
     blocks = result.stdout.split("\n\n")
     assert blocks[0].startswith("virtualmachine/a\nFIELD") and blocks[1].startswith("virtualmachine/b\nFIELD")
-    single = run_cli(["expand", "-f", write(tmp_path, _vm("a"), IT, PREF), "--explain"])
+    single = run_cli(["expand", "-f", write(tmp_path, expand_vm("a"), IT, PREF), "--explain"])
     assert single.stdout.startswith("FIELD")
 
 
 def test_a_failing_vm_is_named_at_the_end_after_the_others_are_printed(tmp_path: Path) -> None:
-    broken = _vm("broken")
+    broken = expand_vm("broken")
     broken["spec"]["instancetype"]["kind"] = "Nonsense"
-    path = write(tmp_path, _vm("a"), broken, IT, PREF)
+    path = write(tmp_path, expand_vm("a"), broken, IT, PREF)
     result = run_cli(["expand", "-f", path])
     assert result.exit_code == 1
     assert "name: a" in result.stdout and "broken" not in result.stdout
