@@ -384,7 +384,9 @@ class Connection:
         server's watch framing: one JSON event per line), each at most ``max_line`` bytes (BodyTooLarge past it).
         Ends when the body ends; the deadline raises DeadlineExceeded. The connection is closed at the end."""
         headers = self._stream_headers
-        pieces = self._chunk_pieces() if "chunked" in headers.get("transfer-encoding", "").lower() else self._raw_pieces()
+        pieces = (
+            self._chunk_pieces() if "chunked" in headers.get("transfer-encoding", "").lower() else self._raw_pieces()
+        )
         pending = b""
         try:
             for piece in pieces:

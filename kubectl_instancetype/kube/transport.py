@@ -22,7 +22,7 @@ from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
 from ..golang.neturl import DEFAULT_PORTS, URL, URLError, parse_url
 from . import errors as kube_errors
-from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
+from .http import Body, BodyTooLarge, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
 from .kubeconfig import ClusterConfig
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
@@ -280,6 +280,12 @@ class Transport:
                 yield from connection.stream_lines(MAX_STREAM_LINE)
             except DeadlineExceeded:
                 return
+            except BodyTooLarge as exc:
+                from .http import _size
+
+                raise kube_errors.ResponseError(
+                    f"a watch event from the server is larger than {_size(exc.limit)}; stopped watching"
+                ) from exc
             except (OSError, ProtocolError) as exc:
                 raise kube_errors.transport_error(exc, self.url.host, self.url.host_port) from exc
         finally:

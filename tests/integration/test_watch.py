@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -85,7 +84,9 @@ def test_watch_matches_kubectl_get_watch(control_plane) -> None:
             )
         first = {label: (first_lines(ours, 1), first_lines(theirs, 1)) for label, (ours, theirs) in watchers.items()}
         control_plane.apply(instancetype(namespace, "w-two", 2))
-        subprocess.run([*kubectl, "label", "vmf", "-n", namespace, "w-one", "tier=gold"], check=True, capture_output=True)
+        subprocess.run(
+            [*kubectl, "label", "vmf", "-n", namespace, "w-one", "tier=gold"], check=True, capture_output=True
+        )
         subprocess.run([*kubectl, "delete", "vmf", "-n", namespace, "w-two"], check=True, capture_output=True)
         outputs = {}
         for label, (ours, theirs) in watchers.items():
