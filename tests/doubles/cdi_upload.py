@@ -19,6 +19,9 @@ CDI cannot run here (no pods, no storage), so this double speaks its protocol on
   status (status subresource) to ``UploadReady``; for an upload PVC it sets ``storage.pod.phase: Running`` and
   ``storage.pod.ready: "true"``; after an upload, ``Succeeded`` on both.
 
+On the test plane the real cdi-apiserver (hack/localcluster) serves that APIService too: the double takes it over
+while it runs (its proxy only knows its own tokens) and gives it back on :meth:`stop`.
+
 Everything listens on 127.0.0.1, loops are bounded, and the servers stop with :meth:`stop` or after
 ``lifetime`` seconds.
 """
@@ -128,6 +131,7 @@ class CdiUploadDouble:
         self.heads = 0
         self.uploaded: dict[tuple[str, str], int] = {}  # (namespace, pvc) -> bytes
         self._stop = threading.Event()
+        self._replaced: dict[str, Any] | None = None  # the APIService this double took over, given back on stop
         self._servers: list[ThreadingHTTPServer] = []
         self._threads: list[threading.Thread] = []
         self.api_port = self.proxy_port = 0
@@ -170,7 +174,7 @@ class CdiUploadDouble:
         then stop the servers and the controller (idempotent)."""
         if not self._stop.is_set() and self._servers:
             try:
-                self.cp.request("DELETE", f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}", timeout=5)
+                self._unregister()
             except Exception:  # the control plane may already be gone
                 pass
         self._stop.set()
@@ -178,6 +182,22 @@ class CdiUploadDouble:
             server.shutdown()
             server.server_close()
         self._servers.clear()
+
+    def _unregister(self) -> None:
+        """Delete this double's APIService, or give back the registration it replaced (the real cdi-apiserver's).
+        kube-apiserver's aggregator takes the port of an ExternalName service from the APIService, so the one
+        ``cdi/cdi-api`` Service serves both."""
+        path = f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}"
+        if self._replaced is None:
+            self.cp.request("DELETE", path, timeout=5)
+            return
+        _, live = self.cp.request("GET", path, timeout=5)
+        body = dict(self._replaced)
+        body["metadata"] = {
+            **body["metadata"],
+            "resourceVersion": (live or {}).get("metadata", {}).get("resourceVersion"),
+        }
+        self.cp.request("PUT", path, body, timeout=5)
 
     def _register(self, ca_pem: bytes) -> None:
         cp = self.cp
@@ -210,6 +230,10 @@ class CdiUploadDouble:
         }
         path = f"/apis/apiregistration.k8s.io/v1/apiservices/{name}"
         status, current = cp.request("GET", path)
+        if status == 200 and self._replaced is None:
+            # the real cdi-apiserver's registration: given back by stop()
+            self._replaced = {k: current[k] for k in ("apiVersion", "kind", "spec")}
+            self._replaced["metadata"] = {"name": name, "labels": current["metadata"].get("labels") or {}}
         if status == 200:  # a double from an earlier test: point the APIService at this one
             body["metadata"]["resourceVersion"] = current["metadata"]["resourceVersion"]
             status, answer = cp.request("PUT", path, body)

@@ -1,9 +1,9 @@
 """``catalog install`` and ``catalog diff`` against real API servers.
 
-Most tests use a second, empty control plane whose preference CRDs have KubeVirt 1.8's schema as far as the
-catalog is concerned (no ``devices.preferredVideoType``, which v1.7.0's ``windows.*.virtio`` preferences set):
-the harness's CRDs with that one property removed. One test installs into a fresh namespace of the shared
-(KubeVirt 1.9 schema) control plane, where every object is accepted.
+Most tests use a second, empty plane with KubeVirt v1.8.0's own CRDs (printed by that version's virt-operator code,
+hack/kubevirt/v1.8.0), whose preference schema has no ``devices.preferredVideoType``, which v1.7.0's
+``windows.*.virtio`` preferences set. One test installs into a fresh namespace of the shared (KubeVirt v1.9.0)
+plane, where every object is accepted.
 """
 
 from __future__ import annotations
@@ -29,27 +29,28 @@ CLUSTER_INSTANCETYPE = "virtualmachineclusterinstancetype.instancetype.kubevirt.
 PREFERENCES_PATH = "/apis/instancetype.kubevirt.io/v1beta1/virtualmachineclusterpreferences"
 
 
-def _without_video_type(crds: list[dict]) -> list[dict]:
-    crds = copy.deepcopy(crds)
-    for crd in crds:
-        if crd["spec"]["names"]["kind"] in ("VirtualMachineClusterPreference", "VirtualMachinePreference"):
-            for version in crd["spec"]["versions"]:
-                spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]
-                del spec["properties"]["devices"]["properties"]["preferredVideoType"]
-    return crds
-
-
 @pytest.fixture(scope="module")
 def older_plane(control_plane, tmp_path_factory) -> Iterator:
-    """An empty control plane whose preference schema lacks preferredVideoType (as KubeVirt 1.8's)."""
-    from hack.localcluster import controlplane as harness
+    """An empty plane (API server and CRDs, no KubeVirt processes) with KubeVirt v1.8.0's CRDs."""
+    from hack.localcluster import ControlPlane
 
-    crds = _without_video_type(harness.all_crds())
-    plane = harness.ControlPlane(bin_dir=control_plane.bin_dir, workdir=tmp_path_factory.mktemp("older-plane"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(harness, "all_crds", lambda *args: crds)
-        plane.start()
+    plane = ControlPlane(
+        bin_dir=control_plane.bin_dir,
+        workdir=tmp_path_factory.mktemp("older-plane"),
+        kubevirt=False,
+        kubevirt_version="v1.8.0",
+    )
+    plane.start()
     try:
+        crd = plane.get(
+            {
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {"name": "virtualmachineclusterpreferences.instancetype.kubevirt.io"},
+            }
+        )
+        schema = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")["schema"]["openAPIV3Schema"]
+        assert "preferredVideoType" not in schema["properties"]["spec"]["properties"]["devices"]["properties"]
         yield plane
     finally:
         plane.stop()
@@ -189,10 +190,9 @@ def test_dry_runs_write_nothing(older_plane) -> None:
     assert resource_versions(older_plane, path) == {}
 
 
-def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -> None:
-    control_plane.ensure_namespace("catalog-install")
+def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli, namespace) -> None:
     try:
-        first = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        first = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert (first.exit_code, first.stderr) == (0, "")
         assert len(first.stdout.splitlines()) == len(CATALOG.preferences)
         assert {line.rsplit(" ", 1)[1] for line in first.stdout.splitlines()} == {"created"}
@@ -200,19 +200,19 @@ def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -
             {
                 "apiVersion": "instancetype.kubevirt.io/v1beta1",
                 "kind": "VirtualMachinePreference",
-                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": "catalog-install"},
+                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": namespace},
             }
         )
         assert stored["spec"]["devices"]["preferredVideoType"] == "virtio"
         assert stored["metadata"]["managedFields"][0]["manager"] == "kubectl-instancetype"
         assert stored["metadata"]["managedFields"][0]["operation"] == "Apply"
-        again = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        again = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert {line.rsplit(" ", 1)[1] for line in again.stdout.splitlines()} == {"unchanged"}
-        diff = cli("catalog", "diff", "--namespaced", "-n", "catalog-install", "--preferences-only", "--exit-code")
+        diff = cli("catalog", "diff", "--namespaced", "-n", namespace, "--preferences-only", "--exit-code")
         assert (diff.exit_code, diff.stdout) == (0, "")
     finally:
         # the shared control plane's other tests count every namespace's preferences
-        for obj in CATALOG.namespaced("catalog-install").preferences:
+        for obj in CATALOG.namespaced(namespace).preferences:
             control_plane.delete(obj)
 
 

@@ -79,8 +79,10 @@ def test_inference_is_resolved_and_reported_before_creating(cli, control_plane, 
         "Inferred preference: fedora (virtualmachineclusterpreference) from volume labelled-disk: "
         f"PersistentVolumeClaim {NAMESPACE}/labelled-disk -> labels",
     ]
-    # Without --resolve-inference the server is left to infer, as virtctl's manifest asks.
-    assert stored_vm(control_plane, name)["spec"]["instancetype"]["inferFromVolume"] == "labelled-disk"
+    # Without --resolve-inference the server is left to infer, as virtctl's manifest asks: KubeVirt's mutating
+    # webhook resolves it on admission, so the stored VM names what was inferred.
+    spec = stored_vm(control_plane, name)["spec"]
+    assert (spec["instancetype"], spec["preference"]) == ({"name": "u1.medium"}, {"name": "fedora"})
 
 
 def test_resolve_inference_writes_the_names(cli, control_plane, objects) -> None:
@@ -150,23 +152,25 @@ def test_spread_divisibility_fails_before_anything_is_written(cli, control_plane
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.startswith("error: ") and "spread" in result.stderr.lower() and result.stderr.count("\n") == 1
     assert stored_vm(control_plane, name) is None
-    # --skip-checks sends it as built: the API server itself has no KubeVirt webhook here.
-    assert (
-        cli(
-            "create",
-            "vm",
-            "--name",
-            name,
-            "-n",
-            NAMESPACE,
-            "--skip-checks",
-            "--instancetype",
-            "virtualmachineinstancetype/three-cpus",
-            "--preference",
-            "virtualmachinepreference/spread-pairs",
-        ).exit_code
-        == 0
+    # --skip-checks sends it as built, and KubeVirt's validating webhook denies it.
+    skipped = cli(
+        "create",
+        "vm",
+        "--name",
+        name,
+        "-n",
+        NAMESPACE,
+        "--skip-checks",
+        "--instancetype",
+        "virtualmachineinstancetype/three-cpus",
+        "--preference",
+        "virtualmachinepreference/spread-pairs",
     )
+    assert (skipped.exit_code, skipped.stdout) == (1, "")
+    assert skipped.stderr.startswith(
+        'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
+    )
+    assert stored_vm(control_plane, name) is None
 
 
 def test_client_dry_run_checks_when_the_cluster_answers(cli, control_plane, objects) -> None:

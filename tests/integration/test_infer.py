@@ -191,7 +191,6 @@ def test_ignorable_failure_under_ignore_drops_the_matchers(cli, volumes, tmp_pat
     "volume,policy,message",
     [
         (pvc_volume("plain"), None, "unable to find required instancetype.kubevirt.io/default-instancetype label on the volume"),
-        (dv_volume("dv-cron"), "Reject", "unable to infer defaults from DataVolumeSourceRef as Kind DataImportCron is not supported"),
         (pvc_volume("missing"), "Ignore", 'persistentvolumeclaims "missing" not found'),
         (dv_volume("dv-gone-too"), "Ignore", 'persistentvolumeclaims "dv-gone-too" not found'),
     ],
@@ -208,14 +207,15 @@ def test_rejected_vm_fails_with_kubevirts_message(cli, volumes, tmp_path, volume
 
 
 def test_infer_stored_vm(cli, control_plane, volumes) -> None:
-    # The local control plane runs no KubeVirt webhook: the stored VM keeps its inferFromVolume matchers.
+    # KubeVirt's mutating webhook infers on admission: the stored VM names what it inferred, and infer shows it
+    # as given (what the file said is answered by the -f tests).
     manifest = vm_manifest(dv_volume("dv-labelled"), name="stored-infer")
     control_plane.apply({**manifest, "metadata": {"name": "stored-infer", "namespace": A}})
     result = cli("infer", "vm/stored-infer", "-n", A, "--explain")
     assert (result.exit_code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
-    assert lines[1].split() == ["instancetype", "disk", "u1.2xlarge", "<none>", "Ignore", "inferred"]
-    assert lines[3] == f"instancetype: DataVolume {A}/dv-labelled -> labels"
+    assert lines[1].split() == ["instancetype", "<none>", "u1.2xlarge", "<none>", "<none>", "given"]
+    assert lines[2].split() == ["preference", "<none>", "windows.11", "<none>", "<none>", "given"]
     missing = cli("infer", "vm/nothing", "-n", A)
     assert (missing.exit_code, missing.stderr) == (
         1,
@@ -281,3 +281,23 @@ def test_forbidden_reads_say_so(cli, volumes) -> None:
 def test_usage_errors(cli, args, message) -> None:
     result = cli("infer", *args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+
+
+def test_infer_vm_file_with_its_datasource(cli, volumes, tmp_path) -> None:
+    """A DataVolume template naming a DataSource written next to the VM: the DataSource comes from the file, the
+    PVC it points at from the cluster."""
+    from tests.conftest import cdi_object
+
+    source = cdi_object("DataSource", A, "in-file", {"source": {"pvc": {"name": "fedora-pvc", "namespace": B}}})
+    templates = [{"metadata": {"name": "root-dv"}, "spec": {"sourceRef": {"kind": "DataSource", "name": "in-file"}}}]
+    manifest = vm_manifest(dv_volume("root-dv"), policy=None, templates=templates)
+    path = tmp_path / "vm-and-source.yaml"
+    path.write_text(yaml.safe_dump(manifest) + "---\n" + yaml.safe_dump(source))
+    result = cli("infer", "-f", str(path), "-n", A, "-o", "wide")
+    assert (result.exit_code, result.stderr) == (0, "")
+    chain = (
+        f"DataVolumeTemplate {A}/root-dv -> DataSource {A}/in-file -> PersistentVolumeClaim {B}/fedora-pvc -> labels"
+    )
+    assert result.stdout.splitlines()[1].split()[:3] == ["instancetype", "disk", "u1.large"]
+    assert result.stdout.splitlines()[1].endswith(chain)
+    assert cli("infer", "datasource/in-file", "-n", A).exit_code == 1  # the cluster does not hold it

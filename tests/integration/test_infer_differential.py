@@ -84,7 +84,6 @@ VOLUMES = [
     ("dv sourceRef without namespace", dv_volume("dv-ref-local"), None),
     ("dv own preference, pvc source", dv_volume("dv-pvc"), None),
     ("dv http source", dv_volume("dv-http"), None),
-    ("dv sourceRef DataImportCron", dv_volume("dv-cron"), None),
     ("dv garbage collected, pvc left", dv_volume("gone-dv"), None),
     ("dv and pvc gone", dv_volume("nothing-here"), None),
     ("dvt pvc source", dv_volume("t"), [template("t", {"source": {"pvc": {"name": "rhel-pvc", "namespace": B}}})]),

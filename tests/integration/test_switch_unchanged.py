@@ -12,7 +12,9 @@ from tests.conftest import halted_vm
 pytestmark = pytest.mark.controlplane
 
 
-def test_a_no_op_switch_says_unchanged_and_sends_nothing(cli, control_plane, mocker) -> None:
+def test_a_no_op_switch_says_unchanged_and_sends_nothing(plain_cli, plain_plane, mocker) -> None:
+    # a revisionName naming no revision: KubeVirt's webhook would deny the VM, so no KubeVirt runs here
+    cli, control_plane = plain_cli, plain_plane
     control_plane.ensure_namespace(NS)
     vm = halted_vm("switch-unchanged", NS, {"name": "u1.small", "revisionName": "pinned-rev"}, {"name": "fedora"})
     control_plane.delete(vm)

@@ -6,8 +6,9 @@ goes to the double's HTTPS upload proxy; the double's controller moves the DataV
 
 from __future__ import annotations
 
-import os
 import signal
+import threading
+import time
 
 from tests.conftest import UPLOAD_NAMESPACE, api_exists, fresh_name
 
@@ -257,7 +258,11 @@ def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, 
     def interrupt(received):
         if received > size // 3 and not fired:
             fired.append(received)
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered to the main thread running the CLI
+            # Ctrl-C, delivered to the main thread running the CLI (to the process, the kernel may pick another
+            # thread and leave the main thread's send blocked), and nothing more is read meanwhile: the upload
+            # cannot finish before the interrupt is handled, however loaded the machine
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            time.sleep(1)
 
     upload_double.on_bytes = interrupt
     upload_double.complete_processing = True
@@ -359,7 +364,7 @@ def test_populator_data_volume_checks(cli, control_plane, upload_double, upload_
         "metadata": {"name": name, "namespace": UPLOAD_NAMESPACE},
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
     }
-    control_plane.apply(claim)
+    # The DataVolume first: CDI's webhook denies one whose PVC exists already; CDI's controller then makes the PVC.
     control_plane.apply(
         {
             "apiVersion": "cdi.kubevirt.io/v1beta1",
@@ -369,9 +374,13 @@ def test_populator_data_volume_checks(cli, control_plane, upload_double, upload_
                 "namespace": UPLOAD_NAMESPACE,
                 "annotations": {"cdi.kubevirt.io/storage.usePopulator": "true"},
             },
-            "spec": {"source": {"http": {"url": "http://example.invalid/disk.img"}}, "storage": {}},
+            "spec": {
+                "source": {"http": {"url": "http://example.invalid/disk.img"}},
+                "storage": {"resources": {"requests": {"storage": "1Gi"}}},
+            },
         }
     )
+    control_plane.apply(claim)
 
     def attempt():
         return upload(cli, upload_double, "dv", name, "--no-create", "--image-path", str(upload_image))
