@@ -925,6 +925,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                         "custom-columns=..., custom-columns-file=... (kubectl's).",
                                 'value': True,
                                 'values': ['yaml', 'json', 'name']},
+                   '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
+                                                     'watch events as -o json/yaml objects.',
+                                             'value': False},
                    '--realtime': {'help': 'Realtime instance types.', 'value': False},
                    '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                  'forever.',
@@ -962,6 +965,11 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                    'request.',
                            'value': True},
                    '--vendor': {'help': 'Vendor label, e.g. kubevirt.io.', 'value': True},
+                   '--watch': {'help': 'After listing, watch for changes and print a row for each (one scope: vmcf, '
+                                       'vmf, vmcp, vmp, --cluster or --namespaced); --request-timeout or Ctrl-C ends '
+                                       'it.',
+                               'value': False},
+                   '--watch-only': {'help': 'Watch for changes without listing first.', 'value': False},
                    '-A': {'help': 'Namespaced objects of every namespace, not just the current one.', 'value': False},
                    '-L': {'help': 'A column for each of these labels (comma-separated, repeatable), headed by its last '
                                   'segment.',
@@ -978,7 +986,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                           'values': ['yaml', 'json', 'name']},
                    '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                   'request.',
-                          'value': True}}},
+                          'value': True},
+                   '-w': {'help': 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, '
+                                  'vmcp, vmp, --cluster or --namespaced); --request-timeout or Ctrl-C ends it.',
+                          'value': False}}},
  'infer': {'argument': 'objects',
            'commands': {},
            'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
@@ -1197,6 +1208,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                          "custom-columns=..., custom-columns-file=... (kubectl's).",
                                  'value': True,
                                  'values': ['wide', 'yaml', 'json', 'name']},
+                    '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
+                                                      'watch events as -o json/yaml objects.',
+                                              'value': False},
                     '--realtime': {'help': 'Realtime instance types.', 'value': False},
                     '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                   'forever.',
@@ -1234,6 +1248,11 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                     'request.',
                             'value': True},
                     '--vendor': {'help': 'Vendor label, e.g. kubevirt.io.', 'value': True},
+                    '--watch': {'help': 'After listing, watch for changes and print a row for each (one scope: vmcf, '
+                                        'vmf, vmcp, vmp, --cluster or --namespaced); --request-timeout or Ctrl-C ends '
+                                        'it.',
+                                'value': False},
+                    '--watch-only': {'help': 'Watch for changes without listing first.', 'value': False},
                     '-A': {'help': 'Namespaced objects of every namespace, not just the current one.', 'value': False},
                     '-L': {'help': 'A column for each of these labels (comma-separated, repeatable), headed by its '
                                    'last segment.',
@@ -1250,7 +1269,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                            'values': ['wide', 'yaml', 'json', 'name']},
                     '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                    'request.',
-                           'value': True}}},
+                           'value': True},
+                    '-w': {'help': 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, '
+                                   'vmcp, vmp, --cluster or --namespaced); --request-timeout or Ctrl-C ends it.',
+                           'value': False}}},
  'matrix': {'argument': None,
             'commands': {},
             'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
