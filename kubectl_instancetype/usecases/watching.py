@@ -78,15 +78,17 @@ def watch_cluster(
     *,
     watch_only: bool = False,
 ) -> Watching[RowT]:
-    """List the query's one scope (unless ``watch_only``), then watch it from that list's resourceVersion
-    (``watch_only``: from now, resourceVersion unset, as kubectl --watch-only does). The range filters and
-    NAMEs apply to every event's object; the label selector is the server's."""
+    """List the query's one scope, then watch it from that list's resourceVersion; ``watch_only`` leaves the
+    listing out, as kubectl --watch-only does (it still lists: a watch without a resourceVersion would begin with
+    a synthetic ADDED event for every existing object). The range filters and NAMEs apply to every event's
+    object; the label selector is the server's."""
     client = session.client()
     resource = watched_resource(query)
     namespace = None if (not resource.namespaced or query.all_namespaces) else client.namespace
     source = _OneScopeSource(client, resource, namespace)
-    listing = None if watch_only else list_rows(source, query, row_of)
-    return Watching(listing, _events(client, resource, namespace, query, row_of, source.resource_version))
+    listing = list_rows(source, query, row_of)
+    events = _events(client, resource, namespace, query, row_of, source.resource_version)
+    return Watching(None if watch_only else listing, events)
 
 
 def _events(

@@ -119,3 +119,35 @@ def test_watch_matches_kubectl_get_watch(control_plane) -> None:
     assert [line[:19] for line in ours[1].splitlines()] == [line[:19] for line in theirs[1].splitlines()]
     for label, (ours, theirs) in outputs.items():
         assert ours == theirs, label
+
+
+def test_quiet_watches_match_kubectl(control_plane) -> None:
+    """No change while watching: an empty scope with -w, and --watch-only on a scope with an object (kubectl
+    watches from its list's resourceVersion, so no ADDED row for what exists), end alike at the timeout."""
+    control_plane.ensure_namespace("watching-empty")
+    control_plane.ensure_namespace("watching-quiet")
+    control_plane.apply(instancetype("watching-quiet", "q-one", 1))
+    kubeconfig = control_plane.kubeconfig("admin")
+    kubectl = [str(control_plane.kubectl), "--kubeconfig", str(kubeconfig)]
+    cases = {
+        "empty": ["-n", "watching-empty", "-w", "-o", "name"],
+        "watch-only": ["-n", "watching-quiet", "--watch-only", "-o", "name"],
+    }
+    running = {
+        label: (
+            start([*PLUGIN, "list", "vmf", *flags, "--request-timeout", "3s"], kubeconfig),
+            start([*kubectl, "get", "virtualmachineinstancetypes", *flags, "--request-timeout", "3s"], kubeconfig),
+        )
+        for label, flags in cases.items()
+    }
+    try:
+        for label, (ours, theirs) in running.items():
+            answers = [(process.communicate(timeout=60), process.returncode) for process in (ours, theirs)]
+            assert answers[0] == answers[1], label
+            assert answers[0] == ((b"", b""), 0), label
+    finally:
+        for pair in running.values():
+            for process in pair:
+                if process.poll() is None:
+                    process.kill()
+        control_plane.delete(instancetype("watching-quiet", "q-one", 1))
