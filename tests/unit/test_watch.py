@@ -181,3 +181,34 @@ def test_event_lines_survive_any_chunking(tmp_path: Path, split: int) -> None:
         server.close()
     assert result.exit_code == 0, result.stderr
     assert [line.rpartition("/")[2] for line in result.stdout.splitlines()] == ["n0", "n1", "n2"]
+
+
+def test_sigint_while_the_stream_waits_exits_1_without_a_traceback(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    server = serve([instancetype("a")], [], hang=20)
+    command = "import sys; from kubectl_instancetype.cli.main import main; sys.exit(main())"
+    process = subprocess.Popen(
+        [sys.executable, "-c", command, "list", "vmf", "-w", "-o", "name"],
+        env={**os.environ, "KUBECONFIG": str(kubeconfig(tmp_path, server.url)), "HOME": "/nonexistent"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # listed: the watch is open (or about to be)
+        deadline = time.monotonic() + 20
+        while len(server.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        rest, errors = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        server.close()
+    assert first.endswith(b"/a\n") and rest == b""
+    assert (process.returncode, errors) == (1, b"")
