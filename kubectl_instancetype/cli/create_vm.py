@@ -107,27 +107,31 @@ CLIENT_DRY_RUN_TIMEOUT = "5s"
 
 
 def _client_side_preflight(env, manifest, kubeconfig, context, namespace, request_timeout, resolve_inference, report):
-    """--dry-run=client: run the pre-flight when the referenced objects can be read; a cluster that cannot be
-    reached (or read) is no failure here, only what admission would refuse is."""
+    """--dry-run=client: nothing is sent, so the pre-flight stands in for KubeVirt's webhooks, reading (GET only)
+    the inference chain and the referenced types; a cluster that cannot be reached (or read) is no failure here,
+    only what admission would refuse is, in the words the server would use."""
     from ..errors import APIError, ConfigurationError, TransportError
+    from ..kube.resources import VIRTUAL_MACHINES
     from ..usecases.creating import check_object_names
-    from ..usecases.preflight import MissingReferences, check_vm
+    from ..usecases.inference import InferenceForbidden
+    from ..usecases.preflight import AdmissionDenied, check_vm, explain, report_notes
 
     timeout = request_timeout if request_timeout not in ("", "0") else CLIENT_DRY_RUN_TIMEOUT
     try:
         with flagtable.connect(env, kubeconfig, context, namespace, timeout) as client:
             target = namespace or client.namespace
-            from ..kube.resources import VIRTUAL_MACHINES
-
             check_object_names(manifest, VIRTUAL_MACHINES, target)
-            checked = check_vm(client, manifest, target, report=report)
-    except MissingReferences as exc:
-        report(f"Warning: {exc.message}; the VM is printed unchecked")
-        return manifest
+            verdict = check_vm(client, manifest, target)
     except (ConfigurationError, TransportError, APIError) as exc:
         if env.verbosity:
             report(f"pre-flight skipped: {exc.render()}")
         return manifest
+    except InferenceForbidden as exc:
+        report(f"Warning: pre-flight skipped: {exc.message}")
+        return manifest
+    report_notes(verdict, report)
+    if verdict.denial is not None:
+        raise AdmissionDenied(verdict.denial.as_api_error(), explain(verdict, verdict.denial.status_message))
     if resolve_inference:
-        return {**checked.vm, "metadata": manifest.get("metadata") or {}}
+        return {**verdict.vm, "metadata": manifest.get("metadata") or {}}
     return manifest

@@ -50,18 +50,38 @@ def create_vm(
     resolve_inference: bool = False,
     report: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Pre-flight (unless ``checks`` is off) and create a VirtualMachine; ``resolve_inference`` sends the VM
-    with the matchers inference resolved to, instead of leaving inference to the server."""
+    """Create a VirtualMachine (``server_dry_run``: with ``dryRun=All``); KubeVirt's webhooks give the verdict.
+
+    The pre-flight (unless ``checks`` is off) runs first with GETs only: it reports what inference resolves to
+    and which references do not exist yet, and when the server denies the VM it explains the denial
+    (:class:`~.preflight.AdmissionDenied`). The server's answer is never second-guessed: a VM the pre-flight
+    would deny is still sent, so that the verdict is KubeVirt's own. ``resolve_inference`` sends the VM with
+    the matchers inference resolved to, instead of leaving inference to the server.
+    """
+    from ..errors import APIError, ForbiddenError
     from ..kube.resources import VIRTUAL_MACHINES
+    from .inference import InferenceForbidden
+    from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
     check_object_names(manifest, VIRTUAL_MACHINES, namespace)
+    verdict = None
     if checks:
-        from .preflight import check_vm
-
-        checked = check_vm(client, manifest, namespace, report=report)
-        if resolve_inference:
-            manifest = _without_namespace_added(checked.vm, manifest)
-    return client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=server_dry_run)
+        try:
+            verdict = check_vm(client, manifest, namespace)
+        except (ForbiddenError, InferenceForbidden) as exc:
+            # KubeVirt reads with its own service account: the user's RBAC only limits what can be checked here
+            if report is not None:
+                report(f"Warning: pre-flight skipped: {exc.message}")
+        else:
+            report_notes(verdict, report)
+            if resolve_inference and verdict.denial is None:
+                manifest = _without_namespace_added(verdict.vm, manifest)
+    try:
+        return client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=server_dry_run)
+    except APIError as exc:
+        if not is_admission_denial(exc):
+            raise
+        raise AdmissionDenied(exc, explain(verdict, exc.message)) from None
 
 
 def _without_namespace_added(resolved: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:

@@ -143,6 +143,7 @@ def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, st
     image = _open_image(plan.image_path)
     try:
         state.total = os.fstat(image.fileno()).st_size
+        require_cdi(client)
         if plan.labels and not settings.skip_checks:
             _check_types(client, plan, namespace)
         name = plan.name
@@ -192,6 +193,27 @@ def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, st
         settings.say(f"Uploading {plan.image_path} completed successfully")
     finally:
         image.close()
+
+
+UPLOAD_API = "/apis/upload.cdi.kubevirt.io/v1beta1"
+
+
+class CDIMissing(PluginError):
+    """The cluster does not run CDI: nothing can answer an upload."""
+
+
+def require_cdi(client: Client) -> None:
+    """Fail at once, before anything is created, when CDI's upload API (cdi-apiserver, through the API server's
+    aggregation) is not served: without CDI no upload pod ever becomes ready and the wait would only time out."""
+    from ..errors import NotFoundError
+
+    try:
+        client.transport.request("GET", UPLOAD_API)
+    except NotFoundError:
+        raise CDIMissing(
+            "CDI is not installed: the server does not serve upload.cdi.kubevirt.io/v1beta1 (CDI's cdi-apiserver); "
+            "install CDI (containerized-data-importer) first; nothing was created"
+        ) from None
 
 
 def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:

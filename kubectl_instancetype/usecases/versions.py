@@ -1,0 +1,109 @@
+"""``version``: the API server's, KubeVirt's and CDI's versions, read from the cluster with known paths.
+
+At most five GETs, no discovery:
+
+- the API server: ``GET /version``;
+- KubeVirt: virt-api's ``GET /apis/subresources.kubevirt.io/v1/version`` (what ``virtctl version`` reads;
+  KubeVirt's ``kubevirt.io:default`` role lets every authenticated user read it); when virt-api does not
+  answer, the KubeVirt CR's ``status.observedKubeVirtVersion`` (what virt-operator deployed);
+- CDI: the CDI CR's ``status.observedVersion`` (``cdi.kubevirt.io/v1beta1`` ``cdis``, cluster-scoped); without
+  one, whether cdi-apiserver serves ``upload.cdi.kubevirt.io/v1beta1`` (then CDI runs, its version unknown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import APIError, ForbiddenError, NotFoundError, PluginError
+
+if TYPE_CHECKING:
+    from ..kube.client import Client
+
+KUBEVIRT_VERSION = "/apis/subresources.kubevirt.io/v1/version"
+KUBEVIRT_CRS = "/apis/kubevirt.io/v1/kubevirts"
+CDI_CRS = "/apis/cdi.kubevirt.io/v1beta1/cdis"
+CDI_UPLOAD_API = "/apis/upload.cdi.kubevirt.io/v1beta1"
+NOT_INSTALLED = "not installed"
+
+
+@dataclass(frozen=True)
+class ComponentVersion:
+    """A version (``v1.9.0``), or ``""`` with ``note`` saying why it is unknown (``not installed``, ...)."""
+
+    version: str
+    note: str = ""
+
+    def text(self) -> str:
+        """The version, else the note; characters a terminal would interpret are shown as ``?``."""
+        return _printable(self.version or self.note or "unknown")
+
+
+@dataclass(frozen=True)
+class ClusterVersions:
+    server: str
+    kubevirt: ComponentVersion
+    cdi: ComponentVersion
+
+
+def cluster_versions(client: Client) -> ClusterVersions:
+    """Read the three versions; the API server's failure is raised, the others become notes."""
+    server = _printable(str(client.server_version().get("gitVersion", "unknown")))
+    return ClusterVersions(server, kubevirt_version(client), cdi_version(client))
+
+
+def _get(client: Client, path: str) -> Any:
+    return client.transport.request("GET", path)
+
+
+def kubevirt_version(client: Client) -> ComponentVersion:
+    """virt-api's answer, else the KubeVirt CR's observed version, else why neither is known."""
+    try:
+        answer = _get(client, KUBEVIRT_VERSION)
+        if isinstance(answer, dict) and answer.get("gitVersion"):
+            return ComponentVersion(str(answer["gitVersion"]))
+        virt_api = "virt-api gave no version"
+    except NotFoundError:
+        virt_api = ""
+    except APIError as exc:
+        virt_api = f"virt-api: {exc.message}"
+    from_cr = _observed(client, KUBEVIRT_CRS, "observedKubeVirtVersion")
+    if from_cr.version or not virt_api:
+        return from_cr
+    return ComponentVersion("", f"unknown ({virt_api})")
+
+
+def cdi_version(client: Client) -> ComponentVersion:
+    """The CDI CR's observed version, else whether cdi-apiserver answers."""
+    from_cr = _observed(client, CDI_CRS, "observedVersion")
+    if from_cr.version:
+        return from_cr
+    try:
+        _get(client, CDI_UPLOAD_API)
+    except NotFoundError:
+        return from_cr if from_cr.note != NOT_INSTALLED else ComponentVersion("", NOT_INSTALLED)
+    except APIError as exc:
+        return ComponentVersion("", f"unknown (cdi-apiserver: {exc.message})")
+    return ComponentVersion("", "unknown (cdi-apiserver answers; no CDI resource reports a version)")
+
+
+def _observed(client: Client, path: str, field: str) -> ComponentVersion:
+    """``status.<field>`` of the first object listed at ``path`` (there is one KubeVirt / CDI CR per cluster)."""
+    try:
+        answer = _get(client, path + "?limit=1")
+    except NotFoundError:
+        return ComponentVersion("", NOT_INSTALLED)
+    except ForbiddenError:
+        return ComponentVersion("", f"unknown (forbidden to read {path.rsplit('/', 1)[-1]})")
+    except PluginError as exc:
+        return ComponentVersion("", f"unknown ({exc.message})")
+    items = answer.get("items") or [] if isinstance(answer, dict) else []
+    if not items:
+        return ComponentVersion("", f"unknown (no {path.rsplit('/', 1)[-1]} resource)")
+    version = ((items[0].get("status") or {}).get(field)) or ""
+    return ComponentVersion(str(version), "" if version else "unknown (not reported yet)")
+
+
+def _printable(text: str) -> str:
+    """The cluster's text with control characters (escape sequences) replaced: it is printed to a terminal."""
+    return "".join(c if c.isprintable() else "?" for c in text)
