@@ -91,8 +91,10 @@ def _client_go_message(exc: APIError, resource: Resource, name: str) -> str:
 
 def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.InferenceResult:
     """Inference as the VM mutating webhook would run it for ``vm`` created in ``namespace``."""
+    from .versions import follows_volume_snapshots
+
     request = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": namespace}}
-    return infer.resolve_matchers(request, cluster_lookup(client))
+    return infer.resolve_matchers(request, cluster_lookup(client), snapshots=lambda: follows_volume_snapshots(client))
 
 
 def dropped_warnings(result: infer.InferenceResult) -> list[str]:
@@ -162,13 +164,19 @@ class VolumeDefaults:
 def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) -> VolumeDefaults:
     """The defaults ``kind/name`` (a PVC, DataVolume, DataSource or VolumeSnapshot) yields, as a VM volume
     naming it would get them."""
+    from .versions import follows_volume_snapshots
+
     lookup = cluster_lookup(client)
+
+    def snapshots() -> bool:
+        return follows_volume_snapshots(client)
+
     return VolumeDefaults(
         kind,
         namespace,
         name,
-        infer.resolve_object(kind, namespace, name, "instancetype", lookup),
-        infer.resolve_object(kind, namespace, name, "preference", lookup),
+        infer.resolve_object(kind, namespace, name, "instancetype", lookup, snapshots=snapshots),
+        infer.resolve_object(kind, namespace, name, "preference", lookup, snapshots=snapshots),
     )
 
 

@@ -12,6 +12,8 @@ At most five GETs, no discovery:
 
 from __future__ import annotations
 
+import re
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -107,3 +109,22 @@ def _observed(client: Client, path: str, field: str) -> ComponentVersion:
 def _printable(text: str) -> str:
     """The cluster's text with control characters (escape sequences) replaced: it is printed to a terminal."""
     return "".join(c if c.isprintable() else "?" for c in text)
+
+
+_RELEASES: weakref.WeakKeyDictionary[Any, tuple[int, int] | None] = weakref.WeakKeyDictionary()
+
+
+def kubevirt_release(client: Client) -> tuple[int, int] | None:
+    """KubeVirt's (major, minor) on this cluster, read once per client; None when it cannot be read."""
+    if client not in _RELEASES:
+        version = kubevirt_version(client).version
+        match = re.match(r"v?(\d+)\.(\d+)", version)
+        _RELEASES[client] = (int(match.group(1)), int(match.group(2))) if match else None
+    return _RELEASES[client]
+
+
+def follows_volume_snapshots(client: Client) -> bool:
+    """Whether KubeVirt's inference follows VolumeSnapshot sources (v1.9+, PR #18337). A version that cannot
+    be read counts as the newest behaviour."""
+    release = kubevirt_release(client)
+    return release is None or release >= (1, 9)
