@@ -25,21 +25,64 @@ NAMESPACE = "corpus-vms"
 CASES = cases(NAMESPACE)
 
 
-@pytest.fixture(scope="module")
-def corpus_namespace(control_plane):
-    control_plane.ensure_namespace(NAMESPACE)
-    for obj in fixtures(NAMESPACE):
-        control_plane.apply(obj)
-    return NAMESPACE
+class Session:
+    """One plane's corpus namespace (its objects applied once) and an admin client."""
+
+    def __init__(self, plane) -> None:
+        plane.ensure_namespace(NAMESPACE)
+        for obj in fixtures(NAMESPACE):
+            plane.apply(obj)
+        self.plane = plane
+        config = ClusterConfig(server=plane.server, ca_file=str(plane.ca_file), token=plane.tokens["admin"])
+        self.client = Client(config, environ={})
+        self.answers: dict[str, tuple] = {}
+
+    def verdicts(self, case):
+        """(manifest, the pre-flight's Verdict, the VM the server stored in a dry run, its APIError) for ``case``."""
+        if case.name not in self.answers:
+            manifest = case.manifest()
+            local = check_vm(self.client, manifest, NAMESPACE)
+            try:
+                stored, denied = self.client.create(VIRTUAL_MACHINES, manifest, NAMESPACE, dry_run=True), None
+            except APIError as exc:
+                stored, denied = None, exc
+            self.answers[case.name] = (manifest, local, stored, denied)
+        return self.answers[case.name]
+
+    def cli(self, *args: str):
+        from tests.conftest import run_cli
+
+        environ = {"HOME": "/nonexistent", "KUBECONFIG": str(self.plane.kubeconfig("admin"))}
+        return run_cli(list(args), environ=environ)
 
 
 @pytest.fixture(scope="module")
-def client(control_plane, corpus_namespace):
-    config = ClusterConfig(
-        server=control_plane.server, ca_file=str(control_plane.ca_file), token=control_plane.tokens["admin"]
-    )
-    with Client(config, environ={}) as handle:
-        yield handle
+def sessions():
+    opened: dict[str, Session] = {}
+    yield opened
+    for session in opened.values():
+        session.client.close()
+
+
+@pytest.fixture
+def session(kubevirt_plane, sessions) -> Session:
+    version = kubevirt_plane.kubevirt_version
+    if version not in sessions:
+        sessions[version] = Session(kubevirt_plane)
+    return sessions[version]
+
+
+def _usable(case) -> bool:
+    from kubectl_instancetype.errors import UsageError
+
+    try:
+        case.manifest()
+    except UsageError:
+        return False
+    return True
+
+
+USABLE = [case for case in CASES if _usable(case)]
 
 
 def _matchers(vm: dict) -> tuple:
@@ -51,24 +94,9 @@ def _memory(vm: dict):
     return (((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("domain", {}).get("memory")
 
 
-def _verdicts(client: Client, manifest: dict):
-    local = check_vm(client, manifest, NAMESPACE)
-    try:
-        stored = client.create(VIRTUAL_MACHINES, manifest, NAMESPACE, dry_run=True)
-    except APIError as exc:
-        return local, None, exc
-    return local, stored, None
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_preflight_verdict_is_kubevirts(client, case) -> None:
-    from kubectl_instancetype.errors import UsageError
-
-    try:
-        manifest = case.manifest()
-    except UsageError:
-        pytest.skip("create vm refuses these flags before anything reaches a cluster")
-    local, stored, denied = _verdicts(client, manifest)
+@pytest.mark.parametrize("case", USABLE, ids=[c.name for c in USABLE])
+def test_preflight_verdict_and_expansion_are_kubevirts(session, tmp_path, case) -> None:
+    _, local, stored, denied = session.verdicts(case)
     if denied is not None:
         assert local.denial is not None, f"KubeVirt denied, the pre-flight admitted: {denied.message}"
         assert (local.denial.status_message, local.denial.code) == (denied.message, denied.code)
@@ -78,36 +106,16 @@ def test_preflight_verdict_is_kubevirts(client, case) -> None:
     # Inference: what the mutating webhook stored is what the plugin resolved.
     assert _matchers(stored) == _matchers(local.vm)
     assert _memory(stored) == _memory(local.vm)
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_offline_expand_prints_what_kubevirts_expand_vm_spec_returns(client, cli, tmp_path, case) -> None:
-    from kubectl_instancetype.errors import UsageError
-
-    try:
-        manifest = case.manifest()
-    except UsageError:
-        pytest.skip("create vm refuses these flags before anything reaches a cluster")
-    _, stored, denied = _verdicts(client, manifest)
-    if denied is not None or not any(_matchers(stored)):
-        pytest.skip("denied at admission, or no type to expand")
-    path = tmp_path / "vm.json"
-    path.write_text(json.dumps(stored))
-    offline = cli("expand", "-f", str(path), "-n", NAMESPACE, "-o", "json")
-    server = cli("expand", "--server", "-f", str(path), "-n", NAMESPACE, "-o", "json")
-    assert (offline.exit_code, offline.stderr, offline.stdout) == (server.exit_code, server.stderr, server.stdout)
+    if any(_matchers(stored)):
+        # Expansion of the stored VM: offline, and by KubeVirt's expand-vm-spec, printed alike byte for byte.
+        path = tmp_path / "vm.json"
+        path.write_text(json.dumps(stored))
+        offline = session.cli("expand", "-f", str(path), "-n", NAMESPACE, "-o", "json")
+        server = session.cli("expand", "--server", "-f", str(path), "-n", NAMESPACE, "-o", "json")
+        assert (offline.exit_code, offline.stderr, offline.stdout) == (server.exit_code, server.stderr, server.stdout)
 
 
 def test_the_corpus_is_large_and_varied() -> None:
-    from kubectl_instancetype.errors import UsageError
-
-    usable = []
-    for case in CASES:
-        try:
-            case.manifest()
-        except UsageError:
-            continue
-        usable.append(case)
-    assert len(usable) >= 200
-    tags = {tag for case in usable for tag in case.tags}
+    assert len(USABLE) >= 200
+    tags = {tag for case in USABLE for tag in case.tags}
     assert {"implicit", "explicit", "type", "preference", "conflict", "existing-dv", "collected-dv"} <= tags
