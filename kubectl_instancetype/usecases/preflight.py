@@ -177,11 +177,36 @@ def check_vm(client: Client, manifest: dict[str, Any], namespace: str) -> Verdic
     notes += [
         f"Warning: {line}; KubeVirt admits the VirtualMachine and starts it once the object exists" for line in missing
     ]
-    problems = admission_problems(vm, found.instancetype, found.preference)
+    defaults = None
+    if _requires_architecture(found.preference) and not _template_architecture(vm):
+        from ..instancetype.expand import ClusterDefaults
+        from .versions import default_architecture
+
+        architecture = default_architecture(client)
+        if architecture is None:
+            notes.append(
+                "Warning: the KubeVirt resource (its status.defaultArchitecture) cannot be read: the preference's "
+                "architecture requirement is not checked here"
+            )
+        defaults = ClusterDefaults(architecture=architecture)
+    problems = admission_problems(vm, found.instancetype, found.preference, defaults=defaults)
     denial = None
     if problems:
         denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])
     return Verdict(vm, found, denial, notes, missing)
+
+
+def _requires_architecture(preference: dict[str, Any] | None) -> bool:
+    """True when the cluster's default architecture decides the preference's architecture requirement (the
+    mutating webhook writes ``preferredArchitecture`` into the VM first)."""
+    preference = preference or {}
+    return bool((preference.get("requirements") or {}).get("architecture")) and not preference.get(
+        "preferredArchitecture"
+    )
+
+
+def _template_architecture(vm: dict[str, Any]) -> str:
+    return str((((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("architecture") or "")
 
 
 def _matcher_denial(vm: dict[str, Any]) -> Denial:

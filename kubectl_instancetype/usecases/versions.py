@@ -128,3 +128,20 @@ def follows_volume_snapshots(client: Client) -> bool:
     be read counts as the newest behaviour."""
     release = kubevirt_release(client)
     return release is None or release >= (1, 9)
+
+
+_ARCHITECTURES: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
+
+
+def default_architecture(client: Client) -> str | None:
+    """The architecture KubeVirt gives a VM that names none: the KubeVirt CR's ``status.defaultArchitecture``
+    (virt-operator writes it; ``pkg/virt-config`` reads it from there). None when it cannot be read."""
+    if client not in _ARCHITECTURES:
+        try:
+            answer = _get(client, KUBEVIRT_CRS + "?limit=1")
+        except PluginError:
+            answer = {}
+        items = (answer.get("items") or []) if isinstance(answer, dict) else []
+        architecture = ((items[0].get("status") or {}).get("defaultArchitecture") or None) if items else None
+        _ARCHITECTURES[client] = str(architecture) if architecture else None
+    return _ARCHITECTURES[client]
