@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table unit cluster cluster-down demo bench controlplane tools krew clean
+.PHONY: venv test lint completion-table unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,18 +14,28 @@ $(VENV)/.installed: pyproject.toml
 
 venv: $(VENV)/.installed
 
-## controlplane: build etcd, kube-apiserver and kubectl v1.36.3 from Go modules (cached per version)
+## controlplane: build etcd, kube-apiserver, kube-controller-manager and kubectl v1.36.3 from Go modules (cached
+##               per version)
 controlplane:
 	bash hack/controlplane/build.sh
 
+## kubevirt: build KubeVirt's virt-api and virt-controller (every version in hack/kubevirt/) and CDI's cdi-apiserver
+kubevirt:
+	@for version in $$(cd hack/kubevirt && ls -d v*/ | tr -d /); do \
+		KUBEVIRT_VERSION=$$version bash hack/kubevirt/build.sh >/dev/null || exit 1; \
+	done
+	bash hack/cdi/build.sh >/dev/null
+
 ## tools: every Go binary the tests use, built once per machine and cached by version: the control plane,
-##        virtctl + goref, krew, KubeVirt's infer and expand references, the distribution registry
+##        KubeVirt (v1.9.0 and v1.8.0) and CDI, virtctl + goref, krew, KubeVirt's infer and expand references, the
+##        distribution registry
 tools:
 	@if command -v go >/dev/null 2>&1; then \
 		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
 			hack/kubevirtref/build.sh hack/registry/build.sh; do \
 			bash $$script >/dev/null || exit 1; \
 		done; \
+		$(MAKE) --no-print-directory kubevirt || exit 1; \
 	else echo "Go is not installed: the tests that need the control plane or a Go reference will be skipped" >&2; fi
 
 ## test: lint and type checks, the Go tools, then the whole suite (unit, integration on the local control plane,
@@ -53,16 +63,19 @@ completion-table: venv
 unit: venv
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-## cluster: start the local control plane with the catalog loaded; prints the kubeconfig path
+## cluster: start the local plane (etcd, kube-apiserver, kube-controller-manager, KubeVirt's virt-api and
+##          virt-controller, CDI's cdi-apiserver) with the catalog loaded; prints the kubeconfig path. Logs in
+##          .cluster/run/. BARE=1: the API server with KubeVirt's CRDs only. KUBEVIRT_VERSION=v1.8.0: that KubeVirt.
+CLUSTER_ARGS = --catalog --namespace demo $(if $(BARE),--bare) $(if $(KUBEVIRT_VERSION),--kubevirt-version $(KUBEVIRT_VERSION))
 cluster: venv
-	@$(PY) -m hack.localcluster up --catalog --namespace demo
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS)
 
 cluster-down: venv
 	@$(PY) -m hack.localcluster down
 
 ## demo: install, start the control plane with the catalog, and tour the plugin through the real kubectl
 demo: venv
-	@$(PY) -m hack.localcluster up --catalog --namespace demo >/dev/null
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) >/dev/null
 	@bash hack/demo.sh
 
 ## bench: list benchmarks against the local control plane (vs kubectl), create vm (vs virtctl when built)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates go.mod/go.sum of a Go wrapper module around kubevirt.io/kubevirt at one version; run from the
-# module's folder by its update-gomod.sh:  kubevirt-gomod.sh MODULE-PATH VERSION [TOOL-PACKAGE]
+# module's folder by its update-gomod.sh:  kubevirt-gomod.sh MODULE-PATH VERSION [TOOL-PACKAGE...]
+# BEFORE_TIDY (optional) is a command run just before `go mod tidy` (extra replaces, a seeded go.sum).
 # The replace lines are copied from the published kubevirt.io/kubevirt go.mod; its two local staging replaces
 # (./staging/src/kubevirt.io/{api,client-go}) become the published modules of the same version, so a version
 # bump is one file.
 set -euo pipefail
-MODULE="$1" VERSION="$2" TOOL="${3:-}"
+MODULE="$1" VERSION="$2"
+shift 2
 export GOFLAGS=-mod=mod
 rm -f go.mod go.sum
 go mod init "$MODULE" >/dev/null 2>&1
@@ -24,5 +26,6 @@ for r in json.load(sys.stdin).get("Replace") or []:
   go mod edit -replace="${replacement}"
 done
 go mod edit -require="kubevirt.io/kubevirt@${VERSION}"
-if [ -n "$TOOL" ]; then go mod edit -tool="$TOOL"; fi
+for tool in "$@"; do go mod edit -tool="$tool"; done
+if [ -n "${BEFORE_TIDY:-}" ]; then eval "$BEFORE_TIDY"; fi
 go mod tidy

@@ -52,26 +52,98 @@ def run_cli(
     return Result(code, stdout.getvalue(), stderr.getvalue())
 
 
-@pytest.fixture(scope="session")
-def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:  # noqa: F821
-    """etcd + kube-apiserver with KubeVirt's CRDs and the embedded catalog (cluster + namespace "catalog")."""
+def _start_plane(tmp_path_factory: pytest.TempPathFactory, name: str, **options) -> ControlPlane:  # noqa: F821
     from hack.localcluster import ControlPlane, ControlPlaneUnavailable, binaries_dir
 
     try:
         bin_dir = binaries_dir()
     except ControlPlaneUnavailable as exc:
         pytest.skip(str(exc))
-    # SIGTERM (a CI timeout, a killed run) must still stop etcd and kube-apiserver: turn it into SystemExit
-    # so that the finally below runs.
+    plane = ControlPlane(bin_dir=bin_dir, workdir=tmp_path_factory.mktemp(name), **options)
+    try:
+        plane.start()
+    except ControlPlaneUnavailable as exc:
+        pytest.skip(str(exc))
+    return plane
+
+
+@pytest.fixture(scope="session")
+def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:  # noqa: F821
+    """The session's plane: etcd, kube-apiserver, kube-controller-manager, KubeVirt's virt-api and virt-controller
+    and CDI's cdi-apiserver (default KubeVirt version: $KUBEVIRT_VERSION or hack/kubevirt/KUBEVIRT_VERSION), with
+    KubeVirt's and CDI's CRDs and the embedded catalog (cluster + namespace "catalog")."""
+    # SIGTERM (a CI timeout, a killed run) must still stop every process: turn it into SystemExit so that the
+    # finally below runs.
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    plane = ControlPlane(bin_dir=bin_dir, workdir=tmp_path_factory.mktemp("controlplane"))
-    plane.start()
+    plane = _start_plane(tmp_path_factory, "controlplane")
     try:
         plane.load_catalog(namespaces=(CATALOG_NAMESPACE,))
         yield plane
     finally:
         plane.stop()
         signal.signal(signal.SIGTERM, previous)
+
+
+class KubeVirtPlanes:
+    """One plane per KubeVirt version for the session, started on first use (the default version's is
+    ``control_plane``), stopped at the end of the session."""
+
+    def __init__(self, default: ControlPlane, tmp_path_factory: pytest.TempPathFactory) -> None:  # noqa: F821
+        self.planes = {default.kubevirt_version: default}
+        self.started: list = []
+        self.tmp_path_factory = tmp_path_factory
+
+    def get(self, version: str) -> ControlPlane:  # noqa: F821
+        if version not in self.planes:
+            plane = _start_plane(self.tmp_path_factory, f"kubevirt-{version}", kubevirt_version=version)
+            self.started.append(plane)
+            try:
+                plane.load_catalog(namespaces=(CATALOG_NAMESPACE,))
+            except BaseException:
+                plane.stop()
+                raise
+            self.planes[version] = plane
+        return self.planes[version]
+
+
+@pytest.fixture(scope="session")
+def kubevirt_planes(control_plane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KubeVirtPlanes]:
+    """Planes by KubeVirt version (``kubevirt_planes.get("v1.8.0")``), each with the catalog loaded."""
+    planes = KubeVirtPlanes(control_plane, tmp_path_factory)
+    try:
+        yield planes
+    finally:
+        for plane in planes.started:
+            plane.stop()
+
+
+def _kubevirt_versions() -> list[str]:
+    from hack.localcluster.crds import default_kubevirt_version, supported_kubevirt_versions
+
+    default = default_kubevirt_version()
+    return [default] + [v for v in reversed(supported_kubevirt_versions()) if v != default]
+
+
+@pytest.fixture(params=_kubevirt_versions(), ids=lambda version: f"kubevirt-{version}")
+def kubevirt_plane(request, kubevirt_planes):
+    """Each supported KubeVirt version's plane in turn (a test using it runs once per version; select one with
+    ``-k kubevirt-v1.8.0``). The plane's ``kubevirt_version`` says which it is."""
+    return kubevirt_planes.get(request.param)
+
+
+@pytest.fixture
+def namespace(control_plane, request) -> Iterator[str]:
+    """A fresh namespace for this test, deleted afterwards (kube-controller-manager removes what is in it)."""
+    import re
+    import secrets
+
+    base = re.sub(r"[^a-z0-9-]+", "-", request.node.name.lower()).strip("-")[:40].strip("-")
+    name = f"{base}-{secrets.token_hex(3)}"
+    control_plane.ensure_namespace(name)
+    try:
+        yield name
+    finally:
+        control_plane.delete_namespace(name)
 
 
 @pytest.fixture

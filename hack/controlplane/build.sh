@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds etcd, kube-apiserver and kubectl from the wrapper module into a per-version cache:
+# Builds etcd, kube-apiserver, kubectl and kube-controller-manager from the wrapper module into a per-version cache:
 #   ~/.cache/kubectl-instancetype/controlplane/<kube version>-<go version>-<os>-<arch>/
 # Prints that directory. A binary that is already there is not rebuilt (a cold build takes ~3 min).
 set -euo pipefail
@@ -24,4 +24,5 @@ build() {  # build <output name> <package>
 build etcd go.etcd.io/etcd/server/v3
 build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 build kubectl k8s.io/kubernetes/cmd/kubectl
+build kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
 echo "$BIN_DIR"

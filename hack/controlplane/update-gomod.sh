@@ -20,5 +20,6 @@ done
 go mod edit -require="k8s.io/kubernetes@${KUBE_VERSION}"
 go mod edit -tool=k8s.io/kubernetes/cmd/kube-apiserver
 go mod edit -tool=k8s.io/kubernetes/cmd/kubectl
+go mod edit -tool=k8s.io/kubernetes/cmd/kube-controller-manager
 go mod edit -tool=go.etcd.io/etcd/server/v3
 go mod tidy

@@ -1,8 +1,10 @@
-"""``python -m hack.localcluster up|down|status``: the local control plane for ``make cluster`` and demos.
+"""``python -m hack.localcluster up|down|status``: the local plane for ``make cluster`` and ``make demo``.
 
-``up`` starts etcd + kube-apiserver in the background (they outlive this process), installs KubeVirt's
-CRDs, optionally loads the embedded catalog, writes ``.cluster/kubeconfig`` and prints its path.
-``down`` stops exactly the processes ``up`` recorded in ``.cluster/state.json``.
+``up`` starts etcd, kube-apiserver, kube-controller-manager and (unless ``--bare``) KubeVirt's virt-api and
+virt-controller and CDI's cdi-apiserver in the background (they outlive this process), installs KubeVirt's and
+CDI's CRDs, optionally loads the embedded catalog, writes ``.cluster/kubeconfig`` and prints its path. Logs are in
+``.cluster/run/*.log``. ``down`` deletes the webhook configurations and APIServices first (they fail closed), then
+stops exactly the processes ``up`` recorded in ``.cluster/state.json``.
 """
 
 from __future__ import annotations
@@ -12,14 +14,19 @@ import json
 import os
 import shutil
 import signal
+import ssl
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from .controlplane import REPO_ROOT, USERS, ControlPlane, ControlPlaneUnavailable, binaries_dir
+from .crds import default_kubevirt_version
 
 STATE_DIR = REPO_ROOT / ".cluster"
 STATE_FILE = STATE_DIR / "state.json"
+STOP_ORDER = ("virt-api", "virt-controller", "cdi-apiserver", "kube-controller-manager", "kube-apiserver", "etcd")
 
 
 def _alive(pid: int, binary: str) -> bool:
@@ -30,11 +37,13 @@ def _alive(pid: int, binary: str) -> bool:
         return False
 
 
-def up(load_catalog: bool, namespaces: list[str]) -> int:
-    """Start the control plane unless it runs already; print the kubeconfig path."""
+def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str) -> int:
+    """Start the plane unless it runs already; print the kubeconfig path."""
     if STATE_FILE.exists():
         state = json.loads(STATE_FILE.read_text())
-        if all(_alive(pid, name) for name, pid in state["pids"].items()):
+        wanted = (not bare, kubevirt_version)
+        running = (state.get("kubevirt", False), state.get("kubevirt_version"))
+        if all(_alive(pid, name) for name, pid in state["pids"].items()) and wanted == running:
             print(state["kubeconfig"])
             return 0
         down(quiet=True)
@@ -45,15 +54,28 @@ def up(load_catalog: bool, namespaces: list[str]) -> int:
         return 1
     workdir = STATE_DIR / "run"
     shutil.rmtree(workdir, ignore_errors=True)
-    plane = ControlPlane(workdir=workdir, bin_dir=bin_dir, keep_workdir=True)
-    plane.start()
+    plane = ControlPlane(
+        workdir=workdir, bin_dir=bin_dir, keep_workdir=True, kubevirt=not bare, kubevirt_version=kubevirt_version
+    )
+    began = time.monotonic()
+    try:
+        plane.start()
+    except ControlPlaneUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:
+        print(f"error: the local plane did not start (logs in {workdir}): {exc}", file=sys.stderr)
+        return 1
     if load_catalog:
         count = plane.load_catalog(namespaces=tuple(namespaces))
         print(f"loaded {count} catalog objects", file=sys.stderr)
+    what = "bare API server" if bare else f"KubeVirt {kubevirt_version} + CDI"
+    print(f"local plane ({what}) ready in {time.monotonic() - began:.1f}s; logs in {workdir}", file=sys.stderr)
     kubeconfig = STATE_DIR / "kubeconfig"
     shutil.copy(plane.kubeconfig("admin"), kubeconfig)
     for user in USERS:
         shutil.copy(plane.kubeconfig(user), STATE_DIR / f"kubeconfig-{user}")
+    registered = plane.components.registered if plane.components else []
     STATE_FILE.write_text(
         json.dumps(
             {
@@ -61,6 +83,10 @@ def up(load_catalog: bool, namespaces: list[str]) -> int:
                 "kubeconfig": str(kubeconfig),
                 "bin_dir": str(bin_dir),
                 "server": plane.server,
+                "ca_file": str(plane.ca_file),
+                "kubevirt": not bare,
+                "kubevirt_version": kubevirt_version,
+                "registered": [plane._object_path(o) + "/" + o["metadata"]["name"] for o in registered],
             }
         )
     )
@@ -68,22 +94,47 @@ def up(load_catalog: bool, namespaces: list[str]) -> int:
     return 0
 
 
+def _unregister(state: dict) -> None:
+    """Delete the recorded webhook configurations and APIServices with the admin token."""
+    import yaml
+
+    try:
+        config = yaml.safe_load(Path(state["kubeconfig"]).read_text())
+        token = config["users"][0]["user"]["token"]
+    except (OSError, KeyError, IndexError, TypeError):
+        return
+    context = ssl.create_default_context(cafile=state["ca_file"])
+    for path in state.get("registered", []):
+        request = urllib.request.Request(
+            state["server"] + path, method="DELETE", headers={"Authorization": f"Bearer {token}"}
+        )
+        try:
+            urllib.request.urlopen(request, context=context, timeout=5).close()
+        except (OSError, urllib.error.URLError):
+            pass  # already gone, or the API server is down: nothing left to fail closed
+
+
 def down(quiet: bool = False) -> int:
-    """Stop the recorded processes (kube-apiserver first, then etcd) and remove the state."""
+    """Unregister KubeVirt's and CDI's APIs, stop the recorded processes (etcd last), and remove the state."""
     if not STATE_FILE.exists():
         if not quiet:
             print("no local control plane is running", file=sys.stderr)
         return 0
     state = json.loads(STATE_FILE.read_text())
-    for name in ("kube-apiserver", "etcd"):
-        pid = state["pids"].get(name)
-        if pid and _alive(pid, name):
-            os.kill(pid, signal.SIGTERM)
-            for _ in range(100):
-                if not _alive(pid, name):
-                    break
+    if state["pids"].get("kube-apiserver") and _alive(state["pids"]["kube-apiserver"], "kube-apiserver"):
+        _unregister(state)
+    for group in (STOP_ORDER[:-1], STOP_ORDER[-1:]):
+        stopping = []
+        for name in group:
+            pid = state["pids"].get(name)
+            if pid and _alive(pid, name):
+                os.kill(pid, signal.SIGTERM)
+                stopping.append((pid, name))
+        deadline = time.monotonic() + 15
+        for pid, name in stopping:
+            while _alive(pid, name) and time.monotonic() < deadline:
                 time.sleep(0.1)
-            else:
+            if _alive(pid, name):
                 os.kill(pid, signal.SIGKILL)
     shutil.rmtree(STATE_DIR, ignore_errors=True)
     if not quiet:
@@ -92,7 +143,7 @@ def down(quiet: bool = False) -> int:
 
 
 def status() -> int:
-    """Print the kubeconfig path when the control plane runs; exit 1 otherwise."""
+    """Print the kubeconfig path when the plane runs; exit 1 otherwise."""
     if STATE_FILE.exists():
         state = json.loads(STATE_FILE.read_text())
         if all(_alive(pid, name) for name, pid in state["pids"].items()):
@@ -106,15 +157,19 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(prog="python -m hack.localcluster", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    start = sub.add_parser("up", help="start (or reuse) the control plane")
+    start = sub.add_parser("up", help="start (or reuse) the plane")
     start.add_argument("--catalog", action="store_true", help="load the embedded common-instancetypes catalog")
     start.add_argument("--namespace", action="append", default=[], help="also load the catalog's namespaced kinds here")
+    start.add_argument("--bare", action="store_true", help="no KubeVirt or CDI processes: the API server and CRDs only")
+    start.add_argument(
+        "--kubevirt-version", default=default_kubevirt_version(), help="KubeVirt version (default: %(default)s)"
+    )
     sub.add_parser("down", help="stop it")
     sub.add_parser("status", help="print the kubeconfig path if it runs")
-    sub.add_parser("bin-dir", help="build (once) and print the directory of etcd, kube-apiserver, kubectl")
+    sub.add_parser("bin-dir", help="build (once) and print the folder of etcd, kube-apiserver, kubectl")
     args = parser.parse_args(argv)
     if args.command == "up":
-        return up(args.catalog, args.namespace)
+        return up(args.catalog, args.namespace, args.bare, args.kubevirt_version)
     if args.command == "down":
         return down()
     if args.command == "bin-dir":

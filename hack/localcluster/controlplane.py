@@ -1,6 +1,12 @@
-"""Start and stop etcd + kube-apiserver on loopback, with token users, RBAC and KubeVirt's CRDs.
+"""Start and stop a local Kubernetes control plane with KubeVirt's real components beside it.
 
-Modelled on controller-runtime's envtest: free ports, a temporary directory, ``/readyz`` polling, and on
+etcd + kube-apiserver (with the front-proxy flags aggregated API servers need) + kube-controller-manager (namespace
+deletion, garbage collection, service accounts and their tokens, the root CA configmap, RBAC aggregation), all
+built from Kubernetes' Go modules (hack/controlplane). By default KubeVirt's virt-api and virt-controller and CDI's
+cdi-apiserver run beside them as local processes (hack/localcluster/kubevirt.py); ``kubevirt=False`` gives a bare
+API server with KubeVirt's and CDI's real CRDs only.
+
+Modelled on controller-runtime's envtest: free ports, a work directory (logs there), ``/readyz`` polling, and on
 stop only the processes this object started are signalled.
 """
 
@@ -17,19 +23,20 @@ import ssl
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from .crds import all_crds
+from .crds import all_crds, default_kubevirt_version
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO_ROOT / "hack" / "controlplane" / "build.sh"
 START_TIMEOUT = 60.0
 
-# Restricted users for RBAC tests. Aggregated roles (view/edit) stay empty without a controller
-# manager, so every grant is an explicit rule.
+# Restricted users for RBAC tests. Their grants are explicit rules (kube-controller-manager now aggregates the
+# admin/edit/view roles, but these users' tests are about exactly what they may do).
 INSTANCETYPE_RESOURCES = ["virtualmachineinstancetypes", "virtualmachinepreferences"]
 CLUSTER_INSTANCETYPE_RESOURCES = ["virtualmachineclusterinstancetypes", "virtualmachineclusterpreferences"]
 USERS = {
@@ -41,19 +48,38 @@ USERS = {
     "mallory": {"namespace_rules": {}, "cluster_rules": []},
 }
 
+# kube-controller-manager's controllers for a plane without nodes (names from
+# k8s.io/kubernetes/cmd/kube-controller-manager/names/controller_names.go).
+CONTROLLERS = [
+    "namespace-controller",
+    "garbage-collector-controller",
+    "serviceaccount-controller",
+    "serviceaccount-token-controller",
+    "clusterrole-aggregation-controller",
+    "root-ca-certificate-publisher-controller",
+]
+FRONT_PROXY_CLIENT = "front-proxy-client"
+
 
 class ControlPlaneUnavailable(RuntimeError):
     """The control plane cannot run here (no Go toolchain, build failure); the reason is the message."""
 
 
-def binaries_dir() -> Path:
-    """Build (once per version) and return the directory holding etcd, kube-apiserver and kubectl."""
+def run_build(script: Path, what: str, env: dict[str, str] | None = None) -> Path:
+    """Run one of the hack/*/build.sh scripts (cached builds) and return the folder it prints."""
     if not shutil.which("go"):
-        raise ControlPlaneUnavailable("Go is not installed: cannot build kube-apiserver, etcd and kubectl")
-    result = subprocess.run(["bash", str(BUILD_SCRIPT)], capture_output=True, text=True, check=False)
+        raise ControlPlaneUnavailable(f"Go is not installed: cannot build {what}")
+    result = subprocess.run(
+        ["bash", str(script)], capture_output=True, text=True, check=False, env={**os.environ, **(env or {})}
+    )
     if result.returncode != 0:
-        raise ControlPlaneUnavailable(f"building the control plane failed: {result.stderr.strip()[-2000:]}")
+        raise ControlPlaneUnavailable(f"building {what} failed: {result.stderr.strip()[-2000:]}")
     return Path(result.stdout.strip().splitlines()[-1])
+
+
+def binaries_dir() -> Path:
+    """Build (once per version) and return the folder of etcd, kube-apiserver, kube-controller-manager, kubectl."""
+    return run_build(BUILD_SCRIPT, "kube-apiserver, etcd, kube-controller-manager and kubectl")
 
 
 def free_port() -> int:
@@ -75,14 +101,25 @@ def _service_account_key(path: Path) -> None:
 
 @dataclass
 class ControlPlane:
-    """One etcd + kube-apiserver pair. Use as a context manager or call :meth:`start`/:meth:`stop`."""
+    """One local plane. Use as a context manager or call :meth:`start`/:meth:`stop`.
+
+    ``kubevirt``: run virt-api, virt-controller and cdi-apiserver (else a bare API server with the real CRDs).
+    ``kubevirt_version``: which KubeVirt (hack/kubevirt/<version>/; default ``$KUBEVIRT_VERSION`` or v1.9.0).
+    ``kubevirt_configuration``: the KubeVirt CR's ``spec.configuration``.
+    """
 
     workdir: Path | None = None
     bin_dir: Path | None = None
     keep_workdir: bool = False
+    kubevirt: bool = True
+    kubevirt_version: str = field(default_factory=default_kubevirt_version)
+    kubevirt_configuration: dict = field(default_factory=dict)
+    controller_manager: bool = True
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
     port: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+    components: object = None  # hack.localcluster.kubevirt.KubeVirtComponents when kubevirt=True
 
     @property
     def server(self) -> str:
@@ -106,23 +143,49 @@ class ControlPlane:
     # -- lifecycle -------------------------------------------------------------------------------
 
     def start(self) -> ControlPlane:
-        """Start etcd and kube-apiserver, wait until ready, then install RBAC and CRDs."""
-        self.bin_dir = self.bin_dir or binaries_dir()
+        """Start everything, wait until ready, then install RBAC, CRDs and (by default) KubeVirt and CDI."""
+        began = time.monotonic()
         self.workdir = Path(self.workdir or tempfile.mkdtemp(prefix="kubectl-instancetype-cp-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
+        components = None
+        if self.kubevirt:
+            from .kubevirt import KubeVirtComponents
+
+            components = KubeVirtComponents(self, self.kubevirt_version, self.kubevirt_configuration)
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            # The builds are cached: a few tenths of a second each when warm.
+            bin_dir = pool.submit(lambda: self.bin_dir or binaries_dir())
+            crds = pool.submit(all_crds, self.kubevirt_version)
+            built = pool.submit(components.build) if components else None
+            self.bin_dir = bin_dir.result()
+            self._crds = crds.result()
+            if built:
+                built.result()
+        self.timings["build"] = time.monotonic() - began
         try:
             self._start_processes()
             self._wait_ready()
+            self.timings["apiserver"] = time.monotonic() - began
             self._write_kubeconfigs()
+            if self.controller_manager:
+                self._start_controller_manager()
             self._install_rbac()
             self.install_crds()
+            self.timings["crds"] = time.monotonic() - began
+            if components:
+                self.components = components
+                components.start()
+                self.timings["kubevirt"] = time.monotonic() - began
         except BaseException:
             self.stop()
             raise
         return self
 
     def _start_processes(self) -> None:
-        (self.workdir / "certs").mkdir(exist_ok=True)
+        from .certs import Authority
+
+        certs = self.workdir / "certs"
+        certs.mkdir(exist_ok=True)
         etcd_port, etcd_peer = free_port(), free_port()
         self.port = free_port()
         self.tokens = {"admin": secrets.token_hex(16)} | {user: secrets.token_hex(16) for user in USERS}
@@ -131,8 +194,12 @@ class ControlPlane:
         (self.workdir / "tokens.csv").write_text("\n".join(lines) + "\n")
         os.chmod(self.workdir / "tokens.csv", 0o600)
         _service_account_key(self.workdir / "sa.key")
-        log = open(self.workdir / "etcd.log", "wb")  # noqa: SIM115 - handed to the child process
-        self.processes["etcd"] = subprocess.Popen(
+        # The front proxy: kube-apiserver authenticates to aggregated API servers (virt-api, cdi-apiserver) with
+        # this client certificate; they trust requests whose certificate that CA signed (requestheader-*).
+        front_proxy = Authority.create(certs, "front-proxy-ca", "front-proxy-ca")
+        front_proxy.issue("front-proxy-client", FRONT_PROXY_CLIENT, client=True)
+        self._spawn(
+            "etcd",
             [
                 str(self.bin_dir / "etcd"),
                 "--data-dir",
@@ -150,18 +217,15 @@ class ControlPlane:
                 "--unsafe-no-fsync",
                 "--log-level=error",
             ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
         )
-        log = open(self.workdir / "kube-apiserver.log", "wb")  # noqa: SIM115 - handed to the child process
-        self.processes["kube-apiserver"] = subprocess.Popen(
+        self._spawn(
+            "kube-apiserver",
             [
                 str(self.bin_dir / "kube-apiserver"),
                 f"--etcd-servers=http://127.0.0.1:{etcd_port}",
                 f"--secure-port={self.port}",
                 "--bind-address=127.0.0.1",
-                f"--cert-dir={self.workdir / 'certs'}",
+                f"--cert-dir={certs}",
                 f"--token-auth-file={self.workdir / 'tokens.csv'}",
                 f"--service-account-issuer=https://127.0.0.1:{self.port}/",
                 f"--service-account-key-file={self.workdir / 'sa.key'}",
@@ -172,16 +236,65 @@ class ControlPlane:
                 "--allow-privileged=true",
                 "--enable-priority-and-fairness=false",
                 "--profiling=false",
+                f"--requestheader-client-ca-file={front_proxy.cert_file}",
+                f"--requestheader-allowed-names={FRONT_PROXY_CLIENT}",
+                "--requestheader-username-headers=X-Remote-User",
+                "--requestheader-group-headers=X-Remote-Group",
+                "--requestheader-extra-headers-prefix=X-Remote-Extra-",
+                f"--proxy-client-cert-file={certs / 'front-proxy-client.crt'}",
+                f"--proxy-client-key-file={certs / 'front-proxy-client.key'}",
                 "--v=1",
             ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
         )
+
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+        """Start one process of this plane, its output in ``<workdir>/<name>.log``, and record its PID."""
+        with open(self.workdir / f"{name}.log", "wb") as log:
+            process = subprocess.Popen(
+                argv,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=self.workdir,
+                env={**os.environ, **env} if env else None,
+            )
+        self.processes[name] = process
         (self.workdir / "pids.json").write_text(json.dumps({n: p.pid for n, p in self.processes.items()}))
+        return process
+
+    def _start_controller_manager(self) -> None:
+        self._spawn(
+            "kube-controller-manager",
+            [
+                str(self.bin_dir / "kube-controller-manager"),
+                f"--kubeconfig={self.kubeconfig('admin')}",
+                "--leader-elect=false",
+                "--secure-port=0",
+                f"--controllers={','.join(CONTROLLERS)}",
+                f"--root-ca-file={self.ca_file}",
+                f"--service-account-private-key-file={self.workdir / 'sa.key'}",
+                "--use-service-account-credentials=false",
+                "--concurrent-namespace-syncs=5",
+                "--concurrent-gc-syncs=5",
+                "--v=1",
+            ],
+        )
+
+    def check_processes(self) -> None:
+        """Raise with the end of its log when a process of this plane has exited."""
+        for name, process in self.processes.items():
+            if process.poll() is not None:
+                log = (self.workdir / f"{name}.log").read_text(errors="replace")[-3000:]
+                raise RuntimeError(f"{name} exited with {process.returncode}:\n{log}")
 
     def _request(
-        self, method: str, path: str, body: object = None, token: str | None = None, timeout: float = 10.0
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        token: str | None = None,
+        timeout: float = 10.0,
+        content_type: str = "application/json",
     ) -> tuple[int, dict | None]:
         context = ssl.create_default_context(cafile=str(self.ca_file))
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=context, timeout=timeout)
@@ -190,7 +303,7 @@ class ControlPlane:
             payload = None
             if body is not None:
                 payload = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
+                headers["Content-Type"] = content_type
             connection.request(method, path, body=payload, headers=headers)
             response = connection.getresponse()
             data = response.read()
@@ -205,10 +318,7 @@ class ControlPlane:
         deadline = time.monotonic() + START_TIMEOUT
         last = "not started"
         while time.monotonic() < deadline:
-            for name, process in self.processes.items():
-                if process.poll() is not None:
-                    log = (self.workdir / f"{name}.log").read_text(errors="replace")[-3000:]
-                    raise RuntimeError(f"{name} exited with {process.returncode}:\n{log}")
+            self.check_processes()
             if self.ca_file.exists():
                 try:
                     status, _ = self._request("GET", "/readyz", timeout=2)
@@ -223,20 +333,23 @@ class ControlPlane:
     def _write_kubeconfigs(self) -> None:
         for user in ["admin", *USERS]:
             namespace = user if user in USERS else "default"
-            config = {
-                "apiVersion": "v1",
-                "kind": "Config",
-                "current-context": "local",
-                "clusters": [
-                    {"name": "local", "cluster": {"server": self.server, "certificate-authority": str(self.ca_file)}}
-                ],
-                "users": [{"name": user, "user": {"token": self.tokens[user]}}],
-                "contexts": [{"name": "local", "context": {"cluster": "local", "user": user, "namespace": namespace}}],
-            }
-            path = self.kubeconfig(user)
-            # YAML, as kubectl writes kubeconfigs: the plugin and the benchmarks take the usual parsing path.
-            path.write_text(yaml.safe_dump(config, sort_keys=False))
-            os.chmod(path, 0o600)
+            self.write_kubeconfig(self.kubeconfig(user), user, self.tokens[user], namespace)
+
+    def write_kubeconfig(self, path: Path, user: str, token: str, namespace: str = "default") -> Path:
+        """A kubeconfig for this plane authenticating with ``token`` (YAML, as kubectl writes them)."""
+        config = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": "local",
+            "clusters": [
+                {"name": "local", "cluster": {"server": self.server, "certificate-authority": str(self.ca_file)}}
+            ],
+            "users": [{"name": user, "user": {"token": token}}],
+            "contexts": [{"name": "local", "context": {"cluster": "local", "user": user, "namespace": namespace}}],
+        }
+        path.write_text(yaml.safe_dump(config, sort_keys=False))
+        os.chmod(path, 0o600)
+        return path
 
     def apply(self, obj: dict, token: str | None = None) -> dict:
         """Create ``obj`` (or leave it when it exists) with the admin token; returns the server's object."""
@@ -254,9 +367,10 @@ class ControlPlane:
         plural = _plural(obj)
         return f"{group_path}/namespaces/{namespace}/{plural}" if namespace else f"{group_path}/{plural}"
 
-    def delete(self, obj: dict) -> None:
+    def delete(self, obj: dict, propagation: str | None = None) -> None:
         """Delete ``obj`` (by kind, namespace and name); a missing object is fine."""
-        status, answer = self._request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        body = {"propagationPolicy": propagation} if propagation else None
+        status, answer = self._request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}", body)
         if status >= 300 and status != 404:
             raise RuntimeError(f"deleting {obj['kind']} {obj['metadata']['name']}: {status} {answer}")
 
@@ -265,29 +379,43 @@ class ControlPlane:
         status, answer = self._request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
         return answer if status == 200 else None
 
-    def ensure_namespace(self, name: str) -> None:
-        """Create namespace ``name`` unless it exists (namespaces are never deleted: no controller)."""
-        self.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+    def ensure_namespace(self, name: str, labels: dict[str, str] | None = None) -> None:
+        """Create namespace ``name`` unless it exists."""
+        metadata: dict = {"name": name}
+        if labels:
+            metadata["labels"] = labels
+        self.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": metadata})
+
+    def delete_namespace(self, name: str, wait: float = 0.0) -> None:
+        """Delete namespace ``name`` (kube-controller-manager empties and removes it); optionally wait until gone."""
+        self.delete({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
+        deadline = time.monotonic() + wait
+        while wait and time.monotonic() < deadline:
+            if self._request("GET", f"/api/v1/namespaces/{name}")[0] == 404:
+                return
+            time.sleep(0.2)
+        if wait:
+            raise RuntimeError(f"namespace {name} still exists {wait:.0f}s after its deletion")
 
     def _install_rbac(self) -> None:
+        objects: list[dict] = []
         for user, grants in USERS.items():
-            self.ensure_namespace(user)
+            objects.append({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": user}})
             for namespace, resources in grants["namespace_rules"].items():
-                self.apply(
+                rule = {
+                    "apiGroups": ["instancetype.kubevirt.io"],
+                    "resources": resources,
+                    "verbs": ["get", "list", "watch"],
+                }
+                objects.append(
                     {
                         "apiVersion": "rbac.authorization.k8s.io/v1",
                         "kind": "Role",
                         "metadata": {"name": f"{user}-instancetypes", "namespace": namespace},
-                        "rules": [
-                            {
-                                "apiGroups": ["instancetype.kubevirt.io"],
-                                "resources": resources,
-                                "verbs": ["get", "list", "watch"],
-                            }
-                        ],
+                        "rules": [rule],
                     }
                 )
-                self.apply(
+                objects.append(
                     {
                         "apiVersion": "rbac.authorization.k8s.io/v1",
                         "kind": "RoleBinding",
@@ -301,21 +429,20 @@ class ControlPlane:
                     }
                 )
             if grants["cluster_rules"]:
-                self.apply(
+                rule = {
+                    "apiGroups": ["instancetype.kubevirt.io"],
+                    "resources": grants["cluster_rules"],
+                    "verbs": ["get", "list", "watch"],
+                }
+                objects.append(
                     {
                         "apiVersion": "rbac.authorization.k8s.io/v1",
                         "kind": "ClusterRole",
                         "metadata": {"name": f"{user}-instancetypes"},
-                        "rules": [
-                            {
-                                "apiGroups": ["instancetype.kubevirt.io"],
-                                "resources": grants["cluster_rules"],
-                                "verbs": ["get", "list", "watch"],
-                            }
-                        ],
+                        "rules": [rule],
                     }
                 )
-                self.apply(
+                objects.append(
                     {
                         "apiVersion": "rbac.authorization.k8s.io/v1",
                         "kind": "ClusterRoleBinding",
@@ -328,16 +455,26 @@ class ControlPlane:
                         "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": user}],
                     }
                 )
+        # Namespaces first, then the rest concurrently.
+        self.apply_all([o for o in objects if o["kind"] == "Namespace"])
+        self.apply_all([o for o in objects if o["kind"] != "Namespace"])
 
-    def install_crds(self) -> None:
-        """Create KubeVirt's CRDs (and the companions) and wait until each is Established and served."""
-        crds = all_crds()
-        for crd in crds:
-            self.apply(crd)
+    def apply_all(self, objects: list[dict], workers: int = 4) -> list[dict]:
+        """:meth:`apply` each object, a few at a time (their order among one another does not matter)."""
+        if len(objects) <= 1:
+            return [self.apply(obj) for obj in objects]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(self.apply, objects))
+
+    def install_crds(self, crds: list[dict] | None = None) -> None:
+        """Create the CRDs (KubeVirt's and CDI's own, and VolumeSnapshot) and wait until each is Established."""
+        crds = crds if crds is not None else self._crds
+        self.apply_all(crds)
         deadline = time.monotonic() + 30
         for crd in crds:
             name = crd["metadata"]["name"]
-            group, version = crd["spec"]["group"], crd["spec"]["versions"][0]["name"]
+            group = crd["spec"]["group"]
+            version = next(v["name"] for v in crd["spec"]["versions"] if v.get("storage"))
             plural = crd["spec"]["names"]["plural"]
             while True:
                 _, answer = self._request("GET", f"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}")
@@ -350,7 +487,7 @@ class ControlPlane:
                         break
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"CRD {name} not established: {conditions}")
-                time.sleep(0.1)
+                time.sleep(0.05)
 
     def load_catalog(self, namespaces: tuple[str, ...] = ()) -> int:
         """Create the embedded common-instancetypes catalog (cluster objects, plus namespaced copies)."""
@@ -362,24 +499,34 @@ class ControlPlane:
             self.ensure_namespace(namespace)
             namespaced = catalog.namespaced(namespace)
             objects += list(namespaced.instancetypes) + list(namespaced.preferences)
-        for obj in objects:
-            self.apply(obj)
+        self.apply_all(objects)
         return len(objects)
 
     def stop(self) -> None:
-        """SIGTERM kube-apiserver (it drains), then etcd; SIGKILL what does not stop; remove the workdir."""
-        for name in ("kube-apiserver", "etcd"):
+        """Unregister KubeVirt's webhooks and APIServices, then SIGTERM every process (etcd last), SIGKILL what
+        does not stop, and remove the workdir (unless kept)."""
+        if self.components is not None:
+            self.components.unregister()
+        first = [name for name in self.processes if name != "etcd"]
+        self._terminate(first)
+        self._terminate(["etcd"])
+        if self.workdir and not self.keep_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def _terminate(self, names: list[str], timeout: float = 15.0) -> None:
+        running = []
+        for name in names:
             process = self.processes.pop(name, None)
-            if process is None or process.poll() is not None:
-                continue
-            process.send_signal(signal.SIGTERM)
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                running.append(process)
+        deadline = time.monotonic() + timeout
+        for process in running:
             try:
-                process.wait(timeout=10)
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=5)
-        if self.workdir and not self.keep_workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
 
     def __enter__(self) -> ControlPlane:
         return self.start()
@@ -397,6 +544,16 @@ _PLURALS = {
     "CustomResourceDefinition": "customresourcedefinitions",
     "PersistentVolumeClaim": "persistentvolumeclaims",
     "ControllerRevision": "controllerrevisions",
+    "KubeVirt": "kubevirts",
+    "CDI": "cdis",
+    "CDIConfig": "cdiconfigs",
+    "StorageProfile": "storageprofiles",
+    "DataSource": "datasources",
+    "DataVolume": "datavolumes",
+    "VirtualMachine": "virtualmachines",
+    "VirtualMachineInstance": "virtualmachineinstances",
+    "VolumeSnapshot": "volumesnapshots",
+    "StorageClass": "storageclasses",
 }
 
 

@@ -1,85 +1,36 @@
-"""The CRDs the local control plane serves.
+"""KubeVirt's and CDI's own manifests, as their operators write them, and the CRDs the local plane serves.
 
-KubeVirt's own schemas are read as data from the Go module ``kubevirt.io/kubevirt`` (the ``CRDsValidation``
-map in ``validations_generated.go``; importing that package fails at v1.9.0) and wrapped with the names,
-scopes, short names and categories virt-operator gives them. CDI's DataVolume/DataSource and the
-VolumeSnapshot CRDs are written here with open schemas, which is all the plugin needs of them.
-The result is cached per KubeVirt version.
+``hack/kubevirt/build.sh`` builds ``kubevirt-manifests`` (virt-operator's CRDs, webhook configurations,
+APIServices and RBAC from ``kubevirt.io/kubevirt/pkg/virt-operator/resource/generate``) per KubeVirt version and
+``hack/cdi/build.sh`` builds ``cdi-manifests`` (CDI's operator's CRDs, RBAC, APIService and webhooks from
+``kubevirt.io/containerized-data-importer/pkg/operator/resources``). Their output is read here; nothing is
+reconstructed. The one CRD the project writes itself is VolumeSnapshot's (external-snapshotter's CRDs are not in
+either module), with an open schema: the plugin only reads a snapshot's ``status.restoreSize`` and its source PVC.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-import re
 import subprocess
+import threading
 from pathlib import Path
 
-KUBEVIRT_VERSION = "v1.9.0"
-VALIDATIONS_FILE = "pkg/virt-operator/resource/generate/components/validations_generated.go"
-_ENTRY = re.compile(r'^\t"([a-z]+)": `(.*?)`,$', re.S | re.M)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+KUBEVIRT_DIR = REPO_ROOT / "hack" / "kubevirt"
+CDI_DIR = REPO_ROOT / "hack" / "cdi"
+_BUILD_LOCK = threading.Lock()
 
-# kind -> (group, plural, singular, scope, short names, categories, versions, status subresource)
-KUBEVIRT_KINDS = {
-    "VirtualMachine": (
-        "kubevirt.io",
-        "virtualmachines",
-        "virtualmachine",
-        "Namespaced",
-        ["vm", "vms"],
-        ["all"],
-        [("v1", True), ("v1alpha3", False)],
-        True,
-    ),
-    "VirtualMachineInstancetype": (
-        "instancetype.kubevirt.io",
-        "virtualmachineinstancetypes",
-        "virtualmachineinstancetype",
-        "Namespaced",
-        ["vminstancetype", "vminstancetypes", "vmf", "vmfs"],
-        ["all"],
-        [("v1beta1", True)],
-        False,
-    ),
-    "VirtualMachineClusterInstancetype": (
-        "instancetype.kubevirt.io",
-        "virtualmachineclusterinstancetypes",
-        "virtualmachineclusterinstancetype",
-        "Cluster",
-        ["vmclusterinstancetype", "vmclusterinstancetypes", "vmcf", "vmcfs"],
-        [],
-        [("v1beta1", True)],
-        False,
-    ),
-    "VirtualMachinePreference": (
-        "instancetype.kubevirt.io",
-        "virtualmachinepreferences",
-        "virtualmachinepreference",
-        "Namespaced",
-        ["vmpref", "vmprefs", "vmp", "vmps"],
-        ["all"],
-        [("v1beta1", True)],
-        False,
-    ),
-    "VirtualMachineClusterPreference": (
-        "instancetype.kubevirt.io",
-        "virtualmachineclusterpreferences",
-        "virtualmachineclusterpreference",
-        "Cluster",
-        ["vmcp", "vmcps"],
-        [],
-        [("v1beta1", True)],
-        False,
-    ),
-}
 
-VM_PRINTER_COLUMNS = [
-    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
-    {"name": "Status", "description": "Human Readable Status", "type": "string", "jsonPath": ".status.printableStatus"},
-    {"name": "Ready", "type": "string", "jsonPath": ".status.conditions[?(@.type=='Ready')].status"},
-]
+def default_kubevirt_version() -> str:
+    """``$KUBEVIRT_VERSION`` when set, else hack/kubevirt/KUBEVIRT_VERSION (v1.9.0)."""
+    return os.environ.get("KUBEVIRT_VERSION") or (KUBEVIRT_DIR / "KUBEVIRT_VERSION").read_text().strip()
 
-OPEN_SCHEMA = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+
+def supported_kubevirt_versions() -> list[str]:
+    """The KubeVirt versions with a wrapper module in hack/kubevirt/."""
+    return sorted(p.parent.name for p in KUBEVIRT_DIR.glob("v*/go.mod"))
 
 
 def cache_root() -> Path:
@@ -90,82 +41,88 @@ def cache_root() -> Path:
     return Path(base)
 
 
-def kubevirt_module_dir(version: str = KUBEVIRT_VERSION) -> Path:
-    """Download (once) the KubeVirt Go module and return its directory in the module cache."""
+@functools.cache
+def kubevirt_bin_dir(version: str) -> Path:
+    """Build (once per version; cached on disk) virt-api, virt-controller and kubevirt-manifests; their folder."""
+    from .controlplane import run_build
+
+    with _BUILD_LOCK:
+        return run_build(KUBEVIRT_DIR / "build.sh", f"KubeVirt {version}", {"KUBEVIRT_VERSION": version})
+
+
+@functools.cache
+def cdi_bin_dir() -> Path:
+    """Build (once; cached on disk) cdi-apiserver and cdi-manifests; their folder."""
+    from .controlplane import run_build
+
+    with _BUILD_LOCK:
+        return run_build(CDI_DIR / "build.sh", "CDI")
+
+
+def _run_manifests(binary: Path, namespace: str) -> list[dict]:
+    """The binary's JSON List, kept next to it (its first start can take seconds on a loaded machine)."""
+    cached = binary.with_name(f"{binary.name}-{namespace}.json")
+    if cached.exists() and cached.stat().st_mtime >= binary.stat().st_mtime:
+        return json.loads(cached.read_text())["items"]
     result = subprocess.run(
-        ["go", "mod", "download", "-json", f"kubevirt.io/kubevirt@{version}"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd="/",
+        [str(binary), "-namespace", namespace], capture_output=True, text=True, check=False, timeout=120
     )
-    info = json.loads(result.stdout or "{}")
-    if result.returncode != 0 or "Dir" not in info:
-        raise RuntimeError(
-            f"go mod download kubevirt.io/kubevirt@{version} failed: {info.get('Error') or result.stderr.strip()}"
-        )
-    return Path(info["Dir"])
+    if result.returncode != 0:
+        raise RuntimeError(f"{binary.name} failed: {result.stderr.strip()[-2000:]}")
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(result.stdout)
+    tmp.replace(cached)
+    return json.loads(result.stdout)["items"]
 
 
-def read_validations(module_dir: Path) -> dict[str, dict]:
-    """Parse the ``CRDsValidation`` map: lowercase kind -> ``openAPIV3Schema`` (as data)."""
-    import yaml
-
-    text = (module_dir / VALIDATIONS_FILE).read_text()
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return {kind: yaml.load(body, Loader=loader)["openAPIV3Schema"] for kind, body in _ENTRY.findall(text)}
+@functools.cache
+def _kubevirt_manifests(version: str, namespace: str) -> str:
+    return json.dumps(_run_manifests(kubevirt_bin_dir(version) / "kubevirt-manifests", namespace))
 
 
-def kubevirt_crds(validations: dict[str, dict]) -> list[dict]:
-    """KubeVirt's CRDs for the kinds the plugin uses, with KubeVirt's real schemas."""
-    crds = []
-    for kind, (group, plural, singular, scope, short, categories, versions, status) in KUBEVIRT_KINDS.items():
-        schema = validations[kind.lower()]
-        spec_versions = []
-        for name, storage in versions:
-            version: dict = {"name": name, "served": True, "storage": storage, "schema": {"openAPIV3Schema": schema}}
-            if status:
-                version["subresources"] = {"status": {}}
-            if kind == "VirtualMachine":
-                version["additionalPrinterColumns"] = VM_PRINTER_COLUMNS
-            spec_versions.append(version)
-        names = {"kind": kind, "plural": plural, "singular": singular, "shortNames": short}
-        if categories:
-            names["categories"] = categories
-        crds.append(
-            {
-                "apiVersion": "apiextensions.k8s.io/v1",
-                "kind": "CustomResourceDefinition",
-                "metadata": {"name": f"{plural}.{group}", "labels": {"kubevirt.io": ""}},
-                "spec": {
-                    "group": group,
-                    "names": names,
-                    "scope": scope,
-                    "versions": spec_versions,
-                    "conversion": {"strategy": "None"},
-                },
-            }
-        )
-    return crds
+@functools.cache
+def _cdi_manifests(namespace: str) -> str:
+    return json.dumps(_run_manifests(cdi_bin_dir() / "cdi-manifests", namespace))
 
 
-def _open_crd(
-    group: str, kind: str, plural: str, short: list[str], version: str, annotations: dict | None = None
-) -> dict:
+def kubevirt_manifests(version: str, namespace: str = "kubevirt") -> list[dict]:
+    """What virt-operator installs for virt-api and virt-controller (a fresh copy on each call)."""
+    return json.loads(_kubevirt_manifests(version, namespace))
+
+
+def cdi_manifests(namespace: str = "cdi") -> list[dict]:
+    """What CDI's operator writes for cdi-apiserver, and CDI's CRDs (a fresh copy on each call)."""
+    return json.loads(_cdi_manifests(namespace))
+
+
+def volume_snapshot_crd() -> dict:
+    """external-snapshotter's VolumeSnapshot (snapshot.storage.k8s.io/v1), with an open schema."""
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": f"{plural}.{group}", "annotations": annotations or {}},
+        # A *.k8s.io group is protected: the apiserver wants the API review annotation.
+        "metadata": {
+            "name": "volumesnapshots.snapshot.storage.k8s.io",
+            "annotations": {
+                "api-approved.kubernetes.io": "https://github.com/kubernetes-csi/external-snapshotter/pull/419"
+            },
+        },
         "spec": {
-            "group": group,
-            "names": {"kind": kind, "plural": plural, "singular": kind.lower(), "shortNames": short},
+            "group": "snapshot.storage.k8s.io",
+            "names": {
+                "kind": "VolumeSnapshot",
+                "plural": "volumesnapshots",
+                "singular": "volumesnapshot",
+                "shortNames": ["vs"],
+                "listKind": "VolumeSnapshotList",
+            },
             "scope": "Namespaced",
             "versions": [
                 {
-                    "name": version,
+                    "name": "v1",
                     "served": True,
                     "storage": True,
-                    "schema": {"openAPIV3Schema": OPEN_SCHEMA},
+                    "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
                     "subresources": {"status": {}},
                 }
             ],
@@ -173,31 +130,8 @@ def _open_crd(
     }
 
 
-def companion_crds() -> list[dict]:
-    """CDI DataVolume/DataSource and VolumeSnapshot, written by the project (open schemas)."""
-    return [
-        _open_crd("cdi.kubevirt.io", "DataVolume", "datavolumes", ["dv", "dvs"], "v1beta1"),
-        _open_crd("cdi.kubevirt.io", "DataSource", "datasources", ["das"], "v1beta1"),
-        # A *.k8s.io group is protected: the apiserver wants the API review annotation.
-        _open_crd(
-            "snapshot.storage.k8s.io",
-            "VolumeSnapshot",
-            "volumesnapshots",
-            ["vs"],
-            "v1",
-            {"api-approved.kubernetes.io": "https://github.com/kubernetes-csi/external-snapshotter/pull/419"},
-        ),
-    ]
-
-
-def all_crds(version: str = KUBEVIRT_VERSION) -> list[dict]:
-    """Every CRD of the local control plane, cached as JSON per KubeVirt version."""
-    cached = cache_root() / "crds" / f"kubevirt-{version}.json"
-    if cached.exists():
-        return json.loads(cached.read_text())
-    crds = kubevirt_crds(read_validations(kubevirt_module_dir(version))) + companion_crds()
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cached.with_suffix(".tmp")
-    tmp.write_text(json.dumps(crds))
-    tmp.replace(cached)
-    return crds
+def all_crds(version: str | None = None) -> list[dict]:
+    """Every CRD of the local plane: KubeVirt's (of ``version``), CDI's, and VolumeSnapshot."""
+    version = version or default_kubevirt_version()
+    objects = kubevirt_manifests(version) + cdi_manifests()
+    return [o for o in objects if o["kind"] == "CustomResourceDefinition"] + [volume_snapshot_crd()]
