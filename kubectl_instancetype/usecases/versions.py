@@ -111,23 +111,24 @@ def _printable(text: str) -> str:
     return "".join(c if c.isprintable() else "?" for c in text)
 
 
-_RELEASES: weakref.WeakKeyDictionary[Any, tuple[int, int] | None] = weakref.WeakKeyDictionary()
+_RELEASES: weakref.WeakKeyDictionary[Any, tuple[int, int, int] | None] = weakref.WeakKeyDictionary()
 
 
-def kubevirt_release(client: Client) -> tuple[int, int] | None:
-    """KubeVirt's (major, minor) on this cluster, read once per client; None when it cannot be read."""
+def kubevirt_release(client: Client) -> tuple[int, int, int] | None:
+    """KubeVirt's (major, minor, patch) on this cluster, read once per client; None when it cannot be read."""
     if client not in _RELEASES:
         version = kubevirt_version(client).version
-        match = re.match(r"v?(\d+)\.(\d+)", version)
-        _RELEASES[client] = (int(match.group(1)), int(match.group(2))) if match else None
+        match = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version)
+        _RELEASES[client] = (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
     return _RELEASES[client]
 
 
 def follows_volume_snapshots(client: Client) -> bool:
-    """Whether KubeVirt's inference follows VolumeSnapshot sources (v1.9+, PR #18337). A version that cannot
-    be read counts as the newest behaviour."""
+    """Whether KubeVirt's inference follows VolumeSnapshot sources: v1.9.0 does (PR #18337), v1.8.0 to v1.8.2
+    do not (the release-1.8 backport, PR #18395, came later). A version that cannot be read counts as the
+    newest behaviour."""
     release = kubevirt_release(client)
-    return release is None or release >= (1, 9)
+    return release is None or release > (1, 8, 2)
 
 
 _ARCHITECTURES: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
@@ -145,3 +146,57 @@ def default_architecture(client: Client) -> str | None:
         architecture = ((items[0].get("status") or {}).get("defaultArchitecture") or None) if items else None
         _ARCHITECTURES[client] = str(architecture) if architecture else None
     return _ARCHITECTURES[client]
+
+
+_NAMESPACES: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+VIRT_API_SERVICE_ACCOUNT = "kubevirt-apiserver"
+DEFAULT_KUBEVIRT_NAMESPACE = "kubevirt"
+
+
+def kubevirt_namespace(client: Client) -> str:
+    """The namespace KubeVirt runs in (its CR's), ``kubevirt`` when the CR cannot be read."""
+    if client not in _NAMESPACES:
+        try:
+            answer = _get(client, KUBEVIRT_CRS + "?limit=1")
+        except PluginError:
+            answer = {}
+        items = (answer.get("items") or []) if isinstance(answer, dict) else []
+        namespace = ((items[0].get("metadata") or {}).get("namespace") or "") if items else ""
+        _NAMESPACES[client] = str(namespace or DEFAULT_KUBEVIRT_NAMESPACE)
+    return _NAMESPACES[client]
+
+
+def virt_api_user(client: Client) -> str:
+    """The user virt-api reads the cluster as (its service account), as the API server names it."""
+    return f"system:serviceaccount:{kubevirt_namespace(client)}:{VIRT_API_SERVICE_ACCOUNT}"
+
+
+def virt_api_may_get(client: Client, group: str, resource: str, namespace: str, name: str) -> bool | None:
+    """Whether KubeVirt's virt-api may GET the object, asked with a SubjectAccessReview (its RBAC is the
+    cluster's: v1.9.0's virt-operator grants it no access to VolumeSnapshots, for one). None when the
+    question cannot be asked (the user may not create SubjectAccessReviews)."""
+    service_account_namespace = kubevirt_namespace(client)
+    review = {
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SubjectAccessReview",
+        "spec": {
+            "user": virt_api_user(client),
+            "groups": [
+                "system:serviceaccounts",
+                f"system:serviceaccounts:{service_account_namespace}",
+                "system:authenticated",
+            ],
+            "resourceAttributes": {
+                "namespace": namespace,
+                "verb": "get",
+                "group": group,
+                "resource": resource,
+                "name": name,
+            },
+        },
+    }
+    try:
+        answer = client.transport.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
+    except PluginError:
+        return None
+    return bool(((answer or {}).get("status") or {}).get("allowed"))

@@ -127,8 +127,8 @@ EDITS = {
 CONFLICT_EDITS = tuple(e for e in EDITS if e not in ("existing-dv", "collected-dv"))
 
 
-def _it(name: str, namespace: str, cpu: int, memory: str, **extra: Any) -> dict[str, Any]:
-    spec = {"cpu": {"guest": cpu}, "memory": {"guest": memory}}
+def _it(name: str, namespace: str, cpus: int, guest: str, **extra: Any) -> dict[str, Any]:
+    spec = {"cpu": {"guest": cpus}, "memory": {"guest": guest}}
     for key, value in extra.items():
         if key in ("cpu", "memory"):
             spec[key].update(value)
