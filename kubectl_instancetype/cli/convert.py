@@ -99,6 +99,7 @@ def convert(
         env.environ,
         env.home(),
         messages.request_logger(env),
+        warn=lambda text: messages.warn(env, text),
     ) as client:
         if from_cluster:
             from ..kube.resources import VIRTUAL_MACHINES

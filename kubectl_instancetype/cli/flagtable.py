@@ -205,4 +205,5 @@ def connect(
         env.environ,
         env.home(),
         messages.request_logger(env),
+        warn=lambda text: messages.warn(env, text),
     )

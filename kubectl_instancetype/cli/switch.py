@@ -87,6 +87,7 @@ def switch_command(
         env.environ,
         env.home(),
         messages.request_logger(env),
+        warn=lambda text: messages.warn(env, text),
     ) as client:
         plan = plan_switch(client, name, changes, check=not skip_checks)
         for key in plan.cleared:
