@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
+.PHONY: venv test lint completion-table docs generate unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,14 @@ completion-table: venv
 	$(PY) -m kubectl_instancetype.cli.completion_spec
 	$(PY) -c 'from pathlib import Path; from kubectl_instancetype.cli.completion_scripts import SCRIPTS, FILE_NAMES; [Path("completions", FILE_NAMES[s]).write_text(t) for s, t in SCRIPTS.items()]'
 
+## docs: regenerate the command reference docs/commands/ from the app (a test fails when it is not current)
+docs: venv
+	$(PY) -m kubectl_instancetype.cli.docgen
+
+## generate: everything generated from the app (completion table and scripts, docs/commands/); run it after
+##           adding or changing a command, a flag or a help text
+generate: completion-table docs
+
 ## unit: the fast tests only
 unit: venv
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
@@ -78,10 +86,12 @@ demo: venv
 	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) >/dev/null
 	@bash hack/demo.sh
 
-## bench: list benchmarks against the local control plane (vs kubectl), create vm (vs virtctl when built)
+## bench: list (vs kubectl), create vm (vs virtctl when built) and completion benchmarks on a local control plane;
+##        prints the tables and writes them into bench/README.md
 bench: venv
-	$(PY) bench/list.py --markdown
-	$(PY) bench/create.py --markdown
+	$(PY) bench/list.py --write
+	$(PY) bench/create.py --write
+	$(PY) bench/completion.py --write
 
 clean: cluster-down
 	rm -rf $(VENV) build dist *.egg-info

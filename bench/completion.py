@@ -10,7 +10,7 @@ Scenarios (each run alternately, plugin then kubectl, for several rounds; median
 Wall time is measured around kubectl, which runs ``kubectl_complete-instancetype`` as it does for users. Never a
 test: timings are printed, not asserted.
 
-Usage: python bench/completion.py [--rounds N] [--size 10000] [--markdown]
+Usage: python bench/completion.py [--rounds N] [--size 10000] [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.report import publish
 from hack.localcluster import ControlPlane, binaries_dir
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
 
 HERE = Path(__file__).resolve().parent
 
@@ -74,7 +75,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--size", type=int, default=10000)
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
     list_bench = _list_bench()
     bin_dir = binaries_dir()
@@ -130,10 +132,10 @@ def main() -> int:
         ]
         for row in rows
     ]
-    if args.markdown:
+    if args.markdown or args.write:
         from tabulate import tabulate
 
-        print(tabulate(table, headers, tablefmt="github"))
+        publish("completion", tabulate(table, headers, tablefmt="github"), args.write)
     else:
         for row in [headers, *table]:
             print("  ".join(row))

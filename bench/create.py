@@ -4,7 +4,7 @@ Runs the same flags alternately through our plugin (directly and through the rea
 KubeVirt's virtctl v1.8.0 built by ``hack/virtctl/build.sh`` (its create-vm code equals v1.9.0's), and
 prints medians and the ratio. Nothing is sent to a server; a dummy kubeconfig satisfies virtctl.
 
-Usage: python bench/create.py [--rounds N] [--markdown]
+Usage: python bench/create.py [--rounds N] [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.report import publish  # noqa: E402
 from hack.localcluster.crds import cache_root  # noqa: E402
 
 FLAGS = [
@@ -61,7 +62,8 @@ def main() -> int:
     """Time the three ways and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
     plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
     kubectl = sorted((cache_root() / "controlplane").glob("*/kubectl"))
@@ -105,7 +107,8 @@ def main() -> int:
     table = [[name, f"{ms:.0f}", f"{ms / reference:.2f}x" if reference else "-"] for name, ms in rows]
     from tabulate import tabulate
 
-    print(tabulate(table, ["command", "median (ms)", "vs virtctl"], tablefmt="github" if args.markdown else "simple"))
+    tablefmt = "github" if args.markdown or args.write else "simple"
+    publish("create", tabulate(table, ["command", "median (ms)", "vs virtctl"], tablefmt=tablefmt), args.write)
     return 0
 
 

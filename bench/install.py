@@ -5,7 +5,7 @@ alternately, for several rounds; medians reported. The pip install is the wheel 
 editable development install); the frozen build is ``hack.freeze``'s (cached by source hash), completed
 through the launcher that ``completion install-helper`` writes. Never a test: timings are printed, not asserted.
 
-Usage: python bench/install.py [--rounds N] [--markdown]
+Usage: python bench/install.py [--rounds N] [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.report import publish  # noqa: E402
 from hack.freeze import frozen_dir  # noqa: E402
 from hack.localcluster import ControlPlane, binaries_dir  # noqa: E402
 
@@ -56,7 +57,8 @@ def frozen_install(workdir: Path, environ: dict) -> Path:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
     kube_bin = binaries_dir()
     with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp, ControlPlane(bin_dir=kube_bin) as plane:
@@ -91,10 +93,10 @@ def main() -> int:
             medians = [statistics.median(values) * 1000 for values in times.values()]
             rows.append([label, *(f"{value:.0f}" for value in medians), f"{medians[0] / medians[1]:.2f}x"])
     headers = ["command (median ms)", *installs, "frozen / pip"]
-    if args.markdown:
+    if args.markdown or args.write:
         from tabulate import tabulate
 
-        print(tabulate(rows, headers=headers, tablefmt="github"))
+        publish("install", tabulate(rows, headers=headers, tablefmt="github"), args.write)
     else:
         for row in [headers, *rows]:
             print("\t".join(row))

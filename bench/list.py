@@ -10,7 +10,7 @@ Peak RSS is measured on the process itself (the plugin run directly, kubectl get
 ru_maxrss would include kubectl's own memory before it execs the plugin. Request counts come from
 ``-v 6`` request logs of one extra run each. Never a test: timings are printed, not asserted.
 
-Usage: python bench/list.py [--rounds N] [--sizes 100,10000] [--markdown]
+Usage: python bench/list.py [--rounds N] [--sizes 100,10000] [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.report import publish
 from hack.localcluster import ControlPlane, binaries_dir
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
 from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 
 CPU_CHOICES = (1, 2, 4, 8, 16, 32)  # cpu=4 matches one in six
@@ -144,7 +145,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--sizes", default="100,10000")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (for the README)")
+    parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
+    parser.add_argument("--write", action="store_true", help="also put them into bench/README.md (implies --markdown)")
     args = parser.parse_args()
     bin_dir = binaries_dir()
     plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
@@ -242,15 +244,9 @@ def main() -> int:
     ]
     from tabulate import tabulate
 
-    print(tabulate(table, headers, tablefmt="github" if args.markdown else "simple"))
-    print()
-    print(
-        tabulate(
-            floor,
-            ["start-up piece (catalog loaded, 10 rows)", "median (ms)"],
-            tablefmt="github" if args.markdown else "simple",
-        )
-    )
+    tablefmt = "github" if args.markdown or args.write else "simple"
+    floor_table = tabulate(floor, ["start-up piece (catalog loaded, 10 rows)", "median (ms)"], tablefmt=tablefmt)
+    publish("list", f"{tabulate(table, headers, tablefmt=tablefmt)}\n\n{floor_table}", args.write)
     return 0
 
 

@@ -65,7 +65,7 @@ from kubectl_instancetype.catalog.loader import (  # noqa: E402
     Catalog,
     KubeObject,
 )
-from kubectl_instancetype.instancetype.quantity import parse_quantity  # noqa: E402
+from kubectl_instancetype.golang.quantity import parse_quantity  # noqa: E402
 
 DROPPED_ANNOTATIONS = frozenset(
     {

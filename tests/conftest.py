@@ -1,16 +1,23 @@
-"""Shared fixtures: the in-process CLI runner and the real local control plane."""
+"""Shared fixtures: the in-process CLI runner, the real local control plane, and the Go references (virtctl and
+goref from hack/virtctl/build.sh) the differential tests compare with."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import os
+import platform
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kubectl_instancetype.cli.main import run
 from kubectl_instancetype.env import Environment
@@ -171,3 +178,67 @@ def plugin_path(control_plane) -> str:
             pytest.skip("kubectl-instancetype is not installed (pip install -e .)")
         scripts = Path(found).parent
     return os.pathsep.join([str(scripts), str(control_plane.bin_dir), "/usr/bin", "/bin"])
+
+
+# goref runs once per hypothesis example (a batch of inputs): a process start each time
+GO = settings(
+    max_examples=25,
+    deadline=timedelta(seconds=10),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+# --- the Go references: virtctl v1.8.0 and goref (hack/virtctl/goref/main.go) ------------------------------------
+
+REPO = Path(__file__).resolve().parents[1]
+VIRTCTL_MODULE = REPO / "hack" / "virtctl"
+VIRTCTL_VERSION = (VIRTCTL_MODULE / "VIRTCTL_VERSION").read_text().strip()
+
+
+def goref_source_hash() -> str:
+    """The hash build.sh names goref's directory after (``cat goref/main.go go.sum | sha256sum``)."""
+    source = (VIRTCTL_MODULE / "goref" / "main.go").read_bytes() + (VIRTCTL_MODULE / "go.sum").read_bytes()
+    return hashlib.sha256(source).hexdigest()[:16]
+
+
+def cached_binary_dir() -> Path | None:
+    """The build directory holding virtctl and the goref built from this checkout's source."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubectl-instancetype" / "virtctl"
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    for candidate in sorted(cache.glob(f"{VIRTCTL_VERSION}-*-{platform.system().lower()}-{arch}")):
+        binaries = candidate / f"ref-{goref_source_hash()}"
+        if (binaries / "virtctl").is_file() and (binaries / "goref").is_file():
+            return binaries
+    return None
+
+
+@pytest.fixture(scope="session")
+def binaries() -> Path:
+    """The directory of virtctl and goref; built first with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1``."""
+    if os.environ.get("KUBECTL_INSTANCETYPE_BUILD_VIRTCTL") == "1":
+        subprocess.run(["bash", str(VIRTCTL_MODULE / "build.sh")], check=True, stdout=subprocess.DEVNULL)
+    found = cached_binary_dir()
+    if found is None:
+        pytest.skip(
+            f"virtctl {VIRTCTL_VERSION} not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
+        )
+    return found
+
+
+def run_goref(binaries: Path, mode: str, cases: list) -> list:
+    """goref's JSON answer for ``cases`` in ``mode`` (see hack/virtctl/goref/main.go)."""
+    result = subprocess.run(
+        [str(binaries / "goref"), mode],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="session")
+def goref(binaries: Path):
+    """``goref(mode, cases)``: goref's answer for ``cases`` in ``mode``."""
+    return lambda mode, cases: run_goref(binaries, mode, cases)

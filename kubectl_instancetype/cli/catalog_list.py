@@ -1,15 +1,19 @@
 """``kubectl instancetype catalog list`` and ``catalog show``: the embedded catalog, offline.
 
-``catalog list`` has exactly ``list``'s filters, columns and output formats (its options are taken from
-``list``'s own signature, minus the connection flags), reading the embedded release instead of a cluster.
+``catalog list`` has exactly ``list``'s filters, columns and output formats (the groups of
+:mod:`.list_options`), minus the connection flags, reading the embedded release instead of a cluster.
 """
 
-import inspect
-from typing import Annotated, Any, Optional
+import dataclasses
+from typing import Annotated, Any
 
 import typer
 
 from . import options
+from .catalog_options import OfflineFlags, Version
+from .list_options import Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query, optional_value_flags
+
+__all__ = ["optional_value_flags", "register"]
 
 LIST_HELP = """List the instance types (default) or preferences of the embedded common-instancetypes catalog.
 
@@ -31,139 +35,113 @@ Examples:
   kubectl instancetype catalog show fedora windows.11 -o json
   kubectl instancetype catalog show cx1.large -o wide"""
 
-# list's options that make no sense offline
-_CLUSTER_ONLY = ("kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size")
-
-Version = Annotated[
-    Optional[str],
-    typer.Option(
-        "--version",
-        click_type=options.NON_BLANK,
-        metavar="VERSION",
-        help="The embedded common-instancetypes release (default: the newest).",
-        show_default=False,
-    ),
-]
-
 
 def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``list`` and ``show`` to the ``catalog`` group (only the one ``argv`` names, if any)."""
     selected = argv[0] if argv else ""
     if selected in ("", "list"):
-        group.command("list", help=LIST_HELP, short_help="List the embedded catalog (list's filters).")(_list_command())
+        group.command("list", help=LIST_HELP, short_help="List the embedded catalog (list's filters).")(
+            options.command(CatalogListOptions, run_list)
+        )
     if selected in ("", "show"):
-        group.command("show", help=SHOW_HELP, short_help="Print catalog objects by name.")(show_command)
+        group.command("show", help=SHOW_HELP, short_help="Print catalog objects by name.")(
+            options.command(CatalogShowOptions, run_show)
+        )
 
 
-def _list_command():
-    """``list``'s command function re-signed: the connection flags dropped, ``--version`` added."""
-    from .list import list_command
+@dataclasses.dataclass(repr=False, eq=False)
+class CatalogListOptions:
+    """List the embedded catalog with ``list``'s filters."""
 
-    signature = inspect.signature(list_command)
-    parameters = [p for name, p in signature.parameters.items() if name not in _CLUSTER_ONLY]
-    parameters.insert(
-        -1, inspect.Parameter("version", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Version)
-    )
-    parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.name != "ctx" else p for p in parameters]
+    kind: Kind = None
+    scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
+    filters: ListFilters = dataclasses.field(default_factory=ListFilters)
+    output: ListOutputFlags = dataclasses.field(default_factory=ListOutputFlags)
+    version: Version = None
+    offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
+    query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
-    def catalog_list(ctx: typer.Context, **values: Any) -> None:
-        run_list(ctx, values)
+    def validate(self) -> None:
+        """The flags combine, and make a query."""
+        # The namespaced copies equal the cluster objects: show one scope, the cluster one unless asked.
+        self.query = build_query(
+            self.kind,
+            self.filters,
+            self.output,
+            cluster_only=self.scope.cluster_only or not self.scope.namespaced_only,
+            namespaced_only=self.scope.namespaced_only,
+        )
 
-    catalog_list.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    catalog_list.__annotations__ = {p.name: p.annotation for p in parameters}
-    return catalog_list
 
+def run_list(env, opts: CatalogListOptions) -> None:
+    """List the embedded catalog and print it as list prints (no AGE: catalog objects were never created)."""
+    from ..output.listing import TableOptions, print_listing, row_function
+    from ..usecases.lists import list_catalog
+    from .list_options import KINDS
 
-def run_list(ctx: typer.Context, values: dict) -> None:
-    """List the embedded catalog with ``list``'s flag values ``values``."""
-    from ..catalog import DEFAULT_VERSION, load_catalog
-    from ..usecases.listing import CatalogSource
-    from .list import build_query, print_listing
-
-    env = ctx.obj
-    env.verbosity = values["verbosity"]
-    flags = dict(values, all_namespaces=False, chunk_size=0)
-    # The namespaced copies equal the cluster objects: show one scope, the cluster one unless asked.
-    flags["cluster_only"] = flags["cluster_only"] or not flags["namespaced_only"]
-    query = build_query(flags)
-    catalog = load_catalog(values["version"] or DEFAULT_VERSION)
-    namespace = values["namespace"] or "default"
-    if values["namespace"]:
-        from ..kube.names import invalid_namespace
-
-        if problem := invalid_namespace(namespace):
-            from ..errors import UsageError
-
-            raise UsageError(problem)
-    source: Any = CatalogSource(catalog, namespace)
-    if values["compatible_with"]:
-        from ..usecases.recommend import CompatibleSource, catalog_preference
-
-        source = CompatibleSource(source, catalog_preference(catalog, values["compatible_with"]))
+    query, out = opts.query, opts.output
+    table = TableOptions(out.show_labels, out.labels, out.show_kind)
+    row_of, columns = row_function(query.what, out.format, age=False, now=env.clock(), table=table)
+    namespace = opts.offline.namespace or "default"
+    listing = list_catalog(opts.version, namespace, query, row_of, compatible_with=opts.filters.compatible_with)
     print_listing(
         env,
-        source,
-        query,
-        output=values["output"],
-        no_headers=values["no_headers"],
-        show_labels=values["show_labels"],
-        age=False,
+        listing,
+        out.format,
+        columns,
+        no_headers=out.no_headers,
+        in_namespace=query.namespaced_only,
+        query=query,
+        allow_missing_keys=out.allow_missing_keys,
+        kinds=list(KINDS),
     )
 
 
-def show_command(
-    ctx: typer.Context,
-    names: Annotated[list[str], typer.Argument(help="Instance type or preference names.", metavar="NAME...")],
-    version: Version = None,
+@dataclasses.dataclass
+class CatalogShowOptions:
+    """Print catalog objects by name."""
+
+    names: Annotated[list[str], typer.Argument(help="Instance type or preference names.", metavar="NAME...")]
+    version: Version = None
     namespaced: Annotated[
         bool, typer.Option("--namespaced", help="The namespaced copy (VirtualMachineInstancetype/Preference).")
-    ] = False,
-    namespace: options.Namespace = None,
+    ] = False
     output: Annotated[
         str,
         typer.Option(
             "-o", "--output", metavar="FORMAT", help="yaml (default), json, name or wide.", show_default=False
         ),
-    ] = "yaml",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Print catalog objects by name."""
-    import difflib
+    ] = "yaml"
+    offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
 
-    from ..catalog import DEFAULT_VERSION, load_catalog
-    from ..errors import PluginError, UsageError
+    def validate(self) -> None:
+        """-o is one of the formats; -n goes with --namespaced."""
+        from ..output.printers import check_output_format
+
+        check_output_format(self.output, ("", "wide", "yaml", "json", "name"))
+        if self.offline.namespace and not self.namespaced:
+            raise options.UsageError("-n/--namespace goes with --namespaced")
+
+
+def run_show(env, opts: CatalogShowOptions) -> None:
+    """Print the named objects: yaml/json/names, or one table per kind in the order first named."""
     from ..kube import resources
-    from ..output.printers import check_output_format, print_objects
+    from ..usecases.lists import catalog_objects_named
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    check_output_format(output, ("", "wide", "yaml", "json", "name"))
-    if namespace and not namespaced:
-        raise UsageError("-n/--namespace goes with --namespaced")
-    catalog = load_catalog(version or DEFAULT_VERSION)
-    if namespaced:
-        catalog = catalog.namespaced(namespace or "default")
-    found: list[tuple[dict, str]] = []
-    for name in names:
-        obj, what = catalog.instancetype(name), "instancetypes"
-        if obj is None:
-            obj, what = catalog.preference(name), "preferences"
-        if obj is None:
-            known = [o["metadata"]["name"] for o in catalog.instancetypes + catalog.preferences]
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise PluginError(f'"{name}" is not in the common-instancetypes {catalog.version} catalog{hint}')
-        found.append((obj, what))
-    if output in ("yaml", "json", "name"):
-        names_out = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj, _ in found]
-        print_objects(env, output, [obj for obj, _ in found], names_out, single=True)
+    shown = catalog_objects_named(
+        opts.version, opts.names, (opts.offline.namespace or "default") if opts.namespaced else None
+    )
+    if opts.output in ("yaml", "json", "name"):
+        from ..output.printers import print_objects
+
+        names = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj, _ in shown.objects]
+        print_objects(env, opts.output, [obj for obj, _ in shown.objects], names, single=True)
         return
     from ..output.columns import CellContext, cells, columns_for, headers
     from ..output.table import render_table
 
     context = CellContext(env.clock())
-    # one table per kind, in the order first named
-    for what in dict.fromkeys(what for _, what in found):
-        columns = columns_for(what, wide=output == "wide")
-        rows = [cells(columns, obj, catalog.namespace, context) for obj, kind in found if kind == what]
+    for what in dict.fromkeys(what for _, what in shown.objects):
+        columns = columns_for(what, wide=opts.output == "wide")
+        rows = [cells(columns, obj, shown.namespace, context) for obj, kind in shown.objects if kind == what]
         env.stdout.write(render_table(headers(columns), rows))

@@ -13,14 +13,17 @@ COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
     "derive": "kubectl_instancetype.cli.derive",
     "expand": "kubectl_instancetype.cli.expand",
+    "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
+    "lint": "kubectl_instancetype.cli.lint",
     "list": "kubectl_instancetype.cli.list",
     "matrix": "kubectl_instancetype.cli.matrix",
     "recommend": "kubectl_instancetype.cli.recommend",
     "revisions": "kubectl_instancetype.cli.revisions",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
+    "usage": "kubectl_instancetype.cli.usage_cmd",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

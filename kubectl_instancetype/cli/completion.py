@@ -194,27 +194,24 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
             return []
         if source == "contexts":
             return _contexts(env, line, prefix)
+        from ..kube.kubeconfig import ConnectionOptions
+        from ..kube.session import Session
         from ..usecases.names import list_names
 
-        return [
-            (name, description)
-            for name, description in list_names(
-                source,
-                kubeconfig=line.value("--kubeconfig"),
-                context=line.value("--context"),
-                namespace=line.value("-n", "--namespace"),
-                prefix=prefix,
-                environ=env.environ,
-                home=env.home(),
-                timeout=remaining,
-            )
-        ]
+        options = ConnectionOptions(
+            kubeconfig=line.value("--kubeconfig"),
+            context=line.value("--context"),
+            namespace=line.value("-n", "--namespace"),
+            request_timeout=remaining,
+        )
+        session = Session(options, env.environ, env.home())
+        return list_names(session, source, prefix, time.monotonic() + remaining)
 
     return look_up
 
 
 def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
-    from ..kube.config import kubeconfig_paths, read_kubeconfig
+    from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
     files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
     return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]

@@ -1,8 +1,11 @@
 """``kubectl instancetype create instancetype`` and ``create preference``: virtctl's commands, created on the cluster."""
 
+import dataclasses
+from typing import Any
+
 import typer
 
-from . import flagtable
+from . import flagtable, options
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:
@@ -11,10 +14,16 @@ def register(group: typer.Typer, argv: list[str]) -> None:
     from ..instancetype import createtypes as types
 
     commands = (
-        ("instancetype", "Instancetype", types.INSTANCETYPE_FLAGS, types.INSTANCETYPE_EXAMPLES, run_instancetype),
-        ("preference", "Preference", types.PREFERENCE_FLAGS, types.PREFERENCE_EXAMPLES, run_preference),
+        (
+            "instancetype",
+            "Instancetype",
+            types.INSTANCETYPE_FLAGS,
+            types.INSTANCETYPE_EXAMPLES,
+            CreateInstancetypeOptions,
+        ),
+        ("preference", "Preference", types.PREFERENCE_FLAGS, types.PREFERENCE_EXAMPLES, CreatePreferenceOptions),
     )
-    for name, kind, flags, examples, run in commands:
+    for name, kind, flags, examples, options_class in commands:
         if selected not in ("", name):
             continue
         group.command(
@@ -23,7 +32,7 @@ def register(group: typer.Typer, argv: list[str]) -> None:
             f"(virtctl create {name} flags).\n\nExamples:\n\n"
             + flagtable.verbatim(examples.format(prog="kubectl instancetype")),
             short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
-        )(flagtable.flag_command(flags, flagtable.common_options(), run))
+        )(flagtable.table_command(flags, options_class, run))
 
 
 def optional_value_flags() -> dict[str, str]:
@@ -37,53 +46,58 @@ def optional_value_flags() -> dict[str, str]:
     )
 
 
-def run_instancetype(ctx: typer.Context, given: dict, **common) -> None:
-    """Build the instance type as virtctl would, then create it (or print it)."""
-    from ..instancetype import createtypes as types
+@dataclasses.dataclass
+class CreateInstancetypeOptions:
+    """virtctl's create instancetype flags (the table, in ``extra``), create's and the connection's."""
 
-    _submit(ctx, given, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions, types.build_instancetype, **common)
+    create: flagtable.CreateFlags = dataclasses.field(default_factory=flagtable.CreateFlags)
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    extra: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, raw
+    built: Any = dataclasses.field(init=False, default=None)  # the table's options (createtypes.*Options)
+
+    def validate(self) -> None:
+        """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
+        from ..instancetype import createtypes as types
+
+        self.built = self._parse(types.INSTANCETYPE_FLAGS, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions)
+
+    def _parse(self, specs, specs_by_name, options_class) -> Any:
+        values = flagtable.parse_flags(specs_by_name, flagtable.given_flags(specs, self.extra))
+        return options_class.from_flags(values, namespace=self.connection.namespace)
+
+    def build(self, random_suffix) -> dict:
+        """The object, as virtctl builds it."""
+        from ..instancetype import createtypes as types
+
+        return types.build_instancetype(self.built, random_suffix=random_suffix)
 
 
-def run_preference(ctx: typer.Context, given: dict, **common) -> None:
-    """Build the preference as virtctl would, then create it (or print it)."""
-    from ..instancetype import createtypes as types
+@dataclasses.dataclass
+class CreatePreferenceOptions(CreateInstancetypeOptions):
+    """virtctl's create preference flags (the table, in ``extra``), create's and the connection's."""
 
-    _submit(ctx, given, types.PREFERENCE_FLAGS_BY_NAME, types.PreferenceOptions, types.build_preference, **common)
+    def validate(self) -> None:
+        """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
+        from ..instancetype import createtypes as types
+
+        self.built = self._parse(types.PREFERENCE_FLAGS, types.PREFERENCE_FLAGS_BY_NAME, types.PreferenceOptions)
+
+    def build(self, random_suffix) -> dict:
+        """The object, as virtctl builds it."""
+        from ..instancetype import createtypes as types
+
+        return types.build_preference(self.built, random_suffix=random_suffix)
 
 
-def _submit(
-    ctx: typer.Context,
-    given: dict,
-    specs_by_name: dict,
-    options_class,
-    build,
-    *,
-    dry_run: str,
-    output: str,
-    kubeconfig,
-    context,
-    namespace,
-    request_timeout: str,
-    verbosity: int,
-) -> None:
+def run(env, opts: CreateInstancetypeOptions, session) -> None:
+    """Build the instance type or preference as virtctl would, then create it (or print it)."""
     from ..kube.resources import BY_KIND
-    from ..output.printers import OBJECT_FORMATS, check_output_format
-
-    env = ctx.obj
-    env.verbosity = verbosity
-    dry_run = flagtable.check_dry_run(dry_run)
-    check_output_format(output, ("",) + OBJECT_FORMATS)
-    manifest = build(
-        options_class.from_flags(flagtable.parse_flags(specs_by_name, given), namespace=namespace),
-        random_suffix=env.random_suffix,
-    )
-    resource = BY_KIND[manifest["kind"]]
-    if dry_run == "client":
-        flagtable.print_result(env, manifest, resource, output, dry_run)
-        return
+    from ..output.created import print_created
     from ..usecases.creating import create_object
 
-    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        target = (namespace or client.namespace) if resource.namespaced else None
-        answer = create_object(client, resource, manifest, target, server_dry_run=dry_run == "server")
-    flagtable.print_created(env, answer, resource, output, dry_run)
+    manifest = opts.build(env.random_suffix)
+    resource = BY_KIND[manifest["kind"]]
+    dry_run = opts.create.dry_run
+    namespace = session.namespace if resource.namespaced and dry_run != "client" else None
+    created = create_object(session, resource, manifest, namespace, dry_run=dry_run)
+    print_created(env, created, opts.create.output)

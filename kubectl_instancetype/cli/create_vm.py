@@ -1,15 +1,18 @@
 """``kubectl instancetype create vm``: virtctl's ``create vm``, checked against the cluster and created."""
 
+import dataclasses
+from typing import Annotated, Any
+
 import typer
 
-from . import flagtable
+from . import flagtable, options
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``vm`` to the ``create`` group."""
     from ..instancetype import createvm
 
-    command = flagtable.flag_command(createvm.VM_FLAGS, flagtable.common_options(skip_checks=True), run)
+    command = flagtable.table_command(createvm.VM_FLAGS, CreateVMOptions, run)
     help_text = (
         createvm.LONG_HELP.replace(
             "Create a VirtualMachine manifest.", "Create a VirtualMachine, after checking what it references.", 1
@@ -30,108 +33,89 @@ def optional_value_flags() -> dict[str, str]:
     return flagtable.optional_value_flags(createvm.VM_FLAGS) | flagtable.OPTIONAL_VALUE_FLAGS
 
 
-def run(
-    ctx: typer.Context,
-    given: dict,
-    *,
-    dry_run: str,
-    output: str,
-    kubeconfig,
-    context,
-    namespace,
-    request_timeout: str,
-    verbosity: int,
-    skip_checks: bool,
-    resolve_inference: bool,
-    infer_from_image: bool,
-    insecure_registry: bool,
-) -> None:
+@dataclasses.dataclass
+class VMCheckFlags:
+    """What is checked or resolved against the cluster (and the image registry) before the VM is sent."""
+
+    skip_checks: Annotated[
+        bool,
+        typer.Option(
+            "--skip-checks",
+            help="Send the VM as built: no inference, look-ups, conflict or requirement checks first.",
+        ),
+    ] = False
+    resolve_inference: Annotated[
+        bool,
+        typer.Option(
+            "--resolve-inference",
+            help="Write the instance type and preference that inferFromVolume resolves to into the VM "
+            "({name, kind}) instead of leaving inference to the server.",
+        ),
+    ] = False
+    infer_from_image: Annotated[
+        bool,
+        typer.Option(
+            "--infer-from-image",
+            help="Read the default instance type and preference from the image of a --volume-containerdisk "
+            "or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and "
+            "write them as explicit matchers: KubeVirt cannot infer from images.",
+        ),
+    ] = False
+    insecure_registry: Annotated[
+        bool, typer.Option("--insecure-registry", help="--infer-from-image: plain HTTP to the registry.")
+    ] = False
+
+
+@dataclasses.dataclass
+class CreateVMOptions:
+    """virtctl's create vm flags (the table, in ``extra``), create's, the connection's and the checks'."""
+
+    create: flagtable.CreateFlags = dataclasses.field(default_factory=flagtable.CreateFlags)
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    checks: VMCheckFlags = dataclasses.field(default_factory=VMCheckFlags)
+    extra: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, raw
+    values: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, parsed
+    vm: Any = dataclasses.field(init=False, default=None)  # instancetype.createvm.VMOptions
+
+    def validate(self) -> None:
+        """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
+        from ..instancetype import createvm
+
+        given = flagtable.given_flags(createvm.VM_FLAGS, self.extra)
+        self.values = flagtable.parse_flags(createvm.VM_FLAGS_BY_NAME, given)
+        self.vm = createvm.VMOptions.from_flags(self.values, namespace=self.connection.namespace)
+
+
+def run(env, opts: CreateVMOptions, session) -> None:
     """Build the manifest exactly as virtctl would, check it as KubeVirt's admission would, create it."""
     from ..instancetype import createvm
-    from ..kube.resources import VIRTUAL_MACHINES
-    from ..output.printers import OBJECT_FORMATS, check_output_format
+    from ..output.created import print_created
     from ..usecases.creating import create_vm
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    dry_run = flagtable.check_dry_run(dry_run)
-    check_output_format(output, ("", *OBJECT_FORMATS))
-    values = flagtable.parse_flags(createvm.VM_FLAGS_BY_NAME, given)
-    options = createvm.VMOptions.from_flags(values, namespace=namespace)
-    manifest, _ = createvm.build_vm(
-        options,
-        random_suffix=env.random_suffix,
-        read_file=env.read_file,
-        warn=lambda line: env.stderr.write(line + "\n"),
-    )
-    report = lambda line: env.stderr.write(line + "\n")  # noqa: E731
-    if infer_from_image:
-        from ..output import messages
+    def report(line: str) -> None:
+        env.stderr.write(line + "\n")
+
+    manifest, _ = createvm.build_vm(opts.vm, random_suffix=env.random_suffix, read_file=env.read_file, warn=report)
+    if opts.checks.infer_from_image:
         from ..usecases.image_inference import apply_image_defaults
 
         manifest = apply_image_defaults(
+            session,
             manifest,
             from_volumes={
-                matcher: str(values[f"infer-{matcher}-from"])
+                matcher: str(opts.values[f"infer-{matcher}-from"])
                 for matcher in ("instancetype", "preference")
-                if values.get(f"infer-{matcher}-from")
+                if opts.values.get(f"infer-{matcher}-from")
             },
-            environ=env.environ,
-            home=env.home(),
-            insecure=insecure_registry,
-            log=messages.request_logger(env),
+            insecure=opts.checks.insecure_registry,
             report=report,
         )
-    if dry_run == "client":
-        if not skip_checks:
-            manifest = _client_side_preflight(
-                env, manifest, kubeconfig, context, namespace, request_timeout, resolve_inference, report
-            )
-        flagtable.print_result(env, manifest, VIRTUAL_MACHINES, output, dry_run)
-        return
-    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        answer = create_vm(
-            client,
-            manifest,
-            namespace or client.namespace,
-            server_dry_run=dry_run == "server",
-            checks=not skip_checks,
-            resolve_inference=resolve_inference,
-            report=report,
-        )
-    flagtable.print_created(env, answer, VIRTUAL_MACHINES, output, dry_run)
-
-
-# --dry-run=client checks against the cluster only when it answers at once: printing must not wait on it.
-CLIENT_DRY_RUN_TIMEOUT = "5s"
-
-
-def _client_side_preflight(env, manifest, kubeconfig, context, namespace, request_timeout, resolve_inference, report):
-    """--dry-run=client: nothing is sent, so the pre-flight stands in for KubeVirt's webhooks, reading (GET only)
-    the inference chain and the referenced types; a cluster that cannot be reached (or read) is no failure here,
-    only what admission would refuse is, in the words the server would use."""
-    from ..errors import APIError, ConfigurationError, TransportError
-    from ..kube.resources import VIRTUAL_MACHINES
-    from ..usecases.creating import check_object_names
-    from ..usecases.inference import InferenceForbidden
-    from ..usecases.preflight import AdmissionDenied, check_vm, explain, report_notes
-
-    timeout = request_timeout if request_timeout not in ("", "0") else CLIENT_DRY_RUN_TIMEOUT
-    try:
-        with flagtable.connect(env, kubeconfig, context, namespace, timeout) as client:
-            target = namespace or client.namespace
-            check_object_names(manifest, VIRTUAL_MACHINES, target)
-            verdict = check_vm(client, manifest, target)
-    except (ConfigurationError, TransportError, APIError) as exc:
-        if env.verbosity:
-            report(f"pre-flight skipped: {exc.render()}")
-        return manifest
-    except InferenceForbidden as exc:
-        report(f"Warning: pre-flight skipped: {exc.message}")
-        return manifest
-    report_notes(verdict, report)
-    if verdict.denial is not None:
-        raise AdmissionDenied(verdict.denial.as_api_error(), explain(verdict, verdict.denial.status_message))
-    if resolve_inference:
-        return {**verdict.vm, "metadata": manifest.get("metadata") or {}}
-    return manifest
+    created = create_vm(
+        session,
+        manifest,
+        dry_run=opts.create.dry_run,
+        checks=not opts.checks.skip_checks,
+        resolve_inference=opts.checks.resolve_inference,
+        report=report,
+    )
+    print_created(env, created, opts.create.output)

@@ -1,10 +1,12 @@
 """``kubectl instancetype derive SOURCE --name NAME [--memory Q] [--cpu N]``: a custom size from an existing type."""
 
-from typing import Annotated, Optional
+import dataclasses
+from typing import Annotated, Any, Optional
 
 import typer
 
 from . import flagtable, options
+from .catalog_options import CatalogSourceFlags
 
 HELP = """Create an instance type copied from an existing one, with new vCPUs and/or memory.
 
@@ -25,7 +27,9 @@ Examples:
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
-    app.command("derive", help=HELP, short_help="Create a custom size from an existing instance type.")(derive_command)
+    app.command("derive", help=HELP, short_help="Create a custom size from an existing instance type.")(
+        options.command(DeriveOptions, run)
+    )
 
 
 def optional_value_flags() -> dict[str, str]:
@@ -37,12 +41,14 @@ _NAMESPACED_PREFIXES = ("virtualmachineinstancetype", "virtualmachineinstancetyp
 _CLUSTER_PREFIXES = ("", "virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes", "vmcf", "vmcfs")
 
 
-def derive_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class DeriveOptions:
+    """Create the derived instance type."""
+
     source: Annotated[
         str,
         typer.Argument(help="The instance type to copy: NAME or virtualmachineinstancetype/NAME.", metavar="SOURCE"),
-    ],
+    ]
     name: Annotated[
         str,
         typer.Option(
@@ -52,7 +58,7 @@ def derive_command(
             help="Name of the new instance type.",
             show_default=False,
         ),
-    ],
+    ]
     memory: Annotated[
         Optional[str],
         typer.Option(
@@ -62,114 +68,50 @@ def derive_command(
             help="New guest memory, e.g. 6Gi.",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     cpu: Annotated[
         Optional[int],
         typer.Option("--cpu", click_type=options.GO_INT, metavar="N", help="New number of vCPUs.", show_default=False),
-    ] = None,
+    ] = None
     namespaced: Annotated[
         bool, typer.Option("--namespaced", help="Create a VirtualMachineInstancetype in the namespace.")
-    ] = False,
-    catalog: Annotated[
-        bool, typer.Option("--catalog", help="Copy from the embedded common-instancetypes catalog.")
-    ] = False,
-    catalog_version: Annotated[
-        Optional[str],
-        typer.Option(
-            "--catalog-version",
-            click_type=options.NON_BLANK,
-            metavar="VERSION",
-            help="The embedded catalog release for --catalog (default: the newest).",
-            show_default=False,
-        ),
-    ] = None,
-    dry_run: flagtable.DryRun = "none",
-    output: flagtable.Output = "",
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Create the derived instance type."""
-    from ..errors import PreflightError, UsageError
-    from ..instancetype.derive import DeriveError, derive
-    from ..instancetype.params import ParamError, split_prefixed_name
-    from ..kube import resources
-    from ..output.printers import OBJECT_FORMATS, check_output_format
+    ] = False
+    source_catalog: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
+    create: flagtable.CreateFlags = dataclasses.field(default_factory=flagtable.CreateFlags)
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    request: Any = dataclasses.field(init=False, default=None)  # usecases.derive.DeriveRequest
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    dry_run = flagtable.check_dry_run(dry_run)
-    check_output_format(output, ("",) + OBJECT_FORMATS)
-    if catalog_version and not catalog:
-        raise UsageError("--catalog-version goes with --catalog")
-    try:
-        prefix, source_name = split_prefixed_name(source)
-    except ParamError as exc:
-        raise UsageError(f'invalid source "{source}": {exc}') from None
-    prefix = prefix.lower()
-    if prefix in _NAMESPACED_PREFIXES:
-        source_resource = resources.INSTANCETYPES
-    elif prefix in _CLUSTER_PREFIXES:
-        source_resource = resources.CLUSTER_INSTANCETYPES
-    else:
-        raise UsageError(
-            f'invalid source kind "{prefix}", supported values are: virtualmachineinstancetype, '
-            "virtualmachineclusterinstancetype"
-        )
-    target_namespaced = namespaced or bool(namespace)
-    target = resources.INSTANCETYPES if target_namespaced else resources.CLUSTER_INSTANCETYPES
+    def validate(self) -> None:
+        """The source is [KIND/]NAME of an instance type kind."""
+        from ..instancetype.params import ParamError, split_prefixed_name
+        from ..usecases.derive import DeriveRequest
 
-    def build(source_obj: dict, target_namespace) -> dict:
         try:
-            return derive(source_obj, name=name, memory=memory, cpu=cpu, namespace=target_namespace)
-        except DeriveError as exc:
-            raise UsageError(str(exc)) from None
-
-    if catalog:
-        from ..catalog import DEFAULT_VERSION, load_catalog
-
-        embedded = load_catalog(catalog_version or DEFAULT_VERSION)
-        source_obj = embedded.instancetype(source_name)
-        if source_obj is None:
-            import difflib
-
-            close = difflib.get_close_matches(
-                source_name, [o["metadata"]["name"] for o in embedded.instancetypes], 1, 0.6
+            prefix, source_name = split_prefixed_name(self.source)
+        except ParamError as exc:
+            raise options.UsageError(f'invalid source "{self.source}": {exc}') from None
+        prefix = prefix.lower()
+        if prefix not in _NAMESPACED_PREFIXES + _CLUSTER_PREFIXES:
+            raise options.UsageError(
+                f'invalid source kind "{prefix}", supported values are: virtualmachineinstancetype, '
+                "virtualmachineclusterinstancetype"
             )
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise PreflightError(
-                f'instance type "{source_name}" not found in the common-instancetypes {embedded.version} catalog{hint}'
-            )
-        if dry_run == "client":
-            from ..usecases.creating import check_object_names
+        self.request = DeriveRequest(
+            source_name=source_name,
+            name=self.name,
+            source_namespaced=prefix in _NAMESPACED_PREFIXES,
+            memory=self.memory,
+            cpu=self.cpu,
+            namespaced=self.namespaced or bool(self.connection.namespace),
+            catalog=self.source_catalog.catalog,
+            catalog_version=self.source_catalog.catalog_version,
+        )
 
-            manifest = build(source_obj, (namespace or "default") if target_namespaced else None)
-            check_object_names(manifest, target, manifest["metadata"].get("namespace"))
-            flagtable.print_result(env, manifest, target, output, dry_run)
-            return
-    else:
-        source_obj = None
-    from ..usecases.creating import create_object
 
-    with flagtable.connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        if source_obj is None:
-            from ..errors import NotFoundError
-            from ..usecases.preflight import not_found_message
+def run(env, opts: DeriveOptions, session) -> None:
+    """Derive, create (or print) and say so as kubectl create does."""
+    from ..output.created import print_created
+    from ..usecases.derive import derive_instancetype
 
-            scope = client.namespace if source_resource.namespaced else None
-            try:
-                source_obj = client.get(source_resource, source_name, scope)
-            except NotFoundError:
-                raise PreflightError(not_found_message(client, source_resource, source_name, scope)) from None
-        target_namespace = client.namespace if target_namespaced else None
-        manifest = build(source_obj, target_namespace)
-        if dry_run == "client":
-            from ..usecases.creating import check_object_names
-
-            check_object_names(manifest, target, target_namespace)
-            flagtable.print_result(env, manifest, target, output, dry_run)
-            return
-        answer = create_object(client, target, manifest, target_namespace, server_dry_run=dry_run == "server")
-    flagtable.print_created(env, answer, target, output, dry_run)
+    created = derive_instancetype(session, opts.request, dry_run=opts.create.dry_run)
+    print_created(env, created, opts.create.output)

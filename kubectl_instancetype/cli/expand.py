@@ -3,6 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
+import dataclasses
 from typing import Annotated, Optional
 
 import typer
@@ -36,15 +37,17 @@ Examples:
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("expand", help=HELP, short_help="Show a VirtualMachine with its instance type and preference applied.")(
-        expand_command
+        options.command(ExpandOptions, run)
     )
 
 
-def expand_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class ExpandOptions:
+    """Expand VirtualMachines and print them, their diff or their provenance."""
+
     target: Annotated[
         Optional[str], typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine.", show_default=False)
-    ] = None,
+    ] = None
     filename: Annotated[
         Optional[str],
         typer.Option(
@@ -56,7 +59,7 @@ def expand_command(
             rich_help_panel=SOURCE_PANEL,
             show_default=False,
         ),
-    ] = None,
+    ] = None
     instancetype_file: Annotated[
         Optional[str],
         typer.Option(
@@ -66,7 +69,7 @@ def expand_command(
             rich_help_panel=SOURCE_PANEL,
             show_default=False,
         ),
-    ] = None,
+    ] = None
     preference_file: Annotated[
         Optional[str],
         typer.Option(
@@ -76,7 +79,7 @@ def expand_command(
             rich_help_panel=SOURCE_PANEL,
             show_default=False,
         ),
-    ] = None,
+    ] = None
     server: Annotated[
         bool,
         typer.Option(
@@ -84,17 +87,17 @@ def expand_command(
             help="Ask the cluster's KubeVirt (expand-vm-spec subresource) instead of expanding locally.",
             rich_help_panel=SOURCE_PANEL,
         ),
-    ] = False,
+    ] = False
     output: Annotated[
         str,
         typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.", rich_help_panel=OUTPUT_PANEL),
-    ] = "yaml",
+    ] = "yaml"
     diff: Annotated[
         bool,
         typer.Option(
             "--diff", help="A unified diff of spec.template.spec before and after.", rich_help_panel=OUTPUT_PANEL
         ),
-    ] = False,
+    ] = False
     explain: Annotated[
         bool,
         typer.Option(
@@ -102,14 +105,14 @@ def expand_command(
             help="A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).",
             rich_help_panel=OUTPUT_PANEL,
         ),
-    ] = False,
+    ] = False
     skip_checks: Annotated[
         bool,
         typer.Option(
             "--skip-checks",
             help="Do not run VM admission's spread and requirement checks (KubeVirt's expand does not).",
         ),
-    ] = False,
+    ] = False
     default_architecture: Annotated[
         str,
         typer.Option(
@@ -118,7 +121,7 @@ def expand_command(
             help="The cluster's default architecture, for VMs and preferences that set none.",
             rich_help_panel=CLUSTER_PANEL,
         ),
-    ] = "amd64",
+    ] = "amd64"
     default_network_interface: Annotated[
         str,
         typer.Option(
@@ -127,67 +130,59 @@ def expand_command(
             help="The cluster's default pod interface binding (bridge or masquerade).",
             rich_help_panel=CLUSTER_PANEL,
         ),
-    ] = "bridge",
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Expand VirtualMachines and print them, their diff or their provenance."""
-    from ..errors import UsageError
+    ] = "bridge"
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    name: Optional[str] = dataclasses.field(init=False, default=None)
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    if output not in ("yaml", "json"):
-        raise UsageError(f"not supported output format defined: {output} (use yaml or json)")
-    if diff and explain:
-        raise UsageError("--diff and --explain cannot be used together")
-    if (target is None) == (filename is None):
-        raise UsageError("a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both")
-    if server and (instancetype_file or preference_file):
-        raise UsageError(
-            "--server expands with the cluster's objects; it cannot use --instancetype-file or --preference-file"
-        )
-    name = None
-    if target is not None:
-        name = options.vm_target(target, "expand")
+    def validate(self) -> None:
+        """-o, --diff/--explain, one source, --server without local files."""
+        UsageError = options.UsageError
+        if self.output not in ("yaml", "json"):
+            raise UsageError(f"not supported output format defined: {self.output} (use yaml or json)")
+        if self.diff and self.explain:
+            raise UsageError("--diff and --explain cannot be used together")
+        if (self.target is None) == (self.filename is None):
+            raise UsageError("a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both")
+        if self.server and (self.instancetype_file or self.preference_file):
+            raise UsageError(
+                "--server expands with the cluster's objects; it cannot use --instancetype-file or --preference-file"
+            )
+        if self.target is not None:
+            self.name = options.vm_target(self.target, "expand")
+
+
+def run(env, opts: ExpandOptions, session) -> None:
+    """Expand, then print the VMs, their diff or their provenance; a VM that cannot be expanded fails."""
     from ..instancetype.expand import ClusterDefaults
-    from ..output import messages
-    from ..usecases.expansion import Expansion, vm_name
+    from ..usecases.expansion import expand, vm_name
 
-    run = Expansion(
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
-        ClusterDefaults(architecture=default_architecture, network_interface=default_network_interface),
-        check=not skip_checks,
-        environ=env.environ,
-        home=env.home(),
+    results = expand(
+        session,
+        ClusterDefaults(architecture=opts.default_architecture, network_interface=opts.default_network_interface),
         stdin=env.stdin,
-        log=messages.request_logger(env),
+        name=opts.name,
+        filename=opts.filename,
+        instancetype_file=opts.instancetype_file,
+        preference_file=opts.preference_file,
+        server=opts.server,
+        check=not opts.skip_checks,
     )
-    try:
-        if filename is not None:
-            vms = run.read_manifests(filename)
-        else:
-            vms = [run.stored_vm(name or "")]
-        run.load_overrides(instancetype_file, preference_file)
-        results = [run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm) for vm in vms]
-    finally:
-        run.close()
-    failed = [result for result in results if result[1] is None]
+    failed = [result for result in results if result.expanded is None]
     if failed:
-        for vm, _, problems in failed:
-            prefix = f"virtualmachine/{vm_name(vm)}: " if len(vms) > 1 else ""
-            for line in problems:
-                env.stderr.write(f"error: {prefix}{line}\n")
+        from ..output.terminal import escape
+
+        for result in failed:
+            prefix = f"virtualmachine/{vm_name(result.vm)}: " if len(results) > 1 else ""
+            for line in result.problems:
+                env.stderr.write(escape(f"error: {prefix}{line}") + "\n")
         raise typer.Exit(1)
-    expanded = [(vm, data) for vm, data, _ in results]
-    if explain:
+    expanded = [(result.vm, (result.expanded, result.provenance)) for result in results]
+    if opts.explain:
         _print_explain(env, expanded)
-    elif diff:
+    elif opts.diff:
         _print_diff(env, expanded)
     else:
-        _print_objects(env, output, [data for _, data in expanded])
+        _print_objects(env, opts.output, [data for _, data in expanded])
 
 
 def _print_objects(env, output: str, results) -> None:
@@ -213,17 +208,17 @@ def _print_diff(env, results) -> None:
     import difflib
 
     from ..output.goyaml import dump
+    from ..output.terminal import escape_lines
     from ..usecases.expansion import vm_name
 
     for vm, (expanded, _) in results:
         name = vm_name(vm)
         before = dump(_template_spec(vm)).splitlines(keepends=True)
         after = dump(_template_spec(expanded)).splitlines(keepends=True)
-        env.stdout.writelines(
-            difflib.unified_diff(
-                before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
-            )
+        diff = difflib.unified_diff(
+            before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
         )
+        env.stdout.writelines(escape_lines(line.removesuffix("\n")) + "\n" for line in diff)
 
 
 def _format_value(value) -> str:
@@ -254,6 +249,6 @@ def _print_explain(env, results) -> None:
             (path, _format_value(lookup(expanded, path)), source)
             for path, source in sorted(provenance.items(), key=lambda item: _path_key(item[0]))
         ]
-        header = f"virtualmachine/{vm_name(vm)}\n" if len(results) > 1 else ""
+        header = render_table(None, [[f"virtualmachine/{vm_name(vm)}"]]) if len(results) > 1 else ""
         blocks.append(header + render_table(("FIELD", "VALUE", "SOURCE"), rows))
     env.stdout.write("\n".join(blocks))

@@ -19,7 +19,7 @@ MIN_NAME_PADDING = 11  # cobra's minNamePadding
 EXAMPLES_HEADING = "Examples:"
 
 
-def _split_help(text: str) -> tuple[str, str]:
+def split_help(text: str) -> tuple[str, str]:
     """(long description, examples): Click's ``\\b`` markers removed, examples after an ``Examples:`` line."""
     lines = [line for line in (text or "").replace("\r\n", "\n").split("\n") if line != "\b"]
     for index, line in enumerate(lines):
@@ -100,7 +100,7 @@ def flag_usages(params: list[Any], command_name: str, optional_values: dict[str,
 
 def cobra_help(command: Any, ctx: Any) -> str:
     """The whole ``--help`` text of ``command`` in cobra's layout."""
-    long_text, examples = _split_help(command.help or command.short_help or "")
+    long_text, examples = split_help(command.help or command.short_help or "")
     path = ctx.command_path
     is_group = hasattr(command, "list_commands")
     parts = []
@@ -146,6 +146,13 @@ class CobraCommand(TyperCommand):
 
     # flags whose value may be left out, and what they mean alone (pflag's NoOptDefVal), for `[="client"]`
     optional_values: dict[str, str] = {}  # noqa: RUF012 - replaced per app by install(), never mutated
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # kubectl's impersonation flags on the commands not yet on options.command (they declare --kubeconfig alone)
+        from .options import legacy_impersonation_options
+
+        self.params.extend(legacy_impersonation_options(self.params))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Write cobra's help text."""

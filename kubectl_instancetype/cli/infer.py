@@ -3,6 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
 """
 
+import dataclasses
 from typing import Annotated, Any, Optional
 
 import typer
@@ -38,11 +39,13 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "infer", help=HELP, short_help="Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot)."
-    )(infer_command)
+    )(options.command(InferOptions, run))
 
 
-def infer_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class InferOptions:
+    """Resolve the inference of a VirtualMachine or the defaults of one volume."""
+
     target: Annotated[
         Optional[list[str]],
         typer.Argument(
@@ -50,7 +53,7 @@ def infer_command(
             metavar="[TYPE/NAME]",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     filename: Annotated[
         Optional[str],
         typer.Option(
@@ -60,7 +63,7 @@ def infer_command(
             help="A VirtualMachine in YAML or JSON; - reads stdin.",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     output: Annotated[
         str,
         typer.Option(
@@ -70,53 +73,49 @@ def infer_command(
             help="wide (the chain of objects read), yaml or json.",
             show_default=False,
         ),
-    ] = "",
+    ] = ""
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the chain of objects read for each matcher below the table.")
-    ] = False,
+    ] = False
     platform: Annotated[
         str,
         typer.Option(
             "--platform", metavar="OS/ARCH[/VARIANT]", help="infer image: the platform to pick from an image index."
         ),
-    ] = "linux/amd64",
+    ] = "linux/amd64"
     insecure_registry: Annotated[
         bool, typer.Option("--insecure-registry", help="infer image: talk plain HTTP to the registry.")
-    ] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Resolve the inference of a VirtualMachine or the defaults of one volume."""
-    from ..errors import UsageError
-    from ..output.printers import check_output_format
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    kind: str = dataclasses.field(init=False, default="")
+    name: str = dataclasses.field(init=False, default="")
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    check_output_format(output, OUTPUT_FORMATS)
-    kind, name = _parse_target(target or [])
-    if filename is not None and kind:
-        raise UsageError("specify either -f FILE or TYPE/NAME, not both")
-    if filename is None and not kind:
-        raise UsageError("you must specify -f FILE or TYPE/NAME (vm, pvc, dv, datasource, volumesnapshot)")
-    if kind == "Image":
-        _report_image(env, name, platform, insecure_registry, output, explain)
-        return
-    vm = _read_vm(env, filename) if filename is not None else None
-    with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        target_namespace = namespace or client.namespace
-        if vm is not None:
-            vm_namespace = _file_namespace(vm, namespace, target_namespace)
-            _report_vm(env, client, vm, vm_namespace, output, explain)
-        elif kind == "VirtualMachine":
-            from ..kube.resources import VIRTUAL_MACHINES
+    def validate(self) -> None:
+        """-o is a format of infer's; exactly one of -f and TYPE/NAME."""
+        from ..output.printers import check_output_format
 
-            stored = client.get(VIRTUAL_MACHINES, name, target_namespace)
-            _report_vm(env, client, stored, target_namespace, output, explain)
-        else:
-            _report_volume(env, client, kind, name, target_namespace, output, explain)
+        check_output_format(self.output, OUTPUT_FORMATS)
+        self.kind, self.name = _parse_target(self.target or [])
+        if self.filename is not None and self.kind:
+            raise options.UsageError("specify either -f FILE or TYPE/NAME, not both")
+        if self.filename is None and not self.kind:
+            raise options.UsageError("you must specify -f FILE or TYPE/NAME (vm, pvc, dv, datasource, volumesnapshot)")
+
+
+def run(env, opts: InferOptions, session) -> None:
+    """Resolve through the use case, then print the table (or the objects)."""
+    from ..usecases import infer
+
+    if opts.kind == "Image":
+        result = infer.infer_image(session, opts.name, opts.platform, insecure=opts.insecure_registry)
+        _report_image(env, result, opts.output, opts.explain)
+    elif opts.filename is not None:
+        vm = infer.read_vm(opts.filename, env.stdin)
+        _report_vm(env, infer.infer_vm(session, vm), opts.output, opts.explain)
+    elif opts.kind == "VirtualMachine":
+        _report_vm(env, infer.infer_stored_vm(session, opts.name), opts.output, opts.explain)
+    else:
+        _report_volume(env, infer.infer_volume(session, opts.kind, opts.name), opts.output, opts.explain)
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:
@@ -133,37 +132,11 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
     )
 
 
-def _read_vm(env: Any, filename: str) -> dict:
-    from ..errors import InputError
-    from ..usecases.manifests import read_documents
-
-    documents = read_documents(filename, env.stdin)
-    if len(documents) != 1 or not isinstance(documents[0], dict):
-        raise InputError(f"expected one VirtualMachine in {filename}, found {len(documents)} documents")
-    vm = documents[0]
-    if vm.get("kind") != "VirtualMachine":
-        raise InputError(f"expected a VirtualMachine in {filename}, found kind {vm.get('kind')!r}")
-    return vm
-
-
-def _file_namespace(vm: dict, flag: Optional[str], default: str) -> str:
-    from ..errors import UsageError
-
-    own = (vm.get("metadata") or {}).get("namespace")
-    if own and flag and own != flag:
-        # kubectl create -f's check
-        raise UsageError(
-            f'the namespace from the provided object "{own}" does not match the namespace "{flag}". '
-            f"You must pass '--namespace={own}' to perform this operation."
-        )
-    return own or default
-
-
-def _report_vm(env: Any, client: Any, vm: dict, namespace: str, output: str, explain: bool) -> None:
+def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
     from ..output import messages
-    from ..usecases.inference import InferenceRejected, dropped_warnings, resolve_vm
+    from ..usecases.inference import InferenceRejected, dropped_warnings
 
-    result = resolve_vm(client, vm, namespace)
+    vm, result = inference.given, inference.result
     if result.error is not None:
         raise InferenceRejected(result.error)
     for line in dropped_warnings(result):
@@ -196,13 +169,12 @@ def _report_vm(env: Any, client: Any, vm: dict, namespace: str, output: str, exp
     if explain:
         for outcome in result.outcomes:
             if outcome.resolution is not None:
-                env.stdout.write(f"{outcome.matcher}: {outcome.resolution.chain_text()}\n")
+                env.stdout.write(escape(f"{outcome.matcher}: {outcome.resolution.chain_text()}") + "\n")
 
 
-def _report_volume(env: Any, client: Any, kind: str, name: str, namespace: str, output: str, explain: bool) -> None:
-    from ..usecases.inference import InferenceRejected, resolve_volume_object
+def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
+    from ..usecases.inference import InferenceRejected
 
-    defaults = resolve_volume_object(client, kind, name, namespace)
     resolutions = (("instancetype", defaults.instancetype), ("preference", defaults.preference))
     for _, resolution in resolutions:
         if not resolution.ok and not resolution.ignorable:
@@ -228,17 +200,13 @@ def _report_volume(env: Any, client: Any, kind: str, name: str, namespace: str, 
     _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
     if explain:
         for matcher, resolution in resolutions:
-            env.stdout.write(f"{matcher}: {resolution.chain_text()}\n")
+            env.stdout.write(escape(f"{matcher}: {resolution.chain_text()}") + "\n")
 
 
-def _report_image(env: Any, text: str, platform_text: str, insecure: bool, output: str, explain: bool) -> None:
+def _report_image(env: Any, result: Any, output: str, explain: bool) -> None:
     from ..instancetype import imagedefaults
     from ..output import messages
-    from ..usecases.inference import image_defaults
 
-    result = image_defaults(
-        text, platform_text, insecure=insecure, environ=env.environ, home=env.home(), log=messages.request_logger(env)
-    )
     image, defaults = result.image, result.defaults
     reference, platform = image.reference, image.platform
     chain = " -> ".join([f"image {reference}"] + [step.text() for step in image.steps] + ["env"])
@@ -267,22 +235,17 @@ def _report_image(env: Any, text: str, platform_text: str, insecure: bool, outpu
         rows.append(row + [chain] if output == "wide" else row)
     _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
     if explain:
-        env.stdout.write(f"chain: {chain}\n")
+        env.stdout.write(escape(f"chain: {chain}") + "\n")
+
+
+def escape(text: str) -> str:
+    """Cluster and registry data with its control characters shown (output/terminal.py)."""
+    from ..output.terminal import escape as escape_controls
+
+    return escape_controls(text)
 
 
 def _print_table(env: Any, headers: list[str], rows: list[list[str]]) -> None:
     from ..output.table import render_table
 
     env.stdout.write(render_table(headers, rows))
-
-
-def _connect(env: Any, kubeconfig: Optional[str], context: Optional[str], namespace: Optional[str], timeout: str):
-    from ..kube.client import connect
-    from ..output import messages
-
-    return connect(
-        options.connection_options(kubeconfig, context, namespace, timeout),
-        env.environ,
-        env.home(),
-        messages.request_logger(env),
-    )

@@ -3,6 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
 """
 
+import dataclasses
 from typing import Annotated, Optional
 
 import typer
@@ -30,22 +31,24 @@ Examples:
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("label", help=HELP, short_help="Label a PVC, DataVolume or DataSource with default types.")(
-        label_command
+        options.command(LabelOptions, run)
     )
 
 
-def label_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class LabelOptions:
+    """Merge-patch the default-type labels of one volume and print kubectl label's line."""
+
     target: Annotated[
         list[str],
         typer.Argument(
             help="TYPE/NAME or TYPE NAME: pvc, dv or datasource (das).", metavar="TYPE/NAME", show_default=False
         ),
-    ],
+    ]
     default_instancetype: Annotated[
         Optional[str],
         typer.Option("--default-instancetype", metavar="NAME", help="The instance type to infer.", show_default=False),
-    ] = None,
+    ] = None
     default_instancetype_kind: Annotated[
         Optional[str],
         typer.Option(
@@ -54,11 +57,11 @@ def label_command(
             help="virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     default_preference: Annotated[
         Optional[str],
         typer.Option("--default-preference", metavar="NAME", help="The preference to infer.", show_default=False),
-    ] = None,
+    ] = None
     default_preference_kind: Annotated[
         Optional[str],
         typer.Option(
@@ -67,56 +70,51 @@ def label_command(
             help="virtualmachinepreference or virtualmachineclusterpreference (the default).",
             show_default=False,
         ),
-    ] = None,
-    remove: Annotated[bool, typer.Option("--remove", help="Remove the four default-type labels.")] = False,
-    overwrite: Annotated[
-        bool, typer.Option("--overwrite", help="Allow changing a label that already has a value.")
-    ] = False,
+    ] = None
+    remove: Annotated[bool, typer.Option("--remove", help="Remove the four default-type labels.")] = False
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Allow changing a label that already has a value.")] = (
+        False
+    )
     skip_checks: Annotated[
         bool, typer.Option("--skip-checks", help="Do not look up the instance type and preference first.")
-    ] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Merge-patch the default-type labels of one volume and print kubectl label's line."""
-    from ..errors import UsageError
-    from ..kube.resources import BY_KIND
-    from ..usecases.inference import LabelRequest, canonical_kind, label_volume
-    from .infer import _connect
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    kind: str = dataclasses.field(init=False, default="")
+    name: str = dataclasses.field(init=False, default="")
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    kind, name = _parse_target(target)
-    # virtctl image-upload's checks for the same flags
-    if default_instancetype_kind is not None and default_instancetype is None:
-        raise UsageError("--default-instancetype must be provided with --default-instancetype-kind")
-    if default_preference_kind is not None and default_preference is None:
-        raise UsageError("--default-preference must be provided with --default-preference-kind")
-    if remove and (default_instancetype is not None or default_preference is not None):
-        raise UsageError("--remove cannot be used with --default-instancetype or --default-preference")
-    if not remove and default_instancetype is None and default_preference is None:
-        raise UsageError("at least one of --default-instancetype, --default-preference or --remove is required")
-    request = LabelRequest(
-        instancetype=default_instancetype,
-        instancetype_kind=canonical_kind(default_instancetype_kind or "", "instancetype"),
-        preference=default_preference,
-        preference_kind=canonical_kind(default_preference_kind or "", "preference"),
-        remove=remove,
-        overwrite=overwrite,
-    )
-    with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        outcome = label_volume(
-            client, BY_KIND[kind], name, namespace or client.namespace, request, skip_checks=skip_checks
+    def validate(self) -> None:
+        """The target is a volume kind; the flags combine as virtctl image-upload's do."""
+        self.kind, self.name = options.object_target(
+            self.target,
+            ("PersistentVolumeClaim", "DataVolume", "DataSource"),
+            'cannot label a "{word}": pvc, dv and datasource carry inference labels',
         )
-    env.stdout.write(f"{outcome.name} {outcome.verb}\n")
+        # virtctl image-upload's checks for the same flags
+        if self.default_instancetype_kind is not None and self.default_instancetype is None:
+            raise options.UsageError("--default-instancetype must be provided with --default-instancetype-kind")
+        if self.default_preference_kind is not None and self.default_preference is None:
+            raise options.UsageError("--default-preference must be provided with --default-preference-kind")
+        if self.remove and (self.default_instancetype is not None or self.default_preference is not None):
+            raise options.UsageError("--remove cannot be used with --default-instancetype or --default-preference")
+        if not self.remove and self.default_instancetype is None and self.default_preference is None:
+            raise options.UsageError(
+                "at least one of --default-instancetype, --default-preference or --remove is required"
+            )
 
 
-def _parse_target(words: list[str]) -> tuple[str, str]:
-    return options.object_target(
-        words,
-        ("PersistentVolumeClaim", "DataVolume", "DataSource"),
-        'cannot label a "{word}": pvc, dv and datasource carry inference labels',
+def run(env, opts: LabelOptions, session) -> None:
+    """Label the volume and print kubectl label's line."""
+    from ..usecases.inference import LabelRequest, canonical_kind, label_volume
+
+    request = LabelRequest(
+        instancetype=opts.default_instancetype,
+        instancetype_kind=canonical_kind(opts.default_instancetype_kind or "", "instancetype"),
+        preference=opts.default_preference,
+        preference_kind=canonical_kind(opts.default_preference_kind or "", "preference"),
+        remove=opts.remove,
+        overwrite=opts.overwrite,
     )
+    outcome = label_volume(session, opts.kind, opts.name, request, skip_checks=opts.skip_checks)
+    from ..output.terminal import escape
+
+    env.stdout.write(escape(f"{outcome.name} {outcome.verb}") + "\n")

@@ -28,8 +28,11 @@ def build_app(argv: Sequence[str] = ()):
 
 
 def _write_error(env: Environment, text: str) -> None:
+    from ..output.terminal import escape_lines
+
     try:
-        env.stderr.write(text + "\n")
+        # the message may quote the cluster, a registry or a proxy: their control characters are shown escaped
+        env.stderr.write(escape_lines(text) + "\n")
     except (OSError, ValueError):
         pass  # no stderr either: the exit status is all that is left
 

@@ -1,13 +1,15 @@
 """``kubectl instancetype matrix``: series by size, each cell ``vCPU/memory``, rendered with tabulate.
 
-tabulate is imported here only (measured in the README): no other command pays for it.
+tabulate is imported here only (about 25 ms, measured in docs/finding.md): no other command pays for it.
 """
 
-from typing import Annotated, Optional
+import dataclasses
+from typing import Annotated, Any
 
 import typer
 
 from . import options
+from .catalog_options import CatalogSourceFlags
 
 FORMATS = ("plain", "github", "grid")
 
@@ -26,86 +28,61 @@ Examples:
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
-    app.command("matrix", help=HELP, short_help="Series by size matrix of the instance types.")(matrix_command)
+    app.command("matrix", help=HELP, short_help="Series by size matrix of the instance types.")(
+        options.command(MatrixOptions, run)
+    )
 
 
-def matrix_command(
-    ctx: typer.Context,
-    catalog: Annotated[
-        bool, typer.Option("--catalog", help="Use the embedded common-instancetypes catalog, not the cluster.")
-    ] = False,
-    catalog_version: Annotated[
-        Optional[str],
-        typer.Option(
-            "--catalog-version",
-            click_type=options.NON_BLANK,
-            metavar="VERSION",
-            help="The embedded catalog release for --catalog (default: the newest).",
-            show_default=False,
-        ),
-    ] = None,
+@dataclasses.dataclass
+class MatrixOptions:
+    """Print the size matrix."""
+
+    source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     fmt: Annotated[
         str,
         typer.Option("--format", metavar="FORMAT", help="Table format: plain, github or grid."),
-    ] = "plain",
-    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped instance types.")] = False,
-    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced instance types.")] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Print the size matrix."""
-    from ..errors import UsageError
-    from ..instancetype.listing import INSTANCETYPES, RangeFilter
-    from ..usecases.listing import Query
+    ] = "plain"
+    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped instance types.")] = False
+    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced instance types.")] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    if fmt not in FORMATS:
-        raise UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{fmt}")')
-    if cluster_only and namespaced_only:
-        raise UsageError("--cluster and --namespaced cannot be used together")
-    if catalog_version and not catalog:
-        raise UsageError("--catalog-version goes with --catalog")
-    query = Query(
-        what=INSTANCETYPES,
-        label_selector="",
-        ranges=RangeFilter(what=INSTANCETYPES),
-        # the catalog's namespaced copies equal its cluster objects
-        cluster_only=cluster_only or (catalog and not namespaced_only),
-        namespaced_only=namespaced_only,
+    def validate(self) -> None:
+        """The format is tabulate's; one scope at most."""
+        from ..instancetype.listing import INSTANCETYPES, RangeFilter
+        from ..usecases.listing import Query
+
+        if self.fmt not in FORMATS:
+            raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
+        if self.cluster_only and self.namespaced_only:
+            raise options.UsageError("--cluster and --namespaced cannot be used together")
+        self.query = Query(
+            what=INSTANCETYPES,
+            label_selector="",
+            ranges=RangeFilter(what=INSTANCETYPES),
+            # the catalog's namespaced copies equal its cluster objects
+            cluster_only=self.cluster_only or (self.source.catalog and not self.namespaced_only),
+            namespaced_only=self.namespaced_only,
+        )
+
+
+def run(env, opts: MatrixOptions, session) -> None:
+    """Build the matrix (the cluster's, or the catalog's with --catalog) and print it."""
+    from ..output import messages
+    from ..usecases.matrix import size_matrix
+
+    result = size_matrix(
+        None if opts.source.catalog else session,
+        opts.query,
+        catalog_version=opts.source.catalog_version,
+        namespace=opts.connection.namespace or "default",
     )
-    if catalog:
-        from ..catalog import DEFAULT_VERSION, load_catalog
-        from ..usecases.listing import CatalogSource
-
-        _print(env, CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace or "default"), query, fmt)
-        return
-    from ..kube.client import connect
-    from ..output import messages
-    from ..usecases.listing import ClusterSource
-
-    connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
-    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
-        _print(env, ClusterSource(client), query, fmt)
-
-
-def _print(env, source, query, fmt: str) -> None:
-    from ..instancetype.matrix import build_matrix
-    from ..output import messages
-
-    pairs: list = []
-    for warning in source.scan(
-        query, lambda obj, namespace: pairs.append((obj["metadata"]["name"], obj.get("spec") or {}))
-    ):
+    for warning in result.warnings:
         messages.warn(env, warning)
-    if not pairs:
+    if not result.rows:
         messages.info(env, "No resources found")
         return
-    matrix = build_matrix(pairs)
-    env.stdout.write(render(matrix.headers, matrix.rows, fmt) + "\n")
+    env.stdout.write(render(result.headers, result.rows, opts.fmt) + "\n")
 
 
 def render(headers: list[str], rows: list[list[str]], fmt: str) -> str:

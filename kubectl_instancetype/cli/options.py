@@ -1,11 +1,30 @@
-"""Options shared by every command that talks to a cluster, declared once (kubectl's global flags).
+"""The flags commands share, declared once, and typed options: one dataclass per command.
 
-kubectl does not pass its own global flags to plugins, so each command parses them itself.
+kubectl gives each command an ``XOptions`` struct, filled from its flags, checked by ``Validate()`` and run by
+``Run()`` with one ``cmdutil.Factory`` (k8s.io/kubectl/pkg/cmd/get/get.go); flag groups shared by several
+commands (``genericclioptions.ConfigFlags``, ``PrintFlags``) are declared once and added to each. Here:
+
+- an options class is a dataclass whose fields are flags (``Annotated[T, typer.Option(...)]`` or
+  ``typer.Argument``) or flag groups (a field whose type is another such dataclass, e.g.
+  :class:`ConnectionFlags`); ``validate()`` checks the values (pure: no I/O, raises :class:`UsageError`) and
+  fills the fields declared with ``init=False`` from them (kubectl's ``Complete``: ``vm/NAME`` -> NAME); an
+  optional ``warnings()`` returns the lines pflag prints while parsing (deprecated flags);
+- :func:`command` makes the Typer command of an options class: the signature is the fields in order, groups
+  flattened (so help, completion and parsing stay Typer's); on a run it fills one options object, sets the
+  verbosity, validates, builds the :class:`~..kube.session.Session` when the options have connection flags,
+  and calls ``run(env, options[, session])``.
+
+No ``from __future__ import annotations`` here or in command modules: Typer reads the field types as objects
+(string annotations would be evaluated on every run).
+
+The connection flags exist on every command that talks to a cluster: kubectl does not pass its own global
+flags to plugins, so each command parses them itself.
 """
 
-from __future__ import annotations
-
-from typing import Annotated, Optional
+import dataclasses
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Optional
 
 import typer
 from typer._click.core import Parameter
@@ -102,6 +121,37 @@ RequestTimeout = Annotated[
         rich_help_panel=CONNECTION_PANEL,
     ),
 ]
+As = Annotated[
+    Optional[str],
+    typer.Option(
+        "--as",
+        metavar="string",
+        help="Username to impersonate for the operation. User could be a regular user or a service account in a "
+        "namespace.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
+AsGroup = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--as-group",
+        metavar="stringArray",
+        help="Group to impersonate for the operation, this flag can be repeated to specify multiple groups.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
+AsUid = Annotated[
+    Optional[str],
+    typer.Option(
+        "--as-uid",
+        metavar="string",
+        help="UID to impersonate for the operation.",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
 Verbosity = Annotated[
     int,
     typer.Option(
@@ -146,22 +196,6 @@ def parse_request_timeout(text: str) -> float | None:
         return request_timeout_seconds(text)
     except DurationError as exc:
         raise UsageError(str(exc)) from None
-
-
-def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
-    """Bundle the global flags for :mod:`kubectl_instancetype.kube` (a ``ConnectionOptions``)."""
-    from ..kube.config import ConnectionOptions  # only commands that talk to a cluster need it
-    from ..kube.names import invalid_namespace
-
-    if namespace and (problem := invalid_namespace(namespace)):
-        raise UsageError(problem)
-
-    return ConnectionOptions(
-        kubeconfig=kubeconfig or None,
-        context=context or None,
-        namespace=namespace or None,
-        request_timeout=parse_request_timeout(request_timeout),
-    )
 
 
 VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
@@ -221,3 +255,207 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
     if not name:
         raise UsageError(f"resource name may not be empty ({word}/NAME)")
     return kind, name
+
+
+# ---- typed options -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class ConnectionFlags:
+    """kubectl's global flags (``genericcliConfigFlags``): where the cluster is, and ``-v``.
+
+    kubectl does not pass its own global flags to plugins, so each command that talks to a cluster has these.
+    """
+
+    kubeconfig: Kubeconfig = None
+    context: Context = None
+    namespace: Namespace = None
+    request_timeout: RequestTimeout = "0"
+    verbosity: Verbosity = 0
+    # kubectl's impersonation flags (client-go's Impersonate-* headers on every request)
+    as_user: As = None
+    as_groups: AsGroup = None
+    as_uid: AsUid = None
+
+    def connection_options(self) -> Any:
+        """The flags as :class:`~..kube.kubeconfig.ConnectionOptions`; a namespace that is no valid name or a
+        timeout that is no duration is a :class:`UsageError` (checked when the session is built, before any
+        request, as kubectl's ConfigFlags check them)."""
+        from ..kube.kubeconfig.model import ConnectionOptions
+        from ..kube.names import invalid_namespace
+
+        if self.namespace and (problem := invalid_namespace(self.namespace)):
+            raise UsageError(problem)
+        return ConnectionOptions(
+            kubeconfig=self.kubeconfig or None,
+            context=self.context or None,
+            namespace=self.namespace or None,
+            request_timeout=parse_request_timeout(self.request_timeout),
+            as_user=self.as_user or None,
+            as_uid=self.as_uid or None,
+            as_groups=tuple(self.as_groups or ()),
+        )
+
+    def session(self, env: Any) -> Any:
+        """The :class:`~..kube.session.Session` for these flags (nothing is checked, read or opened until asked
+        for: ``version --client`` never parses them)."""
+        from ..kube.session import Session
+        from ..output.messages import request_logger, warn
+
+        return Session(
+            self.connection_options,
+            env.environ,
+            env.home(),
+            log=request_logger(env),
+            verbosity=self.verbosity,
+            warn=lambda text: warn(env, text),
+        )
+
+
+@dataclasses.dataclass
+class ShortTimeoutConnectionFlags(ConnectionFlags):
+    """:class:`ConnectionFlags` for a command that must not wait long for an answer (``version``)."""
+
+    request_timeout: RequestTimeout = "5s"
+
+
+def _group(kind: Any) -> Optional[type]:
+    """``kind`` when it is a flag group (a dataclass), else None."""
+    return kind if isinstance(kind, type) and dataclasses.is_dataclass(kind) else None
+
+
+def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
+    """``(parameter name, annotation, default)`` of every flag of ``options_class``, groups flattened in place."""
+    flat: list[tuple[str, Any, Any]] = []
+    for field in dataclasses.fields(options_class):
+        if not field.init:  # a value validate() derives from the flags
+            continue
+        group = _group(field.type)
+        if group is not None:
+            flat.extend(fields_of(group))
+            continue
+        default = field.default if field.default is not dataclasses.MISSING else inspect.Parameter.empty
+        flat.append((field.name, field.type, default))
+    return flat
+
+
+def _fill(options_class: type, values: dict[str, Any]) -> Any:
+    """An ``options_class`` object from the flat ``values`` (consumed as the fields are filled)."""
+    given = {}
+    for field in dataclasses.fields(options_class):
+        if not field.init:
+            continue
+        group = _group(field.type)
+        given[field.name] = _fill(group, values) if group is not None else values.pop(field.name)
+    return options_class(**given)
+
+
+def validate(opts: Any) -> None:
+    """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
+    for field in dataclasses.fields(opts):
+        if _group(field.type) is not None:
+            validate(getattr(opts, field.name))
+    own = getattr(opts, "validate", None)
+    if own is not None:
+        own()
+
+
+def _connection(opts: Any) -> Optional[ConnectionFlags]:
+    found = getattr(opts, "connection", None)
+    return found if isinstance(found, ConnectionFlags) else None
+
+
+def command(
+    options_class: type, run: Callable[..., Any], *, extra: Sequence[inspect.Parameter] = ()
+) -> Callable[..., Any]:
+    """The Typer command function for ``options_class``; a run calls ``run(env, options)``, or
+    ``run(env, options, session)`` when the options have a ``connection`` group (:class:`ConnectionFlags`).
+
+    ``run``'s return value is the command's (an int is the exit status). ``extra`` parameters (flags made from
+    a table, see :mod:`.flagtable`) come first; their values are handed to the options as ``opts.extra``.
+    """
+    flat = fields_of(options_class)
+    names = [name for name, _, _ in flat]
+    if len(set(names)) != len(names):
+        raise TypeError(f"{options_class.__name__}: a flag is declared twice: {names}")
+    parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    parameters += list(extra)
+    parameters += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        for name, annotation, default in flat
+    ]
+
+    def typer_command(ctx: typer.Context, **values: Any) -> Any:
+        env = ctx.obj
+        env.verbosity = values.get("verbosity", 0)  # first: a failure from here on shows its traceback at -v
+        given = {parameter.name: values.pop(parameter.name) for parameter in extra}
+        opts = _fill(options_class, values)
+        if extra:
+            opts.extra = given
+        for line in getattr(opts, "warnings", list)():
+            env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
+        validate(opts)
+        connection = _connection(opts)
+        if connection is None:
+            return run(env, opts)
+        with connection.session(env) as session:
+            return run(env, opts, session)
+
+    typer_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    # Typer reads the annotations too (get_type_hints), not only the signature.
+    typer_command.__annotations__ = {p.name: p.annotation for p in parameters}
+    typer_command.__doc__ = options_class.__doc__
+    return typer_command
+
+
+def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
+    """The connection flags as ``ConnectionOptions``, for the commands not yet on :func:`command` (going away).
+
+    Their ``--as``, ``--as-group`` and ``--as-uid`` are added by :func:`legacy_impersonation_options` and read here.
+    """
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    acting_as = dict(ctx.meta.get(_LEGACY_IMPERSONATION, {})) if ctx is not None else {}
+    flags = ConnectionFlags(kubeconfig, context, namespace, request_timeout)
+    flags.as_user, flags.as_uid = acting_as.get("as_user"), acting_as.get("as_uid")
+    flags.as_groups = list(acting_as.get("as_groups") or ())
+    return flags.connection_options()
+
+
+_LEGACY_IMPERSONATION = "kubectl_instancetype.impersonation"
+
+
+def legacy_impersonation_options(params: list[Any]) -> list[Any]:
+    """``--as``, ``--as-group``, ``--as-uid`` for a command not yet on :func:`command` that has ``--kubeconfig``
+    (helpformat.CobraCommand adds them): their values go to the context's ``meta``, where
+    :func:`connection_options` reads them. Commands with :class:`ConnectionFlags` have them as fields."""
+    names = {getattr(param, "name", "") for param in params}
+    if "kubeconfig" not in names or "as_user" in names:
+        return []
+    from typer.core import TyperOption
+
+    def keep(ctx: Any, param: Parameter, value: Any) -> Any:
+        if value:
+            ctx.meta.setdefault(_LEGACY_IMPERSONATION, {})[param.name] = tuple(value) if param.multiple else value
+        return value
+
+    made = []
+    for name, (annotation, _default) in (
+        ("as_user", (As, None)),
+        ("as_groups", (AsGroup, None)),
+        ("as_uid", (AsUid, None)),
+    ):
+        info: Any = getattr(annotation, "__metadata__")[0]  # noqa: B009 - mypy cannot see Annotated metadata
+        made.append(
+            TyperOption(
+                param_decls=[info.default, name],
+                metavar=info.metavar,
+                multiple=name == "as_groups",
+                help=info.help,
+                expose_value=False,
+                callback=keep,
+                rich_help_panel=CONNECTION_PANEL,
+            )
+        )
+    return made

@@ -1,10 +1,12 @@
 """``kubectl instancetype recommend --preference NAME``: the instance types that fit a preference, smallest first."""
 
-from typing import Annotated, Optional
+import dataclasses
+from typing import Annotated, Any, Optional
 
 import typer
 
 from . import options
+from .catalog_options import CatalogSourceFlags
 
 HELP = """Rank the instance types that satisfy a preference's requirements, smallest first.
 
@@ -27,11 +29,15 @@ OUTPUT_PANEL = "Output"
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
-    app.command("recommend", help=HELP, short_help="Rank the instance types that fit a preference.")(recommend_command)
+    app.command("recommend", help=HELP, short_help="Rank the instance types that fit a preference.")(
+        options.command(RecommendOptions, run)
+    )
 
 
-def recommend_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class RecommendOptions:
+    """Rank the instance types that fit a preference."""
+
     preference: Annotated[
         str,
         typer.Option(
@@ -41,11 +47,11 @@ def recommend_command(
             help="The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.",
             show_default=False,
         ),
-    ],
+    ]
     min_cpu: Annotated[
         Optional[int],
         typer.Option("--min-cpu", click_type=options.GO_INT, metavar="N", help="At least N vCPUs.", show_default=False),
-    ] = None,
+    ] = None
     min_memory: Annotated[
         Optional[str],
         typer.Option(
@@ -55,7 +61,7 @@ def recommend_command(
             help="At least this much guest memory, e.g. 8Gi.",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     klass: Annotated[
         Optional[str],
         typer.Option(
@@ -65,13 +71,13 @@ def recommend_command(
             help="Only this series class, e.g. general.purpose.",
             show_default=False,
         ),
-    ] = None,
+    ] = None
     limit: Annotated[
         Optional[int],
         typer.Option(
             "--max", click_type=options.GO_INT, metavar="N", help="Show at most N instance types.", show_default=False
         ),
-    ] = None,
+    ] = None
     arch: Annotated[
         Optional[str],
         typer.Option(
@@ -81,20 +87,8 @@ def recommend_command(
             help="The architecture the VM will request (default: the preference's preferredArchitecture).",
             show_default=False,
         ),
-    ] = None,
-    catalog: Annotated[
-        bool, typer.Option("--catalog", help="Use the embedded common-instancetypes catalog, not the cluster.")
-    ] = False,
-    catalog_version: Annotated[
-        Optional[str],
-        typer.Option(
-            "--catalog-version",
-            click_type=options.NON_BLANK,
-            metavar="VERSION",
-            help="The embedded catalog release for --catalog (default: the newest).",
-            show_default=False,
-        ),
-    ] = None,
+    ] = None
+    source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     show_rejected: Annotated[
         bool,
         typer.Option(
@@ -102,7 +96,7 @@ def recommend_command(
             help="Also list near misses (the nearest type of each series that falls short in one respect) and why.",
             rich_help_panel=OUTPUT_PANEL,
         ),
-    ] = False,
+    ] = False
     output: Annotated[
         str,
         typer.Option(
@@ -113,67 +107,57 @@ def recommend_command(
             rich_help_panel=OUTPUT_PANEL,
             show_default=False,
         ),
-    ] = "",
+    ] = ""
     no_headers: Annotated[
         bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
-    ] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Rank the instance types that fit a preference."""
-    from ..errors import UsageError
-    from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX, RangeFilter
-    from ..instancetype.quantity import QuantityError, parse_quantity
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
+
+    def validate(self) -> None:
+        """-o, the minimums and the preference reference are well-formed (before any request)."""
+        from ..golang.quantity import QuantityError, parse_quantity
+        from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX, RangeFilter
+        from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
+        from ..usecases.listing import Query
+        from ..usecases.recommend import parse_preference_reference
+
+        check_output_format(self.output, TABLE_FORMATS + OBJECT_FORMATS)
+        for flag, value in (("--min-cpu", self.min_cpu), ("--max", self.limit)):
+            if value is not None and value < 0:
+                raise options.UsageError(f"{flag} must not be negative")
+        if self.min_memory is not None:
+            try:
+                parse_quantity(self.min_memory)
+            except QuantityError as exc:
+                raise options.UsageError(f"invalid --min-memory quantity {self.min_memory!r}: {exc}") from None
+        parse_preference_reference(self.preference)  # a malformed reference fails before any request
+        self.query = Query(
+            what=INSTANCETYPES,
+            label_selector=f"{LABEL_PREFIX}class={self.klass}" if self.klass else "",
+            ranges=RangeFilter(what=INSTANCETYPES),
+            cluster_only=self.source.catalog,
+        )
+
+
+def run(env, opts: RecommendOptions, session) -> None:
+    """Rank (the cluster's types, or the catalog's with --catalog) and print."""
     from ..instancetype.recommend import Minimums
-    from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
-    from ..usecases.listing import Query
-    from ..usecases.recommend import parse_preference_reference, recommend
+    from ..usecases.recommend import recommend_from
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS)
-    for flag, value in (("--min-cpu", min_cpu), ("--max", limit)):
-        if value is not None and value < 0:
-            raise UsageError(f"{flag} must not be negative")
-    if min_memory is not None:
-        try:
-            parse_quantity(min_memory)
-        except QuantityError as exc:
-            raise UsageError(f"invalid --min-memory quantity {min_memory!r}: {exc}") from None
-    if catalog_version and not catalog:
-        raise UsageError("--catalog-version goes with --catalog")
-    parse_preference_reference(preference)  # a malformed reference fails before any request
-    query = Query(
-        what=INSTANCETYPES,
-        label_selector=f"{LABEL_PREFIX}class={klass}" if klass else "",
-        ranges=RangeFilter(what=INSTANCETYPES),
-        cluster_only=catalog,
+    result = recommend_from(
+        None if opts.source.catalog else session,
+        opts.preference,
+        opts.query,
+        catalog_version=opts.source.catalog_version,
+        namespace=opts.connection.namespace or "default",
+        minimums=Minimums(opts.min_cpu, opts.min_memory),
+        architecture=opts.arch,
+        limit=opts.limit,
     )
-    minimums = Minimums(min_cpu, min_memory)
-
-    def run(source, preference_obj) -> None:
-        result = recommend(source, query, preference_obj, minimums=minimums, architecture=arch, limit=limit)
-        _print(env, result, preference, output=output, no_headers=no_headers, show_rejected=show_rejected)
-
-    if catalog:
-        from ..catalog import DEFAULT_VERSION, load_catalog
-        from ..usecases.listing import CatalogSource
-        from ..usecases.recommend import catalog_preference
-
-        embedded = load_catalog(catalog_version or DEFAULT_VERSION)
-        run(CatalogSource(embedded, namespace or "default"), catalog_preference(embedded, preference))
-        return
-    from ..kube.client import connect
-    from ..output import messages
-    from ..usecases.listing import ClusterSource
-    from ..usecases.recommend import cluster_preference
-
-    connection = options.connection_options(kubeconfig, context, namespace, request_timeout)
-    with connect(connection, env.environ, env.home(), messages.request_logger(env)) as client:
-        run(ClusterSource(client), cluster_preference(client, preference))
+    _print(
+        env, result, opts.preference, output=opts.output, no_headers=opts.no_headers, show_rejected=opts.show_rejected
+    )
 
 
 def _print(env, result, preference: str, *, output: str, no_headers: bool, show_rejected: bool) -> None:

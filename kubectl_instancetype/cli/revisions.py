@@ -3,6 +3,7 @@
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
+import dataclasses
 from typing import Annotated
 
 import typer
@@ -23,54 +24,49 @@ Examples:
   kubectl instancetype revisions vm/my-vm
   kubectl instancetype revisions vm/my-vm -n prod"""
 
+HEADERS = ("MATCHER", "KIND", "NAME", "REVISION", "RECORDED IN", "STORED GEN", "LIVE GEN", "CHANGED")
+FLAVOURS = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
+
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("revisions", help=HELP, short_help="Show the ControllerRevisions a VirtualMachine uses.")(
-        revisions_command
+        options.command(RevisionsOptions, run)
     )
 
 
-def revisions_command(
-    ctx: typer.Context,
-    target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)],
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
+@dataclasses.dataclass
+class RevisionsOptions:
     """Print a table of the VM's matchers and their revisions, then the spec diffs of changed objects."""
-    from ..kube.client import connect
+
+    target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    name: str = dataclasses.field(init=False, default="")
+
+    def validate(self) -> None:
+        """The argument names a VirtualMachine."""
+        self.name = options.vm_target(self.target, "revisions")
+
+
+def run(env, opts: RevisionsOptions, session) -> None:
+    """Read the revisions and print them."""
     from ..output import messages
     from ..output.table import render_table
+    from ..usecases.revisions import vm_revisions
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    name = options.vm_target(target, "revisions")
-    with connect(
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
-        env.environ,
-        env.home(),
-        messages.request_logger(env),
-    ) as client:
-        from ..kube.resources import VIRTUAL_MACHINES
-        from ..usecases.revisions import matcher_report
-
-        vm = client.get(VIRTUAL_MACHINES, name, client.namespace)
-        reports = [matcher_report(client, vm, key) for key in ("instancetype", "preference")]
-    from ..instancetype.expand.revisions import server_flavour
-
-    rows = [report["row"] for report in reports if report]
-    if not rows:
-        messages.info(env, f"virtualmachine/{name} has no instance type and no preference")
+    result = vm_revisions(session, opts.name)
+    if not result.matchers:
+        messages.info(env, f"virtualmachine/{result.name} has no instance type and no preference")
         return
-    env.stdout.write(
-        render_table(("MATCHER", "KIND", "NAME", "REVISION", "RECORDED IN", "STORED GEN", "LIVE GEN", "CHANGED"), rows)
-    )
-    flavour = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
-    if server_flavour(vm) in flavour:
-        env.stdout.write(f"\nRevisions recorded in: {flavour[server_flavour(vm)]}\n")
-    for report in reports:
-        if report and report["diff"]:
-            env.stdout.write("\n" + report["diff"])
+    rows = [
+        (m.matcher, m.kind, m.name, m.revision, m.recorded_in, m.stored_generation, m.live_generation, m.changed)
+        for m in result.matchers
+    ]
+    env.stdout.write(render_table(HEADERS, rows))
+    if result.flavour in FLAVOURS:
+        env.stdout.write(f"\nRevisions recorded in: {FLAVOURS[result.flavour]}\n")
+    from ..output.terminal import escape_lines
+
+    for matcher in result.matchers:
+        if matcher.diff:
+            env.stdout.write("\n" + escape_lines(matcher.diff))

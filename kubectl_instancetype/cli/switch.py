@@ -1,113 +1,204 @@
-"""``kubectl instancetype switch vm/NAME --instancetype X [--preference Y]``.
+"""``kubectl instancetype switch vm/NAME --instancetype X [--preference Y] [--plan|--wait] | --refresh``.
 
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
+import dataclasses
 from typing import Annotated, Optional
 
 import typer
 
 from . import options
 
-HELP = """Switch a VirtualMachine to another instance type and/or preference, after checking the new combination.
+HELP = """Switch a VirtualMachine to another instance type and/or preference, saying first what KubeVirt will do
+with it.
 
 Before anything is written the new instance type and preference are read and the VM is checked as KubeVirt's
-admission would (conflicts with the VM, spread divisibility, preference requirements). The VM is then updated
-the way the server expects: the matcher's name (and kind) change, and a set revisionName is cleared, since
-KubeVirt rejects a new name with the old revisionName ("the Matcher Name has been updated without updating the
-RevisionName"). Whether the cluster records revisions in status (KubeVirt v1.5+) or in spec.revisionName
-(v1.4 and older) is read from the VM. A running VM takes the new type on its next restart or, with the
-LiveUpdate rollout strategy, as a hotplug.
+admission would (conflicts with the VM, spread divisibility, preference requirements). Then the plan: which
+fields of the VM's template change (sockets, cores, memory, dedicated CPUs, hugepages, node selector...) and,
+for a running VM, whether each one is hot-plugged or waits for a restart, with the RestartRequired message
+KubeVirt's controller will set (its rules: only sockets within maxSockets, guest memory within maxGuest on a
+migratable VM, node selector, affinity and tolerations change live under the LiveUpdate rollout strategy, read
+from the KubeVirt CR). A stopped VM gets the new values when it starts.
+
+The VM is then updated the way the server expects: the matcher's name (and kind) change, and a set
+revisionName is cleared, since KubeVirt rejects a new name with the old revisionName. With --wait the command
+waits (at most --timeout) for the controller and reports what it did: the new ControllerRevision, the
+RestartRequired condition, the VMI's hot-plug conditions, and whether that matches the plan.
+
+--refresh moves a VM to the current generation of the types it already names (KubeVirt keeps the revision it
+stored until the matcher's name, kind or inferFromVolume changes): a ControllerRevision of the current object
+is stored as KubeVirt stores it and pinned; once the controller records it, the pin is removed.
 
 \b
 Examples:
-  kubectl instancetype switch vm/my-vm --instancetype u1.large
+  kubectl instancetype switch vm/my-vm --instancetype u1.large --plan
+  kubectl instancetype switch vm/my-vm --instancetype u1.large --wait
   kubectl instancetype switch vm/my-vm --instancetype virtualmachineinstancetype/custom --preference rhel.9
-  kubectl instancetype switch vm/my-vm --instancetype u1.2xlarge --dry-run"""
+  kubectl instancetype switch vm/my-vm --refresh --wait
+  kubectl instancetype switch vm/my-vm --instancetype u1.2xlarge --plan -o yaml"""
+
+PLAN_FORMATS = ("", "yaml", "json")
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("switch", help=HELP, short_help="Switch a VirtualMachine to another instance type or preference.")(
-        switch_command
+        options.command(SwitchOptions, run)
     )
 
 
-def switch_command(
-    ctx: typer.Context,
-    target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)],
+@dataclasses.dataclass
+class SwitchOptions:
+    """Plan, then (unless --plan) write and optionally wait."""
+
+    target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
     instancetype: Annotated[
         Optional[str],
         typer.Option("--instancetype", metavar="[KIND/]NAME", help="The new instance type.", show_default=False),
-    ] = None,
+    ] = None
     preference: Annotated[
         Optional[str],
         typer.Option("--preference", metavar="[KIND/]NAME", help="The new preference.", show_default=False),
-    ] = None,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="Check and print the new matchers; write nothing.")
-    ] = False,
+    ] = None
+    refresh: Annotated[
+        bool,
+        typer.Option("--refresh", help="Move the VM to the current generation of the types it already names."),
+    ] = False
+    plan_only: Annotated[
+        bool, typer.Option("--plan", help="Print what KubeVirt will do with the VM; write nothing.")
+    ] = False
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="The same as --plan.")] = False
+    wait: Annotated[
+        bool,
+        typer.Option("--wait", help="After writing, wait for the controller and report what it did."),
+    ] = False
+    timeout: Annotated[
+        str,
+        typer.Option("--timeout", metavar="DURATION", help="How long --wait waits (30s, 2m)."),
+    ] = "60s"
+    output: Annotated[
+        str,
+        typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the plan (and outcome) as data."),
+    ] = ""
     skip_checks: Annotated[
         bool, typer.Option("--skip-checks", help="Do not check the new combination before writing.")
-    ] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Check the new combination, then update the VM's matchers."""
-    from ..errors import UsageError
-    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
-    from ..instancetype.expand.revisions import SPEC_REVISIONS, STATUS_REFS
-    from ..kube.client import connect
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    name: str = dataclasses.field(init=False, default="")
+    changes: list = dataclasses.field(init=False, default_factory=list)
+    wait_seconds: float = dataclasses.field(init=False, default=0.0)
+
+    def validate(self) -> None:
+        """The flags go together; the timeout is a duration; the kinds are instance type / preference kinds."""
+        from ..errors import UsageError
+        from ..golang.duration import DurationError, parse_duration
+        from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+        from ..output.printers import check_output_format
+
+        self.name = options.vm_target(self.target, "switch")
+        check_output_format(self.output, PLAN_FORMATS)
+        if self.refresh and (self.instancetype is not None or self.preference is not None):
+            raise UsageError("--refresh keeps the types the VM names: give it without --instancetype and --preference")
+        if not self.refresh and self.instancetype is None and self.preference is None:
+            raise UsageError("nothing to switch: give --instancetype and/or --preference, or --refresh")
+        self.plan_only = self.plan_only or self.dry_run
+        if self.wait and self.plan_only:
+            raise UsageError("--wait waits for a write: it cannot go with --plan or --dry-run")
+        try:
+            self.wait_seconds = parse_duration(self.timeout) / 1e9
+        except DurationError as exc:
+            raise UsageError(f'invalid argument "{self.timeout}" for "--timeout" flag: {exc}') from None
+        if self.wait_seconds < 0:
+            raise UsageError(f'invalid argument "{self.timeout}" for "--timeout" flag: must not be negative')
+        for key, value, kinds in (
+            ("instancetype", self.instancetype, INSTANCETYPE_KINDS),
+            ("preference", self.preference, PREFERENCE_KINDS),
+        ):
+            if value is None:
+                continue
+            prefix, _, object_name = value.rpartition("/")
+            kind = normalize_kind(prefix, kinds)
+            if kind is None or not object_name:
+                raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
+            self.changes.append((key, object_name, kind))
+
+
+def run(env, opts: SwitchOptions, session) -> None:
+    """Plan, print, write, wait."""
+    import time
+
+    from ..errors import PluginError
+    from ..instancetype.expand.revisions import SPEC_REVISIONS
     from ..output import messages
+    from ..output.switchplan import outcome_document, plan_document, render_outcome, render_plan
+    from ..output.terminal import escape
+    from ..usecases.switching import apply_switch, observe, plan_switch, unpin_refreshed
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    name = options.vm_target(target, "switch")
-    if instancetype is None and preference is None:
-        raise UsageError("nothing to switch: give --instancetype and/or --preference")
-    changes = []
-    for key, value, kinds in (
-        ("instancetype", instancetype, INSTANCETYPE_KINDS),
-        ("preference", preference, PREFERENCE_KINDS),
-    ):
-        if value is None:
-            continue
-        prefix, _, object_name = value.rpartition("/")
-        kind = normalize_kind(prefix, kinds)
-        if kind is None or not object_name:
-            raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
-        changes.append((key, object_name, kind))
-    from ..usecases.revisions import apply_switch, plan_switch
-
-    with connect(
-        options.connection_options(kubeconfig, context, namespace, request_timeout),
-        env.environ,
-        env.home(),
-        messages.request_logger(env),
-        warn=lambda text: messages.warn(env, text),
-    ) as client:
-        plan = plan_switch(client, name, changes, check=not skip_checks)
-        for key in plan.cleared:
+    plan = plan_switch(session, opts.name, opts.changes, check=not opts.skip_checks, refresh=opts.refresh)
+    if plan.noop and not opts.refresh:
+        # kubectl apply's word for an object left as it is; nothing is sent
+        dry = " (dry run)" if opts.plan_only else ""
+        env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged{dry}") + "\n")
+        return
+    document = plan_document(plan)
+    for warning in plan.warnings:
+        messages.warn(env, warning)
+    for change in plan.changes:
+        if change.cleared_revision:
             what = "written by the controller (KubeVirt v1.4 or older)" if plan.flavour == SPEC_REVISIONS else "pinned"
-            messages.info(env, f"clearing spec.{key}.revisionName ({what}) so that the new {key} is taken")
-        if plan.flavour == STATUS_REFS and verbosity:
-            messages.info(env, "the cluster records revisions in status (KubeVirt v1.5+); it stores the new one itself")
-        summary = ", ".join(
-            f"{key} {_describe(plan.vm, key)} -> {_describe(plan.updated, key)}" for key, _, _ in changes
+            messages.info(
+                env, f"clearing spec.{change.key}.revisionName ({what}) so that the new {change.key} is taken"
+            )
+    if not opts.output:
+        env.stdout.write(render_plan(plan))
+    if opts.plan_only or plan.noop:
+        if opts.output:
+            _print_document(env, opts.output, document)
+        elif plan.noop:
+            env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged") + "\n")
+        return
+    written = apply_switch(session, plan)
+    summary = ", ".join(f"{c.key} {c.before} -> {c.after}" for c in plan.changes)
+    if not opts.output:
+        verb = "refreshed" if opts.refresh else "switched"
+        env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} {verb}: {summary}") + "\n")
+    if opts.wait or opts.refresh:
+        # a refresh waits briefly even without --wait: the pin comes off once the controller records it
+        outcome = observe(
+            session,
+            plan,
+            written,
+            timeout=opts.wait_seconds if opts.wait else min(opts.wait_seconds, 10.0),
+            clock=env.clock,
+            sleep=time.sleep,
         )
-        if dry_run:
-            env.stdout.write(f"virtualmachine.kubevirt.io/{name} would switch: {summary} (dry run)\n")
-            return
-        apply_switch(client, plan)
-    env.stdout.write(f"virtualmachine.kubevirt.io/{name} switched: {summary}\n")
+        if opts.refresh and plan.refresh and unpin_refreshed(session, plan) is None:
+            messages.warn(
+                env,
+                "the controller has not recorded the refreshed revisions yet: spec.*.revisionName stays "
+                "pinned to them (KubeVirt honours it; clear it once status.*Ref names them)",
+            )
+        if opts.wait:
+            document["outcome"] = outcome_document(outcome)
+            if not opts.output:
+                env.stdout.write(render_outcome(plan, outcome, opts.timeout))
+            if outcome.timed_out:
+                if opts.output:
+                    _print_document(env, opts.output, document)
+                raise PluginError(
+                    f"timed out after {opts.timeout} waiting for the controller; see kubectl get vm {opts.name} -o yaml"
+                )
+    if opts.output:
+        _print_document(env, opts.output, document)
 
 
-def _describe(vm, key: str) -> str:
-    matcher = (vm.get("spec") or {}).get(key)
-    if not matcher:
-        return "(none)"
-    kind = matcher.get("kind")
-    return f"{kind}/{matcher.get('name')}" if kind else str(matcher.get("name") or "(inferred)")
+def _print_document(env, output: str, document) -> None:
+    import json
+
+    if output == "json":
+        env.stdout.write(json.dumps(document, indent=4) + "\n")
+    else:
+        from ..output.goyaml import dump
+
+        env.stdout.write(dump(document))

@@ -3,8 +3,9 @@
 No ``from __future__ import annotations`` in command modules (typer would eval every annotation per run).
 """
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -45,42 +46,42 @@ DEPRECATED = {
 def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
     """Add the command to ``app``."""
     app.command("upload", help=HELP, short_help="Upload a VM image to a DataVolume or PVC, with default types.")(
-        upload_command
+        options.command(UploadOptions, run)
     )
 
 
 def _uint(flag: str, value: int) -> int:
-    from ..errors import UsageError
-
     if value < 0:
         # pflag's uint flags parse with strconv.ParseUint
-        raise UsageError(
+        raise options.UsageError(
             f'invalid argument "{value}" for "{flag}" flag: strconv.ParseUint: parsing "{value}": invalid syntax'
         )
     return value
 
 
-def upload_command(
-    ctx: typer.Context,
+@dataclasses.dataclass
+class UploadOptions:
+    """Run virtctl image-upload's checks and protocol."""
+
     args: Annotated[
         Optional[list[str]],
         typer.Argument(help="dv|pvc NAME: the kind of volume and its name.", metavar="dv|pvc NAME", show_default=False),
-    ] = None,
-    image_path: Annotated[
-        str, typer.Option("--image-path", help="Path to the local VM image.", show_default=False)
-    ] = "",
+    ] = None
+    image_path: Annotated[str, typer.Option("--image-path", help="Path to the local VM image.", show_default=False)] = (
+        ""
+    )
     archive_path: Annotated[
         str, typer.Option("--archive-path", help="Path to the local archive.", show_default=False)
-    ] = "",
+    ] = ""
     size: Annotated[
         str, typer.Option("--size", help="The size of the DataVolume to create (ex. 10Gi, 500Mi).", show_default=False)
-    ] = "",
+    ] = ""
     storage_class: Annotated[
         str, typer.Option("--storage-class", help="The storage class for the PVC.", show_default=False)
-    ] = "",
+    ] = ""
     access_mode: Annotated[
         str, typer.Option("--access-mode", help="The access mode for the PVC.", show_default=False)
-    ] = "",
+    ] = ""
     volume_mode: Annotated[
         str,
         typer.Option(
@@ -89,16 +90,16 @@ def upload_command(
             "default. For archive upload default is filesystem.",
             show_default=False,
         ),
-    ] = "",
-    no_create: Annotated[
-        bool, typer.Option("--no-create", help="Don't attempt to create a new DataVolume/PVC.")
-    ] = False,
+    ] = ""
+    no_create: Annotated[bool, typer.Option("--no-create", help="Don't attempt to create a new DataVolume/PVC.")] = (
+        False
+    )
     uploadproxy_url: Annotated[
         str, typer.Option("--uploadproxy-url", help="The URL of the cdi-upload proxy service.", show_default=False)
-    ] = "",
+    ] = ""
     insecure: Annotated[
         bool, typer.Option("--insecure", help="Allow insecure server connections when using HTTPS.")
-    ] = False,
+    ] = False
     wait_secs: Annotated[
         int,
         typer.Option(
@@ -106,7 +107,7 @@ def upload_command(
             click_type=options.GO_INT,
             help="Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).",
         ),
-    ] = 300,
+    ] = 300
     retry: Annotated[
         int,
         typer.Option(
@@ -114,13 +115,13 @@ def upload_command(
             click_type=options.GO_INT,
             help="When upload server returns a transient error, we retry this number of times before giving up",
         ),
-    ] = 5,
+    ] = 5
     force_bind: Annotated[
         bool, typer.Option("--force-bind", help="Force bind the PVC, ignoring the WaitForFirstConsumer logic.")
-    ] = False,
+    ] = False
     datasource: Annotated[
         bool, typer.Option("--datasource", help="Create a DataSource pointing to the created DataVolume/PVC.")
-    ] = False,
+    ] = False
     default_instancetype: Annotated[
         str,
         typer.Option(
@@ -128,7 +129,7 @@ def upload_command(
             help="The default instance type to associate with the image.",
             show_default=False,
         ),
-    ] = "",
+    ] = ""
     default_instancetype_kind: Annotated[
         str,
         typer.Option(
@@ -136,13 +137,13 @@ def upload_command(
             help="The default instance type kind to associate with the image.",
             show_default=False,
         ),
-    ] = "",
+    ] = ""
     default_preference: Annotated[
         str,
         typer.Option(
             "--default-preference", help="The default preference to associate with the image.", show_default=False
         ),
-    ] = "",
+    ] = ""
     default_preference_kind: Annotated[
         str,
         typer.Option(
@@ -150,83 +151,87 @@ def upload_command(
             help="The default preference kind to associate with the image.",
             show_default=False,
         ),
-    ] = "",
+    ] = ""
     skip_checks: Annotated[
         bool,
         typer.Option("--skip-checks", help="Do not look up the default instance type and preference first."),
-    ] = False,
-    pvc_name: Annotated[str, typer.Option("--pvc-name", hidden=True, help="The destination DataVolume/PVC name.")] = "",
+    ] = False
+    pvc_name: Annotated[str, typer.Option("--pvc-name", hidden=True, help="The destination DataVolume/PVC name.")] = ""
     pvc_size: Annotated[
         str, typer.Option("--pvc-size", hidden=True, help="The size of the PVC to create (ex. 10Gi, 500Mi).")
-    ] = "",
+    ] = ""
     block_volume: Annotated[
         bool, typer.Option("--block-volume", hidden=True, help="Create a PVC with VolumeMode=Block.")
-    ] = False,
-    kubeconfig: options.Kubeconfig = None,
-    context: options.Context = None,
-    namespace: options.Namespace = None,
-    request_timeout: options.RequestTimeout = "0",
-    verbosity: options.Verbosity = 0,
-) -> None:
-    """Run virtctl image-upload's checks and protocol."""
-    from ..errors import UsageError
-    from ..instancetype.upload import Flags, parse_flags
+    ] = False
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    plan: Any = dataclasses.field(init=False, default=None)  # instancetype.upload.Plan
 
-    env = ctx.obj
-    env.verbosity = verbosity
-    words = list(args or [])
-    if len(words) > 2:
-        raise UsageError(f"accepts at most 2 arg(s), received {len(words)}")
-    given = {"pvc_name": pvc_name, "pvc_size": pvc_size, "block_volume": block_volume}
-    for key, (flag, advice) in DEPRECATED.items():
-        if given[key]:
-            env.stderr.write(f"Flag {flag} has been deprecated, {advice}\n")
-    plan = parse_flags(
-        Flags(
-            args=tuple(words),
-            pvc_name=pvc_name,
-            pvc_size=pvc_size,
-            size=size,
-            storage_class=storage_class,
-            access_mode=access_mode,
-            block_volume=block_volume,
-            volume_mode=volume_mode,
-            image_path=image_path,
-            archive_path=archive_path,
-            no_create=no_create,
-            wait_secs=_uint("--wait-secs", wait_secs),
-            retry=_uint("--retry", retry),
-            force_bind=force_bind,
-            datasource=datasource,
-            default_instancetype=default_instancetype,
-            default_instancetype_kind=_kind(default_instancetype_kind, "instancetype"),
-            default_preference=default_preference,
-            default_preference_kind=_kind(default_preference_kind, "preference"),
+    def warnings(self) -> list[str]:
+        """pflag's lines for the deprecated flags given (printed as they are parsed, before any check)."""
+        given = {"pvc_name": self.pvc_name, "pvc_size": self.pvc_size, "block_volume": self.block_volume}
+        return [
+            f"Flag {flag} has been deprecated, {advice}" for key, (flag, advice) in DEPRECATED.items() if given[key]
+        ]
+
+    def validate(self) -> None:
+        """virtctl's checks of the arguments and flags; the plan of the upload."""
+        from ..instancetype.upload import Flags, parse_flags
+
+        words = list(self.args or [])
+        if len(words) > 2:
+            raise options.UsageError(f"accepts at most 2 arg(s), received {len(words)}")
+        self.plan = parse_flags(
+            Flags(
+                args=tuple(words),
+                pvc_name=self.pvc_name,
+                pvc_size=self.pvc_size,
+                size=self.size,
+                storage_class=self.storage_class,
+                access_mode=self.access_mode,
+                block_volume=self.block_volume,
+                volume_mode=self.volume_mode,
+                image_path=self.image_path,
+                archive_path=self.archive_path,
+                no_create=self.no_create,
+                wait_secs=_uint("--wait-secs", self.wait_secs),
+                retry=_uint("--retry", self.retry),
+                force_bind=self.force_bind,
+                datasource=self.datasource,
+                default_instancetype=self.default_instancetype,
+                default_instancetype_kind=_kind(self.default_instancetype_kind, "instancetype"),
+                default_preference=self.default_preference,
+                default_preference_kind=_kind(self.default_preference_kind, "preference"),
+            )
         )
-    )
-    if not plan.image_path:  # the deprecated --pvc-name form skips virtctl's path checks; open("") fails as Go's
-        raise UsageError("open : no such file or directory")
+        if (
+            not self.plan.image_path
+        ):  # the deprecated --pvc-name form skips virtctl's path checks; open("") fails as Go's
+            raise options.UsageError("open : no such file or directory")
+
+
+def run(env, opts: UploadOptions, session) -> None:
+    """Check the image, then upload it; virtctl's lines on stdout, the progress on stderr."""
     from ..output.progress import progress_for
     from ..usecases.upload import Settings, check_image, upload
-    from .infer import _connect
 
+    plan = opts.plan
     check_image(plan.image_path)
 
+    from ..output.terminal import escape
+
     def say(line: str) -> None:
-        env.stdout.write(line + "\n")
+        env.stdout.write(escape(line) + "\n")
         env.stdout.flush()
 
     settings = Settings(
-        uploadproxy_url=uploadproxy_url,
-        insecure=insecure,
-        skip_checks=skip_checks,
-        environ=env.environ,
+        uploadproxy_url=opts.uploadproxy_url,
+        insecure=opts.insecure,
+        skip_checks=opts.skip_checks,
         say=say,
         progress=lambda total: progress_for(env.stderr, total, plan.name),
         jitter=_jitter,
     )
-    with _connect(env, kubeconfig, context, namespace, request_timeout) as client:
-        upload(client, plan, namespace or client.namespace, settings)
+    upload(session, plan, settings)
 
 
 def _kind(value: str, matcher: str) -> str:

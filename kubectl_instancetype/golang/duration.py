@@ -1,4 +1,5 @@
-"""Go's ``time.ParseDuration`` and client-go's ``clientcmd.ParseTimeout`` (kubectl's ``--request-timeout``).
+"""Go durations: ``time.ParseDuration``, client-go's ``clientcmd.ParseTimeout`` (kubectl's ``--request-timeout``),
+``time.Duration.String`` (:func:`duration_string`) and apimachinery's ``duration.HumanDuration`` (AGE columns).
 
 ``parse_duration`` follows Go byte for byte: units ``ns``, ``us``, ``µs`` (U+00B5), ``μs`` (U+03BC), ``ms``,
 ``s``, ``m``, ``h``; several terms (``1h30m``); fractions (``1.5h``, ``.5s``), with Go's float64 arithmetic
@@ -160,3 +161,63 @@ def request_timeout_seconds(text: str) -> float | None:
     if nanoseconds > MAX_TIMEOUT_NANOSECONDS:
         raise DurationError(f"Invalid timeout value {text}: the longest timeout is {MAX_TIMEOUT_NANOSECONDS // 10**9}s")
     return nanoseconds / 1e9 if nanoseconds else None
+
+
+def _fraction(value: int, precision: int) -> str:
+    """time's fmtInt + fmtFrac: ``value / 10**precision`` with the fraction's trailing zeros (and dot) omitted."""
+    whole, rest = divmod(value, 10**precision)
+    digits = str(rest).rjust(precision, "0").rstrip("0") if precision else ""
+    return f"{whole}.{digits}" if digits else str(whole)
+
+
+def duration_string(nanoseconds: int) -> str:
+    """``time.Duration(nanoseconds).String()``: ``0s``, ``1.5µs``, ``250ms``, ``59s``, ``1m0s``, ``2h0m0.5s``."""
+    magnitude = abs(nanoseconds)
+    sign = "-" if nanoseconds < 0 else ""
+    if magnitude < 1_000_000_000:
+        if magnitude == 0:
+            return "0s"
+        if magnitude < 1_000:
+            return f"{sign}{magnitude}ns"
+        if magnitude < 1_000_000:
+            return f"{sign}{_fraction(magnitude, 3)}µs"
+        return f"{sign}{_fraction(magnitude, 6)}ms"
+    seconds, fraction = divmod(magnitude, 1_000_000_000)
+    text = _fraction(seconds % 60 * 1_000_000_000 + fraction, 9) + "s"
+    minutes = seconds // 60
+    if minutes:
+        text = f"{minutes % 60}m{text}"
+        if minutes // 60:
+            text = f"{minutes // 60}h{text}"
+    return sign + text
+
+
+def human_duration(seconds: float) -> str:
+    """apimachinery's ``HumanDuration``: ``45s``, ``5m3s``, ``3h``, ``2d4h``, ``400d``, ``3y20d``."""
+    seconds = int(seconds)  # truncates toward zero, like Go's int(d.Seconds())
+    if seconds < -1:
+        return "<invalid>"
+    seconds = max(0, seconds)
+    if seconds < 120:
+        return f"{seconds}s"
+    minutes = seconds // 60
+    if minutes < 10:
+        rest = seconds % 60
+        return f"{minutes}m{rest}s" if rest else f"{minutes}m"
+    if minutes < 180:
+        return f"{minutes}m"
+    hours = seconds // 3600
+    if hours < 8:
+        rest = minutes % 60
+        return f"{hours}h{rest}m" if rest else f"{hours}h"
+    if hours < 48:
+        return f"{hours}h"
+    if hours < 192:
+        rest = hours % 24
+        return f"{hours // 24}d{rest}h" if rest else f"{hours // 24}d"
+    if hours < 24 * 365 * 2:
+        return f"{hours // 24}d"
+    if hours < 24 * 365 * 8:
+        rest = (hours // 24) % 365
+        return f"{hours // 24 // 365}y{rest}d" if rest else f"{hours // 24 // 365}y"
+    return f"{hours // 24 // 365}y"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
 from .differences import DIFFERENCES_FROM_VIRTCTL as DIFFERENCES_FROM_VIRTCTL
 from .params import (
     FLAG_BOOL,
@@ -28,7 +29,6 @@ from .params import (
     parse_params,
     random_string,
 )
-from .quantity import QuantityError, canonical_quantity, parse_quantity
 
 API_VERSION = "instancetype.kubevirt.io/v1beta1"
 IOTHREADS_POLICIES = ("auto", "shared")

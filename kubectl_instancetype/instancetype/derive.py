@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .quantity import QuantityError, canonical_quantity, parse_quantity
+from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
 
 API_VERSION = "instancetype.kubevirt.io/v1beta1"
 CLUSTER_KIND = "VirtualMachineClusterInstancetype"

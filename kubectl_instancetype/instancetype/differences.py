@@ -1,7 +1,7 @@
 """What ``kubectl instancetype create ...`` deliberately does differently from ``virtctl create ...``.
 
-The one list of deliberate differences; the README quotes each item under "Deliberate differences from
-virtctl" (tests/unit/test_readme.py checks it), and the differential tests keep a row for each that shows
+The one list of deliberate differences; docs/virtctl-differences.md quotes each item (tests/unit/test_docs.py
+checks it), and the differential tests keep a row for each that shows
 virtctl still behaves otherwise.
 """
 

@@ -6,7 +6,7 @@ containerdisk images carry ``INSTANCETYPE_KUBEVIRT_IO_DEFAULT_INSTANCETYPE``, ``
 volume or a registry source at admission (KubeVirt issue #14722); the plugin reads the same variables itself.
 
 Pure: image references (docker's normalisation), the registry's ``WWW-Authenticate`` challenge, picking a
-platform from an image index, and reading the variables from a config. The HTTP side is :mod:`..registry`.
+platform from an image index, and reading the variables from a config. The HTTP side is :mod:`..oci`.
 """
 
 from __future__ import annotations

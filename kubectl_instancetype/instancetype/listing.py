@@ -8,6 +8,7 @@ also work on objects without the common-instancetypes labels.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..golang.validation import label_value_errors
@@ -114,7 +115,7 @@ def _amount(value: int | str, what: str) -> int | Fraction:
 def memory_value(text: str) -> Fraction:
     """Parse a memory filter value, reporting a usable message."""
     # quantity (and fractions) are imported only when memory is compared: start-up time matters.
-    from .quantity import QuantityError, parse_quantity
+    from ..golang.quantity import QuantityError, parse_quantity
 
     try:
         return parse_quantity(text)
@@ -135,8 +136,6 @@ def label_selector(filters: Filters, what: str) -> str:
     if filters.cpu is not None:
         terms.append(f"{LABEL_PREFIX}{cpu_key}={filters.cpu}")
     if filters.memory is not None:
-        from .quantity import format_bytes
-
         terms.append(f"{LABEL_PREFIX}{memory_key}={format_bytes(memory_value(filters.memory))}")
     if filters.klass:
         terms.append(f"{LABEL_PREFIX}class={filters.klass}")
@@ -203,7 +202,7 @@ def _bytes(text: str | None) -> Fraction | None:
     """``text`` as a quantity, or None when absent or unreadable."""
     if text is None:
         return None
-    from .quantity import QuantityError, parse_quantity
+    from ..golang.quantity import QuantityError, parse_quantity
 
     try:
         return parse_quantity(text)
@@ -271,6 +270,9 @@ def label(obj: dict[str, Any], key: str) -> str | None:
     return None if value is None else str(value)
 
 
+_NOTHING: Any = object()  # what a --sort-by path found in an object that has no such field
+
+
 class SortKey(NamedTuple):
     """What sorting needs of a listed object, kept instead of the object (large lists keep only cells)."""
 
@@ -278,16 +280,88 @@ class SortKey(NamedTuple):
     namespace: str
     cpu: int
     memory_text: str | None
+    path_value: Any = _NOTHING
 
     @classmethod
-    def of(cls, obj: dict[str, Any], namespace: str | None, what: str) -> SortKey:
-        """The sort key of ``obj`` listed in ``namespace`` (None: cluster-scoped)."""
+    def of(cls, obj: dict[str, Any], namespace: str | None, what: str, path: PathSort | None = None) -> SortKey:
+        """The sort key of ``obj`` listed in ``namespace`` (None: cluster-scoped); ``path``: --sort-by's
+        JSONPath, whose value is kept too."""
         return cls(
             str((obj.get("metadata") or {}).get("name", "")),
             namespace or "",
             cpu_of(obj, what) or 0,
             _memory_text(obj, what),
+            path.value_of(obj) if path is not None else _NOTHING,
         )
+
+
+class PathSort:
+    """``--sort-by`` with kubectl's JSONPath (``.spec.cpu.guest``, ``{.metadata.labels.size}``): each object's
+    first value found by the path, compared as kubectl's RuntimeSort compares them (kubectl/pkg/cmd/get)."""
+
+    def __init__(self, expression: str):
+        from ..golang.jsonpath import JSONPath, JSONPathError, relaxed_expression
+
+        try:
+            self.field = relaxed_expression(expression)
+            self._template = JSONPath(self.field, allow_missing_keys=True)
+        except JSONPathError as exc:
+            raise FilterError(f"--sort-by {expression}: {exc}") from None
+
+    def value_of(self, obj: dict[str, Any]) -> Any:
+        """What the path finds first in ``obj`` (:data:`_NOTHING` when nothing)."""
+        from ..golang.jsonpath import JSONPath
+
+        template = JSONPath(self.field, allow_missing_keys=True)  # a fresh one: range state is per run
+        results = template.find_results(obj)
+        return results[0][0] if results and results[0] else _NOTHING
+
+    def order(self, values: list[Any]) -> list[int]:
+        """Indexes of ``values`` sorted as kubectl sorts them; :class:`FilterError` as kubectl fails."""
+        import functools
+
+        if values and all(value is _NOTHING for value in values):
+            raise FilterError(
+                f'couldn\'t find any field with path "{self.field}" in the list of objects '
+                f"(--sort-by takes {', '.join(SORT_KEYS)} or a JSONPath such as .spec.cpu.guest)"
+            )
+
+        def compare(i: int, j: int) -> int:
+            if _less(values[i], values[j]):
+                return -1
+            return 1 if _less(values[j], values[i]) else 0
+
+        try:
+            return sorted(range(len(values)), key=functools.cmp_to_key(compare))
+        except _Unsortable as exc:
+            raise FilterError(f"--sort-by {self.field}: {exc}") from None
+
+
+class _Unsortable(Exception):
+    pass
+
+
+def _less(left: Any, right: Any) -> bool:
+    """kubectl's isLess on two found values: nothing sorts first, numbers and strings by value, two strings
+    that both parse as quantities by quantity (2Gi < 16Gi); maps, lists and booleans are unsortable."""
+    if left is _NOTHING:
+        return right is not _NOTHING
+    if right is _NOTHING:
+        return False
+    if left is None or right is None:
+        return left is None and right is not None
+    if isinstance(left, (bool, dict, list)):
+        raise _Unsortable(f"unsortable type: {type(left).__name__}")
+    if isinstance(left, bool) != isinstance(right, bool) or isinstance(left, str) != isinstance(right, str):
+        raise _Unsortable("unsortable interface: interface")
+    if isinstance(left, str):
+        from .quantity import QuantityError, parse_quantity
+
+        try:
+            return parse_quantity(left) < parse_quantity(right)
+        except QuantityError:
+            return bool(left < right)
+    return bool(left < right)
 
 
 def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
@@ -302,7 +376,7 @@ def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
     if by == "memory":
         memory = [_bytes(key.memory_text) or 0 for key in keys]
         return sorted(indexes, key=lambda i: (memory[i], keys[i].name, keys[i].namespace))
-    raise FilterError(f'--sort-by must be one of {", ".join(SORT_KEYS)} (got "{by}")')
+    return PathSort(by).order([key.path_value for key in keys])
 
 
 def created_at(stamp: str) -> float | None:
@@ -325,3 +399,29 @@ def created_at(stamp: str) -> float | None:
     day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
     days = era * 146097 + day_of_era - 719468
     return float(days * 86400 + hour * 3600 + minute * 60 + second)
+
+
+_BINARY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+
+
+def format_bytes(value: Fraction | int) -> str:
+    """Render a byte count in the largest binary unit that divides it exactly (``16Gi``, ``1536Mi``).
+
+    This is how common-instancetypes writes memory in its labels (not Go's canonical form, which prefers
+    ``1536Mi`` too but prints ``1000`` for 1000); values that are not a whole number of KiB fall back to a
+    plain integer, fractional values to a decimal.
+    """
+    value = Fraction(value)
+    if abs(value) > 2**63 - 1:
+        # not a size anyone has; printed without going through a 100000-digit integer
+        from ..golang.quantity import DECIMAL_EXPONENT, format_quantity
+
+        return format_quantity(value, DECIMAL_EXPONENT)
+    if value.denominator != 1:
+        return str(float(value))
+    whole = int(value)
+    for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
+        unit = _BINARY_UNITS[suffix]
+        if whole and whole % unit == 0:
+            return f"{whole // unit}{suffix}"
+    return str(whole)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, canonical_quantity, parse_quantity
+from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
 
 SERIES_ORDER = ("u1", "o1", "cx1", "m1", "n1", "rt1", "d1")
 SIZE_ORDER = ("nano", "micro", "small", "medium", "2xmedium", "large", "xlarge", "2xlarge", "4xlarge", "8xlarge")

@@ -23,12 +23,12 @@ from ..errors import UsageError
 # The Go helpers are re-exported: the create builders and their tests read them from here.
 from ..golang.encoding_csv import CSVError as CSVError
 from ..golang.encoding_csv import go_read_csv_record as go_read_csv_record
+from ..golang.quantity import QuantityError, canonical_quantity
 from ..golang.strconv import GoNumError as GoNumError
 from ..golang.strconv import go_parse_bool as go_parse_bool
 from ..golang.strconv import go_parse_int as go_parse_int
 from ..golang.strconv import go_parse_uint as go_parse_uint
 from ..golang.strconv import go_quote as go_quote
-from .quantity import QuantityError, canonical_quantity
 
 # apimachinery's rand.String alphabet: no vowels (no accidental words), no 0/1/3 (no look-alikes).
 RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"

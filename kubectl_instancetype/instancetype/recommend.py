@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, canonical_quantity, parse_quantity
+from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
 from .requirements import unmet_requirement
 
 ARCH_NODE_LABEL = "kubernetes.io/arch"

@@ -66,7 +66,7 @@ def _check_cpu(
 def _check_memory(
     instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any], template: Mapping[str, Any]
 ) -> str | None:
-    from .quantity import canonical_quantity, parse_quantity
+    from ..golang.quantity import canonical_quantity, parse_quantity
 
     required = str(preference["requirements"]["memory"]["guest"])
     provided, source = "0", "VirtualMachine"

@@ -9,10 +9,12 @@ Grammar: requirements separated by commas; each is ``key``, ``!key``, ``key=valu
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from ..errors import InputError
 from ..golang.validation import dns1123_subdomain_errors, label_value_errors
 
 _SPECIAL = "!=(),<> \t\n\r"
@@ -187,3 +189,42 @@ def parse_selector(text: str) -> Selector:
         if separator == "," and peek() is None:
             raise SelectorError("found '', expected: identifier after ','")
     return Selector(tuple(requirements))
+
+
+# ---------------------------------------------------------------------------------- metav1.LabelSelector objects
+
+
+def selector_matches(selector: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    """``metav1.LabelSelectorAsSelector(selector).Matches(labels)``: an empty selector matches everything.
+
+    Raises :class:`InputError` with apimachinery's message for an unknown operator or missing values.
+    """
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions") or ():
+        key = expression.get("key")
+        operator = expression.get("operator")
+        values = list(expression.get("values") or ())
+        if operator in ("In", "NotIn"):
+            if not values:
+                raise InputError(
+                    "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"
+                )
+            present = key in labels and labels[key] in values
+            if present != (operator == "In"):
+                return False
+        elif operator in ("Exists", "DoesNotExist"):
+            if values:
+                raise InputError(
+                    f"values: Invalid value: {_go_strings(values)}: values set must be empty for exists and does not exist"
+                )
+            if (key in labels) != (operator == "Exists"):
+                return False
+        else:
+            raise InputError(f'"{operator}" is not a valid label selector operator')
+    return True
+
+
+def _go_strings(values: list[Any]) -> str:
+    return "[]string{" + ", ".join(json.dumps(str(value)) for value in values) + "}"

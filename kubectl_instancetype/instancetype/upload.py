@@ -171,7 +171,7 @@ def default_labels(flags: Flags) -> dict[str, str]:
 
 def check_size(plan: Plan) -> str:
     """The size for a new volume, parsed as resource.ParseQuantity parses it (virtctl's messages)."""
-    from .quantity import QuantityError, parse
+    from ..golang.quantity import QuantityError, parse
 
     if not plan.size:
         raise UsageError("when creating a resource, the size must be specified")

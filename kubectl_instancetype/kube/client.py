@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import PluginError
-from .config import ClusterConfig, ConnectionOptions, load_cluster_config
+from .kubeconfig import ClusterConfig, ConnectionOptions, load_cluster_config
 from .resources import Resource
 from .transport import Transport
 
@@ -58,6 +58,12 @@ class Client:
     def server_version(self) -> dict[str, Any]:
         """``GET /version``."""
         answer: dict[str, Any] = self.transport.request("GET", "/version")
+        return answer
+
+    def api_group(self, group: str) -> dict[str, Any]:
+        """The discovery document of one API group (``/apis/<group>``): its versions and the preferred one.
+        NotFound when the cluster does not serve the group."""
+        answer: dict[str, Any] = self.transport.request("GET", f"/apis/{group}")
         return answer
 
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Union
 
@@ -233,14 +233,16 @@ class Connection:
         content_length: int | None = None,
         progress: Callable[[int], None] | None = None,
         deadline: float | None = None,
+        repeated: Sequence[tuple[str, str]] = (),
     ) -> Response:
         """Send one request and read the whole response.
 
         ``body`` is bytes, a binary file object or an iterable of byte chunks; the last two are streamed
         (never held whole) and need ``content_length``. ``progress`` receives the bytes sent so far after
-        each chunk. Header names and values are checked before anything is sent.
+        each chunk. ``repeated`` are header lines after ``headers``, a name possibly several times
+        (``Impersonate-Group``). Header names and values are checked before anything is sent.
         """
-        for name, value in headers.items():
+        for name, value in [*headers.items(), *repeated]:
             check_header(name, value)
         if body is not None and not isinstance(body, (bytes, bytearray, memoryview)) and content_length is None:
             raise UploadError("a streamed request body needs an explicit Content-Length")
@@ -254,7 +256,7 @@ class Connection:
         if self.absolute_form:
             target = self.absolute_form + target
         lines = [f"{method} {target} HTTP/1.1", f"Host: {self.target_host_header()}"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
+        lines += [f"{name}: {value}" for name, value in [*headers.items(), *repeated]]
         if self.absolute_form and self.proxy_authorization:
             check_header("Proxy-Authorization", self.proxy_authorization)
             lines.append(f"Proxy-Authorization: {self.proxy_authorization}")

@@ -84,6 +84,14 @@ PREFERENCES = Resource(
     INSTANCETYPE_GROUP, "v1beta1", "virtualmachinepreferences", "VirtualMachinePreference", namespaced=True
 )
 VIRTUAL_MACHINES = Resource("kubevirt.io", "v1", "virtualmachines", "VirtualMachine", namespaced=True)
+VIRTUAL_MACHINE_INSTANCES = Resource(
+    "kubevirt.io", "v1", "virtualmachineinstances", "VirtualMachineInstance", namespaced=True
+)
+KUBEVIRTS = Resource("kubevirt.io", "v1", "kubevirts", "KubeVirt", namespaced=True)
+VIRTUAL_MACHINE_POOLS = Resource("pool.kubevirt.io", "v1beta1", "virtualmachinepools", "VirtualMachinePool", True)
+CUSTOM_RESOURCE_DEFINITIONS = Resource(
+    "apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", namespaced=False
+)
 CONTROLLER_REVISIONS = Resource("apps", "v1", "controllerrevisions", "ControllerRevision", namespaced=True)
 PERSISTENT_VOLUME_CLAIMS = Resource("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", namespaced=True)
 DATA_VOLUMES = Resource("cdi.kubevirt.io", "v1beta1", "datavolumes", "DataVolume", namespaced=True)

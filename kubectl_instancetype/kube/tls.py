@@ -11,7 +11,7 @@ import os
 import ssl
 
 from ..errors import ConfigurationError
-from .kubeconfig_model import ClusterConfig, go_os_error
+from .kubeconfig.model import ClusterConfig, go_os_error
 
 
 def _write_private_temp(data: bytes) -> str:

@@ -17,62 +17,23 @@ import os
 import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
+from ..golang.neturl import DEFAULT_PORTS, URL, URLError, parse_url
 from . import errors as kube_errors
-from .config import ClusterConfig
 from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
+from .kubeconfig import ClusterConfig
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
 DEFAULT_CONNECT_TIMEOUT = 30.0
 MAX_RETRIES = 10  # client-go's rest.Request default maxRetries
 MAX_REDIRECTS = 10  # Go's http.Client default CheckRedirect
 REDIRECTS = (301, 302, 303, 307, 308)
-DEFAULT_PORTS = {"http": 80, "https": 443, "socks5": 1080}
 
 
-# --- URLs, as Go's net/url and client-go's DefaultServerURL read them -------------------------------------
-
-
-@dataclass(frozen=True)
-class URL:
-    """The parts of an absolute URL the transport uses (``host`` without brackets, ``port`` as written)."""
-
-    scheme: str
-    userinfo: str | None
-    host: str
-    port: str
-    path: str
-
-    @property
-    def authority(self) -> str:
-        """``host[:port]`` as written (brackets around IPv6), without the userinfo."""
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}" if self.port else host
-
-    @property
-    def host_port(self) -> str:
-        """``host:port`` with the scheme's default port (Go's net.JoinHostPort of canonicalAddr)."""
-        port = self.port or str(DEFAULT_PORTS.get(self.scheme, ""))
-        return f"[{self.host}]:{port}" if ":" in self.host else f"{self.host}:{port}"
-
-    def redacted(self) -> str:
-        """The URL with its password replaced by ``xxxxx`` (Go's URL.Redacted)."""
-        user = ""
-        if self.userinfo is not None:
-            name, colon, _ = self.userinfo.partition(":")
-            user = f"{name}:xxxxx@" if colon else f"{name}@"
-        return f"{self.scheme}://{user}{self.authority}{self.path}"
-
-
-class URLError(ValueError):
-    """net/url's parse error, with Go's wording."""
-
-
-_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:[]<>\"%")
+# --- The server URL, as client-go's DefaultServerURL reads it ------------------------------------------------
 
 
 def _go_quote(text: str) -> str:
@@ -80,58 +41,6 @@ def _go_quote(text: str) -> str:
     from ..golang.strconv import go_quote
 
     return go_quote(text)
-
-
-def _check_escapes(text: str) -> None:
-    index = text.find("%")
-    while index != -1:
-        escape = text[index : index + 3]
-        if len(escape) < 3 or any(c not in "0123456789abcdefABCDEF" for c in escape[1:]):
-            raise URLError(f"invalid URL escape {_go_quote(escape)}")
-        index = text.find("%", index + 3)
-
-
-def parse_url(raw: str) -> URL | None:
-    """Go's ``url.Parse`` for what a server or proxy URL may hold; None when it has no ``//authority``.
-
-    Raises :class:`URLError` with net/url's message for an unclosed IPv6 bracket, a bad port, a bad escape
-    or a character not allowed in a host name.
-    """
-    raw = raw.partition("#")[0]
-    scheme, colon, rest = raw.partition(":")
-    if (
-        not colon
-        or not scheme
-        or not scheme[0].isalpha()
-        or any(not (c.isalnum() or c in "+-.") for c in scheme)
-        or not scheme.isascii()
-    ):
-        if raw.startswith(":"):
-            raise URLError("missing protocol scheme")
-        return None
-    rest = rest.partition("?")[0]
-    if not rest.startswith("//"):
-        return None
-    authority, slash, path = rest[2:].partition("/")
-    userinfo, at, hostport = authority.rpartition("@")
-    if hostport.startswith("["):
-        close = hostport.find("]")
-        if close < 0:
-            raise URLError("missing ']' in host")
-        host, port_part = hostport[1:close], hostport[close + 1 :]
-        if port_part and (not port_part.startswith(":") or (not port_part[1:].isdigit() and port_part != ":")):
-            raise URLError(f"invalid port {_go_quote(port_part)} after host")
-        port = port_part[1:]
-    else:
-        host, colon, port = hostport.rpartition(":") if ":" in hostport else (hostport, "", "")
-        if colon and port and not (port.isdigit() and port.isascii()):
-            raise URLError(f"invalid port {_go_quote(':' + port)} after host")
-        for char in host:
-            if char not in _HOST_CHARS and ord(char) < 0x80:
-                raise URLError(f"invalid character {_go_quote(char)} in host name")
-    _check_escapes(host)
-    _check_escapes(path)
-    return URL(scheme.lower(), userinfo if at else None, host, port, slash + path)
 
 
 def parse_server_url(server: str) -> URL:
@@ -169,176 +78,20 @@ def split_url(url: str) -> tuple[str, str, int, str]:
     return parsed.scheme, parsed.host, port, parsed.path.rstrip("/")
 
 
-# --- Proxies, as golang.org/x/net/http/httpproxy chooses them -----------------------------------------------
-
-
-def parse_proxy(proxy: str) -> URL | None:
-    """httpproxy's parseProxy: a URL, or ``host[:port]`` taken as ``http://host[:port]``; None when unusable."""
-    if not proxy:
-        return None
-    try:
-        url = parse_url(proxy)
-    except URLError:
-        url = None
-    if url is None or (not url.host and not url.port):
-        try:
-            return parse_url("http://" + proxy)
-        except URLError:
-            return None
-    return url
-
-
-class NoProxy:
-    """The ``NO_PROXY`` matchers (httpproxy's config.init): ``*``, CIDRs, IPs and domains, optionally with ports."""
-
-    def __init__(self, value: str):
-        self.all = False
-        self.ip_entries: list[tuple[Any, str]] = []  # (ip_network or ip_address, port)
-        self.domains: list[tuple[str, str, bool]] = []  # (".suffix", port, match_host)
-        for entry in value.split(","):
-            entry = entry.strip().lower()
-            if not entry:
-                continue
-            if entry == "*":
-                self.all = True
-                return
-            if "/" in entry:
-                network = _network(entry)
-                if network is not None:
-                    self.ip_entries.append((network, ""))
-                    continue
-            host, port = _split_host_port(entry)
-            if host is None:
-                host, port = entry, ""
-            elif not host:
-                continue
-            elif host.startswith("[") and host.endswith("]"):
-                host = host[1:-1]
-            ip = _ip(host)
-            if ip is not None:
-                self.ip_entries.append((ip, port))
-                continue
-            if not host:
-                continue
-            if host.startswith("*."):
-                host = host[1:]
-            match_host = not host.startswith(".")
-            if match_host:
-                host = "." + host
-            self.domains.append((_idna(host), port, match_host))
-
-    def use_proxy(self, host: str, port: str) -> bool:
-        """httpproxy's useProxy for a request to ``host:port`` (host lower-cased, without brackets)."""
-        if host == "localhost":
-            return False
-        ip = _ip(host)
-        if ip is not None and ip.is_loopback:
-            return False
-        if self.all:
-            return False
-        host = host.strip().lower()
-        if ip is not None:
-            for entry, entry_port in self.ip_entries:
-                if hasattr(entry, "network_address"):
-                    if ip.version == entry.version and ip in entry:
-                        return False
-                elif entry == ip and (not entry_port or entry_port == port):
-                    return False
-            return True
-        for suffix, entry_port, match_host in self.domains:
-            matches = host.endswith(suffix) or (match_host and host == suffix[1:])
-            if matches and (not entry_port or entry_port == port):
-                return False
-        return True
-
-
-def _ip(text: str) -> Any:
-    if not text or not (text[0].isdigit() or ":" in text):
-        return None  # a host name: no need to import ipaddress for it
-    import ipaddress
-
-    try:
-        ip = ipaddress.ip_address(text.partition("%")[0] if ":" in text else text)
-    except ValueError:
-        return None
-    # Go compares an IPv4-mapped IPv6 address (::ffff:a.b.c.d) as the IPv4 address it holds.
-    return getattr(ip, "ipv4_mapped", None) or ip
-
-
-def _network(text: str) -> Any:
-    import ipaddress
-
-    try:
-        return ipaddress.ip_network(text, strict=False)
-    except ValueError:
-        return None
-
-
-def _split_host_port(text: str) -> tuple[str | None, str]:
-    """Go's net.SplitHostPort: (None, "") when ``text`` is not host:port."""
-    if text.startswith("["):
-        close = text.find("]")
-        if close < 0 or text[close + 1 : close + 2] != ":" or "]" in text[close + 2 :] or "[" in text[1:]:
-            return None, ""
-        return text[: close + 1], text[close + 2 :]
-    host, colon, port = text.rpartition(":")
-    if not colon or ":" in host:
-        return None, ""
-    return host, port
-
-
-def _idna(host: str) -> str:
-    if host.isascii():
-        return host
-    try:
-        return ".".join(label.encode("idna").decode("ascii") if label else "" for label in host.split("."))
-    except UnicodeError:
-        return host
-
-
-def _env(environ: Mapping[str, str], *names: str) -> str:
-    for name in names:
-        if environ.get(name):
-            return environ[name]
-    return ""
+# --- Proxies: the kubeconfig's proxy-url, else golang.org/x/net/http/httpproxy's rules ------------------------
 
 
 def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
-    """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules).
+    """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules,
+    :func:`..golang.httpproxy.proxy_from_environment`)."""
+    from ..golang.httpproxy import CGIProxyError, parse_proxy, proxy_from_environment
 
-    ``HTTPS_PROXY`` serves https:// servers and ``HTTP_PROXY`` http:// ones (upper case first, as Go reads
-    them); ``NO_PROXY`` exempts hosts; localhost and loopback addresses are never proxied from the environment.
-    """
     if proxy_url:
         return parse_proxy(proxy_url)
-    environ = environ if environ is not None else os.environ
-    if url.scheme == "https":
-        proxy = _env(environ, "HTTPS_PROXY", "https_proxy")
-    elif url.scheme == "http":
-        proxy = _env(environ, "HTTP_PROXY", "http_proxy")
-        if proxy and environ.get("REQUEST_METHOD"):
-            # Go refuses HTTP_PROXY in a CGI environment, where a client may set it through a header.
-            raise TransportError("refusing to use HTTP_PROXY value in CGI environment; see golang.org/s/cgihttpproxy")
-    else:
-        return None
-    parsed = parse_proxy(proxy)
-    if parsed is None:
-        return None
-    host = _idna(url.host)
-    port = url.port or str(DEFAULT_PORTS.get(url.scheme, ""))
-    if not NoProxy(_env(environ, "NO_PROXY", "no_proxy")).use_proxy(host, port):
-        return None
-    return parsed
-
-
-def _proxy_for(server: str, proxy_url: str | None, environ: Mapping[str, str] | None) -> str | None:
-    """The proxy URL (as text) for ``server``, or None."""
-    proxy = proxy_for(parse_server_url(server), proxy_url, environ)
-    return None if proxy is None else proxy.redacted() if proxy.userinfo else _unparse(proxy)
-
-
-def _unparse(url: URL) -> str:
-    return f"{url.scheme}://{url.authority}{url.path}"
+    try:
+        return proxy_from_environment(url, environ if environ is not None else os.environ)
+    except CGIProxyError as exc:
+        raise TransportError(str(exc)) from None
 
 
 def proxy_authorization(proxy: URL) -> str | None:
@@ -351,19 +104,6 @@ def proxy_authorization(proxy: URL) -> str | None:
     user, _, password = proxy.userinfo.partition(":")
     pair = f"{unquote(user)}:{unquote(password)}".encode()
     return "Basic " + binascii.b2a_base64(pair, newline=False).decode("ascii")
-
-
-def go_duration(seconds: int) -> str:
-    """Go's time.Duration String() for whole seconds: ``0s``, ``5s``, ``1m30s``, ``2h0m0s``."""
-    if seconds < 0:
-        return "-" + go_duration(-seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h{minutes}m{secs}s"
-    if minutes:
-        return f"{minutes}m{secs}s"
-    return f"{secs}s"
 
 
 def _retry_after(response: Response) -> int | None:
@@ -414,6 +154,10 @@ class Transport:
         self.host_port = self.url.host_port
         self.environ = environ
         self.proxy = proxy_for(self.url, config.proxy_url, environ)
+        # Impersonate-* lines on every request (redirects included, as Go copies a request's headers)
+        self.impersonation_headers: list[tuple[str, str]] = (
+            config.impersonation.headers() if config.impersonation is not None else []
+        )
         self._connection: Connection | None = None
         self._tls: Any = None
         self.requests_sent = 0
@@ -554,8 +298,11 @@ class Transport:
                 raise DeadlineExceeded("headers")
             self.sleep(delay)
             if self.log:
+                from ..golang.duration import duration_string
+
                 # client-go's withRetry.Before logs this line once it has waited (klog's structured shape).
-                self.log(f'"Got a Retry-After response" delay="{go_duration(wait)}" attempt={attempt} url="{url}"')
+                delay_text = duration_string(wait * 1_000_000_000)
+                self.log(f'"Got a Retry-After response" delay="{delay_text}" attempt={attempt} url="{url}"')
 
     def _follow(
         self,
@@ -652,6 +399,7 @@ class Transport:
                         content_length=content_length,
                         progress=progress,
                         deadline=deadline,
+                        repeated=self.impersonation_headers,
                     )
                 finally:
                     if not own:

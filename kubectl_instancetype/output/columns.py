@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ..instancetype.listing import INSTANCETYPES, created_at, is_deprecated, label
+from ..instancetype.listing import INSTANCETYPES, PREFERENCES, created_at, is_deprecated, label
 
 NONE = "<none>"
 
@@ -66,7 +66,42 @@ def _name(obj: dict[str, Any], namespace: str | None, context: CellContext) -> s
 
 
 def _kind(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
-    return namespace or "cluster"
+    return "namespaced" if namespace else "cluster"
+
+
+def _namespace(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+    return namespace or ""
+
+
+# -A: kubectl's first column; cluster-scoped rows leave it empty (kubectl prints them in a table without it)
+NAMESPACE_COLUMN = Column("NAMESPACE", _namespace)
+
+# --show-kind: kubectl's NAME is kind.group/name (printers.go's printRows with WithKind)
+_QUALIFIED_KINDS = {
+    (INSTANCETYPES, False): "virtualmachineclusterinstancetype.instancetype.kubevirt.io",
+    (INSTANCETYPES, True): "virtualmachineinstancetype.instancetype.kubevirt.io",
+    (PREFERENCES, False): "virtualmachineclusterpreference.instancetype.kubevirt.io",
+    (PREFERENCES, True): "virtualmachinepreference.instancetype.kubevirt.io",
+}
+
+
+def _name_with_kind(what: str) -> Callable[[dict[str, Any], str | None, CellContext], str]:
+    def cell(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+        return f"{_QUALIFIED_KINDS[what, bool(namespace)]}/{_name(obj, namespace, context)}"
+
+    return cell
+
+
+def label_column(key: str) -> Column:
+    """``-L KEY``: a column headed by the key's last path segment in upper case, the label's value or empty
+    (cli-runtime's formatLabelHeaders and appendLabelCells)."""
+    header = key.split("/")[-1].upper()
+
+    def cell(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
+        value = ((obj.get("metadata") or {}).get("labels") or {}).get(key)
+        return "" if value is None else str(value)
+
+    return Column(header, cell)
 
 
 def _age(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
@@ -156,11 +191,26 @@ def labels_cell(obj: dict[str, Any], namespace: str | None = None, context: Cell
 LABELS_COLUMN = Column("LABELS", labels_cell)
 
 
-def columns_for(what: str, *, wide: bool = False, show_labels: bool = False, age: bool = True) -> list[Column]:
+def columns_for(
+    what: str,
+    *,
+    wide: bool = False,
+    show_labels: bool = False,
+    age: bool = True,
+    all_namespaces: bool = False,
+    show_kind: bool = False,
+    label_columns: Sequence[str] = (),
+) -> list[Column]:
     """The columns of a table of ``what`` (instancetypes or preferences); ``age=False`` for objects that were
-    never created (the embedded catalog), whose AGE would only read ``<unknown>``."""
+    never created (the embedded catalog), whose AGE would only read ``<unknown>``. As kubectl lays them out:
+    NAMESPACE first with ``-A``, ``-L`` columns after the others, LABELS last."""
     table = INSTANCETYPE_COLUMNS if what == INSTANCETYPES else PREFERENCE_COLUMNS
     chosen = [column for column in table if (wide or not column.wide) and (age or column.header != "AGE")]
+    if show_kind:
+        chosen = [Column("NAME", _name_with_kind(what)) if c.header == "NAME" else c for c in chosen]
+    if all_namespaces:
+        chosen.insert(0, NAMESPACE_COLUMN)
+    chosen.extend(label_column(key) for key in label_columns)
     return chosen + ([LABELS_COLUMN] if show_labels else [])
 
 

@@ -1,4 +1,5 @@
-"""``-o yaml|json|name`` and table printing for lists of API objects, as kubectl prints them."""
+"""``-o yaml|json|name``, the template formats (jsonpath, go-template, custom-columns) and table printing for
+lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl get's printGeneric)."""
 
 from __future__ import annotations
 
@@ -7,20 +8,129 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..env import Environment
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 
 TABLE_FORMATS = ("", "wide")
 OBJECT_FORMATS = ("yaml", "json", "name")
+# -o FORMAT=ARGUMENT (cli-runtime's JSONPathPrintFlags and GoTemplatePrintFlags, kubectl get's
+# CustomColumnsPrintFlags); "template" and "templatefile" are kubectl's older names for go-template(-file)
+JSONPATH_FORMATS = ("jsonpath", "jsonpath-file", "jsonpath-as-json")
+GO_TEMPLATE_FORMATS = ("go-template", "go-template-file", "template", "templatefile")
+CUSTOM_COLUMNS_FORMATS = ("custom-columns", "custom-columns-file")
+TEMPLATE_FORMATS = JSONPATH_FORMATS + GO_TEMPLATE_FORMATS + CUSTOM_COLUMNS_FORMATS
+# what a command that prints whole objects offers (kubectl get's formats less the table ones)
+PRINT_FORMATS = OBJECT_FORMATS + TEMPLATE_FORMATS
+
+
+def split_format(output: str) -> tuple[str, str]:
+    """``jsonpath={.a}`` -> ("jsonpath", "{.a}"); a format without an argument is returned whole."""
+    for name in TEMPLATE_FORMATS:
+        if output.startswith(name + "="):
+            return name, output[len(name) + 1 :]
+    return output, ""
+
+
+def is_template_format(output: str) -> bool:
+    """Whether ``-o`` names one of the template formats (jsonpath, go-template, custom-columns)."""
+    return split_format(output)[0] in TEMPLATE_FORMATS
 
 
 def check_output_format(output: str, allowed: Sequence[str]) -> str:
-    """Validate ``-o``; kubectl's message for an unknown format."""
-    if output not in allowed:
+    """Validate ``-o``; kubectl's messages for an unknown format and for a template format without one."""
+    name, argument = split_format(output)
+    if name not in allowed:
         choices = ",".join(sorted(value for value in allowed if value))
         raise UsageError(
-            f'unable to match a printer suitable for the output format "{output}", allowed formats are: {choices}'
+            f'unable to match a printer suitable for the output format "{name}", allowed formats are: {choices}'
         )
+    if name in TEMPLATE_FORMATS and not argument:
+        if name in CUSTOM_COLUMNS_FORMATS:
+            raise UsageError("custom-columns format specified but no custom columns given")
+        raise UsageError("template format specified but no template given")
     return output
+
+
+class TemplatePrinter:
+    """A parsed ``-o jsonpath|go-template|custom-columns`` printer; files are read when it is made."""
+
+    def __init__(
+        self, env: Environment, output: str, *, allow_missing_keys: bool = True, no_headers: bool = False
+    ) -> None:
+        self.format, argument = split_format(output)
+        self.argument = argument
+        if self.format.endswith("-file") or self.format == "templatefile":
+            try:
+                argument = env.read_file(argument)
+            except OSError as exc:
+                what = "template" if self.format == "custom-columns-file" else "--template"
+                raise UsageError(
+                    f"error reading {what} {self.argument}, {_go_open_error(exc, self.argument)}"
+                ) from None
+        self.template = argument
+        if self.format in CUSTOM_COLUMNS_FORMATS:
+            from .customcolumns import CustomColumnsPrinter, columns_from_spec, columns_from_template
+
+            columns = (
+                columns_from_spec(argument) if self.format == "custom-columns" else columns_from_template(argument)
+            )
+            self.columns = CustomColumnsPrinter(columns, no_headers=no_headers)
+        elif self.format in JSONPATH_FORMATS:
+            from ..golang.jsonpath import JSONPath, JSONPathError
+
+            try:
+                self.jsonpath = JSONPath(
+                    argument, allow_missing_keys=allow_missing_keys, output_json=self.format == "jsonpath-as-json"
+                )
+            except JSONPathError as exc:
+                raise UsageError(f"error parsing jsonpath {argument}, {exc}") from None
+        else:
+            from ..golang.gotemplate import Template, TemplateError
+
+            try:
+                self.gotemplate = Template(argument, missing_key_error=not allow_missing_keys)
+            except TemplateError as exc:
+                raise UsageError(f"error parsing template {argument}, {exc}") from None
+
+    def render(self, document: dict[str, Any], objects: list[dict[str, Any]]) -> str:
+        """The text for ``document`` (one object, or kubectl's List of ``objects``); custom-columns prints
+        a row per object."""
+        if self.format in CUSTOM_COLUMNS_FORMATS:
+            return self.columns.render(objects)
+        from ..golang.gofmt import go_quote_template
+
+        if self.format in JSONPATH_FORMATS:
+            from ..golang.jsonpath import JSONPathError
+
+            try:
+                return self.jsonpath.execute(document)
+            except JSONPathError as exc:
+                raise TemplateExecutionError(
+                    f"error executing jsonpath {go_quote_template(self.template)}: Error executing template: {exc}"
+                ) from None
+        from ..golang.gotemplate import TemplateError
+
+        try:
+            return self.gotemplate.execute(document)
+        except TemplateError as exc:
+            raise TemplateExecutionError(
+                f"error executing template {go_quote_template(self.template)}: {exc}",
+                partial=getattr(exc, "partial", ""),
+            ) from None
+
+
+class TemplateExecutionError(InputError):
+    """A template failed on the objects (a missing key with --allow-missing-template-keys=false, a type
+    error); ``partial`` is what it had printed before (kubectl has written it)."""
+
+    def __init__(self, message: str, partial: str = "") -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+def _go_open_error(exc: OSError, path: str) -> str:
+    """os.ReadFile's error text: ``open PATH: no such file or directory``."""
+    reason = (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
+    return f"open {path}: {reason}"
 
 
 def without_managed_fields(obj: dict[str, Any]) -> dict[str, Any]:
@@ -37,14 +147,34 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def print_objects(
-    env: Environment, output: str, objects: list[dict[str, Any]], names: list[str], *, single: bool = False
+    env: Environment,
+    output: str,
+    objects: list[dict[str, Any]],
+    names: list[str],
+    *,
+    single: bool = False,
+    allow_missing_keys: bool = True,
+    no_headers: bool = False,
+    printer: TemplatePrinter | None = None,
 ) -> None:
-    """Print ``objects`` as yaml/json (one object, or a List) or their ``names`` for ``-o name``."""
+    """Print ``objects`` as yaml/json/a template (one object, or a List) or their ``names`` for ``-o name``.
+
+    ``single``: the user named one object, so kubectl prints it rather than a List of one.
+    """
     if output == "name":
         env.stdout.write("".join(f"{name}\n" for name in names))
         return
     objects = [without_managed_fields(obj) for obj in objects]
     document = objects[0] if single and len(objects) == 1 else as_list(objects)
+    if printer is not None or is_template_format(output):
+        printer = printer or TemplatePrinter(env, output, allow_missing_keys=allow_missing_keys, no_headers=no_headers)
+        try:
+            text = printer.render(document, objects)
+        except TemplateExecutionError as exc:
+            env.stdout.write(exc.partial)
+            raise
+        env.stdout.write(text)
+        return
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
     else:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 FIELD_MANAGER = "kubectl-instancetype"
 MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -211,8 +212,52 @@ def install(
     drop_unknown_fields: bool = False,
     report: Callable[[Outcome], None] = lambda outcome: None,
 ) -> InstallReport:
-    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens."""
+    """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens.
+
+    A failure or an interruption part way (RBAC forbidding one kind, a conflict, Ctrl-C) ends in one
+    :class:`PluginError` that says what was applied before it and what was not (as ``convert --apply`` does).
+    """
     result = InstallReport()
+    done: list[str] = []  # the -o name of every object handled, in order
+    try:
+        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report)
+    except KeyboardInterrupt:
+        raise PluginError(f"interrupted; {_what_exists(result, objects, done)}") from None
+    except PluginError as exc:
+        raise PluginError(f"{exc.render().removeprefix('error: ')}; {_what_exists(result, objects, done)}") from exc
+    return result
+
+
+def _what_exists(result: InstallReport, objects: list[tuple[Resource, dict[str, Any]]], done: list[str]) -> str:
+    """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``)."""
+    counts: dict[str, int] = {}
+    for outcome in result.outcomes:
+        counts[outcome.verb] = counts.get(outcome.verb, 0) + 1
+    applied = ", ".join(f"{count} {verb}" for verb, count in counts.items())
+    handled = set(done)
+    left = [resource.name_of(obj["metadata"]["name"]) for resource, obj in objects]
+    left = [name for name in left if name not in handled]
+    parts = [f"applied before that: {applied}" if applied else "nothing was applied"]
+    skipped = sum(len(names) for names in result.unknown_fields.values())
+    if skipped:
+        parts.append(f"{skipped} left out for fields the cluster's schema lacks")
+    if left:
+        more = f" and {len(left) - 1} more" if len(left) > 1 else ""
+        parts.append(f"not applied: {left[0]}{more}")
+    return "; ".join(parts)
+
+
+def _install(
+    client: Client,
+    objects: list[tuple[Resource, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    result: InstallReport,
+    done: list[str],
+    dry_run: str,
+    force: bool,
+    drop_unknown_fields: bool,
+    report: Callable[[Outcome], None],
+) -> None:
     missing: list[str] = []  # field paths the cluster's schema lacks, as learnt
     for resource, desired in objects:
         name = desired["metadata"]["name"]
@@ -248,11 +293,12 @@ def install(
                 missing.extend(paths)
                 unknown = paths
         if unknown and not drop_unknown_fields:
+            done.append(shown)  # not applied, and said so by unknown_fields_message
             continue
         outcome = Outcome(shown, _verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
         result.outcomes.append(outcome)
+        done.append(shown)
         report(outcome)
-    return result
 
 
 def server_side_apply(
@@ -338,3 +384,62 @@ def diff(
         shown = by_kind[kind].name_of(name)
         diffs.append("".join(difflib.unified_diff(lines(current), [], f"cluster/{shown}", "/dev/null")))
     return diffs
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What ``catalog install``/``diff`` work on: the release (None: the newest), the kinds, and whether the
+    namespaced kinds are meant (in the session's namespace) rather than the cluster-scoped ones."""
+
+    version: str | None = None
+    namespaced: bool = False
+    instancetypes: bool = True
+    preferences: bool = True
+
+
+def _selected(
+    session: Session, selection: Selection
+) -> tuple[Catalog, list[tuple[Resource, dict[str, Any]]], list[Resource], dict[tuple[str, str], dict[str, Any]]]:
+    from ..catalog import DEFAULT_VERSION, load_catalog
+
+    catalog = load_catalog(selection.version or DEFAULT_VERSION)
+    client = session.client()
+    scope = Scope(
+        namespace=session.namespace if selection.namespaced else None,
+        instancetypes=selection.instancetypes,
+        preferences=selection.preferences,
+    )
+    objects = catalog_objects(catalog, scope)
+    kinds = list(dict.fromkeys(resource for resource, _ in objects))
+    return catalog, objects, kinds, existing_objects(client, kinds, scope.namespace)
+
+
+def install_catalog(
+    session: Session,
+    selection: Selection,
+    *,
+    dry_run: str = "none",
+    force: bool = False,
+    drop_unknown_fields: bool = False,
+    report: Callable[[Outcome], None] = lambda outcome: None,
+) -> InstallReport:
+    """``catalog install``: read what exists, refuse virt-operator's objects unless ``force``, apply the rest
+    (:func:`install`); ``report`` receives each outcome as it happens."""
+    _, objects, _, existing = _selected(session, selection)
+    if not force:
+        refuse_operator_managed(objects, existing)
+    return install(
+        session.client(),
+        objects,
+        existing,
+        dry_run=dry_run,
+        force=force,
+        drop_unknown_fields=drop_unknown_fields,
+        report=report,
+    )
+
+
+def diff_catalog(session: Session, selection: Selection) -> list[str]:
+    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog."""
+    catalog, objects, kinds, existing = _selected(session, selection)
+    return diff(catalog, objects, existing, kinds)

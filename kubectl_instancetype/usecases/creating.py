@@ -1,20 +1,36 @@
-"""Creating one object on the cluster, checked first where a check applies.
+"""Creating one object on the cluster, checked first where a check applies (``create vm|instancetype|preference``,
+``derive``).
 
 The object is validated locally the way the API server would reject it (names, namespaces) before any
 request, so that a mistake costs no round trip and reads the same; then pre-flight (for VirtualMachines),
-then one POST (``dryRun=All`` for ``--dry-run=server``).
+then one POST (``dryRun=All`` for ``--dry-run=server``). With ``--dry-run=client`` nothing is sent; a
+VirtualMachine is still checked against the cluster when the cluster answers at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
 if TYPE_CHECKING:
-    from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
+
+# --dry-run=client checks against the cluster only when it answers at once: printing must not wait on it.
+CLIENT_DRY_RUN_TIMEOUT = 5.0
+
+
+@dataclass
+class Created:
+    """The object as the server stored it (or would, ``dry_run="server"``), or as built (``dry_run="client"``),
+    and its resource."""
+
+    obj: dict[str, Any]
+    resource: Resource
+    dry_run: str
 
 
 def check_object_names(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> None:
@@ -27,43 +43,49 @@ def check_object_names(manifest: dict[str, Any], resource: Resource, namespace: 
 
 
 def create_object(
-    client: Client,
-    resource: Resource,
-    manifest: dict[str, Any],
-    namespace: str | None,
-    *,
-    server_dry_run: bool,
-) -> dict[str, Any]:
-    """Check the names of ``manifest`` and create it; return the server's answer (the object as stored, or as
-    it would be with ``server_dry_run``)."""
+    session: Session | None, resource: Resource, manifest: dict[str, Any], namespace: str | None, *, dry_run: str
+) -> Created:
+    """Check the names of ``manifest`` and create it in ``namespace`` (None: cluster-scoped); with
+    ``dry_run="client"`` send nothing and check nothing, as virtctl prints what it built (``session`` may then
+    be None)."""
+    if dry_run == "client" or session is None:
+        return Created(manifest, resource, "client")
     check_object_names(manifest, resource, namespace)
-    return client.create(resource, manifest, namespace, dry_run=server_dry_run)
+    answer = session.client().create(resource, manifest, namespace, dry_run=dry_run == "server")
+    return Created(answer, resource, dry_run)
 
 
 def create_vm(
-    client: Client,
+    session: Session,
     manifest: dict[str, Any],
-    namespace: str,
     *,
-    server_dry_run: bool,
+    dry_run: str,
     checks: bool = True,
     resolve_inference: bool = False,
     report: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Create a VirtualMachine (``server_dry_run``: with ``dryRun=All``); KubeVirt's webhooks give the verdict.
+) -> Created:
+    """Create a VirtualMachine in the session's namespace (``dry_run="server"``: with ``dryRun=All``); KubeVirt's
+    webhooks give the verdict.
 
     The pre-flight (unless ``checks`` is off) runs first with GETs only: it reports what inference resolves to
     and which references do not exist yet, and when the server denies the VM it explains the denial
     (:class:`~.preflight.AdmissionDenied`). The server's answer is never second-guessed: a VM the pre-flight
     would deny is still sent, so that the verdict is KubeVirt's own. ``resolve_inference`` sends the VM with
-    the matchers inference resolved to, instead of leaving inference to the server.
+    the matchers inference resolved to, instead of leaving inference to the server. ``dry_run="client"`` sends
+    nothing: see :func:`client_dry_run_preflight`.
     """
     from ..errors import APIError, ForbiddenError
     from ..kube.resources import VIRTUAL_MACHINES
     from .inference import InferenceForbidden
     from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
+    if dry_run == "client":
+        if checks:
+            manifest = client_dry_run_preflight(session, manifest, resolve_inference=resolve_inference, report=report)
+        return Created(manifest, VIRTUAL_MACHINES, dry_run)
+    namespace = session.namespace
     check_object_names(manifest, VIRTUAL_MACHINES, namespace)
+    client = session.client()
     verdict = None
     if checks:
         try:
@@ -77,11 +99,52 @@ def create_vm(
             if resolve_inference and verdict.denial is None:
                 manifest = _without_namespace_added(verdict.vm, manifest)
     try:
-        return client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=server_dry_run)
+        answer = client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=dry_run == "server")
     except APIError as exc:
         if not is_admission_denial(exc):
             raise
         raise AdmissionDenied(exc, explain(verdict, exc.message)) from None
+    return Created(answer, VIRTUAL_MACHINES, dry_run)
+
+
+def client_dry_run_preflight(
+    session: Session,
+    manifest: dict[str, Any],
+    *,
+    resolve_inference: bool = False,
+    report: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """``--dry-run=client``'s policy: nothing is sent, so the pre-flight stands in for KubeVirt's webhooks,
+    reading (GET only; a SubjectAccessReview when an inference chain reaches a VolumeSnapshot) the inference
+    chain and the referenced types, within :data:`CLIENT_DRY_RUN_TIMEOUT` unless ``--request-timeout`` says
+    otherwise. A cluster that cannot be reached (or read) is no failure here; what admission would refuse is,
+    in the words the server would use (:class:`~.preflight.AdmissionDenied`). A missing reference is a warning,
+    as KubeVirt admits the VM. Returns the manifest to print (inference resolved with ``resolve_inference``)."""
+    from ..errors import APIError, ConfigurationError, TransportError
+    from ..kube.resources import VIRTUAL_MACHINES
+    from .inference import InferenceForbidden
+    from .preflight import AdmissionDenied, check_vm, explain, report_notes
+
+    say = report or (lambda line: None)
+    probe = session if session.options.request_timeout else session.with_request_timeout(CLIENT_DRY_RUN_TIMEOUT)
+    try:
+        with probe:
+            target = probe.namespace
+            check_object_names(manifest, VIRTUAL_MACHINES, target)
+            verdict = check_vm(probe.client(), manifest, target)
+    except InferenceForbidden as exc:
+        say(f"Warning: pre-flight skipped: {exc.message}")
+        return manifest
+    except (ConfigurationError, TransportError, APIError) as exc:
+        if session.verbosity:
+            say(f"pre-flight skipped: {exc.render()}")
+        return manifest
+    report_notes(verdict, report)
+    if verdict.denial is not None:
+        raise AdmissionDenied(verdict.denial.as_api_error(), explain(verdict, verdict.denial.status_message))
+    if resolve_inference:
+        return _without_namespace_added(verdict.vm, manifest)
+    return manifest
 
 
 def _without_namespace_added(resolved: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:

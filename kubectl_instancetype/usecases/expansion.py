@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from .manifests import read_documents
+from .manifests import read_manifests
+
+if TYPE_CHECKING:
+    from ..kube.session import Session
 
 EXPAND_VM_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec"
 EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/expand-spec"
@@ -22,51 +26,62 @@ INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstan
 PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
 
 
+@dataclass
+class Expanded:
+    """A VirtualMachine as given, and as expanded with where each field came from (``provenance``: field path ->
+    instancetype, preference or default; empty from the server), or None with the problems that stopped it."""
+
+    vm: dict[str, Any]
+    expanded: dict[str, Any] | None = None
+    provenance: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def expand(
+    session: Session,
+    defaults: Any,
+    *,
+    stdin: Any,
+    name: str | None = None,
+    filename: str | None = None,
+    instancetype_file: str | None = None,
+    preference_file: str | None = None,
+    server: bool = False,
+    check: bool = True,
+) -> list[Expanded]:
+    """``expand``: the stored VirtualMachine ``name`` or the VirtualMachines of ``filename``, each expanded
+    locally (the engine) or by the cluster's KubeVirt (``server``)."""
+    run = Expansion(session, defaults, check=check, stdin=stdin)
+    vms = run.read_manifests(filename) if filename is not None else [run.stored_vm(name or "")]
+    run.load_overrides(instancetype_file, preference_file)
+    return [run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm) for vm in vms]
+
+
 class Expansion:
     """One invocation: the cluster connection (opened on first need), local objects, and the expansions.
 
     Every method returns data; nothing is printed here.
     """
 
-    def __init__(
-        self,
-        connection: Any,
-        defaults: Any,
-        *,
-        check: bool,
-        environ: Mapping[str, str],
-        home: str,
-        stdin: Any,
-        log: Callable[[str], None] | None = None,
-    ) -> None:
-        self.environ, self.home, self.stdin, self.log = environ, home, stdin, log
-        self.connection = connection
+    def __init__(self, session: Session, defaults: Any, *, check: bool, stdin: Any) -> None:
+        self.session = session
+        self.stdin = stdin
         self.defaults = defaults
         self.check = check
-        self.client: Any = None
         self.local: dict[tuple[str, Any], dict[str, Any]] = {}  # (kind, name) -> object, from -f documents
         self.overrides: dict[str, Any] = {}  # "instancetype"/"preference" -> spec from --*-file
 
     def connect(self) -> Any:
-        """The cluster client, connected on first need (offline expansions never connect)."""
-        if self.client is None:
-            from ..kube.client import connect
-
-            self.client = connect(self.connection, dict(self.environ), self.home, self.log)
-        return self.client
-
-    def close(self) -> None:
-        """Close the cluster connection, if one was opened."""
-        if self.client is not None:
-            self.client.close()
+        """The cluster client (the session connects on first need: offline expansions never connect)."""
+        return self.session.client()
 
     def namespace_of(self, vm: Mapping[str, Any]) -> str:
         """The VM's namespace, else -n, else the context's (only read when the cluster is needed anyway)."""
         namespace = (vm.get("metadata") or {}).get("namespace")
         if namespace:
             return str(namespace)
-        if self.connection.namespace:
-            return str(self.connection.namespace)
+        if self.session.namespace_flag:
+            return str(self.session.namespace_flag)
         return str(self.connect().namespace) if self._needs_cluster(vm) else "default"
 
     def _needs_cluster(self, vm: Mapping[str, Any]) -> bool:
@@ -87,7 +102,7 @@ class Expansion:
         from ..errors import InputError
 
         vms = []
-        for doc in read_documents(path, self.stdin):
+        for doc in read_manifests(path, self.stdin):
             kind = doc.get("kind")
             if kind == "VirtualMachine":
                 vms.append(doc)
@@ -107,7 +122,7 @@ class Expansion:
         ):
             if path is None:
                 continue
-            docs = read_documents(path, self.stdin)
+            docs = read_manifests(path, self.stdin, typed=False)
             if len(docs) != 1 or (docs[0].get("kind") not in kinds and "spec" in docs[0]):
                 raise InputError(f"{path}: expected one {' or '.join(kinds)}")
             self.overrides[key] = docs[0]["spec"] if "spec" in docs[0] else docs[0]
@@ -128,8 +143,8 @@ class Expansion:
 
         return cluster_fetch(self.connect())(kind, name, namespace)
 
-    def expand_local(self, vm: dict[str, Any]) -> tuple[dict[str, Any], Any, list[str]]:
-        """(vm, (expanded VM, provenance) or None, problem lines) with the engine."""
+    def expand_local(self, vm: dict[str, Any]) -> Expanded:
+        """``vm`` expanded with the engine (or the problems that stop it)."""
         from ..instancetype.expand import expand_vm
         from ..instancetype.expand.resolve import ResolveError, find_spec, infer
 
@@ -144,7 +159,7 @@ class Expansion:
                 else:
                     specs[key] = find_spec(resolved, key, self.fetch)[0]
         except ResolveError as exc:
-            return vm, None, [str(exc)]
+            return Expanded(vm, problems=[str(exc)])
         if not had_namespace:
             # KubeVirt's expand returns the VM as it was given, without a namespace it did not have
             resolved["metadata"].pop("namespace", None)
@@ -152,11 +167,11 @@ class Expansion:
             resolved, specs["instancetype"], specs["preference"], defaults=self.defaults, check=self.check
         )
         if result.vm is None:
-            return vm, None, [problem_line(problem) for problem in result.problems]
-        return vm, (result.vm, result.provenance), []
+            return Expanded(vm, problems=[problem_line(problem) for problem in result.problems])
+        return Expanded(vm, result.vm, result.provenance)
 
-    def expand_server(self, vm: dict[str, Any], *, stored: bool) -> tuple[dict[str, Any], Any, list[str]]:
-        """(vm, expanded VM or None, problem lines) from KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
+    def expand_server(self, vm: dict[str, Any], *, stored: bool) -> Expanded:
+        """``vm`` expanded by KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
         from ..errors import APIError, NotFoundError, PluginError
         from ..kube.resources import escape
 
@@ -177,8 +192,8 @@ class Expansion:
                 ) from exc
             raise
         except APIError as exc:
-            return vm, None, [exc.message]
-        return vm, (expanded, {}), []
+            return Expanded(vm, problems=[exc.message])
+        return Expanded(vm, expanded)
 
 
 def problem_line(problem: Any) -> str:

@@ -2,7 +2,7 @@
 
 KubeVirt cannot infer from ``containerDisk`` volumes or registry imports (KubeVirt issue #14722), although
 containerdisk images carry their defaults as environment variables (CDI copies them to labels on registry
-imports). The image's config is read through the OCI distribution API (:mod:`..registry.client`) and the VM
+imports). The image's config is read through the OCI distribution API (the Session's :mod:`..oci.client`) and the VM
 gets ``spec.instancetype``/``spec.preference`` as ``{name, kind}``. An instance type brings its own memory,
 so the VM's ``domain.memory`` is removed with it, as virtctl does when ``--instancetype`` is given.
 """
@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from ..kube.session import Session
 
 MATCHERS = ("instancetype", "preference")
 
@@ -53,13 +56,11 @@ def image_volumes(manifest: Mapping[str, Any]) -> list[ImageVolume]:
 
 
 def apply_image_defaults(
+    session: Session,
     manifest: dict[str, Any],
     *,
     from_volumes: Mapping[str, str],
-    environ: Mapping[str, str],
-    home: str,
     insecure: bool = False,
-    log: Callable[[str], None] | None = None,
     report: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """A copy of ``manifest`` with explicit matchers from the image of its boot disk (or the volume named in
@@ -87,7 +88,7 @@ def apply_image_defaults(
         if volume is None:
             raise UsageError(f"--infer-{matcher}-from {wanted}: the volume has no image to infer from")
         if volume.image not in read:
-            read[volume.image] = image_defaults(volume.image, insecure=insecure, environ=environ, home=home, log=log)
+            read[volume.image] = image_defaults(session, volume.image, insecure=insecure)
         defaults = read[volume.image].matcher(matcher)
         if defaults is None:
             spec.pop(matcher, None)  # an inferFromVolume on a containerdisk would only fail at admission

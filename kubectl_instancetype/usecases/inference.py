@@ -17,6 +17,7 @@ from ..instancetype import infer
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -41,7 +42,7 @@ class InferenceForbidden(PluginError):
 
 
 def virt_api_user(client: Client) -> str:
-    from .versions import virt_api_user as user
+    from .cluster_facts import virt_api_user as user
 
     return user(client)
 
@@ -91,7 +92,7 @@ def _virt_api_may_not_read(client: Client, resource: Resource, namespace: str, n
     """True only when the cluster says virt-api may not read the object (a review that cannot be asked is no
     answer: the look-up goes on). Only VolumeSnapshots are asked about: KubeVirt v1.9.0 follows them without
     granting itself access (pkg/virt-operator/resource/generate/rbac/apiserver.go has no rule for them)."""
-    from .versions import virt_api_may_get
+    from .cluster_facts import virt_api_may_get
 
     return virt_api_may_get(client, resource.group, resource.plural, namespace, name) is False
 
@@ -114,7 +115,7 @@ def _client_go_message(exc: APIError, resource: Resource, name: str) -> str:
 
 def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.InferenceResult:
     """Inference as the VM mutating webhook would run it for ``vm`` created in ``namespace``."""
-    from .versions import follows_volume_snapshots
+    from .cluster_facts import follows_volume_snapshots
 
     request = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": namespace}}
     return infer.resolve_matchers(request, cluster_lookup(client), snapshots=lambda: follows_volume_snapshots(client))
@@ -187,7 +188,7 @@ class VolumeDefaults:
 def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) -> VolumeDefaults:
     """The defaults ``kind/name`` (a PVC, DataVolume, DataSource or VolumeSnapshot) yields, as a VM volume
     naming it would get them."""
-    from .versions import follows_volume_snapshots
+    from .cluster_facts import follows_volume_snapshots
 
     lookup = cluster_lookup(client)
 
@@ -210,7 +211,7 @@ def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) 
 class ImageDefaults:
     """What an image gives each matcher, with the config read (for its labels and the digests)."""
 
-    image: Any  # registry.client.ImageConfig
+    image: Any  # oci.client.ImageConfig
     defaults: Mapping[str, Any]  # matcher -> imagedefaults.ImageDefault
 
     def matcher(self, name: str) -> dict[str, str] | None:
@@ -223,25 +224,18 @@ class ImageDefaults:
 
 
 def image_defaults(
-    text: str,
-    platform: str = "linux/amd64",
-    *,
-    insecure: bool = False,
-    environ: Mapping[str, str],
-    home: str,
-    log: Any = None,
+    session: Session, text: str, platform: str = "linux/amd64", *, insecure: bool = False
 ) -> ImageDefaults:
-    """Read the defaults of image ``text`` (``create vm --infer-from-image`` and ``infer image`` share this)."""
+    """Read the defaults of image ``text`` through the session's OCI client (``create vm --infer-from-image`` and
+    ``infer image`` share this)."""
     from ..instancetype import imagedefaults
-    from ..registry.client import credentials, read_image_config
 
     try:
         reference = imagedefaults.parse_reference(text)
         chosen = imagedefaults.parse_platform(platform)
     except imagedefaults.ImageError as exc:
         raise UsageError(str(exc)) from exc
-    login = credentials(reference.registry, environ, home)
-    image = read_image_config(reference, chosen, insecure=insecure, login=login, log=log)
+    image = session.read_image_config(reference, chosen, insecure=insecure)
     return ImageDefaults(image, imagedefaults.defaults_from_config(image.config))
 
 
@@ -359,9 +353,13 @@ class LabelOutcome:
 
 
 def label_volume(
-    client: Client, resource: Resource, name: str, namespace: str, request: LabelRequest, *, skip_checks: bool = False
+    session: Session, kind: str, name: str, request: LabelRequest, *, skip_checks: bool = False
 ) -> LabelOutcome:
-    """Read the volume, check the types, and merge-patch its labels (nothing is sent when nothing changes)."""
+    """Read the volume (a ``kind`` of the session's namespace), check the types, and merge-patch its labels
+    (nothing is sent when nothing changes)."""
+    from ..kube.resources import BY_KIND
+
+    resource, namespace, client = BY_KIND[kind], session.namespace, session.client()
     current = client.get(resource, name, namespace)
     labels = (current.get("metadata") or {}).get("labels") or {}
     patch, verb = label_patch(labels, request)

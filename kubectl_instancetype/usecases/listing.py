@@ -10,9 +10,10 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortKey, sort_order
+from ..instancetype.listing import INSTANCETYPES, SORT_KEYS, PathSort, RangeFilter, SortKey, sort_order
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -32,7 +33,8 @@ class Query(NamedTuple):
     cluster_only: bool = False
     namespaced_only: bool = False
     chunk_size: int = 500
-    sort_by: str | None = None
+    sort_by: str | None = None  # name, cpu, memory, or kubectl's JSONPath
+    names: tuple[str, ...] = ()  # only these objects (kubectl get TYPE NAME...)
 
 
 class Source(Protocol):
@@ -117,11 +119,16 @@ class CatalogSource:
         return []
 
 
-class Listing(NamedTuple, Generic[RowT]):
-    """The rows in the order asked for, and the warnings to print before them."""
+@dataclass
+class Listing(Generic[RowT]):
+    """The rows in the order asked for, the warnings to print before them, and the namespace namespaced
+    objects were listed from (for "No resources found in NAMESPACE namespace.")."""
 
     rows: list[RowT]
     warnings: list[str]
+    namespace: str = ""
+    missing: tuple[str, ...] = ()  # names asked for that matched no object
+    seen: tuple[str, ...] = ()  # with names asked for: every name read (for "did you mean")
 
 
 def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], str | None], RowT]) -> Listing[RowT]:
@@ -129,15 +136,25 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     rows: list[RowT] = []
     keys: list[SortKey] = []
     ranges, what, sorting = query.ranges, query.what, bool(query.sort_by)
+    path = PathSort(query.sort_by) if query.sort_by and query.sort_by not in SORT_KEYS else None
+    names = set(query.names)
+    seen: list[str] = []
 
     def consume(obj: dict[str, Any], namespace: str | None) -> None:
+        if names:
+            name = str((obj.get("metadata") or {}).get("name", ""))
+            seen.append(name)
+            if name not in names:
+                return
         if ranges.active and not ranges.matches(obj):
             return
         rows.append(row_of(obj, namespace))
         if sorting:
-            keys.append(SortKey.of(obj, namespace, what))
+            keys.append(SortKey.of(obj, namespace, what, path))
 
     warnings = source.scan(query, consume)
     if sorting:
         rows = [rows[index] for index in sort_order(keys, query.sort_by)]
-    return Listing(rows, warnings)
+    found = set(seen)
+    missing = tuple(dict.fromkeys(name for name in query.names if name not in found))
+    return Listing(rows, warnings, source.namespace, missing, tuple(seen))

@@ -1,11 +1,19 @@
-"""Reading the manifests a command is given with ``-f FILE`` (``-`` for stdin): kubectl's messages for a file
-that cannot be read, YAML or JSON documents (several per file), ``kind: List`` flattened."""
+"""The one reader of the manifests a command is given with ``-f FILE`` (``-`` for stdin, or a directory).
+
+kubectl's messages for a path that cannot be read; YAML or JSON, several documents per file; ``kind: List`` (and
+every ``*List``) flattened; a directory read as kubectl reads one (its ``.json``, ``.yaml`` and ``.yml`` files, in
+name order; subdirectories skipped). Every ``-f`` of the plugin (``convert``, ``expand``, ``infer``) reads through here.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any
 
 from ..errors import InputError
+
+MANIFEST_EXTENSIONS = (".json", ".yaml", ".yml")
 
 
 def read_text(path: str, stdin: Any) -> str:
@@ -25,19 +33,84 @@ def read_text(path: str, stdin: Any) -> str:
         raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
 
 
-def read_documents(path: str, stdin: Any) -> list[dict[str, Any]]:
-    """The objects of ``path``: every non-empty YAML/JSON document, the items of a ``kind: List``."""
-    import yaml
+def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[str, Any]]:
+    """The objects of ``path`` (a file, ``-`` or a directory), as :func:`parse_manifests` reads them."""
+    if path != "-" and os.path.isdir(path):
+        # k8s.io/cli-runtime/pkg/resource/visitor.go ExpandPathsToFileVisitors without --recursive: the files of
+        # the directory with a manifest extension, in lexical order; subdirectories are skipped.
+        names = sorted(
+            name
+            for name in os.listdir(path)
+            if name.endswith(MANIFEST_EXTENSIONS) and not os.path.isdir(os.path.join(path, name))
+        )
+        return [
+            obj
+            for name in names
+            for obj in parse_manifests(
+                read_text(os.path.join(path, name), stdin), os.path.join(path, name), typed=typed
+            )
+        ]
+    return parse_manifests(read_text(path, stdin), "STDIN" if path == "-" else path, typed=typed)
 
-    text = read_text(path, stdin)
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        documents = [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
-    except yaml.YAMLError as exc:
-        raise InputError(f"error parsing {path}: {str(exc).splitlines()[0] if str(exc) else exc}") from exc
+
+def parse_manifests(text: str, source: str = "STDIN", *, typed: bool = True) -> list[dict[str, Any]]:
+    """The objects in ``text`` (read from ``source``), as kubectl reads them: a stream starting with ``{`` as JSON
+    values, anything else as YAML documents converted as ``sigs.k8s.io/yaml`` converts them
+    (:mod:`..golang.yamltojson`); ``kind: List`` (and every ``*List``) flattened.
+
+    ``typed``: every object needs ``apiVersion`` and ``kind`` (``False`` for a bare spec, as
+    ``expand --instancetype-file`` takes). Raises :class:`InputError` in kubectl's words.
+    """
     objects: list[dict[str, Any]] = []
-    for doc in documents:
-        if not isinstance(doc, dict):
-            raise InputError(f"error parsing {path}: a document is not an object")
-        objects.extend((doc.get("items") or []) if doc.get("kind") == "List" else [doc])
+    for document in _documents(text, source):
+        _flatten(document, source, objects, typed)
     return objects
+
+
+def _documents(text: str, source: str) -> list[Any]:
+    if text.lstrip().startswith("{"):
+        # apimachinery's YAMLOrJSONDecoder: a stream that starts with "{" is a sequence of JSON values.
+        decoder, index = json.JSONDecoder(), 0
+        documents: list[Any] = []
+        try:
+            while True:
+                while index < len(text) and text[index] in " \t\r\n":
+                    index += 1
+                if index == len(text):
+                    return documents
+                document, index = decoder.raw_decode(text, index)
+                documents.append(document)
+        except ValueError:
+            pass  # not JSON after all: JSON is YAML, read it as YAML for YAML's messages
+    from ..golang.yamltojson import YAMLError, load_document, split_documents
+
+    try:
+        return [load_document(chunk) for chunk in split_documents(text)]
+    except YAMLError as exc:
+        raise InputError(f"error parsing {source}: error converting YAML to JSON: {exc}") from None
+
+
+def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool) -> None:
+    if document is None:
+        return  # an empty document (comments only, a trailing ---)
+    if isinstance(document, list):
+        for item in document:
+            _flatten(item, source, out, typed)
+        return
+    if not isinstance(document, dict):
+        what = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(type(document), "a value")
+        raise InputError(
+            f'unable to decode "{source}": {what} ({json.dumps(document)}) is not an object with apiVersion and kind'
+        )
+    kind = document.get("kind")
+    if isinstance(kind, str) and kind.endswith("List") and isinstance(document.get("items"), list):
+        for item in document["items"]:
+            _flatten(item, source, out, typed)
+        return
+    if typed:
+        # k8s.io/apimachinery/pkg/runtime: NewMissingKindErr, NewMissingVersionErr (unstructured decoding)
+        for field, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
+            if not document.get(field):
+                shown = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+                raise InputError(f"unable to decode \"{source}\": Object '{name}' is missing in '{shown}'")
+    out.append(document)

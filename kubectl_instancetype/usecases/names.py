@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..kube.session import Session
 
 METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 MAX_NAMES = 100_000  # a bound on memory and output; kubectl returns every name, and so do we below this
@@ -39,12 +42,6 @@ class CompletionUnavailable(Exception):
     """Live names cannot be had without risk (a prompt) or at all; completion offers none."""
 
 
-def needs_terminal(user: Mapping[str, Any]) -> bool:
-    """True for credentials that may prompt: an exec plugin whose interactiveMode is Always."""
-    exec_config = user.get("exec") if isinstance(user, Mapping) else None
-    return isinstance(exec_config, Mapping) and exec_config.get("interactiveMode") == "Always"
-
-
 def _description(metadata: Mapping[str, Any]) -> str:
     labels = metadata.get("labels") or {}
     cpu, memory = (labels.get(key) for key in _SIZE_LABELS)
@@ -53,39 +50,21 @@ def _description(metadata: Mapping[str, Any]) -> str:
     return ""
 
 
-def list_names(
-    source: str,
-    *,
-    kubeconfig: str | None,
-    context: str | None,
-    namespace: str | None,
-    prefix: str,
-    environ: Mapping[str, str],
-    home: str,
-    timeout: float,
-) -> list[tuple[str, str]]:
-    """``(name, description)`` of the objects of ``source`` whose name starts with ``prefix``, sorted.
+def list_names(session: Session, source: str, prefix: str, deadline: float) -> list[tuple[str, str]]:
+    """``(name, description)`` of the objects of ``source`` whose name starts with ``prefix``, sorted; metadata
+    only, a few pages at most, until ``deadline`` (``time.monotonic()``).
 
     Raises nothing the caller must know about beyond :class:`Exception`: completion swallows every failure.
     """
     from ..kube import resources
-    from ..kube.client import Client
-    from ..kube.config import ConnectionOptions, kubeconfig_paths, load_cluster_config, read_kubeconfig
 
     constant, namespaced = SOURCES[source]
     resource = getattr(resources, constant)
-    deadline = time.monotonic() + timeout
-    paths = kubeconfig_paths(kubeconfig, environ, home)
-    if paths:
-        files = read_kubeconfig(paths)
-        context_name = context or files.current_context
-        user_name = str((files.contexts.get(context_name) or {}).get("user") or "")
-        if needs_terminal(files.users.get(user_name) or {}):
-            raise CompletionUnavailable("the credentials may prompt")
-    options = ConnectionOptions(kubeconfig=kubeconfig, context=context, namespace=namespace, request_timeout=timeout)
-    config = load_cluster_config(options, environ, home)
+    if session.credentials_may_prompt():
+        raise CompletionUnavailable("the credentials may prompt")
     found: list[tuple[str, str]] = []
-    with Client(config, dict(environ)) as client:
+    with session:
+        client = session.client()
         token: str | None = None
         for _ in range(100):  # pages; bounded however the server answers
             path = resource.path(client.namespace if namespaced else None, limit=PAGE_SIZE, **{"continue": token})

@@ -180,7 +180,7 @@ def check_vm(client: Client, manifest: dict[str, Any], namespace: str) -> Verdic
     defaults = None
     if _requires_architecture(found.preference) and not _template_architecture(vm):
         from ..instancetype.expand import ClusterDefaults
-        from .versions import default_architecture
+        from .cluster_facts import default_architecture
 
         architecture = default_architecture(client)
         if architecture is None:

@@ -17,6 +17,7 @@ from ..instancetype.recommend import Minimums, Verdict, evaluate, near_miss, ran
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..kube.client import Client
+    from ..kube.session import Session
     from .listing import Consume, Query, Source
 
 CLUSTER_PREFERENCE = "virtualmachineclusterpreference"
@@ -168,3 +169,31 @@ class CompatibleSource:
                 consume(obj, namespace)
 
         return self.inner.scan(query, keep)
+
+
+def recommend_from(
+    session: Session | None,
+    reference: str,
+    query: Query,
+    *,
+    catalog_version: str | None = None,
+    namespace: str = "default",
+    minimums: Minimums = Minimums(),
+    architecture: str | None = None,
+    limit: int | None = None,
+) -> Recommendation:
+    """``recommend``: the preference ``reference`` and the instance types from the cluster through ``session``,
+    or, when ``session`` is None, from the embedded catalog release ``catalog_version`` (namespaced copies in
+    ``namespace``)."""
+    from .listing import CatalogSource, ClusterSource
+
+    source: Source
+    if session is None:
+        from ..catalog import DEFAULT_VERSION, load_catalog
+
+        catalog = load_catalog(catalog_version or DEFAULT_VERSION)
+        source, preference = CatalogSource(catalog, namespace), catalog_preference(catalog, reference)
+    else:
+        client = session.client()
+        source, preference = ClusterSource(client), cluster_preference(client, reference)
+    return recommend(source, query, preference, minimums=minimums, architecture=architecture, limit=limit)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError, UsageError
@@ -30,6 +30,7 @@ from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
     from ..kube.client import Client
+    from ..kube.session import Session
     from ..output.progress import Progress
 
 
@@ -50,8 +51,7 @@ class Settings:
     uploadproxy_url: str = ""
     insecure: bool = False
     skip_checks: bool = False
-    environ: Mapping[str, str] = field(default_factory=dict)
-    say: Callable[[str], None] = print  # virtctl's lines (stdout)
+    say: Callable[[str], None] = lambda line: None  # virtctl's lines (the command prints them on stdout)
     progress: Callable[[int], Progress] | None = None  # total bytes -> a progress display (stderr)
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic
@@ -104,11 +104,13 @@ class State:
         return "; ".join(parts)
 
 
-def upload(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> None:
-    """Run the whole upload; raise :class:`UploadError` (with :meth:`State.report`) when it cannot finish."""
+def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
+    """Run the whole upload in the session's namespace; raise :class:`UploadError` (with :meth:`State.report`)
+    when it cannot finish."""
+    namespace = session.namespace
     state = State(namespace, plan)
     try:
-        _run(client, plan, namespace, settings, state)
+        _run(session, plan, namespace, settings, state)
     except KeyboardInterrupt:
         raise UploadError(f"interrupted: {state.report()}") from None
     except (PluginError, spec.UploadFailed) as exc:
@@ -125,7 +127,7 @@ def check_image(path: str) -> None:
 
 
 def _open_image(path: str) -> Any:
-    from ..kube.kubeconfig_model import go_os_error
+    from ..kube.kubeconfig.model import go_os_error
 
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the caller
@@ -137,9 +139,10 @@ def _open_image(path: str) -> Any:
     return handle
 
 
-def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
+def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, state: State) -> None:
     from ..kube import resources
 
+    client = session.client()
     image = _open_image(plan.image_path)
     try:
         state.total = os.fstat(image.fileno()).st_size
@@ -172,7 +175,7 @@ def _run(client: Client, plan: spec.Plan, namespace: str, settings: Settings, st
         url = spec.with_scheme(url)
         settings.say(f"Uploading data to {url}")
         token = _token(client, name, namespace)
-        _upload_data(client, plan, namespace, settings, state, url, token, image)
+        _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
         if plan.datasource:
             _data_source(client, plan, namespace, settings, state)
@@ -424,110 +427,7 @@ def _token(client: Client, pvc_name: str, namespace: str) -> str:
 # ---- the upload proxy -------------------------------------------------------------------------------------
 
 
-class ProxyConnections:
-    """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``.
-
-    ``--insecure`` skips verification; otherwise the system roots (and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` as Go
-    reads them) verify the proxy; the kubeconfig's CA is not used, as in virtctl. ``HTTPS_PROXY``/``NO_PROXY``
-    apply as Go's default transport applies them. Each request gets a connection of its own, bounded by
-    ``timeout`` seconds without progress.
-    """
-
-    def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
-        from ..kube.transport import parse_url
-
-        self.base = base
-        parsed = parse_url(base)
-        if parsed is None or not parsed.host:
-            raise UsageError(f'parse "{base}": invalid URL')
-        self.url = parsed
-        self.insecure = insecure
-        self.environ = environ
-        self.timeout = timeout
-        self._tls: Any = None
-
-    def _context(self) -> Any:
-        import ssl
-
-        if self._tls is None:
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            if self.insecure:
-                context.check_hostname = False
-                context.verify_mode = ssl.CERT_NONE
-            else:
-                cafile, capath = self.environ.get("SSL_CERT_FILE"), self.environ.get("SSL_CERT_DIR")
-                if cafile or capath:
-                    context.load_verify_locations(cafile=cafile or None, capath=(capath or "").split(":")[0] or None)
-                else:
-                    context.load_default_certs()
-            self._tls = context
-        return self._tls
-
-    def request(
-        self,
-        method: str,
-        url: str,
-        headers: dict[str, str],
-        body: Any = None,
-        *,
-        content_length: int | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> Any:
-        """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
-        from ..kube.http import Connection
-        from ..kube.transport import DEFAULT_PORTS, parse_url, proxy_authorization, proxy_for
-
-        target = parse_url(url)
-        assert target is not None
-        port = int(target.port) if target.port else DEFAULT_PORTS[target.scheme]
-        host, connect_port = target.host, port
-        tunnel, absolute, authorization = None, None, None
-        proxy = proxy_for(target, None, self.environ)
-        if proxy is not None:
-            host, connect_port = proxy.host, int(proxy.port) if proxy.port else 80
-            authorization = proxy_authorization(proxy)
-            if target.scheme == "https":
-                tunnel = (target.host, port)
-            else:
-                absolute = f"http://{target.authority}"
-        connection = Connection(
-            host,
-            connect_port,
-            timeout=self.timeout,
-            connect_timeout=min(self.timeout, 30.0),
-            tls_context=self._context() if target.scheme == "https" else None,
-            tunnel=tunnel,
-            proxy_authorization=authorization,
-            absolute_form=absolute,
-        )
-        path = target.path or "/"
-        query = url.partition("?")[2]
-        try:
-            return connection.request(
-                method,
-                path + (f"?{query}" if query else ""),
-                headers,
-                body,
-                content_length=content_length,
-                progress=progress,
-            )
-        finally:
-            connection.close()
-
-
-def _describe(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"no answer from the upload proxy within {timeout:g}s (--wait-secs)"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connect: connection refused"
-    import ssl
-
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure skips verification)"
-    return str(exc) or type(exc).__name__
-
-
-def _upload_url(connections: ProxyConnections, url: str, token: str) -> str:
+def _upload_url(connections: Any, url: str, token: str) -> str:
     """``ConstructUploadProxyPathAsync``: the async endpoint when a HEAD with the token answers 200."""
     async_url = spec.proxy_path(url, spec.UPLOAD_PROXY_URI_ASYNC)
     try:
@@ -540,7 +440,7 @@ def _upload_url(connections: ProxyConnections, url: str, token: str) -> str:
 
 
 def _upload_data(
-    client: Client,
+    session: Session,
     plan: spec.Plan,
     namespace: str,
     settings: Settings,
@@ -550,10 +450,9 @@ def _upload_data(
     image: Any,
 ) -> None:
     """``uploadData``: POST the file (streamed) with retries; a 401 after the first attempt refreshes the token."""
-    from ..kube.http import ProtocolError
-
     timeout = float(plan.wait_secs or 300)
-    connections = ProxyConnections(url, settings.insecure, settings.environ, timeout)
+    client = session.client()
+    connections = session.upload_proxy(url, insecure=settings.insecure, timeout=timeout)
     # virtctl's loop runs --retry times and, with --retry=0, sends nothing yet reports success: one attempt at least.
     policy = spec.RetryPolicy(max(plan.retry, 1))
     display = settings.progress(state.total) if settings.progress else None
@@ -577,8 +476,8 @@ def _upload_data(
                 response = connections.request(
                     "POST", target, headers, image, content_length=state.total, progress=progress
                 )
-            except (OSError, ProtocolError, ValueError) as exc:
-                status, message = 0, f'Post "{target}": {_describe(exc, timeout)}'
+            except connections.FAILURES as exc:
+                status, message = 0, f'Post "{target}": {connections.describe(exc)}'
             else:
                 if response.status == 200:
                     if display is not None:

@@ -51,7 +51,7 @@ def test_errors_keep_kubectl_exit_status_and_one_line(kubectl) -> None:
 def test_help_uses_the_kubectl_prefix(kubectl) -> None:
     result = kubectl("instancetype", "list", "--help")
     assert result.returncode == 0
-    assert "Usage:\n  kubectl instancetype list [KIND] [flags]" in result.stdout
+    assert "Usage:\n  kubectl instancetype list [KIND] [NAME...] [flags]" in result.stdout
 
 
 def test_completion_helper_serves_kubectl(kubectl) -> None:

@@ -211,7 +211,8 @@ def test_conflicting_fields_need_force(older_plane) -> None:
     assert line.startswith(
         "error: virtualmachineinstancetype.instancetype.kubevirt.io/u1.nano: Error from server (Conflict): "
     )
-    assert ".spec.cpu.guest" in line and line.endswith("(use --force to take these fields over)\n")
+    assert ".spec.cpu.guest" in line and "(use --force to take these fields over); applied before that: " in line
+    assert line.endswith("; not applied: virtualmachineinstancetype.instancetype.kubevirt.io/u1.nano and 2 more\n")
     assert line.count("\n") == 1
     forced = run_on(older_plane, *args, "--force")
     assert forced.exit_code == 0, forced.stderr

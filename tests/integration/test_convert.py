@@ -14,8 +14,8 @@ from collections.abc import Iterator
 import pytest
 import yaml
 
-from kubectl_instancetype.instancetype.convert import parse_documents
 from kubectl_instancetype.kube.resources import BY_KIND
+from kubectl_instancetype.usecases.manifests import parse_manifests
 from tests.conftest import run_cli
 from tests.unit.test_convert_golden import CASES, GOLDEN, case_argv
 
@@ -77,7 +77,7 @@ def test_every_converted_object_passes_strict_validation(control_plane, namespac
 
 def test_strict_validation_rejects_what_convert_leaves_out(control_plane, namespace) -> None:
     """The check above can fail: the unconverted alpha preference, relabelled v1beta1, is refused."""
-    source = parse_documents((GOLDEN / "alpha-objects" / "input.yaml").read_text())
+    source = parse_manifests((GOLDEN / "alpha-objects" / "input.yaml").read_text())
     preference = next(obj for obj in source if obj["kind"] == "VirtualMachineClusterPreference")
     raw = {**preference, "apiVersion": "instancetype.kubevirt.io/v1beta1"}
     status, answer = strict_dry_run(control_plane, raw, namespace)
@@ -180,7 +180,7 @@ def test_apply_failure_says_what_exists(cli, control_plane, namespace, tmp_path,
 def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_path, cleanup) -> None:
     namespace = "convert-presets"
     control_plane.ensure_namespace(namespace)
-    for vm in parse_documents((GOLDEN / "default-features-preset" / "vms.yaml").read_text()):
+    for vm in parse_manifests((GOLDEN / "default-features-preset" / "vms.yaml").read_text()):
         vm["metadata"]["namespace"] = namespace
         control_plane.apply(vm)
         cleanup.append(vm)
@@ -195,12 +195,12 @@ def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_
 def test_field_tables_match_kubevirt_schemas(control_plane) -> None:
     """The two-level field tables convert keeps are exactly the v1beta1 fields of KubeVirt v1.9.0's CRD schemas."""
     from hack.localcluster.crds import kubevirt_module_dir, read_validations
-    from kubectl_instancetype.instancetype import convert
+    from kubectl_instancetype.instancetype.convert import schema
 
     schemas = read_validations(kubevirt_module_dir())
     for kind, table in (
-        ("virtualmachineinstancetype", convert.INSTANCETYPE_FIELDS),
-        ("virtualmachinepreference", convert.PREFERENCE_FIELDS),
+        ("virtualmachineinstancetype", schema.INSTANCETYPE_FIELDS),
+        ("virtualmachinepreference", schema.PREFERENCE_FIELDS),
     ):
         spec = schemas[kind]["properties"]["spec"]["properties"]
         assert set(spec) == set(table), kind

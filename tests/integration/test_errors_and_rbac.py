@@ -223,7 +223,9 @@ def test_in_cluster_service_account_through_the_official_loader(control_plane, t
     (tmp_path / "namespace").write_text("catalog")
     monkeypatch.setattr(incluster_config, "SERVICE_TOKEN_FILENAME", str(tmp_path / "token"))
     monkeypatch.setattr(incluster_config, "SERVICE_CERT_FILENAME", str(tmp_path / "ca.crt"))
-    monkeypatch.setattr("kubectl_instancetype.kube.official.IN_CLUSTER_NAMESPACE_FILE", str(tmp_path / "namespace"))
+    monkeypatch.setattr(
+        "kubectl_instancetype.kube.kubeconfig.official.IN_CLUSTER_NAMESPACE_FILE", str(tmp_path / "namespace")
+    )
     service = {"KUBERNETES_SERVICE_HOST": "127.0.0.1", "KUBERNETES_SERVICE_PORT": str(control_plane.port)}
     for key, value in service.items():
         monkeypatch.setenv(key, value)  # the official loader reads os.environ

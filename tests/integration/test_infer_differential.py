@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.kube.client import connect
-from kubectl_instancetype.kube.config import ConnectionOptions
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 from kubectl_instancetype.usecases.inference import resolve_vm
 from tests.integration.test_infer import A, B, dv_volume, pvc_volume, vm_manifest
 

@@ -15,6 +15,14 @@ NAMES = (f"verdict-vm-{index}" for index in itertools.count())
 DISK = "src:quay.io/containerdisks/fedora:41"
 
 
+def _session(control_plane, namespace: str):
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
+    from kubectl_instancetype.kube.session import Session
+
+    options = ConnectionOptions(kubeconfig=str(control_plane.kubeconfig("admin")), namespace=namespace)
+    return Session(options, {}, "/nonexistent")
+
+
 def _stored(control_plane, namespace: str, name: str):
     return control_plane.get(
         {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": namespace}}
@@ -63,7 +71,6 @@ def test_a_missing_instance_type_is_admitted_as_kubevirt_does_with_a_warning(cli
 
 
 def test_a_conflict_from_a_manifest_is_denied_by_the_validating_webhook(control_plane, namespace) -> None:
-    from kubectl_instancetype.kube.client import Client, ClusterConfig
     from kubectl_instancetype.usecases.creating import create_vm
     from kubectl_instancetype.usecases.preflight import AdmissionDenied
 
@@ -77,11 +84,8 @@ def test_a_conflict_from_a_manifest_is_denied_by_the_validating_webhook(control_
             "template": {"spec": {"domain": {"cpu": {"sockets": 2}, "devices": {}}}},
         },
     }
-    config = ClusterConfig(
-        server=control_plane.server, ca_file=str(control_plane.ca_file), token=control_plane.tokens["admin"]
-    )
-    with Client(config, environ={}) as client, pytest.raises(AdmissionDenied) as denied:
-        create_vm(client, vm, namespace, server_dry_run=False)
+    with _session(control_plane, namespace) as session, pytest.raises(AdmissionDenied) as denied:
+        create_vm(session, vm, dry_run="none")
     assert denied.value.render() == (
         'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
         "VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type; "
@@ -91,7 +95,6 @@ def test_a_conflict_from_a_manifest_is_denied_by_the_validating_webhook(control_
 
 def test_whole_vm_validation_the_preflight_does_not_model_is_the_servers_word(cli, control_plane, namespace) -> None:
     """KubeVirt validates the whole VM (here an input device that is not a tablet); the server's message stands."""
-    from kubectl_instancetype.kube.client import Client, ClusterConfig
     from kubectl_instancetype.usecases.creating import create_vm
     from kubectl_instancetype.usecases.preflight import AdmissionDenied
 
@@ -107,11 +110,8 @@ def test_whole_vm_validation_the_preflight_does_not_model_is_the_servers_word(cl
             },
         },
     }
-    config = ClusterConfig(
-        server=control_plane.server, ca_file=str(control_plane.ca_file), token=control_plane.tokens["admin"]
-    )
-    with Client(config, environ={}) as client, pytest.raises(AdmissionDenied) as denied:
-        create_vm(client, vm, namespace, server_dry_run=True)
+    with _session(control_plane, namespace) as session, pytest.raises(AdmissionDenied) as denied:
+        create_vm(session, vm, dry_run="server")
     assert denied.value.render().startswith(
         'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
     )

@@ -35,23 +35,31 @@ def test_default_scope_is_cluster_plus_current_namespace(cli) -> None:
     assert [line.split()[:2] for line in cluster_only.stdout.splitlines()[1:]] == [["u1.xlarge", "cluster"]]
     assert [line.split()[:2] for line in with_namespace.stdout.splitlines()[1:]] == [
         ["u1.xlarge", "cluster"],
-        ["u1.xlarge", "catalog"],
+        ["u1.xlarge", "namespaced"],
     ]
 
 
 @pytest.mark.parametrize(
-    "flags,expected_kinds",
+    "flags,expected",
     [
-        (["--cluster"], {"cluster"}),
-        (["--namespaced", "-n", "catalog"], {"catalog"}),
-        (["-A"], {"cluster", "catalog"}),
-        (["-A", "--namespaced"], {"catalog"}),
+        (["--cluster"], {("", "cluster")}),
+        (["--namespaced", "-n", "catalog"], {("", "namespaced")}),
+        (["-A"], {("", "cluster"), ("catalog", "namespaced")}),
+        (["-A", "--namespaced"], {("catalog", "namespaced")}),
     ],
 )
-def test_scopes(cli, flags: list[str], expected_kinds: set[str]) -> None:
+def test_scopes(cli, flags: list[str], expected: set[tuple[str, str]]) -> None:
+    """With -A a NAMESPACE column comes first, as kubectl prints it (empty for cluster-scoped objects)."""
     result = cli("list", "--size", "medium", "--class", "overcommitted", *flags)
     assert result.exit_code == 0, result.stderr
-    assert {line.split()[1] for line in result.stdout.splitlines()[1:]} == expected_kinds
+    header, *rows = result.stdout.splitlines()
+    assert header.split()[:3] == (["NAMESPACE", "NAME", "KIND"] if "-A" in flags else ["NAME", "KIND", "CPU"])
+    kind_at = header.index("KIND")
+    found = set()
+    for row in rows:
+        namespace = row[: header.index(" NAME") + 1].strip() if "-A" in flags else ""
+        found.add((namespace, row[kind_at:].split()[0]))
+    assert found == expected
 
 
 def test_namespaced_only_in_an_empty_namespace_says_so(cli) -> None:
@@ -227,8 +235,16 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
             "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n",
         ),
         (["list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together\n"),
-        (["list", "vms"], 'error: unknown kind "vms": use instancetypes or preferences\n'),
-        (["list", "--sort-by", "age"], 'error: --sort-by must be one of name, cpu, memory (got "age")\n'),
+        (
+            ["list", "vms"],
+            'error: unknown kind "vms": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl '
+            'names); did you mean "vmp"?\n',
+        ),
+        (
+            ["list", "--sort-by", "{.a"],
+            "error: --sort-by {.a: unexpected path string, expected a 'name1.name2' or "
+            "'.name1.name2' or '{name1.name2}' or '{.name1.name2}'\n",
+        ),
         (["list", "--bogus"], "error: unknown flag: --bogus\n"),
     ]:
         result = cli(*args)
@@ -275,7 +291,7 @@ def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> Non
     import os
 
     from kubectl_instancetype.kube.client import Client
-    from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
     from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 
     config = load_cluster_config(ConnectionOptions(kubeconfig=str(control_plane.kubeconfig())), dict(os.environ), "/x")
@@ -308,3 +324,36 @@ def test_wide_preferences(cli) -> None:
         "efi+secureboot",
         "v1.7.0",
     ]
+
+
+def test_sort_by_a_path_no_object_has_says_what_it_takes(cli) -> None:
+    result = cli("list", "--sort-by", "age")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        'error: couldn\'t find any field with path "{.age}" in the list of objects (--sort-by takes name, cpu, '
+        "memory or a JSONPath such as .spec.cpu.guest)\n"
+    )
+
+
+def test_kubectl_conventions_on_list(cli) -> None:
+    """-L, --show-kind, --sort-by JSONPath, names and short kinds, templates: as kubectl get shows them."""
+    labelled = cli("list", "vmcf", "--cpu", "2", "--class", "general.purpose", "-L", "instancetype.kubevirt.io/size")
+    header, *rows = labelled.stdout.splitlines()
+    assert header.split() == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE", "SIZE"]
+    assert [row.split()[-1] for row in rows] == ["2xmedium", "large"]
+    kinded = cli("get", "vmcf/u1.small", "vmcf/u1.large", "--show-kind", "--no-headers")
+    assert [row.split()[0] for row in kinded.stdout.splitlines()] == [
+        "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.large",
+        "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.small",
+    ]
+    by_memory = cli("list", "vmcf", "--class", "general.purpose", "--sort-by", ".spec.memory.guest", "-o", "name")
+    names = [line.split("/")[1] for line in by_memory.stdout.splitlines()]
+    assert names[:3] == ["u1.nano", "u1.micro", "u1.small"] and names[-1] == "u1.8xlarge"
+    one = cli("get", "vmcp/fedora", "-o", "jsonpath={.kind} {.spec.devices.preferredDiskBus}")
+    assert (one.exit_code, one.stdout) == (0, "VirtualMachineClusterPreference virtio")
+    missing = cli("get", "vmcf/u1.smal")
+    assert missing.exit_code == 1
+    assert missing.stderr == (
+        'error: no instance type named "u1.smal" cluster-wide (virtualmachineclusterinstancetypes); '
+        'for "u1.smal" did you mean u1.small, o1.small, d1.small?\n'
+    )

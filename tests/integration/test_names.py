@@ -9,7 +9,7 @@ import pytest
 from kubectl_instancetype.errors import APIError
 from kubectl_instancetype.kube import resources
 from kubectl_instancetype.kube.client import connect
-from kubectl_instancetype.kube.config import ConnectionOptions
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 from kubectl_instancetype.kube.names import invalid_object_messages
 from kubectl_instancetype.kube.transport import Transport
 

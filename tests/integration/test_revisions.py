@@ -122,17 +122,22 @@ def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace
     _put(control_plane, vm, status=True)
     name = vm["metadata"]["name"]
     dry = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--dry-run")
-    assert (dry.exit_code, dry.stdout) == (
-        0,
-        f"virtualmachine.kubevirt.io/{name} would switch: instancetype u1.small -> u1.large (dry run)\n",
+    assert (dry.exit_code, dry.stderr) == (0, "")
+    assert dry.stdout == (
+        f"virtualmachine.kubevirt.io/{name} (not running; rollout strategy LiveUpdate, from the default "
+        "(LiveUpdate since KubeVirt v1.6))\n"
+        "  instancetype: u1.small -> u1.large\n"
+        "\n"
+        "FIELD                 NOW   NEW   WHEN\n"
+        "domain.memory.guest   2Gi   8Gi   at next start\n"
+        "\n"
+        "The VM is not running: it gets the new values when it starts.\n"
     )
     assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.small"}
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large")
-    assert (result.exit_code, result.stdout, result.stderr) == (
-        0,
-        f"virtualmachine.kubevirt.io/{name} switched: instancetype u1.small -> u1.large\n",
-        "",
-    )
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith(dry.stdout)
+    assert result.stdout.endswith(f"virtualmachine.kubevirt.io/{name} switched: instancetype u1.small -> u1.large\n")
     stored = _stored(control_plane, name, namespace)
     assert stored["spec"]["instancetype"] == {"name": "u1.large"} and stored["spec"]["preference"] == {"name": "fedora"}
     # and the expansion now uses the live u1.large, not the revision stored for u1.small
@@ -179,7 +184,7 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     )
     assert (
         cli("switch", "vm/x", "-n", namespace).stderr
-        == "error: nothing to switch: give --instancetype and/or --preference\n"
+        == "error: nothing to switch: give --instancetype and/or --preference, or --refresh\n"
     )
     assert (
         cli("switch", "pod/x", "--instancetype", "u1.small").stderr

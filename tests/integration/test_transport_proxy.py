@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ClusterConfig
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
 from tests.conftest import run_cli
 from tests.doubles.proxy import TunnellingProxy

@@ -8,7 +8,7 @@ import pytest
 
 from kubectl_instancetype.errors import APIError, NotFoundError
 from kubectl_instancetype.kube.client import Client
-from kubectl_instancetype.kube.config import ClusterConfig
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.resources import Resource
 
 pytestmark = pytest.mark.controlplane

@@ -3,15 +3,15 @@ the same filters, columns and output formats as ``list``; and the catalog group'
 
 from __future__ import annotations
 
-import inspect
 import json
 
 import pytest
 import yaml
 
 from kubectl_instancetype.catalog import load_catalog
-from kubectl_instancetype.cli import catalog_list
-from kubectl_instancetype.cli.list import list_command
+from kubectl_instancetype.cli.catalog_list import CatalogListOptions
+from kubectl_instancetype.cli.list import ListOptions
+from kubectl_instancetype.cli.options import fields_of
 from tests.conftest import run_cli
 
 OFFLINE = {"HOME": "/nonexistent"}  # no KUBECONFIG, no ~/.kube/config
@@ -23,9 +23,12 @@ def offline(*args: str):
 
 
 def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
-    listed = set(inspect.signature(list_command).parameters)
-    offline_options = set(inspect.signature(catalog_list._list_command()).parameters)
-    assert listed - offline_options == {"kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"}
+    listed = {name for name, _, _ in fields_of(ListOptions)}
+    offline_options = {name for name, _, _ in fields_of(CatalogListOptions)}
+    assert listed - offline_options == {
+        *("kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"),
+        *("as_user", "as_groups", "as_uid"),
+    }
     assert offline_options - listed == {"version"}
 
 
@@ -78,7 +81,7 @@ def test_catalog_list_formats_and_scopes() -> None:
         ["cx1.medium1gi", "cluster", "1"],
     ]
     namespaced = offline("catalog", "list", "--namespaced", "-n", "dev", "--cpu", "4", "--class", "general.purpose")
-    assert namespaced.stdout.splitlines()[1].split()[:2] == ["u1.xlarge", "dev"]
+    assert namespaced.stdout.splitlines()[1].split()[:2] == ["u1.xlarge", "namespaced"]
     labels = offline("catalog", "list", "--cpu", "4", "--class", "general.purpose", "--show-labels", "--no-headers")
     assert "instancetype.kubevirt.io/size=xlarge" in labels.stdout
     by_memory = offline("catalog", "list", "--class", "memory.intensive", "--sort-by", "memory", "-o", "name")
@@ -120,7 +123,11 @@ def test_catalog_show() -> None:
         ),
         (["catalog", "list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together"),
         (["catalog", "list", "--namespaced", "-n", "a/b"], "error: invalid namespace \"a/b\": [may not contain '/']"),
-        (["catalog", "list", "sizes"], 'error: unknown kind "sizes": use instancetypes or preferences'),
+        (
+            ["catalog", "list", "sizes"],
+            'error: no instance type named "sizes" cluster-wide (virtualmachineclusterinstancetypes); '
+            "preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)",
+        ),
         (["catalog", "list", "preferences", "--class", "x"], "error: --class only applies to instance types"),
         (["catalog", "list", "-A"], "error: unknown shorthand flag: 'A' in -A"),
         (["catalog", "list", "--kubeconfig", "x"], "error: unknown flag: --kubeconfig"),

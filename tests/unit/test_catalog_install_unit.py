@@ -123,3 +123,61 @@ def test_diff_ignores_deployment_metadata_and_annotations_the_catalog_does_not_c
         "-    guest: 5Gi",
         "+    guest: 4Gi",
     ]
+
+
+class _ApplyingClient:
+    """A client double for install(): applies succeed (a new resourceVersion) until ``fail_at``, which raises ``error``."""
+
+    def __init__(self, fail_at: int, error: BaseException):
+        self.fail_at, self.error, self.calls = fail_at, error, 0
+
+    def apply(self, resource, name, namespace, body, **kwargs):
+        self.calls += 1
+        if self.calls == self.fail_at:
+            raise self.error
+        return {"metadata": {"name": name, "resourceVersion": str(self.calls)}}
+
+
+def _forbidden(name: str) -> APIError:
+    return APIError(
+        403,
+        f'virtualmachineclusterpreferences.instancetype.kubevirt.io "{name}" is forbidden: User "bob" cannot patch '
+        'resource "virtualmachineclusterpreferences" in API group "instancetype.kubevirt.io" at the cluster scope',
+        reason="Forbidden",
+    )
+
+
+def test_a_failure_part_way_says_what_was_applied_and_what_was_not() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope())
+    first = objects[0][1]["metadata"]["name"]
+    existing = {("VirtualMachineClusterInstancetype", first): {"metadata": {"resourceVersion": "1"}}}
+    fourth = objects[3][0].name_of(objects[3][1]["metadata"]["name"])
+    printed = []
+    with pytest.raises(PluginError) as raised:
+        use.install(_ApplyingClient(4, _forbidden("x")), objects, existing, report=printed.append)
+    assert len(printed) == 3
+    assert raised.value.render() == (
+        'error: Error from server (Forbidden): virtualmachineclusterpreferences.instancetype.kubevirt.io "x" is '
+        'forbidden: User "bob" cannot patch resource "virtualmachineclusterpreferences" in API group '
+        '"instancetype.kubevirt.io" at the cluster scope; applied before that: 1 unchanged, 2 created; '
+        f"not applied: {fourth} and {len(objects) - 4} more"
+    )
+
+
+def test_an_interruption_says_what_was_applied() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    with pytest.raises(PluginError) as raised:
+        use.install(_ApplyingClient(3, KeyboardInterrupt()), objects, {})
+    third = objects[2][0].name_of(objects[2][1]["metadata"]["name"])
+    assert raised.value.render() == (
+        f"error: interrupted; applied before that: 2 created; not applied: {third} and {len(objects) - 3} more"
+    )
+
+
+def test_a_failure_on_the_first_object_says_nothing_was_applied() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    with pytest.raises(PluginError) as raised:
+        use.install(_ApplyingClient(1, _forbidden("a")), objects, {})
+    assert raised.value.render().endswith(
+        f"; nothing was applied; not applied: {objects[0][0].name_of(objects[0][1]['metadata']['name'])} and {len(objects) - 1} more"
+    )

@@ -26,7 +26,7 @@ def row(obj: dict, namespace: str | None, what: str, **flags: bool) -> list[str]
 
 def test_default_instancetype_columns() -> None:
     assert columns.headers(columns.columns_for(IT)) == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "AGE"]
-    assert row(instancetype("a", 4, "4Gi"), "ns", IT) == ["a", "ns", "4", "4Gi", "<none>", "24h"]
+    assert row(instancetype("a", 4, "4Gi"), "ns", IT) == ["a", "namespaced", "4", "4Gi", "<none>", "24h"]
     assert row(instancetype("server.small", 1, "1Gi"), None, IT)[:2] == ["server.small (deprecated)", "cluster"]
 
 
@@ -57,7 +57,7 @@ def test_preference_cells_prefer_the_spec_architecture() -> None:
         "metadata": {"name": "fedora", "labels": {f"{P}os-type": "linux", f"{P}arch": "amd64"}},
         "spec": {"requirements": {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}, "preferredArchitecture": "amd64"},
     }
-    assert row(preference, "ns1", PREF) == ["fedora", "ns1", "linux", "amd64", "1", "2Gi", "<unknown>"]
+    assert row(preference, "ns1", PREF) == ["fedora", "namespaced", "linux", "amd64", "1", "2Gi", "<unknown>"]
 
 
 def test_ages_are_computed_once_per_creation_second() -> None:

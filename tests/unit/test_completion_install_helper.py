@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.cli.completion_cmd import HELPER, launcher_text
+from kubectl_instancetype.usecases.completion_helper import HELPER, launcher_text
 from tests.conftest import run_cli
 
 
@@ -74,6 +74,10 @@ def test_missing_dir_and_missing_plugin_are_one_line_errors(tmp_path: Path) -> N
     result = run_cli(["completion", "install-helper", "--dir", str(tmp_path / "nope")], environ=environ)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"error: --dir {tmp_path / 'nope'}: no such directory\n"
+    (tmp_path / "a-file").write_text("")
+    result = run_cli(["completion", "install-helper", "--dir", str(tmp_path / "a-file")], environ=environ)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: --dir {tmp_path / 'a-file'}: not a directory\n"
     result = run_cli(["completion", "install-helper"], environ={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert result.exit_code == 1
     assert result.stderr == (

@@ -1,4 +1,4 @@
-"""``instancetype.convert``: the conversion rules, label selectors and the preset mechanism's merge semantics."""
+"""``instancetype.convert``: the conversion rules and the preset mechanism's merge semantics."""
 
 from __future__ import annotations
 
@@ -8,6 +8,10 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import InputError
 from kubectl_instancetype.instancetype import convert as c
+from kubectl_instancetype.instancetype.convert.cpu import topology_for
+from kubectl_instancetype.instancetype.convert.report import merge_conflicts, merge_domain
+from kubectl_instancetype.instancetype.convert.schema import PREFERENCE_FIELDS, TOPOLOGY_RENAMES
+from kubectl_instancetype.instancetype.expand.topology import guest_topology
 
 
 def one(obj: dict, **kwargs) -> tuple[list[dict], list[str]]:
@@ -17,38 +21,6 @@ def one(obj: dict, **kwargs) -> tuple[list[dict], list[str]]:
 
 def alpha_preference(spec: dict, version: str = "instancetype.kubevirt.io/v1alpha1") -> dict:
     return {"apiVersion": version, "kind": "VirtualMachinePreference", "metadata": {"name": "p"}, "spec": spec}
-
-
-# ---------------------------------------------------------------------------------------------- parsing
-
-
-def test_parse_multi_document_yaml_with_empty_documents() -> None:
-    text = "---\napiVersion: v1\nkind: A\n---\n---\napiVersion: v1\nkind: B\n...\n"
-    assert [obj["kind"] for obj in c.parse_documents(text)] == ["A", "B"]
-
-
-def test_parse_json_and_nested_lists() -> None:
-    text = '{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "x/v1", "kind": "K"}]}]}'
-    assert c.parse_documents(text) == [{"apiVersion": "x/v1", "kind": "K"}]
-
-
-def test_parse_typed_list_kinds() -> None:
-    text = "apiVersion: kubevirt.io/v1\nkind: VirtualMachineList\nitems:\n- apiVersion: kubevirt.io/v1\n  kind: VirtualMachine\n"
-    assert c.parse_documents(text)[0]["kind"] == "VirtualMachine"
-
-
-@pytest.mark.parametrize(
-    "text,message",
-    [
-        ("a: [1, 2\n", "error parsing input as YAML or JSON (line 2, column 1)"),
-        ("just text\n", "document 1: expected an object with apiVersion and kind, got just text"),
-        ("apiVersion: v1\nkind: A\n---\nkind: B\n", "document 2: Object 'Kind' is missing or 'apiVersion' is missing"),
-    ],
-)
-def test_parse_errors(text: str, message: str) -> None:
-    with pytest.raises(InputError) as info:
-        c.parse_documents(text)
-    assert message in info.value.message
 
 
 def test_unknown_kind_is_an_error_naming_the_object() -> None:
@@ -65,7 +37,7 @@ def test_instancetype_group_kinds_outside_the_api_are_unknown() -> None:
 # ---------------------------------------------------------------------------------------------- alpha objects
 
 
-@pytest.mark.parametrize("old,new", sorted(c.TOPOLOGY_RENAMES.items()))
+@pytest.mark.parametrize("old,new", sorted(TOPOLOGY_RENAMES.items()))
 @pytest.mark.parametrize(
     "version", ["flavor.kubevirt.io/v1alpha1", "instancetype.kubevirt.io/v1alpha2", "instancetype.kubevirt.io/v1beta1"]
 )
@@ -114,7 +86,7 @@ def test_unknown_fields_are_named_at_their_depth() -> None:
 
 
 KNOWN_PREFERENCE_FIELDS = [
-    (section, child) for section, children in c.PREFERENCE_FIELDS.items() for child in sorted(children or ())
+    (section, child) for section, children in PREFERENCE_FIELDS.items() for child in sorted(children or ())
 ]
 
 
@@ -240,81 +212,13 @@ def test_vm_profile_without_its_flavor_is_named_and_reported() -> None:
     assert "assuming instance type std.big" in warnings[0]
 
 
-# ---------------------------------------------------------------------------------------------- selectors
-
-
-@pytest.mark.parametrize(
-    "selector,labels,matches",
-    [
-        ({}, {}, True),
-        ({}, {"a": "b"}, True),
-        ({"matchLabels": {"a": "b"}}, {"a": "b", "c": "d"}, True),
-        ({"matchLabels": {"a": "b"}}, {"a": "c"}, False),
-        ({"matchLabels": {"a": "b"}}, {}, False),
-        ({"matchExpressions": [{"key": "a", "operator": "In", "values": ["x", "y"]}]}, {"a": "y"}, True),
-        ({"matchExpressions": [{"key": "a", "operator": "In", "values": ["x"]}]}, {}, False),
-        ({"matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["x"]}]}, {}, True),
-        ({"matchExpressions": [{"key": "a", "operator": "NotIn", "values": ["x"]}]}, {"a": "x"}, False),
-        ({"matchExpressions": [{"key": "a", "operator": "Exists"}]}, {"a": ""}, True),
-        ({"matchExpressions": [{"key": "a", "operator": "DoesNotExist"}]}, {"a": ""}, False),
-        (
-            {"matchLabels": {"a": "1"}, "matchExpressions": [{"key": "b", "operator": "Exists"}]},
-            {"a": "1"},
-            False,
-        ),
-    ],
-)
-def test_label_selector_semantics(selector: dict, labels: dict, matches: bool) -> None:
-    assert c.selector_matches(selector, labels) is matches
-
-
-@pytest.mark.parametrize(
-    "expression,message",
-    [
-        ({"key": "a", "operator": "Near", "values": ["x"]}, '"Near" is not a valid label selector operator'),
-        (
-            {"key": "a", "operator": "In"},
-            "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
-        ),
-        (
-            {"key": "a", "operator": "Exists", "values": ["x"]},
-            'values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist',
-        ),
-    ],
-)
-def test_invalid_selectors(expression: dict, message: str) -> None:
-    with pytest.raises(InputError) as info:
-        c.selector_matches({"matchExpressions": [expression]}, {"a": "x"})
-    assert info.value.message == message
-
-
 # ---------------------------------------------------------------------------------------------- topology
-
-
-def apply_topology(vcpus: int, preference: dict) -> tuple[int, int, int]:
-    """Spec 6.2: the sockets/cores/threads an instance type's vCPUs get under a preference's topology."""
-    if vcpus == 1:
-        return 1, 1, 1
-    topology = preference.get("preferredCPUTopology", "sockets")
-    if topology in ("sockets", "any"):
-        return vcpus, 1, 1
-    if topology == "cores":
-        return 1, vcpus, 1
-    if topology == "threads":
-        return 1, 1, vcpus
-    options = preference.get("spreadOptions") or {}
-    ratio, across = options.get("ratio", 2), options.get("across", "SocketsCores")
-    if across == "SocketsCores":
-        return vcpus // ratio, ratio, 1
-    if across == "CoresThreads":
-        return 1, vcpus // ratio, ratio
-    return vcpus // 2 // ratio, ratio, 2
 
 
 @given(st.integers(1, 8), st.integers(1, 8), st.integers(1, 8))
 def test_topology_reproduces_the_preset_layout(sockets: int, cores: int, threads: int) -> None:
     counts = {key: value for key, value in (("sockets", sockets), ("cores", cores), ("threads", threads)) if value > 1}
-    topology = c._topology(counts)
+    topology = topology_for(counts)
     if not counts:
         assert topology is None  # one vCPU: every topology gives 1/1/1, nothing to say
         return
@@ -322,7 +226,7 @@ def test_topology_reproduces_the_preset_layout(sockets: int, cores: int, threads
         # Only layouts KubeVirt cannot express are refused: sockets x threads, or threads other than 2 in a mix.
         assert (sockets > 1 and threads > 1 and cores == 1) or (threads not in (1, 2) and len(counts) > 1)
         return
-    assert apply_topology(sockets * cores * threads, topology) == (sockets, cores, threads)
+    assert guest_topology(sockets * cores * threads, {"cpu": topology}) == (sockets, cores, threads)
 
 
 # ---------------------------------------------------------------------------------------------- presets
@@ -399,31 +303,31 @@ DEFAULT_FEATURES = {"cpu": {"cores": 4}}
     ],
 )
 def test_default_features_merge(vmi: dict, conflicts: list, applied: bool) -> None:
-    assert c.merge_conflicts(DEFAULT_FEATURES, vmi) == conflicts
-    assert c.merge_domain(DEFAULT_FEATURES, vmi) is applied
+    assert merge_conflicts(DEFAULT_FEATURES, vmi) == conflicts
+    assert merge_domain(DEFAULT_FEATURES, vmi) is applied
 
 
 def test_requests_compare_as_quantities() -> None:
     preset_domain = {"resources": {"requests": {"memory": "1Gi"}}}
-    assert c.merge_conflicts(preset_domain, {"resources": {"requests": {"memory": "1024Mi"}}}) == []
-    assert c.merge_conflicts(preset_domain, {"resources": {"requests": {"memory": "1G"}}}) == [
+    assert merge_conflicts(preset_domain, {"resources": {"requests": {"memory": "1024Mi"}}}) == []
+    assert merge_conflicts(preset_domain, {"resources": {"requests": {"memory": "1G"}}}) == [
         "spec.resources.requests[memory]: 1Gi != 1G"
     ]
-    assert c.merge_domain(preset_domain, {"resources": {"requests": {"memory": "1024Mi"}}}) is True
+    assert merge_domain(preset_domain, {"resources": {"requests": {"memory": "1024Mi"}}}) is True
 
 
 def test_requests_of_another_resource_are_skipped_silently_as_kubevirt_did() -> None:
     """A VMI with its own requests map gets none of the preset's, and no conflict names it."""
     vmi = {"resources": {"requests": {"cpu": "1"}}}
     preset_domain = {"resources": {"requests": {"memory": "1Gi"}}}
-    assert c.merge_conflicts(preset_domain, vmi) == []
-    assert c.merge_domain(preset_domain, vmi) is False
+    assert merge_conflicts(preset_domain, vmi) == []
+    assert merge_domain(preset_domain, vmi) is False
 
 
 def test_clock_offset_and_timer() -> None:
     preset_domain = {"clock": {"utc": {}, "timer": {"hpet": {"present": False}}}}
-    assert c.merge_domain(preset_domain, {}) is True
-    assert c.merge_conflicts(preset_domain, {"clock": {"timezone": "Europe/Rome"}}) == [
+    assert merge_domain(preset_domain, {}) is True
+    assert merge_conflicts(preset_domain, {"clock": {"timezone": "Europe/Rome"}}) == [
         'spec.clock.clockoffset: {"utc":{}} != {"timezone":"Europe/Rome"}'
     ]
 
@@ -522,14 +426,6 @@ def test_layout_without_a_topology_is_reported() -> None:
         "converted objects will apply it",
         "VirtualMachineInstancePreset p: no preference-like settings; no VirtualMachinePreference written",
     ]
-
-
-def test_unquoted_dates_stay_strings() -> None:
-    text = "apiVersion: v1\nkind: A\nmetadata:\n  annotations:\n    since: 2022-10-01T10:00:00Z\n    day: 2022-10-01\n"
-    assert c.parse_documents(text)[0]["metadata"]["annotations"] == {
-        "since": "2022-10-01T10:00:00Z",
-        "day": "2022-10-01",
-    }
 
 
 PRESET_LEAVES = [

@@ -39,9 +39,15 @@ def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
         (
             "a: [1,\n",
             [],
-            "error: error parsing input as YAML or JSON (line 2, column 1): did not find expected node content\n",
+            # kubectl v1.36.3's words for the same file
+            "error: error parsing {path}: error converting YAML to JSON: yaml: line 1: did not find expected node "
+            "content\n",
         ),
-        ("- 1\n- 2\n", [], "error: document 1: expected an object with apiVersion and kind, got 1\n"),
+        (
+            "- 1\n- 2\n",
+            [],
+            'error: unable to decode "{path}": a number (1) is not an object with apiVersion and kind\n',
+        ),
         (
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
             [],
@@ -86,10 +92,17 @@ def test_a_directory_is_read_like_kubectl_reads_one(tmp_path) -> None:
     assert names == ["first", "small", "virtio", "example"]
 
 
-def test_an_unreadable_file_is_one_error_line(tmp_path) -> None:
+def test_subdirectories_are_skipped_as_kubectl_skips_them_without_recursive(tmp_path) -> None:
+    # k8s.io/cli-runtime/pkg/resource/visitor.go ExpandPathsToFileVisitors: filepath.SkipDir below the top.
     (tmp_path / "sub.yaml").mkdir()
+    (tmp_path / "sub.yaml" / "small.yaml").write_text((SMALL / "input.yaml").read_text())
     result = run_cli(["convert", "-f", str(tmp_path)])
-    assert (result.exit_code, result.stderr) == (1, f"error: read {tmp_path / 'sub.yaml'}: is a directory\n")
+    assert (result.exit_code, result.stderr) == (1, "error: no objects passed to convert\n")
+
+
+def test_an_unreadable_file_is_one_error_line(tmp_path) -> None:
+    result = run_cli(["convert", "-f", str(tmp_path / "absent.yaml")])
+    assert (result.exit_code, result.stderr) == (1, f'error: the path "{tmp_path / "absent.yaml"}" does not exist\n')
 
 
 def test_invalid_preset_selector_fails_the_report(tmp_path) -> None:

@@ -6,7 +6,7 @@ with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` (CI) the test builds it, otherwise
 It decodes each alpha spec into KubeVirt's alpha Go type, converts it with KubeVirt's conversion function and
 prints the v1beta1 spec as JSON.
 
-Our output differs from KubeVirt's on purpose in two ways, normalised here before comparing (README, ``convert``):
+Our output differs from KubeVirt's on purpose in two ways, normalised here before comparing (docs/convert.md):
 deprecated ``preferredCPUTopology`` spellings get their short names, and v1alpha* "unset" values (``model: ""``,
 ``dedicatedCPUPlacement: false``, ``isolateEmulatorThread: false``) stay unset instead of becoming v1beta1 pointers.
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.instancetype import convert
+from kubectl_instancetype.instancetype.convert import schema
 
 pytestmark = pytest.mark.differential
 
@@ -222,7 +223,7 @@ def _cases() -> list[dict]:
 def _normalise_kubevirt(spec: dict, kind: str) -> dict:
     """KubeVirt's output with the plugin's two deliberate differences applied."""
     spec = copy.deepcopy(spec)
-    if kind in convert.INSTANCETYPE_KINDS:
+    if kind in schema.INSTANCETYPE_KINDS:
         cpu = spec["cpu"]
         if cpu.get("model") == "":
             del cpu["model"]
@@ -231,8 +232,8 @@ def _normalise_kubevirt(spec: dict, kind: str) -> dict:
                 del cpu[key]
     else:
         topology = (spec.get("cpu") or {}).get("preferredCPUTopology")
-        if topology in convert.TOPOLOGY_RENAMES:
-            spec["cpu"]["preferredCPUTopology"] = convert.TOPOLOGY_RENAMES[topology]
+        if topology in schema.TOPOLOGY_RENAMES:
+            spec["cpu"]["preferredCPUTopology"] = schema.TOPOLOGY_RENAMES[topology]
     return spec
 
 

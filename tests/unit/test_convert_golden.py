@@ -44,10 +44,10 @@ def expected_stdout(case: Path) -> Path:
 
 def expected_text(case: Path) -> str:
     if (case / "identical").exists():
-        from kubectl_instancetype.instancetype.convert import parse_documents
         from kubectl_instancetype.output.goyaml import dump_all
+        from kubectl_instancetype.usecases.manifests import parse_manifests
 
-        return dump_all(parse_documents((case / "input.yaml").read_text()))
+        return dump_all(parse_manifests((case / "input.yaml").read_text()))
     return expected_stdout(case).read_text()
 
 

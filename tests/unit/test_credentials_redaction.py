@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.kube.kubeconfig_model import redact, user_secrets
+from kubectl_instancetype.kube.kubeconfig.model import redact, user_secrets
 from tests.conftest import run_cli
 
 SECRET = "s3cr3t-VALUE-0123456789abcdef"

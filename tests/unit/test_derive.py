@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kubectl_instancetype.catalog import load_catalog
+from kubectl_instancetype.golang.quantity import parse_quantity
 from kubectl_instancetype.instancetype.derive import DeriveError, derive
-from kubectl_instancetype.instancetype.quantity import parse_quantity
 from tests.conftest import run_cli
 
 CATALOG = load_catalog()

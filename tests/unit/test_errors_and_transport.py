@@ -10,9 +10,9 @@ import pytest
 
 from kubectl_instancetype import errors
 from kubectl_instancetype.kube import errors as kube_errors
-from kubectl_instancetype.kube.config import ClusterConfig
 from kubectl_instancetype.kube.http import DeadlineExceeded
-from kubectl_instancetype.kube.transport import _proxy_for
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
+from kubectl_instancetype.kube.transport import parse_server_url, proxy_for
 
 
 def status(code: int, reason: str, message: str, **details) -> bytes:
@@ -221,11 +221,13 @@ def test_generic_errors_get_one_prefix() -> None:
     ],
 )
 def test_environment_proxies_follow_go(server: str, environ: dict, expected: str | None) -> None:
-    assert _proxy_for(server, None, environ) == expected
+    proxy = proxy_for(parse_server_url(server), None, environ)
+    assert (None if proxy is None else proxy.without_userinfo()) == expected
 
 
 def test_kubeconfig_proxy_url_wins() -> None:
-    assert _proxy_for("https://127.0.0.1", "http://cfg:1", {"HTTPS_PROXY": "http://env:2"}) == "http://cfg:1"
+    proxy = proxy_for(parse_server_url("https://127.0.0.1"), "http://cfg:1", {"HTTPS_PROXY": "http://env:2"})
+    assert proxy is not None and proxy.without_userinfo() == "http://cfg:1"
 
 
 def test_cluster_config_never_shows_credentials() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kubectl_instancetype.errors import PluginError
-from kubectl_instancetype.kube.config import ClusterConfig
 from kubectl_instancetype.kube.http import Connection, ProtocolError, ServerClosed
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import Transport, split_url
 from tests.doubles.http_server import ScriptedServer, read_request
 

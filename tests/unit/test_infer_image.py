@@ -20,7 +20,7 @@ from kubectl_instancetype.instancetype.imagedefaults import (
     parse_reference,
     select_manifest,
 )
-from kubectl_instancetype.registry.client import RegistryError, credentials
+from kubectl_instancetype.oci.client import RegistryError, credentials
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import ConfigurationError
-from kubectl_instancetype.kube import config as kubeconfig
-from kubectl_instancetype.kube.config import ConnectionOptions
+from kubectl_instancetype.kube import kubeconfig
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 
 
 def write(path: Path, **document) -> Path:
@@ -134,7 +134,7 @@ def test_no_configuration_at_all(tmp_path: Path) -> None:
 
 
 def test_os_errors_read_as_go_reports_them() -> None:
-    from kubectl_instancetype.kube.kubeconfig_model import go_os_error
+    from kubectl_instancetype.kube.kubeconfig.model import go_os_error
 
     assert go_os_error("open", "/p", PermissionError(13, "Permission denied")) == "open /p: permission denied"
     assert go_os_error("read", "/d", IsADirectoryError(21, "Is a directory")) == "read /d: is a directory"

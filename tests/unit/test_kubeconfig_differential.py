@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubectl_instancetype.kube import config as kubeconfig
-from kubectl_instancetype.kube.config import ConnectionOptions
+from kubectl_instancetype.kube import kubeconfig
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs"
 CASES = yaml.safe_load((CORPUS / "cases.yaml").read_text())

@@ -1,8 +1,8 @@
-"""The kubeconfig modules import each other without a cycle, and the static path stays light.
+"""The kubeconfig package's modules import each other without a cycle, and the static path stays light.
 
-``config`` used to import ``official`` (lazily) while ``official`` imported ``config``; the shared types now
-live in ``kubeconfig_model``, which imports none of them. Every import counts here, lazy ones and those under
-``TYPE_CHECKING`` included.
+The shared types live in ``kubeconfig.model``, which imports none of its siblings; ``official`` and
+``exec_credential`` import only ``model``, and ``resolve`` imports them lazily. Every import counts here, lazy
+ones and those under ``TYPE_CHECKING`` included.
 """
 
 from __future__ import annotations
@@ -16,37 +16,25 @@ from pathlib import Path
 
 import kubectl_instancetype
 
-PACKAGE = Path(kubectl_instancetype.__file__).parent
-OURS = {"config", "official", "tls", "kubeconfig_model", "kubeconfig_yaml", "exec_credential"}
+PACKAGE = Path(kubectl_instancetype.__file__).parent / "kube" / "kubeconfig"
 
 
-def _kube_imports(path: Path) -> set[str]:
-    """Names of the kube/ modules ``path`` imports anywhere (top level, in functions, under TYPE_CHECKING)."""
+def _sibling_imports(path: Path) -> set[str]:
+    """Names of the kubeconfig/ modules ``path`` imports anywhere (top level, in functions, under TYPE_CHECKING)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:  # from .x import y / from . import x
             module = node.module or ""
-            if node.level == 1:  # from .x import y / from . import x
-                found.update([module.split(".")[0]] if module else [alias.name for alias in node.names])
-            elif module.startswith("kubectl_instancetype.kube."):
-                found.add(module.split(".")[2])
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith("kubectl_instancetype.kube."):
-                    found.add(alias.name.split(".")[2])
+            found.update([module.split(".")[0]] if module else [alias.name for alias in node.names])
     return found
 
 
-def test_no_import_cycle_through_the_kubeconfig_modules() -> None:
-    modules = {path.stem: path for path in (PACKAGE / "kube").glob("*.py") if path.stem != "__init__"}
-    graph = {name: _kube_imports(path) & set(modules) for name, path in modules.items()}
-    assert "official" in graph["config"] and "config" not in graph["official"]
-
-    def reaches(start: str, goal: str, seen: set[str]) -> bool:
-        return any(nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})) for nxt in graph[start])
-
-    cycles = sorted(name for name in OURS if name in graph and reaches(name, name, {name}))
-    assert cycles == []
+def test_the_model_imports_no_sibling_and_the_loaders_only_the_model() -> None:
+    modules = {path.stem: path for path in PACKAGE.glob("*.py") if path.stem != "__init__"}
+    graph = {name: _sibling_imports(path) & set(modules) for name, path in modules.items()}
+    assert graph["model"] == set()
+    assert graph["official"] == {"model"} and graph["exec_credential"] == {"model"}
+    assert {"official", "exec_credential"} <= graph["resolve"]
 
 
 def test_the_static_path_imports_no_yaml_base64_tempfile_or_kubernetes(tmp_path: Path) -> None:
@@ -61,7 +49,7 @@ def test_the_static_path_imports_no_yaml_base64_tempfile_or_kubernetes(tmp_path:
     )
     script = (
         "import json, sys\n"
-        "from kubectl_instancetype.kube.config import ConnectionOptions, load_cluster_config\n"
+        "from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config\n"
         f"config = load_cluster_config(ConnectionOptions(kubeconfig={str(path)!r}), {{}}, '/nonexistent')\n"
         "assert config.authorization() == 'Bearer abc' and config.namespace == 'team'\n"
         "resolved = sorted(sys.modules)\n"
@@ -76,5 +64,5 @@ def test_the_static_path_imports_no_yaml_base64_tempfile_or_kubernetes(tmp_path:
     # ssl itself imports base64; nothing else heavy comes with the TLS context
     assert {"yaml", "tempfile", "kubernetes"} & {name.split(".")[0] for name in connected} == set()
     loaded = resolved | connected
-    assert "kubectl_instancetype.kube.official" not in loaded
-    assert "kubectl_instancetype.kube.exec_credential" not in loaded
+    assert "kubectl_instancetype.kube.kubeconfig.official" not in loaded
+    assert "kubectl_instancetype.kube.kubeconfig.exec_credential" not in loaded

@@ -3,7 +3,7 @@
 Every case is a kubeconfig kubectl refuses before (or instead of) talking to a server: wrong shapes,
 unreadable or malformed certificate and token files, contradictory TLS settings, failing exec credential
 plugins, header-breaking tokens. The plugin must print what kubectl prints, after our ``error: `` prefix
-(kubectl's ``Error in configuration:`` heading becomes ``error:``; see the README), and exit 1.
+(kubectl's ``Error in configuration:`` heading becomes ``error:``; see docs/errors.md), and exit 1.
 """
 
 from __future__ import annotations

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import ConfigurationError, TransportError
-from kubectl_instancetype.kube import config as kubeconfig
-from kubectl_instancetype.kube.config import ConnectionOptions, NeedsOfficialLoader
-from kubectl_instancetype.kube.kubeconfig_yaml import UNSUPPORTED, load
+from kubectl_instancetype.kube import kubeconfig
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, NeedsOfficialLoader
+from kubectl_instancetype.kube.kubeconfig.block_yaml import UNSUPPORTED, load
 
 SETTINGS = settings(max_examples=300, deadline=1000, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubectl_instancetype.kube.kubeconfig_yaml import UNSUPPORTED, load
+from kubectl_instancetype.kube.kubeconfig.block_yaml import UNSUPPORTED, load
 from kubectl_instancetype.output import goyaml
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs"

@@ -13,14 +13,14 @@ import re
 from datetime import timedelta
 from fractions import Fraction
 
-import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.golang.duration import DurationError, parse_duration, parse_timeout, request_timeout_seconds
 from kubectl_instancetype.golang.encoding_base64 import std_decodes
 from kubectl_instancetype.golang.encoding_csv import CSVError, go_read_csv_record
+from kubectl_instancetype.golang.quantity import QuantityError, format_quantity, parse
 from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool, go_parse_int, go_parse_uint, go_quote
 from kubectl_instancetype.golang.tabwriter import render_table, tabwriter
 from kubectl_instancetype.instancetype import listing
@@ -34,16 +34,10 @@ from kubectl_instancetype.instancetype.params import (
     split_params,
     split_prefixed_name,
 )
-from kubectl_instancetype.instancetype.quantity import QuantityError, format_quantity, parse
+from tests.conftest import GO
 
 # A deadline well above the slowest input (~50 ms) yet far below a hang, with room for a loaded machine.
 FAST = settings(max_examples=150, deadline=timedelta(seconds=1))
-# goref runs once per example (a batch of inputs): a process start each time
-GO = settings(
-    max_examples=25,
-    deadline=timedelta(seconds=10),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
 
 # Any character Python's Unicode tables know. Go's tables are newer (Unicode 15 in Go 1.21+; Python 3.11 has 14),
 # so a character assigned since (CJK Extension H, Kawi, ...) is printable for Go's strconv.Quote but unassigned
@@ -92,24 +86,6 @@ def test_quantities_parse_or_raise_quantity_error(text: str) -> None:
         assert printed == format_quantity(quantity.value, quantity.format)
     else:
         assert printed == text
-
-
-def _binaries():
-    from tests.unit.test_virtctl_differential import _cached_binary_dir
-
-    found = _cached_binary_dir()
-    if found is None:
-        pytest.skip("goref not built (hack/virtctl/build.sh)")
-    return found
-
-
-@pytest.fixture(scope="module")
-def goref():
-    """Call goref in a mode on a list of inputs (see hack/virtctl/goref/main.go)."""
-    from tests.unit.test_virtctl_differential import goref as call
-
-    binaries = _binaries()
-    return lambda mode, cases: call(binaries, mode, cases)
 
 
 def _go_answers_quickly(text: str) -> bool:

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from kubectl_instancetype.instancetype import quantity
-from kubectl_instancetype.instancetype.quantity import (
+from kubectl_instancetype.golang import quantity
+from kubectl_instancetype.golang.quantity import (
     BINARY_SI,
     DECIMAL_EXPONENT,
     DECIMAL_SI,
@@ -16,12 +16,12 @@ from kubectl_instancetype.instancetype.quantity import (
     SUFFIX_ERROR,
     QuantityError,
     canonical_quantity,
-    format_bytes,
     format_quantity,
     is_quantity,
     parse,
     parse_quantity,
 )
+from kubectl_instancetype.instancetype.listing import format_bytes
 
 GI = 2**30
 

@@ -126,7 +126,7 @@ def test_requirements(instancetype, preference, template, expected) -> None:
 def test_catalog_pairs() -> None:
     """Every u1 size against every catalog preference: unmet exactly when the numbers say so."""
     from kubectl_instancetype.catalog.loader import load_catalog
-    from kubectl_instancetype.instancetype.quantity import parse_quantity
+    from kubectl_instancetype.golang.quantity import parse_quantity
 
     catalog = load_catalog()
     for instancetype in (t for t in catalog.instancetypes if t["metadata"]["name"].startswith("u1.")):

@@ -16,7 +16,6 @@ import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
 from kubectl_instancetype.instancetype.requirements import unmet_requirement
-from tests.unit.test_virtctl_differential import binaries  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.differential
 
@@ -65,7 +64,7 @@ def _cases() -> list[dict]:
     return cases
 
 
-def test_same_messages_as_kubevirt(binaries) -> None:  # noqa: F811
+def test_same_messages_as_kubevirt(binaries) -> None:
     cases = _cases()
     result = subprocess.run(
         [str(binaries / "goref"), "requirements"], input=json.dumps(cases), capture_output=True, text=True, timeout=120

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kubectl_instancetype.output.table import age_since, human_duration, render_table
+from kubectl_instancetype.golang.duration import human_duration
+from kubectl_instancetype.output.table import age_since, render_table
 
 
 def test_columns_are_padded_like_go_tabwriter() -> None:

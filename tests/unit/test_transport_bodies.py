@@ -10,7 +10,7 @@ import pytest
 
 from kubectl_instancetype.errors import APIError, PluginError
 from kubectl_instancetype.kube.client import APPLY_PATCH, Client
-from kubectl_instancetype.kube.config import ClusterConfig
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES, INSTANCETYPES
 from kubectl_instancetype.kube.transport import Transport
 from tests.doubles.http_server import ScriptedServer, read_request, respond, serve_each

@@ -12,18 +12,12 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import ConfigurationError, PluginError, TransportError
-from kubectl_instancetype.kube.config import ClusterConfig
+from kubectl_instancetype.golang.duration import duration_string
+from kubectl_instancetype.golang.httpproxy import NoProxy
+from kubectl_instancetype.golang.neturl import parse_url
 from kubectl_instancetype.kube.http import InvalidHeader, check_header
-from kubectl_instancetype.kube.transport import (
-    NoProxy,
-    Transport,
-    _unparse,
-    go_duration,
-    parse_server_url,
-    parse_url,
-    proxy_authorization,
-    proxy_for,
-)
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
+from kubectl_instancetype.kube.transport import Transport, parse_server_url, proxy_authorization, proxy_for
 
 X_NET = "golang.org/x/net@v0.49.0"
 
@@ -81,7 +75,7 @@ def test_proxy_for_url_vectors(httpproxy_tests: str) -> None:
             assert (exc.message, vector["want"]) == (vector["wanterr"], "<nil>"), vector
             continue
         assert vector["wanterr"] is None, vector
-        assert ("<nil>" if proxy is None else _unparse(proxy)) == vector["want"], vector
+        assert ("<nil>" if proxy is None else proxy.without_userinfo()) == vector["want"], vector
 
 
 def use_proxy_vectors(source: str) -> tuple[str, list[tuple[str, bool]]]:
@@ -125,8 +119,8 @@ def test_no_proxy_beyond_the_vectors(no_proxy: str, host: str, port: str, use: b
 
 def test_scheme_picks_the_proxy_variable() -> None:
     environ = {"HTTP_PROXY": "http://plain:1", "https_proxy": "http://secure:2"}
-    assert _unparse(proxy_for(parse_url("https://api.example:6443"), None, environ)) == "http://secure:2"
-    assert _unparse(proxy_for(parse_url("http://api.example:8080"), None, environ)) == "http://plain:1"
+    assert proxy_for(parse_url("https://api.example:6443"), None, environ).without_userinfo() == "http://secure:2"
+    assert proxy_for(parse_url("http://api.example:8080"), None, environ).without_userinfo() == "http://plain:1"
 
 
 def test_proxy_credentials_are_percent_decoded_and_never_shown() -> None:
@@ -189,5 +183,5 @@ def test_tab_is_a_valid_header_value_and_names_must_be_tokens() -> None:
 
 
 @pytest.mark.parametrize("seconds,text", [(0, "0s"), (1, "1s"), (59, "59s"), (60, "1m0s"), (3725, "1h2m5s")])
-def test_go_duration(seconds: int, text: str) -> None:
-    assert go_duration(seconds) == text
+def test_retry_after_delays_print_as_go_durations(seconds: int, text: str) -> None:
+    assert duration_string(seconds * 1_000_000_000) == text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kubectl_instancetype.errors import APIError
-from kubectl_instancetype.kube.config import ClusterConfig
+from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import Transport
 from tests.doubles.http_server import ScriptedServer, respond, serve_each
 

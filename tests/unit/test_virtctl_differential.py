@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
 import subprocess
 from pathlib import Path
@@ -23,10 +22,11 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.golang.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.instancetype.createtypes import INSTANCETYPE_FLAGS, PREFERENCE_FLAGS
 from kubectl_instancetype.instancetype.createvm import VM_FLAGS
-from kubectl_instancetype.instancetype.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.output import goyaml
+from tests.conftest import run_cli, run_goref
 from tests.unit.test_createtypes import (
     INSTANCETYPE_FAILURES,
     INSTANCETYPE_SUCCESS,
@@ -48,38 +48,6 @@ RANDOM_SUFFIX = r"[bcdfghjklmnpqrstvwxz2456789]{5}"
 # printed on every failure by the unstamped virtctl before its error line
 VERSION_CHECK_LINE = re.compile(r"^failed to validate metadata: .* is not a valid semver identifier$")
 PASSWORD = "  pa55word with spaces \n"
-
-
-def _goref_source_hash() -> str:
-    """The hash build.sh names goref's directory after (``cat goref/main.go go.sum | sha256sum``)."""
-    import hashlib
-
-    virtctl_module = REPO / "hack" / "virtctl"
-    source = (virtctl_module / "goref" / "main.go").read_bytes() + (virtctl_module / "go.sum").read_bytes()
-    return hashlib.sha256(source).hexdigest()[:16]
-
-
-def _cached_binary_dir() -> Path | None:
-    """The build directory holding virtctl and the goref built from this checkout's source."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubectl-instancetype" / "virtctl"
-    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
-    for candidate in sorted(cache.glob(f"{VIRTCTL_VERSION}-*-{platform.system().lower()}-{arch}")):
-        binaries = candidate / f"ref-{_goref_source_hash()}"
-        if (binaries / "virtctl").is_file() and (binaries / "goref").is_file():
-            return binaries
-    return None
-
-
-@pytest.fixture(scope="module")
-def binaries() -> Path:
-    if os.environ.get("KUBECTL_INSTANCETYPE_BUILD_VIRTCTL") == "1":
-        subprocess.run(["bash", str(BUILD_SCRIPT)], check=True, stdout=subprocess.DEVNULL)
-    found = _cached_binary_dir()
-    if found is None:
-        pytest.skip(
-            f"virtctl {VIRTCTL_VERSION} not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)"
-        )
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -787,25 +755,12 @@ def test_canonical_quantity_matches_apimachinery(binaries):
     assert mismatches == []
 
 
-def goref(binaries: Path, mode: str, cases: list) -> list:
-    """goref's JSON answer for ``cases`` in ``mode`` (see hack/virtctl/goref/main.go)."""
-    result = subprocess.run(
-        [str(binaries / "goref"), mode],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    return json.loads(result.stdout)
-
-
 def test_quantity_values_and_formats_match_apimachinery(binaries):
     """parse(): the value Go holds (AsDec) and the format it keeps, beyond the printed string."""
     import random
     from fractions import Fraction
 
-    from kubectl_instancetype.instancetype.quantity import parse
+    from kubectl_instancetype.golang.quantity import parse
 
     rng = random.Random(11)
     texts = ["1.5Gi", "0.5Ki", "-.5Ki", "1e-10", "0.0000000015", "-0.0000000015", "99999999999999999999Ki", "1000E"]
@@ -816,7 +771,7 @@ def test_quantity_values_and_formats_match_apimachinery(binaries):
         suffix = rng.choice(["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"])
         texts.append(number + (suffix if rng.random() < 0.8 else f"e{rng.randint(-30, 30)}"))
     mismatches = []
-    for text, want in zip(texts, goref(binaries, "quantity-detail", texts)):
+    for text, want in zip(texts, run_goref(binaries, "quantity-detail", texts)):
         try:
             got = parse(text)
         except QuantityError as exc:
@@ -836,7 +791,7 @@ def test_format_quantity_matches_new_quantity(binaries):
     """format_quantity(v, fmt) == resource.NewQuantity(v, fmt).String() (overcommit requests, copied sizes)."""
     import random
 
-    from kubectl_instancetype.instancetype.quantity import FORMATS, format_quantity
+    from kubectl_instancetype.golang.quantity import FORMATS, format_quantity
 
     rng = random.Random(3)
     cases = [{"value": v, "format": f} for v in (0, 1, 1023, 1024, 966367616, 7730940928, 900000000) for f in FORMATS]
@@ -844,7 +799,7 @@ def test_format_quantity_matches_new_quantity(binaries):
         value = rng.choice([rng.randint(-(2**63), 2**63 - 1), rng.randint(0, 5000) * 1024 ** rng.randint(0, 5)])
         value = max(-(2**63), min(2**63 - 1, value * rng.choice([1, 1000, 10**6])))
         cases.append({"value": value, "format": rng.choice(FORMATS)})
-    expected = goref(binaries, "quantity-format", cases)
+    expected = run_goref(binaries, "quantity-format", cases)
     mismatches = [
         (case, want, format_quantity(case["value"], case["format"]))
         for case, want in zip(cases, expected)
@@ -914,7 +869,9 @@ def test_go_strconv_matches_go(binaries):
         except GoNumError as exc:
             return {"value": None, "error": str(exc)}
 
-    mismatches = [(c, want, mine(c)) for c, want in zip(cases, goref(binaries, "strconv", cases)) if mine(c) != want]
+    mismatches = [
+        (c, want, mine(c)) for c, want in zip(cases, run_goref(binaries, "strconv", cases)) if mine(c) != want
+    ]
     assert mismatches == []
 
 
@@ -930,7 +887,7 @@ def test_go_csv_record_matches_pflag(binaries):
         except CSVError as exc:
             return {"fields": None, "error": str(exc)}
 
-    mismatches = [(t, want, mine(t)) for t, want in zip(texts, goref(binaries, "csv", texts)) if mine(t) != want]
+    mismatches = [(t, want, mine(t)) for t, want in zip(texts, run_goref(binaries, "csv", texts)) if mine(t) != want]
     assert mismatches == []
 
 
@@ -956,7 +913,9 @@ def test_go_duration_and_request_timeout_match_go(binaries):
             result |= {"timeout": None, "timeout_error": str(exc)}
         return result
 
-    mismatches = [(t, want, mine(t)) for t, want in zip(texts, goref(binaries, "duration", texts)) if mine(t) != want]
+    mismatches = [
+        (t, want, mine(t)) for t, want in zip(texts, run_goref(binaries, "duration", texts)) if mine(t) != want
+    ]
     assert mismatches == []
 
 
@@ -1005,6 +964,15 @@ def test_base64_acceptance_matches_go(binaries):
         " eA==",
     ]
     texts += _random_texts(14, "eAB+/=\n\r -_é", 800, 10)
-    answers = goref(binaries, "base64", texts)
+    answers = run_goref(binaries, "base64", texts)
     mismatches = [(t, want) for t, want in zip(texts, answers) if std_decodes(t) != (want["error"] is None)]
     assert mismatches == []
+
+
+@pytest.mark.parametrize("command", ["vm", "instancetype", "preference"])
+def test_create_help_reads_as_virtctls(binaries, workdir, command) -> None:
+    code, stdout, _ = run_virtctl(binaries, workdir, command, ["--help"])
+    assert code == 0
+    virtctl = virtctl_flag_help(stdout)
+    ours = virtctl_flag_help(run_cli(["create", command, "--help"]).stdout)
+    assert {name: ours[name] for name in virtctl} == virtctl

@@ -24,6 +24,10 @@
 //	                base64.StdEncoding.DecodeString (only whether it fails matters)
 //	goref prefixed-name  stdin: a JSON array of strings; stdout: [{"prefix", "name", "error"}] of
 //	                params.SplitPrefixedName
+//	goref url       stdin: a JSON array of strings; stdout: [{"scheme", "host", "port", "path", "error"}] of
+//	                url.Parse (Hostname(), Port(), EscapedPath(); error without its "parse ...: " prefix)
+//	goref duration-string  stdin: a JSON array of int64 nanoseconds (as strings); stdout: time.Duration(n).String()
+//	                and duration.HumanDuration (k8s.io/apimachinery/pkg/util/duration), as [{"string", "human"}]
 package main
 
 import (
@@ -31,8 +35,10 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -41,6 +47,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/duration"
 	"k8s.io/client-go/tools/clientcmd"
 	virtv1 "kubevirt.io/api/core/v1"
 	"kubevirt.io/api/instancetype/v1beta1"
@@ -338,6 +345,44 @@ func main() {
 				continue
 			}
 			results = append(results, prefixedResult{Prefix: prefix, Name: name})
+		}
+		emit(results)
+	case "url":
+		type urlResult struct {
+			Scheme string  `json:"scheme"`
+			Host   string  `json:"host"`
+			Port   string  `json:"port"`
+			Path   string  `json:"path"`
+			Error  *string `json:"error"`
+		}
+		results := []urlResult{}
+		for _, text := range readStrings(input) {
+			u, err := url.Parse(text)
+			if err != nil {
+				var urlErr *url.Error
+				if errors.As(err, &urlErr) {
+					err = urlErr.Err
+				}
+				message := err.Error()
+				results = append(results, urlResult{Error: &message})
+				continue
+			}
+			results = append(results, urlResult{Scheme: u.Scheme, Host: u.Hostname(), Port: u.Port(), Path: u.EscapedPath()})
+		}
+		emit(results)
+	case "duration-string":
+		type durationString struct {
+			String string `json:"string"`
+			Human  string `json:"human"`
+		}
+		results := []durationString{}
+		for _, text := range readStrings(input) {
+			n, err := strconv.ParseInt(text, 10, 64)
+			if err != nil {
+				fail(err)
+			}
+			d := time.Duration(n)
+			results = append(results, durationString{String: d.String(), Human: duration.HumanDuration(d)})
 		}
 		emit(results)
 	default:

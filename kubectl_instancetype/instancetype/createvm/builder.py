@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...errors import UsageError
+from ...golang.quantity import QuantityError, canonical_quantity
+from ...golang.quantity import parse_quantity as quantity_value
 from ..params import flag_error
-from ..quantity import QuantityError, canonical_quantity
-from ..quantity import parse_quantity as quantity_value
 from .cloudinit import CloudInitSteps
 from .flags import RUN_STRATEGIES, VM_MUTUALLY_EXCLUSIVE_GROUPS
 from .matchers import MatcherSteps

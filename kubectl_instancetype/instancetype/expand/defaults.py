@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..quantity import QuantityError, canonical_quantity, parse_quantity
-from ._quantity import quantity_value
+from ...golang.quantity import QuantityError, canonical_quantity, integer_value, parse_quantity
 from ._tree import DEFAULT, Json, Provenance, child, is_set
 
 DEFAULT_MACHINE_TYPES: Mapping[str, str] = {"amd64": "q35", "arm64": "virt", "s390x": "s390-ccw-virtio"}
@@ -133,7 +132,7 @@ def _guest_topology(base: str, spec: Json, provenance: Provenance) -> None:
     # The socket count comes from a CPU limit, else a CPU request, wrapped to uint32 as Go converts it.
     for kind in ("limits", "requests"):
         if "cpu" in (resources.get(kind) or {}):
-            sockets = quantity_value(str(resources[kind]["cpu"])) & 0xFFFFFFFF
+            sockets = integer_value(str(resources[kind]["cpu"])) & 0xFFFFFFFF
             break
     for name, value in (("sockets", sockets), ("cores", 1), ("threads", 1)):
         if value:

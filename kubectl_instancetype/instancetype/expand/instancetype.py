@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..quantity import canonical_quantity
+from ...golang.quantity import canonical_quantity
 from ._tree import INSTANCETYPE, Json, Provenance, child, clone, is_set, set_scalar
 from .conflicts import Conflict
 from .memory import overcommitted_request

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 
-from ._quantity import format_integer, quantity_format, quantity_value
+from ...golang.quantity import format_quantity, integer_value, parse
 
 _TOTAL_PERCENTAGE = 100
 
@@ -32,4 +32,5 @@ def overcommitted_request(guest: str, percent: int) -> str:
     >>> overcommitted_request("4Gi", 50), overcommitted_request("1Gi", 10)
     ('2Gi', '966367616')
     """
-    return format_integer(overcommitted_bytes(quantity_value(guest), percent), quantity_format(guest))
+    # resource.NewQuantity(bytes, guest.Format).String()
+    return format_quantity(overcommitted_bytes(integer_value(guest), percent), parse(guest).format)

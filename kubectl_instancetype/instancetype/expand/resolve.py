@@ -8,7 +8,6 @@ or None when the server answers NotFound, so this module does no I/O itself.
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Callable
 from typing import Any
@@ -69,7 +68,14 @@ def revision_spec(revision: Json) -> Json:
     data = revision.get("data") or {}
     spec = data.get("spec")
     if isinstance(spec, str):  # v1alpha1 SpecRevision: the spec as JSON bytes, base64 in the revision's JSON
-        decoded: Json = json.loads(base64.b64decode(spec))
+        from ...golang.encoding_base64 import CorruptInputError, std_decode
+
+        try:
+            decoded: Json = json.loads(std_decode(spec))
+        except (CorruptInputError, ValueError) as exc:
+            raise ResolveError(
+                f"unable to decode the spec stored in ControllerRevision {revision.get('metadata', {}).get('name')}: {exc}"
+            ) from exc
         return decoded
     if not isinstance(spec, dict):
         raise ResolveError(

@@ -1,0 +1,94 @@
+"""Flags of the commands that read the embedded common-instancetypes catalog, declared once.
+
+``catalog list|show|install|diff`` take ``--version``; ``derive``, ``matrix`` and ``recommend`` take
+``--catalog [--catalog-version]`` (:class:`CatalogSourceFlags`); the offline ``catalog`` commands take ``-n`` and
+``-v`` only (:class:`OfflineFlags`); ``install`` and ``diff`` select the same objects (:class:`SelectionFlags`).
+No ``from __future__ import annotations`` (Typer reads the field types as objects).
+"""
+
+import dataclasses
+from typing import Annotated, Any, Optional
+
+import typer
+
+from . import options
+
+Version = Annotated[
+    Optional[str],
+    typer.Option(
+        "--version",
+        click_type=options.NON_BLANK,
+        metavar="VERSION",
+        help="The embedded common-instancetypes release (default: the newest).",
+        show_default=False,
+    ),
+]
+
+
+@dataclasses.dataclass
+class CatalogSourceFlags:
+    """``--catalog [--catalog-version V]``: read the embedded common-instancetypes catalog, not the cluster."""
+
+    catalog: Annotated[
+        bool, typer.Option("--catalog", help="Use the embedded common-instancetypes catalog, not the cluster.")
+    ] = False
+    catalog_version: Annotated[
+        Optional[str],
+        typer.Option(
+            "--catalog-version",
+            click_type=options.NON_BLANK,
+            metavar="VERSION",
+            help="The embedded catalog release for --catalog (default: the newest).",
+            show_default=False,
+        ),
+    ] = None
+
+    def validate(self) -> None:
+        """--catalog-version needs --catalog."""
+        if self.catalog_version and not self.catalog:
+            raise options.UsageError("--catalog-version goes with --catalog")
+
+
+@dataclasses.dataclass
+class OfflineFlags:
+    """``-n`` (where the namespaced copies go) and ``-v``: the connection flags that mean something offline."""
+
+    namespace: options.Namespace = None
+    verbosity: options.Verbosity = 0
+
+    def validate(self) -> None:
+        """The namespace must be a valid name (it is written into the copies)."""
+        if self.namespace:
+            from ..kube.names import invalid_namespace
+
+            if problem := invalid_namespace(self.namespace):
+                raise options.UsageError(problem)
+
+
+@dataclasses.dataclass
+class SelectionFlags:
+    """Which catalog objects ``install`` and ``diff`` work on."""
+
+    version: Version = None
+    namespaced: Annotated[
+        bool,
+        typer.Option("--namespaced", help="The namespaced kinds, in the namespace (-n), not the cluster-scoped ones."),
+    ] = False
+    instancetypes_only: Annotated[bool, typer.Option("--instancetypes-only", help="Only the instance types.")] = False
+    preferences_only: Annotated[bool, typer.Option("--preferences-only", help="Only the preferences.")] = False
+
+    def validate(self) -> None:
+        """The two -only flags exclude each other."""
+        if self.instancetypes_only and self.preferences_only:
+            raise options.UsageError("--instancetypes-only and --preferences-only cannot be used together")
+
+    def selection(self) -> Any:
+        """The use case's :class:`~..usecases.catalog_install.Selection`."""
+        from ..usecases.catalog_install import Selection
+
+        return Selection(
+            version=self.version,
+            namespaced=self.namespaced,
+            instancetypes=not self.preferences_only,
+            preferences=not self.instancetypes_only,
+        )

@@ -1,0 +1,146 @@
+"""``kubectl instancetype lint [-f FILE | TYPE/NAME | --all] [--fix]``.
+
+No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
+"""
+
+import dataclasses
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+HELP = """Find what in instance types and preferences is deprecated, will not survive the planned
+instancetype.kubevirt.io/v1, or can never work, with the replacement for each.
+
+Checked: the prefer* spellings of preferredCPUTopology (preferSockets -> sockets...), firmware.preferredUseEfi
+and preferredUseSecureBoot (-> preferredEfi), preferSpreadSocketToCoreRatio (-> cpu.spreadOptions.ratio), an
+instance type's launchSecurity (-> the preference's preferredLaunchSecurity, KubeVirt v1.9+), instance types no
+VM can run with (maxSockets below the vCPUs, maxGuest below the memory, overcommitPercent with hugepages or out
+of range), preferences whose preferredArchitecture contradicts requirements.architecture, and preferences no
+instance type satisfies (the cluster's, or for -f the file's and the common-instancetypes catalog's).
+
+Exits 1 when anything is found. --fix prints the objects corrected (YAML, ready for kubectl apply -f -) and
+exits 1 only while findings it cannot fix remain (they are listed on stderr). Only rewrites with the same
+effect on every VM are made.
+
+\b
+Examples:
+  kubectl instancetype lint --all -A
+  kubectl instancetype lint virtualmachineclusterpreference/legacy
+  kubectl instancetype lint -f my-preferences.yaml --fix > fixed.yaml"""
+
+FORMATS = ("", "yaml", "json")
+HEADERS = ("OBJECT", "FIELD", "RULE", "PROBLEM", "REPLACEMENT")
+KINDS = {
+    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
+    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
+    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
+    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
+}
+
+
+def register(app: typer.Typer, argv: list[str]) -> None:
+    """Add the command to ``app``."""
+    app.command("lint", help=HELP, short_help="Find deprecated and never-working instance type fields.")(
+        options.command(LintOptions, run)
+    )
+
+
+def parse_kind(text: str) -> tuple[str, str]:
+    """(kind, name) of TYPE/NAME (singular, plural, short names, ``.instancetype.kubevirt.io``)."""
+    from ..errors import UsageError
+
+    word, slash, name = text.partition("/")
+    lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
+    for kind, spellings in KINDS.items():
+        if lowered in spellings or (lowered.endswith("s") and lowered[:-1] in spellings):
+            if not slash or not name:
+                raise UsageError(f"resource name may not be empty ({word}/NAME)")
+            return kind, name
+    known = ", ".join(spellings[0] for spellings in KINDS.values())
+    raise UsageError(f'lint takes TYPE/NAME with TYPE one of {known}, not "{text}"')
+
+
+@dataclasses.dataclass
+class LintOptions:
+    """Lint the chosen objects; print the findings, or the fixed objects."""
+
+    target: Annotated[
+        Optional[str],
+        typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False),
+    ] = None
+    filename: Annotated[
+        Optional[str],
+        typer.Option(
+            "-f",
+            "--filename",
+            metavar="FILE",
+            help="Manifests to lint (YAML or JSON; a directory; - reads stdin).",
+            show_default=False,
+        ),
+    ] = None
+    everything: Annotated[
+        bool, typer.Option("--all", help="Every instance type and preference in scope (cluster and namespace).")
+    ] = False
+    all_namespaces: Annotated[
+        bool, typer.Option("-A", "--all-namespaces", help="With --all: the namespaced kinds of every namespace.")
+    ] = False
+    fix: Annotated[bool, typer.Option("--fix", help="Print the objects with every fixable finding corrected.")] = False
+    output: Annotated[
+        str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the findings as data.")
+    ] = ""
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
+
+    def validate(self) -> None:
+        """Exactly one source: -f, TYPE/NAME or --all."""
+        from ..errors import UsageError
+        from ..output.printers import check_output_format
+
+        check_output_format(self.output, FORMATS)
+        given = [bool(self.filename), bool(self.target), self.everything]
+        if sum(given) != 1:
+            raise UsageError("lint takes one of -f FILE, TYPE/NAME or --all")
+        if self.fix and self.output:
+            raise UsageError("--fix prints the corrected objects as YAML: it cannot go with -o")
+        if self.all_namespaces and not self.everything:
+            raise UsageError("-A goes with --all")
+        self.chosen = parse_kind(self.target) if self.target else None
+
+
+def run(env, opts: LintOptions, session) -> None:
+    """Lint, print, and fail while findings remain."""
+    from ..errors import PluginError
+    from ..output import lint as printer
+    from ..output import messages
+    from ..usecases.linting import from_cluster, from_files
+
+    if opts.filename:
+        report = from_files(opts.filename, env.stdin, fix=opts.fix)
+    elif opts.chosen:
+        report = from_cluster(session, session.namespace, opts.chosen[0], opts.chosen[1], fix=opts.fix)
+    else:
+        report = from_cluster(session, None if opts.all_namespaces else session.namespace, fix=opts.fix)
+    if opts.fix:
+        env.stdout.write(printer.render_fixed(report.fixed))
+        for finding in report.findings:
+            if finding.fixable:
+                messages.info(env, f"fixed {printer.describe(finding)}")
+        for finding in report.unfixed:
+            messages.warn(env, f"not fixed: {printer.describe(finding)}; {finding.replacement}")
+        if report.unfixed:
+            raise PluginError(f"{len(report.unfixed)} finding(s) need a change --fix cannot make (listed above)")
+        return
+    if opts.output:
+        printer.print_document(env, opts.output, printer.document(report))
+    elif report.findings:
+        env.stdout.write(printer.render_findings(report.findings))
+    else:
+        messages.info(env, f"{len(report.objects)} object(s) checked: no findings")
+    if report.findings:
+        objects = len({(f.kind, f.namespace, f.name) for f in report.findings})
+        fixable = sum(1 for f in report.findings if f.fixable)
+        raise PluginError(
+            f"{len(report.findings)} finding(s) in {objects} object(s); {fixable} can be fixed with --fix"
+        )

@@ -1,0 +1,465 @@
+"""What ``list`` and ``catalog list`` share: the KIND argument, the filters, the output flags, the query.
+
+``catalog list`` has exactly ``list``'s filters, columns and output formats, reading the embedded release
+instead of a cluster; both declare these groups, neither imports the other.
+No ``from __future__ import annotations`` (Typer reads the field types as objects).
+"""
+
+import dataclasses
+from typing import Annotated, Any, Optional
+
+import typer
+
+from . import options
+
+# kubectl's spellings of the four kinds (short names, singular, plural, qualified) -> (what, scope);
+# scope None: both
+_GROUP = ".instancetype.kubevirt.io"
+KINDS: dict[str, tuple[str, Optional[str]]] = {
+    "instancetypes": ("instancetypes", None),
+    "instancetype": ("instancetypes", None),
+    "preferences": ("preferences", None),
+    "preference": ("preferences", None),
+}
+for _names, _what, _scope in (
+    (("vmcf", "virtualmachineclusterinstancetype"), "instancetypes", "cluster"),
+    (("vmf", "virtualmachineinstancetype"), "instancetypes", "namespaced"),
+    (("vmcp", "virtualmachineclusterpreference"), "preferences", "cluster"),
+    (("vmp", "virtualmachinepreference"), "preferences", "namespaced"),
+):
+    _short, _long = _names
+    for _spelling in (_short, _long, _long + "s", _long + _GROUP, _long + "s" + _GROUP):
+        KINDS[_spelling] = (_what, _scope)
+FILTER_PANEL = "Filters"
+OUTPUT_PANEL = "Output"
+
+
+def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
+    names = ("instancetypes", "preferences", "vmcf", "vmf", "vmcp", "vmp")
+    return [(name, f"list {name}") for name in names if name.startswith(incomplete)]
+
+
+Kind = Annotated[
+    Optional[list[str]],
+    typer.Argument(
+        help="instancetypes (default), preferences, vmcf, vmf, vmcp or vmp; then NAMEs (or TYPE/NAME...).",
+        show_default=False,
+        metavar="[KIND] [NAME...]",
+        autocompletion=_complete_kind,
+    ),
+]
+
+
+@dataclasses.dataclass
+class ScopeFlags:
+    """One scope only."""
+
+    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped objects.")] = False
+    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced objects.")] = False
+
+    def validate(self) -> None:
+        """Not both."""
+        if self.cluster_only and self.namespaced_only:
+            raise options.UsageError("--cluster and --namespaced cannot be used together")
+
+
+@dataclasses.dataclass(repr=False, eq=False)  # 20 flags: no __repr__/__eq__ to generate at start-up
+class ListFilters:
+    """The filters: exact ones sent as label selectors, ranges evaluated on each object's spec."""
+
+    cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--cpu",
+            click_type=options.GO_INT,
+            metavar="N",
+            help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None
+    memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--memory",
+            click_type=options.NON_BLANK,
+            metavar="QUANTITY",
+            help="Exactly this guest memory (label instancetype.kubevirt.io/memory).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    klass: Annotated[
+        Optional[str],
+        typer.Option(
+            "--class",
+            click_type=options.NON_BLANK,
+            metavar="CLASS",
+            help="Series class, e.g. general.purpose, compute.exclusive.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    size: Annotated[
+        Optional[str],
+        typer.Option(
+            "--size",
+            click_type=options.NON_BLANK,
+            metavar="SIZE",
+            help="Size, e.g. medium, 2xlarge.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    hugepages: Annotated[
+        Optional[str],
+        typer.Option(
+            "--hugepages",
+            help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).",
+            metavar="[=SIZE]",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    dedicated_cpu: Annotated[
+        bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)
+    ] = False
+    isolate_emulator_thread: Annotated[
+        bool,
+        typer.Option(
+            "--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL
+        ),
+    ] = False
+    numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = (
+        False
+    )
+    realtime: Annotated[
+        bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)
+    ] = False
+    gpus: Annotated[
+        bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)
+    ] = False
+    vendor: Annotated[
+        Optional[str],
+        typer.Option(
+            "--vendor",
+            click_type=options.NON_BLANK,
+            metavar="VENDOR",
+            help="Vendor label, e.g. kubevirt.io.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    os_type: Annotated[
+        Optional[str],
+        typer.Option(
+            "--os-type",
+            click_type=options.NON_BLANK,
+            metavar="OS",
+            help="Preferences for linux, windows or legacy guests.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    arch: Annotated[
+        Optional[str],
+        typer.Option(
+            "--arch",
+            click_type=options.NON_BLANK,
+            metavar="ARCH",
+            help="Preferences for one architecture (amd64, arm64, s390x).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    selector: Annotated[
+        Optional[str],
+        typer.Option(
+            "-l",
+            "--selector",
+            click_type=options.NON_BLANK,
+            metavar="SELECTOR",
+            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    min_cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--min-cpu",
+            click_type=options.GO_INT,
+            metavar="N",
+            help="At least N vCPUs (evaluated on the spec).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None
+    max_cpu: Annotated[
+        Optional[int],
+        typer.Option(
+            "--max-cpu",
+            click_type=options.GO_INT,
+            metavar="N",
+            help="At most N vCPUs (evaluated on the spec).",
+            show_default=False,
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = None
+    min_memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--min-memory",
+            click_type=options.NON_BLANK,
+            metavar="QUANTITY",
+            help="At least this much guest memory, e.g. 16Gi.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    max_memory: Annotated[
+        Optional[str],
+        typer.Option(
+            "--max-memory",
+            click_type=options.NON_BLANK,
+            metavar="QUANTITY",
+            help="At most this much guest memory.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    hide_deprecated: Annotated[
+        bool,
+        typer.Option(
+            "--hide-deprecated",
+            help="Leave out deprecated objects (shown marked otherwise).",
+            rich_help_panel=FILTER_PANEL,
+        ),
+    ] = False
+    compatible_with: Annotated[
+        Optional[str],
+        typer.Option(
+            "--compatible-with",
+            click_type=options.NON_BLANK,
+            metavar="PREFERENCE",
+            help="Only instance types that satisfy this preference's requirements (as recommend judges them).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+
+
+@dataclasses.dataclass
+class ListOutputFlags:
+    """How the list is printed."""
+
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., "
+            "go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl's).",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = ""
+    no_headers: Annotated[
+        bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+    ] = False
+    show_labels: Annotated[
+        bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
+    ] = False
+    label_columns: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "-L",
+            "--label-columns",
+            metavar="LABEL",
+            help="A column for each of these labels (comma-separated, repeatable), headed by its last segment.",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    show_kind: Annotated[
+        bool,
+        typer.Option(
+            "--show-kind", help="Name each object with its kind, as kind.group/name.", rich_help_panel=OUTPUT_PANEL
+        ),
+    ] = False
+    sort_by: Annotated[
+        Optional[str],
+        typer.Option(
+            "--sort-by",
+            click_type=options.NON_BLANK,
+            metavar="KEY",
+            help="Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts "
+            "(default: server order, cluster scope first).",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    allow_missing_template_keys: Annotated[
+        str,
+        typer.Option(
+            "--allow-missing-template-keys",
+            metavar="BOOL",
+            help="Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = "true"
+    template: Annotated[
+        Optional[str],
+        typer.Option(
+            "--template",
+            metavar="TEMPLATE",
+            help="The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.",
+            rich_help_panel=OUTPUT_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    # derived by validate()
+    format: str = dataclasses.field(init=False, default="")
+    allow_missing_keys: bool = dataclasses.field(init=False, default=True)
+    labels: tuple = dataclasses.field(init=False, default=())
+
+    def validate(self) -> None:
+        """-o with --template folded in, --allow-missing-template-keys as pflag parses a bool, -L's CSV values."""
+        from ..golang.encoding_csv import go_read_csv_record
+        from ..golang.strconv import GoNumError, go_parse_bool
+        from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, TEMPLATE_FORMATS, check_output_format
+
+        output = self.output
+        if self.template:
+            # cli-runtime: --template gives the template of -o jsonpath|go-template|custom-columns(-file)
+            output = f"{output}={self.template}" if output and "=" not in output else output
+        check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS + TEMPLATE_FORMATS)
+        self.format = output
+        try:
+            self.allow_missing_keys = go_parse_bool(self.allow_missing_template_keys)
+        except GoNumError as exc:
+            raise options.UsageError(
+                f'invalid argument "{self.allow_missing_template_keys}" for "--allow-missing-template-keys" flag: {exc}'
+            ) from None
+        labels: list[str] = []
+        for value in self.label_columns or ():
+            labels.extend(go_read_csv_record(value) if value else [])
+        self.labels = tuple(labels)
+
+
+def optional_value_flags() -> dict[str, str]:
+    """pflag's bare boolean flags that also take =VALUE."""
+    return {"--allow-missing-template-keys": "true"}
+
+
+def build_query(
+    words: Optional[list[str]],
+    filters: ListFilters,
+    output: ListOutputFlags,
+    *,
+    all_namespaces: bool = False,
+    cluster_only: bool = False,
+    namespaced_only: bool = False,
+    chunk_size: int = 0,
+) -> Any:
+    """The :class:`~..usecases.listing.Query` for the flags, checked (pure: raises :class:`UsageError`)."""
+    from ..instancetype import listing
+    from ..usecases.listing import Query
+
+    UsageError = options.UsageError
+    hugepages = filters.hugepages
+    what, scope, names = parse_words(list(words or ()), hugepages)
+    cluster_only = cluster_only or scope == "cluster"
+    namespaced_only = namespaced_only or scope == "namespaced"
+    if chunk_size < 0:
+        raise UsageError(f"--chunk-size must not be negative (got {chunk_size}); 0 disables paging")
+    if cluster_only and namespaced_only:
+        if scope:
+            raise UsageError(f"--{'namespaced' if scope == 'cluster' else 'cluster'} contradicts the kind named")
+        raise UsageError("--cluster and --namespaced cannot be used together")
+    if cluster_only and all_namespaces and not scope:
+        raise UsageError("--cluster and --all-namespaces cannot be used together")
+    if filters.compatible_with and what != listing.INSTANCETYPES:
+        raise UsageError("--compatible-with only applies to instance types")
+    sort_by = output.sort_by
+    if sort_by and sort_by not in listing.SORT_KEYS:
+        try:
+            listing.PathSort(sort_by)
+        except listing.FilterError as exc:
+            raise UsageError(str(exc)) from None
+    if hugepages == options.ANY_VALUE:
+        hugepages = ""  # bare --hugepages: any page size
+    given = {name: getattr(filters, name) for name in listing.Filters._fields if name != "hugepages"}
+    selected = listing.Filters(**given, hugepages=hugepages)
+    try:
+        selected.check_for(what)
+        selector_text = listing.label_selector(selected, what)
+        ranges = listing.RangeFilter.from_filters(selected, what)
+    except listing.FilterError as exc:
+        raise UsageError(str(exc)) from exc
+
+    return Query(
+        what=what,
+        label_selector=selector_text,
+        ranges=ranges,
+        all_namespaces=all_namespaces,
+        cluster_only=cluster_only,
+        namespaced_only=namespaced_only,
+        chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
+        sort_by=sort_by,
+        names=names,
+    )
+
+
+def parse_words(words: list[str], hugepages: Optional[str]) -> tuple[str, Optional[str], tuple[str, ...]]:
+    """``[KIND] [NAME...]`` or ``TYPE/NAME...`` -> (what, scope or None for both, names)."""
+    UsageError = options.UsageError
+    if not words:
+        return "instancetypes", None, ()
+    first = words[0]
+    if "/" not in first and first.lower() in KINDS:
+        what, scope = KINDS[first.lower()]
+        names = tuple(words[1:])
+        if any("/" in name for name in names):
+            raise UsageError(
+                "there is no need to specify a resource type as a separate argument when passing "
+                "arguments in resource/name form (e.g. 'kubectl instancetype get vmcf/u1.small')"
+            )
+        return what, scope, names
+    if "/" in first:
+        kinds = set()
+        names_list = []
+        for word in words:
+            kind, slash, name = word.partition("/")
+            if not slash:
+                raise UsageError(f'arguments in resource/name form must have a single resource and name, got "{word}"')
+            if kind.lower() not in KINDS:
+                raise UsageError(_unknown_kind(kind))
+            if not name:
+                raise UsageError(f'arguments in resource/name form must have a single resource and name, got "{word}"')
+            kinds.add(KINDS[kind.lower()])
+            names_list.append(name)
+        if len(kinds) > 1:
+            raise UsageError("list and get take objects of one kind at a time (e.g. vmcf/u1.small vmcf/u1.large)")
+        what, scope = kinds.pop()
+        return what, scope, tuple(names_list)
+    if hugepages == options.ANY_VALUE and first[:1].isdigit():
+        raise UsageError(
+            f'unknown kind "{first}": use instancetypes or preferences '
+            f"(a page size goes with the flag: --hugepages={first})"
+        )
+    if first.lower() in options.KIND_SPELLINGS:  # a kubectl kind this command does not list (vm, pvc, ...)
+        raise UsageError(_unknown_kind(first))
+    # NAMEs alone: instance types of either scope
+    return "instancetypes", None, tuple(words)
+
+
+def _unknown_kind(word: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word.lower(), list(KINDS), n=1)
+    hint = f'; did you mean "{close[0]}"?' if close else ""
+    return (
+        f'unknown kind "{word}": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl names){hint}'
+    )

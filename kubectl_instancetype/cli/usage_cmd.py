@@ -1,0 +1,144 @@
+"""``kubectl instancetype usage [TYPE/NAME] [--check-delete]``: who uses which instance type and preference.
+
+(The module is ``usage_cmd``: ``cli/usage.py`` words Click's usage errors as cobra does.) No
+``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
+"""
+
+import dataclasses
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+HELP = """Show which VirtualMachines, VirtualMachinePools and VirtualMachineTemplates use each instance type and
+preference, and the ControllerRevisions that hold copies of them.
+
+A VM uses an object through its matcher, by name or through inferFromVolume; pools and templates (read when
+the cluster serves them; a template's ${PARAMETER} takes the parameter's value) through the VM they describe.
+For each VM the GENERATION column says whether the revision it runs holds the object's live generation or an
+older one (switch --refresh moves it). Without TYPE/NAME, one row per object in scope with the counts and
+the vCPUs and memory of the VMs (every pool replica) using each instance type.
+
+--check-delete TYPE/NAME lists what deleting the object (or a controllerrevision/NAME) would break and exits
+non-zero while anything still needs it: a VM without a stored copy stops with FailedFindInstancetype, a pool
+cannot create replicas, a template cannot make VMs; a VM on a stored copy keeps running but cannot switch back
+or refresh. Deleting a ControllerRevision a VM records sends the VM back to the live object.
+
+\b
+Examples:
+  kubectl instancetype usage -A
+  kubectl instancetype usage virtualmachineclusterinstancetype/u1.small -A
+  kubectl instancetype usage vmcf/u1.small --check-delete -A
+  kubectl instancetype usage controllerrevision/my-vm-u1.small-v1beta1-0e1f-1 --check-delete
+  kubectl instancetype usage -A -o yaml"""
+
+FORMATS = ("", "yaml", "json")
+KINDS = {
+    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
+    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
+    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
+    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
+    "ControllerRevision": ("controllerrevision",),
+}
+SUMMARY_HEADERS = ("NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY")
+DETAIL_HEADERS = ("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY")
+
+
+def register(app: typer.Typer, argv: list[str]) -> None:
+    """Add the command to ``app``."""
+    app.command("usage", help=HELP, short_help="Show who uses which instance type and preference.")(
+        options.command(UsageOptions, run)
+    )
+
+
+def parse_target(text: str) -> tuple[str, str]:
+    """(kind, name) of TYPE/NAME: the kinds' singular, plural, short names and ``.instancetype.kubevirt.io``."""
+    from ..errors import UsageError
+
+    word, slash, name = text.partition("/")
+    lowered = word.lower().removesuffix(".instancetype.kubevirt.io").removesuffix(".apps")
+    for kind, spellings in KINDS.items():
+        if lowered in spellings or (lowered.endswith("s") and lowered[:-1] in spellings):
+            if not slash or not name:
+                raise UsageError(f"resource name may not be empty ({word}/NAME)")
+            return kind, name
+    known = ", ".join(spellings[0] for spellings in KINDS.values())
+    raise UsageError(f'usage takes TYPE/NAME with TYPE one of {known}, not "{text}"')
+
+
+@dataclasses.dataclass
+class UsageOptions:
+    """Read the cluster, then print the table, the details of one object, or the delete check."""
+
+    target: Annotated[
+        Optional[str],
+        typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False),
+    ] = None
+    all_namespaces: Annotated[
+        bool, typer.Option("-A", "--all-namespaces", help="Look at every namespace, not only the current one.")
+    ] = False
+    check_delete: Annotated[
+        bool,
+        typer.Option(
+            "--check-delete", help="List what deleting TYPE/NAME would break; exit 1 while anything needs it."
+        ),
+    ] = False
+    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.")] = ""
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
+
+    def validate(self) -> None:
+        """TYPE/NAME is an instance type or preference kind (or a ControllerRevision with --check-delete)."""
+        from ..errors import UsageError
+        from ..output.printers import check_output_format
+
+        check_output_format(self.output, FORMATS)
+        self.chosen = parse_target(self.target) if self.target else None
+        if self.check_delete and self.chosen is None:
+            raise UsageError("--check-delete needs the TYPE/NAME it would delete")
+        if self.chosen and self.chosen[0] == "ControllerRevision" and not self.check_delete:
+            raise UsageError("controllerrevision/NAME goes with --check-delete; to see copies, name their object")
+
+
+def run(env, opts: UsageOptions, session) -> None:
+    """Read, print, and fail --check-delete while something needs the object."""
+    from ..errors import PluginError
+    from ..instancetype.usage import Target
+    from ..output import messages
+    from ..output import usage as printer
+    from ..usecases.usage import collect, revision_users
+
+    if opts.chosen and opts.chosen[0] == "ControllerRevision":
+        users = revision_users(session, opts.chosen[1])
+        env.stdout.write(printer.render_revision_check(opts.chosen[1], users))
+        if users:
+            raise PluginError(
+                f"controllerrevision/{opts.chosen[1]} is recorded by {len(users)} VM(s): deleting it sends them back "
+                "to the live object (or stops them when that is gone)"
+            )
+        return
+    only = None
+    if opts.chosen:
+        kind, name = opts.chosen
+        only = Target(kind, "" if "Cluster" in kind else session.namespace, name)
+    report = collect(session, None if opts.all_namespaces else session.namespace, only)
+    for warning in report.warnings:
+        messages.warn(env, warning)
+    if opts.output:
+        printer.print_document(env, opts.output, printer.document(report))
+    elif opts.check_delete and only is not None:
+        env.stdout.write(printer.render_delete_check(report, only))
+    elif only is not None:
+        env.stdout.write(printer.render_details(report, only))
+    elif not report.targets:
+        messages.info(env, "No instance types or preferences found")
+        return
+    else:
+        env.stdout.write(printer.render_summary(report, opts.all_namespaces))
+    if opts.check_delete and only is not None:
+        blocking = [use for use in report.uses_of(only) if use.breaks]
+        if blocking:
+            raise PluginError(
+                f"{only} is still used by {len(blocking)} object(s) (listed above): delete or switch them first"
+            )

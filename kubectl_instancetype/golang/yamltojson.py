@@ -1,0 +1,304 @@
+"""YAML manifests read as kubectl reads ``-f``: ``sigs.k8s.io/yaml``'s ``YAMLToJSON`` over go-yaml v2 (YAML 1.1).
+
+kubectl splits a stream into documents with apimachinery's ``YAMLReader`` (``k8s.io/apimachinery/pkg/util/yaml``:
+a line that is ``---`` and nothing but white space after it ends a document), reads a stream that starts with
+``{`` as JSON, and converts each YAML document to JSON with ``sigs.k8s.io/yaml`` (``go.yaml.in/yaml/v2``'s
+``resolve.go`` decides what a plain scalar is):
+
+* ``y``/``Y``/``yes``/``n``/``no``/``on``/``off`` (and ``true``/``false`` in three spellings) are booleans;
+  ``~``/``null``/``Null``/``NULL`` and nothing are null; ``.inf``/``.nan`` are floats (JSON refuses them).
+* Integers as Go's ``strconv.ParseInt(s, 0, 64)`` reads them after removing ``_``: ``0x1F``, ``0o17``, ``0777``
+  (octal), ``0b101``; floats as ``[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?`` (``1e3``, ``.5``, ``08``).
+  Base-60 numbers (``1:20``) stay strings. Timestamps stay the strings they were written as.
+* Map keys become strings: ``n: x`` is the key ``"false"``, ``3:`` the key ``"3"``, ``1.5:`` the key ``"1.5"``
+  (a float key is printed with float32 precision); a null key is an error.
+* JSON numbers come back as kubectl's unstructured decoding makes them: a float with an integral value is an
+  integer (``2.0`` and ``1e3`` are ``2`` and ``1000``).
+
+PyYAML's parser (libyaml, the library go-yaml is a port of) reads the syntax; the values are resolved here.
+Errors carry go-yaml's words: ``yaml: line N: did not find expected node content``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_MAP: dict[str, Any] = {
+    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+    **dict.fromkeys(("", "~", "null", "Null", "NULL"), None),
+    **dict.fromkeys((".nan", ".NaN", ".NAN"), math.nan),
+    **dict.fromkeys((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), math.inf),
+    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
+}
+_HINTED = frozenset("yYnNtTfFoO~+-.0123456789")
+_TAG = "tag:yaml.org,2002:"
+_PLAIN = "!plain"  # the tag our resolver gives untagged plain scalars: resolved here, by go-yaml's rules
+_INT64 = 2**63
+
+
+class YAMLError(ValueError):
+    """A document kubectl cannot convert; ``str()`` is the text after kubectl's ``error converting YAML to JSON: ``."""
+
+
+def split_documents(text: str) -> list[str]:
+    """apimachinery's ``YAMLReader.Read``: the documents of a stream, split at ``---`` lines (empty ones dropped)."""
+    documents: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("---") and not line[3:].strip():
+            if current:
+                documents.append("".join(current))
+            current = []
+            continue
+        current.append(line)
+    if current:
+        documents.append("".join(current))
+    return documents
+
+
+def _parse_int_base0(text: str, signed: bool) -> int | None:
+    """``strconv.ParseInt(text, 0, 64)`` (``signed``) or ``ParseUint(text, 0, 64)``; None where Go fails."""
+    sign, digits = "", text
+    if signed and digits[:1] in ("+", "-"):
+        sign, digits = digits[:1], digits[1:]
+    base, body = 10, digits
+    prefix = digits[:2].lower()
+    if prefix in ("0x", "0o", "0b"):
+        base, body = {"0x": 16, "0o": 8, "0b": 2}[prefix], digits[2:]
+    elif len(digits) > 1 and digits[0] == "0":
+        base, body = 8, digits[1:]
+    if not body or not body.isascii() or not body.isalnum():
+        return None
+    try:
+        value = int(body, base)
+    except ValueError:
+        return None
+    if signed:
+        value = -value if sign == "-" else value
+        return value if -_INT64 <= value < _INT64 else None
+    return value if value < 2 * _INT64 else None
+
+
+def go_parse_int(text: str) -> int | None:
+    """go-yaml v2's integer reading: ``strconv.ParseInt(text, 0, 64)``, else ``ParseUint``; None when neither."""
+    value = _parse_int_base0(text, signed=True)
+    return value if value is not None else _parse_int_base0(text, signed=False)
+
+
+def resolve_plain(text: str) -> Any:
+    """go-yaml v2's ``resolve("", text)`` for an untagged plain scalar: bool, null, int, float or the string."""
+    if text in _MAP:
+        return _MAP[text]
+    if text[0] not in _HINTED:
+        return text
+    if text[0] == ".":
+        return _go_float(text) if _FLOAT.fullmatch(text) else text
+    plain = text.replace("_", "")
+    number = go_parse_int(plain)
+    if number is not None:
+        return number
+    if _FLOAT.fullmatch(plain):
+        return _go_float(plain)
+    return text
+
+
+def _go_float(text: str) -> float:
+    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same)."""
+    return float(text)
+
+
+def _float32_key(value: float) -> str:
+    """``strconv.FormatFloat(value, 'g', -1, 32)``, with go-yaml's spellings of infinities and NaN."""
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    import struct
+
+    def single(number: float) -> float:
+        return float(struct.unpack("f", struct.pack("f", number))[0])
+
+    target = single(value)
+    if target == 0:
+        return "0"
+    text = ""
+    for precision in range(9):  # the shortest decimal that reads back as the same float32
+        text = f"{abs(target):.{precision}e}"
+        if single(float(text)) == abs(target):
+            break
+    mantissa, _, exponent_text = text.partition("e")
+    digits = mantissa.replace(".", "").rstrip("0") or "0"
+    exponent = int(exponent_text)
+    sign = "-" if target < 0 else ""
+    if exponent < -4 or exponent >= 6:  # %e; the shortest form decides with precision 6
+        fraction = f".{digits[1:]}" if len(digits) > 1 else ""
+        return f"{sign}{digits[0]}{fraction}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    point = exponent + 1
+    if point <= 0:
+        return f"{sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return f"{sign}{digits}{'0' * (point - len(digits))}"
+    return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+def _json_key(key: Any) -> str:
+    """sigs.k8s.io/yaml convertToJSONableObject: a map key as the JSON key it becomes."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if isinstance(key, float):
+        return _float32_key(key)
+    shown = "<nil>" if key is None else type(key).__name__
+    raise YAMLError(f"unsupported map key of type: {shown}, key: {shown}")
+
+
+def _json_value(value: Any) -> Any:
+    """What kubectl's JSON round trip makes of a resolved scalar (json.Marshal, then unstructured decoding)."""
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise YAMLError(
+                f"json: unsupported value: {'NaN' if math.isnan(value) else ('+Inf' if value > 0 else '-Inf')}"
+            )
+        if value.is_integer() and abs(value) < 1e21:
+            return int(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        return float(value)
+    return value
+
+
+def _loader() -> Any:
+    import yaml
+
+    base = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+    class Loader(base):  # type: ignore[misc, valid-type]
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+            if kind is yaml.ScalarNode and implicit[0]:
+                return _PLAIN
+            return str(super().resolve(kind, value, implicit))
+
+    return Loader
+
+
+class _Converter:
+    """Builds JSON values from PyYAML nodes with go-yaml v2's decoding into ``interface{}``."""
+
+    def __init__(self) -> None:
+        self.done: dict[int, Any] = {}
+        self.open: set[int] = set()
+
+    def value(self, node: Any) -> Any:
+        import yaml
+
+        key = id(node)
+        if key in self.done:
+            return self.done[key]
+        if key in self.open:
+            raise YAMLError("yaml: anchor value contains itself")
+        self.open.add(key)
+        try:
+            if isinstance(node, yaml.ScalarNode):
+                result = self.scalar(node)
+            elif isinstance(node, yaml.SequenceNode):
+                result = [self.value(item) for item in node.value]
+            else:
+                result = self.mapping(node)
+        finally:
+            self.open.discard(key)
+        self.done[key] = result
+        return result
+
+    def scalar(self, node: Any) -> Any:
+        tag, text = node.tag, node.value
+        if tag == _PLAIN:
+            return _json_value(resolve_plain(text))
+        if tag == _TAG + "binary":
+            from .encoding_base64 import std_decode
+
+            return std_decode("".join(text.split())).decode("utf-8", "replace")
+        if tag in (_TAG + "bool", _TAG + "int", _TAG + "float", _TAG + "null"):
+            resolved = resolve_plain(text)
+            wanted = tag[len(_TAG) :]
+            kinds: dict[str, tuple[type, ...]] = {
+                "bool": (bool,),
+                "int": (int,),
+                "float": (int, float),
+                "null": (type(None),),
+            }
+            if not isinstance(resolved, kinds[wanted]) or (wanted == "int" and isinstance(resolved, bool)):
+                raise YAMLError(f"yaml: cannot decode `{text}` as a !!{wanted}")
+            value: Any = resolved
+            return _json_value(float(value) if wanted == "float" else value)
+        return text  # !!str, !!timestamp, quoted and block scalars, tags go-yaml does not know
+
+    def mapping(self, node: Any) -> dict[str, Any]:
+        import yaml
+
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if (
+                isinstance(key_node, yaml.ScalarNode)
+                and key_node.value == "<<"
+                and key_node.tag in (_PLAIN, _TAG + "merge")
+            ):
+                self.merge(value_node, out)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise YAMLError("yaml: invalid map key: a mapping or sequence")
+            key = key_node.value if key_node.tag != _PLAIN else resolve_plain(key_node.value)
+            out[_json_key(key)] = self.value(value_node)
+        return out
+
+    def merge(self, node: Any, out: dict[str, Any]) -> None:
+        """go-yaml v2's merge: a mapping, or a sequence of them where earlier ones take precedence."""
+        import yaml
+
+        sources = reversed(node.value) if isinstance(node, yaml.SequenceNode) else [node]
+        for source in sources:
+            if not isinstance(source, yaml.MappingNode):
+                raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
+            out.update(self.value(source))
+
+
+def _problem(exc: Exception) -> str:
+    """go-yaml's sentence for a parse error (its line numbering: the problem line, one more for scanner errors)."""
+    if exc.__class__.__name__ == "ReaderError":
+        return "yaml: control characters are not allowed"
+    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or ["invalid document"])[0]
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line if mark is not None else 0
+    if exc.__class__.__name__ == "ScannerError" and line:
+        line += 1
+    elif not line:
+        context = getattr(exc, "context_mark", None)
+        line = context.line if context is not None else 0
+    return f"yaml: line {line}: {problem}" if line else f"yaml: {problem}"
+
+
+def load_document(text: str) -> Any:
+    """``sigs.k8s.io/yaml.YAMLToJSON`` of one document (its first YAML document, as go-yaml's Unmarshal reads),
+    as a JSON value; None for an empty document. Raises :class:`YAMLError`."""
+    import yaml
+
+    loader = _loader()(text)
+    try:
+        node = loader.get_node() if loader.check_node() else None
+    except yaml.YAMLError as exc:
+        raise YAMLError(_problem(exc)) from None
+    except RecursionError:
+        raise YAMLError("yaml: exceeded max depth of 10000") from None
+    finally:
+        loader.dispose()
+    if node is None:
+        return None
+    try:
+        return _Converter().value(node)
+    except RecursionError:
+        raise YAMLError("yaml: exceeded max depth of 10000") from None

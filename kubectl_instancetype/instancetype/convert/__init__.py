@@ -1,0 +1,79 @@
+"""Conversion of legacy objects to ``instancetype.kubevirt.io/v1beta1`` and ``kubevirt.io/v1`` (pure, no I/O).
+
+Inputs, oldest first, one module each:
+
+* :mod:`.flavors`: ``flavor.kubevirt.io/v1alpha1`` ``VirtualMachine{,Cluster}Flavor``: KubeVirt v0.48-v0.52 wrote
+  a ``profiles[]`` list (``name``, ``default``, ``cpu``); v0.53-v0.55 a ``spec`` with ``cpu.guest``/``memory.guest``.
+  Preferences of the same group (v0.54, v0.55) already have the v1beta1 shape.
+* :mod:`.alpha`: ``instancetype.kubevirt.io/v1alpha1``/``v1alpha2``: the v1beta1 shape with plain (not pointer)
+  ``cpu.model``, ``dedicatedCPUPlacement``, ``isolateEmulatorThread`` and ``preferredCPUTopology``. v1beta1 input
+  is accepted too and only normalised (deprecated topology spellings).
+* :mod:`.vms`: ``kubevirt.io`` VirtualMachines with the old ``spec.flavor`` matcher.
+* :mod:`.presets`: ``kubevirt.io`` VirtualMachineInstancePresets (and the older kind name VirtualMachinePreset):
+  their preference-like settings become a VirtualMachinePreference; a preset that fixes both the vCPU count and
+  the memory also yields a VirtualMachineInstancetype. :mod:`.report` says what they did to given VMs.
+
+Every field of the input either lands in the output or is named in a warning; nothing is dropped silently
+(server-managed metadata such as ``uid`` and ``resourceVersion`` aside: it cannot be created anyway).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ...errors import InputError
+from .alpha import convert_type
+from .context import Context, Conversion, Preset
+from .flavors import convert_flavor, profile_names
+from .presets import convert_preset
+from .report import report_presets
+from .schema import FLAVOR_GROUP, INSTANCETYPE_GROUP, INSTANCETYPE_KINDS, KUBEVIRT_GROUP, PREFERENCE_KINDS, PRESET_KINDS
+from .vms import convert_vm
+
+__all__ = ["Conversion", "Preset", "apply_order", "convert", "report_presets"]
+
+
+def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None = None) -> Conversion:
+    """Convert every object; raise :class:`InputError` for a kind this command does not read.
+
+    ``default_memory`` fills ``memory.guest`` of flavors that have none (profile flavors of KubeVirt v0.48-v0.52
+    and v0.53-v0.55 flavors without memory): v1beta1 requires it.
+    """
+    conversion = Conversion()
+    items = [copy.deepcopy(dict(obj)) for obj in objects]
+    profiles = profile_names(items)
+    for obj in items:
+        group = str(obj.get("apiVersion", "")).rpartition("/")[0]
+        kind = str(obj.get("kind", ""))
+        name = str((obj.get("metadata") or {}).get("name") or (obj.get("metadata") or {}).get("generateName") or "")
+        ctx = Context(conversion, kind, name)
+        if group == FLAVOR_GROUP and kind in ("VirtualMachineFlavor", "VirtualMachineClusterFlavor"):
+            conversion.objects.extend(convert_flavor(obj, ctx, default_memory))
+        elif (group == FLAVOR_GROUP and kind in PREFERENCE_KINDS) or (
+            group == INSTANCETYPE_GROUP and kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS
+        ):
+            conversion.objects.append(convert_type(obj, ctx, default_memory))
+        elif group == KUBEVIRT_GROUP and kind == "VirtualMachine":
+            conversion.objects.append(convert_vm(obj, ctx, profiles))
+        elif group == KUBEVIRT_GROUP and kind in PRESET_KINDS:
+            conversion.objects.extend(convert_preset(obj, ctx, conversion))
+        else:
+            raise _unsupported(obj)
+    return conversion
+
+
+def _unsupported(obj: Mapping[str, Any]) -> InputError:
+    name = (obj.get("metadata") or {}).get("name") or ""
+    return InputError(
+        f'cannot convert {obj.get("kind")} "{name}" ({obj.get("apiVersion")}): convert reads flavor.kubevirt.io/v1alpha1 '
+        "flavors and preferences, instancetype.kubevirt.io instance types and preferences, kubevirt.io "
+        "VirtualMachines and VirtualMachineInstancePresets"
+    )
+
+
+def apply_order(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Objects in creation order: instance types and preferences before the VMs that reference them."""
+    rank: Callable[[dict[str, Any]], int] = lambda obj: 1 if obj.get("kind") == "VirtualMachine" else 0  # noqa: E731
+    return sorted(objects, key=rank)

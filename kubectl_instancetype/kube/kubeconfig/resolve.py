@@ -1,0 +1,198 @@
+"""Resolving the selected context to a :class:`~.model.ClusterConfig`: a fast path for everything but auth
+providers and basic auth.
+
+The context is validated as clientcmd's ``ConfirmUsable`` does (:mod:`.validation`), so that a wrong kubeconfig
+reads as kubectl reports it. Static credentials (server, CA, client certificate and key, token or tokenFile,
+insecure-skip-tls-verify, tls-server-name, proxy-url, namespace) and exec credential plugins
+(:mod:`.exec_credential`) are resolved here. Auth providers, basic auth and in-cluster service accounts are
+handed to the official ``kubernetes`` client's loader (:mod:`.official`), imported only then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...errors import ConfigurationError
+from .files import kubeconfig_paths, read_kubeconfig
+from .model import ClusterConfig, ConnectionOptions, KubeconfigFiles, check_authorization, read_token_file, trim_server
+from .validation import refuse, resolve_path, validate_cluster, validate_user
+
+
+class NeedsOfficialLoader(Exception):
+    """Raised by the fast path when the selected context uses something only the official loader handles."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
+_OFFICIAL_ONLY_USER_KEYS = ("auth-provider", "username", "password")
+
+
+def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> ClusterConfig:
+    """Resolve the selected context to a :class:`ClusterConfig`, validated as kubectl validates it.
+
+    An exec credential plugin is configured but not run (:func:`load_cluster_config` runs it). Raises
+    :class:`NeedsOfficialLoader` when the context needs an auth provider or basic auth.
+    """
+    context_name = options.context or files.current_context
+    if not context_name:
+        raise ConfigurationError("no context is selected: set current-context in the kubeconfig or pass --context")
+    context = files.contexts.get(context_name)
+    if context is None:
+        raise ConfigurationError(f"context was not found for specified context: {context_name}")
+    cluster_name = str(context.get("cluster") or "")
+    cluster = files.clusters.get(cluster_name)
+    if cluster is None:
+        raise ConfigurationError(
+            f'context "{context_name}" refers to cluster "{cluster_name}", which is not in the kubeconfig'
+        )
+    user_name = str(context.get("user") or "")
+    user = files.users.get(user_name, {}) if user_name else {}
+    if user_name and user_name not in files.users:
+        raise ConfigurationError(
+            f'context "{context_name}" refers to user "{user_name}", which is not in the kubeconfig'
+        )
+    cluster_dir = files.cluster_dirs.get(cluster_name, "")
+    user_dir = files.user_dirs.get(user_name, "")
+    acting_as = _impersonation_fields(user, options)
+    problems = validate_user(user_name, user, user_dir)
+    if acting_as is not None:
+        from ..impersonation import problem
+
+        problems += [why] if (why := problem(user_name, acting_as)) else []
+    refuse(problems + validate_cluster(cluster_name, cluster, cluster_dir))
+    for key in _OFFICIAL_ONLY_USER_KEYS:
+        if user.get(key):
+            raise NeedsOfficialLoader(f"user {key}")
+    insecure = bool(cluster.get("insecure-skip-tls-verify"))
+    if insecure and (cluster.get("certificate-authority") or cluster.get("certificate-authority-data")):
+        raise ConfigurationError("specifying a root certificates file with the insecure flag is not allowed")
+    namespace = options.namespace or str(context.get("namespace") or "") or "default"
+    token = user.get("token")
+    config = ClusterConfig(
+        server=trim_server(str(cluster["server"])),
+        namespace=namespace,
+        namespace_explicit=bool(options.namespace),
+        context=context_name,
+        ca_data=_decode(cluster.get("certificate-authority-data")),
+        ca_file=resolve_path(cluster.get("certificate-authority"), cluster_dir),
+        client_cert_data=_decode(user.get("client-certificate-data")),
+        client_cert_file=resolve_path(user.get("client-certificate"), user_dir),
+        client_key_data=_decode(user.get("client-key-data")),
+        client_key_file=resolve_path(user.get("client-key"), user_dir),
+        token=str(token) if token else None,
+        token_file=None if token else resolve_path(user.get("tokenFile"), user_dir),
+        insecure=insecure,
+        tls_server_name=str(cluster.get("tls-server-name") or "") or None,
+        proxy_url=str(cluster.get("proxy-url") or "") or None,
+        request_timeout=options.request_timeout,
+        user=user_name,
+        impersonation=_impersonation(acting_as, user_name),
+    )
+    if config.token:
+        check_authorization(f"Bearer {config.token}")
+    elif config.token_file:
+        token = read_token_file(config.token_file)  # kubectl reads it before the first request
+        if token:
+            check_authorization(f"Bearer {token}")
+    if user.get("exec") is not None:
+        from .exec_credential import ExecCredentialPlugin
+
+        plugin = ExecCredentialPlugin(user["exec"], _exec_cluster_info(cluster, config), user_dir)
+        plugin.timeout = options.request_timeout
+        config.exec_plugin = plugin
+        config.authorization_source = plugin.authorization
+    return config
+
+
+def _impersonation_fields(user: dict[str, Any], options: ConnectionOptions) -> dict[str, Any] | None:
+    """The user entry's impersonation with the --as flags over it; None when neither sets any."""
+    keys = ("as", "as-uid", "as-groups", "as-user-extra")
+    if not (options.as_user or options.as_uid or options.as_groups or any(user.get(key) for key in keys)):
+        return None  # the common case: impersonation.py is not imported
+    from ..impersonation import merged
+
+    return merged(user, options.as_user, options.as_uid, options.as_groups)
+
+
+def _impersonation(fields: dict[str, Any] | None, user_name: str) -> Any:
+    """The Impersonation the requests carry (None without one); clientcmd's refusal of groups without a user."""
+    if fields is None:
+        return None
+    from ..impersonation import problem, resolve
+
+    refuse([why] if (why := problem(user_name, fields)) else [])
+    return resolve(fields)
+
+
+def _decode(data: Any) -> bytes | None:
+    if not data:
+        return None
+    from ...golang.encoding_base64 import std_decode  # already checked by schema.check_shape
+
+    return std_decode(str(data))
+
+
+def _exec_cluster_info(cluster: dict[str, Any], config: ClusterConfig) -> dict[str, Any]:
+    """The ``spec.cluster`` an exec plugin is given when it asks for it (provideClusterInfo)."""
+    info: dict[str, Any] = {"server": cluster.get("server") or ""}
+    for key, field in (("tls-server-name", "tls-server-name"), ("proxy-url", "proxy-url")):
+        if cluster.get(key):
+            info[field] = cluster[key]
+    if config.insecure:
+        info["insecure-skip-tls-verify"] = True
+    if cluster.get("certificate-authority-data"):
+        info["certificate-authority-data"] = str(cluster["certificate-authority-data"])
+    elif config.ca_file:
+        import base64
+
+        try:
+            with open(config.ca_file, "rb") as handle:
+                info["certificate-authority-data"] = base64.b64encode(handle.read()).decode("ascii")
+        except OSError:
+            pass
+    for extension in cluster.get("extensions") or []:
+        if isinstance(extension, dict) and extension.get("name") == "client.authentication.k8s.io/exec":
+            info["config"] = extension.get("extension")
+    return info
+
+
+def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> ClusterConfig:
+    """Run the context's exec plugin now, as kubectl does before its first request; fail as kubectl fails."""
+    plugin = config.exec_plugin
+    if plugin is not None:
+        plugin.base_environ = dict(environ)
+        plugin.refresh()
+        if plugin.cert_pem and plugin.key_pem:
+            config.client_cert_data, config.client_key_data = plugin.cert_pem, plugin.key_pem
+            config.client_cert_file = config.client_key_file = None
+    return config
+
+
+def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], home: str) -> ClusterConfig:
+    """The connection settings for ``options``: fast path first, official loader when it must."""
+    paths = kubeconfig_paths(options.kubeconfig, environ, home)
+    if not paths:
+        if environ.get("KUBERNETES_SERVICE_HOST") and environ.get("KUBERNETES_SERVICE_PORT"):
+            from . import official
+
+            config = official.load_in_cluster(options)
+            config.impersonation = _impersonation(_impersonation_fields({}, options), "")
+            return config
+        raise ConfigurationError(
+            "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
+        )
+    files = read_kubeconfig(paths)
+    try:
+        config = resolve_static(files, options)
+    except NeedsOfficialLoader:
+        from . import official
+
+        config = official.load_from_kubeconfig(files, options)
+        context = files.contexts.get(options.context or files.current_context) or {}
+        user_name = str(context.get("user") or "")
+        config.impersonation = _impersonation(_impersonation_fields(files.users.get(user_name, {}), options), user_name)
+        return config
+    return _run_exec_plugin(config, environ)

@@ -1,0 +1,133 @@
+"""The one way to a cluster, an OCI registry or CDI's upload proxy: kubectl's ConfigFlags + Factory.
+
+kubectl builds one ``genericclioptions.ConfigFlags`` from its global flags and hands a ``cmdutil.Factory``
+over it to every command (k8s.io/kubectl/pkg/cmd/util/factory.go); commands ask the factory for clients and
+never load the kubeconfig themselves. :class:`Session` is that pair: the CLI builds it once from the
+connection flags, the use cases ask it for what they talk to. Nothing is read or opened until asked for, so
+a command that never needs the cluster (``--dry-run=client``, ``--catalog``) never loads the kubeconfig.
+
+This module imports nothing beyond the standard library's typing at import time: it is on the path of every
+command that takes the connection flags.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .client import Client
+    from .kubeconfig import ConnectionOptions
+    from .upload_proxy import ProxyConnections
+
+Log = Callable[[str], None]
+
+
+class Session:
+    """The connection flags of one invocation and the clients made from them (the API client is made once).
+
+    ``options`` holds kubectl's global flags (a :class:`~.config.ConnectionOptions`, or a function that makes
+    one: the flags are then checked when first needed, and a command that never needs them pays nothing);
+    ``environ`` and ``home`` are the process's (tests hand in their own); ``log`` receives one line per
+    request at ``-v 6`` and up; ``verbosity`` is the ``-v`` level; ``warn`` each warning the server sends
+    (admission webhooks' warnings, deprecations), once, as kubectl prints them.
+    """
+
+    def __init__(
+        self,
+        options: ConnectionOptions | Callable[[], ConnectionOptions],
+        environ: Mapping[str, str],
+        home: str,
+        *,
+        log: Log | None = None,
+        verbosity: int = 0,
+        warn: Log | None = None,
+    ) -> None:
+        self._options = options
+        self.environ = environ
+        self.home = home
+        self.log = log
+        self.verbosity = verbosity
+        self.warn = warn
+        self._client: Client | None = None
+
+    @property
+    def options(self) -> ConnectionOptions:
+        """The connection flags (made, and checked, on first use)."""
+        if callable(self._options):
+            self._options = self._options()
+        return self._options
+
+    @property
+    def namespace_flag(self) -> str | None:
+        """``-n`` as given (None without it): some commands write ``metadata.namespace`` only when it was."""
+        return self.options.namespace
+
+    @property
+    def namespace(self) -> str:
+        """The namespace commands default to: ``-n``, else the context's, else ``default`` (reads the
+        kubeconfig when ``-n`` was not given)."""
+        return self.options.namespace or self.client().namespace
+
+    def client(self) -> Client:
+        """The API client for the kubeconfig and flags (made on first use, then shared; no request is sent)."""
+        if self._client is None:
+            from .client import connect
+
+            self._client = connect(self.options, dict(self.environ), self.home, self.log, self.warn)
+        return self._client
+
+    def credentials_may_prompt(self) -> bool:
+        """True when the selected user's exec plugin may prompt (``interactiveMode: Always``): completion must
+        not connect then. Reads the kubeconfig files only, not the credentials."""
+        from .kubeconfig import kubeconfig_paths, read_kubeconfig
+
+        paths = kubeconfig_paths(self.options.kubeconfig, self.environ, self.home)
+        if not paths:
+            return False
+        files = read_kubeconfig(paths)
+        context_name = self.options.context or files.current_context
+        user_name = str((files.contexts.get(context_name) or {}).get("user") or "")
+        user = files.users.get(user_name) or {}
+        exec_config = user.get("exec") if isinstance(user, Mapping) else None
+        return isinstance(exec_config, Mapping) and exec_config.get("interactiveMode") == "Always"
+
+    def with_request_timeout(self, seconds: float) -> Session:
+        """A session like this one whose requests give up after ``seconds`` (a fresh client)."""
+        from dataclasses import replace
+
+        return Session(
+            replace(self.options, request_timeout=seconds),
+            self.environ,
+            self.home,
+            log=self.log,
+            verbosity=self.verbosity,
+            warn=self.warn,
+        )
+
+    def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:
+        """The OCI image config of ``reference`` for ``platform``, with the registry credentials container
+        tools read (``REGISTRY_AUTH_FILE``, ``~/.docker/config.json``); ``insecure`` talks plain HTTP."""
+        from ..oci.client import credentials, read_image_config
+
+        login = credentials(reference.registry, self.environ, self.home)
+        return read_image_config(reference, platform, insecure=insecure, login=login, log=self.log)
+
+    def upload_proxy(self, base: str, *, insecure: bool, timeout: float) -> ProxyConnections:
+        """Connections to CDI's upload proxy at ``base`` (a server other than the API server, trusted as virtctl
+        trusts it)."""
+        from .upload_proxy import ProxyConnections
+
+        return ProxyConnections(base, insecure, self.environ, timeout)
+
+    def close(self) -> None:
+        """Close the API connection, if one was opened."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

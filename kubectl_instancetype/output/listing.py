@@ -1,0 +1,146 @@
+"""Printing a list of instance types or preferences as kubectl prints one: a table, objects, names or templates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from ..env import Environment
+
+Row = Callable[[dict[str, Any], "str | None"], Any]
+
+
+class TableOptions(NamedTuple):
+    """The table flags kubectl get has (-L, --show-kind, --show-labels, -A's NAMESPACE column)."""
+
+    show_labels: bool = False
+    label_columns: Sequence[str] = ()
+    show_kind: bool = False
+    all_namespaces: bool = False
+
+
+def row_function(
+    what: str, output: str, *, show_labels: bool = False, age: bool, now: float, table: TableOptions | None = None
+) -> tuple[Row, Any]:
+    """What to keep of each listed object for ``-o output`` (the object, its name, or table cells), and the
+    table's columns (None unless a table is printed)."""
+    from ..instancetype.listing import INSTANCETYPES
+    from ..kube import resources
+    from .printers import is_template_format
+
+    table = table or TableOptions(show_labels=show_labels)
+    if output in ("yaml", "json") or is_template_format(output):
+        return (lambda obj, namespace: obj), None
+    if output == "name":
+        cluster, namespaced = (
+            (resources.CLUSTER_INSTANCETYPES, resources.INSTANCETYPES)
+            if what == INSTANCETYPES
+            else (resources.CLUSTER_PREFERENCES, resources.PREFERENCES)
+        )
+        return (
+            lambda obj, namespace: (namespaced if namespace else cluster).name_of(
+                str((obj.get("metadata") or {}).get("name", ""))
+            )
+        ), None
+    from .columns import CellContext, cells, columns_for
+
+    columns = columns_for(
+        what,
+        wide=output == "wide",
+        show_labels=table.show_labels,
+        age=age,
+        all_namespaces=table.all_namespaces,
+        show_kind=table.show_kind,
+        label_columns=table.label_columns,
+    )
+    context = CellContext(now)
+    return (lambda obj, namespace: cells(columns, obj, namespace, context)), columns
+
+
+def not_found_message(
+    query: Any, namespace: str, missing: Sequence[str], seen: Sequence[str], kinds: Sequence[str]
+) -> str:
+    """The error for NAMEs that matched nothing: the kinds and scopes that were read, and close names (or, for a
+    lone word close to a kind spelling in ``kinds``, that kind)."""
+    import difflib
+
+    from ..instancetype.listing import INSTANCETYPES
+
+    noun = "instance type" if query.what == INSTANCETYPES else "preference"
+    plural = "instancetypes" if query.what == INSTANCETYPES else "preferences"
+    places = []
+    if not query.namespaced_only:
+        places.append(f"cluster-wide (virtualmachinecluster{plural})")
+    if not query.cluster_only:
+        where = "any namespace" if query.all_namespaces else f'namespace "{namespace}"'
+        places.append(f"in {where} (virtualmachine{plural})")
+    quoted = ", ".join(f'"{name}"' for name in missing)
+    filtered = " matching the filters" if query.label_selector or query.ranges.active else ""
+    message = f"no {noun}{filtered} named {quoted} " + " or ".join(places)
+    hints = []
+    for name in missing:
+        close = difflib.get_close_matches(name, list(dict.fromkeys(seen)), n=3)
+        if close:
+            hints.append(f'for "{name}" did you mean {", ".join(close)}?')
+    if hints:
+        return message + "; " + "; ".join(hints)
+    if len(missing) == 1 and (kind := difflib.get_close_matches(missing[0].lower(), list(kinds), n=1, cutoff=0.75)):
+        return message + f'; if "{missing[0]}" was meant as a kind: did you mean "{kind[0]}"?'
+    if query.what == INSTANCETYPES:
+        return message + "; preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)"
+    return message
+
+
+def print_listing(
+    env: Environment,
+    listing: Any,
+    output: str,
+    columns: Any,
+    *,
+    no_headers: bool,
+    in_namespace: bool,
+    query: Any = None,
+    allow_missing_keys: bool = True,
+    kinds: Sequence[str] = (),
+) -> None:
+    """Print ``listing`` (a :class:`~..usecases.listing.Listing` of :func:`row_function` rows): warnings first;
+    kubectl's "No resources found" (naming the namespace when only it was listed, ``in_namespace``) on stderr.
+    NAMEs of ``query`` that matched nothing fail after the others are printed, as kubectl get does."""
+    from ..errors import PluginError
+    from . import messages
+    from .printers import is_template_format
+
+    for warning in listing.warnings:
+        messages.warn(env, warning)
+    rows = listing.rows
+    missing = getattr(listing, "missing", ())
+    error = PluginError(not_found_message(query, listing.namespace, missing, listing.seen, kinds)) if missing else None
+    objects_out = output in ("yaml", "json") or is_template_format(output)
+    if not rows and output not in ("yaml", "json"):
+        if error is not None:
+            raise error
+        if in_namespace:
+            messages.info(env, f"No resources found in {listing.namespace} namespace.")
+        else:
+            messages.info(env, "No resources found")
+        return
+    if objects_out or output == "name":
+        from .printers import print_objects
+
+        names = tuple(query.names) if query is not None else ()
+        print_objects(
+            env,
+            output,
+            rows if output != "name" else [],
+            rows if output == "name" else [],
+            single=len(names) == 1 and len(rows) == 1,  # kubectl prints one object named alone, not a List
+            allow_missing_keys=allow_missing_keys,
+            no_headers=no_headers,
+        )
+    else:
+        from .columns import headers
+        from .table import render_table
+
+        env.stdout.write(render_table(None if no_headers else headers(columns), rows))
+    if error is not None:
+        raise error

@@ -1,0 +1,43 @@
+"""``matrix``: the instance types of the cluster (through the Session) or of the embedded catalog, as series by
+size (:mod:`..instancetype.matrix`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .listing import CatalogSource, ClusterSource, Query, Source
+
+if TYPE_CHECKING:
+    from ..kube.session import Session
+
+
+@dataclass
+class SizeMatrix:
+    """The matrix's header and rows (cells ``vCPU/memory``; empty when nothing was found) and the warnings."""
+
+    headers: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def size_matrix(
+    session: Session | None, query: Query, *, catalog_version: str | None = None, namespace: str = "default"
+) -> SizeMatrix:
+    """The matrix of ``query``'s instance types from the cluster, or from the embedded catalog release
+    ``catalog_version`` when ``session`` is None (namespaced copies in ``namespace``)."""
+    from ..instancetype.matrix import build_matrix
+
+    source: Source
+    if session is None:
+        from ..catalog import DEFAULT_VERSION, load_catalog
+
+        source = CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace)
+    else:
+        source = ClusterSource(session.client())
+    pairs: list[tuple[str, dict[str, Any]]] = []
+    warnings = source.scan(query, lambda obj, _: pairs.append((obj["metadata"]["name"], obj.get("spec") or {})))
+    if not pairs:
+        return SizeMatrix(warnings=warnings)
+    matrix = build_matrix(pairs)
+    return SizeMatrix(matrix.headers, matrix.rows, warnings)

@@ -1,0 +1,519 @@
+"""``switch``: what KubeVirt will do with a changed instance type or preference (the plan), the write, what the
+controller then did (``--wait``), and moving a VM to the current generation of its types (``--refresh``).
+
+The plan reads the VM, its VMI, the ControllerRevision the VMI started from (``status.virtualMachineRevisionName``:
+KubeVirt's ``revision-start-vm-<uid>-<generation>``) and the KubeVirt CR's rollout strategy, applies the old and
+the new instance type and preference as KubeVirt's ``ApplyToVM`` does, and hands both templates to the pure
+:func:`..instancetype.liveupdate.plan_live_update`. Nothing here prints; every function returns data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..instancetype.liveupdate import LivePlan
+    from ..kube.client import Client
+    from ..kube.session import Session
+
+KEYS = ("instancetype", "preference")
+KUBEVIRT_DEFAULT = "the default (LiveUpdate since KubeVirt v1.6)"
+
+
+@dataclass(frozen=True)
+class MatcherChange:
+    """One matcher before and after (``kind/name`` as the VM names it)."""
+
+    key: str
+    before: str
+    after: str
+    cleared_revision: bool = False
+
+
+@dataclass(frozen=True)
+class SwitchPlan:
+    """Everything known before the write: the VM as stored and as it will be sent, the matchers that change,
+    how the cluster records revisions, and the controller's expected answer."""
+
+    name: str
+    namespace: str
+    vm: dict[str, Any]
+    updated: dict[str, Any]
+    changes: tuple[MatcherChange, ...]
+    flavour: str
+    live: LivePlan
+    strategy_source: str
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # what could not be read (RBAC), for stderr
+    refresh: tuple[tuple[str, dict[str, Any]], ...] = ()  # (key, ControllerRevision to create) for --refresh
+
+    @property
+    def noop(self) -> bool:
+        """True when nothing would be written."""
+        return self.updated == self.vm and not self.refresh
+
+
+@dataclass
+class SwitchOutcome:
+    """What the controller did after the write, as ``--wait`` observed it."""
+
+    revisions: dict[str, str] = field(default_factory=dict)  # key -> ControllerRevision now recorded
+    restart_required: str | None = None
+    failure: tuple[str, str] | None = None  # the VM's Failure condition (reason, message)
+    vmi_conditions: list[tuple[str, str, str]] = field(default_factory=list)  # (type, status, reason/message)
+    vmi_changes: list[tuple[str, Any, Any]] = field(default_factory=list)  # (path, before, after) on the VMI
+    timed_out: bool = False
+    agrees: bool = True
+    disagreement: str = ""
+
+
+def describe_matcher(vm: dict[str, Any], key: str) -> str:
+    """``kind/name`` (or ``name``; ``(none)``) of matcher ``spec.<key>``."""
+    matcher = (vm.get("spec") or {}).get(key)
+    if not matcher:
+        return "(none)"
+    kind = matcher.get("kind")
+    name = matcher.get("name") or f"(inferFromVolume {matcher.get('inferFromVolume')})"
+    return f"{kind}/{name}" if kind else str(name)
+
+
+def rollout(client: Client) -> tuple[str, str, list[str]]:
+    """(strategy, where it was read, warnings): the KubeVirt CR's ``spec.configuration.vmRolloutStrategy``.
+
+    Listing ``kubevirts`` in all namespaces needs a permission many users lack: then the default is assumed
+    with one warning that says so."""
+    from ..errors import APIError, NotFoundError
+    from ..instancetype.liveupdate import rollout_strategy
+    from ..kube.resources import KUBEVIRTS
+
+    try:
+        items = [item for page in client.list_pages(KUBEVIRTS, None) for item in page.get("items") or ()]
+    except NotFoundError:  # no KubeVirt CRD served: nothing configures a strategy
+        return rollout_strategy(None), KUBEVIRT_DEFAULT, []
+    except APIError as exc:
+        return (
+            rollout_strategy(None),
+            KUBEVIRT_DEFAULT,
+            [f"cannot read the KubeVirt CR ({exc}); assuming the LiveUpdate rollout strategy"],
+        )
+    if not items:
+        return rollout_strategy(None), KUBEVIRT_DEFAULT, []
+    kubevirt = items[0]
+    metadata = kubevirt.get("metadata") or {}
+    source = f"KubeVirt CR {metadata.get('namespace')}/{metadata.get('name')}"
+    return rollout_strategy(kubevirt), source, []
+
+
+def applied_template(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) -> dict[str, Any]:
+    """``spec.template.spec`` with the instance type and preference the VM's matchers resolve to applied, as
+    KubeVirt's ``ApplyToVM`` does (no VMI defaults). Raises :class:`PreflightError` on conflicts or a matcher
+    that cannot be followed."""
+    from ..errors import PreflightError
+    from ..instancetype.expand import apply_to_template
+    from ..instancetype.expand._tree import clone
+    from ..instancetype.expand.conflicts import conflicts_error
+    from ..instancetype.expand.resolve import ResolveError, find_spec
+
+    copy: dict[str, Any] = clone(vm)
+    copy.setdefault("spec", {}).setdefault("template", {}).setdefault("spec", {})
+    try:
+        specs = [find_spec(copy, key, fetch)[0] for key in KEYS]
+    except ResolveError as exc:
+        raise PreflightError(str(exc)) from exc
+    conflicts = apply_to_template(copy, specs[0], specs[1])
+    if conflicts:
+        raise PreflightError(conflicts_error(conflicts))
+    return dict(copy["spec"]["template"]["spec"])
+
+
+def _get_or_none(client: Client, resource: Any, name: str, namespace: str | None) -> Any:
+    from ..errors import NotFoundError
+
+    try:
+        return client.get(resource, name, namespace)
+    except NotFoundError:
+        return None
+
+
+def start_template(
+    client: Client, vm: dict[str, Any], vmi: dict[str, Any], fetch: Callable[[str, str, str], Any]
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The template the running VM started with, applied, and notes: the VMI's
+    ``status.virtualMachineRevisionName`` holds the VM spec at start with the revisions then in use pinned
+    (``patchVMRevision`` in vm.go)."""
+    from ..errors import APIError, PreflightError
+    from ..kube.resources import CONTROLLER_REVISIONS
+
+    revision_name = (vmi.get("status") or {}).get("virtualMachineRevisionName")
+    namespace = str(vm["metadata"].get("namespace") or "")
+    if not revision_name:
+        return None, ["the VMI names no start revision: KubeVirt compares nothing and sets no condition"]
+    try:
+        revision = _get_or_none(client, CONTROLLER_REVISIONS, str(revision_name), namespace)
+    except APIError as exc:
+        # the VM as stored stands in for what it started with: right unless a change is already pending
+        return applied_template(vm, fetch), [
+            f"cannot read the VM's start revision {revision_name} ({exc}): the VM as stored stands in for it"
+        ]
+    if revision is None:
+        return None, [f"the VM's start revision {revision_name} is gone: KubeVirt compares nothing"]
+    data = revision.get("data") or {}
+    started = {"metadata": vm.get("metadata") or {}, "spec": data.get("spec") or {}}
+    try:
+        return applied_template(started, fetch), []
+    except PreflightError as exc:
+        return None, [f"cannot apply the start revision's types ({exc})"]
+
+
+def plan_switch(
+    session: Session,
+    name: str,
+    changes: list[tuple[str, str, str]],
+    *,
+    check: bool = True,
+    refresh: bool = False,
+) -> SwitchPlan:
+    """GET the VM (and its VMI, start revision, the KubeVirt CR), change its matchers (``(key, name, kind)``
+    each) the way the server expects, check the new combination as admission would unless ``check`` is off,
+    and plan what the controller will do. ``refresh`` moves each matcher to its object's current generation."""
+    from ..errors import PreflightError
+    from ..instancetype.expand import preflight
+    from ..instancetype.expand.resolve import ResolveError, find_spec
+    from ..instancetype.expand.revisions import server_flavour, switched
+    from ..instancetype.liveupdate import LivePlan, plan_live_update
+    from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
+    from .revisions import cluster_fetch
+
+    client = session.client()
+    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, session.namespace)
+    namespace = str(vm["metadata"].get("namespace") or session.namespace)
+    vm["metadata"].setdefault("namespace", namespace)
+    fetch = cluster_fetch(client)
+    notes: list[str] = []
+    updated, matcher_changes = vm, []
+    for key, object_name, kind in changes:
+        if names_already(vm, key, object_name, kind):
+            continue  # a no-op keeps the matcher (and its pinned revision) as it is
+        before = describe_matcher(updated, key)
+        updated, was_cleared = switched(updated, key, object_name, kind)
+        matcher_changes.append(MatcherChange(key, before, describe_matcher(updated, key), was_cleared))
+    to_create: list[tuple[str, dict[str, Any]]] = []
+    if refresh:
+        updated, to_create, refresh_notes = _refreshed(vm, fetch)
+        notes += refresh_notes
+        for key, revision in to_create:
+            generation = revision["metadata"]["labels"]["instancetype.kubevirt.io/object-generation"]
+            matcher_changes.append(
+                MatcherChange(key, describe_matcher(vm, key), f"{describe_matcher(vm, key)} (generation {generation})")
+            )
+    if not matcher_changes and not refresh:
+        # nothing to send: no further reads, no plan (the command says "unchanged")
+        return SwitchPlan(
+            name=name,
+            namespace=namespace,
+            vm=vm,
+            updated=vm,
+            changes=(),
+            flavour=server_flavour(vm),
+            live=LivePlan(running=False, strategy=""),
+            strategy_source="",
+        )
+    if check and not refresh:
+        try:
+            specs = [find_spec(updated, key, fetch)[0] for key in KEYS]
+        except ResolveError as exc:
+            raise PreflightError(str(exc)) from exc
+        problems = preflight(updated, specs[0], specs[1])
+        if problems:
+            raise PreflightError("\nerror: ".join(problems))
+    strategy, source, warnings = rollout(client)
+    new_template = applied_template(_with_pins(updated, to_create), _with_revisions(fetch, to_create))
+    vmi = _get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
+    architecture = str((((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("architecture") or "")
+    if vmi is not None and not (vmi.get("metadata") or {}).get("deletionTimestamp"):
+        start, start_notes = start_template(client, vm, vmi, fetch)
+        notes += start_notes
+    else:
+        start = applied_template(vm, fetch)
+    live = plan_live_update(start, new_template, vmi, strategy=strategy, architecture=architecture)
+    return SwitchPlan(
+        name=name,
+        namespace=namespace,
+        vm=vm,
+        updated=updated,
+        changes=tuple(matcher_changes),
+        flavour=server_flavour(vm),
+        live=live,
+        strategy_source=source,
+        notes=tuple(notes),
+        warnings=tuple(warnings),
+        refresh=tuple(to_create),
+    )
+
+
+def names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:
+    """True when the VM's matcher ``spec.<key>`` names ``kind``/``name`` already (kind spellings compared as
+    KubeVirt reads them: empty is the cluster kind)."""
+    from ..instancetype.expand.resolve import ResolveError, matcher_kind
+
+    matcher = (vm.get("spec") or {}).get(key)
+    if not isinstance(matcher, dict) or matcher.get("name") != name or matcher.get("inferFromVolume"):
+        return False
+    try:
+        return matcher_kind(key, str(matcher.get("kind") or "")) == matcher_kind(key, kind)
+    except ResolveError:
+        return False
+
+
+def _with_pins(vm: dict[str, Any], to_create: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    from ..instancetype.expand._tree import clone
+
+    pinned: dict[str, Any] = clone(vm)
+    for key, revision in to_create:
+        pinned["spec"][key]["revisionName"] = revision["metadata"]["name"]
+    return pinned
+
+
+def _with_revisions(
+    fetch: Callable[[str, str, str], Any], to_create: list[tuple[str, dict[str, Any]]]
+) -> Callable[[str, str, str], Any]:
+    """``fetch`` that also answers the ControllerRevisions about to be created."""
+    planned = {revision["metadata"]["name"]: revision for _, revision in to_create}
+
+    def lookup(kind: str, name: str, namespace: str) -> Any:
+        if kind == "ControllerRevision" and name in planned:
+            return planned[name]
+        return fetch(kind, name, namespace)
+
+    return lookup
+
+
+# --- --refresh ------------------------------------------------------------------------------------------------
+
+
+def revision_for(vm: dict[str, Any], obj: dict[str, Any]) -> dict[str, Any]:
+    """The ControllerRevision KubeVirt itself stores for ``obj`` used by ``vm`` (``pkg/instancetype/revision``:
+    ``CreateControllerRevision``): its name ``<vm>-<object>-v1beta1-<uid>-<generation>``, owned by the VM, the
+    object labels, and the object without labels, annotations, finalizers, owner references and managed fields."""
+    metadata = obj.get("metadata") or {}
+    kind = str(obj.get("kind") or "")
+    version = str(obj.get("apiVersion") or "instancetype.kubevirt.io/v1beta1").rpartition("/")[2]
+    generation = int(metadata.get("generation") or 0)
+    uid = str(metadata.get("uid") or "")
+    stored_metadata = {
+        key: value
+        for key, value in metadata.items()
+        if key not in ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
+    }
+    vm_metadata = vm.get("metadata") or {}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "ControllerRevision",
+        "metadata": {
+            "name": f"{vm_metadata.get('name')}-{metadata.get('name')}-{version}-{uid}-{generation}",
+            "namespace": vm_metadata.get("namespace"),
+            "ownerReferences": [
+                {
+                    "apiVersion": "kubevirt.io/v1",
+                    "kind": "VirtualMachine",
+                    "name": vm_metadata.get("name"),
+                    "uid": vm_metadata.get("uid"),
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
+            "labels": {
+                "instancetype.kubevirt.io/object-generation": str(generation),
+                "instancetype.kubevirt.io/object-kind": kind,
+                "instancetype.kubevirt.io/object-name": str(metadata.get("name") or ""),
+                "instancetype.kubevirt.io/object-uid": uid,
+                "instancetype.kubevirt.io/object-version": version,
+            },
+        },
+        "data": {**{k: v for k, v in obj.items() if k != "metadata"}, "metadata": stored_metadata},
+        "revision": 0,
+    }
+
+
+def _refreshed(
+    vm: dict[str, Any], fetch: Callable[[str, str, str], Any]
+) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]], list[str]]:
+    """The VM with each matcher pinned (``revisionName``) to a new revision of its object's current generation,
+    the revisions to create, and notes. A matcher whose revision already holds the current generation, or that
+    infers from a volume, is left alone."""
+    from ..instancetype.expand._tree import clone
+    from ..instancetype.expand.resolve import matcher_kind
+    from ..instancetype.expand.revisions import revision_generation, revision_in_use
+
+    updated: dict[str, Any] = clone(vm)
+    namespace = str(vm["metadata"].get("namespace") or "")
+    to_create: list[tuple[str, dict[str, Any]]] = []
+    notes: list[str] = []
+    for key in KEYS:
+        matcher = (vm.get("spec") or {}).get(key)
+        if not matcher:
+            continue
+        if matcher.get("inferFromVolume") and not matcher.get("name"):
+            notes.append(f"{key}: inferred from a volume; nothing to refresh")
+            continue
+        kind = matcher_kind(key, str(matcher.get("kind") or ""))
+        live = fetch(
+            kind, str(matcher.get("name") or ""), namespace if not kind.startswith("VirtualMachineCluster") else ""
+        )
+        if live is None:
+            notes.append(f"{key}: {kind.lower()}/{matcher.get('name')} does not exist; nothing to refresh")
+            continue
+        revision_name, _ = revision_in_use(vm, key)
+        stored = fetch("ControllerRevision", revision_name, namespace) if revision_name else None
+        live_generation = int((live.get("metadata") or {}).get("generation") or 0)
+        if stored is not None and revision_generation(stored) == live_generation:
+            notes.append(f"{key}: {revision_name} already holds generation {live_generation}")
+            continue
+        revision = revision_for(vm, live)
+        to_create.append((key, revision))
+        updated["spec"][key] = {**matcher, "revisionName": revision["metadata"]["name"]}
+    return updated, to_create, notes
+
+
+# --- writing and waiting ----------------------------------------------------------------------------------------
+
+
+def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
+    """Create the revisions of a refresh (an existing one with the same data is reused, as KubeVirt does),
+    then PUT the VM (refused by the server if it changed since it was read). Returns the stored VM."""
+    from ..errors import APIError, PluginError
+    from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
+
+    client = session.client()
+    for _, revision in plan.refresh:
+        try:
+            client.create(CONTROLLER_REVISIONS, revision, plan.namespace)
+        except APIError as exc:
+            if exc.code != 409:
+                raise
+            existing = client.get(CONTROLLER_REVISIONS, revision["metadata"]["name"], plan.namespace)
+            if existing.get("data") != revision["data"]:
+                raise PluginError(
+                    f"found existing ControllerRevision with unexpected data: {revision['metadata']['name']}"
+                ) from None
+    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, plan.updated)
+    return stored
+
+
+def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:
+    """After a refresh the controller records the pinned revisions in status (KubeVirt v1.5+); the pins are then
+    removed so that a later change of the matcher's name needs no revisionName edit. None when the status
+    does not record them yet (the pins stay: KubeVirt honours them)."""
+    from ..kube.resources import VIRTUAL_MACHINES
+
+    client = session.client()
+    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
+    status = vm.get("status") or {}
+    unpinned = {**vm, "spec": dict(vm.get("spec") or {})}
+    for key, revision in plan.refresh:
+        name = revision["metadata"]["name"]
+        if ((status.get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name") != name:
+            return None
+        matcher = dict(unpinned["spec"].get(key) or {})
+        matcher.pop("revisionName", None)
+        unpinned["spec"][key] = matcher
+    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, unpinned)
+    return stored
+
+
+def _conditions(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(c.get("type")): c for c in (obj.get("status") or {}).get("conditions") or [] if isinstance(c, dict)}
+
+
+HOTPLUG_CONDITIONS = ("HotVCPUChange", "HotMemoryChange", "HotPlugCPUError", "HotPlugMemoryError")
+
+
+def observe(
+    session: Session,
+    plan: SwitchPlan,
+    written: dict[str, Any],
+    *,
+    timeout: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+    interval: float = 0.5,
+) -> SwitchOutcome:
+    """Poll the VM (and VMI) until the controller has handled the written generation, at most ``timeout``
+    seconds: each changed matcher's revision recorded in status, and for a running VM the generation synced
+    (``status.desiredGeneration``) and the planned live changes visible on the VMI. Then report what it did."""
+    from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
+
+    client = session.client()
+    generation = int((written.get("metadata") or {}).get("generation") or 0)
+    keys = [change.key for change in plan.changes]
+    deadline = clock() + timeout
+    outcome = SwitchOutcome()
+    while True:
+        vm = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
+        vmi = _get_or_none(client, VIRTUAL_MACHINE_INSTANCES, plan.name, plan.namespace) if plan.live.running else None
+        status = vm.get("status") or {}
+        recorded = {
+            key: str(((status.get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name") or "")
+            for key in keys
+            if (vm.get("spec") or {}).get(key)
+        }
+        names_match = all(
+            (status.get(f"{key}Ref") or {}).get("name") == ((vm.get("spec") or {}).get(key) or {}).get("name")
+            for key in recorded
+        )
+        done = names_match and all(recorded.values())
+        if plan.live.running and vmi is not None:
+            done = done and int(status.get("desiredGeneration") or 0) >= generation
+            done = done and _live_changes_visible(plan, vmi)
+        if done or clock() >= deadline:
+            outcome.timed_out = not done
+            break
+        sleep(interval)
+    outcome.revisions = {key: name for key, name in recorded.items() if name}
+    conditions = _conditions(vm)
+    restart = conditions.get("RestartRequired")
+    if restart and restart.get("status") == "True":
+        outcome.restart_required = str(restart.get("message") or "")
+    failure = conditions.get("Failure")
+    if failure and failure.get("status") == "True":
+        outcome.failure = (str(failure.get("reason") or ""), str(failure.get("message") or ""))
+    if vmi is not None:
+        for kind, condition in _conditions(vmi).items():
+            if kind in HOTPLUG_CONDITIONS:
+                detail = str(condition.get("reason") or condition.get("message") or "")
+                outcome.vmi_conditions.append((kind, str(condition.get("status")), detail))
+        outcome.vmi_changes = _vmi_changes(plan, vmi)
+    _compare(plan, outcome)
+    return outcome
+
+
+def _vmi_value(vmi: dict[str, Any], path: str) -> Any:
+    from ..instancetype.expand import lookup
+
+    return lookup(vmi.get("spec") or {}, path)
+
+
+def _live_changes_visible(plan: SwitchPlan, vmi: dict[str, Any]) -> bool:
+    from ..instancetype.liveupdate import LIVE, same
+
+    return all(same(c.path, _vmi_value(vmi, c.path), c.new) for c in plan.live.changes if c.outcome == LIVE)
+
+
+def _vmi_changes(plan: SwitchPlan, vmi: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    from ..instancetype.liveupdate import LIVE
+
+    return [(c.path, c.old, _vmi_value(vmi, c.path)) for c in plan.live.changes if c.outcome == LIVE]
+
+
+def _compare(plan: SwitchPlan, outcome: SwitchOutcome) -> None:
+    """Whether the controller did what the plan said (only for a running VM: a stopped one has no verdict)."""
+    if not plan.live.running or outcome.timed_out:
+        return
+    if outcome.restart_required != plan.live.restart_required:
+        outcome.agrees = False
+        outcome.disagreement = (
+            f"the plan expected RestartRequired {plan.live.restart_required!r}, "
+            f"the controller set {outcome.restart_required!r}"
+        )

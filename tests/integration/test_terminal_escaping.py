@@ -1,0 +1,77 @@
+"""Cluster data is data, not terminal control: objects on the real API server carrying ESC, BEL, CR, backspace
+and the C1 CSI (``\\x9b``) in the fields the API server does not validate (a preference's architecture, a VM's
+matcher names and revision names) are printed by every command with those characters escaped, visibly."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.controlplane
+
+NAMESPACE = "hostile"
+# set the window title, clear the screen, ring the bell, move back, CSI as one C1 byte
+HOSTILE = "x\x1b]0;owned\x07\x1b[2J\r\b\x9b31m"
+SHOWN = "x^[]0;owned\\a^[[2J\\r\\b\\u009b31m"
+YAML_SHOWN = "x\\e]0;owned\\a\\e[2J\\r\\b\\x9B31m"  # a YAML document quotes with YAML's escapes
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # every C0 and C1 control but the newline
+
+
+@pytest.fixture(scope="module")
+def hostile(control_plane):
+    control_plane.ensure_namespace(NAMESPACE)
+    objects = [
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePreference",
+            "metadata": {"name": "hostile", "namespace": NAMESPACE},
+            "spec": {"preferredArchitecture": HOSTILE},
+        },
+        _vm("arch", {"name": "u1.nano"}, {"name": "hostile", "kind": "VirtualMachinePreference"}),
+        _vm("named", {"name": "u1." + HOSTILE}, None),
+        _vm("pinned", {"name": "u1.nano", "revisionName": "rev-" + HOSTILE}, None),
+    ]
+    for obj in objects:
+        control_plane.apply(obj)
+    yield
+    for obj in objects:
+        control_plane.delete(obj)
+
+
+def _vm(name: str, instancetype: dict, preference: dict | None) -> dict:
+    spec = {
+        "runStrategy": "Halted",
+        "instancetype": instancetype,
+        "template": {"spec": {"domain": {"devices": {}}, "volumes": [{"name": "r", "containerDisk": {"image": "i"}}]}},
+    }
+    if preference:
+        spec["preference"] = preference
+    return {
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachine",
+        "metadata": {"name": name, "namespace": NAMESPACE},
+        "spec": spec,
+    }
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list", "preferences", "--namespaced", "-o", "wide"],
+        ["expand", "vm/arch", "--explain"],
+        ["expand", "vm/arch", "--diff"],
+        ["expand", "vm/named"],
+        ["infer", "vm/named"],
+        ["infer", "vm/named", "-o", "wide", "--explain"],
+        ["revisions", "vm/pinned"],
+        ["revisions", "vm/named"],
+        ["switch", "vm/named", "--instancetype", "u1.small", "--dry-run", "--skip-checks"],
+    ],
+    ids=lambda args: " ".join(args[:3]),
+)
+def test_control_characters_from_the_cluster_are_escaped(cli, hostile, args) -> None:
+    result = cli(*args, "-n", NAMESPACE)
+    printed = result.stdout + result.stderr
+    assert not CONTROL.search(printed), repr(printed)
+    assert SHOWN in printed or YAML_SHOWN in printed, repr(printed)

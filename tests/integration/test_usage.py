@@ -1,0 +1,177 @@
+"""``usage`` and ``usage --check-delete`` against the control plane: VMs (status refs and revisions written as
+KubeVirt's controller writes them), a VirtualMachinePool and a VirtualMachineTemplate with a parameter."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.integration.kinds import serve_kinds
+from tests.integration.test_expand import _revision, _vm
+
+pytestmark = pytest.mark.controlplane
+
+NS = "usage-test"
+SMALL_SPEC = {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
+
+
+def _status(control_plane, vm: dict, status: dict) -> dict:
+    path = f"/apis/kubevirt.io/v1/namespaces/{NS}/virtualmachines/{vm['metadata']['name']}/status"
+    code, answer = control_plane._request("PUT", path, {**vm, "status": status})
+    assert code == 200, answer
+    return answer
+
+
+@pytest.fixture(scope="module")
+def users(control_plane) -> dict:
+    serve_kinds(control_plane, ("VirtualMachinePool", "VirtualMachineTemplate"))
+    control_plane.ensure_namespace(NS)
+    live = control_plane.get(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineClusterInstancetype",
+            "metadata": {"name": "u1.small"},
+        }
+    )
+    generation = live["metadata"]["generation"]
+    a = control_plane.apply(_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
+    rev_a = _revision(control_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation)
+    _status(control_plane, a, {"created": True, "instancetypeRef": {"controllerRevisionRef": {"name": rev_a}}})
+    b = control_plane.apply(_vm("vm-b", NS, {"name": "u1.small"}, None))
+    rev_b = _revision(control_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
+    _status(control_plane, b, {"instancetypeRef": {"controllerRevisionRef": {"name": rev_b}}})
+    control_plane.apply(_vm("vm-c", NS, {"name": "u1.small"}, None))
+    control_plane.apply(
+        {
+            "apiVersion": "pool.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePool",
+            "metadata": {"name": "pool-1", "namespace": NS},
+            "spec": {
+                "replicas": 3,
+                "selector": {"matchLabels": {"pool": "pool-1"}},
+                "virtualMachineTemplate": {
+                    "metadata": {"labels": {"pool": "pool-1"}},
+                    "spec": {**_vm("x", NS, {"name": "u1.small"}, None)["spec"]},
+                },
+            },
+        }
+    )
+    control_plane.apply(
+        {
+            "apiVersion": "template.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineTemplate",
+            "metadata": {"name": "tpl-1", "namespace": NS},
+            "spec": {
+                "parameters": [{"name": "SIZE", "value": "u1.small"}],
+                "virtualMachine": _vm("${NAME}", NS, {"name": "${SIZE}"}, None),
+            },
+        }
+    )
+    return {"rev_a": rev_a, "rev_b": rev_b, "generation": generation}
+
+
+def test_one_instancetype_in_detail(cli, users) -> None:
+    result = cli("usage", "vmcf/u1.small", "-n", NS)
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = [line.split() for line in result.stdout.splitlines()]
+    assert rows[0] == ["USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY"]
+    generation = users["generation"]
+    assert rows[1] == [
+        "virtualmachine/vm-a",
+        NS,
+        "spec.instancetype",
+        users["rev_a"],
+        "live",
+        f"({generation})",
+        "1",
+        "2Gi",
+    ]
+    assert rows[2] == [
+        "virtualmachine/vm-b",
+        NS,
+        "spec.instancetype",
+        users["rev_b"],
+        "older",
+        "(0",
+        "of",
+        f"{generation})",
+        "1",
+        "2Gi",
+    ]
+    assert rows[3] == ["virtualmachine/vm-c", NS, "spec.instancetype", "-", "-", "1", "2Gi"]
+    assert rows[4][:3] == ["virtualmachinepool/pool-1", NS, "spec.virtualMachineTemplate.spec.instancetype"]
+    assert rows[4][-2:] == ["3", "6Gi"]
+    assert rows[5][:3] == ["virtualmachinetemplate/tpl-1", NS, "spec.virtualMachine.spec.instancetype"]
+    assert [row[0] for row in rows[6:8]] == [
+        f"controllerrevision/{users['rev_a']}",
+        f"controllerrevision/{users['rev_b']}",
+    ]
+    assert result.stdout.splitlines()[-1] == (
+        "virtualmachineclusterinstancetype/u1.small: 3 VM(s) (1 running, 1 on an older generation), "
+        "1 pool(s) (3 replicas), 1 template(s), 2 ControllerRevision(s), 6 vCPU and 12Gi memory in use"
+    )
+
+
+def test_summary_table(cli, users) -> None:
+    result = cli("usage", "-n", NS)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY"]
+    small = next(line.split() for line in lines if line.startswith("virtualmachineclusterinstancetype/u1.small "))
+    assert small[1:] == ["3", "1", "1", "1", "(3)", "1", "2", "6", "12Gi"]
+    fedora = next(line.split() for line in lines if line.startswith("virtualmachineclusterpreference/fedora "))
+    assert fedora[1:] == ["1", "1", "0", "0", "0", "0", "-", "-"]
+
+
+def test_document(cli, users) -> None:
+    result = cli("usage", "vmcf/u1.small", "-n", NS, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    (item,) = json.loads(result.stdout)["items"]
+    assert item["totals"]["poolReplicas"] == 3 and item["totals"]["memory"] == "12Gi"
+    assert [user["name"] for user in item["users"]][:3] == ["vm-a", "vm-b", "vm-c"]
+
+
+def test_check_delete(cli, users) -> None:
+    result = cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: virtualmachineclusterinstancetype/u1.small is still used by 5 object(s) (listed above): "
+        "delete or switch them first\n"
+    )
+    assert result.stdout.splitlines() == [
+        "deleting virtualmachineclusterinstancetype/u1.small would affect:",
+        f"  virtualmachine/vm-a ({NS}): keeps running on {users['rev_a']}; a restart is fine, but switching back "
+        "or --refresh needs the object",
+        f"  virtualmachine/vm-b ({NS}): keeps running on {users['rev_b']}; a restart is fine, but switching back "
+        "or --refresh needs the object",
+        f"  virtualmachine/vm-c ({NS}): has no stored copy: the controller stops it with FailedFindInstancetype",
+        f"  virtualmachinepool/pool-1 ({NS}): new replicas cannot be created (FailedFindInstancetype)",
+        f"  virtualmachinetemplate/tpl-1 ({NS}): VMs made from it cannot start",
+    ]
+    free = cli("usage", "vmcf/cx1.medium", "--check-delete", "-n", NS)
+    assert (free.exit_code, free.stdout) == (
+        0,
+        "virtualmachineclusterinstancetype/cx1.medium can be deleted: nothing uses it\n",
+    )
+
+
+def test_check_delete_of_a_revision(cli, users) -> None:
+    result = cli("usage", f"controllerrevision/{users['rev_a']}", "--check-delete", "-n", NS)
+    assert result.exit_code == 1
+    assert result.stdout == f"controllerrevision/{users['rev_a']} is recorded by:\n  virtualmachine/vm-a\n"
+    assert "deleting it sends them back to the live object" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pod/x"], "usage takes TYPE/NAME with TYPE one of virtualmachineinstancetype"),
+        (["--check-delete"], "--check-delete needs the TYPE/NAME it would delete"),
+        (["controllerrevision/x"], "controllerrevision/NAME goes with --check-delete"),
+        (["vmcf/"], "resource name may not be empty (vmcf/NAME)"),
+    ],
+)
+def test_usage_errors(cli, args, message) -> None:
+    result = cli("usage", *args)
+    assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}"), result.stderr

@@ -1,0 +1,154 @@
+"""The layer contract: the arrows between cli/, usecases/ and kube/ point one way (DEVELOPERS.md, "Layout").
+
+- cli/ parses flags into options, calls a use case with the Session and prints: it never reaches the API
+  client, the transport or the HTTP connection itself (kube.client, kube.transport, kube.http);
+- a command module of cli/ imports no other command module (what commands share lives in option modules);
+- usecases/ never prints and opens no connection: no print(), no writes to stdout/stderr, no socket, ssl,
+  http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it).
+
+Imports are read from the source (lazy and TYPE_CHECKING ones included), as tests/unit/test_import_graph.py
+reads them.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from kubectl_instancetype.cli.catalog import SUBCOMMANDS as CATALOG_SUBCOMMANDS
+from kubectl_instancetype.cli.commands import COMMANDS
+from kubectl_instancetype.cli.create import SUBCOMMANDS as CREATE_SUBCOMMANDS
+
+PACKAGE = Path(__file__).resolve().parents[2] / "kubectl_instancetype"
+ROOT = PACKAGE.name
+
+# Modules only kube/ may import: what opens connections.
+CONNECTING = {f"{ROOT}.kube.client", f"{ROOT}.kube.transport", f"{ROOT}.kube.http"}
+NETWORK_STDLIB = {"socket", "ssl", "http", "urllib", "asyncio", "selectors"}
+USECASE_FORBIDDEN = {f"{ROOT}.kube.transport", f"{ROOT}.kube.http", f"{ROOT}.oci.client"}
+# names of kube.client a use case may use (types and constants, never `connect` or `Client(...)`)
+CLIENT_NAMES_ALLOWED_IN_USECASES = {"Client", "PagingError", "MERGE_PATCH", "JSON_PATCH", "STRATEGIC_MERGE_PATCH"}
+
+COMMAND_MODULES = set(COMMANDS.values()) | set(CREATE_SUBCOMMANDS.values()) | set(CATALOG_SUBCOMMANDS.values())
+
+# Violations still being moved out, (module, problem) -> reason. This list only shrinks.
+_MOVING = "being moved to the typed options + Session shape (issue 21)"
+KNOWN: dict[tuple[str, str], str] = {}
+
+
+def _modules(folder: str) -> dict[str, Path]:
+    found = {}
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
+    """``(module, names imported from it, line)`` for every import in the module's source."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            names = [alias.name for alias in node.names]
+            found.append((base, names, node.lineno))
+            # `from ..kube import client` imports the module kube.client
+            found += [(f"{base}.{n}", [], node.lineno) for n in names]
+    return found
+
+
+def _key(name: str, problem: str) -> tuple[str, str]:
+    return name, problem.split(" (line")[0]
+
+
+def _violations(folder: str, check) -> list[str]:
+    problems = []
+    for name, path in _modules(folder).items():
+        for problem in check(name, path):
+            if _key(name, problem) not in KNOWN:
+                problems.append(f"{name}: {problem}")
+    return problems
+
+
+def _cli_check(name: str, path: Path) -> list[str]:
+    problems = []
+    for module, _, line in _imports(name, path):
+        if module in CONNECTING:
+            problems.append(f"imports {module} (line {line}): ask the Session")
+        if name in COMMAND_MODULES and module in COMMAND_MODULES and module != name:
+            problems.append(f"imports the command module {module} (line {line}): share through an option module")
+    return problems
+
+
+def _usecase_check(name: str, path: Path) -> list[str]:
+    problems = []
+    for module, names, line in _imports(name, path):
+        top = module.split(".")[0]
+        if top in NETWORK_STDLIB or module in USECASE_FORBIDDEN:
+            problems.append(f"imports {module} (line {line}): connections are opened in kube/")
+        if module == f"{ROOT}.kube.client":
+            extra = sorted(set(names) - CLIENT_NAMES_ALLOWED_IN_USECASES)
+            if extra:
+                problems.append(f"imports {', '.join(extra)} from kube.client (line {line}): the Session makes clients")
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Name) and node.id == "print":
+            problems.append(f"uses print (line {node.lineno}): return a result, the command prints it")
+        if isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr"):
+            problems.append(f"touches {node.attr} (line {node.lineno}): return a result, the command prints it")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Client":
+            problems.append(f"makes a Client (line {node.lineno}): the Session makes clients")
+    return problems
+
+
+def test_the_contract_reads_the_modules() -> None:
+    # the checks see what they must: a command module that is known to import options, and use cases
+    assert "kubectl_instancetype.cli.version" in COMMAND_MODULES
+    imports = [module for module, _, _ in _imports("kubectl_instancetype.cli.version", PACKAGE / "cli" / "version.py")]
+    assert "kubectl_instancetype.cli.options" in imports
+    assert "kubectl_instancetype.usecases.listing" in _modules("usecases")
+
+
+def test_the_checks_catch_violations(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import ssl\nfrom ..kube.client import connect\n\ndef f(env):\n    print('x')\n    env.stdout.write('y')\n"
+    )
+    problems = _usecase_check(f"{ROOT}.usecases.bad", bad)
+    assert [p.split(" (")[0] for p in problems] == [
+        "imports ssl",
+        "imports connect from kube.client",
+        "uses print",
+        "touches stdout",
+    ]
+    command = tmp_path / "command.py"
+    command.write_text("from ..kube.client import connect\nfrom .list import x\n")
+    assert [p.split(" (")[0] for p in _cli_check(f"{ROOT}.cli.version", command)] == [
+        f"imports {ROOT}.kube.client",
+        f"imports the command module {ROOT}.cli.list",
+    ]
+
+
+def test_cli_reaches_the_cluster_only_through_the_session() -> None:
+    assert _violations("cli", _cli_check) == []
+
+
+def test_usecases_never_print_nor_connect() -> None:
+    assert _violations("usecases", _usecase_check) == []
+
+
+def test_known_violations_are_still_violations() -> None:
+    # a violation that was fixed leaves the list
+    current = set()
+    for folder, check in (("cli", _cli_check), ("usecases", _usecase_check)):
+        for name, path in _modules(folder).items():
+            current |= {_key(name, problem) for problem in check(name, path)}
+    assert set(KNOWN) - current == set()

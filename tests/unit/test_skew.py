@@ -1,0 +1,76 @@
+"""Catalog skew against CRD schemas: the pruning walk, and the real case of common-instancetypes v1.7.0's
+preferredVideoType on a KubeVirt that predates it."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from kubectl_instancetype.instancetype.skew import pruned_fields, version_schema
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "apiVersion": {"type": "string"},
+        "kind": {"type": "string"},
+        "metadata": {"type": "object"},
+        "spec": {
+            "type": "object",
+            "properties": {
+                "devices": {"type": "object", "properties": {"preferredDiskBus": {"type": "string"}}},
+                "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+                "cpu": {
+                    "type": "object",
+                    "properties": {
+                        "preferredCPUFeatures": {
+                            "type": "array",
+                            "items": {"type": "object", "properties": {"name": {"type": "string"}}},
+                        }
+                    },
+                },
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+            },
+        },
+    },
+}
+CRD = {"spec": {"versions": [{"name": "v1beta1", "served": True, "schema": {"openAPIV3Schema": SCHEMA}}]}}
+
+
+def test_known_fields_survive() -> None:
+    obj = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterPreference",
+        "metadata": {"name": "x", "labels": {"a": "b"}},
+        "spec": {
+            "devices": {"preferredDiskBus": "virtio"},
+            "annotations": {"k": "v"},
+            "cpu": {"preferredCPUFeatures": [{"name": "x"}]},
+            "free": {"anything": {"goes": 1}},
+        },
+    }
+    assert pruned_fields(obj, SCHEMA) == []
+
+
+def test_unknown_fields_are_listed_with_paths() -> None:
+    obj = {
+        "spec": {
+            "devices": {"preferredDiskBus": "virtio", "preferredVideoType": "virtio"},
+            "cpu": {"preferredCPUFeatures": [{"name": "x", "policy": "require"}]},
+            "newTop": 1,
+        },
+        "extra": True,
+    }
+    assert pruned_fields(obj, SCHEMA) == [
+        "spec.devices.preferredVideoType",
+        "spec.cpu.preferredCPUFeatures[0].policy",
+        "spec.newTop",
+        "extra",
+    ]
+
+
+def test_version_schema() -> None:
+    assert version_schema(CRD, "v1beta1") == SCHEMA
+    assert version_schema(CRD, "v1") is None
+    unserved = copy.deepcopy(CRD)
+    unserved["spec"]["versions"][0]["served"] = False
+    assert version_schema(unserved, "v1beta1") is None
