@@ -355,7 +355,7 @@ def _less(left: Any, right: Any) -> bool:
     if isinstance(left, bool) != isinstance(right, bool) or isinstance(left, str) != isinstance(right, str):
         raise _Unsortable("unsortable interface: interface")
     if isinstance(left, str):
-        from .quantity import QuantityError, parse_quantity
+        from ..golang.quantity import QuantityError, parse_quantity
 
         try:
             return parse_quantity(left) < parse_quantity(right)

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .quantity import QuantityError, format_bytes, parse_quantity
+from ..golang.quantity import QuantityError, parse_quantity
+from .listing import format_bytes
 
 INSTANCETYPE = "instancetype"
 PREFERENCE = "preference"

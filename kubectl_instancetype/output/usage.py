@@ -58,7 +58,7 @@ def render_summary(report: UsageReport, all_namespaces: bool) -> str:
 
 
 def _size(use: Use) -> tuple[str, str]:
-    from ..instancetype.quantity import format_bytes
+    from ..instancetype.listing import format_bytes
 
     if use.target.key != "instancetype" or use.user_kind == "VirtualMachineTemplate":
         return "-", "-"
