@@ -63,8 +63,8 @@ def test_a_missing_instance_type_is_admitted_as_kubevirt_does_with_a_warning(cli
     )
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (
-        'Warning: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?); '
-        "KubeVirt admits the VirtualMachine and starts it once the object exists\n"
+        'Warning: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?): '
+        "a VirtualMachine naming it stays stopped until it exists\n"
     )
     assert result.stdout == f"virtualmachine.kubevirt.io/{name} created\n"
     assert _stored(control_plane, namespace, name)["spec"]["instancetype"] == {"name": "u1.mediun"}
