@@ -16,6 +16,12 @@ BIN_DIR="${CACHE_ROOT}/cdi/${CDI_VERSION}-$(go env GOVERSION)-$(go env GOOS)-$(g
 mkdir -p "$BIN_DIR"
 exec 9>"$BIN_DIR.lock"
 flock 9
+stamp_of() { cat go.sum "$1"/*.go | sha256sum | cut -c1-16; }
+fresh() { [ -x "$BIN_DIR/$1" ] && [ "$(cat "$BIN_DIR/$1.stamp" 2>/dev/null)" = "$(stamp_of "$2")" ]; }
+if fresh cdi-manifests manifests && fresh cdi-apiserver apiserver; then
+  echo "$BIN_DIR"
+  exit 0
+fi
 BUILD_DATE="$(go mod download -json "kubevirt.io/containerized-data-importer@$CDI_VERSION" | python3 -c '
 import json, sys
 print(json.load(open(json.load(sys.stdin)["Info"]))["Time"][:19] + "Z")')"
@@ -23,8 +29,8 @@ VERSION_PKG=kubevirt.io/containerized-data-importer/pkg/version
 STAMP="-X $VERSION_PKG.gitVersion=$CDI_VERSION -X $VERSION_PKG.gitTreeState=clean -X $VERSION_PKG.buildDate=$BUILD_DATE"
 build() {  # build <output name> <package folder>
   local out="$BIN_DIR/$1" stamp
-  stamp="$(cat go.sum "$2"/*.go | sha256sum | cut -c1-16)"
-  if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then return 0; fi
+  stamp="$(stamp_of "$2")"
+  fresh "$1" "$2" && return 0
   echo "building $1 (kubevirt.io/containerized-data-importer@$CDI_VERSION) into $BIN_DIR" >&2
   CGO_ENABLED=0 go build -p 2 -trimpath -ldflags "-s -w $STAMP" -o "$out.tmp" "./$2"
   mv "$out.tmp" "$out"

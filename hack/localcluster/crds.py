@@ -41,22 +41,29 @@ def cache_root() -> Path:
     return Path(base)
 
 
-@functools.cache
+_BUILT: dict[str, Path] = {}
+
+
+def _build_once(key: str, script: Path, what: str, env: dict[str, str] | None = None) -> Path:
+    """Run a build script once per process (threads wait for the first caller's result)."""
+    from .controlplane import run_build
+
+    with _BUILD_LOCK:
+        if key not in _BUILT:
+            _BUILT[key] = run_build(script, what, env)
+        return _BUILT[key]
+
+
 def kubevirt_bin_dir(version: str) -> Path:
     """Build (once per version; cached on disk) virt-api, virt-controller and kubevirt-manifests; their folder."""
-    from .controlplane import run_build
+    return _build_once(
+        f"kubevirt-{version}", KUBEVIRT_DIR / "build.sh", f"KubeVirt {version}", {"KUBEVIRT_VERSION": version}
+    )
 
-    with _BUILD_LOCK:
-        return run_build(KUBEVIRT_DIR / "build.sh", f"KubeVirt {version}", {"KUBEVIRT_VERSION": version})
 
-
-@functools.cache
 def cdi_bin_dir() -> Path:
     """Build (once; cached on disk) cdi-apiserver and cdi-manifests; their folder."""
-    from .controlplane import run_build
-
-    with _BUILD_LOCK:
-        return run_build(CDI_DIR / "build.sh", "CDI")
+    return _build_once("cdi", CDI_DIR / "build.sh", "CDI")
 
 
 def _run_manifests(binary: Path, namespace: str) -> list[dict]:

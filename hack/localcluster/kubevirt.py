@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .crds import cdi_bin_dir, cdi_manifests, kubevirt_bin_dir, kubevirt_manifests
+from .crds import CDI_DIR, cdi_bin_dir, cdi_manifests, kubevirt_bin_dir, kubevirt_manifests
 
 if TYPE_CHECKING:
     from .controlplane import ControlPlane
@@ -111,6 +111,7 @@ class KubeVirtComponents:
             ]
         )
         self._install_kubevirt_cr()
+        self._install_cdi_cr(cdi)
         kubeconfigs = {
             name: self._service_account_kubeconfig(namespace, account)
             for name, (namespace, account) in {
@@ -226,6 +227,36 @@ class KubeVirtComponents:
         )
         if code != 200:
             raise RuntimeError(f"setting the KubeVirt CR's status: {code} {answer}")
+
+    def _install_cdi_cr(self, manifests: list[dict]) -> None:
+        # The CDI CR as CDI's operator leaves it once deployed (its CRD has no status subresource, so the status is
+        # written with the object). CDI's version as the operator reports it: status.observedVersion.
+        crd = next(
+            o for o in manifests if o["kind"] == "CustomResourceDefinition" and o["spec"]["names"]["kind"] == "CDI"
+        )
+        version = next(v["name"] for v in crd["spec"]["versions"] if v.get("storage"))
+        cdi_version = (CDI_DIR / "CDI_VERSION").read_text().strip()
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        condition = {"lastHeartbeatTime": now, "lastTransitionTime": now, "message": "", "reason": ""}
+        self.plane.apply(
+            {
+                "apiVersion": f"cdi.kubevirt.io/{version}",
+                "kind": "CDI",
+                "metadata": {"name": "cdi"},
+                "spec": {"imagePullPolicy": "IfNotPresent", "workload": {}, "infra": {}},
+                "status": {
+                    "phase": "Deployed",
+                    "operatorVersion": cdi_version,
+                    "targetVersion": cdi_version,
+                    "observedVersion": cdi_version,
+                    "conditions": [
+                        {**condition, "type": "Available", "status": "True"},
+                        {**condition, "type": "Progressing", "status": "False"},
+                        {**condition, "type": "Degraded", "status": "False"},
+                    ],
+                },
+            }
+        )
 
     def configure(self, configuration: dict) -> None:
         """Replace the KubeVirt CR's ``spec.configuration`` (virt-api and virt-controller reload it)."""

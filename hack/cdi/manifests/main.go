@@ -1,5 +1,5 @@
 // cdi-manifests prints, as one JSON List, what CDI's operator writes for cdi-apiserver
-// (kubevirt.io/containerized-data-importer/pkg/operator/resources/cluster): CDI's CRDs ("crd-resources"), the
+// (kubevirt.io/containerized-data-importer/pkg/operator/resources/cluster): the CDI CRD and CDI's other CRDs ("crd-resources"), the
 // apiserver's cluster role and binding ("apiserver-rbac"), the aggregated cdi.kubevirt.io roles
 // ("aggregate-roles"), the apiserver's service account, role and binding (namespaced "apiserver"), and its APIService and admission webhook configurations ("apiserver-registrations",
 // without a client: no CA bundle, which hack/localcluster fills in with the service references it rewrites).
@@ -19,13 +19,15 @@ import (
 
 	"kubevirt.io/containerized-data-importer/pkg/operator/resources/cluster"
 	"kubevirt.io/containerized-data-importer/pkg/operator/resources/namespaced"
+	"kubevirt.io/containerized-data-importer/pkg/operator/resources/operator"
 )
 
 func main() {
 	namespace := flag.String("namespace", "cdi", "CDI's install namespace")
 	flag.Parse()
 	args := &cluster.FactoryArgs{Namespace: *namespace}
-	var items []client.Object
+	// The CDI CRD itself comes with the operator's own manifests (pkg/operator/resources/operator).
+	items := []client.Object{operator.NewCdiCrd()}
 	for _, group := range []string{"crd-resources", "apiserver-rbac", "aggregate-roles"} {
 		objects, err := cluster.CreateStaticResourceGroup(group, args)
 		if err != nil {
