@@ -6,13 +6,15 @@ from typing import Annotated
 import typer
 
 from . import options
-from .catalog_options import SelectionFlags
+from .catalog_options import SelectionFlags, skew_line
 
 HELP = """Show how the cluster's objects differ from the embedded catalog, as a unified diff per object.
 
 Compared: what the catalog says of each object (labels, annotations, spec); deployment metadata such as
 app.kubernetes.io/* labels is left out. Objects the cluster lacks are diffed from /dev/null; vendor objects
-(instancetype.kubevirt.io/vendor=kubevirt.io) the catalog no longer has, to /dev/null.
+(instancetype.kubevirt.io/vendor=kubevirt.io) the catalog no longer has, to /dev/null. The cluster's CRD
+schemas are compared with the catalog too: a field this cluster's KubeVirt does not know (an older release)
+is named with the objects that would lose it; --strict fails then.
 
 \b
 Examples:
@@ -29,19 +31,33 @@ def register(group: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class DiffOptions:
     """Print the differences."""
 
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
     exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit with 1 when there are differences.")] = False
+    strict: Annotated[
+        bool,
+        typer.Option("--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."),
+    ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
 
 
 def run(env, opts: DiffOptions, session) -> int:
     """Print the diffs; with --exit-code, exit 1 when there are any."""
+    from ..errors import PluginError
+    from ..output import messages
     from ..usecases.catalog_install import diff_catalog
 
-    diffs = diff_catalog(session, opts.selection.selection())
+    diffs, skew = diff_catalog(session, opts.selection.selection())
     env.stdout.write("".join(diffs))
+    for warning in skew.warnings:
+        messages.warn(env, warning)
+    for path, names in skew.fields.items():
+        messages.warn(env, skew_line(path, names))
+    if opts.strict and skew.fields:
+        raise PluginError(
+            f"{skew.objects} catalog object(s) would lose fields this cluster's KubeVirt does not know (listed above)"
+        )
     return 1 if diffs and opts.exit_code else 0

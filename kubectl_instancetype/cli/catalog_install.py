@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from . import flagtable, options
-from .catalog_options import SelectionFlags
+from .catalog_options import SelectionFlags, skew_line
 
 HELP = """Install the embedded common-instancetypes catalog with server-side apply (field manager kubectl-instancetype).
 
@@ -14,14 +14,16 @@ Prints one line per object, as kubectl apply words it: created, unchanged or con
 changes nothing. Objects managed by virt-operator are refused unless --force (which also takes over fields
 other managers own). When the cluster's schema lacks a field the catalog uses (an older KubeVirt), the other
 objects are applied and the command names the fields and objects; --drop-unknown-fields applies those
-objects without the fields.
+objects without the fields. The CRD schemas are read first, so the fields are named before anything is
+written; --strict then writes nothing.
 
 \b
 Examples:
   kubectl instancetype catalog install
   kubectl instancetype catalog install --namespaced -n dev --instancetypes-only
   kubectl instancetype catalog install --dry-run=server
-  kubectl instancetype catalog install --drop-unknown-fields"""
+  kubectl instancetype catalog install --drop-unknown-fields
+  kubectl instancetype catalog install --strict"""
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:
@@ -36,7 +38,7 @@ def optional_value_flags() -> dict[str, str]:
     return dict(flagtable.OPTIONAL_VALUE_FLAGS)
 
 
-@dataclasses.dataclass
+@options.dataclass
 class InstallOptions:
     """Install the catalog."""
 
@@ -59,11 +61,19 @@ class InstallOptions:
         bool,
         typer.Option("--drop-unknown-fields", help="Apply objects without the fields the cluster's schema lacks."),
     ] = False
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="Write nothing when any object would lose a field the cluster's CRD schema lacks."
+        ),
+    ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
 
     def validate(self) -> None:
-        """kubectl's --dry-run values."""
+        """kubectl's --dry-run values; --strict and --drop-unknown-fields contradict each other."""
         self.dry_run = flagtable.check_dry_run(self.dry_run)
+        if self.strict and self.drop_unknown_fields:
+            raise options.UsageError("--strict refuses what --drop-unknown-fields would apply: give one of them")
 
 
 def run(env, opts: InstallOptions, session) -> None:
@@ -82,6 +92,14 @@ def run(env, opts: InstallOptions, session) -> None:
         env.stdout.write(f"{outcome.name} {outcome.verb}{suffix}\n")
         env.stdout.flush()
 
+    def skew_report(skew) -> None:
+        for warning in skew.warnings:
+            messages.warn(env, warning)
+        if opts.drop_unknown_fields:
+            return  # each object applied without a field says so itself
+        for path, names in skew.fields.items():
+            messages.warn(env, skew_line(path, names))
+
     result = install_catalog(
         session,
         opts.selection.selection(),
@@ -89,6 +107,8 @@ def run(env, opts: InstallOptions, session) -> None:
         force=opts.force,
         drop_unknown_fields=opts.drop_unknown_fields,
         report=report,
+        strict=opts.strict,
+        skew_report=skew_report,
     )
     if result.unknown_fields:
         raise PluginError(result.unknown_fields_message())

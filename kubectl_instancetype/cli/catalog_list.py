@@ -49,7 +49,7 @@ def register(group: typer.Typer, argv: list[str]) -> None:
         )
 
 
-@dataclasses.dataclass(repr=False, eq=False)
+@options.dataclass
 class CatalogListOptions:
     """List the embedded catalog with ``list``'s filters."""
 
@@ -97,7 +97,7 @@ def run_list(env, opts: CatalogListOptions) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CatalogShowOptions:
     """Print catalog objects by name."""
 
@@ -126,7 +126,7 @@ class CatalogShowOptions:
 def run_show(env, opts: CatalogShowOptions) -> None:
     """Print the named objects: yaml/json/names, or one table per kind in the order first named."""
     from ..kube import resources
-    from ..usecases.lists import catalog_objects_named
+    from ..usecases.catalog_show import catalog_objects_named
 
     shown = catalog_objects_named(
         opts.version, opts.names, (opts.offline.namespace or "default") if opts.namespaced else None

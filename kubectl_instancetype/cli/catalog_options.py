@@ -6,7 +6,6 @@
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
-import dataclasses
 from typing import Annotated, Any, Optional
 
 import typer
@@ -25,7 +24,7 @@ Version = Annotated[
 ]
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CatalogSourceFlags:
     """``--catalog [--catalog-version V]``: read the embedded common-instancetypes catalog, not the cluster."""
 
@@ -49,7 +48,7 @@ class CatalogSourceFlags:
             raise options.UsageError("--catalog-version goes with --catalog")
 
 
-@dataclasses.dataclass
+@options.dataclass
 class OfflineFlags:
     """``-n`` (where the namespaced copies go) and ``-v``: the connection flags that mean something offline."""
 
@@ -65,7 +64,7 @@ class OfflineFlags:
                 raise options.UsageError(problem)
 
 
-@dataclasses.dataclass
+@options.dataclass
 class SelectionFlags:
     """Which catalog objects ``install`` and ``diff`` work on."""
 
@@ -92,3 +91,14 @@ class SelectionFlags:
             instancetypes=not self.preferences_only,
             preferences=not self.instancetypes_only,
         )
+
+
+def skew_line(path: str, names: list[str], shown: int = 3) -> str:
+    """One warning per field the cluster's CRD schema lacks, with the objects that would lose it."""
+    from ..output.terminal import escape
+
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return escape(
+        f"this cluster's KubeVirt does not know {path}: {len(names)} catalog object(s) would lose it "
+        f"({', '.join(names[:shown])}{more})"
+    )

@@ -12,6 +12,7 @@ COMMANDS: dict[str, str] = {
     "convert": "kubectl_instancetype.cli.convert",
     "create": "kubectl_instancetype.cli.create",
     "derive": "kubectl_instancetype.cli.derive",
+    "describe": "kubectl_instancetype.cli.describe",
     "expand": "kubectl_instancetype.cli.expand",
     "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",

@@ -6,7 +6,6 @@ This command writes a small launcher under that name next to the plugin found on
 krew users) that runs the plugin's own completion entry, ``kubectl-instancetype __complete ARGS...``.
 """
 
-import dataclasses
 from typing import Annotated, Optional
 
 import typer
@@ -62,7 +61,7 @@ SHELLS = {
 }
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ScriptOptions:
     """Print the completion script (no flags)."""
 
@@ -82,7 +81,7 @@ def _group() -> None:
     """Shell completion for the plugin."""
 
 
-@dataclasses.dataclass
+@options.dataclass
 class InstallHelperOptions:
     """Write the launcher and say where it went."""
 

@@ -12,6 +12,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    'convert': 'Convert legacy flavors, alpha objects and presets to v1beta1.',
                    'create': 'Create a VM, instance type or preference (virtctl flags, checked).',
                    'derive': 'Create a custom size from an existing instance type.',
+                   'describe': 'Show an instance type or preference in detail.',
                    'expand': 'Show a VirtualMachine with its instance type and preference applied.',
                    'get': 'Print chosen instance types or preferences (TYPE/NAME).',
                    'infer': 'Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).',
@@ -64,6 +65,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                           'waits forever.',
                                                   'value': True},
+                            '--strict': {'help': "Fail when any catalog object would lose a field the cluster's schema "
+                                                 'lacks.',
+                                         'value': False},
                             '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every '
                                             'HTTP request.',
                                     'value': True},
@@ -115,6 +119,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                              'waits forever.',
                                                      'value': True},
+                               '--strict': {'help': "Write nothing when any object would lose a field the cluster's "
+                                                    'CRD schema lacks.',
+                                            'value': False},
                                '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more '
                                                'every HTTP request.',
                                        'value': True},
@@ -668,6 +675,39 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True}}},
+ 'describe': {'argument': None,
+              'commands': {},
+              'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+                                         'service account in a namespace.',
+                                 'value': True},
+                        '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
+                                               'specify multiple groups.',
+                                       'value': True},
+                        '--as-uid': {'help': 'UID to impersonate for the operation.', 'value': True},
+                        '--context': {'help': 'The name of the kubeconfig context to use.',
+                                      'live': 'contexts',
+                                      'value': True},
+                        '--help': {'help': 'help for describe', 'value': False},
+                        '--kubeconfig': {'file': True,
+                                         'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
+                                                 '~/.kube/config).',
+                                         'value': True},
+                        '--namespace': {'help': "The namespace to use (default: the context's namespace, else "
+                                                'default).',
+                                        'live': 'namespaces',
+                                        'value': True},
+                        '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
+                                                      'forever.',
+                                              'value': True},
+                        '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
+                                        'request.',
+                                'value': True},
+                        '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
+                               'live': 'namespaces',
+                               'value': True},
+                        '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
+                                       'request.',
+                               'value': True}}},
  'expand': {'argument': 'objects',
             'commands': {},
             'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '

@@ -33,7 +33,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )(options.command(ConvertOptions, run))
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ConvertOptions:
     """Convert the objects in ``--filename``; print them, or create them with ``--apply``."""
 

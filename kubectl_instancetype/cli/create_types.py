@@ -46,7 +46,7 @@ def optional_value_flags() -> dict[str, str]:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CreateInstancetypeOptions:
     """virtctl's create instancetype flags (the table, in ``extra``), create's and the connection's."""
 
@@ -72,7 +72,7 @@ class CreateInstancetypeOptions:
         return types.build_instancetype(self.built, random_suffix=random_suffix)
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CreatePreferenceOptions(CreateInstancetypeOptions):
     """virtctl's create preference flags (the table, in ``extra``), create's and the connection's."""
 

@@ -33,7 +33,7 @@ def optional_value_flags() -> dict[str, str]:
     return flagtable.optional_value_flags(createvm.VM_FLAGS) | flagtable.OPTIONAL_VALUE_FLAGS
 
 
-@dataclasses.dataclass
+@options.dataclass
 class VMCheckFlags:
     """What is checked or resolved against the cluster (and the image registry) before the VM is sent."""
 
@@ -66,7 +66,7 @@ class VMCheckFlags:
     ] = False
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CreateVMOptions:
     """virtctl's create vm flags (the table, in ``extra``), create's, the connection's and the checks'."""
 

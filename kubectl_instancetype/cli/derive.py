@@ -41,7 +41,7 @@ _NAMESPACED_PREFIXES = ("virtualmachineinstancetype", "virtualmachineinstancetyp
 _CLUSTER_PREFIXES = ("", "virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes", "vmcf", "vmcfs")
 
 
-@dataclasses.dataclass
+@options.dataclass
 class DeriveOptions:
     """Create the derived instance type."""
 

@@ -41,7 +41,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ExpandOptions:
     """Expand VirtualMachines and print them, their diff or their provenance."""
 

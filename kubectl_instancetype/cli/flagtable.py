@@ -8,7 +8,6 @@ and parsing come from the same table. Values are parsed by the table (pflag's ex
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
-import dataclasses
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
@@ -23,7 +22,7 @@ OPTIONAL_VALUE_FLAGS = {"--dry-run": "client"}
 DRY_RUN_VALUES = ("none", "client", "server")
 
 
-@dataclasses.dataclass
+@options.dataclass
 class CreateFlags:
     """kubectl create's ``--dry-run`` and ``-o`` (yaml, json, name) for the commands that create one object."""
 

@@ -147,13 +147,6 @@ class CobraCommand(TyperCommand):
     # flags whose value may be left out, and what they mean alone (pflag's NoOptDefVal), for `[="client"]`
     optional_values: dict[str, str] = {}  # noqa: RUF012 - replaced per app by install(), never mutated
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # kubectl's impersonation flags on the commands not yet on options.command (they declare --kubeconfig alone)
-        from .options import legacy_impersonation_options
-
-        self.params.extend(legacy_impersonation_options(self.params))
-
     def format_help(self, ctx: Any, formatter: Any) -> None:
         """Write cobra's help text."""
         formatter.write(cobra_help(self, ctx))

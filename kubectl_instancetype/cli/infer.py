@@ -42,7 +42,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )(options.command(InferOptions, run))
 
 
-@dataclasses.dataclass
+@options.dataclass
 class InferOptions:
     """Resolve the inference of a VirtualMachine or the defaults of one volume."""
 

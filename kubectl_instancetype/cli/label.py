@@ -35,7 +35,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class LabelOptions:
     """Merge-patch the default-type labels of one volume and print kubectl label's line."""
 

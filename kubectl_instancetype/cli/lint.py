@@ -62,7 +62,7 @@ def parse_kind(text: str) -> tuple[str, str]:
     raise UsageError(f'lint takes TYPE/NAME with TYPE one of {known}, not "{text}"')
 
 
-@dataclasses.dataclass
+@options.dataclass
 class LintOptions:
     """Lint the chosen objects; print the findings, or the fixed objects."""
 

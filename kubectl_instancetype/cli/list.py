@@ -73,7 +73,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
         )
 
 
-@dataclasses.dataclass(repr=False, eq=False)
+@options.dataclass
 class ListOptions:
     """List instance types or preferences."""
 
@@ -112,7 +112,7 @@ class ListOptions:
         )
 
 
-@dataclasses.dataclass(repr=False, eq=False)
+@options.dataclass
 class GetOptions(ListOptions):
     """Print chosen instance types or preferences."""
 

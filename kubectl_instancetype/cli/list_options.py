@@ -50,7 +50,7 @@ Kind = Annotated[
 ]
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ScopeFlags:
     """One scope only."""
 
@@ -63,7 +63,7 @@ class ScopeFlags:
             raise options.UsageError("--cluster and --namespaced cannot be used together")
 
 
-@dataclasses.dataclass(repr=False, eq=False)  # 20 flags: no __repr__/__eq__ to generate at start-up
+@options.dataclass
 class ListFilters:
     """The filters: exact ones sent as label selectors, ranges evaluated on each object's spec."""
 
@@ -249,7 +249,7 @@ class ListFilters:
     ] = None
 
 
-@dataclasses.dataclass
+@options.dataclass
 class ListOutputFlags:
     """How the list is printed."""
 

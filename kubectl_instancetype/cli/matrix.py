@@ -33,7 +33,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class MatrixOptions:
     """Print the size matrix."""
 

@@ -23,6 +23,7 @@ flags to plugins, so each command parses them itself.
 
 import dataclasses
 import inspect
+import typing
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
@@ -260,9 +261,72 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
 # ---- typed options -------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
+_MISSING: Any = dataclasses.MISSING
+
+
+class OptionField:
+    """One field of an options class: its name, type, default (or default factory) and whether it is a flag
+    (``init``) or a value ``validate()`` derives (``dataclasses.field(init=False)``)."""
+
+    __slots__ = ("default", "factory", "init", "name", "type")
+
+    def __init__(self, name: str, kind: Any, declared: Any):
+        self.name, self.type, self.init, self.factory = name, kind, True, _MISSING
+        if isinstance(declared, dataclasses.Field):
+            self.default, self.factory, self.init = declared.default, declared.default_factory, declared.init
+        else:
+            self.default = declared
+
+
+def _init(self: Any, **given: Any) -> None:
+    for field in type(self).__option_fields__:
+        if field.name in given:
+            value = given.pop(field.name)
+        elif field.factory is not _MISSING:
+            value = field.factory()
+        elif field.default is not _MISSING:
+            value = field.default
+        else:
+            raise TypeError(f"{type(self).__name__}: missing {field.name!r}")
+        setattr(self, field.name, value)
+    if given:
+        raise TypeError(f"{type(self).__name__}: unexpected {', '.join(given)}")
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{field.name}={getattr(self, field.name)!r}" for field in type(self).__option_fields__)
+    return f"{type(self).__name__}({shown})"
+
+
+@typing.dataclass_transform(field_specifiers=(dataclasses.field,))
+def dataclass(cls: type) -> type:
+    """Make ``cls`` a typed options class: a dataclass to readers and type checkers (PEP 681), with an
+    ``__init__`` taking its fields by keyword and a ``__repr__``.
+
+    Not ``dataclasses.dataclass``: generating and compiling ``__init__``/``__repr__``/``__eq__`` for ``list``'s
+    30-odd flags costs several milliseconds on every run (as :class:`..instancetype.listing.Filters` notes);
+    this reads the annotations once and shares one ``__init__``. Fields are the class's annotations in order,
+    its bases' first; defaults are the class attributes, ``dataclasses.field(default_factory=...)`` and
+    ``dataclasses.field(init=False, default=...)`` included.
+    """
+    fields: dict[str, OptionField] = {}
+    for klass in reversed(cls.__mro__[:-1]):
+        for name, kind in inspect.get_annotations(klass).items():
+            if isinstance(kind, str):
+                raise TypeError(
+                    f"{cls.__name__}.{name}: an options module must not use `from __future__ import annotations`"
+                )
+            fields[name] = OptionField(name, kind, klass.__dict__.get(name, _MISSING))
+    cls.__option_fields__ = tuple(fields.values())  # type: ignore[attr-defined]
+    cls.__init__ = _init  # type: ignore[misc]
+    cls.__repr__ = _repr  # type: ignore[method-assign,assignment]
+    return cls
+
+
+@dataclass
 class ConnectionFlags:
-    """kubectl's global flags (``genericcliConfigFlags``): where the cluster is, and ``-v``.
+    """kubectl's global flags (k8s.io/cli-runtime/pkg/genericclioptions ``ConfigFlags``): where the cluster is,
+    who to act as, and ``-v``.
 
     kubectl does not pass its own global flags to plugins, so each command that talks to a cluster has these.
     """
@@ -279,8 +343,8 @@ class ConnectionFlags:
 
     def connection_options(self) -> Any:
         """The flags as :class:`~..kube.kubeconfig.ConnectionOptions`; a namespace that is no valid name or a
-        timeout that is no duration is a :class:`UsageError` (checked when the session is built, before any
-        request, as kubectl's ConfigFlags check them)."""
+        timeout that is no duration is a :class:`UsageError` (checked when the session first needs them, before
+        any request, as kubectl's ConfigFlags check them)."""
         from ..kube.kubeconfig.model import ConnectionOptions
         from ..kube.names import invalid_namespace
 
@@ -312,7 +376,7 @@ class ConnectionFlags:
         )
 
 
-@dataclasses.dataclass
+@dataclass
 class ShortTimeoutConnectionFlags(ConnectionFlags):
     """:class:`ConnectionFlags` for a command that must not wait long for an answer (``version``)."""
 
@@ -320,21 +384,31 @@ class ShortTimeoutConnectionFlags(ConnectionFlags):
 
 
 def _group(kind: Any) -> Optional[type]:
-    """``kind`` when it is a flag group (a dataclass), else None."""
-    return kind if isinstance(kind, type) and dataclasses.is_dataclass(kind) else None
+    """``kind`` when it is a flag group (an options class or a dataclass), else None."""
+    if isinstance(kind, type) and ("__option_fields__" in kind.__dict__ or dataclasses.is_dataclass(kind)):
+        return kind
+    return None
+
+
+def _fields(options_class: Any) -> tuple[OptionField, ...]:
+    """The fields of an :func:`dataclass` options class (or of a ``dataclasses.dataclass`` one)."""
+    found = options_class.__dict__.get("__option_fields__")
+    if found is None:
+        found = tuple(OptionField(f.name, f.type, f) for f in dataclasses.fields(options_class))
+    return tuple(found)
 
 
 def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
     """``(parameter name, annotation, default)`` of every flag of ``options_class``, groups flattened in place."""
     flat: list[tuple[str, Any, Any]] = []
-    for field in dataclasses.fields(options_class):
+    for field in _fields(options_class):
         if not field.init:  # a value validate() derives from the flags
             continue
         group = _group(field.type)
         if group is not None:
             flat.extend(fields_of(group))
             continue
-        default = field.default if field.default is not dataclasses.MISSING else inspect.Parameter.empty
+        default = field.default if field.default is not _MISSING else inspect.Parameter.empty
         flat.append((field.name, field.type, default))
     return flat
 
@@ -342,7 +416,7 @@ def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
 def _fill(options_class: type, values: dict[str, Any]) -> Any:
     """An ``options_class`` object from the flat ``values`` (consumed as the fields are filled)."""
     given = {}
-    for field in dataclasses.fields(options_class):
+    for field in _fields(options_class):
         if not field.init:
             continue
         group = _group(field.type)
@@ -352,7 +426,7 @@ def _fill(options_class: type, values: dict[str, Any]) -> Any:
 
 def validate(opts: Any) -> None:
     """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
-    for field in dataclasses.fields(opts):
+    for field in _fields(type(opts)):
         if _group(field.type) is not None:
             validate(getattr(opts, field.name))
     own = getattr(opts, "validate", None)
@@ -406,56 +480,3 @@ def command(
     typer_command.__annotations__ = {p.name: p.annotation for p in parameters}
     typer_command.__doc__ = options_class.__doc__
     return typer_command
-
-
-def connection_options(kubeconfig: str | None, context: str | None, namespace: str | None, request_timeout: str):
-    """The connection flags as ``ConnectionOptions``, for the commands not yet on :func:`command` (going away).
-
-    Their ``--as``, ``--as-group`` and ``--as-uid`` are added by :func:`legacy_impersonation_options` and read here.
-    """
-    from typer._click.globals import get_current_context
-
-    ctx = get_current_context(silent=True)
-    acting_as = dict(ctx.meta.get(_LEGACY_IMPERSONATION, {})) if ctx is not None else {}
-    flags = ConnectionFlags(kubeconfig, context, namespace, request_timeout)
-    flags.as_user, flags.as_uid = acting_as.get("as_user"), acting_as.get("as_uid")
-    flags.as_groups = list(acting_as.get("as_groups") or ())
-    return flags.connection_options()
-
-
-_LEGACY_IMPERSONATION = "kubectl_instancetype.impersonation"
-
-
-def legacy_impersonation_options(params: list[Any]) -> list[Any]:
-    """``--as``, ``--as-group``, ``--as-uid`` for a command not yet on :func:`command` that has ``--kubeconfig``
-    (helpformat.CobraCommand adds them): their values go to the context's ``meta``, where
-    :func:`connection_options` reads them. Commands with :class:`ConnectionFlags` have them as fields."""
-    names = {getattr(param, "name", "") for param in params}
-    if "kubeconfig" not in names or "as_user" in names:
-        return []
-    from typer.core import TyperOption
-
-    def keep(ctx: Any, param: Parameter, value: Any) -> Any:
-        if value:
-            ctx.meta.setdefault(_LEGACY_IMPERSONATION, {})[param.name] = tuple(value) if param.multiple else value
-        return value
-
-    made = []
-    for name, (annotation, _default) in (
-        ("as_user", (As, None)),
-        ("as_groups", (AsGroup, None)),
-        ("as_uid", (AsUid, None)),
-    ):
-        info: Any = getattr(annotation, "__metadata__")[0]  # noqa: B009 - mypy cannot see Annotated metadata
-        made.append(
-            TyperOption(
-                param_decls=[info.default, name],
-                metavar=info.metavar,
-                multiple=name == "as_groups",
-                help=info.help,
-                expose_value=False,
-                callback=keep,
-                rich_help_panel=CONNECTION_PANEL,
-            )
-        )
-    return made

@@ -34,7 +34,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class RecommendOptions:
     """Rank the instance types that fit a preference."""
 

@@ -35,7 +35,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class RevisionsOptions:
     """Print a table of the VM's matchers and their revisions, then the spec diffs of changed objects."""
 

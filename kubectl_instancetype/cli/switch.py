@@ -48,7 +48,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
 
 
-@dataclasses.dataclass
+@options.dataclass
 class SwitchOptions:
     """Plan, then (unless --plan) write and optionally wait."""
 

@@ -59,7 +59,7 @@ def _uint(flag: str, value: int) -> int:
     return value
 
 
-@dataclasses.dataclass
+@options.dataclass
 class UploadOptions:
     """Run virtctl image-upload's checks and protocol."""
 

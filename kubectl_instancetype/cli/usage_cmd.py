@@ -67,7 +67,7 @@ def parse_target(text: str) -> tuple[str, str]:
     raise UsageError(f'usage takes TYPE/NAME with TYPE one of {known}, not "{text}"')
 
 
-@dataclasses.dataclass
+@options.dataclass
 class UsageOptions:
     """Read the cluster, then print the table, the details of one object, or the delete check."""
 

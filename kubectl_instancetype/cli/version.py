@@ -18,7 +18,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )(options.command(VersionOptions, run))
 
 
-@dataclasses.dataclass
+@options.dataclass
 class VersionOptions:
     """Print ``Client Version`` and, unless ``--client``, ``Server Version`` like ``kubectl version``, then
     ``KubeVirt Version`` and ``CDI Version``."""

@@ -21,7 +21,7 @@ from ..errors import (
     TransportError,
     UnauthorizedError,
 )
-from .http import BodyReadError, DeadlineExceeded, InvalidHeader, ProtocolError, ProxyRefused, UploadError
+from .http import BodyReadError, BodyTooLarge, DeadlineExceeded, InvalidHeader, ProtocolError, ProxyRefused, UploadError
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {
@@ -149,6 +149,8 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
         return TransportError(f"dial tcp {host_port}: i/o timeout")
     if isinstance(exc, socket.gaierror):
         return TransportError(f"dial tcp: lookup {host}: no such host")
+    if isinstance(exc, BodyTooLarge):
+        return ResponseError(f"the server's answer is larger than {exc.limit >> 20} MiB; stopped reading it")
     if isinstance(exc, BodyReadError):
         return ResponseReadError(READ_BODY_FAILED + str(exc))
     if isinstance(exc, ProxyRefused):

@@ -23,6 +23,10 @@ from typing import Any, BinaryIO, Union
 # Go's http.Transport default for MaxResponseHeaderBytes (status line and headers together).
 MAX_HEADER_BYTES = 10 << 20
 UPLOAD_CHUNK = 1 << 20  # bytes read from a file body per send
+# Every response body is read within a bound, checked as it streams in (before anything is parsed): a server that
+# sends without end must cost a bounded amount of memory. The API server's answers are far below this one (etcd
+# keeps objects under 1.5 MiB, lists come in pages); other servers are given their own, smaller bounds.
+MAX_BODY_BYTES = 512 << 20
 
 Body = Union[bytes, BinaryIO, Iterable[bytes], None]
 
@@ -37,6 +41,22 @@ class ServerClosed(ProtocolError):
 
 class BodyReadError(ProtocolError):
     """The response status and headers arrived but the body did not (cut short, or bad chunk framing)."""
+
+
+class BodyTooLarge(ProtocolError):
+    """The response body is larger than the connection's bound; nothing of it was kept."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"the response body is larger than {_size(limit)}, more than this client reads")
+        self.limit = limit
+
+
+def _size(limit: int) -> str:
+    """``512 MiB``, ``4 MiB``, ``64 KiB``, ``100 bytes``."""
+    for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if limit >= 1 << shift and limit % (1 << shift) == 0:
+            return f"{limit >> shift} {unit}"
+    return f"{limit} bytes"
 
 
 class ProxyRefused(ProtocolError):
@@ -118,8 +138,14 @@ class Connection:
         tunnel: tuple[str, int] | None = None,
         proxy_authorization: str | None = None,
         absolute_form: str | None = None,
+        max_body: int | None = None,
+        response_within: float | None = None,
     ):
         self.host, self.port = host, port
+        # the bound on each response body (BodyTooLarge past it)
+        self.max_body = max_body if max_body is not None else MAX_BODY_BYTES
+        # seconds the whole answer may take once the request is sent (a deadline set then), or None
+        self.response_within = response_within
         # Without a deadline, reads wait as long as the server takes (kubectl without --request-timeout);
         # ``timeout`` is kept for callers that bound each socket operation instead.
         self.timeout = timeout
@@ -295,6 +321,9 @@ class Connection:
             if body is not None:
                 assert content_length is not None
                 self._send_chunks(_chunks(body), content_length, progress)
+        if self.response_within is not None:
+            answer_by = time.monotonic() + self.response_within
+            self.deadline = answer_by if self.deadline is None else min(self.deadline, answer_by)
         first = self._reader.readline(MAX_HEADER_BYTES)
         if not first:
             raise ServerClosed("EOF")  # Go's io.EOF, which kubectl prints
@@ -342,17 +371,24 @@ class Connection:
             if not length.isdigit():
                 raise ProtocolError(f'bad Content-Length "{length[:40]}"')
             size = int(length)
+            if size > self.max_body:
+                self.close()  # refused before a byte of it is read
+                raise BodyTooLarge(self.max_body)
             data: bytes = self._reader.read(size)
             if len(data) != size:
                 self.close()
                 raise BodyReadError("unexpected EOF")
             return data
-        rest: bytes = self._reader.read()  # no length: the body ends when the server closes
+        # no length: the body ends when the server closes (one byte more than the bound tells a longer one)
+        rest: bytes = self._reader.read(self.max_body + 1)
         self.close()
+        if len(rest) > self.max_body:
+            raise BodyTooLarge(self.max_body)
         return rest
 
     def _chunked(self) -> bytes:
         parts: list[bytes] = []
+        total = 0
         while True:
             line = self._reader.readline(1024)
             try:
@@ -365,6 +401,10 @@ class Connection:
             if size == 0:
                 _headers(self._reader, MAX_HEADER_BYTES)  # trailers
                 return b"".join(parts)
+            total += size
+            if total > self.max_body:
+                self.close()
+                raise BodyTooLarge(self.max_body)
             chunk = self._reader.read(size)
             if len(chunk) != size or self._reader.read(2) != b"\r\n":
                 self.close()

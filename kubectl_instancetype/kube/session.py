@@ -111,7 +111,14 @@ class Session:
         from ..oci.client import credentials, read_image_config
 
         login = credentials(reference.registry, self.environ, self.home)
-        return read_image_config(reference, platform, insecure=insecure, login=login, log=self.log)
+        return read_image_config(
+            reference,
+            platform,
+            insecure=insecure,
+            login=login,
+            log=self.log,
+            request_timeout=self.options.request_timeout,
+        )
 
     def upload_proxy(self, base: str, *, insecure: bool, timeout: float) -> ProxyConnections:
         """Connections to CDI's upload proxy at ``base`` (a server other than the API server, trusted as virtctl

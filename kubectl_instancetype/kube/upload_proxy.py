@@ -14,6 +14,8 @@ from typing import Any
 from ..errors import UsageError
 from .http import ProtocolError
 
+MAX_ANSWER_BYTES = 1 << 20  # an upload proxy's answer: a status line's worth of text
+
 
 class ProxyConnections:
     """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``.
@@ -94,6 +96,10 @@ class ProxyConnections:
             tunnel=tunnel,
             proxy_authorization=authorization,
             absolute_form=absolute,
+            # the proxy answers in a few words: more is refused; and once the image is sent, the whole answer must
+            # come within --wait-secs (a proxy trickling a byte at a time defeats a per-read timeout)
+            max_body=MAX_ANSWER_BYTES,
+            response_within=self.timeout,
         )
         path = target.path or "/"
         query = url.partition("?")[2]

@@ -12,6 +12,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,13 @@ from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
 
 MAX_DOCUMENT = 4 * 1024 * 1024  # manifests and configs are small; refuse anything that is not
+MAX_TOKEN_ANSWER = 1024 * 1024  # a token service's JSON answer (a JWT of a few kilobytes)
+MAX_JSON_DEPTH = 64  # manifests, configs and token answers nest a few levels; deeper is refused
+# Without --request-timeout, reading one image (every request to the registry and its token service) must end
+# within this; a registry that trickles bytes is cut off there.
+DEFAULT_DEADLINE = 120.0
+# The digest algorithms the OCI image spec registers, and the length of their hex encoding
+DIGEST_ALGORITHMS = {"sha256": 64, "sha512": 128}
 MAX_REDIRECTS = 5
 TIMEOUT = 30.0
 
@@ -108,12 +116,18 @@ class Registry:
         login: tuple[str, str] | None = None,
         timeout: float = TIMEOUT,
         log: Callable[[str], None] | None = None,
+        deadline: float | None = None,
+        deadline_flag: str = "",
     ):
         self.reference = reference
         self.scheme = "http" if insecure else "https"
+        self.insecure = insecure
         self.login = login
         self.timeout = timeout
         self.log = log
+        # a time.monotonic() instant every request must end by (--request-timeout, else DEFAULT_DEADLINE)
+        self.deadline = deadline
+        self.deadline_flag = deadline_flag  # how the deadline was set, for the message
         self.authorization = ""
         self._connections: dict[tuple[str, str, int], Any] = {}
 
@@ -142,16 +156,21 @@ class Registry:
             self._connections[key] = Connection(host, port, timeout=self.timeout, tls_context=tls)
         return self._connections[key]
 
-    def _send(self, url: str, headers: dict[str, str]) -> Any:
-        from ..kube.http import ProtocolError
+    def _send(self, url: str, headers: dict[str, str], limit: int = MAX_DOCUMENT) -> Any:
+        from ..kube.http import DeadlineExceeded, ProtocolError
 
         scheme, host, port, target = _split(url)
         connection = self._connection(scheme, host, port)
+        connection.max_body = limit
         try:
-            response = connection.request("GET", target, headers)
-        except (OSError, ProtocolError) as exc:
+            response = connection.request("GET", target, headers, deadline=self.deadline)
+        except DeadlineExceeded as exc:
             connection.close()
-            raise RegistryError(f"GET {url}: {exc.strerror or exc if isinstance(exc, OSError) else exc}") from exc
+            raise RegistryError(f"GET {_redacted(url)}: no complete answer within {self.deadline_flag}") from exc
+        except (OSError, ProtocolError, ValueError) as exc:
+            connection.close()
+            why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+            raise RegistryError(f"GET {_redacted(url)}: {why or type(exc).__name__}") from exc
         if self.log:
             self.log(f"GET {url} {response.status} {response.reason}")
         return response
@@ -176,8 +195,6 @@ class Registry:
                 continue
             if response.status != 200:
                 raise RegistryError(f"GET {url}: {_describe(response)}")
-            if len(response.body) > MAX_DOCUMENT:
-                raise RegistryError(f"GET {url}: {len(response.body)} bytes is too large for a manifest or config")
             return response
         raise RegistryError(f"GET {url}: more than {MAX_REDIRECTS} redirects")
 
@@ -195,6 +212,12 @@ class Registry:
         from ..kube.resources import escape
 
         realm = challenge.params["realm"]
+        if basic and self.scheme == "https" and not realm.lower().startswith("https://"):
+            # the registry is reached over TLS; its credentials must not then cross the network in clear text
+            raise RegistryError(
+                f"{self.reference.registry} sends for a token to {realm}, which is not https: the registry "
+                "credentials are not sent there (--insecure-registry allows plain HTTP)"
+            )
         query = []
         if challenge.params.get("service"):
             query.append(f"service={escape(challenge.params['service'])}")
@@ -204,32 +227,56 @@ class Registry:
         headers = {"User-Agent": "kubectl-instancetype"}
         if basic:
             headers["Authorization"] = basic
-        response = self._send(url, headers)
+        response = self._send(url, headers, MAX_TOKEN_ANSWER)
         if response.status != 200:
             raise RegistryError(f"getting a pull token from {realm}: {_describe(response)}")
-        try:
-            answer = json.loads(response.body)
-            token = answer.get("token") or answer.get("access_token")
-        except (ValueError, AttributeError):
-            token = None
-        if not token:
+        answer = _json(response.body, f"getting a pull token from {realm}")
+        token = (answer.get("token") or answer.get("access_token")) if isinstance(answer, dict) else None
+        if not token or not isinstance(token, str):
             raise RegistryError(f"getting a pull token from {realm}: the answer holds no token")
+        from ..kube.http import check_header
+
+        try:
+            check_header("Authorization", f"Bearer {token}")
+        except ValueError:
+            raise RegistryError(f"getting a pull token from {realm}: the token holds control characters") from None
         return f"Bearer {token}"
 
     def document(self, path: str, accept: str, digest: str = "") -> tuple[str, str, dict[str, Any]]:
-        """GET a JSON document; returns its media type, digest and content. A digest asked for is verified."""
+        """GET a JSON document; returns its media type, digest and content.
+
+        A digest asked for is verified with its own algorithm (sha256 or sha512); the digest returned is the one
+        computed from the bytes received, never the registry's ``Docker-Content-Digest`` header.
+        """
+        algorithm = check_digest(digest, path) if digest else "sha256"
         response = self.get(path, accept)
-        actual = "sha256:" + hashlib.sha256(response.body).hexdigest()
-        if digest and digest.startswith("sha256:") and digest != actual:
+        actual = f"{algorithm}:" + hashlib.new(algorithm, response.body).hexdigest()
+        if digest and digest != actual:
             raise RegistryError(f"{path}: the content's digest {actual} is not the {digest} asked for")
-        try:
-            content = json.loads(response.body)
-        except ValueError as exc:
-            raise RegistryError(f"{path}: not JSON ({exc})") from exc
+        content = _json(response.body, path)
         if not isinstance(content, dict):
             raise RegistryError(f"{path}: not a JSON object")
         media_type = str(content.get("mediaType") or response.headers.get("content-type", "").split(";")[0])
-        return media_type, response.headers.get("docker-content-digest") or actual, content
+        return media_type, actual, content
+
+
+def check_digest(digest: str, what: str) -> str:
+    """The algorithm of ``digest`` once it is a well-formed OCI digest of a registered algorithm (sha256, sha512);
+    else :class:`RegistryError`: an unknown algorithm cannot be verified, and a malformed digest must never reach
+    a URL (``\\r\\n`` would split the request line, ``../`` change the path)."""
+    from ..golang.strconv import go_quote
+
+    algorithm, colon, encoded = digest.partition(":")
+    if not colon or not _DIGEST_ALGORITHM.fullmatch(algorithm) or not _DIGEST_ENCODED.fullmatch(encoded):
+        raise RegistryError(f"{what}: {go_quote(digest)} is not an OCI digest (algorithm:hex)")
+    length = DIGEST_ALGORITHMS.get(algorithm)
+    if length is None:
+        raise RegistryError(
+            f"{what}: the digest algorithm {go_quote(algorithm)} is not one this client can verify (sha256, sha512)"
+        )
+    if len(encoded) != length or not all(char in "0123456789abcdef" for char in encoded):
+        raise RegistryError(f"{what}: {go_quote(digest)} is not a {algorithm} digest ({length} lowercase hex digits)")
+    return algorithm
 
 
 def read_image_config(
@@ -239,11 +286,21 @@ def read_image_config(
     insecure: bool = False,
     login: tuple[str, str] | None = None,
     log: Callable[[str], None] | None = None,
+    request_timeout: float | None = None,
 ) -> ImageConfig:
     """The image config of ``reference`` for ``platform`` (through the image index when there is one)."""
     repository = reference.repository
     accept = ", ".join(imagedefaults.MANIFEST_TYPES)
-    with Registry(reference, insecure=insecure, login=login, log=log) as registry:
+    import time
+
+    if reference.digest:
+        check_digest(reference.digest, str(reference))
+    seconds = request_timeout or DEFAULT_DEADLINE
+    flag = f"--request-timeout={seconds:g}s" if request_timeout else f"{seconds:g}s (set --request-timeout to change)"
+    deadline = time.monotonic() + seconds
+    with Registry(
+        reference, insecure=insecure, login=login, log=log, deadline=deadline, deadline_flag=flag
+    ) as registry:
         steps = []
         media_type, digest, manifest = registry.document(
             f"/v2/{repository}/manifests/{reference.reference}", accept, reference.digest
@@ -256,20 +313,77 @@ def read_image_config(
                 raise RegistryError(f"{reference}: {exc}") from exc
             media_type, digest, manifest = registry.document(f"/v2/{repository}/manifests/{chosen}", accept, chosen)
         steps.append(Step(f"{platform} manifest", digest))
-        config_digest = str((manifest.get("config") or {}).get("digest") or "")
+        config = manifest.get("config")
+        config_digest = str((config.get("digest") if isinstance(config, dict) else "") or "")
         if not config_digest:
             raise RegistryError(f"{reference}: the manifest {digest} names no config ({media_type or 'no media type'})")
+        check_digest(config_digest, f"{reference}: the manifest {digest} names its config")
         _, _, config = registry.document(f"/v2/{repository}/blobs/{config_digest}", "", config_digest)
         steps.append(Step("config", config_digest))
     return ImageConfig(reference, platform, config, steps)
+
+
+_DIGEST_ALGORITHM = re.compile(r"[a-z0-9]+(?:[+._-][a-z0-9]+)*")
+_DIGEST_ENCODED = re.compile(r"[a-zA-Z0-9=_-]+")
+
+
+def _redacted(url: str) -> str:
+    """``url`` without a password in its userinfo (a realm may carry one)."""
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if at and ":" in user:
+        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
+    return f"{scheme}{sep}{authority}{slash}{path}"
+
+
+def _depth_ok(text: str) -> bool:
+    """True when the JSON text nests at most :data:`MAX_JSON_DEPTH` arrays/objects (strings skipped)."""
+    depth, quoted, escaped = 0, False, False
+    for char in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
+
+
+def _json(body: bytes, what: str) -> Any:
+    """The JSON document in ``body``; one sentence naming ``what`` when it is not UTF-8, not JSON, nested deeper
+    than :data:`MAX_JSON_DEPTH` or holds a number Python will not read."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RegistryError(f"{what}: the answer is not UTF-8 text (byte {exc.start}), so not JSON") from None
+    if not _depth_ok(text):
+        raise RegistryError(f"{what}: the answer nests deeper than {MAX_JSON_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = f" at byte {exc.pos}" if isinstance(exc, json.JSONDecodeError) else ""
+        raise RegistryError(f"{what}: the answer is not JSON{where}") from None
 
 
 def _describe(response: Any) -> str:
     """``401 Unauthorized: UNAUTHORIZED: authentication required`` from the registry's error document."""
     text = f"{response.status} {response.reason}".strip()
     try:
-        errors = json.loads(response.body).get("errors") or []
-    except (ValueError, AttributeError):
+        answer = _json(response.body, "")
+        errors = (answer.get("errors") or []) if isinstance(answer, dict) else []
+    except RegistryError:
+        errors = []
+    if not isinstance(errors, list):
         errors = []
     details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
     return f"{text}: {'; '.join(details)}" if details else text

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
     from ..kube.session import Session
+    from .skew import Skew
 
 FIELD_MANAGER = "kubectl-instancetype"
 MANAGED_BY = "app.kubernetes.io/managed-by"
@@ -211,8 +212,10 @@ def install(
     force: bool = False,
     drop_unknown_fields: bool = False,
     report: Callable[[Outcome], None] = lambda outcome: None,
+    known_missing: Iterable[str] = (),
 ) -> InstallReport:
     """Apply ``objects`` (``dry_run``: none, client or server); ``report`` receives each outcome as it happens.
+    ``known_missing``: field paths (``spec.devices.preferredVideoType``) the cluster's schema is known to lack.
 
     A failure or an interruption part way (RBAC forbidding one kind, a conflict, Ctrl-C) ends in one
     :class:`PluginError` that says what was applied before it and what was not (as ``convert --apply`` does).
@@ -220,7 +223,8 @@ def install(
     result = InstallReport()
     done: list[str] = []  # the -o name of every object handled, in order
     try:
-        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report)
+        missing = ["." + path.lstrip(".") for path in known_missing]
+        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report, missing)
     except KeyboardInterrupt:
         raise PluginError(f"interrupted; {_what_exists(result, objects, done)}") from None
     except PluginError as exc:
@@ -257,8 +261,8 @@ def _install(
     force: bool,
     drop_unknown_fields: bool,
     report: Callable[[Outcome], None],
+    missing: list[str],  # field paths the cluster's schema lacks, known or learnt
 ) -> None:
-    missing: list[str] = []  # field paths the cluster's schema lacks, as learnt
     for resource, desired in objects:
         name = desired["metadata"]["name"]
         namespace = desired["metadata"].get("namespace")
@@ -422,10 +426,22 @@ def install_catalog(
     force: bool = False,
     drop_unknown_fields: bool = False,
     report: Callable[[Outcome], None] = lambda outcome: None,
+    strict: bool = False,
+    skew_report: Callable[[Skew], None] = lambda skew: None,
 ) -> InstallReport:
-    """``catalog install``: read what exists, refuse virt-operator's objects unless ``force``, apply the rest
-    (:func:`install`); ``report`` receives each outcome as it happens."""
+    """``catalog install``: read what exists and the CRD schemas, refuse virt-operator's objects unless
+    ``force``, refuse any object the schema would prune when ``strict``, apply the rest (:func:`install`);
+    ``report`` receives each outcome as it happens, ``skew_report`` the schema comparison first."""
+    from .skew import schema_skew
+
     _, objects, _, existing = _selected(session, selection)
+    skew = schema_skew(session, objects)
+    skew_report(skew)
+    if strict and skew.fields:
+        raise PluginError(
+            f"{skew.objects} catalog object(s) would lose fields this cluster's KubeVirt does not know: "
+            f"{skew.message()}; nothing was applied (--drop-unknown-fields applies them without the fields)"
+        )
     if not force:
         refuse_operator_managed(objects, existing)
     return install(
@@ -436,10 +452,14 @@ def install_catalog(
         force=force,
         drop_unknown_fields=drop_unknown_fields,
         report=report,
+        known_missing=list(skew.fields),
     )
 
 
-def diff_catalog(session: Session, selection: Selection) -> list[str]:
-    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog."""
+def diff_catalog(session: Session, selection: Selection) -> tuple[list[str], Skew]:
+    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog, and
+    the fields the cluster's CRD schemas would drop from the catalog's objects."""
+    from .skew import schema_skew
+
     catalog, objects, kinds, existing = _selected(session, selection)
-    return diff(catalog, objects, existing, kinds)
+    return diff(catalog, objects, existing, kinds), schema_skew(session, objects)

@@ -89,7 +89,7 @@ def create_vm(
     verdict = None
     if checks:
         try:
-            verdict = check_vm(client, manifest, namespace)
+            verdict = check_vm(session, manifest, namespace)
         except (ForbiddenError, InferenceForbidden) as exc:
             # KubeVirt reads with its own service account: the user's RBAC only limits what can be checked here
             if report is not None:
@@ -131,7 +131,7 @@ def client_dry_run_preflight(
         with probe:
             target = probe.namespace
             check_object_names(manifest, VIRTUAL_MACHINES, target)
-            verdict = check_vm(probe.client(), manifest, target)
+            verdict = check_vm(probe, manifest, target)
     except InferenceForbidden as exc:
         say(f"Warning: pre-flight skipped: {exc.message}")
         return manifest

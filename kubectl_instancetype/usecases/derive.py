@@ -78,15 +78,7 @@ def _catalog_source(request: DeriveRequest) -> dict[str, Any]:
 
 
 def _cluster_source(session: Session, request: DeriveRequest) -> dict[str, Any]:
-    from ..errors import NotFoundError
-    from ..kube import resources
-    from .preflight import not_found_message
+    from .references import TypeReference, require_types
 
-    resource = resources.INSTANCETYPES if request.source_namespaced else resources.CLUSTER_INSTANCETYPES
-    client = session.client()
-    scope = session.namespace if resource.namespaced else None
-    try:
-        found: dict[str, Any] = client.get(resource, request.source_name, scope)
-    except NotFoundError:
-        raise PreflightError(not_found_message(client, resource, request.source_name, scope)) from None
-    return found
+    kind = "VirtualMachineInstancetype" if request.source_namespaced else "VirtualMachineClusterInstancetype"
+    return require_types(session, [TypeReference(kind, request.source_name)], session.namespace)[0]

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, ForbiddenError, PluginError, PreflightError, UsageError
+from ..errors import APIError, ForbiddenError, PluginError, UsageError
 from ..instancetype import infer
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
     from ..kube.session import Session
+    from .references import TypeReference
 
 MERGE_PATCH = "application/merge-patch+json"
 
@@ -314,34 +315,20 @@ def label_patch(current: Mapping[str, str], request: LabelRequest) -> tuple[dict
     return patch, verb
 
 
-def check_types_exist(client: Client, request: LabelRequest, namespace: str) -> None:
-    """GET the instance type and preference the labels will name (kind-aware: a namespaced kind is looked up
-    in the volume's namespace, where VMs using the volume usually live)."""
-    from ..kube import resources
+def label_references(request: LabelRequest) -> list[TypeReference]:
+    """The instance type and preference the labels will name (their kinds as the labels give them)."""
+    from .references import TypeReference
 
-    wanted = []
+    references = []
     if request.instancetype:
-        namespaced = request.instancetype_kind == "virtualmachineinstancetype"
-        wanted.append(
-            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, request.instancetype)
+        references.append(
+            TypeReference(request.instancetype_kind or "VirtualMachineClusterInstancetype", request.instancetype)
         )
     if request.preference:
-        namespaced = request.preference_kind == "virtualmachinepreference"
-        wanted.append((resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, request.preference))
-    if not wanted:
-        return
-    results = client.get_all(
-        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
-    )
-    missing = []
-    for (resource, name), result in zip(wanted, results):
-        if isinstance(result, APIError) and result.code == 404:
-            where = f' in namespace "{namespace}"' if resource.namespaced else ""
-            missing.append(f'{resource.singular} "{name}" not found{where}')
-        elif isinstance(result, PluginError):
-            raise result
-    if missing:
-        raise PreflightError("; ".join(missing) + " (--skip-checks labels anyway)")
+        references.append(
+            TypeReference(request.preference_kind or "VirtualMachineClusterPreference", request.preference)
+        )
+    return references
 
 
 @dataclass(frozen=True)
@@ -365,7 +352,10 @@ def label_volume(
     patch, verb = label_patch(labels, request)
     if patch:
         if not skip_checks and not request.remove:
-            check_types_exist(client, request, namespace)
+            from .references import require_types
+
+            # a namespaced kind is looked up in the volume's namespace, where VMs using the volume usually live
+            require_types(session, label_references(request), namespace, then=" (--skip-checks labels anyway)")
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
     return LabelOutcome(resource.name_of(name), verb)
 

@@ -30,6 +30,7 @@ from ..errors import APIError, PluginError
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
+    from ..kube.session import Session
 
 MUTATING_WEBHOOK = "virtualmachines-mutator.kubevirt.io"
 VALIDATING_WEBHOOK = "virtualmachine-validator.kubevirt.io"
@@ -118,6 +119,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
     """
     from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
     from ..kube.resources import BY_LOWERCASE_KIND
+    from .references import not_found_message
 
     spec = manifest.get("spec") or {}
     requests: list[tuple[Resource, str, str | None]] = []
@@ -144,7 +146,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
         if isinstance(result, PluginError):
             if getattr(result, "code", None) != 404:
                 raise result
-            missing.append(not_found_message(client, resource, name, scope))
+            missing.append(not_found_message(client, resource, name, scope, namespace))
         else:
             found[key] = result.get("spec") or {}
     return Found(found.get("instancetype"), found.get("preference")), missing
@@ -156,11 +158,12 @@ def uses_inference(manifest: dict[str, Any]) -> bool:
     return any(isinstance(spec.get(m), dict) and spec[m].get("inferFromVolume") for m in ("instancetype", "preference"))
 
 
-def check_vm(client: Client, manifest: dict[str, Any], namespace: str) -> Verdict:
+def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verdict:
     """Run the pre-flight for ``manifest`` created in ``namespace`` (GETs only); never raises for a denial."""
     from ..instancetype.expand import admission_problems
     from ..instancetype.infer import validate_matchers
 
+    client = session.client()
     vm = manifest
     notes: list[str] = []
     problem = validate_matchers(manifest)
@@ -176,9 +179,7 @@ def check_vm(client: Client, manifest: dict[str, Any], namespace: str) -> Verdic
             return Verdict(result.vm, denial=Denial(MUTATING_WEBHOOK, result.error, 400, ""), notes=notes)
         vm = result.vm
     found, missing = fetch_references(client, vm, namespace)
-    notes += [
-        f"Warning: {line}: {MISSING_NOTE}" for line in missing
-    ]
+    notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
     defaults = None
     if _requires_architecture(found.preference) and not _template_architecture(vm):
         from ..instancetype.expand import ClusterDefaults
@@ -237,20 +238,6 @@ def _matcher_denial(vm: dict[str, Any]) -> Denial:
             )
         return Denial.from_causes(MUTATING_WEBHOOK, causes)
     raise AssertionError("no matcher failed validation")
-
-
-def not_found_message(client: Client, resource: Resource, name: str, namespace: str | None) -> str:
-    """``<kind> "<name>" not found``, with the closest existing name as a hint (one list, on failure only)."""
-    import difflib
-
-    where = f' in namespace "{namespace}"' if namespace else ""
-    message = f'{resource.singular} "{name}" not found{where}'
-    try:
-        names = client.list_names(resource, namespace)
-    except PluginError:
-        return message
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-    return f"{message} (did you mean {close[0]}?)" if close else message
 
 
 class AdmissionDenied(APIError):

@@ -59,7 +59,7 @@ def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
 
     A missing preference fails with a did-you-mean hint, as ``create vm``'s pre-flight does."""
     from ..kube import resources
-    from .preflight import not_found_message
+    from .references import not_found_message
 
     kind, name = parse_preference_reference(reference)
     resource = resources.PREFERENCES if kind == NAMESPACED_PREFERENCE else resources.CLUSTER_PREFERENCES
@@ -67,7 +67,7 @@ def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
     try:
         return client.get(resource, name, namespace)
     except NotFoundError:
-        raise PreflightError(not_found_message(client, resource, name, namespace)) from None
+        raise PreflightError(not_found_message(client, resource, name, namespace, client.namespace)) from None
 
 
 def catalog_preference(catalog: Catalog, reference: str) -> dict[str, Any]:

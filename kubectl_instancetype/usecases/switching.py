@@ -221,8 +221,22 @@ def plan_switch(
             strategy_source="",
         )
     if check and not refresh:
+        from ..instancetype.expand.resolve import matcher_kind
+        from .references import TypeReference, require_types
+
         try:
-            specs = [find_spec(updated, key, fetch)[0] for key in KEYS]
+            wanted = [TypeReference(matcher_kind(key, kind), obj) for key, obj, kind in changes if obj]
+        except ResolveError as exc:
+            raise PreflightError(str(exc)) from exc
+        known = {
+            (ref.resource.kind, ref.name): obj for ref, obj in zip(wanted, require_types(session, wanted, namespace))
+        }
+
+        def lookup(kind: str, object_name: str, object_namespace: str) -> Any:
+            return known.get((kind, object_name)) or fetch(kind, object_name, object_namespace)
+
+        try:
+            specs = [find_spec(updated, key, lookup)[0] for key in KEYS]
         except ResolveError as exc:
             raise PreflightError(str(exc)) from exc
         problems = preflight(updated, specs[0], specs[1])

@@ -109,16 +109,57 @@ def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
     when it cannot finish."""
     namespace = session.namespace
     state = State(namespace, plan)
+    if settings.uploadproxy_url:
+        check_proxy_url(settings.uploadproxy_url)  # before anything is created
     try:
         _run(session, plan, namespace, settings, state)
     except KeyboardInterrupt:
         raise UploadError(f"interrupted: {state.report()}") from None
-    except (PluginError, spec.UploadFailed) as exc:
+    except Exception as exc:  # whatever ends the upload once a volume exists, the report says so
         if not (state.created or state.existing):
             raise
-        message = exc.render() if isinstance(exc, PluginError) else str(exc)
+        from ..errors import render
+
+        message = (
+            exc.render()
+            if isinstance(exc, PluginError)
+            else str(exc)
+            if isinstance(exc, spec.UploadFailed)
+            else render(exc)
+        )
         message = message[len("error: ") :] if message.startswith("error: ") else message
         raise UploadError(f"{message}; {state.report()}") from exc
+
+
+def check_proxy_url(url: str) -> str:
+    """The upload proxy URL with virtctl's default scheme, refused as Go refuses it (``url.Parse``, then the
+    http.Client's scheme check) before anything is created; messages show it with its password redacted."""
+    from ..golang.neturl import URLError, parse_url
+    from ..golang.strconv import go_quote
+
+    full = spec.with_scheme(url)
+    try:
+        parsed = parse_url(full)
+    except URLError as exc:
+        raise UsageError(f"parse {go_quote(redact_url(full))}: {exc}") from None
+    if parsed is None or not parsed.host:
+        raise UsageError(f"parse {go_quote(redact_url(full))}: the upload proxy URL names no host")
+    if parsed.scheme not in ("http", "https"):
+        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
+    return full
+
+
+def redact_url(url: str) -> str:
+    """``url`` with the password of its userinfo replaced by ``xxxxx`` (Go's URL.Redacted), whatever else it holds."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if at and ":" in user:
+        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
+    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def check_image(path: str) -> None:
@@ -127,15 +168,23 @@ def check_image(path: str) -> None:
 
 
 def _open_image(path: str) -> Any:
+    import stat
+
     from ..kube.kubeconfig.model import go_os_error
 
+    # checked before opening: opening a FIFO waits for a writer, and a device never ends
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise UsageError(go_os_error("open", path, exc)) from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"read {path}: is a directory")
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{path}: not a regular file (a FIFO, device or socket has no size to upload)")
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as exc:
         raise UsageError(go_os_error("open", path, exc)) from None
-    if not os.path.isfile(path):
-        handle.close()
-        raise UsageError(f"read {path}: is a directory" if os.path.isdir(path) else f"{path}: not a regular file")
     return handle
 
 
@@ -148,7 +197,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         state.total = os.fstat(image.fileno()).st_size
         require_cdi(client)
         if plan.labels and not settings.skip_checks:
-            _check_types(client, plan, namespace)
+            _check_types(session, plan, namespace)
         name = plan.name
         pvc = _existing_pvc(client, plan, namespace, settings)
         if pvc is None:
@@ -172,8 +221,8 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         url = settings.uploadproxy_url or _proxy_url_from_cdiconfig(client)
         if not url:
             raise UsageError("uploadproxy URL not found")
-        url = spec.with_scheme(url)
-        settings.say(f"Uploading data to {url}")
+        url = check_proxy_url(url)
+        settings.say(f"Uploading data to {redact_url(url)}")
         token = _token(client, name, namespace)
         _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
@@ -219,7 +268,7 @@ def require_cdi(client: Client) -> None:
         ) from None
 
 
-def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
+def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
     """Unlike virtctl: the instance type and preference the labels name must exist before anything is created."""
     from ..instancetype.infer import (
         INSTANCETYPE_KIND_LABEL,
@@ -227,34 +276,18 @@ def _check_types(client: Client, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
-    from ..kube import resources
+    from .references import TypeReference, require_types
 
     labels = plan.labels
-    wanted = []
-    if labels.get(INSTANCETYPE_LABEL):
-        namespaced = labels.get(INSTANCETYPE_KIND_LABEL) == "virtualmachineinstancetype"
-        wanted.append(
-            (resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES, labels[INSTANCETYPE_LABEL])
+    references = [
+        TypeReference(labels.get(kind_label) or default_kind, labels[label])
+        for label, kind_label, default_kind in (
+            (INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
+            (PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
         )
-    if labels.get(PREFERENCE_LABEL):
-        namespaced = labels.get(PREFERENCE_KIND_LABEL) == "virtualmachinepreference"
-        wanted.append(
-            (resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES, labels[PREFERENCE_LABEL])
-        )
-    results = client.get_all(
-        [(resource, name, namespace if resource.namespaced else None) for resource, name in wanted]
-    )
-    missing = []
-    for (resource, name), result in zip(wanted, results):
-        if isinstance(result, APIError) and result.code == 404:
-            where = f' in namespace "{namespace}"' if resource.namespaced else ""
-            missing.append(f'{resource.singular} "{name}" not found{where}')
-        elif isinstance(result, PluginError):
-            raise result
-    if missing:
-        from ..errors import PreflightError
-
-        raise PreflightError("; ".join(missing) + "; nothing was created (--skip-checks uploads anyway)")
+        if labels.get(label)
+    ]
+    require_types(session, references, namespace, then="; nothing was created (--skip-checks uploads anyway)")
 
 
 def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:
@@ -477,13 +510,13 @@ def _upload_data(
                     "POST", target, headers, image, content_length=state.total, progress=progress
                 )
             except connections.FAILURES as exc:
-                status, message = 0, f'Post "{target}": {connections.describe(exc)}'
+                status, message = 0, f'Post "{redact_url(target)}": {connections.describe(exc)}'
             else:
                 if response.status == 200:
                     if display is not None:
                         display.finish()
                     return
-                body = response.body.decode("utf-8", "replace")
+                body = response.body[:4096].decode("utf-8", "replace")
                 status, message = response.status, f"unexpected return value {response.status}, {body}"
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":

@@ -77,6 +77,8 @@ def test_install_on_an_older_schema_then_drop_unknown_fields_then_idempotent(old
     assert f"{CLUSTER_PREFERENCE}/windows.10 created" in lines
     assert not any("virtio created" in line and "windows" in line for line in lines)
     assert first.stderr == (
+        "Warning: this cluster's KubeVirt does not know spec.devices.preferredVideoType: 9 catalog object(s) "
+        f"would lose it ({', '.join(VIRTIO_VIDEO[:3])} and 6 more)\n"
         "error: the cluster's schema lacks fields the catalog uses, so these objects were not applied: "
         f"spec.devices.preferredVideoType ({', '.join(VIRTIO_VIDEO)}); rerun with --drop-unknown-fields to apply "
         "them without those fields (or upgrade KubeVirt)\n"
@@ -119,6 +121,29 @@ def test_install_on_an_older_schema_then_drop_unknown_fields_then_idempotent(old
     changed = [line for line in diff.stdout.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
     assert set(changed) == {"+    preferredVideoType: virtio"}
     assert run_on(older_plane, "catalog", "diff", "--instancetypes-only", "--exit-code").exit_code == 0
+    assert diff.stderr == first.stderr.splitlines(keepends=True)[0]
+    strict = run_on(older_plane, "catalog", "diff", "--preferences-only", "--strict")
+    assert strict.exit_code == 1
+    assert strict.stderr.splitlines()[-1] == (
+        "error: 9 catalog object(s) would lose fields this cluster's KubeVirt does not know (listed above)"
+    )
+
+
+def test_strict_install_writes_nothing_when_fields_would_be_lost(older_plane) -> None:
+    older_plane.ensure_namespace("strict")
+    result = run_on(older_plane, "catalog", "install", "--namespaced", "-n", "strict", "--strict")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[-1] == (
+        "error: 9 catalog object(s) would lose fields this cluster's KubeVirt does not know: "
+        f"spec.devices.preferredVideoType ({', '.join(VIRTIO_VIDEO[:3])} and 6 more); nothing was applied "
+        "(--drop-unknown-fields applies them without the fields)"
+    )
+    status, answer = older_plane._request(
+        "GET", "/apis/instancetype.kubevirt.io/v1beta1/namespaces/strict/virtualmachineinstancetypes"
+    )
+    assert status == 200 and answer["items"] == []
+    both = run_on(older_plane, "catalog", "install", "--strict", "--drop-unknown-fields")
+    assert both.stderr == "error: --strict refuses what --drop-unknown-fields would apply: give one of them\n"
 
 
 def test_refuses_objects_virt_operator_manages(older_plane) -> None:

@@ -113,7 +113,8 @@ DENIED = 'Error from server (Invalid): admission webhook "virtualmachine-validat
             ["--instancetype", "zz.none", "--preference", "virtualmachinepreference/fedora", "-n", "create-tests"],
             0,
             f'Warning: virtualmachineclusterinstancetype "zz.none" not found: {STOPPED}\n'
-            f'Warning: virtualmachinepreference "fedora" not found in namespace "create-tests": {STOPPED}\n',
+            'Warning: virtualmachinepreference "fedora" not found in namespace "create-tests" '
+            f'(a VirtualMachineClusterPreference named "fedora" exists): {STOPPED}\n',
         ),
         (
             ["--instancetype", "u1.nano", "--preference", "windows.11"],

@@ -39,7 +39,7 @@ def test_derive_then_list_by_memory_finds_it(cli, namespace, derived) -> None:
     found = cli("list", "--namespaced", "-n", namespace, "--memory", "6Gi")
     assert [line.split()[:4] for line in found.stdout.splitlines()] == [
         ["NAME", "KIND", "CPU", "MEMORY"],
-        ["u1.medium.6g", namespace, "1", "6Gi"],
+        ["u1.medium.6g", "namespaced", "1", "6Gi"],
     ]
     by_origin = cli(
         "list", "--namespaced", "-n", namespace, "-l", "instancetype.kubevirt.io/derived-from=u1.medium", "-o", "name"
@@ -75,7 +75,10 @@ def test_derive_from_a_namespaced_source(cli) -> None:
         3,
     )
     missing = cli("derive", "virtualmachineinstancetype/u1.large", "--name", "x", "-n", "alice")
-    assert missing.stderr == 'error: virtualmachineinstancetype "u1.large" not found in namespace "alice"\n'
+    assert missing.stderr == (
+        'error: virtualmachineinstancetype "u1.large" not found in namespace "alice" '
+        '(a VirtualMachineClusterInstancetype named "u1.large" exists)\n'
+    )
 
 
 def test_derive_cluster_scoped_from_the_cluster(cli, control_plane) -> None:

@@ -154,7 +154,10 @@ def test_switch_clears_a_revision_name_written_by_an_old_controller(cli, control
     name = vm["metadata"]["name"]
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "virtualmachineinstancetype/u1.medium")
     assert result.exit_code == 1  # the namespaced u1.medium is only in the catalog namespace
-    assert result.stderr == 'error: virtualmachineinstancetypes.instancetype.kubevirt.io "u1.medium" not found\n'
+    assert result.stderr == (
+        f'error: virtualmachineinstancetype "u1.medium" not found in namespace "{NS}" '
+        '(a VirtualMachineClusterInstancetype named "u1.medium" exists)\n'
+    )
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == (

@@ -31,10 +31,6 @@ CLIENT_NAMES_ALLOWED_IN_USECASES = {"Client", "PagingError", "MERGE_PATCH", "JSO
 
 COMMAND_MODULES = set(COMMANDS.values()) | set(CREATE_SUBCOMMANDS.values()) | set(CATALOG_SUBCOMMANDS.values())
 
-# Violations still being moved out, (module, problem) -> reason. This list only shrinks.
-_MOVING = "being moved to the typed options + Session shape (issue 21)"
-KNOWN: dict[tuple[str, str], str] = {}
-
 
 def _modules(folder: str) -> dict[str, Path]:
     found = {}
@@ -66,16 +62,10 @@ def _imports(name: str, path: Path) -> list[tuple[str, list[str], int]]:
     return found
 
 
-def _key(name: str, problem: str) -> tuple[str, str]:
-    return name, problem.split(" (line")[0]
-
-
 def _violations(folder: str, check) -> list[str]:
     problems = []
     for name, path in _modules(folder).items():
-        for problem in check(name, path):
-            if _key(name, problem) not in KNOWN:
-                problems.append(f"{name}: {problem}")
+        problems += [f"{name}: {problem}" for problem in check(name, path)]
     return problems
 
 
@@ -145,10 +135,18 @@ def test_usecases_never_print_nor_connect() -> None:
     assert _violations("usecases", _usecase_check) == []
 
 
-def test_known_violations_are_still_violations() -> None:
-    # a violation that was fixed leaves the list
-    current = set()
-    for folder, check in (("cli", _cli_check), ("usecases", _usecase_check)):
-        for name, path in _modules(folder).items():
-            current |= {_key(name, problem) for problem in check(name, path)}
-    assert set(KNOWN) - current == set()
+def test_cli_options_classes_are_made_by_options_dataclass() -> None:
+    # dataclasses.dataclass generates and compiles code per class on every run; options.dataclass does not
+    found = []
+    for name, path in _modules("cli").items():
+        tree = ast.parse(path.read_text(), str(path))
+        spellings = {"dataclasses.dataclass"}
+        if any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" for n in ast.walk(tree)):
+            spellings.add("dataclass")  # `from dataclasses import dataclass`
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and any("typer." in ast.unparse(item) for item in node.body):
+                for decorator in node.decorator_list:
+                    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    if ast.unparse(target) in spellings:
+                        found.append(f"{name}.{node.name}")
+    assert found == []

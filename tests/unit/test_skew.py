@@ -74,3 +74,34 @@ def test_version_schema() -> None:
     unserved = copy.deepcopy(CRD)
     unserved["spec"]["versions"][0]["served"] = False
     assert version_schema(unserved, "v1beta1") is None
+
+
+def test_common_instancetypes_on_kubevirt_v1_8_loses_preferred_video_type() -> None:
+    """KubeVirt's own CRD schemas (CRDsValidation of v1.8.0 and v1.9.0, read from the Go module): the embedded
+    common-instancetypes v1.7.0 loses preferredVideoType on v1.8.0 (nine virtio Windows preferences) and
+    nothing on v1.9.0."""
+    import pytest
+
+    from hack.localcluster.crds import kubevirt_module_dir, read_validations
+    from kubectl_instancetype.catalog.loader import load_catalog
+
+    catalog = load_catalog()
+    lost: dict[str, dict[str, list[str]]] = {}
+    for version in ("v1.8.0", "v1.9.0"):
+        try:
+            validations = read_validations(kubevirt_module_dir(version))
+        except RuntimeError as exc:  # no Go toolchain or module cache
+            pytest.skip(str(exc))
+        found: dict[str, list[str]] = {}
+        for kind, objects in (
+            ("virtualmachineclusterinstancetype", catalog.instancetypes),
+            ("virtualmachineclusterpreference", catalog.preferences),
+        ):
+            for obj in objects:
+                for path in pruned_fields(obj, validations[kind]):
+                    found.setdefault(path, []).append(obj["metadata"]["name"])
+        lost[version] = found
+    assert list(lost["v1.8.0"]) == ["spec.devices.preferredVideoType"]
+    assert len(lost["v1.8.0"]["spec.devices.preferredVideoType"]) == 9
+    assert all(name.startswith("windows.") for name in lost["v1.8.0"]["spec.devices.preferredVideoType"])
+    assert lost["v1.9.0"] == {}

@@ -181,3 +181,16 @@ def test_output_format_checks(output: str, message: str) -> None:
     with pytest.raises(UsageError) as raised:
         check_output_format(output, ("json", "yaml", "jsonpath", "custom-columns"))
     assert str(raised.value) == message
+
+
+def test_unknown_commands_suggest_by_edit_distance_over_the_real_table() -> None:
+    """cobra's SuggestionsFor (Levenshtein <= 2, or a prefix): describe is not taken for derive."""
+    from kubectl_instancetype.cli.usage import suggestions_for
+    from tests.conftest import run_cli
+
+    assert run_cli(["describ"]).stderr == (
+        'error: unknown command "describ" for "kubectl instancetype"; did you mean describe?\n'
+    )
+    assert suggestions_for("desc", ["derive", "describe"]) == ["describe"]
+    assert run_cli(["create", "vn"]).stderr.endswith("did you mean vm?\n")
+    assert run_cli(["xyz"]).stderr == 'error: unknown command "xyz" for "kubectl instancetype"\n'

@@ -1,0 +1,183 @@
+"""``describe``: one instance type or preference with what it gives, what it goes with, and who uses it.
+
+For an instance type: the preferences with requirements it meets; for a preference: the instance types that
+meet its requirements, smallest first (as recommend ranks them). Both: the VirtualMachines whose matcher
+names it (every namespace for a cluster-scoped object, its own namespace otherwise). A relation the user
+may not read (RBAC) becomes a warning, never a failure of the whole page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ForbiddenError
+from ..instancetype.listing import INSTANCETYPES, PREFERENCES
+
+if TYPE_CHECKING:
+    from ..kube.client import Client
+    from ..kube.session import Session
+    from .listing import Query
+
+# the kinds a VM matcher may spell for each object (KubeVirt compares them case-insensitively)
+_MATCHER_KINDS = {
+    (INSTANCETYPES, False): {"virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes"},
+    (INSTANCETYPES, True): {"virtualmachineinstancetype", "virtualmachineinstancetypes"},
+    (PREFERENCES, False): {"virtualmachineclusterpreference", "virtualmachineclusterpreferences"},
+    (PREFERENCES, True): {"virtualmachinepreference", "virtualmachinepreferences"},
+}
+# a matcher without a kind means the cluster-scoped one
+_DEFAULT_KIND = {INSTANCETYPES: "virtualmachineclusterinstancetype", PREFERENCES: "virtualmachineclusterpreference"}
+
+
+@dataclass
+class Described:
+    """One object and its relations."""
+
+    obj: dict[str, Any]
+    what: str  # INSTANCETYPES or PREFERENCES
+    namespace: str | None  # None: cluster-scoped
+    related: list[tuple[str, str | None]] = field(default_factory=list)  # (name, namespace) satisfying/satisfied
+    related_total: int = 0
+    without_requirements: int = 0  # preferences with no requirements (any instance type meets them)
+    vms: list[tuple[str, str]] | None = None  # (namespace, name); None when they could not be read
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Descriptions:
+    """What ``describe`` found, the names that matched nothing, and every name read (for close names)."""
+
+    found: list[Described]
+    missing: tuple[str, ...]
+    seen: tuple[str, ...]
+    namespace: str
+    query: Any
+    warnings: list[str] = field(default_factory=list)
+
+
+RELATED_LIMIT = 12
+
+
+def describe(session: Session, query: Query, *, fall_back_to_preferences: bool) -> Descriptions:
+    """Find the objects ``query`` names (both scopes unless it says one) and describe each; with
+    ``fall_back_to_preferences`` a NAME that is no instance type is looked up among the preferences."""
+    from .listing import ClusterSource, list_rows
+
+    client = session.client()
+    source = ClusterSource(client)
+    listing = list_rows(source, query, lambda obj, namespace: (obj, namespace, query.what))
+    rows, missing, seen = list(listing.rows), listing.missing, listing.seen
+    warnings = list(listing.warnings)
+    if missing and fall_back_to_preferences and query.what == INSTANCETYPES:
+        preferences = query._replace(what=PREFERENCES, names=missing, label_selector="")
+        more = list_rows(source, preferences, lambda obj, namespace: (obj, namespace, PREFERENCES))
+        rows += more.rows
+        missing, seen = more.missing, seen + more.seen
+        warnings += more.warnings
+    found = [_relations(client, obj, what, namespace) for obj, namespace, what in rows]
+    return Descriptions(found, missing, seen, listing.namespace, query, warnings)
+
+
+def _relations(client: Client, obj: dict[str, Any], what: str, namespace: str | None) -> Described:
+    from ..instancetype.recommend import Minimums, evaluate, rank_key
+    from ..kube import resources
+    from .listing import ClusterSource, Query
+
+    described = Described(obj, what, namespace)
+    other = PREFERENCES if what == INSTANCETYPES else INSTANCETYPES
+    # the other kind, in the same scopes a VM in this object's namespace could use: cluster plus that namespace
+    scopes = Query(what=other, label_selector="", ranges=_no_ranges(), namespaced_only=False)
+    source = ClusterSource(client)
+    if namespace is None:
+        scopes = scopes._replace(cluster_only=True)
+    pairs: list[tuple[dict[str, Any], str | None]] = []
+
+    def keep(other_obj: dict[str, Any], other_namespace: str | None) -> None:
+        if other_namespace in (None, namespace):
+            pairs.append((other_obj, other_namespace))
+
+    try:
+        if namespace is not None:
+            source_namespace = _InNamespace(source, namespace)
+            described.warnings += source_namespace.scan(scopes, keep)
+        else:
+            described.warnings += source.scan(scopes, keep)
+    except ForbiddenError as exc:
+        described.warnings.append(f"{exc.message}; relations not shown")
+    except Exception as exc:  # noqa: BLE001 - NothingListable and the like: the page still prints
+        described.warnings.append(f"{exc}; relations not shown")
+    spec = obj.get("spec") or {}
+    matches: list[tuple[Any, str, str | None]] = []
+    for other_obj, other_namespace in pairs:
+        other_spec = other_obj.get("spec") or {}
+        name = str((other_obj.get("metadata") or {}).get("name", ""))
+        if what == INSTANCETYPES:
+            if not other_spec.get("requirements"):
+                described.without_requirements += 1
+                continue
+            if evaluate(spec, other_spec, Minimums(), None).fits:
+                matches.append(((name,), name, other_namespace))
+        elif evaluate(other_spec, spec, Minimums(), None).fits:
+            matches.append((rank_key(other_spec, name, other_namespace), name, other_namespace))
+    matches.sort(key=lambda match: match[0])
+    described.related_total = len(matches)
+    described.related = [(name, other_namespace) for _, name, other_namespace in matches[:RELATED_LIMIT]]
+    described.vms = _users(client, obj, what, namespace, described.warnings, resources)
+    return described
+
+
+class _InNamespace:
+    """The cluster source with its namespace replaced (the described object's)."""
+
+    def __init__(self, source: Any, namespace: str) -> None:
+        self.source, self._namespace = source, namespace
+
+    @property
+    def namespace(self) -> str:
+        return self._namespace
+
+    def scan(self, query: Any, consume: Any) -> list[str]:
+        from ..kube import resources
+        from ..kube.lister import Scope, list_scopes
+
+        cluster, namespaced = (
+            (resources.CLUSTER_INSTANCETYPES, resources.INSTANCETYPES)
+            if query.what == INSTANCETYPES
+            else (resources.CLUSTER_PREFERENCES, resources.PREFERENCES)
+        )
+        scopes = [Scope(cluster), Scope(namespaced, self._namespace)]
+
+        def each(scope: Any, obj: dict[str, Any]) -> None:
+            consume(obj, self._namespace if scope.resource.namespaced else None)
+
+        forbidden = list_scopes(self.source.client, scopes, label_selector="", chunk_size=500, consume=each)
+        return [f"{exc.message}; showing the other scope only" for _, exc in forbidden]
+
+
+def _no_ranges() -> Any:
+    from ..instancetype.listing import Filters, RangeFilter
+
+    return RangeFilter.from_filters(Filters(), INSTANCETYPES)
+
+
+def _users(
+    client: Client, obj: dict[str, Any], what: str, namespace: str | None, warnings: list[str], resources: Any
+) -> list[tuple[str, str]] | None:
+    """(namespace, name) of the VMs whose instancetype/preference matcher names ``obj``."""
+    name = str((obj.get("metadata") or {}).get("name", ""))
+    kinds = _MATCHER_KINDS[what, namespace is not None]
+    matcher_field = "instancetype" if what == INSTANCETYPES else "preference"
+    users: list[tuple[str, str]] = []
+    try:
+        for page in client.list_pages(resources.VIRTUAL_MACHINES, namespace, label_selector="", chunk_size=500):
+            for vm in page.get("items") or ():
+                matcher = (vm.get("spec") or {}).get(matcher_field) or {}
+                kind = str(matcher.get("kind") or _DEFAULT_KIND[what]).lower()
+                if matcher.get("name") == name and kind in kinds:
+                    metadata = vm.get("metadata") or {}
+                    users.append((str(metadata.get("namespace", "")), str(metadata.get("name", ""))))
+    except ForbiddenError as exc:
+        warnings.append(f"{exc.message}; the VMs that use it are not shown")
+        return None
+    return sorted(users)

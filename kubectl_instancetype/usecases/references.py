@@ -1,0 +1,132 @@
+"""The one "referenced types exist" pre-flight: ``create vm``, ``infer``, ``upload``, ``label``, ``switch`` and
+``derive`` GET the instance types and preferences they are about to reference (concurrently, one request each)
+before anything is written, and a missing one fails with a hint.
+
+The hint costs requests only on that failure path: one list of the kind's names (the closest ones by edit
+distance are suggested), and one GET of the same name in the other scope (a cluster-wide type named where a
+namespaced one was looked for, and the reverse, is the most common slip).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import PluginError, PreflightError
+
+if TYPE_CHECKING:
+    from ..kube.client import Client
+    from ..kube.resources import Resource
+    from ..kube.session import Session
+
+MAX_SUGGESTIONS = 3
+
+
+class MissingTypes(PreflightError):
+    """Referenced instance types or preferences do not exist (the message names each, with a hint)."""
+
+
+@dataclass(frozen=True)
+class TypeReference:
+    """An instance type or preference a command is about to reference: its kind (a KubeVirt kind, any case,
+    or the plural) and name."""
+
+    kind: str
+    name: str
+
+    @property
+    def resource(self) -> Resource:
+        from ..kube.resources import BY_LOWERCASE_KIND
+
+        lowered = self.kind.lower()
+        return BY_LOWERCASE_KIND.get(lowered) or BY_LOWERCASE_KIND[lowered.removesuffix("s")]
+
+
+def require_types(
+    session: Session, references: Sequence[TypeReference], namespace: str, *, then: str = ""
+) -> list[dict[str, Any]]:
+    """GET every referenced type (namespaced kinds in ``namespace``) and return the objects, in order.
+
+    Raises :class:`MissingTypes` naming every missing one (``then`` is appended: what was not done, how to go on);
+    other failures (RBAC, transport) as they are.
+    """
+    if not references:
+        return []
+    client = session.client()
+    requests = [
+        (reference.resource, reference.name, namespace if reference.resource.namespaced else None)
+        for reference in references
+    ]
+    results = client.get_all(requests)
+    missing: list[str] = []
+    found: list[dict[str, Any]] = []
+    for (resource, name, scope), result in zip(requests, results):
+        if isinstance(result, PluginError):
+            if getattr(result, "code", None) != 404:
+                raise result
+            missing.append(not_found_message(client, resource, name, scope, namespace))
+        else:
+            found.append(result)
+    if missing:
+        raise MissingTypes("; ".join(missing) + then)
+    return found
+
+
+def not_found_message(
+    client: Client, resource: Resource, name: str, scope: str | None, namespace: str | None = None
+) -> str:
+    """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope, else the
+    closest names of the kind (``namespace`` is where a namespaced kind of the other scope is looked for)."""
+    where = f' in namespace "{scope}"' if scope else ""
+    message = f'{resource.singular} "{name}" not found{where}'
+    other = _other_scope(resource)
+    if other is not None:
+        other_scope = (scope or namespace) if other.namespaced else None
+        if not other.namespaced or other_scope:
+            try:
+                client.get(other, name, other_scope)
+            except PluginError:
+                pass
+            else:
+                there = f' in namespace "{other_scope}"' if other.namespaced else ""
+                return f'{message} (a {other.kind} named "{name}" exists{there})'
+    try:
+        names = client.list_names(resource, scope)
+    except PluginError:
+        return message
+    close = closest(name, names)
+    return f"{message} (did you mean {' or '.join(close)}?)" if close else message
+
+
+def _other_scope(resource: Resource) -> Resource | None:
+    from ..kube import resources
+
+    pairs = {
+        resources.INSTANCETYPES.kind: resources.CLUSTER_INSTANCETYPES,
+        resources.CLUSTER_INSTANCETYPES.kind: resources.INSTANCETYPES,
+        resources.PREFERENCES.kind: resources.CLUSTER_PREFERENCES,
+        resources.CLUSTER_PREFERENCES.kind: resources.PREFERENCES,
+    }
+    return pairs.get(resource.kind)
+
+
+def edit_distance(left: str, right: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions of one character each."""
+    previous = list(range(len(right) + 1))
+    for row, char in enumerate(left, 1):
+        current = [row]
+        for column, other in enumerate(right, 1):
+            current.append(min(previous[column] + 1, current[column - 1] + 1, previous[column - 1] + (char != other)))
+        previous = current
+    return previous[-1]
+
+
+def closest(name: str, names: Sequence[str]) -> list[str]:
+    """The names nearest to ``name`` by edit distance (up to :data:`MAX_SUGGESTIONS`, in name order), if they are
+    near enough: at most a third of its length away, two edits always allowed."""
+    limit = max(2, len(name) // 3)
+    scored = sorted((edit_distance(name, candidate), candidate) for candidate in set(names) if candidate != name)
+    if not scored or scored[0][0] > limit:
+        return []
+    return [candidate for distance, candidate in scored if distance == scored[0][0]][:MAX_SUGGESTIONS]

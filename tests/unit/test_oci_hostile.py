@@ -1,0 +1,161 @@
+"""``infer image`` against a hostile registry (tests/doubles/hostile_registry.py, loopback): every read bounded in
+bytes and in time, digests verified with their own algorithm and validated before they reach a URL, the digest
+shown computed from the bytes, replies that are not UTF-8 or nest too deep refused in one line, cluster-less
+registry data escaped on the terminal, and no credentials to a plain-HTTP realm of an HTTPS registry."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import yaml
+
+from kubectl_instancetype.instancetype.imagedefaults import parse_reference
+from kubectl_instancetype.oci.client import MAX_DOCUMENT, Registry, RegistryError
+from tests.conftest import run_cli
+from tests.doubles.hostile_registry import HostileRegistry, digest, endless, send, trickling
+
+CONFIG = {
+    "architecture": "amd64",
+    "os": "linux",
+    "config": {
+        "Env": [
+            "INSTANCETYPE_KUBEVIRT_IO_DEFAULT_INSTANCETYPE=u1.medium",
+            "INSTANCETYPE_KUBEVIRT_IO_DEFAULT_PREFERENCE=fedora\x1b]0;owned\x07",
+        ]
+    },
+}
+
+
+@pytest.fixture
+def registry():
+    double = HostileRegistry()
+    yield double
+    double.close()
+
+
+def infer(reference: str, *args: str):
+    return run_cli(["infer", "image", reference, "--insecure-registry", *args])
+
+
+def one_line(result) -> str:
+    assert result.exit_code == 1, result.stdout
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
+    return result.stderr
+
+
+def test_a_good_image_and_its_values_escaped(registry) -> None:
+    registry.image("r", CONFIG)
+    result = infer(f"{registry.host}/r:t")
+    assert result.exit_code == 0, result.stderr
+    assert "fedora^[]0;owned\\a" in result.stdout and "\x1b" not in result.stdout
+
+
+def test_the_digest_shown_is_computed_from_the_bytes(registry) -> None:
+    manifest = registry.image("r", CONFIG)  # served with a Docker-Content-Digest of zeros
+    result = infer(f"{registry.host}/r:t", "-o", "yaml")
+    assert result.exit_code == 0, result.stderr
+    assert yaml.safe_load(result.stdout)["digest"] == digest(manifest)
+
+
+def test_a_sha512_pin_is_verified(registry) -> None:
+    manifest = registry.image("r", CONFIG)
+    good = infer(f"{registry.host}/r@{digest(manifest, 'sha512')}")
+    assert good.exit_code == 0, good.stderr
+    wrong = "sha512:" + "1" * 128
+    registry.routes[f"/v2/r/manifests/{wrong}"] = send("200 OK", manifest)
+    line = one_line(infer(f"{registry.host}/r@{wrong}"))
+    assert f"the content's digest {digest(manifest, 'sha512')} is not the {wrong} asked for" in line
+
+
+def test_an_unknown_digest_algorithm_is_refused_before_any_request(registry) -> None:
+    line = one_line(infer(f"{registry.host}/r@md5:" + "a" * 32))
+    assert 'the digest algorithm "md5" is not one this client can verify (sha256, sha512)' in line
+    assert registry.requests == []
+
+
+@pytest.mark.parametrize(
+    "bad", ["sha256:abc\r\nX-Injected: 1", "sha256:../../../v2/other/blobs/x", "sha256:" + "A" * 64]
+)
+def test_a_config_digest_is_validated_before_it_is_used_in_a_url(registry, bad) -> None:
+    registry.image("r", CONFIG, config_digest=bad)
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert "names its config" in line and ("is not an OCI digest" in line or "is not a sha256 digest" in line)
+    assert "\r" not in line and not any(b"/blobs/" in request for request in registry.requests)
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_an_endless_body_is_cut_at_the_bound(registry, chunked) -> None:
+    registry.routes["/v2/r/manifests/t"] = endless(chunked=chunked)
+    started = time.monotonic()
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert time.monotonic() - started < 15
+    assert line == (
+        f"error: GET http://{registry.host}/v2/r/manifests/t: the response body is larger than "
+        f"{MAX_DOCUMENT >> 20} MiB, more than this client reads\n"
+    )
+
+
+def test_a_huge_content_length_is_refused_unread(registry) -> None:
+    registry.routes["/v2/r/manifests/t"] = lambda conn: conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n"
+    )
+    assert "larger than 4 MiB" in one_line(infer(f"{registry.host}/r:t"))
+
+
+def test_a_trickling_registry_is_cut_off_by_the_request_timeout(registry) -> None:
+    registry.routes["/v2/r/manifests/t"] = trickling()
+    started = time.monotonic()
+    line = one_line(infer(f"{registry.host}/r:t", "--request-timeout", "2s"))
+    assert time.monotonic() - started < 15
+    assert (
+        line == f"error: GET http://{registry.host}/v2/r/manifests/t: no complete answer within --request-timeout=2s\n"
+    )
+
+
+def test_the_token_service_is_bounded_too(registry) -> None:
+    realm = f"http://{registry.host}/token"
+    registry.routes["/v2/r/manifests/t"] = send(
+        "401 Unauthorized", b"", {"WWW-Authenticate": f'Bearer realm="{realm}"'}
+    )
+    registry.routes["/token"] = endless()
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert line.startswith(f"error: GET {realm}?scope=") and line.endswith(
+        "larger than 1 MiB, more than this client reads\n"
+    )
+    registry.routes["/token"] = trickling()
+    line = one_line(infer(f"{registry.host}/r:t", "--request-timeout=2"))
+    assert line.endswith("no complete answer within --request-timeout=2s\n")
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"schemaVersion": 2, "name": "\xff\xfe"}', "the answer is not UTF-8 text (byte 30), so not JSON"),
+        (b"[" * 100000 + b"]" * 100000, "the answer nests deeper than 64 levels"),
+        (b'{"config": 1' + b"9" * 5000 + b"}", "the answer is not JSON"),
+        (b"{nope", "the answer is not JSON at byte 1"),
+    ],
+)
+def test_replies_that_are_not_json_are_one_line(registry, body, words) -> None:
+    registry.routes["/v2/r/manifests/t"] = send("200 OK", body)
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert words in line and "codec" not in line and "Expecting" not in line
+
+
+def test_no_credentials_to_a_plain_http_realm_of_an_https_registry() -> None:
+    registry = Registry(parse_reference("registry.example/r:t"), login=("user", "s3cret-password"))
+    with pytest.raises(RegistryError) as raised:
+        registry._authorize('Bearer realm="http://auth.example/token",service="registry"')
+    assert str(raised.value) == (
+        "registry.example sends for a token to http://auth.example/token, which is not https: the registry "
+        "credentials are not sent there (--insecure-registry allows plain HTTP)"
+    )
+
+
+def test_registry_error_text_is_escaped(registry) -> None:
+    body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b"}]}).encode()
+    registry.routes["/v2/r/manifests/t"] = send("403 Forbidden", body)
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert "DENIED: no^[[2J\\u009b" in line
