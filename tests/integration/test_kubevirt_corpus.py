@@ -14,8 +14,9 @@ import json
 import pytest
 
 from kubectl_instancetype.errors import APIError
-from kubectl_instancetype.kube.client import Client, ClusterConfig
+from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 from kubectl_instancetype.kube.resources import VIRTUAL_MACHINES
+from kubectl_instancetype.kube.session import Session as KubeSession
 from kubectl_instancetype.usecases.preflight import check_vm
 from tests.corpus.createvm import cases, fixtures
 
@@ -33,15 +34,16 @@ class Session:
         for obj in fixtures(NAMESPACE):
             plane.apply(obj)
         self.plane = plane
-        config = ClusterConfig(server=plane.server, ca_file=str(plane.ca_file), token=plane.tokens["admin"])
-        self.client = Client(config, environ={})
+        options = ConnectionOptions(kubeconfig=str(plane.kubeconfig("admin")), namespace=NAMESPACE)
+        self.session = KubeSession(options, {}, "/nonexistent")
+        self.client = self.session.client()
         self.answers: dict[str, tuple] = {}
 
     def verdicts(self, case):
         """(manifest, the pre-flight's Verdict, the VM the server stored in a dry run, its APIError) for ``case``."""
         if case.name not in self.answers:
             manifest = case.manifest()
-            local = check_vm(self.client, manifest, NAMESPACE)
+            local = check_vm(self.session, manifest, NAMESPACE)
             try:
                 stored, denied = self.client.create(VIRTUAL_MACHINES, manifest, NAMESPACE, dry_run=True), None
             except APIError as exc:
@@ -61,7 +63,7 @@ def sessions():
     opened: dict[str, Session] = {}
     yield opened
     for session in opened.values():
-        session.client.close()
+        session.session.close()
 
 
 @pytest.fixture
