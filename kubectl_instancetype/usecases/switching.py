@@ -412,8 +412,31 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
                 raise PluginError(
                     f"found existing ControllerRevision with unexpected data: {revision['metadata']['name']}"
                 ) from None
-    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, plan.updated)
-    return stored
+    body = plan.updated
+    for _ in range(CONFLICT_RETRIES):
+        try:
+            stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, body)
+            return stored
+        except APIError as exc:
+            if exc.code != 409:
+                raise
+        # virt-controller writes the VM's metadata (finalizers, annotations) right after creating it: a PUT that
+        # loses that race is sent again on the VM as it is now, as long as its spec is still the one planned on
+        # (client-go's retry.RetryOnConflict); a changed spec needs a new plan.
+        current = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
+        if current.get("spec") != plan.vm.get("spec"):
+            raise PluginError(
+                f"virtualmachine.kubevirt.io/{plan.name} changed since it was read (its spec): nothing was written; "
+                "run the switch again"
+            )
+        body = {**current, "spec": plan.updated.get("spec")}
+    raise PluginError(
+        f"virtualmachine.kubevirt.io/{plan.name} kept changing while it was written ({CONFLICT_RETRIES} conflicts): "
+        "nothing was written; run the switch again"
+    )
+
+
+CONFLICT_RETRIES = 5  # client-go's retry.DefaultRetry steps
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:

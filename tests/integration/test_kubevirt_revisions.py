@@ -155,8 +155,26 @@ def test_switch_on_a_running_vm_is_live_updated_or_needs_a_restart(kubevirt_plan
     namespace = _namespace(kubevirt_plane)
     name = _create(kubevirt_plane, namespace, "Always")
     _until("create the VMI", lambda: _vmi(kubevirt_plane, namespace, name))
-    result = _cli(kubevirt_plane, "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large")
+    result = _cli(
+        kubevirt_plane,
+        "switch",
+        f"vm/{name}",
+        "-n",
+        namespace,
+        "--instancetype",
+        "u1.large",
+        "--wait",
+        "--timeout",
+        "60s",
+    )
     assert result.exit_code == 0, result.stderr
+    # --wait reports what the controller did, and that it is what the plan said
+    reported = result.stdout.splitlines()[-3:]
+    assert reported[0].startswith(f"instancetype revision: controllerrevision/{name}-u1.large-v1beta1-")
+    assert reported[1:] == [
+        'RestartRequired: "memory updated in template spec. Memory-hotplug is only available for migratable VMs"',
+        "VMI domain.cpu.sockets: 1 -> 2",
+    ]
 
     def restart_required():
         conditions = (_vm(kubevirt_plane, namespace, name).get("status") or {}).get("conditions") or []
