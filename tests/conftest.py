@@ -91,6 +91,22 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlP
         signal.signal(signal.SIGTERM, previous)
 
 
+@pytest.fixture(scope="session")
+def bare_plane(control_plane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlPlane]:  # noqa: F821
+    """A plane without KubeVirt's and CDI's processes (API server, controller manager and their CRDs only), for
+    tests of what the plugin does where KubeVirt's APIs are not served. Started on first use."""
+    plane = _start_plane(tmp_path_factory, "bare-plane", kubevirt=False)
+    try:
+        yield plane
+    finally:
+        plane.stop()
+
+
+def run_on(plane, *args: str, user: str = "admin") -> Result:
+    """Run the CLI in-process against ``plane`` as ``user``."""
+    return run_cli(list(args), environ={"HOME": "/nonexistent", "KUBECONFIG": str(plane.kubeconfig(user))})
+
+
 class KubeVirtPlanes:
     """One plane per KubeVirt version for the session, started on first use (the default version's is
     ``control_plane``), stopped at the end of the session."""
@@ -178,6 +194,53 @@ def plugin_path(control_plane) -> str:
             pytest.skip("kubectl-instancetype is not installed (pip install -e .)")
         scripts = Path(found).parent
     return os.pathsep.join([str(scripts), str(control_plane.bin_dir), "/usr/bin", "/bin"])
+
+
+def _wait_for_cluster_view(control_plane, allowed: bool) -> None:
+    import time
+
+    review = {
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SubjectAccessReview",
+        "spec": {
+            "user": "mallory",
+            "groups": ["system:authenticated"],
+            "resourceAttributes": {
+                "group": "instancetype.kubevirt.io",
+                "resource": "virtualmachineclusterinstancetypes",
+                "verb": "list",
+            },
+        },
+    }
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        _, answer = control_plane._request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
+        if bool(((answer or {}).get("status") or {}).get("allowed")) == allowed:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"cluster instance types still {'not ' if allowed else ''}readable by every user")
+
+
+@pytest.fixture
+def without_instancetype_view(control_plane) -> Iterator[None]:
+    """KubeVirt lets every authenticated user read cluster instance types and preferences (virt-operator's
+    ClusterRoleBinding ``instancetype.kubevirt.io:view`` to ``system:authenticated``,
+    pkg/virt-operator/resource/generate/rbac/cluster.go). For this test it is gone, as on a cluster whose
+    administrator removed it, so that the restricted users get exactly their own grants; then it is restored."""
+    path = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/instancetype.kubevirt.io:view"
+    code, binding = control_plane._request("GET", path)
+    if code != 200:  # a bare plane: KubeVirt's RBAC is not installed
+        yield
+        return
+    control_plane._request("DELETE", path)
+    _wait_for_cluster_view(control_plane, allowed=False)
+    try:
+        yield
+    finally:
+        for key in ("resourceVersion", "uid", "creationTimestamp", "managedFields"):
+            binding["metadata"].pop(key, None)
+        control_plane._request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
+        _wait_for_cluster_view(control_plane, allowed=True)
 
 
 # goref runs once per hypothesis example (a batch of inputs): a process start each time

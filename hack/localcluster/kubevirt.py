@@ -37,6 +37,7 @@ WEBHOOK_KINDS = ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration
 # KubeVirt's architecture names (pkg/virt-config: amd64, arm64, s390x) from the machine's.
 ARCHITECTURES = {"x86_64": "amd64", "aarch64": "arm64", "arm64": "arm64", "s390x": "s390x"}
 TOKEN_SECONDS = 7 * 24 * 3600
+CDI_FEATURE_GATES = ["HonorWaitForFirstConsumer", "WebhookPvcRendering"]
 
 
 def _b64(text: str) -> str:
@@ -243,7 +244,13 @@ class KubeVirtComponents:
                 "apiVersion": f"cdi.kubevirt.io/{version}",
                 "kind": "CDI",
                 "metadata": {"name": "cdi"},
-                "spec": {"imagePullPolicy": "IfNotPresent", "workload": {}, "infra": {}},
+                # CDI's release CR (manifests/templates/release/cdi-cr.yaml.in)
+                "spec": {
+                    "config": {"featureGates": CDI_FEATURE_GATES},
+                    "imagePullPolicy": "IfNotPresent",
+                    "infra": {"nodeSelector": {"kubernetes.io/os": "linux"}},
+                    "workload": {"nodeSelector": {"kubernetes.io/os": "linux"}},
+                },
                 "status": {
                     "phase": "Deployed",
                     "operatorVersion": cdi_version,
@@ -255,6 +262,19 @@ class KubeVirtComponents:
                         {**condition, "type": "Degraded", "status": "False"},
                     ],
                 },
+            }
+        )
+
+        # CDIConfig "config", which CDI's controller keeps from the CDI CR's spec.config
+        # (pkg/controller/config-controller.go); CDI's webhooks read its feature gates (pkg/feature-gates). Its CRD
+        # has no status subresource either.
+        self.plane.apply(
+            {
+                "apiVersion": "cdi.kubevirt.io/v1beta1",
+                "kind": "CDIConfig",
+                "metadata": {"name": "config"},
+                "spec": {"featureGates": CDI_FEATURE_GATES},
+                "status": {"filesystemOverhead": {"global": "0.06"}},  # common.DefaultGlobalOverhead
             }
         )
 

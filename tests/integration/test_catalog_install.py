@@ -1,9 +1,9 @@
 """``catalog install`` and ``catalog diff`` against real API servers.
 
-Most tests use a second, empty control plane whose preference CRDs have KubeVirt 1.8's schema as far as the
-catalog is concerned (no ``devices.preferredVideoType``, which v1.7.0's ``windows.*.virtio`` preferences set):
-the harness's CRDs with that one property removed. One test installs into a fresh namespace of the shared
-(KubeVirt 1.9 schema) control plane, where every object is accepted.
+Most tests use a second, empty plane with KubeVirt v1.8.0's own CRDs (printed by that version's virt-operator code,
+hack/kubevirt/v1.8.0), whose preference schema has no ``devices.preferredVideoType``, which v1.7.0's
+``windows.*.virtio`` preferences set. One test installs into a fresh namespace of the shared (KubeVirt v1.9.0)
+plane, where every object is accepted.
 """
 
 from __future__ import annotations
@@ -29,27 +29,28 @@ CLUSTER_INSTANCETYPE = "virtualmachineclusterinstancetype.instancetype.kubevirt.
 PREFERENCES_PATH = "/apis/instancetype.kubevirt.io/v1beta1/virtualmachineclusterpreferences"
 
 
-def _without_video_type(crds: list[dict]) -> list[dict]:
-    crds = copy.deepcopy(crds)
-    for crd in crds:
-        if crd["spec"]["names"]["kind"] in ("VirtualMachineClusterPreference", "VirtualMachinePreference"):
-            for version in crd["spec"]["versions"]:
-                spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]
-                del spec["properties"]["devices"]["properties"]["preferredVideoType"]
-    return crds
-
-
 @pytest.fixture(scope="module")
 def older_plane(control_plane, tmp_path_factory) -> Iterator:
-    """An empty control plane whose preference schema lacks preferredVideoType (as KubeVirt 1.8's)."""
-    from hack.localcluster import controlplane as harness
+    """An empty plane (API server and CRDs, no KubeVirt processes) with KubeVirt v1.8.0's CRDs."""
+    from hack.localcluster import ControlPlane
 
-    crds = _without_video_type(harness.all_crds())
-    plane = harness.ControlPlane(bin_dir=control_plane.bin_dir, workdir=tmp_path_factory.mktemp("older-plane"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(harness, "all_crds", lambda *args: crds)
-        plane.start()
+    plane = ControlPlane(
+        bin_dir=control_plane.bin_dir,
+        workdir=tmp_path_factory.mktemp("older-plane"),
+        kubevirt=False,
+        kubevirt_version="v1.8.0",
+    )
+    plane.start()
     try:
+        crd = plane.get(
+            {
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {"name": "virtualmachineclusterpreferences.instancetype.kubevirt.io"},
+            }
+        )
+        schema = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")["schema"]["openAPIV3Schema"]
+        assert "preferredVideoType" not in schema["properties"]["spec"]["properties"]["devices"]["properties"]
         yield plane
     finally:
         plane.stop()

@@ -193,16 +193,23 @@ def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_
 
 
 def test_field_tables_match_kubevirt_schemas(control_plane) -> None:
-    """The two-level field tables convert keeps are exactly the v1beta1 fields of KubeVirt v1.9.0's CRD schemas."""
-    from hack.localcluster.crds import kubevirt_module_dir, read_validations
+    """The two-level field tables convert keeps are exactly the v1beta1 fields of the CRD schemas KubeVirt v1.9.0's
+    virt-operator installs (the control plane serves them)."""
     from kubectl_instancetype.instancetype.convert import schema
 
-    schemas = read_validations(kubevirt_module_dir())
     for kind, table in (
         ("virtualmachineinstancetype", schema.INSTANCETYPE_FIELDS),
         ("virtualmachinepreference", schema.PREFERENCE_FIELDS),
     ):
-        spec = schemas[kind]["properties"]["spec"]["properties"]
+        crd = control_plane.get(
+            {
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {"name": f"{kind}s.instancetype.kubevirt.io"},
+            }
+        )
+        version = next(v for v in crd["spec"]["versions"] if v["name"] == "v1beta1")
+        spec = version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
         assert set(spec) == set(table), kind
         for key, children in table.items():
             if children is not None:

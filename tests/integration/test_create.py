@@ -196,7 +196,7 @@ def test_output_json_is_the_servers_answer(cli, control_plane) -> None:
     assert answer["metadata"]["uid"] == vm(control_plane, name, "default")["metadata"]["uid"]
 
 
-def test_restricted_user_is_refused_and_nothing_exists(cli, control_plane) -> None:
+def test_restricted_user_is_refused_and_nothing_exists(cli, control_plane, without_instancetype_view) -> None:
     name = next(NAMES)
     result = cli("create", "vm", "--name", name, "--instancetype", "u1.medium", user="alice")
     assert (result.exit_code, result.stdout) == (1, "")

@@ -42,7 +42,7 @@ def assert_one_error_line(result, expected: str) -> None:
     assert result.stderr == expected + "\n"
 
 
-def test_restricted_user_gets_what_it_may_list_and_one_warning(cli) -> None:
+def test_restricted_user_gets_what_it_may_list_and_one_warning(cli, without_instancetype_view) -> None:
     result = cli("list", "-n", "alice", user="alice")
     assert result.exit_code == 0
     assert result.stderr == (
@@ -60,7 +60,7 @@ def test_cluster_only_user_sees_cluster_objects(cli) -> None:
     assert result.stderr.count("\n") == 1
 
 
-def test_user_who_may_list_nothing_gets_an_error(cli) -> None:
+def test_user_who_may_list_nothing_gets_an_error(cli, without_instancetype_view) -> None:
     result = cli("list", user="mallory")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith(
@@ -69,7 +69,7 @@ def test_user_who_may_list_nothing_gets_an_error(cli) -> None:
     assert result.stderr.count("\n") == 1
 
 
-def test_forbidden_single_scope(cli) -> None:
+def test_forbidden_single_scope(cli, without_instancetype_view) -> None:
     result = cli("list", "--cluster", user="alice")
     assert_one_error_line(
         result,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 
 import pytest
 import yaml
@@ -12,6 +13,7 @@ import yaml
 from kubectl_instancetype.catalog.loader import load_catalog
 from kubectl_instancetype.instancetype.expand import expand_vm
 from kubectl_instancetype.kube.transport import Transport
+from tests.conftest import run_on
 
 pytestmark = pytest.mark.controlplane
 
@@ -54,16 +56,37 @@ def _catalog_spec(kind: str, name: str) -> dict:
     return next(obj["spec"] for obj in objects if obj["metadata"]["name"] == name)
 
 
+def revised(control_plane, vm: dict, timeout: float = 30.0) -> dict:
+    """The stored VM once KubeVirt's virt-controller has recorded revisions for its instance type and preference
+    (``status.instancetypeRef`` / ``preferenceRef``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = control_plane.get(vm)
+        status = stored.get("status") or {}
+        wanted = [
+            key
+            for key, matcher in (("instancetypeRef", "instancetype"), ("preferenceRef", "preference"))
+            if stored["spec"].get(matcher)
+        ]
+        if all((status.get(key) or {}).get("controllerRevisionRef") for key in wanted):
+            return stored
+        if time.monotonic() > deadline:
+            raise AssertionError(f"virt-controller recorded no revisions in {timeout:.0f}s: {status}")
+        time.sleep(0.1)
+
+
 def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
     name = next(NAMES)
-    stored = control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
+    stored = revised(
+        control_plane, control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
+    )
     spy = mocker.spy(Transport, "request")
     result = cli("expand", f"vm/{name}", "-n", namespace)
     assert (result.exit_code, result.stderr) == (0, "")
-    # one GET for the VM, one per reference
+    # one GET for the VM, one per reference: the ControllerRevisions virt-controller recorded in its status
     assert sorted(call.args[2].split("?")[0].rsplit("/", 2)[-2] for call in spy.call_args_list) == [
-        "virtualmachineclusterinstancetypes",
-        "virtualmachineclusterpreferences",
+        "controllerrevisions",
+        "controllerrevisions",
         "virtualmachines",
     ]
     expected = expand_vm(
@@ -75,7 +98,8 @@ def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
     template = expected["spec"]["template"]
     assert template["spec"]["domain"]["memory"] == {"guest": "4Gi"}
     assert template["spec"]["domain"]["devices"]["disks"] == [{"disk": {"bus": "virtio"}, "name": "containerdisk"}]
-    assert template["metadata"]["annotations"] == {"vm.kubevirt.io/os": "linux"}
+    # the preference's annotation, beside what KubeVirt's webhook adds (v1.9: kubevirt.io/pci-topology-version)
+    assert template["metadata"]["annotations"]["vm.kubevirt.io/os"] == "linux"
 
 
 def test_namespaced_kinds_explain_and_diff(cli, control_plane) -> None:
@@ -139,29 +163,41 @@ def _revision(control_plane, vm: dict, kind: str, obj_name: str, spec: dict, gen
 
 
 def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
-    # the live u1.small has 1 vCPU; the revisions hold an older spec with 2, as if the object changed since
-    older = {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}}
-    pinned = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    pinned["spec"]["instancetype"]["revisionName"] = _revision(
-        control_plane, pinned, "VirtualMachineClusterInstancetype", "u1.small", older
-    )
+    # virt-controller records the instance type as it is when the VM is created; the instance type then changes
+    # (2 vCPUs -> 1) and the expansion keeps using the recorded revision.
+    instancetype = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineInstancetype",
+        "metadata": {"name": "pinned-type", "namespace": namespace},
+        "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
+    }
+    control_plane.delete(instancetype)
+    control_plane.apply(instancetype)
+    matcher = {"kind": "VirtualMachineInstancetype", "name": "pinned-type"}
+    stored = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, matcher, None)))
+    revision = stored["status"]["instancetypeRef"]["controllerRevisionRef"]["name"]
+    live = control_plane.get(instancetype)
+    live["spec"]["cpu"]["guest"] = 1
+    path = f"/apis/instancetype.kubevirt.io/v1beta1/namespaces/{namespace}/virtualmachineinstancetypes/pinned-type"
+    status, answer = control_plane._request("PUT", path, live)
+    assert status == 200, answer
+
+    # v1.5+: the reference lives in status; it only counts while it is for the matcher's current name
+    result = cli("expand", f"vm/{stored['metadata']['name']}", "-n", namespace, "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    expanded = json.loads(result.stdout)
+    assert expanded["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2
+    assert "instancetypeRef" not in (expanded.get("status") or {})
+
+    # before v1.5 the controller wrote the revision's name into the matcher (spec.instancetype.revisionName)
+    pinned = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, matcher, None)))
+    pinned["spec"]["instancetype"]["revisionName"] = revision
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{pinned['metadata']['name']}"
     status, answer = control_plane._request("PUT", path, pinned)
     assert status == 200, answer
     result = cli("expand", f"vm/{pinned['metadata']['name']}", "-n", namespace, "-o", "json")
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2
-
-    # v1.5+: the reference lives in status; it only counts while it is for the matcher's current name
-    stored = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    revision = _revision(control_plane, stored, "VirtualMachineClusterInstancetype", "u1.small", older)
-    stored["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": revision}}}
-    path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{stored['metadata']['name']}/status"
-    status, answer = control_plane._request("PUT", path, stored)
-    assert status == 200, answer
-    result = cli("expand", f"vm/{stored['metadata']['name']}", "-n", namespace, "-o", "json")
-    assert json.loads(result.stdout)["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2
-    assert "status" not in json.loads(result.stdout) or "instancetypeRef" not in json.loads(result.stdout)["status"]
 
 
 def test_infer_from_a_labelled_pvc(cli, control_plane, namespace) -> None:
@@ -200,9 +236,17 @@ def test_failures(cli, control_plane, namespace) -> None:
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == 'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nope" not found\n'
 
+    # KubeVirt's webhook admits a VM whose instance type does not exist yet; the conflict appears when it does.
     conflicting = next(NAMES)
+    later = {"kind": "VirtualMachineInstancetype", "name": f"{conflicting}-type"}
+    control_plane.apply(_vm(conflicting, namespace, later, None, domain={"devices": {}, "cpu": {"cores": 2}}))
     control_plane.apply(
-        _vm(conflicting, namespace, {"name": "u1.medium"}, None, domain={"devices": {}, "cpu": {"cores": 2}})
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": later["name"], "namespace": namespace},
+            "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
+        }
     )
     result = cli("expand", f"vm/{conflicting}", "-n", namespace)
     assert (result.exit_code, result.stdout, result.stderr) == (
@@ -216,10 +260,11 @@ def test_failures(cli, control_plane, namespace) -> None:
     assert "does-not-exist" in result.stderr and "not found" in result.stderr
 
 
-def test_server_side_expansion_needs_kubevirt(cli, control_plane, namespace, tmp_path) -> None:
-    name = next(NAMES)
-    control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, None))
-    result = cli("expand", f"vm/{name}", "-n", namespace, "--server")
+def test_server_side_expansion_needs_kubevirt(bare_plane, tmp_path) -> None:
+    name, namespace = next(NAMES), "no-kubevirt"
+    bare_plane.ensure_namespace(namespace)
+    bare_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, None))
+    result = run_on(bare_plane, "expand", f"vm/{name}", "-n", namespace, "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "error: the server does not serve KubeVirt's expand-spec subresource (subresources.kubevirt.io/v1); "
@@ -227,6 +272,6 @@ def test_server_side_expansion_needs_kubevirt(cli, control_plane, namespace, tmp
     )
     manifest = tmp_path / "vm.yaml"
     manifest.write_text(yaml.safe_dump(_vm("from-file", namespace, {"name": "u1.medium"}, None)))
-    result = cli("expand", "-f", str(manifest), "--server")
+    result = run_on(bare_plane, "expand", "-f", str(manifest), "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert "expand-vm-spec subresource" in result.stderr

@@ -72,7 +72,6 @@ VOLUMES = [
     ("dv sourceRef without namespace", dv_volume("dv-ref-local"), None),
     ("dv own preference, pvc source", dv_volume("dv-pvc"), None),
     ("dv http source", dv_volume("dv-http"), None),
-    ("dv sourceRef DataImportCron", dv_volume("dv-cron"), None),
     ("dv garbage collected, pvc left", dv_volume("gone-dv"), None),
     ("dv and pvc gone", dv_volume("nothing-here"), None),
     ("dvt pvc source", dv_volume("t"), [template("t", {"source": {"pvc": {"name": "rhel-pvc", "namespace": B}}})]),
@@ -137,11 +136,11 @@ def reference(inferref, control_plane, volumes) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def volumes(control_plane) -> None:
-    from tests.integration.test_infer import OBJECTS
+    from tests.integration.test_infer import OBJECTS_IN_ORDER
 
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
-    for obj in OBJECTS:
+    for obj in OBJECTS_IN_ORDER:
         control_plane.apply(obj)
 
 

@@ -150,7 +150,10 @@ def test_remove(cli, control_plane, volume) -> None:
 def test_label_cdi_objects_prints_kubectls_name(cli, control_plane, kind, word) -> None:
     control_plane.ensure_namespace(NS)
     name = next(NAMES)
-    control_plane.apply(cdi(kind, NS, name, {"source": {"pvc": {"name": "x", "namespace": NS}}}))
+    spec: dict = {"source": {"pvc": {"name": "x", "namespace": NS}}}
+    if kind == "DataVolume":  # CDI's webhook wants the size of the claim it would create
+        spec["storage"] = {"resources": {"requests": {"storage": "1Gi"}}}
+    control_plane.apply(cdi(kind, NS, name, spec))
     result = cli("label", f"{word}/{name}", "-n", NS, "--default-preference", "fedora")
     theirs = kubectl(control_plane, "label", f"{word}/{name}", "other=x")
     assert theirs.returncode == 0, theirs.stderr

@@ -373,7 +373,7 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
         "metadata": {"name": name, "namespace": NAMESPACE},
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
     }
-    control_plane.apply(claim)
+    # The DataVolume first: CDI's webhook denies one whose PVC exists already; CDI's controller then makes the PVC.
     control_plane.apply(
         {
             "apiVersion": "cdi.kubevirt.io/v1beta1",
@@ -383,9 +383,13 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
                 "namespace": NAMESPACE,
                 "annotations": {"cdi.kubevirt.io/storage.usePopulator": "true"},
             },
-            "spec": {"source": {"http": {"url": "http://example.invalid/disk.img"}}, "storage": {}},
+            "spec": {
+                "source": {"http": {"url": "http://example.invalid/disk.img"}},
+                "storage": {"resources": {"requests": {"storage": "1Gi"}}},
+            },
         }
     )
+    control_plane.apply(claim)
 
     def attempt():
         return upload(cli, double, "dv", name, "--no-create", "--image-path", str(image))
