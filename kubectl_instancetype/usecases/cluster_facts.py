@@ -71,7 +71,7 @@ def cdi_version(client: Client) -> ComponentVersion:
     try:
         _get(client, CDI_UPLOAD_API)
     except NotFoundError:
-        return from_cr if from_cr.note != NOT_INSTALLED else ComponentVersion("", NOT_INSTALLED)
+        return from_cr
     except APIError as exc:
         return ComponentVersion("", f"unknown (cdi-apiserver: {exc.message})")
     return ComponentVersion("", "unknown (cdi-apiserver answers; no CDI resource reports a version)")
@@ -89,7 +89,7 @@ def _observed(client: Client, path: str, field: str) -> ComponentVersion:
         return ComponentVersion("", f"unknown ({exc.message})")
     items = answer.get("items") or [] if isinstance(answer, dict) else []
     if not items:
-        return ComponentVersion("", f"unknown (no {path.rsplit('/', 1)[-1]} resource)")
+        return ComponentVersion("", NOT_INSTALLED)
     version = ((items[0].get("status") or {}).get(field)) or ""
     return ComponentVersion(str(version), "" if version else "unknown (not reported yet)")
 

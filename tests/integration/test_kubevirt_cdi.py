@@ -102,3 +102,17 @@ def test_upload_without_cdi_fails_at_once_saying_so(bare_plane, image, mocker) -
     assert [(call.args[1], call.args[2]) for call in spy.call_args_list] == [
         ("GET", "/apis/upload.cdi.kubevirt.io/v1beta1")
     ]
+
+
+def test_version_on_a_cluster_without_kubevirt_or_cdi(bare_plane) -> None:
+    from kubectl_instancetype import __version__
+
+    environ = {"HOME": "/nonexistent", "KUBECONFIG": str(bare_plane.kubeconfig("admin"))}
+    result = run_cli(["version"], environ=environ)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        f"Client Version: v{__version__}",
+        "Server Version: v1.36.3",
+        "KubeVirt Version: not installed",
+        "CDI Version: not installed",
+    ]
