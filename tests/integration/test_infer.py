@@ -81,7 +81,7 @@ OBJECTS_IN_ORDER = sorted(OBJECTS, key=lambda obj: obj["kind"] == "DataVolume")
 
 
 @pytest.fixture(scope="module")
-def volumes(control_plane) -> None:
+def volumes(control_plane, virt_api_reads_snapshots) -> None:
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
     for obj in OBJECTS_IN_ORDER:

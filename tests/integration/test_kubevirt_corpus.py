@@ -64,6 +64,8 @@ def sessions():
     yield opened
     for session in opened.values():
         session.session.close()
+        # other modules count namespaced instance types: the corpus's go with their namespace
+        session.plane.delete_namespace(NAMESPACE, wait=60)
 
 
 @pytest.fixture

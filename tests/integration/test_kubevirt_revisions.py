@@ -26,10 +26,21 @@ def _cli(plane, *args: str):
     return run_cli(list(args), environ={"HOME": "/nonexistent", "KUBECONFIG": str(plane.kubeconfig("admin"))})
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _namespaces_go_afterwards():
+    yield
+    for name, plane in USED.items():
+        plane.delete_namespace(name)
+
+
 def _namespace(plane) -> str:
     name = f"revisions-{plane.kubevirt_version.replace('.', '-')}"
     plane.ensure_namespace(name)
+    USED[name] = plane
     return name
+
+
+USED: dict[str, object] = {}
 
 
 def _vm(plane, namespace: str, name: str) -> dict:
