@@ -103,7 +103,7 @@ def create_vm(
     except APIError as exc:
         if not is_admission_denial(exc):
             raise
-        raise AdmissionDenied(exc, explain(verdict, exc.message)) from None
+        raise AdmissionDenied(exc, explain(verdict, exc.message, session)) from None
     return Created(answer, VIRTUAL_MACHINES, dry_run)
 
 
@@ -132,6 +132,7 @@ def client_dry_run_preflight(
             target = probe.namespace
             check_object_names(manifest, VIRTUAL_MACHINES, target)
             verdict = check_vm(probe, manifest, target)
+            hint = explain(verdict, verdict.denial.status_message, probe) if verdict.denial is not None else ""
     except InferenceForbidden as exc:
         say(f"Warning: pre-flight skipped: {exc.message}")
         return manifest
@@ -141,7 +142,7 @@ def client_dry_run_preflight(
         return manifest
     report_notes(verdict, report)
     if verdict.denial is not None:
-        raise AdmissionDenied(verdict.denial.as_api_error(), explain(verdict, verdict.denial.status_message))
+        raise AdmissionDenied(verdict.denial.as_api_error(), hint)
     if resolve_inference:
         return _without_namespace_added(verdict.vm, manifest)
     return manifest

@@ -258,8 +258,11 @@ def is_admission_denial(error: APIError) -> bool:
     return "admission webhook" in error.message and "denied the request" in error.message
 
 
-def explain(verdict: Verdict | None, message: str) -> str:
-    """What to do about a denial whose message is ``message``, from what the pre-flight found ("" if nothing)."""
+def explain(verdict: Verdict | None, message: str, session: Session | None = None) -> str:
+    """What to do about a denial whose message is ``message``, from what the pre-flight found ("" if nothing).
+
+    With ``session``, a requirements failure names the smallest instance types that satisfy the preference
+    (``recommend``'s ranking: one list of the instance types, on that failure only)."""
     from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
     from ..instancetype.requirements import DENIAL_PREFIX
 
@@ -278,13 +281,39 @@ def explain(verdict: Verdict | None, message: str) -> str:
             "or a preference that does not spread"
         )
     if DENIAL_PREFIX.strip() in message:
+        name = str((spec.get("preference") or {}).get("name") or "")
+        found = verdict.found.preference if verdict is not None else None
+        fitting = _fitting(session, found) if session is not None and found is not None else []
+        if fitting and name:
+            return (
+                f"the smallest instance types that satisfy preference {name}: {', '.join(fitting)} "
+                f"(kubectl instancetype recommend --preference {name})"
+            )
         hint = f"choose an instance type that meets the {preference or 'preference'}'s requirements"
-        if spec.get("preference", {}).get("name"):
-            hint += f" (kubectl instancetype recommend --preference {spec['preference']['name']})"
+        if name:
+            hint += f" (kubectl instancetype recommend --preference {name})"
         return hint
     if "label on the volume" in message:
         return "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference"
     return ""
+
+
+FITTING_SHOWN = 3
+
+
+def _fitting(session: Session, preference_spec: dict[str, Any]) -> list[str]:
+    """The names of the smallest instance types that satisfy ``preference_spec``, as ``recommend`` ranks them
+    (empty when they cannot be listed: the hint is a courtesy, it must not hide KubeVirt's answer)."""
+    from ..instancetype.listing import INSTANCETYPES, Filters, RangeFilter
+    from .listing import ClusterSource, Query
+    from .recommend import recommend
+
+    query = Query(INSTANCETYPES, "", RangeFilter.from_filters(Filters(), INSTANCETYPES))
+    try:
+        result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=FITTING_SHOWN)
+    except PluginError:
+        return []
+    return [str((c.obj.get("metadata") or {}).get("name", "")) for c in result.fitting]
 
 
 def _matcher_text(matcher: Any, what: str) -> str:

@@ -120,16 +120,16 @@ DENIED = 'Error from server (Invalid): admission webhook "virtualmachine-validat
             ["--instancetype", "u1.nano", "--preference", "windows.11"],
             1,
             f"{DENIED}failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
-            "instance type, preference requires 2 vCPU; choose an instance type that meets the preference "
-            "windows.11's requirements (kubectl instancetype recommend --preference windows.11)\n",
+            "instance type, preference requires 2 vCPU; the smallest instance types that satisfy preference "
+            "windows.11: u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n",
         ),
         (["--instancetype", "u1.2xmedium", "--preference", "oraclelinux"], 0, ""),
         (
             ["--preference", "fedora"],
             1,
             f"{DENIED}failure checking preference requirements: insufficient Memory resources of 512Mi provided by "
-            "VirtualMachine, preference requires 2Gi; choose an instance type that meets the preference fedora's "
-            "requirements (kubectl instancetype recommend --preference fedora)\n",
+            "VirtualMachine, preference requires 2Gi; the smallest instance types that satisfy preference fedora: "
+            "u1.small, d1.small, cx1.medium (kubectl instancetype recommend --preference fedora)\n",
         ),
     ],
 )

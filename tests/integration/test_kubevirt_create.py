@@ -36,8 +36,8 @@ def test_a_requirement_denial_is_kubevirts_with_what_to_do(cli, control_plane, n
     message = (
         'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
         "failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance type, "
-        "preference requires 2 vCPU; choose an instance type that meets the preference windows.11's requirements "
-        "(kubectl instancetype recommend --preference windows.11)\n"
+        "preference requires 2 vCPU; the smallest instance types that satisfy preference windows.11: u1.2xmedium, "
+        "d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n"
     )
     assert (sent.exit_code, sent.stdout, sent.stderr) == (1, "", message)
     assert _stored(control_plane, namespace, name) is None
