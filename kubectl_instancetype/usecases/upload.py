@@ -223,7 +223,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
             raise UsageError("uploadproxy URL not found")
         url = check_proxy_url(url)
         settings.say(f"Uploading data to {redact_url(url)}")
-        token = _token(client, name, namespace)
+        token = upload_token(client, name, namespace)
         _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
         if plan.datasource:
@@ -443,7 +443,7 @@ def _proxy_url_from_cdiconfig(client: Client) -> str:
     return str((config.get("status") or {}).get("uploadProxyURL") or "")
 
 
-def _token(client: Client, pvc_name: str, namespace: str) -> str:
+def upload_token(client: Client, pvc_name: str, namespace: str) -> str:
     """``getUploadToken``: create an UploadTokenRequest and read ``status.token`` (never printed)."""
     from ..kube import resources
 
@@ -521,7 +521,7 @@ def _upload_data(
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":
                 try:
-                    token = _token(client, plan.name, namespace)
+                    token = upload_token(client, plan.name, namespace)
                 except PluginError as exc:
                     raise UploadError(f"failed to get upload token: {exc.message}") from exc
     finally:

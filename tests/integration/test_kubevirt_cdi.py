@@ -40,10 +40,10 @@ def test_a_data_volume_cdi_denies_is_denied_with_cdis_words(cli, control_plane, 
 
 
 def test_the_upload_token_is_cdis(control_plane, namespace) -> None:
-    from kubectl_instancetype.usecases.upload import _token
+    from kubectl_instancetype.usecases.upload import upload_token
 
     with _client(control_plane) as client:
-        token = _token(client, "disk", namespace)
+        token = upload_token(client, "disk", namespace)
     # cdi-apiserver signs a JWT (three base64url parts) for the PVC; the plugin never prints it
     assert token.count(".") == 2 and len(token) > 100
 
