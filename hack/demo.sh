@@ -39,13 +39,17 @@ step kubectl get virtualmachines -n demo
 step kubectl instancetype revisions vm/demo-fedora -n demo
 step kubectl instancetype expand vm/demo-fedora -n demo --diff
 step kubectl instancetype expand vm/demo-fedora -n demo --explain
-step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large
-kubectl wait vm/demo-fedora -n demo --for=condition=RestartRequired --timeout=60s >/dev/null 2>&1 || true
-# The controller's answer: a new revision, the VMI's sockets live-updated, memory only after a restart.
+step kubectl instancetype usage virtualmachineclusterinstancetype/u1.medium -n demo
+step kubectl instancetype lint --all
+step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --plan
+# The controller's answer (--wait): a new revision, the VMI's sockets live-updated, memory only after a restart.
+step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --wait --timeout 60s
 step kubectl instancetype revisions vm/demo-fedora -n demo
-step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"\n"}'
+step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"
+"}'
 step kubectl get vm demo-fedora -n demo \
-  -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"\n"}'
+  -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"
+"}'
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo --dry-run=server || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5

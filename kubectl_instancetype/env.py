@@ -53,10 +53,18 @@ def random_suffix(length: int) -> str:
     return random_string(length)
 
 
+# A file a flag names for a small value (--password-file, an SSH key, a template file): more is refused.
+MAX_SMALL_FILE_BYTES = 1 << 20
+
+
 def read_text_file(path: str) -> str:
-    """Read a file the user named (cloud-init data, passwords, manifests) as text, bytes kept as they are."""
-    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-        return handle.read()
+    """Read a file the user named for a small value (passwords, keys, templates) as text, bytes kept as they are;
+    an :class:`OSError` ("file too large") past :data:`MAX_SMALL_FILE_BYTES`."""
+    with open(path, "rb") as handle:
+        raw = handle.read(MAX_SMALL_FILE_BYTES + 1)
+    if len(raw) > MAX_SMALL_FILE_BYTES:
+        raise OSError(errno.EFBIG, f"file too large (more than {MAX_SMALL_FILE_BYTES >> 20} MiB)", path)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 @dataclass

@@ -45,6 +45,16 @@ class PreflightError(PluginError):
     """A check against the cluster before a write failed (missing reference, unmet requirement); nothing was written."""
 
 
+class UploadError(PluginError):
+    """An upload failed or was interrupted; the message says what exists and how to go on."""
+
+    def render(self) -> str:
+        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
+        if self.message.startswith("Error from server"):
+            return self.message
+        return super().render()
+
+
 class ConfigurationError(PluginError):
     """The kubeconfig is missing, unreadable or inconsistent (the text after kubectl's ``Error in configuration:``)."""
 
@@ -120,12 +130,40 @@ def render(exc: BaseException) -> str:
     """The text printed on stderr for ``exc``; unexpected exceptions get a generic ``error:`` line."""
     if isinstance(exc, PluginError):
         return exc.render()
+    internal = _python_internal(exc)
+    if internal is not None:
+        return f"error: {internal}"
     if isinstance(exc, OSError) and exc.strerror:
         # Go's wording: "open /path: no such file or directory"; our closed-stream writes carry their own text.
         text = f"open {exc.filename}: {exc.strerror.lower()}" if exc.filename else exc.strerror
         return f"error: {text}"
     text = str(exc) or exc.__class__.__name__
     return text if text.startswith("error:") else f"error: {text}"
+
+
+def _python_internal(exc: BaseException) -> str | None:
+    """One sentence for the failures whose Python text would mean nothing to a user (``MemoryError``, recursion
+    depth, codec errors, the int-digits limit, ``_ssl.c`` lines, ``[Errno N]``), or None."""
+    if isinstance(exc, MemoryError):
+        return "out of memory: the input is larger than this machine can hold; give a smaller input"
+    if isinstance(exc, RecursionError):
+        return "the input nests too deeply to process (more than about 1,000 levels)"
+    if isinstance(exc, UnicodeError):
+        return "the input is not valid UTF-8 text"
+    text = str(exc)
+    if isinstance(exc, ValueError) and ("integer string conversion" in text or "Exceeds the limit" in text):
+        return "a number has more than 4300 digits, more than is read"
+    if exc.__class__.__module__ == "ssl" or "_ssl.c" in text:
+        import re
+
+        reason = getattr(exc, "reason", None)
+        words = str(reason).lower().replace("_", " ") if reason else re.sub(r"^\[SSL: [A-Z_]+\]\s*", "", text)
+        return "tls: " + re.sub(r"\s*\(_ssl\.c:\d+\)", "", words)
+    if isinstance(exc, KeyError):
+        return f"unexpected value {text}"
+    if isinstance(exc, OSError) and exc.errno is not None and not exc.filename and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]  # Go's words have no "[Errno N]"
+    return None
 
 
 def exit_code(exc: BaseException) -> ExitStatus:

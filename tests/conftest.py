@@ -8,6 +8,7 @@ import io
 import json
 import os
 import platform
+import re
 import signal
 import subprocess
 import sys
@@ -57,6 +58,63 @@ def run_cli(
             setattr(env, name, value)
     code = run(args, env)
     return Result(code, stdout.getvalue(), stderr.getvalue())
+
+
+FIXED_SUFFIX_LETTERS = "bcdfghjklmnpqrstvwxz"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def fixed_suffixes():
+    """A ``random_suffix`` for the Environment returning ``bbbbb``, ``ccccc``, ... on successive calls."""
+    letters = iter(FIXED_SUFFIX_LETTERS)
+    return lambda length: next(letters) * length
+
+
+def usage_error(call) -> str:
+    """The message of the UsageError that ``call()`` raises (the test fails when it raises none)."""
+    from kubectl_instancetype.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        call()
+    return caught.value.message
+
+
+def golden_create_cases() -> list[tuple[str, str, list[str], Path]]:
+    """The virtctl-parity golden corpus: ``(case id, create subcommand, flags, expected.yaml)`` for every directory
+    of tests/golden/createvm (flags in ``args``) and tests/golden/createtypes (subcommand, then flags)."""
+    import shlex
+
+    cases = []
+    for group in ("createvm", "createtypes"):
+        for case_dir in sorted((GOLDEN / group).iterdir()):
+            words = shlex.split((case_dir / "args").read_text())
+            command, argv = ("vm", words) if group == "createvm" else (words[0], words[1:])
+            cases.append((f"{group}/{case_dir.name}", command, argv, case_dir / "expected.yaml"))
+    return cases
+
+
+def run_create(command: str, argv: list[str], *, read_file=None) -> Result:
+    """``create COMMAND ARGV --dry-run=client -o yaml`` through the CLI (the Typer path users hit), with the fixed
+    random suffixes and no kubeconfig (the client dry run's pre-flight is skipped without a cluster)."""
+    return run_cli(
+        ["create", command, "--dry-run=client", "-o", "yaml", *argv],
+        random_suffix=fixed_suffixes(),
+        read_file=read_file,
+    )
+
+
+def example_command_lines(examples: str, command: str) -> list[list[str]]:
+    """The flags of every ``{prog} create <command> ...`` line of a help example block."""
+    import shlex
+
+    joined = examples.replace("\\\n", " ")
+    lines = []
+    for line in joined.splitlines():
+        line = line.strip()
+        prefix = f"{{prog}} create {command}"
+        if line.startswith(prefix):
+            lines.append(shlex.split(line[len(prefix) :].split("|")[0]))
+    return lines
 
 
 def _start_plane(tmp_path_factory: pytest.TempPathFactory, name: str, **options) -> ControlPlane:  # noqa: F821
@@ -214,7 +272,7 @@ def _wait_for_cluster_view(control_plane, allowed: bool) -> None:
     }
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        _, answer = control_plane._request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
+        _, answer = control_plane.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
         if bool(((answer or {}).get("status") or {}).get("allowed")) == allowed:
             return
         time.sleep(0.1)
@@ -228,18 +286,18 @@ def without_instancetype_view(control_plane) -> Iterator[None]:
     pkg/virt-operator/resource/generate/rbac/cluster.go). For this test it is gone, as on a cluster whose
     administrator removed it, so that the restricted users get exactly their own grants; then it is restored."""
     path = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/instancetype.kubevirt.io:view"
-    code, binding = control_plane._request("GET", path)
+    code, binding = control_plane.request("GET", path)
     if code != 200:  # a bare plane: KubeVirt's RBAC is not installed
         yield
         return
-    control_plane._request("DELETE", path)
+    control_plane.request("DELETE", path)
     _wait_for_cluster_view(control_plane, allowed=False)
     try:
         yield
     finally:
         for key in ("resourceVersion", "uid", "creationTimestamp", "managedFields"):
             binding["metadata"].pop(key, None)
-        control_plane._request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
+        control_plane.request("POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", binding)
         _wait_for_cluster_view(control_plane, allowed=True)
 
 
@@ -307,6 +365,122 @@ def goref(binaries: Path):
     return lambda mode, cases: run_goref(binaries, mode, cases)
 
 
+# --- virtctl parity: the same command line through virtctl and through our CLI ------------------------------------
+
+RANDOM_SUFFIX = r"[bcdfghjklmnpqrstvwxz2456789]{5}"
+# printed on every failure by the unstamped virtctl before its error line
+VERSION_CHECK_LINE = re.compile(r"^failed to validate metadata: .* is not a valid semver identifier$")
+PASSWORD = "  pa55word with spaces \n"
+# files the create rows read (``--password-file``), written into the virtctl work directory
+VIRTCTL_FILES = {"/pw": "  s3cret \n", "/blank-pw": " \n"}
+
+
+@pytest.fixture(scope="session")
+def virtctl_workdir(tmp_path_factory) -> Path:
+    """A directory with a kubeconfig virtctl can load (it never connects for create) and the rows' files."""
+    path = tmp_path_factory.mktemp("virtctl")
+    (path / "kubeconfig").write_text(
+        "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: dummy\n"
+        "contexts:\n- context:\n    cluster: dummy\n    user: dummy\n  name: dummy\ncurrent-context: dummy\n"
+        "users:\n- name: dummy\n  user:\n    token: dummy\n"
+    )
+    (path / "password").write_text(PASSWORD)
+    (path / "empty-password").write_text(" \n")
+    for name, content in VIRTCTL_FILES.items():
+        (path / name.lstrip("/")).write_text(content)
+    return path
+
+
+def expand_dir(argv: list[str], workdir: Path) -> list[str]:
+    """``{dir}`` in the flags replaced by the virtctl work directory."""
+    return [arg.replace("{dir}", str(workdir)) for arg in argv]
+
+
+def run_virtctl(binaries: Path, workdir: Path, command: str, argv: list[str]) -> tuple[int, str, list[str]]:
+    """(exit code, stdout, stderr lines without the version-check noise) of ``virtctl create <command> ...``."""
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(workdir), "KUBECONFIG": str(workdir / "kubeconfig")}
+    result = subprocess.run(
+        [str(binaries / "virtctl"), "create", command, *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=workdir,
+        timeout=60,
+    )
+    lines = [line for line in result.stderr.splitlines() if not VERSION_CHECK_LINE.match(line)]
+    return result.returncode, result.stdout, lines
+
+
+def normalise_generated_names(text: str, command: str) -> str:
+    """Replace virtctl's random name suffixes by the fixed test suffixes, in the order virtctl drew them."""
+    import yaml
+
+    document = yaml.safe_load(text)
+    drawn = []
+    prefixes = {"vm": "vm", "instancetype": "(?:cluster)?instancetype", "preference": "(?:cluster)?preference"}
+    match = re.fullmatch(rf"{prefixes[command]}-({RANDOM_SUFFIX})", document["metadata"].get("name", ""))
+    if match:
+        drawn.append(match.group(1))
+    if command == "vm":
+        for volume in document["spec"]["template"]["spec"].get("volumes", []):
+            match = re.fullmatch(rf"imported-volume-({RANDOM_SUFFIX})", volume["name"])
+            if "dataVolume" in volume and match:
+                drawn.append(match.group(1))
+    suffixes = fixed_suffixes()
+    for suffix in drawn:
+        text = re.sub(rf"(?<=-){suffix}\b", suffixes(5), text)
+    return text
+
+
+def create_through_cli(command: str, argv: list[str]) -> tuple[str | None, str | None, list[str]]:
+    """(YAML or None, error or None, warnings) of ``create COMMAND ARGV --dry-run=client -o yaml`` through the CLI
+    (the Typer path users hit), with the fixed random suffixes."""
+    result = run_create(command, argv)
+    lines = result.stderr.splitlines()
+    if result.exit_code:
+        return None, lines[-1].removeprefix("error: "), lines[:-1]
+    return result.stdout, None, lines
+
+
+def flags_to_argv(flags: dict, namespace: str | None = None) -> list[str]:
+    """Command-line flags for a ``*Options.from_flags`` mapping of the unit tests (files moved to ``{dir}``)."""
+    argv = ["-n", namespace] if namespace else []
+    for name, value in flags.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for item in values:
+            text = str(item).lower() if isinstance(item, bool) else str(item)
+            if name == "password-file":
+                text = "{dir}" + text
+            argv.append(f"--{name}={text}")
+    return argv
+
+
+def virtctl_answers(binaries: Path, workdir: Path, rows: list[tuple[str, list[str]]]) -> dict:
+    """virtctl's answer for every ``(command, argv)`` row, computed up front on a few threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    keys = list(dict.fromkeys((command, tuple(expand_dir(argv, workdir))) for command, argv in rows))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = pool.map(lambda key: run_virtctl(binaries, workdir, key[0], list(key[1])), keys)
+        return dict(zip(keys, answers))
+
+
+def assert_same_as_virtctl(answers: dict, workdir: Path, command: str, argv: list[str]) -> None:
+    """Our CLI and virtctl agree on the row: the same YAML (generated names mapped to the fixed suffixes) and
+    warnings, or the same error (virtctl prints it as its last stderr line) after the same warnings."""
+    argv = expand_dir(argv, workdir)
+    code, stdout, stderr = answers[(command, tuple(argv))]
+    text, error, warnings = create_through_cli(command, argv)
+    if code == 0:
+        assert error is None, f"virtctl succeeded, we failed with: {error}"
+        assert text == normalise_generated_names(stdout, command)
+        assert warnings == stderr
+    else:
+        assert error is not None, f"virtctl failed with {stderr[-1:]}, we succeeded"
+        assert error == stderr[-1]
+        assert warnings == stderr[:-1]
+
+
 VIRT_API_SNAPSHOT_READER = "kubectl-instancetype-tests:virt-api-volumesnapshots"
 
 
@@ -320,7 +494,7 @@ def _virt_api_may_read_snapshots(control_plane) -> bool:
             "resourceAttributes": {"group": "snapshot.storage.k8s.io", "resource": "volumesnapshots", "verb": "get"},
         },
     }
-    _, answer = control_plane._request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
+    _, answer = control_plane.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
     return bool(((answer or {}).get("status") or {}).get("allowed"))
 
 
@@ -346,16 +520,16 @@ def virt_api_reads_snapshots(control_plane) -> Iterator[None]:
         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": VIRT_API_SNAPSHOT_READER},
         "subjects": [{"kind": "ServiceAccount", "name": "kubevirt-apiserver", "namespace": "kubevirt"}],
     }
-    control_plane._request("POST", f"{rbac}/clusterroles", role)
-    control_plane._request("POST", f"{rbac}/clusterrolebindings", binding)
+    control_plane.request("POST", f"{rbac}/clusterroles", role)
+    control_plane.request("POST", f"{rbac}/clusterrolebindings", binding)
     deadline = time.monotonic() + 10
     while not _virt_api_may_read_snapshots(control_plane) and time.monotonic() < deadline:
         time.sleep(0.1)
     try:
         yield
     finally:
-        control_plane._request("DELETE", f"{rbac}/clusterrolebindings/{VIRT_API_SNAPSHOT_READER}")
-        control_plane._request("DELETE", f"{rbac}/clusterroles/{VIRT_API_SNAPSHOT_READER}")
+        control_plane.request("DELETE", f"{rbac}/clusterrolebindings/{VIRT_API_SNAPSHOT_READER}")
+        control_plane.request("DELETE", f"{rbac}/clusterroles/{VIRT_API_SNAPSHOT_READER}")
         deadline = time.monotonic() + 10
         while _virt_api_may_read_snapshots(control_plane) and time.monotonic() < deadline:
             time.sleep(0.1)

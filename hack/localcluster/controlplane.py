@@ -287,7 +287,7 @@ class ControlPlane:
                 log = (self.workdir / f"{name}.log").read_text(errors="replace")[-3000:]
                 raise RuntimeError(f"{name} exited with {process.returncode}:\n{log}")
 
-    def _request(
+    def request(
         self,
         method: str,
         path: str,
@@ -296,6 +296,7 @@ class ControlPlane:
         timeout: float = 10.0,
         content_type: str = "application/json",
     ) -> tuple[int, dict | None]:
+        """One JSON request to the API server as ``token``'s user (admin by default): (status, decoded body)."""
         context = ssl.create_default_context(cafile=str(self.ca_file))
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=context, timeout=timeout)
         try:
@@ -321,8 +322,8 @@ class ControlPlane:
             self.check_processes()
             if self.ca_file.exists():
                 try:
-                    status, _ = self._request("GET", "/readyz", timeout=2)
-                    if status == 200 and self._request("GET", "/api/v1/namespaces/default", timeout=2)[0] == 200:
+                    status, _ = self.request("GET", "/readyz", timeout=2)
+                    if status == 200 and self.request("GET", "/api/v1/namespaces/default", timeout=2)[0] == 200:
                         return
                     last = f"readyz {status}"
                 except (OSError, ssl.SSLError, http.client.HTTPException) as exc:
@@ -353,7 +354,7 @@ class ControlPlane:
 
     def apply(self, obj: dict, token: str | None = None) -> dict:
         """Create ``obj`` (or leave it when it exists) with the admin token; returns the server's object."""
-        status, answer = self._request("POST", self._object_path(obj), obj, token=token)
+        status, answer = self.request("POST", self._object_path(obj), obj, token=token)
         if status == 409:
             return answer or {}
         if status >= 300:
@@ -370,13 +371,13 @@ class ControlPlane:
     def delete(self, obj: dict, propagation: str | None = None) -> None:
         """Delete ``obj`` (by kind, namespace and name); a missing object is fine."""
         body = {"propagationPolicy": propagation} if propagation else None
-        status, answer = self._request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}", body)
+        status, answer = self.request("DELETE", f"{self._object_path(obj)}/{obj['metadata']['name']}", body)
         if status >= 300 and status != 404:
             raise RuntimeError(f"deleting {obj['kind']} {obj['metadata']['name']}: {status} {answer}")
 
     def get(self, obj: dict) -> dict | None:
         """The server's copy of ``obj``, or None when it does not exist."""
-        status, answer = self._request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
+        status, answer = self.request("GET", f"{self._object_path(obj)}/{obj['metadata']['name']}")
         return answer if status == 200 else None
 
     def ensure_namespace(self, name: str, labels: dict[str, str] | None = None) -> None:
@@ -391,7 +392,7 @@ class ControlPlane:
         self.delete({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}})
         deadline = time.monotonic() + wait
         while wait and time.monotonic() < deadline:
-            if self._request("GET", f"/api/v1/namespaces/{name}")[0] == 404:
+            if self.request("GET", f"/api/v1/namespaces/{name}")[0] == 404:
                 return
             time.sleep(0.2)
         if wait:
@@ -481,7 +482,7 @@ class ControlPlane:
             version = next(v["name"] for v in crd["spec"]["versions"] if v.get("storage"))
             plural = crd["spec"]["names"]["plural"]
             while True:
-                code, answer = self._request("GET", f"/apis/{group}/{version}/{plural}?limit=1", timeout=30)
+                code, answer = self.request("GET", f"/apis/{group}/{version}/{plural}?limit=1", timeout=30)
                 if code == 200:
                     break
                 if time.monotonic() > deadline:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import threading
 from pathlib import Path
@@ -142,3 +143,36 @@ def all_crds(version: str | None = None) -> list[dict]:
     version = version or default_kubevirt_version()
     objects = kubevirt_manifests(version) + cdi_manifests()
     return [o for o in objects if o["kind"] == "CustomResourceDefinition"] + [volume_snapshot_crd()]
+
+
+# The schemas alone, without building anything: the ``CRDsValidation`` map of
+# pkg/virt-operator/resource/generate/components/validations_generated.go in the Go module (for unit tests).
+VALIDATIONS_FILE = "pkg/virt-operator/resource/generate/components/validations_generated.go"
+_ENTRY = re.compile(r'^\t"([a-z]+)": `(.*?)`,$', re.S | re.M)
+
+
+def kubevirt_module_dir(version: str | None = None) -> Path:
+    """Download (once) the KubeVirt Go module and return its directory in the module cache."""
+    version = version or default_kubevirt_version()
+    result = subprocess.run(
+        ["go", "mod", "download", "-json", f"kubevirt.io/kubevirt@{version}"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd="/",
+    )
+    info = json.loads(result.stdout or "{}")
+    if result.returncode != 0 or "Dir" not in info:
+        raise RuntimeError(
+            f"go mod download kubevirt.io/kubevirt@{version} failed: {info.get('Error') or result.stderr.strip()}"
+        )
+    return Path(info["Dir"])
+
+
+def read_validations(module_dir: Path) -> dict[str, dict]:
+    """Parse the ``CRDsValidation`` map: lowercase kind -> ``openAPIV3Schema`` (as data)."""
+    import yaml
+
+    text = (module_dir / VALIDATIONS_FILE).read_text()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return {kind: yaml.load(body, Loader=loader)["openAPIV3Schema"] for kind, body in _ENTRY.findall(text)}

@@ -220,7 +220,7 @@ class KubeVirtComponents:
                 ],
             }
         }
-        code, answer = plane._request(
+        code, answer = plane.request(
             "PATCH",
             f"/apis/kubevirt.io/v1/namespaces/{KUBEVIRT_NAMESPACE}/kubevirts/kubevirt/status",
             status,
@@ -280,7 +280,7 @@ class KubeVirtComponents:
 
     def configure(self, configuration: dict) -> None:
         """Replace the KubeVirt CR's ``spec.configuration`` (virt-api and virt-controller reload it)."""
-        code, answer = self.plane._request(
+        code, answer = self.plane.request(
             "PATCH",
             f"/apis/kubevirt.io/v1/namespaces/{KUBEVIRT_NAMESPACE}/kubevirts/kubevirt",
             [{"op": "replace", "path": "/spec/configuration", "value": configuration}],
@@ -291,7 +291,7 @@ class KubeVirtComponents:
         self.configuration = configuration
 
     def _service_account_kubeconfig(self, namespace: str, account: str) -> Path:
-        code, answer = self.plane._request(
+        code, answer = self.plane.request(
             "POST",
             f"/api/v1/namespaces/{namespace}/serviceaccounts/{account}/token",
             {
@@ -360,7 +360,7 @@ class KubeVirtComponents:
         deadline = time.monotonic() + READY_TIMEOUT
         for name in names:
             while True:
-                code, answer = self.plane._request("GET", f"/apis/apiregistration.k8s.io/v1/apiservices/{name}")
+                code, answer = self.plane.request("GET", f"/apis/apiregistration.k8s.io/v1/apiservices/{name}")
                 conditions = {c["type"]: c for c in ((answer or {}).get("status") or {}).get("conditions") or []}
                 available = conditions.get("Available") or {}
                 if available.get("status") == "True":

@@ -77,7 +77,7 @@ ANNOTATION_ICON = "iconClass"
 ANNOTATION_TAGS = "tags"
 SPEC_OS_ANNOTATION = "vm.kubevirt.io/os"
 
-_DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
 class UnknownCatalogVersionError(UsageError, LookupError):
@@ -144,14 +144,15 @@ def load_catalog(version: str = DEFAULT_VERSION) -> Catalog:
     """
     if version not in VERSIONS:
         raise UnknownCatalogVersionError(version)
-    return _load(version)
+    return read_catalog(version)
 
 
 # Keyed by the version alone (lru_cache on load_catalog would hold separate entries for
 # load_catalog() and load_catalog("v1.7.0")), so every caller shares one Catalog per release.
 @cache
-def _load(version: str) -> Catalog:
-    raw = json.loads(_read_data(f"common-instancetypes-{version}.json"))
+def read_catalog(version: str) -> Catalog:
+    """The embedded catalog of ``version``, read and checked once (``load_catalog`` checks the version first)."""
+    raw = json.loads(read_data(f"common-instancetypes-{version}.json"))
     if raw.get("format") != DATA_FORMAT or raw.get("version") != version:
         # Only a broken build can get here: the generator writes both fields.
         raise RuntimeError(
@@ -161,9 +162,10 @@ def _load(version: str) -> Catalog:
     return Catalog(raw)
 
 
-def _read_data(filename: str) -> bytes:
+def read_data(filename: str) -> bytes:
+    """An embedded data file, from disk or through the package's loader (zip imports)."""
     try:
-        with open(os.path.join(_DATA_DIR, filename), "rb") as handle:
+        with open(os.path.join(DATA_DIR, filename), "rb") as handle:
             return handle.read()
     except NotADirectoryError:
         # Imported from a zip archive (zipapp/zipimport): only the package's loader can read the data.

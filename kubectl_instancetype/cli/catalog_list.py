@@ -61,6 +61,12 @@ class CatalogListOptions:
     offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
+    def warnings(self) -> list[str]:
+        """Lines printed before anything runs (a memory filter given in bytes)."""
+        from .list_options import unit_warnings
+
+        return unit_warnings(self.filters)
+
     def validate(self) -> None:
         """The flags combine, and make a query."""
         # The namespaced copies equal the cluster objects: show one scope, the cluster one unless asked.
@@ -116,9 +122,9 @@ class CatalogShowOptions:
 
     def validate(self) -> None:
         """-o is one of the formats; -n goes with --namespaced."""
-        from ..output.printers import check_output_format
+        from ..output.printers import TEMPLATE_FORMATS, check_output_format
 
-        check_output_format(self.output, ("", "wide", "yaml", "json", "name"))
+        check_output_format(self.output, ("", "wide", "yaml", "json", "name", *TEMPLATE_FORMATS))
         if self.offline.namespace and not self.namespaced:
             raise options.UsageError("-n/--namespace goes with --namespaced")
 
@@ -131,7 +137,9 @@ def run_show(env, opts: CatalogShowOptions) -> None:
     shown = catalog_objects_named(
         opts.version, opts.names, (opts.offline.namespace or "default") if opts.namespaced else None
     )
-    if opts.output in ("yaml", "json", "name"):
+    from ..output.printers import prints_objects
+
+    if prints_objects(opts.output):
         from ..output.printers import print_objects
 
         names = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj, _ in shown.objects]

@@ -7,6 +7,7 @@ PROG_NAME = "kubectl instancetype"
 
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
+    "adopt": "kubectl_instancetype.cli.adopt",
     "catalog": "kubectl_instancetype.cli.catalog",
     "completion": "kubectl_instancetype.cli.completion_cmd",
     "convert": "kubectl_instancetype.cli.convert",

@@ -36,6 +36,14 @@ OBJECT_PREFIXES = {
     "volumesnapshot/": "volumesnapshots",
 }
 
+# positional instance type / preference arguments (usage, lint): kind/NAME -> the live source of names
+TYPE_PREFIXES = {
+    "virtualmachineclusterinstancetype/": "instancetypes:cluster",
+    "virtualmachineinstancetype/": "instancetypes:namespaced",
+    "virtualmachineclusterpreference/": "preferences:cluster",
+    "virtualmachinepreference/": "preferences:namespaced",
+}
+
 Candidate = tuple[str, str]
 
 
@@ -126,6 +134,8 @@ def candidates(
         found += _filtered([("instancetypes", "list instance types"), ("preferences", "list preferences")], prefix)
     elif argument == "objects" and not line.positionals:
         return _objects(line, prefix, live)
+    elif argument == "types" and not line.positionals:
+        return _types(line, prefix, live)
     return found, NO_FILE_COMPLETION
 
 
@@ -176,6 +186,18 @@ def _objects(
     if resource is None or live is None:
         return [], NO_FILE_COMPLETION
     return [(f"{kind}/{value}", help_text) for value, help_text in live(resource, line, name)], NO_FILE_COMPLETION
+
+
+def _types(
+    line: Line, prefix: str, live: Callable[[str, Line, str], list[Candidate]] | None
+) -> tuple[list[Candidate], int]:
+    kind, slash, name = prefix.partition("/")
+    if not slash:
+        return _filtered([(p, "") for p in TYPE_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
+    source = TYPE_PREFIXES.get(f"{kind}/")
+    if source is None or live is None:
+        return [], NO_FILE_COMPLETION
+    return [(f"{kind}/{value}", help_text) for value, help_text in live(source, line, name)], NO_FILE_COMPLETION
 
 
 def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], list[Candidate]]:

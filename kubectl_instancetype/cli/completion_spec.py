@@ -52,7 +52,8 @@ LIVE_VALUES: dict[str, str] = {
 }
 # Flags whose value is a file: the shell completes file names there.
 FILE_FLAGS = frozenset({"--kubeconfig", "-f", "--filename", "--password-file", "--image-path", "--vms"})
-# Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster).
+# Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster,
+# "types" = an instance type or preference as kind/NAME).
 ARGUMENTS: dict[str, str] = {
     "list": "kinds",
     "catalog list": "kinds",
@@ -61,6 +62,9 @@ ARGUMENTS: dict[str, str] = {
     "label": "objects",
     "revisions": "objects",
     "switch": "objects",
+    "adopt": "objects",
+    "usage": "types",
+    "lint": "types",
 }
 
 

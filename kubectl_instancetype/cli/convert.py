@@ -46,9 +46,15 @@ class ConvertOptions:
             help="The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.",
         ),
     ]
-    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="Output format: yaml or json.")] = (
-        "yaml"
-    )
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+        ),
+    ] = "yaml"
     vms: Annotated[
         Optional[str],
         typer.Option(
@@ -72,9 +78,9 @@ class ConvertOptions:
 
     def validate(self) -> None:
         """-o is yaml or json; --vms or --from-cluster; --memory is a quantity (written canonical)."""
-        from ..output.printers import check_output_format
+        from ..output.printers import TEMPLATE_FORMATS, check_output_format
 
-        check_output_format(self.output, ("yaml", "json"))
+        check_output_format(self.output, ("yaml", "json", *TEMPLATE_FORMATS))
         if self.vms and self.from_cluster:
             raise options.UsageError("--vms and --from-cluster cannot be used together")
         if self.memory is not None:
@@ -107,6 +113,13 @@ def run(env, opts: ConvertOptions, session) -> None:
 
 
 def _print(env: Any, output: str, objects: list) -> None:
+    from ..output.printers import is_template_format
+
+    if is_template_format(output):
+        from ..output.printers import print_objects
+
+        print_objects(env, output, objects, [])
+        return
     if output == "json":
         import json
 
@@ -114,6 +127,6 @@ def _print(env: Any, output: str, objects: list) -> None:
 
         env.stdout.write(json.dumps(as_list(objects), indent=4, sort_keys=True, ensure_ascii=False) + "\n")
         return
-    from ..output.goyaml import dump_all
+    from ..golang.goyaml import dump_all
 
     env.stdout.write(dump_all(objects))

@@ -21,7 +21,7 @@ first. Both: the VMs whose matcher names it (every namespace for a cluster-scope
 TYPE/NAME as in get (vmcf/u1.medium, vmp/windows, virtualmachineclusterpreference/fedora), or a kind and
 names; a NAME alone is looked up among the instance types, then the preferences.
 
-\\b
+\b
 Examples:
   kubectl instancetype describe vmcf/u1.medium
   kubectl instancetype describe vmcp/fedora

@@ -90,7 +90,13 @@ class ExpandOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.", rich_help_panel=OUTPUT_PANEL),
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
     ] = "yaml"
     diff: Annotated[
         bool,
@@ -137,8 +143,13 @@ class ExpandOptions:
     def validate(self) -> None:
         """-o, --diff/--explain, one source, --server without local files."""
         UsageError = options.UsageError
-        if self.output not in ("yaml", "json"):
-            raise UsageError(f"not supported output format defined: {self.output} (use yaml or json)")
+        from ..output.printers import is_template_format
+
+        if self.output not in ("yaml", "json") and not is_template_format(self.output):
+            raise UsageError(
+                f"not supported output format defined: {self.output} (use yaml, json, or a kubectl template: "
+                "jsonpath=..., go-template=..., custom-columns=...)"
+            )
         if self.diff and self.explain:
             raise UsageError("--diff and --explain cannot be used together")
         if (self.target is None) == (self.filename is None):
@@ -187,6 +198,13 @@ def run(env, opts: ExpandOptions, session) -> None:
 
 def _print_objects(env, output: str, results) -> None:
     vms = [expanded for expanded, _ in results]
+    from ..output.printers import is_template_format
+
+    if is_template_format(output):
+        from ..output.printers import print_objects
+
+        print_objects(env, output, vms, [], single=True)
+        return
     if output == "json":
         import json
 
@@ -195,7 +213,7 @@ def _print_objects(env, output: str, results) -> None:
         document = vms[0] if len(vms) == 1 else as_list(vms)
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
         return
-    from ..output.goyaml import dump, dump_all
+    from ..golang.goyaml import dump, dump_all
 
     env.stdout.write(dump(vms[0]) if len(vms) == 1 else dump_all(vms))
 
@@ -207,7 +225,7 @@ def _template_spec(vm) -> dict:
 def _print_diff(env, results) -> None:
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
     from ..output.terminal import escape_lines
     from ..usecases.expansion import vm_name
 

@@ -49,10 +49,10 @@ class CreateFlags:
 
     def validate(self) -> None:
         """kubectl's --dry-run values (true/false are its deprecated spellings of client/none) and -o."""
-        from ..output.printers import OBJECT_FORMATS, check_output_format
+        from ..output.printers import OBJECT_FORMATS, TEMPLATE_FORMATS, check_output_format
 
         self.dry_run = check_dry_run(self.dry_run)
-        check_output_format(self.output, ("", *OBJECT_FORMATS))
+        check_output_format(self.output, ("", *OBJECT_FORMATS, *TEMPLATE_FORMATS))
 
 
 def check_dry_run(value: str) -> str:

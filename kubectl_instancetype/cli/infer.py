@@ -31,7 +31,21 @@ Examples:
   kubectl instancetype infer datasource/fedora -n os-images -o yaml"""
 
 # resource words kubectl accepts (singular, plural, short names, qualified) -> the kind inferred from
-OUTPUT_FORMATS = ("", "wide", "yaml", "json")
+OUTPUT_FORMATS = (
+    "",
+    "wide",
+    "yaml",
+    "json",
+    "jsonpath",
+    "jsonpath-file",
+    "jsonpath-as-json",
+    "go-template",
+    "go-template-file",
+    "template",
+    "templatefile",
+    "custom-columns",
+    "custom-columns-file",
+)
 NONE = "<none>"
 
 
@@ -134,14 +148,14 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
 def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
     from ..output import messages
-    from ..usecases.inference import InferenceRejected, dropped_warnings
+    from ..usecases.inference import InferenceRejected, dropped_warnings, explain_rejection
 
     vm, result = inference.given, inference.result
     if result.error is not None:
-        raise InferenceRejected(result.error)
+        raise InferenceRejected(explain_rejection(result))
     for line in dropped_warnings(result):
         messages.warn(env, line)
-    if output in ("yaml", "json"):
+    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
         from ..output.printers import print_objects
 
         admitted = result.vm
@@ -179,7 +193,7 @@ def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
     for _, resolution in resolutions:
         if not resolution.ok and not resolution.ignorable:
             raise InferenceRejected(resolution.error or "")
-    if output in ("yaml", "json"):
+    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
         from ..output import messages
         from ..output.printers import print_objects
 
@@ -210,7 +224,7 @@ def _report_image(env: Any, result: Any, output: str, explain: bool) -> None:
     image, defaults = result.image, result.defaults
     reference, platform = image.reference, image.platform
     chain = " -> ".join([f"image {reference}"] + [step.text() for step in image.steps] + ["env"])
-    if output in ("yaml", "json"):
+    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
         from ..output.printers import print_objects
 
         for matcher, found in defaults.items():

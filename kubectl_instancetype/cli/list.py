@@ -99,6 +99,12 @@ class ListOptions:
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
+    def warnings(self) -> list[str]:
+        """Lines printed before anything runs (a memory filter given in bytes)."""
+        from .list_options import unit_warnings
+
+        return unit_warnings(self.filters)
+
     def validate(self) -> None:
         """The flags combine, and make a query."""
         self.query = build_query(

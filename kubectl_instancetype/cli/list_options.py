@@ -353,6 +353,25 @@ def optional_value_flags() -> dict[str, str]:
     return {"--allow-missing-template-keys": "true"}
 
 
+def unit_warnings(filters: ListFilters) -> list[str]:
+    """A memory filter without a unit is bytes (Kubernetes quantities): ``--min-memory 16`` matches everything.
+    Say so, with the value the user probably meant, when the number is too small to be a VM's memory."""
+    import re
+
+    lines = []
+    for flag, value in (
+        ("--memory", filters.memory),
+        ("--min-memory", filters.min_memory),
+        ("--max-memory", filters.max_memory),
+    ):
+        if value and re.fullmatch(r"[0-9]+", value.strip()) and int(value) < 1 << 20:
+            lines.append(
+                f"Warning: {flag} {value} is {value} bytes (a quantity without a unit); "
+                f"instance types have GiB of memory: did you mean {flag} {value}Gi?"
+            )
+    return lines
+
+
 def build_query(
     words: Optional[list[str]],
     filters: ListFilters,

@@ -118,11 +118,11 @@ class RecommendOptions:
         """-o, the minimums and the preference reference are well-formed (before any request)."""
         from ..golang.quantity import QuantityError, parse_quantity
         from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX, RangeFilter
-        from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, check_output_format
+        from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, TEMPLATE_FORMATS, check_output_format
         from ..usecases.listing import Query
         from ..usecases.recommend import parse_preference_reference
 
-        check_output_format(self.output, TABLE_FORMATS + OBJECT_FORMATS)
+        check_output_format(self.output, TABLE_FORMATS + OBJECT_FORMATS + TEMPLATE_FORMATS)
         for flag, value in (("--min-cpu", self.min_cpu), ("--max", self.limit)):
             if value is not None and value < 0:
                 raise options.UsageError(f"{flag} must not be negative")
@@ -166,7 +166,9 @@ def _print(env, result, preference: str, *, output: str, no_headers: bool, show_
 
     for warning in result.warnings:
         messages.warn(env, warning)
-    if output in ("yaml", "json", "name"):
+    from ..output.printers import prints_objects
+
+    if prints_objects(output):
         from ..output.printers import print_objects
 
         objects = [candidate.obj for candidate in result.fitting]

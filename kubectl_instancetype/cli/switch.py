@@ -199,6 +199,6 @@ def _print_document(env, output: str, document) -> None:
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4) + "\n")
     else:
-        from ..output.goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(document))

@@ -244,7 +244,9 @@ def _format_float(value: float) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _dumper() -> tuple[Any, Any]:
+def yaml_dumpers() -> tuple[Any, Any]:
+    """PyYAML and the Dumper class that emits as go-yaml v2 does (built once; cleared by tests that swap the
+    libyaml Dumper for the pure-Python one)."""
     import yaml
 
     base = getattr(yaml, "CSafeDumper", None) or yaml.SafeDumper
@@ -308,7 +310,7 @@ def _original_key(data: dict[Any, Any], text: str) -> Any:
 
 def dump(obj: Any) -> str:
     """``obj`` (dicts, lists, strings, numbers, booleans, None) as ``sigs.k8s.io/yaml.Marshal`` writes it."""
-    yaml, dumper = _dumper()
+    yaml, dumper = yaml_dumpers()
     text: str = yaml.dump(
         obj, Dumper=dumper, default_flow_style=False, sort_keys=False, allow_unicode=True, indent=2, width=80
     )

@@ -41,7 +41,62 @@ _INT64 = 2**63
 
 
 class YAMLError(ValueError):
-    """A document kubectl cannot convert; ``str()`` is the text after kubectl's ``error converting YAML to JSON: ``."""
+    """A document kubectl cannot convert; ``str()`` is the text after kubectl's ``error converting YAML to JSON: ``.
+
+    ``path`` is where in the document the value is (``spec.cpu.guest``, ``items[3]``), when the problem is a value.
+    """
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+
+# go-yaml's bound on alias expansion (yaml.v2 decode.go allowedAliasRatio): once more than 1,000 nodes were
+# decoded, of which more than 100 through aliases, the share decoded through aliases may not exceed 99% up to
+# 400,000 nodes, falling to 10% at 4,000,000. A "billion laughs" document is refused after a few kilobytes.
+_ALIAS_RATIO_LOW, _ALIAS_RATIO_HIGH = 400_000, 4_000_000
+
+
+def _allowed_alias_ratio(decoded: int) -> float:
+    if decoded <= _ALIAS_RATIO_LOW:
+        return 0.99
+    if decoded >= _ALIAS_RATIO_HIGH:
+        return 0.10
+    return 0.99 - 0.89 * ((decoded - _ALIAS_RATIO_LOW) / (_ALIAS_RATIO_HIGH - _ALIAS_RATIO_LOW))
+
+
+def check_aliasing(root: Any) -> None:
+    """Refuse a node graph whose expansion go-yaml would refuse (``document contains excessive aliasing``).
+
+    The expanded size is computed over the graph PyYAML composed (an alias is the same node object again), each
+    node once: a document of a few kilobytes that expands to billions of nodes costs a few kilobytes to check.
+    """
+    import yaml
+
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        if isinstance(node, yaml.SequenceNode):
+            children = node.value
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        else:
+            sizes[key] = 1
+            continue
+        if children_done:
+            # a child still unsized is an ancestor (a recursive anchor): the converter refuses that itself
+            sizes[key] = 1 + sum(sizes.get(id(child), 0) for child in children)
+        else:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+    decoded = sizes.get(id(root), 1)
+    through_aliases = decoded - len(sizes)
+    if through_aliases > 100 and decoded > 1000 and through_aliases / decoded > _allowed_alias_ratio(decoded):
+        raise YAMLError("yaml: document contains excessive aliasing")
 
 
 def split_documents(text: str) -> list[str]:
@@ -194,7 +249,7 @@ class _Converter:
         self.done: dict[int, Any] = {}
         self.open: set[int] = set()
 
-    def value(self, node: Any) -> Any:
+    def value(self, node: Any, path: str = "") -> Any:
         import yaml
 
         key = id(node)
@@ -205,11 +260,18 @@ class _Converter:
         self.open.add(key)
         try:
             if isinstance(node, yaml.ScalarNode):
-                result = self.scalar(node)
+                try:
+                    result = self.scalar(node)
+                except YAMLError as exc:
+                    raise YAMLError(str(exc), exc.path or path) from None
             elif isinstance(node, yaml.SequenceNode):
-                result = [self.value(item) for item in node.value]
+                if node.tag == _TAG + "set":
+                    raise YAMLError("a !!set has no JSON form (write a list or a map)", path)
+                result = [self.value(item, f"{path}[{index}]") for index, item in enumerate(node.value)]
             else:
-                result = self.mapping(node)
+                if node.tag == _TAG + "set":
+                    raise YAMLError("a !!set has no JSON form (write a list or a map)", path)
+                result = self.mapping(node, path)
         finally:
             self.open.discard(key)
         self.done[key] = result
@@ -222,7 +284,13 @@ class _Converter:
         if tag == _TAG + "binary":
             from .encoding_base64 import std_decode
 
-            return std_decode("".join(text.split())).decode("utf-8", "replace")
+            try:
+                data = std_decode("".join(text.split()))
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise YAMLError("!!binary data that is not UTF-8 text has no JSON form") from None
+            except ValueError:
+                raise YAMLError("!!binary data that is not base64") from None
         if tag in (_TAG + "bool", _TAG + "int", _TAG + "float", _TAG + "null"):
             resolved = resolve_plain(text)
             wanted = tag[len(_TAG) :]
@@ -238,7 +306,7 @@ class _Converter:
             return _json_value(float(value) if wanted == "float" else value)
         return text  # !!str, !!timestamp, quoted and block scalars, tags go-yaml does not know
 
-    def mapping(self, node: Any) -> dict[str, Any]:
+    def mapping(self, node: Any, path: str = "") -> dict[str, Any]:
         import yaml
 
         out: dict[str, Any] = {}
@@ -253,7 +321,8 @@ class _Converter:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise YAMLError("yaml: invalid map key: a mapping or sequence")
             key = key_node.value if key_node.tag != _PLAIN else resolve_plain(key_node.value)
-            out[_json_key(key)] = self.value(value_node)
+            name = _json_key(key)
+            out[name] = self.value(value_node, f"{path}.{name}" if path else name)
         return out
 
     def merge(self, node: Any, out: dict[str, Any]) -> None:
@@ -298,6 +367,7 @@ def load_document(text: str) -> Any:
         loader.dispose()
     if node is None:
         return None
+    check_aliasing(node)
     try:
         return _Converter().value(node)
     except RecursionError:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 DIFFERENCES_FROM_VIRTCTL: list[str] = [
     "--instancetype and --preference also accept plural kinds (virtualmachineclusterinstancetypes/NAME, "
-    "VirtualMachinePreferences/NAME; KubeVirt issue #12596) and write the singular lowercase kind virtctl writes.",
+    "VirtualMachinePreferences/NAME; KubeVirt issue #12596), kubectl's short names (vmcf/NAME, vmf/NAME, "
+    "vmcp/NAME, vmp/NAME) and group-qualified kinds, and write the singular lowercase kind virtctl writes.",
     "Values of the deprecated --volume-datasource, --volume-clone-pvc and --volume-blank flags keep the boot order "
     "virtctl documents (DataSource > Clone PVC > Blank > --volume-import, each in command-line order); virtctl "
     "reverses them, which also changes the volume inference picks.",

@@ -1,6 +1,6 @@
 """``inferFromVolume``: what KubeVirt's VM mutating webhook does with an inference matcher, step by step.
 
-A faithful re-implementation of ``pkg/instancetype/infer`` (KubeVirt v1.9.0, spec section 4): the same volumes,
+A faithful re-implementation of ``pkg/instancetype/infer`` (KubeVirt v1.9.0): the same volumes,
 the same objects read in the same order and namespaces, the same error texts, the same split between
 *ignorable* failures (a missing label, an unsupported volume or source) and the rest (a volume missing from the
 spec, any failed GET), and the same outcome: a resolved matcher is replaced by ``{name, kind}`` (and under

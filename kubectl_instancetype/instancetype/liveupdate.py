@@ -154,16 +154,26 @@ def _is_quantity_path(path: str) -> bool:
     return parts[-1] in _QUANTITY_KEYS or (len(parts) > 1 and parts[-2] in _RESOURCE_PARENTS)
 
 
-def _empty(value: Any) -> bool:
-    return value is None or value == {} or value == []
+# map-typed fields: an empty map is no map (equality.Semantic); any other ``{}`` is a set pointer to an empty
+# struct (``rng: {}``, ``efi: {}``), which Go tells from nil
+_MAP_FIELDS = frozenset(
+    {"nodeSelector", "annotations", "labels", "requests", "limits", "overhead", "resources", "devices", "domain"}
+)
+
+
+def _empty(key: str, value: Any) -> bool:
+    return value is None or value == [] or (value == {} and key in _MAP_FIELDS)
 
 
 def _leaves(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    """(path, scalar) for every non-empty leaf; list items are addressed ``[i]``."""
+    """(path, scalar) for every leaf (an empty struct is a leaf ``{}``); list items are addressed ``[i]``."""
     if isinstance(value, dict):
+        if not value and path:
+            yield path, {}
+            return
         for key in sorted(value):
             child = value[key]
-            if _empty(child):
+            if _empty(key, child):
                 continue
             yield from _leaves(child, f"{path}.{key}" if path else key)
     elif isinstance(value, list):
@@ -319,6 +329,15 @@ def plan_live_update(
 
     live_update = strategy == LIVE_UPDATE
     diff = differences(start, new)
+    # a live field the template keeps but the VMI no longer has (an earlier hot-plug): the controller acts on it
+    changed = {path for path, _, _ in diff}
+    for path, keys in (("domain.cpu.sockets", ("cpu", "sockets")), ("domain.memory.guest", ("memory", "guest"))):
+        running_value = _get(vmi, "spec", "domain", *keys)
+        wanted = _get(new, "domain", *keys)
+        known = path not in changed and running_value is not None and wanted is not None
+        if known and not same(path, running_value, wanted):
+            diff.append((path, running_value, wanted))
+    diff.sort(key=lambda entry: _path_key(entry[0]))
     non_live = [entry for entry in diff if not (live_update and _top(entry[0]) in LIVE_FIELDS)]
     outcomes: dict[str, tuple[str, str]] = {}
     restart: str | None = None
@@ -364,8 +383,19 @@ def plan_live_update(
         if memory_outcome is not None and memory_outcome[0] == LIVE:
             hotplug.append(HOT_MEMORY_CHANGE)
 
+    # the running guest's sockets and memory are the VMI's (an earlier hot-plug moved them from the start values)
+    now = {
+        "domain.cpu.sockets": _get(vmi, "spec", "domain", "cpu", "sockets"),
+        "domain.memory.guest": _get(vmi, "spec", "domain", "memory", "guest"),
+    }
     changes = tuple(
-        FieldChange(path, old, value, *outcomes.get(path, (RESTART, NON_LIVE))) for path, old, value in diff
+        FieldChange(
+            path,
+            now[path] if now.get(path) is not None else old,
+            value,
+            *outcomes.get(path, (RESTART, NON_LIVE)),
+        )
+        for path, old, value in diff
     )
     return LivePlan(
         running=True,

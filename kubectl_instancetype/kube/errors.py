@@ -20,8 +20,17 @@ from ..errors import (
     PluginError,
     TransportError,
     UnauthorizedError,
+    UploadError,
 )
-from .http import BodyReadError, BodyTooLarge, DeadlineExceeded, InvalidHeader, ProtocolError, ProxyRefused, UploadError
+from .http import (
+    BodyReadError,
+    BodyTooLarge,
+    ContentLengthMismatch,
+    DeadlineExceeded,
+    InvalidHeader,
+    ProtocolError,
+    ProxyRefused,
+)
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {
@@ -157,8 +166,8 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
         return TransportError(str(exc))
     if isinstance(exc, InvalidHeader):
         return TransportError(str(exc))
-    if isinstance(exc, UploadError):
-        return PluginError(str(exc))
+    if isinstance(exc, ContentLengthMismatch):
+        return UploadError(str(exc))
     if isinstance(exc, ProtocolError):
         text = str(exc)
         if text.startswith("malformed HTTP"):

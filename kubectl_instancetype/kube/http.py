@@ -71,7 +71,7 @@ class InvalidHeader(ValueError):
     """A header name or value that would change the request's framing (CR, LF, NUL, other controls)."""
 
 
-class UploadError(ValueError):
+class ContentLengthMismatch(ValueError):
     """A streamed request body did not hold the number of bytes its Content-Length announced."""
 
 
@@ -271,7 +271,7 @@ class Connection:
         for name, value in [*headers.items(), *repeated]:
             check_header(name, value)
         if body is not None and not isinstance(body, (bytes, bytearray, memoryview)) and content_length is None:
-            raise UploadError("a streamed request body needs an explicit Content-Length")
+            raise ContentLengthMismatch("a streamed request body needs an explicit Content-Length")
         self.deadline = deadline
         if self._sock is None:
             self.connect()
@@ -342,14 +342,14 @@ class Connection:
             if not chunk:
                 continue
             if sent + len(chunk) > length:
-                raise UploadError(f"the request body holds more than the {length} bytes announced")
+                raise ContentLengthMismatch(f"the request body holds more than the {length} bytes announced")
             self.arm()
             self._sock.sendall(chunk)
             sent += len(chunk)
             if progress is not None:
                 progress(sent)
         if sent != length:
-            raise UploadError(f"the request body ended after {sent} of {length} bytes")
+            raise ContentLengthMismatch(f"the request body ended after {sent} of {length} bytes")
 
     def target_host_header(self) -> str:
         """The Host header value."""

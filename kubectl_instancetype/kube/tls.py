@@ -23,10 +23,18 @@ def _write_private_temp(data: bytes) -> str:
     return path
 
 
+MAX_PEM_FILE_BYTES = 16 << 20  # a CA bundle of a few hundred certificates is well under a megabyte
+
+
 def _read(path: str) -> bytes:
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            data = handle.read(MAX_PEM_FILE_BYTES + 1)
+        if len(data) > MAX_PEM_FILE_BYTES:
+            raise ConfigurationError(
+                f"{path} is larger than {MAX_PEM_FILE_BYTES >> 20} MiB, more than a PEM file holds"
+            )
+        return data
     except IsADirectoryError as exc:
         raise ConfigurationError(go_os_error("read", path, exc)) from None
     except OSError as exc:

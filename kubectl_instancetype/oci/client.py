@@ -23,6 +23,7 @@ from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
 
 MAX_DOCUMENT = 4 * 1024 * 1024  # manifests and configs are small; refuse anything that is not
+MAX_AUTH_FILE = 4 * 1024 * 1024  # REGISTRY_AUTH_FILE / docker config.json
 MAX_TOKEN_ANSWER = 1024 * 1024  # a token service's JSON answer (a JWT of a few kilobytes)
 MAX_JSON_DEPTH = 64  # manifests, configs and token answers nest a few levels; deeper is refused
 # Without --request-timeout, reading one image (every request to the registry and its token service) must end
@@ -70,14 +71,23 @@ def auth_file(environ: Mapping[str, str], home: str) -> str:
 
 def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[str, str] | None:
     """The user name and password stored for ``registry`` in the auth file, or None (no file, no entry)."""
+    import stat
+
     path = auth_file(environ, home)
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device never end
+            raise RegistryError(f"reading the registry credentials in {path}: not a regular file")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_AUTH_FILE + 1)
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
-        raise RegistryError(f"reading the registry credentials in {path}: {exc}") from exc
+    except OSError as exc:
+        raise RegistryError(
+            f"reading the registry credentials in {path}: {(exc.strerror or str(exc)).lower()}"
+        ) from None
+    if len(raw) > MAX_AUTH_FILE:
+        raise RegistryError(f"reading the registry credentials in {path}: larger than {MAX_AUTH_FILE >> 20} MiB")
+    document = _json(raw, f"reading the registry credentials in {path}")
     auths = document.get("auths") if isinstance(document, dict) else None
     if not isinstance(auths, dict):
         return None

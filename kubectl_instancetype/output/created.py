@@ -23,15 +23,18 @@ def print_result(env: Environment, obj: dict[str, Any], resource: Any, output: s
 def print_created(env: Environment, created: Any, output: str) -> None:
     """:func:`print_result` for a :class:`~..usecases.creating.Created`: when the server accepted the object
     but printing fails (stdout closed), say that it exists instead of failing as if nothing had happened."""
+    from .printers import TemplateExecutionError
+
     if created.dry_run == "client":
         print_result(env, created.obj, created.resource, output, created.dry_run)
         return
     try:
         print_result(env, created.obj, created.resource, output, created.dry_run)
         env.stdout.flush()
-    except OSError as exc:
+    except (OSError, TemplateExecutionError) as exc:
         from ..errors import PluginError
 
         name = created.resource.name_of(created.obj.get("metadata", {}).get("name", ""))
         done = {"server": "passed the server dry run"}.get(created.dry_run, "was created")
-        raise PluginError(f"{name} {done}, but printing the result failed: {exc.strerror or exc}") from exc
+        reason = exc.message if isinstance(exc, TemplateExecutionError) else exc.strerror or exc
+        raise PluginError(f"{name} {done}, but printing the result failed: {reason}") from exc

@@ -42,7 +42,7 @@ def render_findings(findings: list[Finding]) -> str:
 
 def render_fixed(objects: list[dict[str, Any]]) -> str:
     """The corrected objects as YAML documents."""
-    from .goyaml import dump
+    from ..golang.goyaml import dump
 
     return "---\n".join(dump(obj) for obj in objects)
 
@@ -77,6 +77,6 @@ def print_document(env: Environment, output: str, data: dict[str, Any]) -> None:
     if output == "json":
         env.stdout.write(json.dumps(data, indent=4) + "\n")
     else:
-        from .goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(data))

@@ -178,6 +178,11 @@ def print_objects(
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
     else:
-        from .goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(document))
+
+
+def prints_objects(output: str, formats: Sequence[str] = ("yaml", "json", "name")) -> bool:
+    """Whether ``-o output`` prints the objects themselves (``formats`` or a template) rather than a table."""
+    return output in formats or is_template_format(output)

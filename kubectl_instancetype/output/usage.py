@@ -180,6 +180,6 @@ def print_document(env: Environment, output: str, data: dict[str, Any]) -> None:
     if output == "json":
         env.stdout.write(json.dumps(data, indent=4) + "\n")
     else:
-        from .goyaml import dump
+        from ..golang.goyaml import dump
 
         env.stdout.write(dump(data))

@@ -187,7 +187,11 @@ def _contains(whole: Any, part: Any) -> bool:
     return bool(whole == part)
 
 
-def _verb(existing: dict[str, Any] | None, answer: dict[str, Any] | None, desired: dict[str, Any], dry_run: str) -> str:
+def apply_verb(
+    existing: dict[str, Any] | None, answer: dict[str, Any] | None, desired: dict[str, Any], dry_run: str
+) -> str:
+    """kubectl apply's word for one object: ``created``, ``unchanged`` or ``configured`` (``existing`` is the
+    object before, ``answer`` the server's answer to the apply)."""
     if existing is None:
         return "created"
     if dry_run == "client":
@@ -299,7 +303,7 @@ def _install(
         if unknown and not drop_unknown_fields:
             done.append(shown)  # not applied, and said so by unknown_fields_message
             continue
-        outcome = Outcome(shown, _verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
+        outcome = Outcome(shown, apply_verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
         result.outcomes.append(outcome)
         done.append(shown)
         report(outcome)
@@ -358,7 +362,7 @@ def diff(
     vendor objects the catalog no longer has."""
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
 
     def lines(obj: dict[str, Any] | None) -> list[str]:
         return dump(comparable(obj)).splitlines(keepends=True) if obj is not None else []

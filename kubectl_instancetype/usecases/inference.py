@@ -38,6 +38,36 @@ class InferenceRejected(PluginError):
     """Admission would deny the VirtualMachine; the message is KubeVirt's, word for word."""
 
 
+_LABEL_TARGETS = {"PersistentVolumeClaim": "pvc", "DataVolume": "dv", "DataSource": "datasource"}
+
+
+def explain_rejection(result: Any) -> str:
+    """KubeVirt's message for a rejected inference, then what the plugin knows: the VM's volume, every object
+    read on the way, the label that was missing, and the ``kubectl instancetype label`` command that fixes it."""
+    error = result.error or ""
+    outcome = next((o for o in result.outcomes if o.action == "rejected" and o.resolution is not None), None)
+    if outcome is None:
+        return error
+    resolution = outcome.resolution
+    if resolution.chain and resolution.chain[-1].note:
+        return error  # a GET failed: KubeVirt's message names the object already
+    read = " -> ".join(link.text() for link in resolution.chain) or "nothing"
+    text = f'{error} ({outcome.matcher}.inferFromVolume "{outcome.volume}": read {read})'
+    label = infer.MATCHERS[outcome.matcher][0]
+    last = resolution.chain[-1] if resolution.chain else None
+    if label in error and last is not None and not last.note:
+        target = _LABEL_TARGETS.get(last.kind)
+        flag = "--default-instancetype" if outcome.matcher == "instancetype" else "--default-preference"
+        if target:
+            text += (
+                f"; label the {last.kind} with the {outcome.matcher} to use: kubectl instancetype label "
+                f"{target}/{last.name} -n {last.namespace} {flag} NAME"
+            )
+        else:
+            text += f"; the {last.kind} carries no labels the plugin can set: set {label} on it with kubectl label"
+    return text
+
+
 class InferenceForbidden(PluginError):
     """The user may not read an object on the chain: the plugin cannot tell what the server would do."""
 

@@ -14,23 +14,37 @@ from typing import Any
 from ..errors import InputError
 
 MANIFEST_EXTENSIONS = (".json", ".yaml", ".yml")
+# The most a -f input (a file, stdin, each file of a directory) may hold: far above any real manifest (a List of
+# 100,000 instance types is 18 MB), and a bound on what `-f /dev/zero` or an endless pipe can cost.
+MAX_INPUT_BYTES = 128 << 20
+
+
+def _too_large(path: str) -> InputError:
+    return InputError(f"read {path}: the input is larger than {MAX_INPUT_BYTES >> 20} MiB, more than -f reads")
 
 
 def read_text(path: str, stdin: Any) -> str:
-    """The text of ``path`` (``-``: ``stdin``), or :class:`InputError` in kubectl's and Go's words."""
+    """The text of ``path`` (``-``: ``stdin``), at most :data:`MAX_INPUT_BYTES`, or :class:`InputError` in
+    kubectl's and Go's words."""
     if path == "-":
-        text: str = stdin.read()
+        text: str = stdin.read(MAX_INPUT_BYTES + 1)
+        if len(text) > MAX_INPUT_BYTES:
+            raise _too_large("STDIN")
         return text
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError as exc:
         raise InputError(f'the path "{path}" does not exist') from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"read {path}: not UTF-8 text") from exc
     except OSError as exc:
         # Go's wording, as kubectl reports it: "read <path>: is a directory".
         raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
+    if len(raw) > MAX_INPUT_BYTES:
+        raise _too_large(path)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"read {path}: not UTF-8 text (byte {exc.start})") from None
 
 
 def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[str, Any]]:
@@ -84,10 +98,14 @@ def _documents(text: str, source: str) -> list[Any]:
             pass  # not JSON after all: JSON is YAML, read it as YAML for YAML's messages
     from ..golang.yamltojson import YAMLError, load_document, split_documents
 
-    try:
-        return [load_document(chunk) for chunk in split_documents(text)]
-    except YAMLError as exc:
-        raise InputError(f"error parsing {source}: error converting YAML to JSON: {exc}") from None
+    documents = []
+    for number, chunk in enumerate(split_documents(text), 1):
+        try:
+            documents.append(load_document(chunk))
+        except YAMLError as exc:
+            where = f" (document {number}, at {exc.path})" if exc.path else ""
+            raise InputError(f"error parsing {source}: error converting YAML to JSON: {exc}{where}") from None
+    return documents
 
 
 def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool) -> None:

@@ -105,6 +105,7 @@ class Verdict:
     denial: Denial | None = None
     notes: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    inference: Any = None  # the InferenceResult, when inference ran
 
     @property
     def admitted(self) -> bool:
@@ -176,7 +177,8 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
         notes += [f"Inferred {line}" for line in resolved_lines(result)]
         notes += [f"Warning: {line}" for line in dropped_warnings(result)]
         if result.error:
-            return Verdict(result.vm, denial=Denial(MUTATING_WEBHOOK, result.error, 400, ""), notes=notes)
+            denial = Denial(MUTATING_WEBHOOK, result.error, 400, "")
+            return Verdict(result.vm, denial=denial, notes=notes, inference=result)
         vm = result.vm
     found, missing = fetch_references(client, vm, namespace)
     notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
@@ -250,7 +252,10 @@ class AdmissionDenied(APIError):
 
     def render(self) -> str:
         text = super().render()
-        return f"{text}; {self.hint}" if self.hint else text
+        if not self.hint:
+            return text
+        # a hint that starts with a space continues KubeVirt's sentence (" (what was read); what to do")
+        return f"{text}{self.hint}" if self.hint.startswith(" ") else f"{text}; {self.hint}"
 
 
 def is_admission_denial(error: APIError) -> bool:
@@ -266,6 +271,12 @@ def explain(verdict: Verdict | None, message: str, session: Session | None = Non
     from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
     from ..instancetype.requirements import DENIAL_PREFIX
 
+    inference = verdict.inference if verdict is not None else None
+    if inference is not None and inference.error and inference.error in message:
+        from .inference import explain_rejection
+
+        # the volume, every object read and the label command that fixes it (" (...); label ...")
+        return explain_rejection(inference)[len(inference.error) :]
     if verdict is not None and verdict.missing and "admission webhook" in message:
         # a name that does not exist explains more than what follows from its absence
         return "; ".join(verdict.missing)

@@ -128,7 +128,7 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
 def _spec_diff(stored: Any, live: Any, revision_name: str, live_name: str) -> str:
     import difflib
 
-    from ..output.goyaml import dump
+    from ..golang.goyaml import dump
 
     return "".join(
         difflib.unified_diff(

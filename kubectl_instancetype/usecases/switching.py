@@ -128,7 +128,7 @@ def applied_template(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) 
     return dict(copy["spec"]["template"]["spec"])
 
 
-def _get_or_none(client: Client, resource: Any, name: str, namespace: str | None) -> Any:
+def get_or_none(client: Client, resource: Any, name: str, namespace: str | None) -> Any:
     from ..errors import NotFoundError
 
     try:
@@ -151,7 +151,7 @@ def start_template(
     if not revision_name:
         return None, ["the VMI names no start revision: KubeVirt compares nothing and sets no condition"]
     try:
-        revision = _get_or_none(client, CONTROLLER_REVISIONS, str(revision_name), namespace)
+        revision = get_or_none(client, CONTROLLER_REVISIONS, str(revision_name), namespace)
     except APIError as exc:
         # the VM as stored stands in for what it started with: right unless a change is already pending
         return applied_template(vm, fetch), [
@@ -244,7 +244,7 @@ def plan_switch(
             raise PreflightError("\nerror: ".join(problems))
     strategy, source, warnings = rollout(client)
     new_template = applied_template(_with_pins(updated, to_create), _with_revisions(fetch, to_create))
-    vmi = _get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
+    vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
     architecture = str((((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("architecture") or "")
     if vmi is not None and not (vmi.get("metadata") or {}).get("deletionTimestamp"):
         start, start_notes = start_template(client, vm, vmi, fetch)
@@ -489,7 +489,7 @@ def observe(
     outcome = SwitchOutcome()
     while True:
         vm = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
-        vmi = _get_or_none(client, VIRTUAL_MACHINE_INSTANCES, plan.name, plan.namespace) if plan.live.running else None
+        vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, plan.name, plan.namespace) if plan.live.running else None
         status = vm.get("status") or {}
         recorded = {
             key: str(((status.get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name") or "")

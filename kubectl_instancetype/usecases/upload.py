@@ -25,23 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, PluginError, UsageError
+from ..errors import APIError, PluginError, UploadError, UsageError
 from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
     from ..output.progress import Progress
-
-
-class UploadError(PluginError):
-    """The upload failed or was interrupted; the message says what exists and how to go on."""
-
-    def render(self) -> str:
-        # a server's answer keeps kubectl's "Error from server (Reason): ..." shape, without "error: " before it
-        if self.message.startswith("Error from server"):
-            return self.message
-        return super().render()
 
 
 @dataclass
@@ -60,7 +50,7 @@ class Settings:
 
 @dataclass
 class State:
-    """What this run has done so far (for the interruption and failure reports)."""
+    """What the upload has done: the result of a run, and the interruption and failure reports of one cut short."""
 
     namespace: str
     plan: spec.Plan
@@ -104,9 +94,10 @@ class State:
         return "; ".join(parts)
 
 
-def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
-    """Run the whole upload in the session's namespace; raise :class:`UploadError` (with :meth:`State.report`)
-    when it cannot finish."""
+def upload(session: Session, plan: spec.Plan, settings: Settings) -> State:
+    """Run the whole upload in the session's namespace and return what it did (the volume created or reused,
+    the bytes sent, the DataSource); raise :class:`UploadError` (with :meth:`State.report`) when it cannot
+    finish. virtctl's progress lines go to ``settings.say`` as they happen."""
     namespace = session.namespace
     state = State(namespace, plan)
     if settings.uploadproxy_url:
@@ -129,6 +120,7 @@ def upload(session: Session, plan: spec.Plan, settings: Settings) -> None:
         )
         message = message[len("error: ") :] if message.startswith("error: ") else message
         raise UploadError(f"{message}; {state.report()}") from exc
+    return state
 
 
 def check_proxy_url(url: str) -> str:

@@ -19,6 +19,9 @@ CDI cannot run here (no pods, no storage), so this double speaks its protocol on
   status (status subresource) to ``UploadReady``; for an upload PVC it sets ``storage.pod.phase: Running`` and
   ``storage.pod.ready: "true"``; after an upload, ``Succeeded`` on both.
 
+On the test plane the real cdi-apiserver (hack/localcluster) serves that APIService too: the double takes it over
+while it runs (its proxy only knows its own tokens) and gives it back on :meth:`stop`.
+
 Everything listens on 127.0.0.1, loops are bounded, and the servers stop with :meth:`stop` or after
 ``lifetime`` seconds.
 """
@@ -128,6 +131,7 @@ class CdiUploadDouble:
         self.heads = 0
         self.uploaded: dict[tuple[str, str], int] = {}  # (namespace, pvc) -> bytes
         self._stop = threading.Event()
+        self._replaced: dict[str, Any] | None = None  # the APIService this double took over, given back on stop
         self._servers: list[ThreadingHTTPServer] = []
         self._threads: list[threading.Thread] = []
         self.api_port = self.proxy_port = 0
@@ -170,7 +174,7 @@ class CdiUploadDouble:
         then stop the servers and the controller (idempotent)."""
         if not self._stop.is_set() and self._servers:
             try:
-                self.cp._request("DELETE", f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}", timeout=5)
+                self._unregister()
             except Exception:  # the control plane may already be gone
                 pass
         self._stop.set()
@@ -178,6 +182,22 @@ class CdiUploadDouble:
             server.shutdown()
             server.server_close()
         self._servers.clear()
+
+    def _unregister(self) -> None:
+        """Delete this double's APIService, or give back the registration it replaced (the real cdi-apiserver's).
+        kube-apiserver's aggregator takes the port of an ExternalName service from the APIService, so the one
+        ``cdi/cdi-api`` Service serves both."""
+        path = f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}"
+        if self._replaced is None:
+            self.cp.request("DELETE", path, timeout=5)
+            return
+        _, live = self.cp.request("GET", path, timeout=5)
+        body = dict(self._replaced)
+        body["metadata"] = {
+            **body["metadata"],
+            "resourceVersion": (live or {}).get("metadata", {}).get("resourceVersion"),
+        }
+        self.cp.request("PUT", path, body, timeout=5)
 
     def _register(self, ca_pem: bytes) -> None:
         cp = self.cp
@@ -209,22 +229,26 @@ class CdiUploadDouble:
             },
         }
         path = f"/apis/apiregistration.k8s.io/v1/apiservices/{name}"
-        status, current = cp._request("GET", path)
+        status, current = cp.request("GET", path)
+        if status == 200 and self._replaced is None:
+            # the real cdi-apiserver's registration: given back by stop()
+            self._replaced = {k: current[k] for k in ("apiVersion", "kind", "spec")}
+            self._replaced["metadata"] = {"name": name, "labels": current["metadata"].get("labels") or {}}
         if status == 200:  # a double from an earlier test: point the APIService at this one
             body["metadata"]["resourceVersion"] = current["metadata"]["resourceVersion"]
-            status, answer = cp._request("PUT", path, body)
+            status, answer = cp.request("PUT", path, body)
         else:
-            status, answer = cp._request("POST", "/apis/apiregistration.k8s.io/v1/apiservices", body)
+            status, answer = cp.request("POST", "/apis/apiregistration.k8s.io/v1/apiservices", body)
         if status >= 300:
             raise RuntimeError(f"registering the APIService: {status} {answer}")
         deadline = time.monotonic() + 60
         probe = f"/apis/{GROUP}/v1beta1"
         while time.monotonic() < deadline:
-            status, answer = cp._request("GET", probe, timeout=5)
+            status, answer = cp.request("GET", probe, timeout=5)
             if status == 200 and (answer or {}).get("groupVersion") == f"{GROUP}/v1beta1":
                 return
             time.sleep(0.2)
-        _, service = cp._request("GET", path)
+        _, service = cp.request("GET", path)
         raise RuntimeError(f"the aggregated upload API did not become available: {status} {answer}; {service}")
 
     # -- the aggregated API (cdi-api) ----------------------------------------------------------------------
@@ -402,7 +426,7 @@ class CdiUploadDouble:
 
     def _reconcile(self) -> None:
         cp = self.cp
-        _, dvs = cp._request("GET", "/apis/cdi.kubevirt.io/v1beta1/datavolumes", timeout=5)
+        _, dvs = cp.request("GET", "/apis/cdi.kubevirt.io/v1beta1/datavolumes", timeout=5)
         for dv in (dvs or {}).get("items") or []:
             if "upload" not in ((dv.get("spec") or {}).get("source") or {}):
                 continue
@@ -417,7 +441,7 @@ class CdiUploadDouble:
                 )
             elif phase == "UploadReady" and self.complete_processing and (namespace, name) in self.uploaded:
                 self._dv_status(namespace, name, "Succeeded", "100.0%")
-        _, pvcs = cp._request("GET", "/api/v1/persistentvolumeclaims", timeout=5)
+        _, pvcs = cp.request("GET", "/api/v1/persistentvolumeclaims", timeout=5)
         for pvc in (pvcs or {}).get("items") or []:
             meta = pvc["metadata"]
             annotations = meta.get("annotations") or {}
@@ -432,7 +456,7 @@ class CdiUploadDouble:
             elif annotations.get(POD_PHASE) == "Running" and self.complete_processing and key in self.uploaded:
                 patch = {POD_PHASE: "Succeeded", POD_READY: "false"}
             if patch:
-                self._merge_patch(
+                self.merge_patch(
                     f"/api/v1/namespaces/{key[0]}/persistentvolumeclaims/{key[1]}",
                     {"metadata": {"annotations": patch}},
                 )
@@ -495,12 +519,12 @@ class CdiUploadDouble:
         self.cp.apply(pvc)
 
     def _dv_status(self, namespace: str, name: str, phase: str, progress: str = "N/A") -> None:
-        self._merge_patch(
+        self.merge_patch(
             f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{namespace}/datavolumes/{name}/status",
             {"status": {"phase": phase, "progress": progress, "claimName": name}},
         )
 
-    def _merge_patch(self, path: str, body: dict[str, Any]) -> None:
+    def merge_patch(self, path: str, body: dict[str, Any]) -> None:
         import http.client
 
         context = ssl.create_default_context(cafile=str(self.cp.ca_file))

@@ -41,7 +41,7 @@ def test_version_through_kubectl(kubectl) -> None:
     assert result.stdout.splitlines()[1] == "Server Version: v1.36.3"
 
 
-def test_errors_keep_kubectl_exit_status_and_one_line(kubectl) -> None:
+def test_errors_keep_kubectl_exit_status_and_one_line(kubectl, without_instancetype_view) -> None:
     result = kubectl("instancetype", "list", user="mallory")
     assert result.returncode == 1
     assert result.stdout == ""

@@ -53,7 +53,7 @@ def serve_kinds(control_plane, kinds) -> None:
             }
         )
         for _ in range(100):
-            code, _answer = control_plane._request("GET", f"/apis/{group}/{version}/{plural}")
+            code, _answer = control_plane.request("GET", f"/apis/{group}/{version}/{plural}")
             if code == 200:
                 break
             time.sleep(0.1)

@@ -61,7 +61,7 @@ def run_on(plane, *args: str):
 
 
 def resource_versions(plane, path: str) -> dict[str, str]:
-    status, answer = plane._request("GET", path)
+    status, answer = plane.request("GET", path)
     assert status == 200, answer
     return {item["metadata"]["name"]: item["metadata"]["resourceVersion"] for item in answer["items"]}
 
@@ -139,7 +139,7 @@ def test_strict_install_writes_nothing_when_fields_would_be_lost(older_plane) ->
         f"spec.devices.preferredVideoType ({', '.join(VIRTIO_VIDEO[:3])} and 6 more); nothing was applied "
         "(--drop-unknown-fields applies them without the fields)"
     )
-    status, answer = older_plane._request(
+    status, answer = older_plane.request(
         "GET", "/apis/instancetype.kubevirt.io/v1beta1/namespaces/strict/virtualmachineinstancetypes"
     )
     assert status == 200 and answer["items"] == []
@@ -190,10 +190,9 @@ def test_dry_runs_write_nothing(older_plane) -> None:
     assert resource_versions(older_plane, path) == {}
 
 
-def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -> None:
-    control_plane.ensure_namespace("catalog-install")
+def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli, namespace) -> None:
     try:
-        first = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        first = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert (first.exit_code, first.stderr) == (0, "")
         assert len(first.stdout.splitlines()) == len(CATALOG.preferences)
         assert {line.rsplit(" ", 1)[1] for line in first.stdout.splitlines()} == {"created"}
@@ -201,19 +200,19 @@ def test_install_into_a_namespace_of_a_kubevirt_1_9_schema(control_plane, cli) -
             {
                 "apiVersion": "instancetype.kubevirt.io/v1beta1",
                 "kind": "VirtualMachinePreference",
-                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": "catalog-install"},
+                "metadata": {"name": VIRTIO_VIDEO[0], "namespace": namespace},
             }
         )
         assert stored["spec"]["devices"]["preferredVideoType"] == "virtio"
         assert stored["metadata"]["managedFields"][0]["manager"] == "kubectl-instancetype"
         assert stored["metadata"]["managedFields"][0]["operation"] == "Apply"
-        again = cli("catalog", "install", "--namespaced", "-n", "catalog-install", "--preferences-only")
+        again = cli("catalog", "install", "--namespaced", "-n", namespace, "--preferences-only")
         assert {line.rsplit(" ", 1)[1] for line in again.stdout.splitlines()} == {"unchanged"}
-        diff = cli("catalog", "diff", "--namespaced", "-n", "catalog-install", "--preferences-only", "--exit-code")
+        diff = cli("catalog", "diff", "--namespaced", "-n", namespace, "--preferences-only", "--exit-code")
         assert (diff.exit_code, diff.stdout) == (0, "")
     finally:
         # the shared control plane's other tests count every namespace's preferences
-        for obj in CATALOG.namespaced("catalog-install").preferences:
+        for obj in CATALOG.namespaced(namespace).preferences:
             control_plane.delete(obj)
 
 

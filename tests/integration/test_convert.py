@@ -57,7 +57,7 @@ def strict_dry_run(control_plane, obj: dict, namespace: str) -> tuple[int, dict 
         metadata["namespace"] = namespace
     obj = {**obj, "metadata": metadata}
     path = resource.path(namespace if resource.namespaced else None, dryRun="All", fieldValidation="Strict")
-    return control_plane._request("POST", path, obj)
+    return control_plane.request("POST", path, obj)
 
 
 def converted(case: str) -> list[dict]:

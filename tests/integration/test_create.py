@@ -229,8 +229,9 @@ def test_flag_errors_send_nothing(cli, mocker) -> None:
         (["--dry-run=maybe"], 'error: Invalid dry-run value (maybe). Must be "none", "server", or "client".\n'),
         (
             ["-o", "wide"],
-            'error: unable to match a printer suitable for the output format "wide", allowed formats '
-            "are: json,name,yaml\n",
+            'error: unable to match a printer suitable for the output format "wide", allowed formats are: '
+            "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
+            "jsonpath-file,name,template,templatefile,yaml\n",
         ),
         (
             ["--termination-grace-period", "soon"],

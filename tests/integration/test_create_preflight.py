@@ -115,10 +115,14 @@ def test_explicit_inference_from_an_unlabelled_volume_fails_with_kubevirts_messa
         "plain-disk",
     )
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
+    # KubeVirt's words first, then the volume, the objects read and the command that fixes it
+    assert result.stderr.startswith(
         'Error from server: admission webhook "virtualmachines-mutator.kubevirt.io" denied the request: '
-        "unable to find required instancetype.kubevirt.io/default-instancetype label on the volume; "
-        "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference\n"
+        "unable to find required instancetype.kubevirt.io/default-instancetype label on the volume ("
+    )
+    assert result.stderr.endswith(
+        f"; label the PersistentVolumeClaim with the instancetype to use: kubectl instancetype label "
+        f"pvc/plain-disk -n {NAMESPACE} --default-instancetype NAME\n"
     )
     # KubeVirt's verdict: the VM was sent and denied, nothing exists
     assert [call.args[1] for call in spy.call_args_list].count("POST") == 1

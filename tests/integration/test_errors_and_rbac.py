@@ -117,8 +117,10 @@ def test_tls_server_name_that_matches_is_accepted(control_plane, tmp_path) -> No
     document = json.loads(path.read_text())
     document["clusters"][0]["cluster"]["tls-server-name"] = "kubernetes.default.svc"
     path.write_text(json.dumps(document))
-    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
+    result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "-o", "name"])
     assert result.exit_code == 0, result.stderr
+    # the request went through (the TLS name checked): the catalog's one 64-vCPU type is listed
+    assert result.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/n1.8xlarge\n"
 
 
 def test_insecure_skip_tls_verify(control_plane, tmp_path) -> None:
@@ -238,10 +240,11 @@ def test_in_cluster_service_account_through_the_official_loader(control_plane, t
     home.mkdir()
     result = run_cli(["list", "--cpu", "4", "--class", "general.purpose"], environ={"HOME": str(home), **service})
     assert result.exit_code == 0, result.stderr
-    # the service account's namespace is the default scope, next to the cluster scope
+    # the service account's namespace is the default scope, next to the cluster scope (the catalog's namespaced
+    # copies exist in "catalog" only: a namespaced row means that namespace was listed)
     assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [
         ["u1.xlarge", "cluster"],
-        ["u1.xlarge", "catalog"],
+        ["u1.xlarge", "namespaced"],
     ]
 
 
@@ -293,9 +296,10 @@ def test_exec_credential_plugin_through_the_official_loader(control_plane, tmp_p
     )
     result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64"])
     assert result.exit_code == 0, result.stderr
+    # the context's namespace is listed (the catalog's namespaced copies exist in "catalog" only)
     assert [line.split()[:2] for line in result.stdout.splitlines()[1:]] == [
         ["n1.8xlarge", "cluster"],
-        ["n1.8xlarge", "catalog"],
+        ["n1.8xlarge", "namespaced"],
     ]
 
 

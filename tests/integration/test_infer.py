@@ -276,7 +276,11 @@ def test_rejected_vm_fails_with_kubevirts_message(cli, volumes, tmp_path, volume
     path = tmp_path / "vm.yaml"
     path.write_text(yaml.safe_dump(vm_manifest(volume, policy=policy)))
     result = cli("infer", "-f", str(path), "-n", A)
-    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"error: {message}\n")
+    assert (result.exit_code, result.stdout) == (1, "")
+    # KubeVirt's message first, word for word; then what was read (and, for a missing label, the fix)
+    assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1
+    if "label on the volume" in message:
+        assert result.stderr.endswith(f"kubectl instancetype label pvc/plain -n {A} --default-instancetype NAME\n")
 
 
 def test_infer_stored_vm(cli, control_plane, volumes) -> None:
@@ -348,7 +352,7 @@ def test_forbidden_reads_say_so(cli, volumes) -> None:
         (["configmap/x"], 'error: the server doesn\'t have a resource type "configmap" to infer from (vm, pvc, dv, datasource, volumesnapshot)\n'),
         (["pvc/x", "-f", "vm.yaml"], "error: specify either -f FILE or TYPE/NAME, not both\n"),
         (["-f", "/nonexistent/vm.yaml"], 'error: the path "/nonexistent/vm.yaml" does not exist\n'),
-        (["pvc/x", "-o", "name"], 'error: unable to match a printer suitable for the output format "name", allowed formats are: json,wide,yaml\n'),
+        (["pvc/x", "-o", "name"], 'error: unable to match a printer suitable for the output format "name", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,template,templatefile,wide,yaml\n'),
     ],
 )  # fmt: skip
 def test_usage_errors(cli, args, message) -> None:

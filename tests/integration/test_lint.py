@@ -3,6 +3,8 @@ fields: KubeVirt v1.9.0 still serves them)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 pytestmark = pytest.mark.controlplane
@@ -11,17 +13,17 @@ NS = "lint-test"
 
 
 @pytest.fixture(scope="module")
-def legacy(control_plane) -> str:
+def legacy(control_plane) -> Iterator[str]:
     control_plane.ensure_namespace(NS)
-    control_plane.apply(
-        {
-            "apiVersion": "instancetype.kubevirt.io/v1beta1",
-            "kind": "VirtualMachinePreference",
-            "metadata": {"name": "legacy", "namespace": NS},
-            "spec": {"cpu": {"preferredCPUTopology": "preferSpread"}, "preferSpreadSocketToCoreRatio": 4},
-        }
-    )
-    return "legacy"
+    preference = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachinePreference",
+        "metadata": {"name": "legacy", "namespace": NS},
+        "spec": {"cpu": {"preferredCPUTopology": "preferSpread"}, "preferSpreadSocketToCoreRatio": 4},
+    }
+    control_plane.apply(preference)
+    yield "legacy"
+    control_plane.delete(preference)  # the control plane is shared: list -A counts every preference
 
 
 def test_one_object(cli, legacy) -> None:

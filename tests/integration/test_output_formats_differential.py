@@ -100,7 +100,7 @@ JSONPATH = [
     "{.items[?(@.spec.flag)].metadata.name}",
     "{.items[*].spec.ports[?(@.port<100)].name}",
     "{..ports[*].port}",
-    "{.items[0]..name}",
+    "{.items[0].spec.ports..name}",
     "{.items[*]['metadata.name']}",
     "{.items[*].metadata['name','labels']}",
     "{.items[0].spec.text}",

@@ -19,34 +19,34 @@ SMALL = {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
 
 
 @pytest.fixture(scope="module")
-def kubevirt_kinds(control_plane) -> None:
+def kubevirt_kinds(plain_plane) -> None:
     """VirtualMachineInstance and KubeVirt served, with KubeVirt v1.9.0's own schemas."""
-    serve_kinds(control_plane, ("VirtualMachineInstance", "KubeVirt"))
+    serve_kinds(plain_plane, ("VirtualMachineInstance", "KubeVirt"))
 
 
 @pytest.fixture
-def namespace(control_plane, kubevirt_kinds) -> str:
-    control_plane.ensure_namespace(NS)
+def namespace(plain_plane, kubevirt_kinds) -> str:
+    plain_plane.ensure_namespace(NS)
     return NS
 
 
-def _put(control_plane, path: str, body: dict) -> dict:
-    code, answer = control_plane._request("PUT", path, body)
+def _put(plain_plane, path: str, body: dict) -> dict:
+    code, answer = plain_plane.request("PUT", path, body)
     assert code == 200, answer
     return answer
 
 
-def _running(control_plane, namespace: str, *, sockets: int = 1, guest: str = "2Gi", migratable: bool = False):
+def _running(plain_plane, namespace: str, *, sockets: int = 1, guest: str = "2Gi", migratable: bool = False):
     """A VM on u1.small with its status refs, start revision and VMI as virt-controller leaves them."""
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
     name, uid = vm["metadata"]["name"], vm["metadata"]["uid"]
-    it_rev = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL)
+    it_rev = _revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL)
     vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": it_rev}}}
     vm_path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}"
-    vm = _put(control_plane, vm_path + "/status", vm)
+    vm = _put(plain_plane, vm_path + "/status", vm)
     start_spec = {**vm["spec"], "instancetype": {"name": "u1.small", "revisionName": it_rev}}
     start = f"revision-start-vm-{uid}-{vm['metadata']['generation']}"
-    control_plane.apply(
+    plain_plane.apply(
         {
             "apiVersion": "apps/v1",
             "kind": "ControllerRevision",
@@ -56,7 +56,7 @@ def _running(control_plane, namespace: str, *, sockets: int = 1, guest: str = "2
         }
     )
     conditions = [{"type": "LiveMigratable", "status": "True"}] if migratable else []
-    vmi = control_plane.apply(
+    vmi = plain_plane.apply(
         {
             "apiVersion": "kubevirt.io/v1",
             "kind": "VirtualMachineInstance",
@@ -77,13 +77,13 @@ def _running(control_plane, namespace: str, *, sockets: int = 1, guest: str = "2
         "memory": {"guestAtBoot": guest, "guestCurrent": guest},
         "conditions": conditions,
     }
-    _put(control_plane, f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachineinstances/{name}/status", vmi)
+    _put(plain_plane, f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachineinstances/{name}/status", vmi)
     return name
 
 
-def test_plan_for_a_running_vm(cli, control_plane, namespace) -> None:
-    name = _running(control_plane, namespace)
-    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--plan")
+def test_plan_for_a_running_vm(plain_cli, plain_plane, namespace) -> None:
+    name = _running(plain_plane, namespace)
+    result = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--plan")
     assert (result.exit_code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"virtualmachine.kubevirt.io/{name} (running; rollout strategy LiveUpdate")
@@ -102,69 +102,71 @@ def test_plan_for_a_running_vm(cli, control_plane, namespace) -> None:
     )
 
 
-def test_plan_as_yaml_and_json(cli, control_plane, namespace) -> None:
+def test_plan_as_yaml_and_json(plain_cli, plain_plane, namespace) -> None:
     import json
 
-    name = _running(control_plane, namespace, migratable=True)
-    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "json")
+    name = _running(plain_plane, namespace, migratable=True)
+    result = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "json")
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["kind"] == "SwitchPlan"
     assert document["restartRequired"] is None
     assert document["hotplugConditions"] == ["HotMemoryChange"]
     assert [(f["path"], f["when"]) for f in document["fields"]] == [("domain.memory.guest", "live")]
-    assert cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "yaml").stdout
-    bad = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "wide")
+    assert plain_cli(
+        "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "yaml"
+    ).stdout
+    bad = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "wide")
     assert bad.stderr.startswith('error: unable to match a printer suitable for the output format "wide"')
 
 
-def test_rollout_strategy_from_the_kubevirt_cr(cli, control_plane, namespace) -> None:
-    name = _running(control_plane, namespace)
-    control_plane.ensure_namespace("kubevirt")
+def test_rollout_strategy_from_the_kubevirt_cr(plain_cli, plain_plane, namespace) -> None:
+    name = _running(plain_plane, namespace)
+    plain_plane.ensure_namespace("kubevirt")
     kubevirt = {
         "apiVersion": "kubevirt.io/v1",
         "kind": "KubeVirt",
         "metadata": {"name": "kubevirt", "namespace": "kubevirt"},
         "spec": {"configuration": {"vmRolloutStrategy": "Stage"}},
     }
-    if control_plane.get(kubevirt) is not None:
+    if plain_plane.get(kubevirt) is not None:
         pytest.skip("a KubeVirt CR already exists on this plane")
-    control_plane.apply(kubevirt)
+    plain_plane.apply(kubevirt)
     try:
-        result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan")
+        result = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan")
         assert result.exit_code == 0, result.stderr
         assert "rollout strategy Stage, from KubeVirt CR kubevirt/kubevirt" in result.stdout
         assert 'RestartRequired: "a non-live-updatable field was changed in the template spec"' in result.stdout
     finally:
-        control_plane.delete(kubevirt)
+        plain_plane.delete(kubevirt)
 
 
-def test_refresh_pins_a_revision_of_the_current_generation(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    old = _revision(control_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL, generation=0)
+def test_refresh_pins_a_revision_of_the_current_generation(plain_cli, plain_plane, namespace) -> None:
+    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    old = _revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL, generation=0)
     vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": old}}}
     name = vm["metadata"]["name"]
-    _put(control_plane, f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/status", vm)
-    live = control_plane.get(
+    _put(plain_plane, f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/status", vm)
+    live = plain_plane.get(
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
             "kind": "VirtualMachineClusterInstancetype",
             "metadata": {"name": "u1.small"},
         }
     )
-    plan = cli("switch", f"vm/{name}", "-n", namespace, "--refresh", "--plan")
+    plan = plain_cli("switch", f"vm/{name}", "-n", namespace, "--refresh", "--plan")
     assert plan.exit_code == 0, plan.stderr
     assert f"instancetype: u1.small -> u1.small (generation {live['metadata']['generation']})" in plan.stdout
-    result = cli("switch", f"vm/{name}", "-n", namespace, "--refresh", "--timeout", "1s")
+    result = plain_cli("switch", f"vm/{name}", "-n", namespace, "--refresh", "--timeout", "1s")
     assert result.exit_code == 0, result.stderr
     # no controller here records it: the pin stays, and the user is told
     assert "spec.*.revisionName stays pinned" in result.stderr
     expected = f"{name}-u1.small-v1beta1-{live['metadata']['uid']}-{live['metadata']['generation']}"
-    stored = control_plane.get(
+    stored = plain_plane.get(
         {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": namespace}}
     )
     assert stored["spec"]["instancetype"] == {"name": "u1.small", "revisionName": expected}
-    revision = control_plane.get(
+    revision = plain_plane.get(
         {"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": expected, "namespace": namespace}}
     )
     assert revision["metadata"]["labels"]["instancetype.kubevirt.io/object-name"] == "u1.small"
@@ -172,15 +174,17 @@ def test_refresh_pins_a_revision_of_the_current_generation(cli, control_plane, n
     assert revision["data"]["spec"] == live["spec"]
     assert "labels" not in revision["data"]["metadata"]
     # refreshing again: the pinned revision already holds the current generation
-    again = cli("switch", f"vm/{name}", "-n", namespace, "--refresh")
+    again = plain_cli("switch", f"vm/{name}", "-n", namespace, "--refresh")
     assert again.exit_code == 0, again.stderr
     assert f"virtualmachine.kubevirt.io/{name} unchanged" in again.stdout
 
 
-def test_wait_times_out_without_a_controller(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+def test_wait_times_out_without_a_controller(plain_cli, plain_plane, namespace) -> None:
+    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
     name = vm["metadata"]["name"]
-    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--wait", "--timeout", "1s")
+    result = plain_cli(
+        "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--wait", "--timeout", "1s"
+    )
     assert result.exit_code == 1
     assert "timed out after 1s waiting for the controller; what it had done by then:" in result.stdout
     assert result.stderr == (
@@ -196,6 +200,6 @@ def test_wait_times_out_without_a_controller(cli, control_plane, namespace) -> N
         (["--instancetype", "u1.small", "--wait", "--timeout", "soon"], 'invalid argument "soon" for "--timeout"'),
     ],
 )
-def test_usage_errors(cli, args, message) -> None:
-    result = cli("switch", "vm/x", *args)
+def test_usage_errors(plain_cli, args, message) -> None:
+    result = plain_cli("switch", "vm/x", *args)
     assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import threading
+import time
 
 import pytest
 
@@ -58,7 +60,7 @@ def upload(cli, double, *args: str, extra_env=None):
 
 
 def get(control_plane, path: str) -> dict:
-    status, answer = control_plane._request("GET", path)
+    status, answer = control_plane.request("GET", path)
     assert status == 200, (path, status, answer)
     return answer
 
@@ -72,7 +74,7 @@ def dv(control_plane, name):
 
 
 def exists(control_plane, path: str) -> bool:
-    return control_plane._request("GET", path)[0] == 200
+    return control_plane.request("GET", path)[0] == 200
 
 
 def test_dv_upload_with_labels_and_datasource(cli, control_plane, double, image):
@@ -271,7 +273,11 @@ def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, 
     def interrupt(received):
         if received > size // 3 and not fired:
             fired.append(received)
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, delivered to the main thread running the CLI
+            # Ctrl-C, delivered to the main thread running the CLI (to the process, the kernel may pick another
+            # thread and leave the main thread's send blocked), and nothing more is read meanwhile: the upload
+            # cannot finish before the interrupt is handled, however loaded the machine
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            time.sleep(1)
 
     double.on_bytes = interrupt
     double.complete_processing = True
@@ -396,7 +402,7 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
 
     assert attempt().stderr == f"error: Unable to get PVC Prime name from PVC {NAMESPACE}/{name}\n"
     path = f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims/{name}"
-    double._merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
+    double.merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
     assert attempt().stderr == f"error: Unable to get PVC Prime {NAMESPACE}/{name}\n"
-    double._merge_patch(path + "/status", {"status": {"phase": "Bound"}})
+    double.merge_patch(path + "/status", {"status": {"phase": "Bound"}})
     assert attempt().stderr == f"error: PVC {name} already successfully populated\n"

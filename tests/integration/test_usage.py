@@ -16,18 +16,18 @@ NS = "usage-test"
 SMALL_SPEC = {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
 
 
-def _status(control_plane, vm: dict, status: dict) -> dict:
+def _status(plain_plane, vm: dict, status: dict) -> dict:
     path = f"/apis/kubevirt.io/v1/namespaces/{NS}/virtualmachines/{vm['metadata']['name']}/status"
-    code, answer = control_plane._request("PUT", path, {**vm, "status": status})
+    code, answer = plain_plane.request("PUT", path, {**vm, "status": status})
     assert code == 200, answer
     return answer
 
 
 @pytest.fixture(scope="module")
-def users(control_plane) -> dict:
-    serve_kinds(control_plane, ("VirtualMachinePool", "VirtualMachineTemplate"))
-    control_plane.ensure_namespace(NS)
-    live = control_plane.get(
+def users(plain_plane) -> dict:
+    serve_kinds(plain_plane, ("VirtualMachinePool", "VirtualMachineTemplate"))
+    plain_plane.ensure_namespace(NS)
+    live = plain_plane.get(
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
             "kind": "VirtualMachineClusterInstancetype",
@@ -35,14 +35,14 @@ def users(control_plane) -> dict:
         }
     )
     generation = live["metadata"]["generation"]
-    a = control_plane.apply(_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
-    rev_a = _revision(control_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation)
-    _status(control_plane, a, {"created": True, "instancetypeRef": {"controllerRevisionRef": {"name": rev_a}}})
-    b = control_plane.apply(_vm("vm-b", NS, {"name": "u1.small"}, None))
-    rev_b = _revision(control_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
-    _status(control_plane, b, {"instancetypeRef": {"controllerRevisionRef": {"name": rev_b}}})
-    control_plane.apply(_vm("vm-c", NS, {"name": "u1.small"}, None))
-    control_plane.apply(
+    a = plain_plane.apply(_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
+    rev_a = _revision(plain_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation)
+    _status(plain_plane, a, {"created": True, "instancetypeRef": {"controllerRevisionRef": {"name": rev_a}}})
+    b = plain_plane.apply(_vm("vm-b", NS, {"name": "u1.small"}, None))
+    rev_b = _revision(plain_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
+    _status(plain_plane, b, {"instancetypeRef": {"controllerRevisionRef": {"name": rev_b}}})
+    plain_plane.apply(_vm("vm-c", NS, {"name": "u1.small"}, None))
+    plain_plane.apply(
         {
             "apiVersion": "pool.kubevirt.io/v1beta1",
             "kind": "VirtualMachinePool",
@@ -57,7 +57,7 @@ def users(control_plane) -> dict:
             },
         }
     )
-    control_plane.apply(
+    plain_plane.apply(
         {
             "apiVersion": "template.kubevirt.io/v1beta1",
             "kind": "VirtualMachineTemplate",
@@ -71,8 +71,8 @@ def users(control_plane) -> dict:
     return {"rev_a": rev_a, "rev_b": rev_b, "generation": generation}
 
 
-def test_one_instancetype_in_detail(cli, users) -> None:
-    result = cli("usage", "vmcf/u1.small", "-n", NS)
+def test_one_instancetype_in_detail(plain_cli, users) -> None:
+    result = plain_cli("usage", "vmcf/u1.small", "-n", NS)
     assert (result.exit_code, result.stderr) == (0, "")
     rows = [line.split() for line in result.stdout.splitlines()]
     assert rows[0] == ["USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY"]
@@ -113,8 +113,8 @@ def test_one_instancetype_in_detail(cli, users) -> None:
     )
 
 
-def test_summary_table(cli, users) -> None:
-    result = cli("usage", "-n", NS)
+def test_summary_table(plain_cli, users) -> None:
+    result = plain_cli("usage", "-n", NS)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY"]
@@ -124,16 +124,16 @@ def test_summary_table(cli, users) -> None:
     assert fedora[1:] == ["1", "1", "0", "0", "0", "0", "-", "-"]
 
 
-def test_document(cli, users) -> None:
-    result = cli("usage", "vmcf/u1.small", "-n", NS, "-o", "json")
+def test_document(plain_cli, users) -> None:
+    result = plain_cli("usage", "vmcf/u1.small", "-n", NS, "-o", "json")
     assert result.exit_code == 0, result.stderr
     (item,) = json.loads(result.stdout)["items"]
     assert item["totals"]["poolReplicas"] == 3 and item["totals"]["memory"] == "12Gi"
     assert [user["name"] for user in item["users"]][:3] == ["vm-a", "vm-b", "vm-c"]
 
 
-def test_check_delete(cli, users) -> None:
-    result = cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS)
+def test_check_delete(plain_cli, users) -> None:
+    result = plain_cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS)
     assert result.exit_code == 1
     assert result.stderr == (
         "error: virtualmachineclusterinstancetype/u1.small is still used by 5 object(s) (listed above): "
@@ -149,15 +149,15 @@ def test_check_delete(cli, users) -> None:
         f"  virtualmachinepool/pool-1 ({NS}): new replicas cannot be created (FailedFindInstancetype)",
         f"  virtualmachinetemplate/tpl-1 ({NS}): VMs made from it cannot start",
     ]
-    free = cli("usage", "vmcf/cx1.medium", "--check-delete", "-n", NS)
+    free = plain_cli("usage", "vmcf/cx1.medium", "--check-delete", "-n", NS)
     assert (free.exit_code, free.stdout) == (
         0,
         "virtualmachineclusterinstancetype/cx1.medium can be deleted: nothing uses it\n",
     )
 
 
-def test_check_delete_of_a_revision(cli, users) -> None:
-    result = cli("usage", f"controllerrevision/{users['rev_a']}", "--check-delete", "-n", NS)
+def test_check_delete_of_a_revision(plain_cli, users) -> None:
+    result = plain_cli("usage", f"controllerrevision/{users['rev_a']}", "--check-delete", "-n", NS)
     assert result.exit_code == 1
     assert result.stdout == f"controllerrevision/{users['rev_a']} is recorded by:\n  virtualmachine/vm-a\n"
     assert "deleting it sends them back to the live object" in result.stderr
@@ -172,6 +172,6 @@ def test_check_delete_of_a_revision(cli, users) -> None:
         (["vmcf/"], "resource name may not be empty (vmcf/NAME)"),
     ],
 )
-def test_usage_errors(cli, args, message) -> None:
-    result = cli("usage", *args)
+def test_usage_errors(plain_cli, args, message) -> None:
+    result = plain_cli("usage", *args)
     assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}"), result.stderr

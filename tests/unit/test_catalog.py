@@ -1,9 +1,9 @@
 """The embedded common-instancetypes v1.7.0 catalog against the published facts.
 
-The tables below are typed from the research note ``common-instancetypes.md`` (§2.1 series, §2.2 size
-matrix, §2.3 every instance type, §5.1/§5.2 preferences). That note describes unreleased HEAD; where v1.7.0
-differs (§6.1: the ``*.s390x.secex`` preferences and the ``cores`` topology of ``windows.10*``/``windows.11*``
-came after v1.7.0), the rows follow the v1.7.0 release and say so. Nothing here reads the upstream bundles:
+The tables below are typed from github.com/kubevirt/common-instancetypes (its README's series and size matrix,
+``instancetypes/<series>/`` for every instance type, ``preferences/`` for the preferences) at the v1.7.0 tag; where
+the main branch differs (the ``*.s390x.secex`` preferences and the ``cores`` topology of
+``windows.10*``/``windows.11*`` came after v1.7.0), the rows follow the v1.7.0 release and say so. Nothing here reads the upstream bundles:
 ``hack/gen_catalog.py --check`` compares the data with them.
 """
 
@@ -35,13 +35,13 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 DATA_FILE = os.path.join(REPO_ROOT, "kubectl_instancetype", "catalog", "data", "common-instancetypes-v1.7.0.json")
 P = "instancetype.kubevirt.io/"
 
-# §6.4: v1.6.0 / v1.7.0 ship 65 instance types and 54 preferences (HEAD has 57 preferences).
+# v1.6.0 / v1.7.0 ship 65 instance types and 54 preferences (HEAD has 57 preferences).
 INSTANCETYPE_COUNT = 65
 PREFERENCE_COUNT = 54
 
-# §2.3, every instance type: name, vCPU, memory, hugepages page size (and label), cpu.maxSockets,
+# every instance type: name, vCPU, memory, hugepages page size (and label), cpu.maxSockets,
 # dedicatedCPUPlacement, isolateEmulatorThread, numa guestMappingPassthrough, realtime, overcommitPercent.
-# v1.7.0 made no instance type changes (§3), so HEAD's table is v1.7.0's.
+# v1.7.0 made no instance type changes, so HEAD's table is v1.7.0's.
 INSTANCETYPE_TABLE = """
     u1.nano          1 512Mi    -   -    -    -    -    -   -
     u1.micro         1   1Gi    -   -    -    -    -    -   -
@@ -110,7 +110,7 @@ INSTANCETYPE_TABLE = """
     d1.8xlarge      32 128Gi    -   -  yes  yes    -    -   -
 """
 
-# §2.2 size matrix, "vCPU/memory" per series column; "-" means the series has no such size.
+# size matrix, "vCPU/memory" per series column; "-" means the series has no such size.
 SIZE_MATRIX = """
     size      u1        o1        d1        rt1      n1        cx1      cx1.*1gi  m1        m1.*1gi
     nano      1/512Mi   1/512Mi   1/512Mi   -        -         -        -         -         -
@@ -125,7 +125,7 @@ SIZE_MATRIX = """
     8xlarge   32/128Gi  32/128Gi  32/128Gi  32/128Gi 64/128Gi  32/64Gi  32/64Gi   32/256Gi  32/256Gi
 """
 
-# §2.1: series -> (class label, displayName annotation, icon-pf label).
+# series -> (class label, displayName annotation, icon-pf label).
 SERIES = {
     "u1": ("general.purpose", "General Purpose", "pficon-server-group"),
     "o1": ("overcommitted", "Overcommitted", "pficon-virtual-machine"),
@@ -135,7 +135,7 @@ SERIES = {
     "rt1": ("realtime", "Realtime", "pficon-server-group"),
     "d1": ("dedicated.vcpu", "Dedicated vCPU", "pficon-server-group"),
 }
-# §2.1: cx1 and d1 set ioThreadsPolicy auto; n1 and rt1 carry the three cri-o annotations.
+# cx1 and d1 set ioThreadsPolicy auto; n1 and rt1 carry the three cri-o annotations.
 IOTHREADS_AUTO = {"cx1", "d1"}
 CRIO_ANNOTATIONS = {
     "cpu-load-balancing.crio.io": "disable",
@@ -144,9 +144,9 @@ CRIO_ANNOTATIONS = {
 }
 CRIO_SERIES = {"n1", "rt1"}
 
-# §5.2, every preference of v1.7.0: name | display-name | os-type | arch label | required vCPU / memory |
+# every preference of v1.7.0: name | display-name | os-type | arch label | required vCPU / memory |
 # disk bus | NIC | CPU topology | firmware | features | devices and other settings.
-# Compared with HEAD's table: no *.s390x.secex rows, and windows.10*/windows.11* use "sockets" (§6.1).
+# Compared with HEAD's table: no *.s390x.secex rows, and windows.10*/windows.11* use "sockets" (after v1.7.0).
 # Device words: rng, iothread (dedicatedIoThread), tablet (virtio tablet, autoattached), autoattach,
 # multiqueue, tpm (persistent), video (virtio), transitional, nographics, noballoon, serial,
 # grace (terminationGracePeriodSeconds 3600), pcihole64 (kubevirt.io/disablePCIHole64 spec annotation).
@@ -207,7 +207,7 @@ windows.7.virtio | Microsoft Windows 7 (virtio) | windows | | 1 / 2Gi | virtio |
 windows.xp | Microsoft Windows XP | windows | | 1 / 128Mi | sata | e1000e | sockets | | hyperv acpi apic | autoattach grace pcihole64
 """
 
-# §5.2 abbreviations, as spec fragments.
+# abbreviations, as spec fragments.
 TOPOLOGY = {
     "": None,
     "sockets": {"preferredCPUTopology": "sockets"},
@@ -236,7 +236,7 @@ DEVICE_WORDS = {
 }
 OTHER_WORDS = {"grace", "pcihole64"}
 
-# §5.1, in its words: "relaxed, vapic, vpindex, runtime, synic, synictimer{direct}, reset, frequencies,
+# in its words: "relaxed, vapic, vpindex, runtime, synic, synictimer{direct}, reset, frequencies,
 # reenlightenment, tlbflush, ipi, and spinlocks 8191"; "clock offset utc, timers hpet present=false, hyperv,
 # pit tickPolicy delay, rtc tickPolicy catchup".
 WINDOWS_ENLIGHTENMENTS = "relaxed vapic vpindex runtime synic reset frequencies reenlightenment tlbflush ipi"
@@ -322,7 +322,7 @@ def test_objects_are_sorted_by_name_like_the_bundles(catalog):
 
 
 def test_head_only_preferences_are_absent(catalog):
-    # §6.1: the IBM Secure Execution preferences were added on main after v1.7.0.
+    # the IBM Secure Execution preferences were added on main after v1.7.0.
     for name in ("fedora.s390x.secex", "rhel.9.s390x.secex", "rhel.10.s390x.secex"):
         assert catalog.preference(name) is None
 
@@ -366,7 +366,7 @@ def test_instancetype_matches_its_row(
     assert spec["cpu"].get("realtime") == ({} if realtime else None)
     assert spec["memory"].get("overcommitPercent") == overcommit
 
-    # §2.4: the labels mirror the spec, so a label selector finds the same objects.
+    # the labels mirror the spec, so a label selector finds the same objects.
     assert labels[P + "class"] == SERIES[series][0]
     assert labels[P + "size"] == size
     assert labels[P + "cpu"] == str(cpu)
@@ -475,7 +475,7 @@ def test_preference_matches_its_row(catalog, row):
         expected_annotations["kubevirt.io/disablePCIHole64"] = "true"
     assert spec["annotations"] == expected_annotations
 
-    # §5.1: arch labels only on the fedora/rhel arch variants; since v1.7.0 they also prefer and require it.
+    # arch labels only on the fedora/rhel arch variants; since v1.7.0 they also prefer and require it.
     for key in ("arch", "preferred-architecture", "required-architecture"):
         assert labels.get(P + key) == (arch or None)
     assert spec.get("preferredArchitecture") == (arch or None)
@@ -705,7 +705,7 @@ def test_import_reads_nothing_and_loading_needs_only_the_standard_library():
     script = (
         "import sys, kubectl_instancetype.catalog as c\n"
         "from kubectl_instancetype.catalog import loader\n"
-        "assert loader._load.cache_info().currsize == 0\n"
+        "assert loader.read_catalog.cache_info().currsize == 0\n"
         "assert len(c.load_catalog().instancetypes) == 65\n"
         "assert 'yaml' not in sys.modules\n"
     )
@@ -717,9 +717,9 @@ def test_import_reads_nothing_and_loading_needs_only_the_standard_library():
 
 def test_data_is_read_through_the_package_loader_when_not_on_disk(monkeypatch):
     # A zipapp install has no data directory on disk: the path under a regular file stands in for it.
-    monkeypatch.setattr(loader, "_DATA_DIR", os.path.join(DATA_FILE, "data"))
+    monkeypatch.setattr(loader, "DATA_DIR", os.path.join(DATA_FILE, "data"))
     with open(DATA_FILE, "rb") as handle:
-        assert loader._read_data(os.path.basename(DATA_FILE)) == handle.read()
+        assert loader.read_data(os.path.basename(DATA_FILE)) == handle.read()
 
 
 def test_merge_sorts_keys_and_copies():

@@ -70,16 +70,16 @@ def test_client_dry_run_verbs_compare_the_catalogs_fields() -> None:
     live = copy.deepcopy(desired)
     live["metadata"].update(resourceVersion="5", uid="u")
     live["metadata"]["labels"]["app.kubernetes.io/managed-by"] = "someone"
-    assert use._verb(None, None, desired, "client") == "created"
-    assert use._verb(live, None, desired, "client") == "unchanged"
+    assert use.apply_verb(None, None, desired, "client") == "created"
+    assert use.apply_verb(live, None, desired, "client") == "unchanged"
     live["spec"]["memory"]["guest"] = "5Gi"
-    assert use._verb(live, None, desired, "client") == "configured"
+    assert use.apply_verb(live, None, desired, "client") == "configured"
     assert (
-        use._verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "5"}}, desired, "none")
+        use.apply_verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "5"}}, desired, "none")
         == "unchanged"
     )
     assert (
-        use._verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "6"}}, desired, "none")
+        use.apply_verb({"metadata": {"resourceVersion": "5"}}, {"metadata": {"resourceVersion": "6"}}, desired, "none")
         == "configured"
     )
 

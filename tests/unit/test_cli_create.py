@@ -1,27 +1,9 @@
-"""``create`` through the CLI with ``--dry-run=client -o yaml``: the golden files again, byte for byte.
-
-The builders are covered by test_golden_create.py; this runs the same cases through the Typer commands
-(flag tables turned into options, pflag spellings, the printer), which send nothing to a server.
-"""
+"""``create`` through the CLI with ``--dry-run=client``: help, pflag spellings, warnings and output streams
+(the golden corpus through the CLI is test_golden_create.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.conftest import run_cli
-from tests.unit.test_golden_create import GOLDEN_CASES, fixed_suffixes
-
-
-@pytest.mark.parametrize(("case_id", "command", "argv", "expected"), GOLDEN_CASES, ids=[c[0] for c in GOLDEN_CASES])
-def test_golden_through_the_cli(case_id, command, argv, expected) -> None:
-    # Randomness and the one file a case reads come from the Environment: nothing is patched.
-    result = run_cli(
-        ["create", command, *argv, "--dry-run=client", "-o", "yaml"],
-        random_suffix=fixed_suffixes(),
-        read_file=lambda path: "s3cr3t-pass\n" if path == "/golden/password" else open(path).read(),
-    )
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout == expected.read_text()
 
 
 def test_create_help_lists_virtctl_flags() -> None:

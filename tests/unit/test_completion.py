@@ -50,6 +50,32 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
         (["create", "vm", "--volume-pvc", ""], {"src:"}),
         (["create", "instancetype", "--iothreadspolicy", ""], {"auto", "shared"}),
         (["version", "--cl"], {"--client"}),
+        (["usage", "virtualmachinec"], {"virtualmachineclusterinstancetype/", "virtualmachineclusterpreference/"}),
+        (["lint", "virtualmachinep"], {"virtualmachinepreference/"}),
+        (["adopt", "v"], {"vm/", "volumesnapshot/"}),
+        (
+            ["switch", "vm/x", "--"],
+            {
+                "--instancetype",
+                "--preference",
+                "--refresh",
+                "--plan",
+                "--dry-run",
+                "--wait",
+                "--timeout",
+                "--output",
+                "--skip-checks",
+                "--kubeconfig",
+                "--context",
+                "--namespace",
+                "--request-timeout",
+                "--v",
+                "--as",
+                "--as-group",
+                "--as-uid",
+                "--help",
+            },
+        ),
         (["no-such-command", "x"], set()),
     ],
 )
@@ -77,6 +103,10 @@ def test_live_names_are_asked_with_the_line_and_prefix() -> None:
     )
     assert found == [("virtualmachineinstancetype/u1.medium", "1 vCPU, 4Gi")]
     assert asked == [("instancetypes:namespaced", "kind", "demo", "u1")]
+    asked.clear()
+    found, _ = completion.candidates(["usage", "-n", "demo"], "virtualmachineclusterinstancetype/u1", live)
+    assert found == [("virtualmachineclusterinstancetype/u1.medium", "1 vCPU, 4Gi")]
+    assert asked == [("instancetypes:cluster", None, "demo", "u1")]
 
 
 def test_protocol_output_and_silence_on_failure() -> None:

@@ -29,7 +29,7 @@ def test_stdin_dash_reads_standard_input() -> None:
 
 def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
     result = run_cli(["convert", "-f", str(SMALL / "input.yaml")], environ={"KUBECONFIG": "/nonexistent/config"})
-    assert result.exit_code == 0
+    assert (result.exit_code, result.stdout) == (0, (SMALL / "expected-output.yaml").read_text())
 
 
 @pytest.mark.parametrize(
@@ -58,7 +58,8 @@ def test_no_cluster_is_needed_without_apply_or_from_cluster() -> None:
         (
             "",
             ["-o", "wide"],
-            'error: unable to match a printer suitable for the output format "wide", allowed formats are: json,yaml\n',
+            'error: unable to match a printer suitable for the output format "wide", allowed formats are: '
+            "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,template,templatefile,yaml\n",
         ),
         ("", ["--vms", "x", "--from-cluster"], "error: --vms and --from-cluster cannot be used together\n"),
         (

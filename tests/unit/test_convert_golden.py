@@ -44,7 +44,7 @@ def expected_stdout(case: Path) -> Path:
 
 def expected_text(case: Path) -> str:
     if (case / "identical").exists():
-        from kubectl_instancetype.output.goyaml import dump_all
+        from kubectl_instancetype.golang.goyaml import dump_all
         from kubectl_instancetype.usecases.manifests import parse_manifests
 
         return dump_all(parse_manifests((case / "input.yaml").read_text()))
@@ -73,7 +73,7 @@ def test_expected_yaml_is_what_the_go_printer_writes(name: str) -> None:
     """The expected files themselves round-trip through the Go-compatible printer (no hand-edited drift)."""
     import yaml
 
-    from kubectl_instancetype.output.goyaml import dump_all
+    from kubectl_instancetype.golang.goyaml import dump_all
 
     text = (GOLDEN / name / "expected-output.yaml").read_text()
     assert dump_all(list(yaml.safe_load_all(text))) == text

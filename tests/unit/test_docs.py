@@ -117,3 +117,17 @@ def test_every_docs_page_is_linked_from_the_readme() -> None:
     linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", README))
     pages = {path.name for path in (REPO / "docs").glob("*.md")}
     assert not pages - linked, f"link these from the README's 'Read more': {sorted(pages - linked)}"
+
+
+@pytest.mark.parametrize("bench", ["list", "create", "completion", "install"])
+def test_bench_readme_has_a_block_for_each_benchmark(bench: str) -> None:
+    """`make bench` (each script's --write) replaces its block; without one it would have nowhere to write."""
+    text = (REPO / "bench" / "README.md").read_text()
+    assert f"<!-- begin {bench} -->" in text and f"<!-- end {bench} -->" in text
+    assert f'publish("{bench}"' in (REPO / "bench" / f"{bench}.py").read_text()
+
+
+def test_no_click_markup_leaks_into_the_reference() -> None:
+    """Click's ``\\b`` paragraph marker is markup; written as a literal backslash-b it shows in --help and here."""
+    leaks = [page for page, text in docgen.pages().items() if re.search(r"^(\\b|\x08)$", text, flags=re.M)]
+    assert not leaks

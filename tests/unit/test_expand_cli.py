@@ -151,7 +151,11 @@ def test_cluster_default_flags(files) -> None:
             "error: a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both\n",
         ),
         (["expand", "pod/x"], 'error: expand takes a VirtualMachine: vm/NAME, not "pod/x"\n'),
-        (["expand", "vm/x", "-o", "wide"], "error: not supported output format defined: wide (use yaml or json)\n"),
+        (
+            ["expand", "vm/x", "-o", "wide"],
+            "error: not supported output format defined: wide (use yaml, json, or a kubectl template: "
+            "jsonpath=..., go-template=..., custom-columns=...)\n",
+        ),
         (["expand", "vm/x", "--diff", "--explain"], "error: --diff and --explain cannot be used together\n"),
         (
             ["expand", "vm/x", "--server", "--instancetype-file", "a"],

@@ -1,5 +1,5 @@
-"""Table tests of the expansion engine (kubectl_instancetype/instancetype/expand) on the spec's vectors and
-KubeVirt's messages (spec kubevirt-instancetype.md sections 6 and 8)."""
+"""Table tests of the expansion engine (kubectl_instancetype/instancetype/expand) on KubeVirt's own vectors and
+messages (kubevirt.io/kubevirt pkg/instancetype/apply, pkg/instancetype/preference, their tests)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How matchers resolve to specs (KubeVirt's find and infer, spec sections 4.3 and 7.2), on in-memory objects."""
+"""How matchers resolve to specs (KubeVirt's pkg/instancetype/find and pkg/instancetype/infer), on in-memory objects."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Revision bookkeeping and switching (spec sections 7.2 and 7.3) as pure functions."""
+"""Revision bookkeeping and switching (KubeVirt's pkg/instancetype/revision) as pure functions."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.output import goyaml
+from kubectl_instancetype.golang import goyaml
 
 # (string value, what sigs.k8s.io/yaml v1.6.0 prints for {"k": value})
 STRING_VECTORS = [
@@ -236,10 +236,10 @@ def test_golden_manifests_round_trip(pure_python, monkeypatch):
 
     if pure_python:
         monkeypatch.delattr(yaml, "CSafeDumper", raising=False)
-    goyaml._dumper.cache_clear()
+    goyaml.yaml_dumpers.cache_clear()
     try:
         for path in GOLDEN_FILES:
             text = path.read_text()
             assert goyaml.dump(yaml.safe_load(text)) == text, path
     finally:
-        goyaml._dumper.cache_clear()
+        goyaml.yaml_dumpers.cache_clear()

@@ -67,3 +67,22 @@ def test_no_import_cycles() -> None:
     # A package's __init__ importing its own submodules is how packages expose names, not a cycle of logic.
     graph = {name: {t for t in targets if not name.startswith(t + ".")} for name, targets in _graph().items()}
     assert _cycles(graph) == []
+
+
+def test_every_import_of_the_package_names_a_module_that_exists() -> None:
+    """A lazy import of a moved or removed module fails only when its function runs: catch it here."""
+    modules = {_module_name(path) for path in PACKAGE.rglob("*.py")}
+    missing = []
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_name(path)
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(ROOT + ".")):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join(anchor + ([base] if base else []))
+                if base not in modules and not any(f"{base}.{alias.name}" in modules for alias in node.names):
+                    missing.append(f"{name}:{node.lineno} imports {base}")
+    assert missing == []

@@ -1,5 +1,5 @@
-"""The inferFromVolume resolver against every case and message of spec section 4 (KubeVirt v1.9.0's
-pkg/instancetype/infer), table-driven, with look-ups answered from a dict."""
+"""The inferFromVolume resolver against every case and message of KubeVirt v1.9.0's
+pkg/instancetype/infer (and its tests), table-driven, with look-ups answered from a dict."""
 
 from __future__ import annotations
 

@@ -54,11 +54,18 @@ DOCUMENTS = st.dictionaries(st.sampled_from(KEYS), VALUES, max_size=8)
 
 
 def _load_and_resolve(path: Path, context: str | None = None) -> None:
+    """Reading and resolving ends in a config, the hand-over to the official loader, or one error whose rendering
+    is one ``error: ...`` line (a list of clientcmd's problems is the one exception: ``*`` lines under it)."""
     try:
         files = kubeconfig.read_kubeconfig([str(path)])
-        kubeconfig.resolve_static(files, ConnectionOptions(context=context))
-    except (ConfigurationError, TransportError, NeedsOfficialLoader):
-        pass
+        config = kubeconfig.resolve_static(files, ConnectionOptions(context=context))
+    except (ConfigurationError, TransportError) as exc:
+        first, *rest = exc.render().split("\n")
+        assert first.startswith("error: ") and all(line.startswith("* ") for line in rest), exc.render()
+    except NeedsOfficialLoader as exc:
+        assert exc.why.startswith("user "), exc.why
+    else:
+        assert config.server and config.namespace
 
 
 def _kubeconfig_file(data: bytes) -> Path:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kubectl_instancetype.golang import goyaml
 from kubectl_instancetype.kube.kubeconfig.block_yaml import UNSUPPORTED, load
-from kubectl_instancetype.output import goyaml
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs"
 

@@ -381,3 +381,11 @@ def test_validate_live_update_memory(guest: str, max_guest: Any, extra: Any, pro
     if extra.get("hugepages"):
         spec["domain"]["memory"]["hugepages"] = {"pageSize": "1Gi"}
     assert lu.memory_hotplug_problem(spec, max_guest) == problem
+
+
+def test_a_template_back_at_its_start_value_still_reduces_a_hot_plugged_vmi() -> None:
+    """Started with 1 socket, hot-plugged to 2, switched back to 1: the template equals the start revision, the
+    VMI does not; KubeVirt sets "Reduction of CPU socket count requires a restart" (seen on the real controller)."""
+    plan = lu.plan_live_update(template(1), template(1), vmi(2, 4))
+    assert plan.restart_required == lu.SOCKETS_REDUCED
+    assert [(c.path, c.old, c.new, c.outcome) for c in plan.changes] == [("domain.cpu.sockets", 2, 1, lu.RESTART)]

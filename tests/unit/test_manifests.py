@@ -89,7 +89,7 @@ def test_yaml_1_1_as_kubectl_reads_it(lines: str, spec: dict) -> None:
         ('k: "\x01"\n', "error parsing STDIN: error converting YAML to JSON: yaml: control characters are not allowed"),
         (
             HEAD + "spec:\n  v: .nan\n",
-            "error parsing STDIN: error converting YAML to JSON: json: unsupported value: NaN",
+            "error parsing STDIN: error converting YAML to JSON: json: unsupported value: NaN (document 1, at spec.v)",
         ),
         (
             "apiVersion: v1\nmetadata: {name: x}\n",

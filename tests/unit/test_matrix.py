@@ -1,4 +1,4 @@
-"""matrix: rows and columns from names, cells vCPU/memory, the catalog's matrix (common-instancetypes.md §2.2),
+"""matrix: rows and columns from names, cells vCPU/memory, the catalog's matrix (common-instancetypes' README size matrix),
 the tabulate formats (golden files), and that only this command imports tabulate."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_catalog_matrix_is_the_documented_one() -> None:
     assert matrix.headers == ["SERIES", *sizes]
     rows = {row[0]: dict(zip(sizes, row[1:])) for row in matrix.rows}
     assert list(rows) == ["u1", "o1", "cx1", "cx1.*1gi", "m1", "m1.*1gi", "n1", "rt1", "d1"]
-    # common-instancetypes.md §2.2, the size matrix at HEAD (= v1.7.0)
+    # github.com/kubevirt/common-instancetypes README's size matrix (v1.7.0 = main for instance types)
     assert rows["u1"] == dict(
         zip(sizes, ["1/512Mi", "1/1Gi", "1/2Gi", "1/4Gi", "2/4Gi", "2/8Gi", "4/16Gi", "8/32Gi", "16/64Gi", "32/128Gi"])
     )

@@ -102,7 +102,7 @@ def test_the_digit_bound_is_inclusive() -> None:
 @pytest.mark.parametrize(
     "value,fmt,string",
     [
-        # memory overcommit requests (spec §6.3: float32 products, printed in the guest's format)
+        # memory overcommit requests (KubeVirt's overcommit: float32 products, printed in the guest's format)
         (2 * GI, BINARY_SI, "2Gi"),
         (3 * GI, BINARY_SI, "3Gi"),
         (3865470464, BINARY_SI, "3865470464"),

@@ -199,7 +199,8 @@ def test_recommend_nothing_fits() -> None:
         (["--preference", "fedora", "--catalog-version", "v1.7.0"], "error: --catalog-version goes with --catalog"),
         (
             ["--preference", "fedora", "--catalog", "-o", "table"],
-            'error: unable to match a printer suitable for the output format "table", allowed formats are: json,name,wide,yaml',
+            'error: unable to match a printer suitable for the output format "table", allowed formats are: '
+            "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml",
         ),
     ],
 )

@@ -1,4 +1,4 @@
-"""Preference requirements: KubeVirt's messages, table-driven (spec §6.6, pkg/instancetype/preference/requirements)."""
+"""Preference requirements: KubeVirt's messages, table-driven (kubevirt.io/kubevirt pkg/instancetype/preference/requirements)."""
 
 from __future__ import annotations
 

@@ -14,111 +14,26 @@ the last stderr line). Rows for our deliberate differences check that virtctl st
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
+import yaml
 
-from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.golang import goyaml
 from kubectl_instancetype.golang.quantity import QuantityError, canonical_quantity
 from kubectl_instancetype.instancetype.createtypes import INSTANCETYPE_FLAGS, PREFERENCE_FLAGS
 from kubectl_instancetype.instancetype.createvm import VM_FLAGS
-from kubectl_instancetype.output import goyaml
-from tests.conftest import run_cli, run_goref
-from tests.unit.test_createtypes import (
-    INSTANCETYPE_FAILURES,
-    INSTANCETYPE_SUCCESS,
-    PREFERENCE_FAILURES,
-    PREFERENCE_SUCCESS,
+from tests.conftest import (
+    assert_same_as_virtctl,
+    create_through_cli,
+    run_cli,
+    run_goref,
+    run_virtctl,
+    virtctl_answers,
 )
-from tests.unit.test_createvm import BEYOND_VIRTCTL as VM_BEYOND_VIRTCTL
-from tests.unit.test_createvm import FAILURES as VM_UNIT_FAILURES
-from tests.unit.test_createvm import FILES as VM_UNIT_FILES
-from tests.unit.test_createvm import SUCCESS as VM_UNIT_SUCCESSES
-from tests.unit.test_golden_create import fixed_suffixes, render
 
 pytestmark = pytest.mark.differential
-
-REPO = Path(__file__).resolve().parents[2]
-BUILD_SCRIPT = REPO / "hack" / "virtctl" / "build.sh"
-VIRTCTL_VERSION = (REPO / "hack" / "virtctl" / "VIRTCTL_VERSION").read_text().strip()
-RANDOM_SUFFIX = r"[bcdfghjklmnpqrstvwxz2456789]{5}"
-# printed on every failure by the unstamped virtctl before its error line
-VERSION_CHECK_LINE = re.compile(r"^failed to validate metadata: .* is not a valid semver identifier$")
-PASSWORD = "  pa55word with spaces \n"
-
-
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("virtctl")
-    # virtctl builds a client from the kubeconfig before doing anything; it never connects for create.
-    (path / "kubeconfig").write_text(
-        "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:1\n  name: dummy\n"
-        "contexts:\n- context:\n    cluster: dummy\n    user: dummy\n  name: dummy\ncurrent-context: dummy\n"
-        "users:\n- name: dummy\n  user:\n    token: dummy\n"
-    )
-    (path / "password").write_text(PASSWORD)
-    (path / "empty-password").write_text(" \n")
-    for name, content in VM_UNIT_FILES.items():
-        (path / name.lstrip("/")).write_text(content)
-    return path
-
-
-def _expand(argv: list[str], workdir: Path) -> list[str]:
-    return [arg.replace("{dir}", str(workdir)) for arg in argv]
-
-
-def run_virtctl(binaries: Path, workdir: Path, command: str, argv: list[str]) -> tuple[int, str, list[str]]:
-    """(exit code, stdout, stderr lines without the version-check noise) of ``virtctl create <command> ...``."""
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(workdir), "KUBECONFIG": str(workdir / "kubeconfig")}
-    result = subprocess.run(
-        [str(binaries / "virtctl"), "create", command, *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=workdir,
-        timeout=60,
-    )
-    lines = [line for line in result.stderr.splitlines() if not VERSION_CHECK_LINE.match(line)]
-    return result.returncode, result.stdout, lines
-
-
-def normalise_generated_names(text: str, command: str) -> str:
-    """Replace virtctl's random name suffixes by the fixed test suffixes, in the order virtctl drew them."""
-    document = goyaml_load(text)
-    drawn = []
-    prefixes = {"vm": "vm", "instancetype": "(?:cluster)?instancetype", "preference": "(?:cluster)?preference"}
-    match = re.fullmatch(rf"{prefixes[command]}-({RANDOM_SUFFIX})", document["metadata"].get("name", ""))
-    if match:
-        drawn.append(match.group(1))
-    if command == "vm":
-        for volume in document["spec"]["template"]["spec"].get("volumes", []):
-            match = re.fullmatch(rf"imported-volume-({RANDOM_SUFFIX})", volume["name"])
-            if "dataVolume" in volume and match:
-                drawn.append(match.group(1))
-    suffixes = fixed_suffixes()
-    for suffix in drawn:
-        text = re.sub(rf"(?<=-){suffix}\b", suffixes(5), text)
-    return text
-
-
-def goyaml_load(text: str):
-    import yaml
-
-    return yaml.safe_load(text)
-
-
-def ours(command: str, argv: list[str]) -> tuple[str | None, str | None, list[str]]:
-    """(YAML or None, error or None, warnings) of our builders for the same command line."""
-    warnings: list[str] = []
-    try:
-        text, _ = render(command, argv, warn=warnings.append)
-    except UsageError as exc:
-        return None, exc.message, warnings
-    return text, None, warnings
-
 
 VM_ROWS: list[list[str]] = [
     [],
@@ -465,31 +380,6 @@ PREFERENCE_ROWS: list[list[str]] = [
 ]
 
 
-def flags_to_argv(flags: dict, namespace: str | None = None) -> list[str]:
-    """Command-line flags for a ``*Options.from_flags`` mapping of the unit tests (files moved to ``{dir}``)."""
-    argv = ["-n", namespace] if namespace else []
-    for name, value in flags.items():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        for item in values:
-            text = str(item).lower() if isinstance(item, bool) else str(item)
-            if name == "password-file":
-                text = "{dir}" + text
-            argv.append(f"--{name}={text}")
-    return argv
-
-
-# Every unit-test row of test_createvm.py and test_createtypes.py, except those showing our deliberate differences.
-VM_ROWS += [
-    flags_to_argv(flags)
-    for case_id, flags, _ in VM_UNIT_SUCCESSES
-    if "(extension)" not in case_id and "documented order" not in case_id
-]
-VM_ROWS += [flags_to_argv(flags) for flags, _ in VM_UNIT_FAILURES]
-INSTANCETYPE_ROWS += [flags_to_argv(flags, namespace) for _, flags, namespace, _ in INSTANCETYPE_SUCCESS]
-INSTANCETYPE_ROWS += [flags_to_argv(flags) for flags, _ in INSTANCETYPE_FAILURES]
-PREFERENCE_ROWS += [flags_to_argv(flags, namespace) for _, flags, namespace, _ in PREFERENCE_SUCCESS]
-PREFERENCE_ROWS += [flags_to_argv(flags) for flags, _ in PREFERENCE_FAILURES]
-
 ROWS = (
     [("vm", row) for row in VM_ROWS]
     + [("instancetype", row) for row in INSTANCETYPE_ROWS]
@@ -498,29 +388,14 @@ ROWS = (
 
 
 @pytest.fixture(scope="module")
-def virtctl_results(binaries, workdir) -> dict[tuple[str, tuple[str, ...]], tuple[int, str, list[str]]]:
+def virtctl_results(binaries, virtctl_workdir):
     """virtctl's answer for every row, computed up front on a few threads (each run is a fresh process)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    keys = list(dict.fromkeys((command, tuple(_expand(argv, workdir))) for command, argv in ROWS))
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        answers = pool.map(lambda key: run_virtctl(binaries, workdir, key[0], list(key[1])), keys)
-        return dict(zip(keys, answers))
+    return virtctl_answers(binaries, virtctl_workdir, ROWS)
 
 
 @pytest.mark.parametrize(("command", "argv"), ROWS, ids=[f"{c}:{' '.join(a)}"[:120] for c, a in ROWS])
-def test_same_as_virtctl(virtctl_results, workdir, command, argv):
-    argv = _expand(argv, workdir)
-    code, stdout, stderr = virtctl_results[(command, tuple(argv))]
-    text, error, warnings = ours(command, argv)
-    if code == 0:
-        assert error is None, f"virtctl succeeded, we failed with: {error}"
-        assert text == normalise_generated_names(stdout, command)
-        assert warnings == stderr
-    else:
-        assert error is not None, f"virtctl failed with {stderr[-1:]}, we succeeded"
-        assert error == stderr[-1]
-        assert warnings == stderr[:-1]
+def test_same_as_virtctl(virtctl_results, virtctl_workdir, command, argv):
+    assert_same_as_virtctl(virtctl_results, virtctl_workdir, command, argv)
 
 
 @pytest.mark.parametrize(
@@ -530,29 +405,14 @@ def test_same_as_virtctl(virtctl_results, workdir, command, argv):
         ("vm", ["--name", "v", "--preference", "VirtualMachinePreferences/fedora"]),
     ],
 )
-def test_plural_kinds_are_our_extension(binaries, workdir, command, argv):
-    code, _, stderr = run_virtctl(binaries, workdir, command, argv)
-    text, error, _ = ours(command, argv)
+def test_plural_kinds_are_our_extension(binaries, virtctl_workdir, command, argv):
+    code, _, stderr = run_virtctl(binaries, virtctl_workdir, command, argv)
+    text, error, _ = create_through_cli(command, argv)
     assert code == 1 and "invalid" in stderr[-1]
     assert error is None and "kind: virtualmachine" in text
 
 
-@pytest.mark.parametrize(
-    ("command", "argv"),
-    [("vm", flags_to_argv(flags)) for flags, _ in VM_BEYOND_VIRTCTL[:-1]]
-    + [
-        ("instancetype", ["--cpu", "1", "--memory", "-1Gi"]),
-    ],
-)
-def test_values_that_cannot_be_meant_are_refused_beyond_virtctl(binaries, workdir, command, argv):
-    """virtctl writes negative memory and undecodable cloud-init data into the manifest; we refuse them."""
-    code, stdout, _ = run_virtctl(binaries, workdir, command, argv)
-    _, error, _ = ours(command, argv)
-    assert code == 0 and "kind:" in stdout
-    assert error is not None
-
-
-def test_deprecated_aliases_keep_documented_order(binaries, workdir):
+def test_deprecated_aliases_keep_documented_order(binaries, virtctl_workdir):
     argv = [
         "--name",
         "v",
@@ -563,11 +423,11 @@ def test_deprecated_aliases_keep_documented_order(binaries, workdir):
         "--volume-datasource",
         "src:d,name:d1",
     ]
-    code, stdout, _ = run_virtctl(binaries, workdir, "vm", argv)
-    text, _, _ = ours("vm", argv)
+    code, stdout, _ = run_virtctl(binaries, virtctl_workdir, "vm", argv)
+    text, _, _ = create_through_cli("vm", argv)
 
     def volume_names(yaml_text: str) -> list[str]:
-        return [v["name"] for v in goyaml_load(yaml_text)["spec"]["template"]["spec"]["volumes"]]
+        return [v["name"] for v in yaml.safe_load(yaml_text)["spec"]["template"]["spec"]["volumes"]]
 
     assert code == 0
     assert volume_names(text) == ["d1", "b1", "b2"]
@@ -829,8 +689,8 @@ def virtctl_flag_help(help_text: str) -> dict[str, tuple[str, str]]:
 @pytest.mark.parametrize(
     ("command", "specs"), [("vm", VM_FLAGS), ("instancetype", INSTANCETYPE_FLAGS), ("preference", PREFERENCE_FLAGS)]
 )
-def test_flag_tables_match_virtctl_help(binaries, workdir, command, specs):
-    code, stdout, _ = run_virtctl(binaries, workdir, command, ["--help"])
+def test_flag_tables_match_virtctl_help(binaries, virtctl_workdir, command, specs):
+    code, stdout, _ = run_virtctl(binaries, virtctl_workdir, command, ["--help"])
     assert code == 0
     virtctl = virtctl_flag_help(stdout)
     ours = {spec.name: (spec.value_name, " ".join(filter(None, [spec.help, spec.default_text]))) for spec in specs}
@@ -970,8 +830,8 @@ def test_base64_acceptance_matches_go(binaries):
 
 
 @pytest.mark.parametrize("command", ["vm", "instancetype", "preference"])
-def test_create_help_reads_as_virtctls(binaries, workdir, command) -> None:
-    code, stdout, _ = run_virtctl(binaries, workdir, command, ["--help"])
+def test_create_help_reads_as_virtctls(binaries, virtctl_workdir, command) -> None:
+    code, stdout, _ = run_virtctl(binaries, virtctl_workdir, command, ["--help"])
     assert code == 0
     virtctl = virtctl_flag_help(stdout)
     ours = virtctl_flag_help(run_cli(["create", command, "--help"]).stdout)

@@ -27,8 +27,14 @@ def _go_os_error(path: str, exc: OSError) -> str:
 
 def read_text_file(path: str) -> str:
     """``--password-file``'s content (undecodable bytes kept as surrogate escapes, as Go keeps bytes)."""
-    with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-        return handle.read()
+    import errno
+
+    limit = 1 << 20  # a password: more is no password (env.MAX_SMALL_FILE_BYTES)
+    with open(path, "rb") as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        raise OSError(errno.EFBIG, "file too large (more than 1 MiB)", path)
+    return raw.decode("utf-8", "surrogateescape")
 
 
 class CloudInitSteps(VMState):

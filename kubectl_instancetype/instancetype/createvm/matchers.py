@@ -14,14 +14,25 @@ from .state import Manifest, VMState
 def normalize_kind(prefix: str, kinds: tuple[str, str]) -> str | None:
     """The lowercase singular kind for a ``--instancetype`` / ``--preference`` prefix, or None if it is none of ``kinds``.
 
-    ``""`` stays ``""`` (KubeVirt reads an empty kind as the cluster-scoped one). Plurals are our extension.
+    ``""`` stays ``""`` (KubeVirt reads an empty kind as the cluster-scoped one). Plurals, kubectl's short
+    names (vmcf, vmf, vmcp, vmp) and group-qualified kinds are our extension.
     """
-    lowered = prefix.lower()
+    lowered = prefix.lower().removesuffix(".instancetype.kubevirt.io")
+    lowered = SHORT_NAMES.get(lowered, lowered)
     if lowered == "" or lowered in kinds:
         return lowered
     if lowered.endswith("s") and lowered[:-1] in kinds:
         return lowered[:-1]
     return None
+
+
+# kubectl's short names of the four kinds (the CRDs' shortNames)
+SHORT_NAMES = {
+    "vmcf": "virtualmachineclusterinstancetype",
+    "vmf": "virtualmachineinstancetype",
+    "vmcp": "virtualmachineclusterpreference",
+    "vmp": "virtualmachinepreference",
+}
 
 
 class MatcherSteps(VMState):

@@ -1,4 +1,4 @@
-"""Which instance type and preference specs a VM's matchers stand for, as KubeVirt finds them (sections 4 and 7.2).
+"""Which instance type and preference specs a VM's matchers stand for, as KubeVirt finds them (``pkg/instancetype/infer``, ``pkg/instancetype/find``).
 
 ``infer`` rewrites ``inferFromVolume`` matchers from the volume's labels (``pkg/instancetype/infer``), which
 KubeVirt's own expand does not do; ``find_spec`` follows a matcher to its ControllerRevision or live object

@@ -1,5 +1,5 @@
 """Which ControllerRevision a VM's matcher uses, and how to switch a VM to another instance type or preference
-(spec sections 7.2 and 7.3), as pure functions over the VM object."""
+(KubeVirt's ``pkg/instancetype/revision`` and ``pkg/instancetype/find``), as pure functions over the VM object."""
 
 from __future__ import annotations
 

@@ -114,15 +114,20 @@ def check_authorization(value: str) -> str:
     return value
 
 
+MAX_TOKEN_FILE_BYTES = 1 << 20
+
+
 def read_token_file(path: str) -> str:
     """The token in ``path`` (surrounding whitespace removed), as client-go reads tokenFile."""
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_TOKEN_FILE_BYTES + 1)
     except IsADirectoryError as exc:  # Go opens a directory and fails reading it
         raise ConfigurationError(go_os_error("read", path, exc)) from None
     except OSError as exc:
         raise ConfigurationError(go_os_error("open", path, exc)) from None
+    if len(raw) > MAX_TOKEN_FILE_BYTES:
+        raise ConfigurationError(f"the tokenFile {path} is larger than 1 MiB, more than a token holds")
     try:
         token = raw.decode("utf-8").strip()
     except UnicodeDecodeError:

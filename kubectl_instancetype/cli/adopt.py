@@ -1,0 +1,131 @@
+"""``kubectl instancetype adopt vm/NAME | -f FILE [--instancetype X] [--preference Y] [--apply]``.
+
+No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
+"""
+
+import dataclasses
+from typing import Annotated, Optional
+
+import typer
+
+from . import options
+
+HELP = """Move VirtualMachines that set their own CPU, memory and device tuning onto an instance type and a
+preference, with the proof that nothing changes.
+
+The instance type is the smallest that fits (recommend's order: vCPUs, memory, overcommit, fewest special
+features) among those with the VM's dedicated-CPU and hugepages settings; the preference is named after the
+guest OS the VM carries (annotation vm.kubevirt.io/os, os.template.kubevirt.io/* labels, a containerdisk image
+name), meets its requirements with that type, and changes the fewest fields. The fields the instance type would
+conflict with are removed (KubeVirt's conflict rules); the VM's own device settings stay (a preference only fills
+what is unset).
+
+The proof: the original VM and the adopted one are each expanded as KubeVirt expands them and compared field by
+field; every field that differs is listed. -o yaml prints the adopted VMs (for kubectl apply -f -). --apply
+writes a stored VM: refused while the proof lists changes unless --allow-changes; a running VM gets the
+live-update plan first (what is hot-plugged, what waits for a restart).
+
+\b
+Examples:
+  kubectl instancetype adopt vm/legacy-db
+  kubectl instancetype adopt -f flat-vms.yaml --catalog
+  kubectl instancetype adopt vm/legacy-db --instancetype u1.xlarge --preference rhel.9 --apply
+  kubectl instancetype adopt -f flat-vms.yaml -o yaml | kubectl apply -f -"""
+
+FORMATS = ("", "yaml", "json")
+
+
+def register(app: typer.Typer, argv: list[str]) -> None:
+    """Add the command to ``app``."""
+    app.command("adopt", help=HELP, short_help="Move flat VirtualMachines onto an instance type and preference.")(
+        options.command(AdoptOptions, run)
+    )
+
+
+@options.dataclass
+class AdoptOptions:
+    """Adopt the VMs; print the choice, the fields removed and the proof (or the adopted VMs)."""
+
+    target: Annotated[
+        Optional[str], typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine.", show_default=False)
+    ] = None
+    filename: Annotated[
+        Optional[str],
+        typer.Option(
+            "-f", "--filename", metavar="FILE", help="VirtualMachine manifests; - reads stdin.", show_default=False
+        ),
+    ] = None
+    instancetype: Annotated[
+        Optional[str],
+        typer.Option("--instancetype", metavar="[KIND/]NAME", help="Use this instance type.", show_default=False),
+    ] = None
+    preference: Annotated[
+        Optional[str],
+        typer.Option("--preference", metavar="[KIND/]NAME", help="Use this preference.", show_default=False),
+    ] = None
+    catalog: Annotated[
+        bool, typer.Option("--catalog", help="Choose from the embedded common-instancetypes catalog, not the cluster.")
+    ] = False
+    apply: Annotated[bool, typer.Option("--apply", help="Write the adopted VM (vm/NAME only).")] = False
+    allow_changes: Annotated[
+        bool, typer.Option("--allow-changes", help="With --apply: write even when the proof lists changes.")
+    ] = False
+    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the adopted VMs.")] = ""
+    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    name: str = dataclasses.field(init=False, default="")
+
+    def validate(self) -> None:
+        """One source; --apply only for a stored VM."""
+        from ..errors import UsageError
+        from ..output.printers import check_output_format
+
+        check_output_format(self.output, FORMATS)
+        if bool(self.target) == bool(self.filename):
+            raise UsageError("adopt takes vm/NAME or -f FILE")
+        if self.target:
+            self.name = options.vm_target(self.target, "adopt")
+        if self.apply and self.filename:
+            raise UsageError("--apply writes stored VMs: use vm/NAME, or pipe -o yaml into kubectl apply -f -")
+        if self.allow_changes and not self.apply:
+            raise UsageError("--allow-changes goes with --apply")
+
+
+def run(env, opts: AdoptOptions, session) -> None:
+    """Adopt, print, write."""
+    from ..errors import PluginError
+    from ..output import adopt as printer
+    from ..output import messages
+    from ..usecases.adopting import adopt_stored, adopt_vms, candidates
+
+    if opts.filename:
+        from ..usecases.manifests import read_manifests
+
+        vms = [obj for obj in read_manifests(opts.filename, env.stdin) if obj.get("kind") == "VirtualMachine"]
+        if not vms:
+            raise PluginError(f"{opts.filename} holds no VirtualMachine")
+        namespace = str((vms[0].get("metadata") or {}).get("namespace") or "") or (
+            "default" if opts.catalog else session.namespace
+        )
+        instancetypes, preferences, source = candidates(session, namespace, catalog=opts.catalog)
+        report = adopt_vms(
+            vms, instancetypes, preferences, source, instancetype=opts.instancetype, preference=opts.preference
+        )
+    else:
+        report = adopt_stored(
+            session,
+            opts.name,
+            catalog=opts.catalog,
+            instancetype=opts.instancetype,
+            preference=opts.preference,
+            apply=opts.apply,
+            allow_changes=opts.allow_changes,
+        )
+    for warning in report.warnings:
+        messages.warn(env, warning)
+    if opts.output:
+        printer.print_vms(env, opts.output, [a.vm for a in report.adoptions if a.vm is not None])
+    else:
+        env.stdout.write(printer.render(report))
+    failed = [a for a in report.adoptions if a.vm is None]
+    if failed:
+        raise PluginError(f"{len(failed)} of {len(report.adoptions)} VM(s) could not be adopted (see above)")

@@ -1,0 +1,140 @@
+"""``adopt``: the VMs (a stored one or ``-f`` manifests), the candidate instance types and preferences (the
+cluster's, or the embedded catalog's), the adoption of each (:mod:`..instancetype.adopt`), and writing a stored
+VM with the live-update plan when it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..instancetype.adopt import Adoption
+    from ..instancetype.liveupdate import LivePlan
+    from ..kube.session import Session
+
+
+@dataclass
+class AdoptReport:
+    """The adoptions, where the candidates came from, and (``--apply``) the live plan and the stored VM."""
+
+    adoptions: list[Adoption]
+    candidates_from: str
+    live: LivePlan | None = None
+    written: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _find(objects: list[dict[str, Any]], wanted: str, what: str) -> dict[str, Any]:
+    from ..errors import UsageError
+
+    kind, _, name = wanted.rpartition("/")
+    for obj in objects:
+        if obj["metadata"]["name"] == name and (not kind or str(obj.get("kind", "")).lower() == kind.lower()):
+            return obj
+    raise UsageError(f'--{what} "{wanted}": no such {what} among the candidates')
+
+
+def candidates(session: Session, namespace: str, *, catalog: bool) -> tuple[list[Any], list[Any], str]:
+    """(instance types, preferences, where from): the embedded catalog, or the cluster's cluster-wide objects
+    and those of ``namespace``."""
+    if catalog:
+        from ..catalog.loader import load_catalog
+
+        embedded = load_catalog()
+        return (
+            list(embedded.instancetypes),
+            list(embedded.preferences),
+            f"the embedded common-instancetypes {embedded.version}",
+        )
+    from ..kube import resources
+
+    client = session.client()
+    found: dict[str, list[Any]] = {}
+    for resource in (
+        resources.CLUSTER_INSTANCETYPES,
+        resources.INSTANCETYPES,
+        resources.CLUSTER_PREFERENCES,
+        resources.PREFERENCES,
+    ):
+        found[resource.kind] = [
+            {"apiVersion": resource.api_version, "kind": resource.kind, **item}
+            for page in client.list_pages(resource, namespace if resource.namespaced else None)
+            for item in page.get("items") or ()
+        ]
+    return (
+        found["VirtualMachineClusterInstancetype"] + found["VirtualMachineInstancetype"],
+        found["VirtualMachineClusterPreference"] + found["VirtualMachinePreference"],
+        "the cluster's instance types and preferences",
+    )
+
+
+def adopt_vms(
+    vms: list[dict[str, Any]],
+    instancetypes: list[Any],
+    preferences: list[Any],
+    candidates_from: str,
+    *,
+    instancetype: str | None = None,
+    preference: str | None = None,
+) -> AdoptReport:
+    """Adopt each VM onto the chosen (or given) types."""
+    from ..instancetype.adopt import adopt
+
+    forced_type = _find(instancetypes, instancetype, "instancetype") if instancetype else None
+    forced_preference = _find(preferences, preference, "preference") if preference else None
+    adoptions = [
+        adopt(vm, instancetypes, preferences, instancetype=forced_type, preference=forced_preference) for vm in vms
+    ]
+    return AdoptReport(adoptions, candidates_from)
+
+
+def adopt_stored(
+    session: Session,
+    name: str,
+    *,
+    catalog: bool,
+    instancetype: str | None,
+    preference: str | None,
+    apply: bool,
+    allow_changes: bool,
+) -> AdoptReport:
+    """Adopt the stored VM ``name``; with ``apply`` write it (refused while the proof lists changes, unless
+    ``allow_changes``), after planning what the controller does with a running VM."""
+    from ..errors import PluginError
+    from ..instancetype.expand import apply_to_template
+    from ..instancetype.expand._tree import clone
+    from ..instancetype.liveupdate import plan_live_update
+    from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
+    from .switching import get_or_none, rollout
+
+    client = session.client()
+    vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, session.namespace)
+    namespace = str(vm["metadata"].get("namespace") or session.namespace)
+    instancetypes, preferences, source = candidates(session, namespace, catalog=catalog)
+    report = adopt_vms([vm], instancetypes, preferences, source, instancetype=instancetype, preference=preference)
+    adoption = report.adoptions[0]
+    if not apply or adoption.vm is None:
+        return report
+    if adoption.changes and not allow_changes:
+        raise PluginError(
+            f"virtualmachine/{name}: the adopted VM would change {len(adoption.changes)} field(s) (listed above); "
+            "nothing was written (--allow-changes writes it anyway)"
+        )
+    if catalog:
+        raise PluginError("--apply needs the cluster's own instance types: drop --catalog")
+    strategy, _, warnings = rollout(client)
+    report.warnings += warnings
+    vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
+    start = dict(((vm.get("spec") or {}).get("template") or {}).get("spec") or {})
+    applied: dict[str, Any] = clone(adoption.vm)
+    apply_to_template(
+        applied,
+        clone(dict((adoption.instancetype or {}).get("spec") or {})),
+        clone(dict((adoption.preference or {}).get("spec") or {})) if adoption.preference else None,
+    )
+    architecture = str(start.get("architecture") or "")
+    report.live = plan_live_update(
+        start, applied["spec"]["template"]["spec"], vmi, strategy=strategy, architecture=architecture
+    )
+    report.written = client.replace(VIRTUAL_MACHINES, name, namespace, adoption.vm)
+    return report

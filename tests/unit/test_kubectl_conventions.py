@@ -1,0 +1,71 @@
+"""kubectl's names for the four kinds wherever a kind is taken (create vm, switch, label share one parser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kubectl_instancetype.cli.list_options import parse_words
+from kubectl_instancetype.instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+
+
+@pytest.mark.parametrize(
+    ("prefix", "kinds", "expected"),
+    [
+        ("vmcf", INSTANCETYPE_KINDS, "virtualmachineclusterinstancetype"),
+        ("vmf", INSTANCETYPE_KINDS, "virtualmachineinstancetype"),
+        ("VMCP", PREFERENCE_KINDS, "virtualmachineclusterpreference"),
+        ("vmp", PREFERENCE_KINDS, "virtualmachinepreference"),
+        (
+            "virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
+            INSTANCETYPE_KINDS,
+            "virtualmachineclusterinstancetype",
+        ),
+        ("vmcp", INSTANCETYPE_KINDS, None),
+        ("", INSTANCETYPE_KINDS, ""),
+    ],
+)
+def test_kind_spellings(prefix: str, kinds: tuple[str, str], expected: str | None) -> None:
+    assert normalize_kind(prefix, kinds) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ([], ("instancetypes", None, ())),
+        (["preferences"], ("preferences", None, ())),
+        (["vmcf", "u1.small", "u1.large"], ("instancetypes", "cluster", ("u1.small", "u1.large"))),
+        (["vmp/windows"], ("preferences", "namespaced", ("windows",))),
+        (["virtualmachineclusterpreference/fedora"], ("preferences", "cluster", ("fedora",))),
+        (["u1.small"], ("instancetypes", None, ("u1.small",))),
+    ],
+)
+def test_list_words(words: list[str], expected: tuple) -> None:
+    assert parse_words(words, None) == expected
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["vmcf/a", "vmcp/b"], "list and get take objects of one kind at a time"),
+        (["vms"], 'unknown kind "vms"'),
+        (["vmcf", "vmcf/a"], "there is no need to specify a resource type as a separate argument"),
+        (["foo/bar"], 'unknown kind "foo"'),
+    ],
+)
+def test_list_words_errors(words: list[str], message: str) -> None:
+    from kubectl_instancetype.errors import UsageError
+
+    with pytest.raises(UsageError, match=message):
+        parse_words(words, None)
+
+
+def test_memory_without_a_unit_warns_that_it_is_bytes() -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["catalog", "list", "--min-memory", "16", "--max-cpu", "1", "-o", "name"])
+    assert result.exit_code == 0
+    assert result.stderr == (
+        "Warning: --min-memory 16 is 16 bytes (a quantity without a unit); instance types have GiB of memory: "
+        "did you mean --min-memory 16Gi?\n"
+    )
+    assert run_cli(["catalog", "list", "--min-memory", "16Gi", "-o", "name"]).stderr == ""
