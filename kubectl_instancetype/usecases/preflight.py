@@ -177,8 +177,8 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
         notes += [f"Inferred {line}" for line in resolved_lines(result)]
         notes += [f"Warning: {line}" for line in dropped_warnings(result)]
         if result.error:
-            denial = Denial(MUTATING_WEBHOOK, result.error, 400, "")
-            return Verdict(result.vm, denial=denial, notes=notes, inference=result)
+            rejected = Denial(MUTATING_WEBHOOK, result.error, 400, "")
+            return Verdict(result.vm, denial=rejected, notes=notes, inference=result)
         vm = result.vm
     found, missing = fetch_references(client, vm, namespace)
     notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
