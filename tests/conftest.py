@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import platform
 import re
+import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -479,6 +482,393 @@ def assert_same_as_virtctl(answers: dict, workdir: Path, command: str, argv: lis
         assert error is not None, f"virtctl failed with {stderr[-1:]}, we succeeded"
         assert error == stderr[-1]
         assert warnings == stderr[:-1]
+
+
+# a cluster instance type, a preference and a VM on them, for expand -f (tests/unit/test_expand_cli.py, test_expand_streaming.py)
+EXPAND_IT = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterInstancetype",
+    "metadata": {"name": "c2"},
+    "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
+}
+EXPAND_PREF = {
+    "apiVersion": "instancetype.kubevirt.io/v1beta1",
+    "kind": "VirtualMachineClusterPreference",
+    "metadata": {"name": "p"},
+    "spec": {"devices": {"preferredDiskBus": "virtio"}, "requirements": {"cpu": {"guest": 2}}},
+}
+
+
+def expand_vm(name: str = "vm", template: dict | None = None, preference: bool = True) -> dict:
+    """A VM on EXPAND_IT (and EXPAND_PREF) for expand -f."""
+    spec: dict = {"instancetype": {"name": "c2"}, "template": {"spec": template or {"domain": {"devices": {}}}}}
+    if preference:
+        spec["preference"] = {"name": "p"}
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
+
+
+# --- builders shared by the integration tests ---------------------------------------------------------------------
+
+CONVERT_GOLDEN = GOLDEN / "convert"
+
+
+CONVERT_CASES = sorted(path.name for path in CONVERT_GOLDEN.iterdir() if path.is_dir())
+
+
+def convert_case_argv(case: Path) -> list[str]:
+    """The command line of one golden case."""
+    source = case / "input.yaml" if (case / "input.yaml").exists() else case / "input.json"
+    argv = ["convert", "-f", str(source)]
+    if (case / "vms.yaml").exists():
+        argv += ["--vms", str(case / "vms.yaml")]
+    if (case / "args").exists():
+        argv += shlex.split((case / "args").read_text())
+    return argv
+
+
+def exec_plugin_kubeconfig(tmp_path: Path, command: str) -> Path:
+    path = tmp_path / "kubeconfig"
+    path.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "current-context": "c",
+                "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1"}}],
+                "users": [
+                    {
+                        "name": "u",
+                        "user": {
+                            "exec": {
+                                "apiVersion": "client.authentication.k8s.io/v1",
+                                "command": command,
+                                "interactiveMode": "Never",
+                            }
+                        },
+                    }
+                ],
+                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+            }
+        )
+    )
+    return path
+
+
+EXPAND_NS = "expand-tests"
+
+
+def halted_vm(name: str, namespace: str, instancetype: dict | None, preference: dict | None, **template) -> dict:
+    spec: dict = {
+        "runStrategy": "Halted",
+        "template": {
+            "spec": template
+            or {
+                "domain": {"devices": {}},
+                "volumes": [{"name": "containerdisk", "containerDisk": {"image": "quay.io/containerdisks/fedora:41"}}],
+            }
+        },
+    }
+    if instancetype:
+        spec["instancetype"] = instancetype
+    if preference:
+        spec["preference"] = preference
+    return {
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachine",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": spec,
+    }
+
+
+def controller_revision(control_plane, vm: dict, kind: str, obj_name: str, spec: dict, generation: int = 1) -> str:
+    """A ControllerRevision as KubeVirt's VM controller stores one (name scheme, labels, owner, data)."""
+    uid = "0444161e-0000-4000-8000-000000000001"
+    name = f"{vm['metadata']['name']}-{obj_name}-v1beta1-{uid}-{generation}"
+    control_plane.apply(
+        {
+            "apiVersion": "apps/v1",
+            "kind": "ControllerRevision",
+            "metadata": {
+                "name": name,
+                "namespace": vm["metadata"]["namespace"],
+                "labels": {
+                    "instancetype.kubevirt.io/object-generation": str(generation),
+                    "instancetype.kubevirt.io/object-kind": kind,
+                    "instancetype.kubevirt.io/object-name": obj_name,
+                    "instancetype.kubevirt.io/object-uid": uid,
+                    "instancetype.kubevirt.io/object-version": "v1beta1",
+                },
+                "ownerReferences": [
+                    {
+                        "apiVersion": "kubevirt.io/v1",
+                        "kind": "VirtualMachine",
+                        "name": vm["metadata"]["name"],
+                        "uid": vm["metadata"]["uid"],
+                        "controller": True,
+                        "blockOwnerDeletion": True,
+                    }
+                ],
+            },
+            "revision": 0,
+            "data": {
+                "apiVersion": "instancetype.kubevirt.io/v1beta1",
+                "kind": kind,
+                "metadata": {"name": obj_name, "uid": uid, "generation": generation},
+                "spec": spec,
+            },
+        }
+    )
+    return name
+
+
+INFER_A, INFER_B = "infer-a", "infer-b"
+# labels inference reads (pkg/instancetype/infer) and label and upload write
+IT_LABEL, IT_KIND_LABEL = (
+    "instancetype.kubevirt.io/default-instancetype",
+    "instancetype.kubevirt.io/default-instancetype-kind",
+)
+PREF_LABEL, PREF_KIND_LABEL = (
+    "instancetype.kubevirt.io/default-preference",
+    "instancetype.kubevirt.io/default-preference-kind",
+)
+
+
+CDI_API = "cdi.kubevirt.io/v1beta1"
+
+
+def pvc_object(namespace: str, name: str, labels: dict | None = None) -> dict:
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    }
+
+
+def cdi_object(kind: str, namespace: str, name: str, spec: dict, labels: dict | None = None) -> dict:
+    if kind == "DataVolume":  # CDI's webhook wants the size of the claim it would create
+        spec = {**spec, "storage": {"resources": {"requests": {"storage": "1Gi"}}}}
+    return {
+        "apiVersion": CDI_API,
+        "kind": kind,
+        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
+        "spec": spec,
+    }
+
+
+def snapshot_object(namespace: str, name: str, labels: dict | None = None) -> dict:
+    return {
+        "apiVersion": "snapshot.storage.k8s.io/v1",
+        "kind": "VolumeSnapshot",
+        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
+        "spec": {"source": {"persistentVolumeClaimName": "fedora-pvc"}},
+    }
+
+
+# The volumes both this test and the differential test (test_infer_differential.py) infer from.
+INFER_OBJECTS = [
+    pvc_object(INFER_A, "fedora", {IT_LABEL: "u1.medium", PREF_LABEL: "fedora"}),
+    pvc_object(INFER_A, "plain"),
+    pvc_object(INFER_A, "only-instancetype", {IT_LABEL: "cx1.large", IT_KIND_LABEL: "virtualmachineinstancetype"}),
+    pvc_object(INFER_A, "empty-name", {IT_LABEL: "", PREF_LABEL: ""}),
+    pvc_object(
+        INFER_A, "gone-dv", {IT_LABEL: "u1.small", PREF_LABEL: "rhel.9"}
+    ),  # a DataVolume of this name does not exist (any more)
+    pvc_object(
+        INFER_B,
+        "fedora-pvc",
+        {IT_LABEL: "u1.large", PREF_LABEL: "fedora", PREF_KIND_LABEL: "virtualmachineclusterpreference"},
+    ),
+    pvc_object(INFER_B, "rhel-pvc", {IT_LABEL: "n1.medium", PREF_LABEL: "rhel.9"}),
+    snapshot_object(INFER_B, "fedora-snap", {IT_LABEL: "cx1.medium", PREF_LABEL: "fedora"}),
+    snapshot_object(INFER_B, "plain-snap"),
+    cdi_object(
+        "DataVolume",
+        INFER_A,
+        "dv-labelled",
+        {"source": {"blank": {}}},
+        {IT_LABEL: "u1.2xlarge", PREF_LABEL: "windows.11"},
+    ),
+    cdi_object(
+        "DataVolume", INFER_A, "dv-ref", {"sourceRef": {"kind": "DataSource", "name": "fedora", "namespace": INFER_B}}
+    ),
+    cdi_object("DataVolume", INFER_A, "dv-ref-local", {"sourceRef": {"kind": "DataSource", "name": "local"}}),
+    cdi_object(
+        "DataVolume",
+        INFER_A,
+        "dv-pvc",
+        {"source": {"pvc": {"name": "rhel-pvc", "namespace": INFER_B}}},
+        {PREF_LABEL: "centos"},
+    ),
+    cdi_object("DataVolume", INFER_A, "dv-http", {"source": {"http": {"url": "https://example.org/disk.img"}}}),
+    # (A stored DataVolume whose sourceRef is not a DataSource cannot exist: CDI's webhook denies it, "Unsupported
+    # sourceRef kind DataImportCron, currently only DataSource is supported". The differential test covers that
+    # sourceRef in a VM's dataVolumeTemplate.)
+    cdi_object("DataSource", INFER_B, "fedora", {"source": {"pvc": {"name": "fedora-pvc", "namespace": INFER_B}}}),
+    cdi_object("DataSource", INFER_B, "snap", {"source": {"snapshot": {"name": "fedora-snap", "namespace": INFER_B}}}),
+    cdi_object(
+        "DataSource",
+        INFER_B,
+        "labelled",
+        {"source": {"pvc": {"name": "fedora-pvc", "namespace": INFER_B}}},
+        {IT_LABEL: "o1.small"},
+    ),
+    cdi_object("DataSource", INFER_B, "empty", {"source": {}}),
+    cdi_object("DataSource", INFER_B, "dangling", {"source": {"pvc": {"name": "nothing", "namespace": INFER_B}}}),
+    cdi_object("DataSource", INFER_A, "local", {"source": {"snapshot": {"name": "fedora-snap", "namespace": INFER_B}}}),
+]
+# CDI's webhooks look up a DataVolume's DataSource on admission: DataVolumes last.
+INFER_OBJECTS.sort(key=lambda obj: obj["kind"] == "DataVolume")
+
+
+def inference_vm(
+    volume: dict, *, policy: str | None = "Ignore", templates: list | None = None, name: str = "vm-infer"
+) -> dict:
+    matcher = {"inferFromVolume": volume["name"]}
+    if policy:
+        matcher["inferFromVolumeFailurePolicy"] = policy
+    spec: dict = {
+        "instancetype": dict(matcher),
+        "preference": dict(matcher),
+        "runStrategy": "Always",
+        "template": {
+            "metadata": {},
+            "spec": {"domain": {"devices": {}, "memory": {"guest": "512Mi"}, "resources": {}}, "volumes": [volume]},
+        },
+    }
+    if templates:
+        spec["dataVolumeTemplates"] = templates
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
+
+
+def pvc_volume(claim: str) -> dict:
+    return {"name": "disk", "persistentVolumeClaim": {"claimName": claim}}
+
+
+def dv_volume(name: str) -> dict:
+    return {"name": "disk", "dataVolume": {"name": name}}
+
+
+# upload: the CDI double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
+UPLOAD_NAMESPACE = "upload-tests"
+
+
+_upload_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def cdi_upload(control_plane, tmp_path_factory):
+    """CDI's upload API, proxy and controller played by tests/doubles/cdi_upload.py on the real control plane."""
+    from tests.doubles.cdi_upload import CdiUploadDouble
+
+    control_plane.ensure_namespace(UPLOAD_NAMESPACE)
+    upload_double = CdiUploadDouble(control_plane, tmp_path_factory.mktemp("cdi")).start()
+    yield upload_double
+    upload_double.stop()
+
+
+@pytest.fixture
+def upload_double(cdi_upload):
+    """The module's double with its scripted behaviour reset for each test."""
+    cdi_upload.fail_with, cdi_upload.hang, cdi_upload.never_ready, cdi_upload.on_bytes = [], False, False, None
+    cdi_upload.async_supported, cdi_upload.complete_processing = True, True
+    cdi_upload.expire_after_failure = cdi_upload.reject_all = False
+    cdi_upload.provisioning_failure = ""
+    yield cdi_upload
+    cdi_upload.hang = False
+
+
+@pytest.fixture
+def upload_image(tmp_path):
+    """A 3 MiB (and a bit) image file of random bytes."""
+    path = tmp_path / "disk.img"
+    path.write_bytes(os.urandom(3 * 1024 * 1024 + 123))
+    return path
+
+
+def fresh_name(prefix: str) -> str:
+    """A name no other upload test uses (``prefix-N``)."""
+    return f"{prefix}-{next(_upload_names)}"
+
+
+def api_exists(control_plane, path: str) -> bool:
+    """True when a GET of ``path`` answers 200."""
+    return control_plane.request("GET", path)[0] == 200
+
+
+# KubeVirt kinds the bare control plane does not serve (VMIs, the KubeVirt CR, pools, templates), added with KubeVirt
+# v1.9.0's own schemas when a test needs to write the objects KubeVirt's controllers would write. The real KubeVirt
+# plane serves them all already; then nothing is added.
+# kind -> (group, version, plural, schema source: the lowercase kind in KubeVirt's CRDsValidation, or None: open)
+KUBEVIRT_KINDS = {
+    "VirtualMachineInstance": ("kubevirt.io", "v1", "virtualmachineinstances", "virtualmachineinstance"),
+    "KubeVirt": ("kubevirt.io", "v1", "kubevirts", "kubevirt"),
+    "VirtualMachinePool": ("pool.kubevirt.io", "v1beta1", "virtualmachinepools", "virtualmachinepool"),
+    # virt-template's CRD is not in KubeVirt's validations: an open schema
+    "VirtualMachineTemplate": ("template.kubevirt.io", "v1beta1", "virtualmachinetemplates", None),
+}
+OPEN_SCHEMA = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+
+
+def serve_kinds(control_plane, kinds) -> None:
+    """Create the CRDs of ``kinds`` that are not served yet and wait until they are."""
+    from hack.localcluster.crds import kubevirt_module_dir, read_validations
+
+    validations = None
+    meta = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition"}
+    for kind in kinds:
+        group, version, plural, source = KUBEVIRT_KINDS[kind]
+        name = f"{plural}.{group}"
+        if control_plane.get({**meta, "metadata": {"name": name}}) is not None:
+            continue
+        schema = OPEN_SCHEMA
+        if source:
+            validations = validations or read_validations(kubevirt_module_dir())
+            schema = validations[source]
+        control_plane.apply(
+            {
+                **meta,
+                "metadata": {"name": name},
+                "spec": {
+                    "group": group,
+                    "names": {"kind": kind, "plural": plural, "singular": kind.lower()},
+                    "scope": "Namespaced",
+                    "versions": [
+                        {
+                            "name": version,
+                            "served": True,
+                            "storage": True,
+                            "schema": {"openAPIV3Schema": schema},
+                            "subresources": {"status": {}},
+                        }
+                    ],
+                },
+            }
+        )
+        for _ in range(100):
+            code, _answer = control_plane.request("GET", f"/apis/{group}/{version}/{plural}")
+            if code == 200:
+                break
+            time.sleep(0.1)
+
+
+def revised(control_plane, vm: dict, timeout: float = 30.0) -> dict:
+    """The stored VM once KubeVirt's virt-controller has recorded revisions for its instance type and preference
+    (``status.instancetypeRef`` / ``preferenceRef``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stored = control_plane.get(vm)
+        status = stored.get("status") or {}
+        wanted = [
+            key
+            for key, matcher in (("instancetypeRef", "instancetype"), ("preferenceRef", "preference"))
+            if stored["spec"].get(matcher)
+        ]
+        if all((status.get(key) or {}).get("controllerRevisionRef") for key in wanted):
+            return stored
+        if time.monotonic() > deadline:
+            raise AssertionError(f"virt-controller recorded no revisions in {timeout:.0f}s: {status}")
+        time.sleep(0.1)
 
 
 VIRT_API_SNAPSHOT_READER = "kubectl-instancetype-tests:virt-api-volumesnapshots"

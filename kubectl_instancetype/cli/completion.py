@@ -54,6 +54,7 @@ class Line:
         self.table = table
         self.path = ""
         self.values: dict[str, str] = {}
+        self.repeated: dict[str, list[str]] = {}  # every value of each flag, in order
         self.positionals: list[str] = []
         self.pending_flag: str | None = None  # the flag whose value is being typed as the next word
         aliases = table[""].get("aliases", {})
@@ -68,11 +69,13 @@ class Line:
                 if flag is not None and flag["value"] and not eq:
                     if index + 1 < len(words):
                         self.values[name] = words[index + 1]
+                        self.repeated.setdefault(name, []).append(words[index + 1])
                         index += 2
                         continue
                     self.pending_flag = name
                 elif flag is not None and eq:
                     self.values[name] = value
+                    self.repeated.setdefault(name, []).append(value)
                 index += 1
                 continue
             name = aliases.get(word, word) if not self.path else word
@@ -87,6 +90,10 @@ class Line:
     def entry(self) -> dict[str, Any]:
         """The table entry of the command being completed."""
         return self.table[self.path]
+
+    def all_values(self, name: str) -> list[str]:
+        """Every value given for ``name`` on the line (a repeatable flag: ``--as-group``)."""
+        return list(self.repeated.get(name, []))
 
     def value(self, *names: str) -> str | None:
         """The value given for the first of ``names`` on the line, if any."""
@@ -225,6 +232,10 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
             context=line.value("--context"),
             namespace=line.value("-n", "--namespace"),
             request_timeout=remaining,
+            # names are listed as the command would run: impersonating, when the line says so
+            as_user=line.value("--as") or None,
+            as_uid=line.value("--as-uid") or None,
+            as_groups=tuple(line.all_values("--as-group")),
         )
         session = Session(options, env.environ, env.home())
         return list_names(session, source, prefix, time.monotonic() + remaining)

@@ -417,9 +417,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'live': 'contexts',
                                                  'value': True},
                                    '--cpu': {'help': 'Specify the count of CPUs of the Instancetype.', 'value': True},
-                                   '--dry-run': {'help': '"client": print or name the object, send nothing; "server": '
-                                                         'submit it with dryRun=All; "none" (default): create it. A '
-                                                         'bare --dry-run means client.',
+                                   '--dry-run': {'help': '"client": print or name the object and write nothing; the '
+                                                         'reads that check it still happen (create vm GETs the '
+                                                         'instance type and preference it references and the volumes '
+                                                         'inferFromVolume names, unless --skip-checks; derive reads '
+                                                         'the type it starts from; create instancetype/preference read '
+                                                         'nothing); "server": submit it with dryRun=All; "none" '
+                                                         '(default): create it. A bare --dry-run means client.',
                                                  'value': True,
                                                  'values': ['none', 'client', 'server']},
                                    '--gpu': {'help': 'Specify the list of vGPUs to passthrough. Can be provided '
@@ -448,7 +452,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                             'By default VirtualMachineClusterInstancetype is created.',
                                                     'value': False},
                                    '--output': {'help': "Print the object as yaml or json (the server's answer when "
-                                                        'one was sent), or name it (name).',
+                                                        'one was sent), name it (name), or through a kubectl template '
+                                                        '(jsonpath=..., go-template=..., custom-columns=...).',
                                                 'value': True,
                                                 'values': ['yaml', 'json', 'name']},
                                    '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); '
@@ -462,7 +467,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                           'live': 'namespaces',
                                           'value': True},
                                    '-o': {'help': "Print the object as yaml or json (the server's answer when one was "
-                                                  'sent), or name it (name).',
+                                                  'sent), name it (name), or through a kubectl template (jsonpath=..., '
+                                                  'go-template=..., custom-columns=...).',
                                           'value': True,
                                           'values': ['yaml', 'json', 'name']},
                                    '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more '
@@ -483,9 +489,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                  '--cpu-topology': {'help': 'Defines the preferred guest visible CPU topology.',
                                                     'value': True,
                                                     'values': ['sockets', 'cores', 'threads', 'spread', 'any']},
-                                 '--dry-run': {'help': '"client": print or name the object, send nothing; "server": '
-                                                       'submit it with dryRun=All; "none" (default): create it. A bare '
-                                                       '--dry-run means client.',
+                                 '--dry-run': {'help': '"client": print or name the object and write nothing; the '
+                                                       'reads that check it still happen (create vm GETs the instance '
+                                                       'type and preference it references and the volumes '
+                                                       'inferFromVolume names, unless --skip-checks; derive reads the '
+                                                       'type it starts from; create instancetype/preference read '
+                                                       'nothing); "server": submit it with dryRun=All; "none" '
+                                                       '(default): create it. A bare --dry-run means client.',
                                                'value': True,
                                                'values': ['none', 'client', 'server']},
                                  '--help': {'help': 'help for preference', 'value': False},
@@ -504,7 +514,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                           'default VirtualMachineClusterPreference is created.',
                                                   'value': False},
                                  '--output': {'help': "Print the object as yaml or json (the server's answer when one "
-                                                      'was sent), or name it (name).',
+                                                      'was sent), name it (name), or through a kubectl template '
+                                                      '(jsonpath=..., go-template=..., custom-columns=...).',
                                               'value': True,
                                               'values': ['yaml', 'json', 'name']},
                                  '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
@@ -520,7 +531,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                         'live': 'namespaces',
                                         'value': True},
                                  '-o': {'help': "Print the object as yaml or json (the server's answer when one was "
-                                                'sent), or name it (name).',
+                                                'sent), name it (name), or through a kubectl template (jsonpath=..., '
+                                                'go-template=..., custom-columns=...).',
                                         'value': True,
                                         'values': ['yaml', 'json', 'name']},
                                  '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more '
@@ -549,8 +561,12 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--context': {'help': 'The name of the kubeconfig context to use.',
                                        'live': 'contexts',
                                        'value': True},
-                         '--dry-run': {'help': '"client": print or name the object, send nothing; "server": submit it '
-                                               'with dryRun=All; "none" (default): create it. A bare --dry-run means '
+                         '--dry-run': {'help': '"client": print or name the object and write nothing; the reads that '
+                                               'check it still happen (create vm GETs the instance type and preference '
+                                               'it references and the volumes inferFromVolume names, unless '
+                                               '--skip-checks; derive reads the type it starts from; create '
+                                               'instancetype/preference read nothing); "server": submit it with '
+                                               'dryRun=All; "none" (default): create it. A bare --dry-run means '
                                                'client.',
                                        'value': True,
                                        'values': ['none', 'client', 'server']},
@@ -595,7 +611,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                          'live': 'namespaces',
                                          'value': True},
                          '--output': {'help': "Print the object as yaml or json (the server's answer when one was "
-                                              'sent), or name it (name).',
+                                              'sent), name it (name), or through a kubectl template (jsonpath=..., '
+                                              'go-template=..., custom-columns=...).',
                                       'value': True,
                                       'values': ['yaml', 'json', 'name']},
                          '--password-file': {'file': True,
@@ -665,8 +682,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                 'live': 'namespaces',
                                 'value': True},
-                         '-o': {'help': "Print the object as yaml or json (the server's answer when one was sent), or "
-                                        'name it (name).',
+                         '-o': {'help': "Print the object as yaml or json (the server's answer when one was sent), "
+                                        'name it (name), or through a kubectl template (jsonpath=..., go-template=..., '
+                                        'custom-columns=...).',
                                 'value': True,
                                 'values': ['yaml', 'json', 'name']},
                          '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
@@ -689,9 +707,12 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                     'live': 'contexts',
                                     'value': True},
                       '--cpu': {'help': 'New number of vCPUs.', 'value': True},
-                      '--dry-run': {'help': '"client": print or name the object, send nothing; "server": submit it '
-                                            'with dryRun=All; "none" (default): create it. A bare --dry-run means '
-                                            'client.',
+                      '--dry-run': {'help': '"client": print or name the object and write nothing; the reads that '
+                                            'check it still happen (create vm GETs the instance type and preference it '
+                                            'references and the volumes inferFromVolume names, unless --skip-checks; '
+                                            'derive reads the type it starts from; create instancetype/preference read '
+                                            'nothing); "server": submit it with dryRun=All; "none" (default): create '
+                                            'it. A bare --dry-run means client.',
                                     'value': True,
                                     'values': ['none', 'client', 'server']},
                       '--help': {'help': 'help for derive', 'value': False},
@@ -706,7 +727,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                       'value': True},
                       '--namespaced': {'help': 'Create a VirtualMachineInstancetype in the namespace.', 'value': False},
                       '--output': {'help': "Print the object as yaml or json (the server's answer when one was sent), "
-                                           'or name it (name).',
+                                           'name it (name), or through a kubectl template (jsonpath=..., '
+                                           'go-template=..., custom-columns=...).',
                                    'value': True,
                                    'values': ['yaml', 'json', 'name']},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
@@ -718,8 +740,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                              'live': 'namespaces',
                              'value': True},
-                      '-o': {'help': "Print the object as yaml or json (the server's answer when one was sent), or "
-                                     'name it (name).',
+                      '-o': {'help': "Print the object as yaml or json (the server's answer when one was sent), name "
+                                     'it (name), or through a kubectl template (jsonpath=..., go-template=..., '
+                                     'custom-columns=...).',
                              'value': True,
                              'values': ['yaml', 'json', 'name']},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '

@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 """
 
 import dataclasses
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -178,44 +178,88 @@ def run(env, opts: ExpandOptions, session) -> None:
         server=opts.server,
         check=not opts.skip_checks,
     )
-    failed = [result for result in results if result.expanded is None]
+    # Streamed: each VM is printed as it is expanded (a file of 100,000 VMs never sits in memory expanded, and
+    # output starts at once); the VMs that cannot be expanded are named at the end, as kubectl names the objects
+    # of a -f it could not handle, and the command fails.
+    printer = _StreamPrinter(env, "explain" if opts.explain else "diff" if opts.diff else opts.output)
+    failed = []
+    count = 0
+    for result in results:
+        count += 1
+        if result.expanded is None:
+            failed.append((vm_name(result.vm), result.problems))
+        else:
+            printer.add(result.vm, result.expanded, result.provenance)
+    printer.close()
     if failed:
         from ..output.terminal import escape
 
-        for result in failed:
-            prefix = f"virtualmachine/{vm_name(result.vm)}: " if len(results) > 1 else ""
-            for line in result.problems:
+        for name, problems in failed:
+            prefix = f"virtualmachine/{name}: " if count > 1 else ""
+            for line in problems:
                 env.stderr.write(escape(f"error: {prefix}{line}") + "\n")
         raise typer.Exit(1)
-    expanded = [(result.vm, (result.expanded, result.provenance)) for result in results]
-    if opts.explain:
-        _print_explain(env, expanded)
-    elif opts.diff:
-        _print_diff(env, expanded)
-    else:
-        _print_objects(env, opts.output, [data for _, data in expanded])
 
 
-def _print_objects(env, output: str, results) -> None:
-    vms = [expanded for expanded, _ in results]
-    from ..output.printers import is_template_format
+class _StreamPrinter:
+    """Prints expanded VMs one at a time in the form of ``expand``'s output for all of them: one YAML document,
+    or several separated by ``---``; one JSON object, or a ``kind: List`` of them; one --explain table, or one
+    per VM under its name. The first VM is held until the second (or the end) says which form it takes."""
 
-    if is_template_format(output):
-        from ..output.printers import print_objects
+    def __init__(self, env, form: str):
+        self.env, self.form = env, form
+        self.first: Any = None
+        self.count = 0
+        from ..output.printers import is_template_format
 
-        print_objects(env, output, vms, [], single=True)
-        return
-    if output == "json":
-        import json
+        self.template: list[Any] | None = [] if is_template_format(form) else None
 
-        from ..output.printers import as_list
+    def add(self, vm, expanded, provenance) -> None:
+        self.count += 1
+        if self.template is not None:
+            self.template.append(expanded)  # a template sees all the objects at once (kubectl's List)
+            return
+        if self.form == "diff":
+            _print_diff(self.env, [(vm, (expanded, provenance))])
+            return
+        if self.count == 1:
+            self.first = (vm, expanded, provenance)
+            return
+        if self.count == 2:
+            self._write(*self.first, several=True, first=True)
+            self.first = None
+        self._write(vm, expanded, provenance, several=True, first=False)
 
-        document = vms[0] if len(vms) == 1 else as_list(vms)
-        env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
-        return
-    from ..golang.goyaml import dump, dump_all
+    def close(self) -> None:
+        if self.template:
+            from ..output.printers import print_objects
 
-    env.stdout.write(dump(vms[0]) if len(vms) == 1 else dump_all(vms))
+            print_objects(self.env, self.form, self.template, [], single=True)
+            return
+        if self.first is not None:
+            self._write(*self.first, several=False, first=True)
+        elif self.count > 1 and self.form == "json":
+            self.env.stdout.write(
+                '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
+            )
+
+    def _write(self, vm, expanded, provenance, *, several: bool, first: bool) -> None:
+        write = self.env.stdout.write
+        if self.form == "explain":
+            _print_explain(self.env, [(vm, (expanded, provenance))], header=several, separator=not first)
+        elif self.form == "json":
+            import json
+
+            text = json.dumps(expanded, indent=4, sort_keys=True, ensure_ascii=False)
+            if not several:
+                write(text + "\n")
+                return
+            item = "\n".join("        " + line for line in text.split("\n"))
+            write(('{\n    "apiVersion": "v1",\n    "items": [\n' if first else ",\n") + item)
+        else:
+            from ..golang.goyaml import dump
+
+            write(("" if first else "---\n") + dump(expanded))
 
 
 def _template_spec(vm) -> dict:
@@ -256,7 +300,7 @@ def _path_key(path: str):
     return [int(part) if part.isdigit() else part for part in re.split(r"\[(\d+)\]", path)]
 
 
-def _print_explain(env, results) -> None:
+def _print_explain(env, results, *, header: bool, separator: bool) -> None:
     from ..instancetype.expand import lookup
     from ..output.table import render_table
     from ..usecases.expansion import vm_name
@@ -267,6 +311,6 @@ def _print_explain(env, results) -> None:
             (path, _format_value(lookup(expanded, path)), source)
             for path, source in sorted(provenance.items(), key=lambda item: _path_key(item[0]))
         ]
-        header = render_table(None, [[f"virtualmachine/{vm_name(vm)}"]]) if len(results) > 1 else ""
-        blocks.append(header + render_table(("FIELD", "VALUE", "SOURCE"), rows))
-    env.stdout.write("\n".join(blocks))
+        title = render_table(None, [[f"virtualmachine/{vm_name(vm)}"]]) if header else ""
+        blocks.append(title + render_table(("FIELD", "VALUE", "SOURCE"), rows))
+    env.stdout.write(("\n" if separator else "") + "\n".join(blocks))

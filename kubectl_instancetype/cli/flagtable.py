@@ -32,8 +32,10 @@ class CreateFlags:
             "--dry-run",
             metavar="[=none|client|server]",
             show_default=False,
-            help='"client": print or name the object, send nothing; "server": submit it with dryRun=All; '
-            '"none" (default): create it. A bare --dry-run means client.',
+            help='"client": print or name the object and write nothing; the reads that check it still happen '
+            "(create vm GETs the instance type and preference it references and the volumes inferFromVolume names, "
+            "unless --skip-checks; derive reads the type it starts from; create instancetype/preference read "
+            'nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.',
         ),
     ] = "none"
     output: Annotated[
@@ -43,7 +45,8 @@ class CreateFlags:
             "--output",
             metavar="FORMAT",
             show_default=False,
-            help="Print the object as yaml or json (the server's answer when one was sent), or name it (name).",
+            help="Print the object as yaml or json (the server's answer when one was sent), name it (name), or "
+            "through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
         ),
     ] = ""
 

@@ -17,7 +17,8 @@ KubeVirt stores the instance type and preference a VM started with in Controller
 revisionName when set (KubeVirt v1.4 and older write it; users pin one), else status.instancetypeRef /
 status.preferenceRef (v1.5+), which counts only while it was stored for the matcher's current name. For each
 matcher this prints the revision, the generation of the object it holds and the live object's generation;
-below the table, a unified diff of the stored spec against the live one for every object that changed.
+below the table, notes saying in words what a "-", "not found" or stale reference means (no revision stored
+yet; a status reference stored for the name the matcher had before a switch, which KubeVirt ignores), then a unified diff of the stored spec against the live one for every object that changed.
 
 \b
 Examples:
@@ -67,6 +68,9 @@ def run(env, opts: RevisionsOptions, session) -> None:
         env.stdout.write(f"\nRevisions recorded in: {FLAVOURS[result.flavour]}\n")
     from ..output.terminal import escape_lines
 
+    notes = [f"  {m.matcher}: {note}" for m in result.matchers for note in m.notes]
+    if notes:
+        env.stdout.write("\nNotes:\n" + escape_lines("\n".join(notes) + "\n"))
     for matcher in result.matchers:
         if matcher.diff:
             env.stdout.write("\n" + escape_lines(matcher.diff))

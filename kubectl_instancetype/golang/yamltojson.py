@@ -21,8 +21,10 @@ Errors carry go-yaml's words: ``yaml: line N: did not find expected node content
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
@@ -97,6 +99,20 @@ def check_aliasing(root: Any) -> None:
     through_aliases = decoded - len(sizes)
     if through_aliases > 100 and decoded > 1000 and through_aliases / decoded > _allowed_alias_ratio(decoded):
         raise YAMLError("yaml: document contains excessive aliasing")
+
+
+def iter_documents(text: str) -> Iterator[str]:
+    """:func:`split_documents` one document at a time."""
+    current: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("---") and not line[3:].strip():
+            if current:
+                yield "".join(current)
+            current = []
+            continue
+        current.append(line)
+    if current:
+        yield "".join(current)
 
 
 def split_documents(text: str) -> list[str]:
@@ -228,16 +244,21 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=1)
 def _loader() -> Any:
     import yaml
 
     base = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    scalar_node, sequence_node = yaml.ScalarNode, yaml.SequenceNode
+    str_tag, seq_tag, map_tag = _TAG + "str", _TAG + "seq", _TAG + "map"
 
     class Loader(base):  # type: ignore[misc, valid-type]
+        # Called for every untagged node (a million for a large List): BaseResolver's answers without its
+        # path-resolver machinery, which this loader never uses; untagged plain scalars are resolved later.
         def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-            if kind is yaml.ScalarNode and implicit[0]:
-                return _PLAIN
-            return str(super().resolve(kind, value, implicit))
+            if kind is scalar_node:
+                return _PLAIN if implicit[0] else str_tag
+            return seq_tag if kind is sequence_node else map_tag
 
     return Loader
 

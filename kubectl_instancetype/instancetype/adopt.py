@@ -201,6 +201,19 @@ def effective(vm: Mapping[str, Any], instancetype: Any, preference: Any, default
     return _template(result.vm) if result.vm is not None else None
 
 
+def _topology_defaults(spec: Json | None) -> Json | None:
+    """A zero or absent socket, core or thread count means one (virt-launcher's reading): ``sockets: 1`` alone and
+    ``sockets: 1, cores: 1, threads: 1`` are the same guest."""
+    if spec is None:
+        return None
+    cpu = (spec.get("domain") or {}).get("cpu")
+    if isinstance(cpu, dict):
+        for key in ("sockets", "cores", "threads"):
+            if not cpu.get(key):
+                cpu[key] = 1
+    return spec
+
+
 def _path_parts(path: str) -> list[str]:
     return path.removeprefix(TEMPLATE_SPEC + ".").split(".")
 
@@ -275,7 +288,7 @@ def adopt(
         result.problems.append(f"no instance type has at least {need.vcpus} vCPU and {memory} memory{extra}")
         return result
     result.instancetype = chosen
-    original = effective(vm, None, None, defaults)
+    original = _topology_defaults(effective(vm, None, None, defaults))
     if preference is None:
         # the architecture the VM runs with: its own, else the cluster's default (what the mutating webhook sets)
         architecture = str(_template(vm).get("architecture") or defaults.architecture or "")
@@ -302,7 +315,9 @@ def adopt(
         attempt: Json = clone(adopted)
         if candidate is not None:
             attempt["spec"]["preference"] = _matcher(candidate, "VirtualMachineClusterPreference")
-        expanded = effective(attempt, _spec(chosen), _spec(candidate) if candidate is not None else None, defaults)
+        expanded = _topology_defaults(
+            effective(attempt, _spec(chosen), _spec(candidate) if candidate is not None else None, defaults)
+        )
         if expanded is None:
             continue
         changed = len(differences(original, expanded))
@@ -315,7 +330,9 @@ def adopt(
     _, _, result.preference, adopted_vm = best
     result.vm = adopted_vm
     assert adopted_vm is not None
-    expanded = effective(adopted_vm, _spec(chosen), _spec(result.preference) if result.preference else None, defaults)
+    expanded = _topology_defaults(
+        effective(adopted_vm, _spec(chosen), _spec(result.preference) if result.preference else None, defaults)
+    )
     result.changes = differences(original, expanded)
     result.compared = len({path for path, _, _ in differences({}, original)} | {p for p, _, _ in result.changes})
     return result

@@ -9,7 +9,6 @@ Grammar: requirements separated by commas; each is ``key``, ``!key``, ``key=valu
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -227,4 +226,7 @@ def selector_matches(selector: Mapping[str, Any], labels: Mapping[str, str]) -> 
 
 
 def _go_strings(values: list[Any]) -> str:
-    return "[]string{" + ", ".join(json.dumps(str(value)) for value in values) + "}"
+    """``%#v`` of a ``[]string``: Go-quoted items (golang/strconv.go_quote) in ``[]string{...}``."""
+    from ..golang.strconv import go_quote
+
+    return "[]string{" + ", ".join(go_quote(str(value)) for value in values) + "}"

@@ -100,7 +100,7 @@ def adopt_stored(
 ) -> AdoptReport:
     """Adopt the stored VM ``name``; with ``apply`` write it (refused while the proof lists changes, unless
     ``allow_changes``), after planning what the controller does with a running VM."""
-    from ..errors import PluginError
+    from ..errors import APIError, PluginError
     from ..instancetype.expand import apply_to_template
     from ..instancetype.expand._tree import clone
     from ..instancetype.liveupdate import plan_live_update
@@ -136,5 +136,19 @@ def adopt_stored(
     report.live = plan_live_update(
         start, applied["spec"]["template"]["spec"], vmi, strategy=strategy, architecture=architecture
     )
-    report.written = client.replace(VIRTUAL_MACHINES, name, namespace, adoption.vm)
+    # KubeVirt writes the VM too (a Conflict): adopt again from a fresh copy, as long as it proves the same
+    for attempt in range(5):
+        try:
+            report.written = client.replace(VIRTUAL_MACHINES, name, namespace, adoption.vm)
+            break
+        except APIError as exc:
+            if exc.code != 409 or attempt == 4:
+                raise
+            fresh = client.get(VIRTUAL_MACHINES, name, namespace)
+            again = adopt_vms(
+                [fresh], instancetypes, preferences, source, instancetype=instancetype, preference=preference
+            ).adoptions[0]
+            if again.vm is None or again.changes != adoption.changes:
+                raise
+            adoption.vm = again.vm
     return report

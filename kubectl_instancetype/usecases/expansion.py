@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .manifests import read_manifests
+from .manifests import iter_manifests, read_manifests, read_sources
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -48,13 +49,37 @@ def expand(
     preference_file: str | None = None,
     server: bool = False,
     check: bool = True,
-) -> list[Expanded]:
+) -> Iterator[Expanded]:
     """``expand``: the stored VirtualMachine ``name`` or the VirtualMachines of ``filename``, each expanded
-    locally (the engine) or by the cluster's KubeVirt (``server``)."""
+    locally (the engine) or by the cluster's KubeVirt (``server``), one at a time: a file of 100,000 VMs is
+    converted, expanded and handed over document by document (its text is read once, within -f's bound)."""
     run = Expansion(session, defaults, check=check, stdin=stdin)
-    vms = run.read_manifests(filename) if filename is not None else [run.stored_vm(name or "")]
+    if filename is not None:
+        vms: Iterable[dict[str, Any]] = run.stream_manifests(filename)
+    else:
+        vms = [run.stored_vm(name or "")]
     run.load_overrides(instancetype_file, preference_file)
-    return [run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm) for vm in vms]
+    for vm in vms:
+        yield run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm)
+
+
+_KIND_LINE = re.compile(r"^kind:[ \t]*([A-Za-z0-9]+)[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _document_kind(chunk: str) -> str | None:
+    """The ``kind`` of a block-style YAML document read from its one top-level ``kind:`` line; None when that is
+    not plain (flow style, JSON, several lines, none): the document is then converted to know."""
+    found = _KIND_LINE.findall(chunk)
+    return found[0] if len(found) == 1 else None
+
+
+def _plainly_a_vm(chunk: str) -> bool:
+    return _document_kind(chunk) == "VirtualMachine"
+
+
+def _plainly_not_a_vm(chunk: str) -> bool:
+    kind = _document_kind(chunk)
+    return kind is not None and kind != "VirtualMachine" and not kind.endswith("List")
 
 
 class Expansion:
@@ -99,18 +124,28 @@ class Expansion:
 
     def read_manifests(self, path: str) -> list[dict[str, Any]]:
         """The VirtualMachines of ``path``; its instance types and preferences are kept as local objects."""
+        return list(self.stream_manifests(path))
+
+    def stream_manifests(self, path: str) -> Iterator[dict[str, Any]]:
+        """The VirtualMachines of ``path`` one at a time. A first pass keeps its instance types and preferences
+        as local objects (a VM may name one written after it) without converting the VM documents; the second
+        converts each VM as it is handed over."""
         from ..errors import InputError
 
-        vms = []
-        for doc in read_manifests(path, self.stdin):
-            kind = doc.get("kind")
-            if kind == "VirtualMachine":
-                vms.append(doc)
-            elif kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
-                self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
-        if not vms:
+        sources = read_sources(path, self.stdin)
+        for source, text in sources:
+            for doc in iter_manifests(text, source, skip=_plainly_a_vm):
+                kind = doc.get("kind")
+                if kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
+                    self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
+        found = False
+        for source, text in sources:
+            for doc in iter_manifests(text, source, skip=_plainly_not_a_vm):
+                if doc.get("kind") == "VirtualMachine":
+                    found = True
+                    yield doc
+        if not found:
             raise InputError(f"error decoding VirtualMachine: no VirtualMachine in {path}")
-        return vms
 
     def load_overrides(self, instancetype_file: str | None, preference_file: str | None) -> None:
         """Read --instancetype-file / --preference-file (an object or a bare spec)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InputError
@@ -49,22 +50,33 @@ def read_text(path: str, stdin: Any) -> str:
 
 def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[str, Any]]:
     """The objects of ``path`` (a file, ``-`` or a directory), as :func:`parse_manifests` reads them."""
+    return [obj for source, text in read_sources(path, stdin) for obj in iter_manifests(text, source, typed=typed)]
+
+
+def read_sources(path: str, stdin: Any) -> list[tuple[str, str]]:
+    """``(source, text)`` of each input of ``path``: the file, stdin (``STDIN``), or each manifest of a directory
+    (kubectl's order); each text at most :data:`MAX_INPUT_BYTES`."""
     if path != "-" and os.path.isdir(path):
-        # k8s.io/cli-runtime/pkg/resource/visitor.go ExpandPathsToFileVisitors without --recursive: the files of
-        # the directory with a manifest extension, in lexical order; subdirectories are skipped.
         names = sorted(
             name
             for name in os.listdir(path)
             if name.endswith(MANIFEST_EXTENSIONS) and not os.path.isdir(os.path.join(path, name))
         )
-        return [
-            obj
-            for name in names
-            for obj in parse_manifests(
-                read_text(os.path.join(path, name), stdin), os.path.join(path, name), typed=typed
-            )
-        ]
-    return parse_manifests(read_text(path, stdin), "STDIN" if path == "-" else path, typed=typed)
+        return [(os.path.join(path, name), read_text(os.path.join(path, name), stdin)) for name in names]
+    return [("STDIN" if path == "-" else path, read_text(path, stdin))]
+
+
+def iter_manifests(
+    text: str, source: str = "STDIN", *, typed: bool = True, skip: Any = None
+) -> Iterator[dict[str, Any]]:
+    """The objects of ``text`` one document at a time (a large input is never held converted whole).
+
+    ``skip(chunk)``, when given, is asked about each YAML document's text first: True leaves it unconverted (a
+    quick look at its ``kind`` line, for a pass that wants only some kinds)."""
+    for document in _iter_documents(text, source, skip):
+        out: list[dict[str, Any]] = []
+        _flatten(document, source, out, typed)
+        yield from out
 
 
 def parse_manifests(text: str, source: str = "STDIN", *, typed: bool = True) -> list[dict[str, Any]]:
@@ -75,37 +87,43 @@ def parse_manifests(text: str, source: str = "STDIN", *, typed: bool = True) -> 
     ``typed``: every object needs ``apiVersion`` and ``kind`` (``False`` for a bare spec, as
     ``expand --instancetype-file`` takes). Raises :class:`InputError` in kubectl's words.
     """
-    objects: list[dict[str, Any]] = []
-    for document in _documents(text, source):
-        _flatten(document, source, objects, typed)
-    return objects
+    return list(iter_manifests(text, source, typed=typed))
 
 
-def _documents(text: str, source: str) -> list[Any]:
+def _json_stream(text: str) -> list[Any] | None:
+    """apimachinery's YAMLOrJSONDecoder: a stream that starts with "{" is a sequence of JSON values (None when it
+    is not JSON after all: JSON is YAML, and it is read as YAML for YAML's messages)."""
+    decoder, index = json.JSONDecoder(), 0
+    documents: list[Any] = []
+    try:
+        while True:
+            while index < len(text) and text[index] in " \t\r\n":
+                index += 1
+            if index == len(text):
+                return documents
+            document, index = decoder.raw_decode(text, index)
+            documents.append(document)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _iter_documents(text: str, source: str, skip: Any = None) -> Iterator[Any]:
     if text.lstrip().startswith("{"):
-        # apimachinery's YAMLOrJSONDecoder: a stream that starts with "{" is a sequence of JSON values.
-        decoder, index = json.JSONDecoder(), 0
-        documents: list[Any] = []
-        try:
-            while True:
-                while index < len(text) and text[index] in " \t\r\n":
-                    index += 1
-                if index == len(text):
-                    return documents
-                document, index = decoder.raw_decode(text, index)
-                documents.append(document)
-        except ValueError:
-            pass  # not JSON after all: JSON is YAML, read it as YAML for YAML's messages
-    from ..golang.yamltojson import YAMLError, load_document, split_documents
+        documents = _json_stream(text)
+        if documents is not None:
+            yield from documents
+            return
+    from ..golang.yamltojson import YAMLError, iter_documents, load_document
 
-    documents = []
-    for number, chunk in enumerate(split_documents(text), 1):
+    for number, chunk in enumerate(iter_documents(text), 1):
+        if skip is not None and skip(chunk):
+            continue
         try:
-            documents.append(load_document(chunk))
+            document = load_document(chunk)
         except YAMLError as exc:
             where = f" (document {number}, at {exc.path})" if exc.path else ""
             raise InputError(f"error parsing {source}: error converting YAML to JSON: {exc}{where}") from None
-    return documents
+        yield document
 
 
 def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool) -> None:

@@ -79,7 +79,9 @@ def not_found_message(
     """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope, else the
     closest names of the kind (``namespace`` is where a namespaced kind of the other scope is looked for)."""
     where = f' in namespace "{scope}"' if scope else ""
-    message = f'{resource.singular} "{name}" not found{where}'
+    from ..golang.strconv import go_quote
+
+    message = f"{resource.singular} {go_quote(name)} not found{where}"  # apimachinery's "%s %q not found"
     other = _other_scope(resource)
     if other is not None:
         other_scope = (scope or namespace) if other.namespaced else None

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ class MatcherRevision:
     """What ``revisions`` reports of one matcher (``spec.instancetype`` or ``spec.preference``): the kind and
     name it names, the ControllerRevision in use and where it is recorded, the generation of the object the
     revision holds and of the live object ("-" when unknown, "not found"), whether the live spec changed since,
-    and then the unified diff of the stored spec against the live one ("" when unchanged)."""
+    then the unified diff of the stored spec against the live one ("" when unchanged), and ``notes``: what a
+    "-", "not found" or stale reference in the row means, in words (printed under the table)."""
 
     matcher: str
     kind: str
@@ -43,6 +44,7 @@ class MatcherRevision:
     live_generation: str = "-"
     changed: str = "-"
     diff: str = ""
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -70,6 +72,7 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
     from ..errors import NotFoundError
     from ..instancetype.expand.resolve import ResolveError, matcher_kind, revision_spec
     from ..instancetype.expand.revisions import (
+        FROM_SPEC,
         FROM_STATUS,
         KIND_LABEL,
         revision_generation,
@@ -89,6 +92,12 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
         kind = str(matcher.get("kind"))
     revision_name, recorded_in = revision_in_use(vm, key)
     report = MatcherRevision(key, kind.lower(), name or f"(inferFromVolume {matcher.get('inferFromVolume')})")
+    if not name:
+        report.notes.append(
+            f"spec.{key} names no {kind.lower()} yet: it is inferred from volume "
+            f"{matcher.get('inferFromVolume')!r} when the VM is created (see `kubectl instancetype infer vm/"
+            f"{vm['metadata'].get('name')}`), so no revision is stored for it"
+        )
     live = None
     if name and kind in BY_KIND:
         resource = BY_KIND[kind]
@@ -97,18 +106,37 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
             report.live_generation = str((live.get("metadata") or {}).get("generation", "-"))
         except NotFoundError:
             report.live_generation = "not found"
+            report.notes.append(
+                f"{kind.lower()} {name!r} no longer exists: only the stored revision (if any) still describes it"
+            )
     if not revision_name:
+        if name:
+            report.notes.append(
+                f"no revision stored yet for {kind.lower()} {name!r}: KubeVirt's controller stores one the first "
+                f"time it syncs the VM (and records it in status.{key}Ref); until then the VM follows the live "
+                "object, so STORED GEN and CHANGED are unknown (-)"
+            )
         return report
     report.revision, report.recorded_in = revision_name, recorded_in
     try:
         revision = client.get(CONTROLLER_REVISIONS, revision_name, namespace)
     except NotFoundError:
         report.stored_generation = "not found"
+        where = f"spec.{key}.revisionName" if recorded_in == FROM_SPEC else f"status.{key}Ref"
+        report.notes.append(
+            f"ControllerRevision {revision_name!r} named by {where} does not exist (deleted, or not yet written)"
+        )
         return report
     if recorded_in == FROM_STATUS and not revision_matches(vm, key, revision):
         # KubeVirt ignores it: the matcher was switched since it was stored
         labels = (revision.get("metadata") or {}).get("labels") or {}
-        report.recorded_in = f"status (stale: for {labels.get('instancetype.kubevirt.io/object-name', '?')})"
+        stored_for = labels.get("instancetype.kubevirt.io/object-name", "?")
+        report.recorded_in = f"status (stale: for {stored_for})"
+        report.notes.append(
+            f"revision {revision_name!r} in status.{key}Ref was stored for {kind.lower()} {stored_for!r}, not for "
+            f"{name!r} that spec.{key} names now (the matcher was switched): KubeVirt ignores it and stores a "
+            f"revision for {name!r} at its next sync of the VM"
+        )
         return report
     generation = revision_generation(revision)
     report.stored_generation = "-" if generation is None else str(generation)

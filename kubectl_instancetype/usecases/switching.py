@@ -398,7 +398,7 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
     """Create the revisions of a refresh (an existing one with the same data is reused, as KubeVirt does),
     then PUT the VM (refused by the server if it changed since it was read). Returns the stored VM."""
     from ..errors import APIError, PluginError
-    from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
+    from ..kube.resources import CONTROLLER_REVISIONS
 
     client = session.client()
     for _, revision in plan.refresh:
@@ -412,31 +412,45 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
                 raise PluginError(
                     f"found existing ControllerRevision with unexpected data: {revision['metadata']['name']}"
                 ) from None
-    body = plan.updated
+    return replace_matchers(session, plan.name, plan.namespace, plan.vm, plan.updated)
+
+
+CONFLICT_RETRIES = 5  # client-go's retry.DefaultRetry steps
+
+
+def replace_matchers(
+    session: Session, name: str, namespace: str, read: dict[str, Any], updated: dict[str, Any]
+) -> dict[str, Any]:
+    """PUT ``updated`` (the VM as ``read`` with new matchers). virt-controller and virt-api write the VM too
+    (finalizers, annotations, the firmware UUID right after it is created), so a PUT that loses that race is sent
+    again on the VM as it is now, with the planned matchers, as long as its matchers are still the ones the plan
+    was made from (client-go's retry.RetryOnConflict); changed matchers need a new plan."""
+    from ..errors import APIError, PluginError
+    from ..kube.resources import VIRTUAL_MACHINES
+
+    client = session.client()
+    body = updated
     for _ in range(CONFLICT_RETRIES):
         try:
-            stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, body)
+            stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, name, namespace, body)
             return stored
         except APIError as exc:
             if exc.code != 409:
                 raise
-        # virt-controller writes the VM's metadata (finalizers, annotations) right after creating it: a PUT that
-        # loses that race is sent again on the VM as it is now, as long as its spec is still the one planned on
-        # (client-go's retry.RetryOnConflict); a changed spec needs a new plan.
-        current = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
-        if current.get("spec") != plan.vm.get("spec"):
+        fresh: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, namespace)
+        spec, read_spec = fresh.get("spec") or {}, read.get("spec") or {}
+        if any(spec.get(key) != read_spec.get(key) for key in KEYS):
             raise PluginError(
-                f"virtualmachine.kubevirt.io/{plan.name} changed since it was read (its spec): nothing was written; "
-                "run the switch again"
+                f"virtualmachine.kubevirt.io/{name} changed since it was read (its instance type or preference): "
+                "nothing was written; run the command again"
             )
-        body = {**current, "spec": plan.updated.get("spec")}
+        planned = updated.get("spec") or {}
+        body = {**fresh, "spec": {key: value for key, value in spec.items() if key not in KEYS}}
+        body["spec"].update({key: planned[key] for key in KEYS if planned.get(key) is not None})
     raise PluginError(
-        f"virtualmachine.kubevirt.io/{plan.name} kept changing while it was written ({CONFLICT_RETRIES} conflicts): "
-        "nothing was written; run the switch again"
+        f"virtualmachine.kubevirt.io/{name} kept changing while it was written ({CONFLICT_RETRIES} conflicts): "
+        "nothing was written; run the command again"
     )
-
-
-CONFLICT_RETRIES = 5  # client-go's retry.DefaultRetry steps
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:
@@ -456,8 +470,7 @@ def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None
         matcher = dict(unpinned["spec"].get(key) or {})
         matcher.pop("revisionName", None)
         unpinned["spec"][key] = matcher
-    stored: dict[str, Any] = client.replace(VIRTUAL_MACHINES, plan.name, plan.namespace, unpinned)
-    return stored
+    return replace_matchers(session, plan.name, plan.namespace, vm, unpinned)
 
 
 def _conditions(obj: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -6,7 +6,15 @@ import subprocess
 
 import pytest
 
-from tests.integration.test_infer import IT, PREF, pvc
+from tests.conftest import (
+    IT_LABEL as IT,
+)
+from tests.conftest import (
+    PREF_LABEL as PREF,
+)
+from tests.conftest import (
+    pvc_object as pvc,
+)
 
 pytestmark = [pytest.mark.controlplane, pytest.mark.e2e]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.integration.test_expand import NS
+from tests.conftest import EXPAND_NS as NS
 
 pytestmark = pytest.mark.controlplane
 

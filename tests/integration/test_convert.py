@@ -16,8 +16,10 @@ import yaml
 
 from kubectl_instancetype.kube.resources import BY_KIND
 from kubectl_instancetype.usecases.manifests import parse_manifests
+from tests.conftest import CONVERT_CASES as CASES
+from tests.conftest import CONVERT_GOLDEN as GOLDEN
+from tests.conftest import convert_case_argv as case_argv
 from tests.conftest import run_cli
-from tests.unit.test_convert_golden import CASES, GOLDEN, case_argv
 
 pytestmark = pytest.mark.controlplane
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import exec_plugin_kubeconfig as kubeconfig
 from tests.conftest import run_cli
-from tests.unit.test_exec_plugin_bounds import kubeconfig
 
 pytestmark = pytest.mark.controlplane
 

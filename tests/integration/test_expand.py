@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 
 import pytest
 import yaml
 
 from kubectl_instancetype.catalog.loader import load_catalog
-from kubectl_instancetype.instancetype.expand import expand_vm
 from kubectl_instancetype.kube.transport import Transport
-from tests.conftest import run_on
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import halted_vm, revised, run_on
 
 pytestmark = pytest.mark.controlplane
 
-NS = "expand-tests"
 NAMES = (f"expand-vm-{index}" for index in itertools.count())
 
 
@@ -27,58 +25,16 @@ def namespace(control_plane) -> str:
     return NS
 
 
-def _vm(name: str, namespace: str, instancetype: dict | None, preference: dict | None, **template) -> dict:
-    spec: dict = {
-        "runStrategy": "Halted",
-        "template": {
-            "spec": template
-            or {
-                "domain": {"devices": {}},
-                "volumes": [{"name": "containerdisk", "containerDisk": {"image": "quay.io/containerdisks/fedora:41"}}],
-            }
-        },
-    }
-    if instancetype:
-        spec["instancetype"] = instancetype
-    if preference:
-        spec["preference"] = preference
-    return {
-        "apiVersion": "kubevirt.io/v1",
-        "kind": "VirtualMachine",
-        "metadata": {"name": name, "namespace": namespace},
-        "spec": spec,
-    }
-
-
 def _catalog_spec(kind: str, name: str) -> dict:
     catalog = load_catalog()
     objects = catalog.instancetypes if "Instancetype" in kind else catalog.preferences
     return next(obj["spec"] for obj in objects if obj["metadata"]["name"] == name)
 
 
-def revised(control_plane, vm: dict, timeout: float = 30.0) -> dict:
-    """The stored VM once KubeVirt's virt-controller has recorded revisions for its instance type and preference
-    (``status.instancetypeRef`` / ``preferenceRef``)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        stored = control_plane.get(vm)
-        status = stored.get("status") or {}
-        wanted = [
-            key
-            for key, matcher in (("instancetypeRef", "instancetype"), ("preferenceRef", "preference"))
-            if stored["spec"].get(matcher)
-        ]
-        if all((status.get(key) or {}).get("controllerRevisionRef") for key in wanted):
-            return stored
-        if time.monotonic() > deadline:
-            raise AssertionError(f"virt-controller recorded no revisions in {timeout:.0f}s: {status}")
-        time.sleep(0.1)
-
-
-def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
+def test_expand_a_storedhalted_vm(cli, control_plane, namespace, mocker) -> None:
     name = next(NAMES)
     stored = revised(
-        control_plane, control_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
+        control_plane, control_plane.apply(halted_vm(name, namespace, {"name": "u1.medium"}, {"name": "fedora"}))
     )
     spy = mocker.spy(Transport, "request")
     result = cli("expand", f"vm/{name}", "-n", namespace)
@@ -105,7 +61,7 @@ def test_expand_a_stored_vm(cli, control_plane, namespace, mocker) -> None:
 def test_namespaced_kinds_explain_and_diff(cli, control_plane) -> None:
     name = next(NAMES)
     control_plane.apply(
-        _vm(
+        halted_vm(
             name,
             "catalog",
             {"kind": "VirtualMachineInstancetype", "name": "o1.medium"},
@@ -121,47 +77,6 @@ def test_namespaced_kinds_explain_and_diff(cli, control_plane) -> None:
     assert diff.exit_code == 0 and "+      memory: 2Gi\n" in diff.stdout
 
 
-def _revision(control_plane, vm: dict, kind: str, obj_name: str, spec: dict, generation: int = 1) -> str:
-    """A ControllerRevision as KubeVirt's VM controller stores one (name scheme, labels, owner, data)."""
-    uid = "0444161e-0000-4000-8000-000000000001"
-    name = f"{vm['metadata']['name']}-{obj_name}-v1beta1-{uid}-{generation}"
-    control_plane.apply(
-        {
-            "apiVersion": "apps/v1",
-            "kind": "ControllerRevision",
-            "metadata": {
-                "name": name,
-                "namespace": vm["metadata"]["namespace"],
-                "labels": {
-                    "instancetype.kubevirt.io/object-generation": str(generation),
-                    "instancetype.kubevirt.io/object-kind": kind,
-                    "instancetype.kubevirt.io/object-name": obj_name,
-                    "instancetype.kubevirt.io/object-uid": uid,
-                    "instancetype.kubevirt.io/object-version": "v1beta1",
-                },
-                "ownerReferences": [
-                    {
-                        "apiVersion": "kubevirt.io/v1",
-                        "kind": "VirtualMachine",
-                        "name": vm["metadata"]["name"],
-                        "uid": vm["metadata"]["uid"],
-                        "controller": True,
-                        "blockOwnerDeletion": True,
-                    }
-                ],
-            },
-            "revision": 0,
-            "data": {
-                "apiVersion": "instancetype.kubevirt.io/v1beta1",
-                "kind": kind,
-                "metadata": {"name": obj_name, "uid": uid, "generation": generation},
-                "spec": spec,
-            },
-        }
-    )
-    return name
-
-
 def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     # virt-controller records the instance type as it is when the VM is created; the instance type then changes
     # (2 vCPUs -> 1) and the expansion keeps using the recorded revision.
@@ -174,7 +89,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     control_plane.delete(instancetype)
     control_plane.apply(instancetype)
     matcher = {"kind": "VirtualMachineInstancetype", "name": "pinned-type"}
-    stored = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, matcher, None)))
+    stored = revised(control_plane, control_plane.apply(halted_vm(next(NAMES), namespace, matcher, None)))
     revision = stored["status"]["instancetypeRef"]["controllerRevisionRef"]["name"]
     live = control_plane.get(instancetype)
     live["spec"]["cpu"]["guest"] = 1
@@ -190,7 +105,7 @@ def test_revision_name_and_status_refs(cli, control_plane, namespace) -> None:
     assert "instancetypeRef" not in (expanded.get("status") or {})
 
     # before v1.5 the controller wrote the revision's name into the matcher (spec.instancetype.revisionName)
-    pinned = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, matcher, None)))
+    pinned = revised(control_plane, control_plane.apply(halted_vm(next(NAMES), namespace, matcher, None)))
     path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{pinned['metadata']['name']}"
     for _ in range(20):  # virt-controller writes the VM too: again on a conflict
         pinned = control_plane.get(pinned)
@@ -226,7 +141,7 @@ def test_infer_from_a_labelled_pvc(cli, control_plane, namespace) -> None:
         "volumes": [{"name": "root", "persistentVolumeClaim": {"claimName": "expand-fedora-root"}}],
     }
     policy = {"inferFromVolume": "root", "inferFromVolumeFailurePolicy": "Ignore"}
-    control_plane.apply(_vm(name, namespace, dict(policy), dict(policy), **template))
+    control_plane.apply(halted_vm(name, namespace, dict(policy), dict(policy), **template))
     result = cli("expand", f"vm/{name}", "-n", namespace)
     assert result.exit_code == 0, result.stderr
     domain = yaml.safe_load(result.stdout)["spec"]["template"]["spec"]["domain"]
@@ -235,7 +150,7 @@ def test_infer_from_a_labelled_pvc(cli, control_plane, namespace) -> None:
 
 def test_failures(cli, control_plane, namespace) -> None:
     missing = next(NAMES)
-    control_plane.apply(_vm(missing, namespace, {"name": "u1.nope"}, None))
+    control_plane.apply(halted_vm(missing, namespace, {"name": "u1.nope"}, None))
     result = cli("expand", f"vm/{missing}", "-n", namespace)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == 'error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io "u1.nope" not found\n'
@@ -243,7 +158,7 @@ def test_failures(cli, control_plane, namespace) -> None:
     # KubeVirt's webhook admits a VM whose instance type does not exist yet; the conflict appears when it does.
     conflicting = next(NAMES)
     later = {"kind": "VirtualMachineInstancetype", "name": f"{conflicting}-type"}
-    control_plane.apply(_vm(conflicting, namespace, later, None, domain={"devices": {}, "cpu": {"cores": 2}}))
+    control_plane.apply(halted_vm(conflicting, namespace, later, None, domain={"devices": {}, "cpu": {"cores": 2}}))
     control_plane.apply(
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
@@ -267,7 +182,7 @@ def test_failures(cli, control_plane, namespace) -> None:
 def test_server_side_expansion_needs_kubevirt(bare_plane, tmp_path) -> None:
     name, namespace = next(NAMES), "no-kubevirt"
     bare_plane.ensure_namespace(namespace)
-    bare_plane.apply(_vm(name, namespace, {"name": "u1.medium"}, None))
+    bare_plane.apply(halted_vm(name, namespace, {"name": "u1.medium"}, None))
     result = run_on(bare_plane, "expand", f"vm/{name}", "-n", namespace, "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
@@ -275,7 +190,7 @@ def test_server_side_expansion_needs_kubevirt(bare_plane, tmp_path) -> None:
         "expand without --server to expand locally\n"
     )
     manifest = tmp_path / "vm.yaml"
-    manifest.write_text(yaml.safe_dump(_vm("from-file", namespace, {"name": "u1.medium"}, None)))
+    manifest.write_text(yaml.safe_dump(halted_vm("from-file", namespace, {"name": "u1.medium"}, None)))
     result = run_on(bare_plane, "expand", "-f", str(manifest), "--server")
     assert (result.exit_code, result.stdout) == (1, "")
     assert "expand-vm-spec subresource" in result.stderr

@@ -11,109 +11,32 @@ import yaml
 
 from kubectl_instancetype.cli.main import run
 from kubectl_instancetype.env import Environment
+from tests.conftest import (
+    INFER_A as A,
+)
+from tests.conftest import (
+    INFER_B as B,
+)
+from tests.conftest import (
+    INFER_OBJECTS as OBJECTS,
+)
+from tests.conftest import (
+    dv_volume,
+    pvc_volume,
+)
+from tests.conftest import (
+    inference_vm as vm_manifest,
+)
 
 pytestmark = pytest.mark.controlplane
-
-A, B = "infer-a", "infer-b"
-IT, IT_KIND = "instancetype.kubevirt.io/default-instancetype", "instancetype.kubevirt.io/default-instancetype-kind"
-PREF, PREF_KIND = "instancetype.kubevirt.io/default-preference", "instancetype.kubevirt.io/default-preference-kind"
-CDI = "cdi.kubevirt.io/v1beta1"
-
-
-def pvc(namespace: str, name: str, labels: dict | None = None) -> dict:
-    return {
-        "apiVersion": "v1",
-        "kind": "PersistentVolumeClaim",
-        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
-        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
-    }
-
-
-def cdi(kind: str, namespace: str, name: str, spec: dict, labels: dict | None = None) -> dict:
-    if kind == "DataVolume":  # CDI's webhook wants the size of the claim it would create
-        spec = {**spec, "storage": {"resources": {"requests": {"storage": "1Gi"}}}}
-    return {
-        "apiVersion": CDI,
-        "kind": kind,
-        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
-        "spec": spec,
-    }
-
-
-def snapshot(namespace: str, name: str, labels: dict | None = None) -> dict:
-    return {
-        "apiVersion": "snapshot.storage.k8s.io/v1",
-        "kind": "VolumeSnapshot",
-        "metadata": {"name": name, "namespace": namespace, "labels": labels or {}},
-        "spec": {"source": {"persistentVolumeClaimName": "fedora-pvc"}},
-    }
-
-
-# The volumes both this test and the differential test (test_infer_differential.py) infer from.
-OBJECTS = [
-    pvc(A, "fedora", {IT: "u1.medium", PREF: "fedora"}),
-    pvc(A, "plain"),
-    pvc(A, "only-instancetype", {IT: "cx1.large", IT_KIND: "virtualmachineinstancetype"}),
-    pvc(A, "empty-name", {IT: "", PREF: ""}),
-    pvc(A, "gone-dv", {IT: "u1.small", PREF: "rhel.9"}),  # a DataVolume of this name does not exist (any more)
-    pvc(B, "fedora-pvc", {IT: "u1.large", PREF: "fedora", PREF_KIND: "virtualmachineclusterpreference"}),
-    pvc(B, "rhel-pvc", {IT: "n1.medium", PREF: "rhel.9"}),
-    snapshot(B, "fedora-snap", {IT: "cx1.medium", PREF: "fedora"}),
-    snapshot(B, "plain-snap"),
-    cdi("DataVolume", A, "dv-labelled", {"source": {"blank": {}}}, {IT: "u1.2xlarge", PREF: "windows.11"}),
-    cdi("DataVolume", A, "dv-ref", {"sourceRef": {"kind": "DataSource", "name": "fedora", "namespace": B}}),
-    cdi("DataVolume", A, "dv-ref-local", {"sourceRef": {"kind": "DataSource", "name": "local"}}),
-    cdi("DataVolume", A, "dv-pvc", {"source": {"pvc": {"name": "rhel-pvc", "namespace": B}}}, {PREF: "centos"}),
-    cdi("DataVolume", A, "dv-http", {"source": {"http": {"url": "https://example.org/disk.img"}}}),
-    # (A stored DataVolume whose sourceRef is not a DataSource cannot exist: CDI's webhook denies it, "Unsupported
-    # sourceRef kind DataImportCron, currently only DataSource is supported". The differential test covers that
-    # sourceRef in a VM's dataVolumeTemplate.)
-    cdi("DataSource", B, "fedora", {"source": {"pvc": {"name": "fedora-pvc", "namespace": B}}}),
-    cdi("DataSource", B, "snap", {"source": {"snapshot": {"name": "fedora-snap", "namespace": B}}}),
-    cdi("DataSource", B, "labelled", {"source": {"pvc": {"name": "fedora-pvc", "namespace": B}}}, {IT: "o1.small"}),
-    cdi("DataSource", B, "empty", {"source": {}}),
-    cdi("DataSource", B, "dangling", {"source": {"pvc": {"name": "nothing", "namespace": B}}}),
-    cdi("DataSource", A, "local", {"source": {"snapshot": {"name": "fedora-snap", "namespace": B}}}),
-]
-
-# CDI's webhooks look up a DataVolume's DataSource on admission: DataVolumes last.
-OBJECTS_IN_ORDER = sorted(OBJECTS, key=lambda obj: obj["kind"] == "DataVolume")
 
 
 @pytest.fixture(scope="module")
 def volumes(control_plane, virt_api_reads_snapshots) -> None:
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
-    for obj in OBJECTS_IN_ORDER:
+    for obj in OBJECTS:
         control_plane.apply(obj)
-
-
-def vm_manifest(
-    volume: dict, *, policy: str | None = "Ignore", templates: list | None = None, name: str = "vm-infer"
-) -> dict:
-    matcher = {"inferFromVolume": volume["name"]}
-    if policy:
-        matcher["inferFromVolumeFailurePolicy"] = policy
-    spec: dict = {
-        "instancetype": dict(matcher),
-        "preference": dict(matcher),
-        "runStrategy": "Always",
-        "template": {
-            "metadata": {},
-            "spec": {"domain": {"devices": {}, "memory": {"guest": "512Mi"}, "resources": {}}, "volumes": [volume]},
-        },
-    }
-    if templates:
-        spec["dataVolumeTemplates"] = templates
-    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
-
-
-def pvc_volume(claim: str) -> dict:
-    return {"name": "disk", "persistentVolumeClaim": {"claimName": claim}}
-
-
-def dv_volume(name: str) -> dict:
-    return {"name": "disk", "dataVolume": {"name": name}}
 
 
 def run_with_stdin(control_plane, args: list[str], stdin: str):

@@ -23,7 +23,19 @@ import pytest
 from kubectl_instancetype.kube.client import connect
 from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
 from kubectl_instancetype.usecases.inference import resolve_vm
-from tests.integration.test_infer import A, B, dv_volume, pvc_volume, vm_manifest
+from tests.conftest import (
+    INFER_A as A,
+)
+from tests.conftest import (
+    INFER_B as B,
+)
+from tests.conftest import (
+    dv_volume,
+    pvc_volume,
+)
+from tests.conftest import (
+    inference_vm as vm_manifest,
+)
 
 pytestmark = [pytest.mark.controlplane, pytest.mark.differential]
 
@@ -139,11 +151,11 @@ def reference(inferref, control_plane, volumes) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def volumes(control_plane, virt_api_reads_snapshots) -> None:
-    from tests.integration.test_infer import OBJECTS_IN_ORDER
+    from tests.conftest import INFER_OBJECTS as OBJECTS
 
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
-    for obj in OBJECTS_IN_ORDER:
+    for obj in OBJECTS:
         control_plane.apply(obj)
 
 

@@ -10,7 +10,24 @@ import pytest
 
 from kubectl_instancetype.kube.transport import Transport
 from tests.conftest import CATALOG_NAMESPACE
-from tests.integration.test_infer import IT, IT_KIND, PREF, PREF_KIND, cdi, pvc
+from tests.conftest import (
+    IT_KIND_LABEL as IT_KIND,
+)
+from tests.conftest import (
+    IT_LABEL as IT,
+)
+from tests.conftest import (
+    PREF_KIND_LABEL as PREF_KIND,
+)
+from tests.conftest import (
+    PREF_LABEL as PREF,
+)
+from tests.conftest import (
+    cdi_object as cdi,
+)
+from tests.conftest import (
+    pvc_object as pvc,
+)
 
 pytestmark = pytest.mark.controlplane
 

@@ -8,8 +8,8 @@ import itertools
 import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
-from tests.conftest import run_on
-from tests.integration.test_expand import NS, _vm, revised
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import halted_vm, revised, run_on
 
 pytestmark = pytest.mark.controlplane
 
@@ -66,7 +66,7 @@ def _stored(control_plane, name: str, namespace: str) -> dict:
 def test_revisions_from_status_refs_with_a_changed_object(cli, control_plane, namespace) -> None:
     instancetype = _changing_instancetype(control_plane, namespace, "revisions-type")
     matcher = {"kind": "VirtualMachineInstancetype", "name": "revisions-type"}
-    vm = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, matcher, {"name": "fedora"})))
+    vm = revised(control_plane, control_plane.apply(halted_vm(next(NAMES), namespace, matcher, {"name": "fedora"})))
     it_rev = vm["status"]["instancetypeRef"]["controllerRevisionRef"]["name"]
     pref_rev = vm["status"]["preferenceRef"]["controllerRevisionRef"]["name"]
     _change_to_one_vcpu(control_plane, instancetype)
@@ -120,7 +120,7 @@ def test_revisions_without_any_recorded(bare_plane) -> None:
     bare_plane.ensure_namespace(namespace)
     bare_plane.apply(next(o for o in load_catalog().instancetypes if o["metadata"]["name"] == "u1.small"))
     vm = bare_plane.apply(
-        _vm(next(NAMES), namespace, {"name": "u1.small", "kind": "VirtualMachineClusterInstancetype"}, None)
+        halted_vm(next(NAMES), namespace, {"name": "u1.small", "kind": "VirtualMachineClusterInstancetype"}, None)
     )
     result = run_on(bare_plane, "revisions", f"vm/{vm['metadata']['name']}", "-n", namespace)
     assert result.stdout.splitlines()[1].split() == [
@@ -133,7 +133,7 @@ def test_revisions_without_any_recorded(bare_plane) -> None:
         "1",
         "-",
     ]
-    plain = bare_plane.apply(_vm(next(NAMES), namespace, None, None))
+    plain = bare_plane.apply(halted_vm(next(NAMES), namespace, None, None))
     result = run_on(bare_plane, "revisions", f"vm/{plain['metadata']['name']}", "-n", namespace)
     assert (result.exit_code, result.stdout) == (0, "")
     assert result.stderr == f"virtualmachine/{plain['metadata']['name']} has no instance type and no preference\n"
@@ -141,17 +141,19 @@ def test_revisions_without_any_recorded(bare_plane) -> None:
 
 def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace) -> None:
     vm = revised(
-        control_plane, control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+        control_plane, control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
     )
     name = vm["metadata"]["name"]
     dry = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large", "--dry-run")
     assert (dry.exit_code, dry.stderr) == (0, "")
     assert dry.stdout == (
-        f"virtualmachine.kubevirt.io/{name} (not running; rollout strategy LiveUpdate, from the default "
-        "(LiveUpdate since KubeVirt v1.6))\n"
+        # the plane's KubeVirt CR sets no strategy: KubeVirt's default, read from the CR
+        f"virtualmachine.kubevirt.io/{name} (not running; rollout strategy LiveUpdate, from KubeVirt CR "
+        "kubevirt/kubevirt)\n"
         "  instancetype: u1.small -> u1.large\n"
         "\n"
         "FIELD                 NOW   NEW   WHEN\n"
+        "domain.cpu.sockets    1     2     at next start\n"
         "domain.memory.guest   2Gi   8Gi   at next start\n"
         "\n"
         "The VM is not running: it gets the new values when it starts.\n"
@@ -171,7 +173,7 @@ def test_switch_on_a_v1_5_cluster_changes_the_name(cli, control_plane, namespace
 def test_switch_clears_a_pinned_revision_name(cli, control_plane, namespace) -> None:
     # On v1.5+ (status references) a revisionName in the matcher is a user's pin (KubeVirt v1.4 and older wrote
     # it themselves, not reproducible on this v1.9 plane); here the pin names the revision virt-controller recorded.
-    vm = revised(control_plane, control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None)))
+    vm = revised(control_plane, control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None)))
     vm["spec"]["instancetype"]["revisionName"] = vm["status"]["instancetypeRef"]["controllerRevisionRef"]["name"]
     _put(control_plane, vm)
     name = vm["metadata"]["name"]
@@ -188,7 +190,7 @@ def test_switch_clears_a_pinned_revision_name(cli, control_plane, namespace) -> 
 
 
 def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) -> None:
-    vm = control_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.large"}, {"name": "windows.11"}))
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.large"}, {"name": "windows.11"}))
     name = vm["metadata"]["name"]
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.nano")
     assert (result.exit_code, result.stdout) == (1, "")
@@ -198,7 +200,7 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     )
     assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.large"}
     conflicting = control_plane.apply(
-        _vm(next(NAMES), namespace, None, None, domain={"devices": {}, "cpu": {"sockets": 2}})
+        halted_vm(next(NAMES), namespace, None, None, domain={"devices": {}, "cpu": {"sockets": 2}})
     )
     result = cli("switch", f"vm/{conflicting['metadata']['name']}", "-n", namespace, "--instancetype", "u1.small")
     assert (

@@ -203,3 +203,69 @@ def test_the_known_verdicts(kv, cli, ns) -> None:
             "json",
         )
         assert json.loads(planned.stdout)["restartRequired"] == message, planned.stdout
+
+
+def test_refresh_moves_a_running_vm_to_the_current_generation(kv, cli, ns) -> None:
+    """The instance type is edited in place (generation 2): KubeVirt keeps the VM on its stored copy until
+    --refresh stores the current one; the controller records it and the pin comes off."""
+    kv.apply(_instancetype("start", ns, 1, "2Gi"))
+    kv.apply(_vm("vm", ns, "start", None, None))
+    _started(kv, ns, "vm")
+    path = f"/apis/instancetype.kubevirt.io/v1beta1/namespaces/{ns}/virtualmachineinstancetypes/start"
+    edited = _get(kv, path)
+    edited["spec"]["cpu"]["guest"] = 2
+    code, answer = kv.request("PUT", path, edited)
+    assert code == 200, answer
+    result = cli("switch", "vm/vm", "-n", ns, "--refresh", "--wait", "--timeout", "60s", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert [(f["path"], f["when"]) for f in document["fields"]] == [("domain.cpu.sockets", "live")]
+    assert document["outcome"]["agreesWithPlan"] is True
+    revision = document["outcome"]["revisions"]["instancetype"]
+    assert revision.startswith("vm-start-v1beta1-") and revision.endswith("-2")
+    vm = _get(kv, f"/apis/kubevirt.io/v1/namespaces/{ns}/virtualmachines/vm")
+    assert "revisionName" not in vm["spec"]["instancetype"]
+    assert vm["status"]["instancetypeRef"]["controllerRevisionRef"]["name"] == revision
+
+
+def test_adopt_a_running_flat_vm_with_the_plan(kv, cli, ns) -> None:
+    """A running VM sized by hand: adopt --apply prints the live-update plan, and the controller agrees."""
+    kv.apply(
+        {
+            "apiVersion": "kubevirt.io/v1",
+            "kind": "VirtualMachine",
+            "metadata": {"name": "flat", "namespace": ns},
+            "spec": {
+                "runStrategy": "Always",
+                "template": {
+                    "spec": {
+                        "domain": {"cpu": {"sockets": 1}, "memory": {"guest": "2Gi"}, "devices": {}},
+                        # an image name that names no guest OS: no preference is chosen
+                        "volumes": [{"name": "root", "containerDisk": {"image": "registry.example/flat-disk:1"}}],
+                    }
+                },
+            },
+        }
+    )
+    vmi_path = f"/apis/kubevirt.io/v1/namespaces/{ns}/virtualmachineinstances/flat"
+    _wait("the flat VM's VMI", lambda: (_get(kv, vmi_path) or {}).get("status", {}).get("virtualMachineRevisionName"))
+    result = cli("adopt", "vm/flat", "-n", ns, "--instancetype", "u1.small", "--apply")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "virtualmachine/flat: instancetype u1.small, preference (none)"
+    assert "proof: the adopted VM expands to exactly the original's spec" in result.stdout
+    # the plan: an instance type spells out cores and threads the VM left at zero, which KubeVirt's comparison
+    # (equality.Semantic on the applied templates) counts as a non-live change
+    said = [line for line in result.stdout.splitlines() if line.startswith("The VM will carry RestartRequired: ")]
+    expected = said[0].split(": ", 1)[1].strip('".') if said else None
+    vm_path = f"/apis/kubevirt.io/v1/namespaces/{ns}/virtualmachines/flat"
+
+    def verdict():
+        vm = _get(kv, vm_path) or {}
+        status = vm.get("status") or {}
+        if not ((status.get("instancetypeRef") or {}).get("controllerRevisionRef")):
+            return None
+        conditions = {c["type"]: c for c in status.get("conditions") or []}
+        found = (conditions.get("RestartRequired") or {}).get("message")
+        return ("settled", found) if found == expected else None
+
+    assert _wait("the controller's verdict on the adopted VM", verdict) == ("settled", expected)

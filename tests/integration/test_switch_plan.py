@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from tests.integration.kinds import serve_kinds
-from tests.integration.test_expand import NS, _revision, _vm
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import controller_revision, halted_vm, serve_kinds
 
 pytestmark = pytest.mark.controlplane
 
@@ -32,15 +32,17 @@ def namespace(plain_plane, kubevirt_kinds) -> str:
 
 def _put(plain_plane, path: str, body: dict) -> dict:
     code, answer = plain_plane.request("PUT", path, body)
+    if code == 404 and path.endswith("/status"):  # KubeVirt's own VMI CRD has no status subresource
+        code, answer = plain_plane.request("PUT", path.removesuffix("/status"), body)
     assert code == 200, answer
     return answer
 
 
 def _running(plain_plane, namespace: str, *, sockets: int = 1, guest: str = "2Gi", migratable: bool = False):
     """A VM on u1.small with its status refs, start revision and VMI as virt-controller leaves them."""
-    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
+    vm = plain_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, {"name": "fedora"}))
     name, uid = vm["metadata"]["name"], vm["metadata"]["uid"]
-    it_rev = _revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL)
+    it_rev = controller_revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL)
     vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": it_rev}}}
     vm_path = f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}"
     vm = _put(plain_plane, vm_path + "/status", vm)
@@ -142,8 +144,8 @@ def test_rollout_strategy_from_the_kubevirt_cr(plain_cli, plain_plane, namespace
 
 
 def test_refresh_pins_a_revision_of_the_current_generation(plain_cli, plain_plane, namespace) -> None:
-    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
-    old = _revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL, generation=0)
+    vm = plain_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    old = controller_revision(plain_plane, vm, "VirtualMachineClusterInstancetype", "u1.small", SMALL, generation=0)
     vm["status"] = {"instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": old}}}
     name = vm["metadata"]["name"]
     _put(plain_plane, f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/status", vm)
@@ -180,7 +182,7 @@ def test_refresh_pins_a_revision_of_the_current_generation(plain_cli, plain_plan
 
 
 def test_wait_times_out_without_a_controller(plain_cli, plain_plane, namespace) -> None:
-    vm = plain_plane.apply(_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    vm = plain_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
     name = vm["metadata"]["name"]
     result = plain_cli(
         "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--wait", "--timeout", "1s"

@@ -6,14 +6,17 @@ from __future__ import annotations
 import pytest
 
 from kubectl_instancetype.kube.transport import Transport
-from tests.integration.test_expand import NS, _vm
+from tests.conftest import EXPAND_NS as NS
+from tests.conftest import halted_vm
 
 pytestmark = pytest.mark.controlplane
 
 
-def test_a_no_op_switch_says_unchanged_and_sends_nothing(cli, control_plane, mocker) -> None:
+def test_a_no_op_switch_says_unchanged_and_sends_nothing(plain_cli, plain_plane, mocker) -> None:
+    # a revisionName naming no revision: KubeVirt's webhook would deny the VM, so no KubeVirt runs here
+    cli, control_plane = plain_cli, plain_plane
     control_plane.ensure_namespace(NS)
-    vm = _vm("switch-unchanged", NS, {"name": "u1.small", "revisionName": "pinned-rev"}, {"name": "fedora"})
+    vm = halted_vm("switch-unchanged", NS, {"name": "u1.small", "revisionName": "pinned-rev"}, {"name": "fedora"})
     control_plane.delete(vm)
     stored = control_plane.apply(vm)
     spy = mocker.spy(Transport, "request")

@@ -14,12 +14,16 @@ NAMESPACE = "hostile"
 # set the window title, clear the screen, ring the bell, move back, CSI as one C1 byte
 HOSTILE = "x\x1b]0;owned\x07\x1b[2J\r\b\x9b31m"
 SHOWN = "x^[]0;owned\\a^[[2J\\r\\b\\u009b31m"
+GO_SHOWN = "x\\x1b]0;owned\\a\\x1b[2J\\r\\b\\u009b31m"  # Go's %q, where KubeVirt's and kubectl's messages quote
 YAML_SHOWN = "x\\e]0;owned\\a\\e[2J\\r\\b\\x9B31m"  # a YAML document quotes with YAML's escapes
 CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # every C0 and C1 control but the newline
 
 
-@pytest.fixture(scope="module")
-def hostile(control_plane):
+@pytest.fixture
+def hostile(plain_plane):
+    # objects written for a plane where no KubeVirt runs (a revisionName naming no revision, an unknown
+    # architecture): on the KubeVirt plane the webhooks and virt-controller change what expand shows
+    control_plane = plain_plane
     control_plane.ensure_namespace(NAMESPACE)
     objects = [
         {
@@ -70,8 +74,9 @@ def _vm(name: str, instancetype: dict, preference: dict | None) -> dict:
     ],
     ids=lambda args: " ".join(args[:3]),
 )
-def test_control_characters_from_the_cluster_are_escaped(cli, hostile, args) -> None:
+def test_control_characters_from_the_cluster_are_escaped(plain_cli, hostile, args) -> None:
+    cli = plain_cli
     result = cli(*args, "-n", NAMESPACE)
     printed = result.stdout + result.stderr
     assert not CONTROL.search(printed), repr(printed)
-    assert SHOWN in printed or YAML_SHOWN in printed, repr(printed)
+    assert SHOWN in printed or YAML_SHOWN in printed or GO_SHOWN in printed, repr(printed)

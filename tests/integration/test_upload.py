@@ -6,56 +6,27 @@ goes to the double's HTTPS upload proxy; the double's controller moves the DataV
 
 from __future__ import annotations
 
-import itertools
-import os
 import signal
 import threading
 import time
 
-import pytest
+from tests.conftest import UPLOAD_NAMESPACE, api_exists, fresh_name
 
-from tests.doubles.cdi_upload import CdiUploadDouble
-
-NAMESPACE = "upload-tests"
 IT_LABEL = "instancetype.kubevirt.io/default-instancetype"
 PREF_LABEL = "instancetype.kubevirt.io/default-preference"
 PREF_KIND_LABEL = "instancetype.kubevirt.io/default-preference-kind"
-_names = itertools.count()
 
 
-@pytest.fixture(scope="module")
-def cdi(control_plane, tmp_path_factory):
-    control_plane.ensure_namespace(NAMESPACE)
-    double = CdiUploadDouble(control_plane, tmp_path_factory.mktemp("cdi")).start()
-    yield double
-    double.stop()
-
-
-@pytest.fixture
-def double(cdi):
-    """The module's double with its scripted behaviour reset for each test."""
-    cdi.fail_with, cdi.hang, cdi.never_ready, cdi.on_bytes = [], False, False, None
-    cdi.async_supported, cdi.complete_processing = True, True
-    cdi.expire_after_failure = cdi.reject_all = False
-    cdi.provisioning_failure = ""
-    yield cdi
-    cdi.hang = False
-
-
-@pytest.fixture
-def image(tmp_path):
-    path = tmp_path / "disk.img"
-    path.write_bytes(os.urandom(3 * 1024 * 1024 + 123))
-    return path
-
-
-def fresh(prefix: str) -> str:
-    return f"{prefix}-{next(_names)}"
-
-
-def upload(cli, double, *args: str, extra_env=None):
+def upload(cli, upload_double, *args: str, extra_env=None):
     return cli(
-        "upload", *args, "-n", NAMESPACE, "--uploadproxy-url", double.proxy_url, "--insecure", extra_env=extra_env
+        "upload",
+        *args,
+        "-n",
+        UPLOAD_NAMESPACE,
+        "--uploadproxy-url",
+        upload_double.proxy_url,
+        "--insecure",
+        extra_env=extra_env,
     )
 
 
@@ -66,37 +37,33 @@ def get(control_plane, path: str) -> dict:
 
 
 def pvc(control_plane, name):
-    return get(control_plane, f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims/{name}")
+    return get(control_plane, f"/api/v1/namespaces/{UPLOAD_NAMESPACE}/persistentvolumeclaims/{name}")
 
 
 def dv(control_plane, name):
-    return get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datavolumes/{name}")
+    return get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datavolumes/{name}")
 
 
-def exists(control_plane, path: str) -> bool:
-    return control_plane.request("GET", path)[0] == 200
-
-
-def test_dv_upload_with_labels_and_datasource(cli, control_plane, double, image):
-    name = fresh("fedora")
+def test_dv_upload_with_labels_and_datasource(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("fedora")
     result = upload(
-        cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image),
+        cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image),
         "--default-instancetype", "u1.medium", "--default-preference", "fedora", "--datasource",
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == f"PVC {NAMESPACE}/{name} not found"
-    assert lines[1] == f"DataVolume {NAMESPACE}/{name} created"
-    assert f"Uploading data to {double.proxy_url}" in lines
-    assert f"Created a new DataSource {NAMESPACE}/{name}" in lines
-    assert lines[-1] == f"Uploading {image} completed successfully"
+    assert lines[0] == f"PVC {UPLOAD_NAMESPACE}/{name} not found"
+    assert lines[1] == f"DataVolume {UPLOAD_NAMESPACE}/{name} created"
+    assert f"Uploading data to {upload_double.proxy_url}" in lines
+    assert f"Created a new DataSource {UPLOAD_NAMESPACE}/{name}" in lines
+    assert lines[-1] == f"Uploading {upload_image} completed successfully"
     assert "Processing completed successfully" in lines
     # progress: plain lines on a non-terminal stderr, ending at 100%
     assert "Uploaded 100% (3.0 MiB of 3.0 MiB" in result.stderr
     # the token went through the aggregated API as the kubeconfig's user
-    assert double.token_requests[-1] == {"namespace": NAMESPACE, "pvcName": name, "user": "admin"}
-    assert double.uploaded[(NAMESPACE, name)] == image.stat().st_size
-    assert double.posts[-1]["path"] == "/v1beta1/upload-async"
+    assert upload_double.token_requests[-1] == {"namespace": UPLOAD_NAMESPACE, "pvcName": name, "user": "admin"}
+    assert upload_double.uploaded[(UPLOAD_NAMESPACE, name)] == upload_image.stat().st_size
+    assert upload_double.posts[-1]["path"] == "/v1beta1/upload-async"
     created = dv(control_plane, name)
     assert created["metadata"]["labels"] == {IT_LABEL: "u1.medium", PREF_LABEL: "fedora"}
     assert created["spec"] == {
@@ -106,44 +73,44 @@ def test_dv_upload_with_labels_and_datasource(cli, control_plane, double, image)
     }
     assert created["status"]["phase"] == "Succeeded"
     assert pvc(control_plane, name)["metadata"]["labels"][IT_LABEL] == "u1.medium"  # CDI copied them
-    source = get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datasources/{name}")
+    source = get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datasources/{name}")
     assert source["metadata"]["labels"] == {IT_LABEL: "u1.medium", PREF_LABEL: "fedora"}
-    assert source["spec"]["source"]["pvc"] == {"name": name, "namespace": NAMESPACE}
+    assert source["spec"]["source"]["pvc"] == {"name": name, "namespace": UPLOAD_NAMESPACE}
     # the plugin's own inference reads what the upload wrote
-    inferred = cli("infer", f"datasource/{name}", "-n", NAMESPACE, "-o", "json")
+    inferred = cli("infer", f"datasource/{name}", "-n", UPLOAD_NAMESPACE, "-o", "json")
     assert inferred.exit_code == 0, inferred.stderr
     assert '"u1.medium"' in inferred.stdout
 
 
-def test_pvc_upload_with_namespaced_preference_and_existing_datasource(cli, control_plane, double, image):
-    name = fresh("rhel")
+def test_pvc_upload_with_namespaced_preference_and_existing_datasource(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("rhel")
     control_plane.apply(
         {
             "apiVersion": "cdi.kubevirt.io/v1beta1",
             "kind": "DataSource",
-            "metadata": {"name": name, "namespace": NAMESPACE, "labels": {"team": "a"}},
-            "spec": {"source": {"pvc": {"name": "old", "namespace": NAMESPACE}}},
+            "metadata": {"name": name, "namespace": UPLOAD_NAMESPACE, "labels": {"team": "a"}},
+            "spec": {"source": {"pvc": {"name": "old", "namespace": UPLOAD_NAMESPACE}}},
         }
     )
     preference = {
         "apiVersion": "instancetype.kubevirt.io/v1beta1",
         "kind": "VirtualMachinePreference",
-        "metadata": {"name": "local-rhel", "namespace": NAMESPACE},
+        "metadata": {"name": "local-rhel", "namespace": UPLOAD_NAMESPACE},
         "spec": {},
     }
     control_plane.apply(preference)
-    double.async_supported = False
+    upload_double.async_supported = False
     try:
         result = upload(
-        cli, double, "pvc", name, "--size", "2Gi", "--image-path", str(image), "--datasource",
+        cli, upload_double, "pvc", name, "--size", "2Gi", "--image-path", str(upload_image), "--datasource",
             "--default-preference", "local-rhel", "--default-preference-kind", "VirtualMachinePreference",
         )  # fmt: skip
     finally:
         control_plane.delete(preference)  # other tests count the preferences of every namespace
     assert result.exit_code == 0, result.stderr
-    assert f"PersistentVolumeClaim {NAMESPACE}/{name} created" in result.stdout
-    assert f"Updated an existing DataSource {NAMESPACE}/{name}" in result.stdout
-    assert double.posts[-1]["path"] == "/v1beta1/upload"  # no async endpoint: the sync one
+    assert f"PersistentVolumeClaim {UPLOAD_NAMESPACE}/{name} created" in result.stdout
+    assert f"Updated an existing DataSource {UPLOAD_NAMESPACE}/{name}" in result.stdout
+    assert upload_double.posts[-1]["path"] == "/v1beta1/upload"  # no async endpoint: the sync one
     claim = pvc(control_plane, name)
     assert claim["metadata"]["labels"] == {
         "cdi.kubevirt.io/applyStorageProfile": "true",
@@ -153,19 +120,19 @@ def test_pvc_upload_with_namespaced_preference_and_existing_datasource(cli, cont
     assert claim["metadata"]["annotations"]["cdi.kubevirt.io/storage.contentType"] == "kubevirt"
     assert claim["metadata"]["annotations"]["cdi.kubevirt.io/storage.pod.phase"] == "Succeeded"
     assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
-    source = get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datasources/{name}")
+    source = get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datasources/{name}")
     assert source["metadata"]["labels"] == {
         "team": "a",
         PREF_LABEL: "local-rhel",
         PREF_KIND_LABEL: "virtualmachinepreference",
     }
-    assert source["spec"]["source"]["pvc"] == {"name": name, "namespace": NAMESPACE}
+    assert source["spec"]["source"]["pvc"] == {"name": name, "namespace": UPLOAD_NAMESPACE}
 
 
-def test_missing_default_types_fail_before_anything_is_created(cli, control_plane, double, image):
-    name = fresh("nothing")
+def test_missing_default_types_fail_before_anything_is_created(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("nothing")
     result = upload(
-        cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image),
+        cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image),
         "--default-instancetype", "u1.nope", "--default-preference", "fedora",
     )  # fmt: skip
     assert result.exit_code == 1
@@ -173,101 +140,119 @@ def test_missing_default_types_fail_before_anything_is_created(cli, control_plan
         'error: virtualmachineclusterinstancetype "u1.nope" not found; nothing was created '
         "(--skip-checks uploads anyway)"
     )
-    assert not exists(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datavolumes/{name}")
+    assert not api_exists(
+        control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datavolumes/{name}"
+    )
 
 
-def test_expired_token_is_refreshed_after_a_first_failure(cli, control_plane, double, image):
-    name = fresh("refresh")
+def test_expired_token_is_refreshed_after_a_first_failure(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("refresh")
     # the first POST fails (502) and every token issued so far expires: the second gets 401, a new token is
     # requested through the API server, and the third succeeds
-    double.fail_with = [502]
-    double.expire_after_failure = True
-    requests_before = len(double.token_requests)
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image), "--retry", "4")
+    upload_double.fail_with = [502]
+    upload_double.expire_after_failure = True
+    requests_before = len(upload_double.token_requests)
+    result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "--retry", "4")
     assert result.exit_code == 0, result.stderr
-    assert [post["status"] for post in double.posts[-3:]] == [502, 401, 200]
-    assert len(double.token_requests) - requests_before == 2  # the first token and one refresh
+    assert [post["status"] for post in upload_double.posts[-3:]] == [502, 401, 200]
+    assert len(upload_double.token_requests) - requests_before == 2  # the first token and one refresh
     assert result.stderr.count("Retrying the upload from the start") == 2
 
 
-def test_first_attempt_401_fails_fast_and_reports_the_volume(cli, control_plane, double, image):
-    name = fresh("denied")
-    double.reject_all = True
-    result = upload(cli, double, "pvc", name, "--size", "1Gi", "--image-path", str(image))
+def test_first_attempt_401_fails_fast_and_reports_the_volume(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("denied")
+    upload_double.reject_all = True
+    result = upload(cli, upload_double, "pvc", name, "--size", "1Gi", "--image-path", str(upload_image))
     assert result.exit_code == 1
-    assert [post["status"] for post in double.posts[-1:]] == [401]
+    assert [post["status"] for post in upload_double.posts[-1:]] == [401]
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith("error: authentication failed: unexpected return value 401, Unauthorized; ")
     assert (
-        f"PersistentVolumeClaim {NAMESPACE}/{name} was created; the upload did not complete (1 attempt failed)" in error
+        f"PersistentVolumeClaim {UPLOAD_NAMESPACE}/{name} was created; the upload did not complete (1 attempt failed)"
+        in error
     )
-    assert f"`kubectl delete pvc {name} -n {NAMESPACE}`" in error
+    assert f"`kubectl delete pvc {name} -n {UPLOAD_NAMESPACE}`" in error
 
 
-def test_proxy_failing_twice_then_succeeding(cli, control_plane, double, image):
-    name = fresh("flaky")
-    double.fail_with = [500, 503]
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image))
+def test_proxy_failing_twice_then_succeeding(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("flaky")
+    upload_double.fail_with = [500, 503]
+    result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image))
     assert result.exit_code == 0, result.stderr
-    assert [post["status"] for post in double.posts[-3:]] == [500, 503, 200]
+    assert [post["status"] for post in upload_double.posts[-3:]] == [500, 503, 200]
     assert result.stderr.count("Retrying the upload from the start") == 2
     assert dv(control_plane, name)["status"]["phase"] == "Succeeded"
 
 
-def test_proxy_failing_every_time_exhausts_the_retries(cli, control_plane, double, image):
-    name = fresh("broken")
-    double.fail_with = [500] * 3
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image), "--retry", "3")
+def test_proxy_failing_every_time_exhausts_the_retries(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("broken")
+    upload_double.fail_with = [500] * 3
+    result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "--retry", "3")
     assert result.exit_code == 1
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith(
         "error: error uploading image after 3 retries: unexpected return value 500, upload server error; "
-        f"DataVolume {NAMESPACE}/{name} was created; the upload did not complete (3 attempts failed); resume with "
-        f"`kubectl instancetype upload dv {name} -n {NAMESPACE} --no-create --image-path {image}`"
+        f"DataVolume {UPLOAD_NAMESPACE}/{name} was created; the upload did not complete (3 attempts failed); resume with "
+        f"`kubectl instancetype upload dv {name} -n {UPLOAD_NAMESPACE} --no-create --image-path {upload_image}`"
     )
 
 
-def test_proxy_that_never_answers_is_bounded_by_wait_secs(cli, control_plane, double, image):
-    name = fresh("silent")
-    double.hang = True
-    double.hang_limit = 20
+def test_proxy_that_never_answers_is_bounded_by_wait_secs(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("silent")
+    upload_double.hang = True
+    upload_double.hang_limit = 20
     result = upload(
-        cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image), "--wait-secs", "1", "--retry", "1"
+        cli,
+        upload_double,
+        "dv",
+        name,
+        "--size",
+        "1Gi",
+        "--image-path",
+        str(upload_image),
+        "--wait-secs",
+        "1",
+        "--retry",
+        "1",
     )
     assert result.exit_code == 1
     error = result.stderr.strip().splitlines()[-1]
     assert "error uploading image after 1 retries: Post " in error
     assert "no answer from the upload proxy within 1s (--wait-secs)" in error
-    assert f"DataVolume {NAMESPACE}/{name} was created" in error
-    assert exists(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datavolumes/{name}")
+    assert f"DataVolume {UPLOAD_NAMESPACE}/{name} was created" in error
+    assert api_exists(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datavolumes/{name}")
 
 
-def test_upload_never_ready_is_bounded_by_wait_secs(cli, control_plane, double, image):
-    name = fresh("unready")
-    double.never_ready = True
-    result = upload(cli, double, "pvc", name, "--size", "1Gi", "--image-path", str(image), "--wait-secs", "1")
+def test_upload_never_ready_is_bounded_by_wait_secs(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("unready")
+    upload_double.never_ready = True
+    result = upload(
+        cli, upload_double, "pvc", name, "--size", "1Gi", "--image-path", str(upload_image), "--wait-secs", "1"
+    )
     assert result.exit_code == 1
     assert f"Waiting for PVC {name} upload pod to be ready..." in result.stdout
     error = result.stderr.strip()
     assert error.startswith(
         f"error: context deadline exceeded: PVC {name} was not ready for upload within --wait-secs=1; "
-        f"PersistentVolumeClaim {NAMESPACE}/{name} was created; no data was uploaded"
+        f"PersistentVolumeClaim {UPLOAD_NAMESPACE}/{name} was created; no data was uploaded"
     )
 
 
-def test_provisioning_failed_event_ends_the_wait(cli, control_plane, double, image):
-    name = fresh("noroom")
-    double.provisioning_failure = "no space left in the pool"
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image), "--wait-secs", "30")
+def test_provisioning_failed_event_ends_the_wait(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("noroom")
+    upload_double.provisioning_failure = "no space left in the pool"
+    result = upload(
+        cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "--wait-secs", "30"
+    )
     assert result.exit_code == 1
     assert result.stderr.strip().startswith(
-        f"error: Provisioning failed: no space left in the pool; DataVolume {NAMESPACE}/{name} was created"
+        f"error: Provisioning failed: no space left in the pool; DataVolume {UPLOAD_NAMESPACE}/{name} was created"
     ), result.stderr
 
 
-def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, double, image):
-    name = fresh("interrupted")
-    size = image.stat().st_size
+def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("interrupted")
+    size = upload_image.stat().st_size
     fired = []
 
     def interrupt(received):
@@ -279,44 +264,44 @@ def test_interrupted_upload_reports_what_exists_and_resumes(cli, control_plane, 
             signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
             time.sleep(1)
 
-    double.on_bytes = interrupt
-    double.complete_processing = True
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image))
+    upload_double.on_bytes = interrupt
+    upload_double.complete_processing = True
+    result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image))
     assert fired
     assert result.exit_code == 1
     error = result.stderr.strip().splitlines()[-1]
-    assert error.startswith(f"error: interrupted: DataVolume {NAMESPACE}/{name} was created; ")
+    assert error.startswith(f"error: interrupted: DataVolume {UPLOAD_NAMESPACE}/{name} was created; ")
     assert "bytes were sent (the upload is incomplete)" in error
-    assert f"`kubectl delete dv {name} -n {NAMESPACE}`" in error
-    assert (NAMESPACE, name) not in double.uploaded
+    assert f"`kubectl delete dv {name} -n {UPLOAD_NAMESPACE}`" in error
+    assert (UPLOAD_NAMESPACE, name) not in upload_double.uploaded
     # resuming as told finishes the upload
-    double.on_bytes = None
-    resumed = upload(cli, double, "dv", name, "--no-create", "--image-path", str(image))
+    upload_double.on_bytes = None
+    resumed = upload(cli, upload_double, "dv", name, "--no-create", "--image-path", str(upload_image))
     assert resumed.exit_code == 0, resumed.stderr
-    assert f"Using existing PVC {NAMESPACE}/{name}" in resumed.stdout
-    assert double.uploaded[(NAMESPACE, name)] == size
+    assert f"Using existing PVC {UPLOAD_NAMESPACE}/{name}" in resumed.stdout
+    assert upload_double.uploaded[(UPLOAD_NAMESPACE, name)] == size
 
 
-def test_existing_volume_checks(cli, control_plane, double, image):
-    name = fresh("plain")
+def test_existing_volume_checks(cli, control_plane, upload_double, upload_image):
+    name = fresh_name("plain")
     control_plane.apply(
         {
             "apiVersion": "v1",
             "kind": "PersistentVolumeClaim",
-            "metadata": {"name": name, "namespace": NAMESPACE},
+            "metadata": {"name": name, "namespace": UPLOAD_NAMESPACE},
             "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
         }
     )
-    result = upload(cli, double, "pvc", name, "--size", "1Gi", "--image-path", str(image))
+    result = upload(cli, upload_double, "pvc", name, "--size", "1Gi", "--image-path", str(upload_image))
     assert (result.exit_code, result.stderr) == (1, f"error: PVC {name} not available for upload\n")
-    result = upload(cli, double, "dv", name, "--size", "1Gi", "--image-path", str(image))
-    assert result.stderr == f"error: No DataVolume is associated with the existing PVC {NAMESPACE}/{name}\n"
-    result = upload(cli, double, "dv", fresh("absent"), "--no-create", "--image-path", str(image))
+    result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image))
+    assert result.stderr == f"error: No DataVolume is associated with the existing PVC {UPLOAD_NAMESPACE}/{name}\n"
+    result = upload(cli, upload_double, "dv", fresh_name("absent"), "--no-create", "--image-path", str(upload_image))
     assert result.exit_code == 1
     assert "not found" in result.stderr
 
 
-def test_token_request_is_authorized_by_the_api_server(cli, control_plane, double, image):
+def test_token_request_is_authorized_by_the_api_server(cli, control_plane, upload_double, upload_image):
     """The aggregated API sits behind kube-apiserver's RBAC: a user who may create PVCs but not
     UploadTokenRequests is refused by the API server, and is told what was created."""
     rules = [
@@ -340,11 +325,11 @@ def test_token_request_is_authorized_by_the_api_server(cli, control_plane, doubl
             "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "alice"}],
         }
     )
-    name = fresh("rbac")
-    before = len(double.token_requests)
+    name = fresh_name("rbac")
+    before = len(upload_double.token_requests)
     result = cli(
-        "upload", "pvc", name, "--size", "1Gi", "--image-path", str(image),
-        "--uploadproxy-url", double.proxy_url, "--insecure", user="alice",
+        "upload", "pvc", name, "--size", "1Gi", "--image-path", str(upload_image),
+        "--uploadproxy-url", upload_double.proxy_url, "--insecure", user="alice",
     )  # fmt: skip
     assert result.exit_code == 1
     error = result.stderr.strip().splitlines()[-1]
@@ -354,29 +339,29 @@ def test_token_request_is_authorized_by_the_api_server(cli, control_plane, doubl
         '"uploadtokenrequests" in API group "upload.cdi.kubevirt.io" in the namespace "alice"; '
         f"PersistentVolumeClaim alice/{name} was created; no data was uploaded"
     ), error
-    assert len(double.token_requests) == before  # the request never reached the double
+    assert len(upload_double.token_requests) == before  # the request never reached the double
 
 
-def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, double, image):
+def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, upload_double, upload_image):
     def args(name):
-        return ["upload", "dv", name, "-n", NAMESPACE, "--size", "1Gi", "--image-path", str(image),
-                "--uploadproxy-url", double.proxy_url, "--retry", "1"]  # fmt: skip
+        return ["upload", "dv", name, "-n", UPLOAD_NAMESPACE, "--size", "1Gi", "--image-path", str(upload_image),
+                "--uploadproxy-url", upload_double.proxy_url, "--retry", "1"]  # fmt: skip
 
-    refused = cli(*args(fresh("tls")))
+    refused = cli(*args(fresh_name("tls")))
     assert refused.exit_code == 1
     assert "tls: failed to verify certificate" in refused.stderr
     # Go's rule: SSL_CERT_FILE names the roots; the plugin reads it from its environment as Go does
-    trusted = cli(*args(fresh("tls")), extra_env={"SSL_CERT_FILE": str(double.ca_file)})
+    trusted = cli(*args(fresh_name("tls")), extra_env={"SSL_CERT_FILE": str(upload_double.ca_file)})
     assert trusted.exit_code == 0, trusted.stderr
 
 
-def test_populator_data_volume_checks(cli, control_plane, double, image):
+def test_populator_data_volume_checks(cli, control_plane, upload_double, upload_image):
     """With CDI's populators the upload goes to the PVC prime named on the PVC; virtctl's checks and messages."""
-    name = fresh("populated")
+    name = fresh_name("populated")
     claim = {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
-        "metadata": {"name": name, "namespace": NAMESPACE},
+        "metadata": {"name": name, "namespace": UPLOAD_NAMESPACE},
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
     }
     # The DataVolume first: CDI's webhook denies one whose PVC exists already; CDI's controller then makes the PVC.
@@ -386,7 +371,7 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
             "kind": "DataVolume",
             "metadata": {
                 "name": name,
-                "namespace": NAMESPACE,
+                "namespace": UPLOAD_NAMESPACE,
                 "annotations": {"cdi.kubevirt.io/storage.usePopulator": "true"},
             },
             "spec": {
@@ -398,11 +383,13 @@ def test_populator_data_volume_checks(cli, control_plane, double, image):
     control_plane.apply(claim)
 
     def attempt():
-        return upload(cli, double, "dv", name, "--no-create", "--image-path", str(image))
+        return upload(cli, upload_double, "dv", name, "--no-create", "--image-path", str(upload_image))
 
-    assert attempt().stderr == f"error: Unable to get PVC Prime name from PVC {NAMESPACE}/{name}\n"
-    path = f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims/{name}"
-    double.merge_patch(path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}})
-    assert attempt().stderr == f"error: Unable to get PVC Prime {NAMESPACE}/{name}\n"
-    double.merge_patch(path + "/status", {"status": {"phase": "Bound"}})
+    assert attempt().stderr == f"error: Unable to get PVC Prime name from PVC {UPLOAD_NAMESPACE}/{name}\n"
+    path = f"/api/v1/namespaces/{UPLOAD_NAMESPACE}/persistentvolumeclaims/{name}"
+    upload_double.merge_patch(
+        path, {"metadata": {"annotations": {"cdi.kubevirt.io/storage.populator.pvcPrime": "gone"}}}
+    )
+    assert attempt().stderr == f"error: Unable to get PVC Prime {UPLOAD_NAMESPACE}/{name}\n"
+    upload_double.merge_patch(path + "/status", {"status": {"phase": "Bound"}})
     assert attempt().stderr == f"error: PVC {name} already successfully populated\n"

@@ -10,24 +10,20 @@ import time
 
 import pytest
 
+from tests.conftest import UPLOAD_NAMESPACE, api_exists, fresh_name
 from tests.doubles.hostile_registry import endless, trickling
 from tests.doubles.http_server import ScriptedServer, read_request
-from tests.integration import test_upload
-from tests.integration.test_upload import NAMESPACE, exists, fresh
-
-# the upload tests' fixtures: the CDI double (module-scoped), its reset per test, a 3 MiB image
-cdi, double, image = test_upload.cdi, test_upload.double, test_upload.image
 
 pytestmark = pytest.mark.controlplane
 
 
 def dv_path(name: str) -> str:
-    return f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{NAMESPACE}/datavolumes/{name}"
+    return f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datavolumes/{name}"
 
 
-def run(cli, name: str, image, url: str, *extra: str):
+def run(cli, name: str, upload_image, url: str, *extra: str):
     return cli(
-        "upload", "dv", name, "--size", "1Gi", "--image-path", str(image), "-n", NAMESPACE,
+        "upload", "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "-n", UPLOAD_NAMESPACE,
         "--uploadproxy-url", url, "--insecure", *extra,
     )  # fmt: skip
 
@@ -40,12 +36,14 @@ def run(cli, name: str, image, url: str, *extra: str):
         ("https://user:pw-secret@[::1", "error: parse \"https://user:xxxxx@[::1\": missing ']' in host"),
     ],
 )
-def test_a_bad_proxy_url_is_refused_before_anything_is_created(cli, control_plane, double, image, url, message):
-    name = fresh("badurl")
-    result = run(cli, name, image, url)
+def test_a_bad_proxy_url_is_refused_before_anything_is_created(
+    cli, control_plane, upload_double, upload_image, url, message
+):
+    name = fresh_name("badurl")
+    result = run(cli, name, upload_image, url)
     assert (result.exit_code, result.stderr) == (1, message + "\n")
     assert "pw-secret" not in result.stdout + result.stderr
-    assert not exists(control_plane, dv_path(name))
+    assert not api_exists(control_plane, dv_path(name))
 
 
 def serve(answer):
@@ -61,13 +59,15 @@ def serve(answer):
     return ScriptedServer(handler)
 
 
-def test_a_trickling_proxy_is_cut_off_by_wait_secs_and_the_password_is_redacted(cli, control_plane, double, image):
+def test_a_trickling_proxy_is_cut_off_by_wait_secs_and_the_password_is_redacted(
+    cli, control_plane, upload_double, upload_image
+):
     proxy = serve(trickling(limit=30))
-    name = fresh("trickle")
+    name = fresh_name("trickle")
     try:
         started = time.monotonic()
         url = f"http://user:pw-secret@127.0.0.1:{proxy.port}"
-        result = run(cli, name, image, url, "--wait-secs", "2", "--retry", "1")
+        result = run(cli, name, upload_image, url, "--wait-secs", "2", "--retry", "1")
         assert time.monotonic() - started < 25
     finally:
         proxy.close()
@@ -76,26 +76,26 @@ def test_a_trickling_proxy_is_cut_off_by_wait_secs_and_the_password_is_redacted(
     assert f"Uploading data to http://user:xxxxx@127.0.0.1:{proxy.port}" in result.stdout
     error = result.stderr.strip().splitlines()[-1]
     assert "no answer from the upload proxy within 2s (--wait-secs)" in error
-    assert f"DataVolume {NAMESPACE}/{name} was created" in error
+    assert f"DataVolume {UPLOAD_NAMESPACE}/{name} was created" in error
 
 
-def test_an_endless_proxy_answer_is_cut_and_the_volume_reported(cli, control_plane, double, image):
+def test_an_endless_proxy_answer_is_cut_and_the_volume_reported(cli, control_plane, upload_double, upload_image):
     proxy = serve(endless(limit=20))
-    name = fresh("endless")
+    name = fresh_name("endless")
     try:
-        result = run(cli, name, image, f"http://127.0.0.1:{proxy.port}", "--retry", "1")
+        result = run(cli, name, upload_image, f"http://127.0.0.1:{proxy.port}", "--retry", "1")
     finally:
         proxy.close()
     assert result.exit_code == 1
     error = result.stderr.strip().splitlines()[-1]
     assert "the response body is larger than 1 MiB, more than this client reads" in error
-    assert f"DataVolume {NAMESPACE}/{name} was created" in error and "resume with" in error
+    assert f"DataVolume {UPLOAD_NAMESPACE}/{name} was created" in error and "resume with" in error
 
 
-def test_a_fifo_is_refused_as_an_image_without_waiting(cli, control_plane, double, tmp_path):
+def test_a_fifo_is_refused_as_an_image_without_waiting(cli, control_plane, upload_double, tmp_path):
     fifo = tmp_path / "disk.fifo"
     os.mkfifo(fifo)
-    name = fresh("fifo")
+    name = fresh_name("fifo")
     started = time.monotonic()
     result = run(cli, name, fifo, "https://127.0.0.1:1")
     assert time.monotonic() - started < 10
@@ -103,4 +103,4 @@ def test_a_fifo_is_refused_as_an_image_without_waiting(cli, control_plane, doubl
         1,
         f"error: {fifo}: not a regular file (a FIFO, device or socket has no size to upload)\n",
     )
-    assert not exists(control_plane, dv_path(name))
+    assert not api_exists(control_plane, dv_path(name))

@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from tests.integration.kinds import serve_kinds
-from tests.integration.test_expand import _revision, _vm
+from tests.conftest import controller_revision, halted_vm, serve_kinds
 
 pytestmark = pytest.mark.controlplane
 
@@ -35,13 +34,15 @@ def users(plain_plane) -> dict:
         }
     )
     generation = live["metadata"]["generation"]
-    a = plain_plane.apply(_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
-    rev_a = _revision(plain_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation)
+    a = plain_plane.apply(halted_vm("vm-a", NS, {"name": "u1.small"}, {"name": "fedora"}))
+    rev_a = controller_revision(
+        plain_plane, a, "VirtualMachineClusterInstancetype", "u1.small", live["spec"], generation
+    )
     _status(plain_plane, a, {"created": True, "instancetypeRef": {"controllerRevisionRef": {"name": rev_a}}})
-    b = plain_plane.apply(_vm("vm-b", NS, {"name": "u1.small"}, None))
-    rev_b = _revision(plain_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
+    b = plain_plane.apply(halted_vm("vm-b", NS, {"name": "u1.small"}, None))
+    rev_b = controller_revision(plain_plane, b, "VirtualMachineClusterInstancetype", "u1.small", SMALL_SPEC, 0)
     _status(plain_plane, b, {"instancetypeRef": {"controllerRevisionRef": {"name": rev_b}}})
-    plain_plane.apply(_vm("vm-c", NS, {"name": "u1.small"}, None))
+    plain_plane.apply(halted_vm("vm-c", NS, {"name": "u1.small"}, None))
     plain_plane.apply(
         {
             "apiVersion": "pool.kubevirt.io/v1beta1",
@@ -52,7 +53,7 @@ def users(plain_plane) -> dict:
                 "selector": {"matchLabels": {"pool": "pool-1"}},
                 "virtualMachineTemplate": {
                     "metadata": {"labels": {"pool": "pool-1"}},
-                    "spec": {**_vm("x", NS, {"name": "u1.small"}, None)["spec"]},
+                    "spec": {**halted_vm("x", NS, {"name": "u1.small"}, None)["spec"]},
                 },
             },
         }
@@ -64,7 +65,36 @@ def users(plain_plane) -> dict:
             "metadata": {"name": "tpl-1", "namespace": NS},
             "spec": {
                 "parameters": [{"name": "SIZE", "value": "u1.small"}],
-                "virtualMachine": _vm("${NAME}", NS, {"name": "${SIZE}"}, None),
+                "virtualMachine": halted_vm("${NAME}", NS, {"name": "${SIZE}"}, None),
+            },
+        }
+    )
+    # a pool whose VMs infer their instance type from a labelled PVC (resolved as KubeVirt's webhook would)
+    plain_plane.apply(
+        {
+            "apiVersion": "v1",
+            "kind": "PersistentVolumeClaim",
+            "metadata": {
+                "name": "golden",
+                "namespace": NS,
+                "labels": {"instancetype.kubevirt.io/default-instancetype": "u1.medium"},
+            },
+            "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+        }
+    )
+    inferring = halted_vm("y", NS, {"inferFromVolume": "root"}, None)
+    inferring["spec"]["template"]["spec"]["volumes"] = [
+        {"name": "root", "persistentVolumeClaim": {"claimName": "golden"}}
+    ]
+    plain_plane.apply(
+        {
+            "apiVersion": "pool.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePool",
+            "metadata": {"name": "pool-2", "namespace": NS},
+            "spec": {
+                "replicas": 2,
+                "selector": {"matchLabels": {"pool": "pool-2"}},
+                "virtualMachineTemplate": {"metadata": {"labels": {"pool": "pool-2"}}, "spec": inferring["spec"]},
             },
         }
     )
@@ -175,3 +205,11 @@ def test_check_delete_of_a_revision(plain_cli, users) -> None:
 def test_usage_errors(plain_cli, args, message) -> None:
     result = plain_cli("usage", *args)
     assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}"), result.stderr
+
+
+def test_a_pool_inferring_from_a_volume(plain_cli, users) -> None:
+    result = plain_cli("usage", "vmcf/u1.medium", "-n", NS)
+    assert result.exit_code == 0, result.stderr
+    row = next(line for line in result.stdout.splitlines() if line.startswith("virtualmachinepool/pool-2 "))
+    assert "spec.virtualMachineTemplate.spec.instancetype (inferFromVolume root) (2 replicas)" in row
+    assert row.split()[-2:] == ["2", "8Gi"]

@@ -9,8 +9,8 @@ import pytest
 
 from kubectl_instancetype.cli.main import run
 from kubectl_instancetype.env import Environment
+from tests.conftest import CONVERT_GOLDEN as GOLDEN
 from tests.conftest import run_cli
-from tests.unit.test_convert_golden import GOLDEN
 
 SMALL = GOLDEN / "flavor-small-virtio"
 

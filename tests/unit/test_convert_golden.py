@@ -16,26 +16,14 @@ Set ``UPDATE_GOLDEN=1`` to rewrite the expected files after a deliberate change 
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import CONVERT_CASES as CASES
+from tests.conftest import CONVERT_GOLDEN as GOLDEN
+from tests.conftest import convert_case_argv as case_argv
 from tests.conftest import run_cli
-
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "convert"
-CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
-
-
-def case_argv(case: Path) -> list[str]:
-    """The command line of one golden case."""
-    source = case / "input.yaml" if (case / "input.yaml").exists() else case / "input.json"
-    argv = ["convert", "-f", str(source)]
-    if (case / "vms.yaml").exists():
-        argv += ["--vms", str(case / "vms.yaml")]
-    if (case / "args").exists():
-        argv += shlex.split((case / "args").read_text())
-    return argv
 
 
 def expected_stdout(case: Path) -> Path:

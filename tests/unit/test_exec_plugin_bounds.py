@@ -4,35 +4,16 @@ request, so no server is needed (the address is never dialled)."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import pytest
 
 from kubectl_instancetype.kube.kubeconfig.exec_credential import MAX_OUTPUT
+from tests.conftest import exec_plugin_kubeconfig as kubeconfig
 from tests.conftest import run_cli
 
 V1 = "client.authentication.k8s.io/v1"
-
-
-def kubeconfig(tmp_path: Path, command: str) -> Path:
-    path = tmp_path / "kubeconfig"
-    path.write_text(
-        json.dumps(
-            {
-                "apiVersion": "v1",
-                "kind": "Config",
-                "current-context": "c",
-                "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1"}}],
-                "users": [
-                    {"name": "u", "user": {"exec": {"apiVersion": V1, "command": command, "interactiveMode": "Never"}}}
-                ],
-                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
-            }
-        )
-    )
-    return path
 
 
 def plugin(tmp_path: Path, body: str) -> str:

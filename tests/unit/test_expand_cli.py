@@ -10,27 +10,7 @@ import yaml
 
 from kubectl_instancetype.cli.main import run
 from kubectl_instancetype.env import Environment
-from tests.conftest import run_cli
-
-IT = {
-    "apiVersion": "instancetype.kubevirt.io/v1beta1",
-    "kind": "VirtualMachineClusterInstancetype",
-    "metadata": {"name": "c2"},
-    "spec": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}},
-}
-PREF = {
-    "apiVersion": "instancetype.kubevirt.io/v1beta1",
-    "kind": "VirtualMachineClusterPreference",
-    "metadata": {"name": "p"},
-    "spec": {"devices": {"preferredDiskBus": "virtio"}, "requirements": {"cpu": {"guest": 2}}},
-}
-
-
-def _vm(name: str = "vm", template: dict | None = None, preference: bool = True) -> dict:
-    spec: dict = {"instancetype": {"name": "c2"}, "template": {"spec": template or {"domain": {"devices": {}}}}}
-    if preference:
-        spec["preference"] = {"name": "p"}
-    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name}, "spec": spec}
+from tests.conftest import EXPAND_IT, EXPAND_PREF, expand_vm, run_cli
 
 
 @pytest.fixture
@@ -50,7 +30,7 @@ def _stdin_run(args: list[str], text: str):
 
 
 def test_same_file_documents_need_no_cluster(files) -> None:
-    result = run_cli(["expand", "-f", files("all.yaml", IT, PREF, _vm())])
+    result = run_cli(["expand", "-f", files("all.yaml", EXPAND_IT, EXPAND_PREF, expand_vm())])
     assert (result.exit_code, result.stderr) == (0, "")
     expanded = yaml.safe_load(result.stdout)
     assert "instancetype" not in expanded["spec"]
@@ -63,23 +43,24 @@ def test_files_override_and_stdin_json(files) -> None:
         "-f",
         "-",
         "--instancetype-file",
-        files("it.yaml", IT),
+        files("it.yaml", EXPAND_IT),
         "--preference-file",
-        files("p.yaml", PREF),
+        files("p.yaml", EXPAND_PREF),
     ]
-    code, out, err = _stdin_run([*argv, "-o", "json"], json.dumps(_vm()))
+    code, out, err = _stdin_run([*argv, "-o", "json"], json.dumps(expand_vm()))
     assert (code, err) == (0, "")
     assert json.loads(out)["spec"]["template"]["spec"]["domain"]["memory"] == {"guest": "2Gi"}
     assert out.startswith('{\n    "apiVersion"')
     # a bare spec works as an instance type file too
     code, out, _ = _stdin_run(
-        ["expand", "-f", "-", "--instancetype-file", files("spec.yaml", IT["spec"])], json.dumps(_vm(preference=False))
+        ["expand", "-f", "-", "--instancetype-file", files("spec.yaml", EXPAND_IT["spec"])],
+        json.dumps(expand_vm(preference=False)),
     )
     assert code == 0
 
 
 def test_several_documents(files) -> None:
-    path = files("two.yaml", IT, PREF, _vm("a"), _vm("b"))
+    path = files("two.yaml", EXPAND_IT, EXPAND_PREF, expand_vm("a"), expand_vm("b"))
     result = run_cli(["expand", "-f", path])
     assert [doc["metadata"]["name"] for doc in yaml.safe_load_all(result.stdout)] == ["a", "b"]
     listed = json.loads(run_cli(["expand", "-f", path, "-o", "json"]).stdout)
@@ -89,8 +70,8 @@ def test_several_documents(files) -> None:
 
 
 def test_conflicts_print_nothing_on_stdout(files) -> None:
-    vm = _vm(template={"domain": {"devices": {}, "cpu": {"sockets": 1, "threads": 2}}})
-    result = run_cli(["expand", "-f", files("c.yaml", IT, PREF, vm)])
+    vm = expand_vm(template={"domain": {"devices": {}, "cpu": {"sockets": 1, "threads": 2}}})
+    result = run_cli(["expand", "-f", files("c.yaml", EXPAND_IT, EXPAND_PREF, vm)])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.splitlines() == [
         "error: VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type",
@@ -99,8 +80,8 @@ def test_conflicts_print_nothing_on_stdout(files) -> None:
 
 
 def test_requirements_and_skip_checks(files) -> None:
-    small = {**IT, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}}
-    path = files("r.yaml", small, PREF, _vm())
+    small = {**EXPAND_IT, "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}}
+    path = files("r.yaml", small, EXPAND_PREF, expand_vm())
     result = run_cli(["expand", "-f", path])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
@@ -111,16 +92,20 @@ def test_requirements_and_skip_checks(files) -> None:
 
 
 def test_diff(files) -> None:
-    out = run_cli(["expand", "-f", files("d.yaml", IT, PREF, _vm()), "--diff"]).stdout
+    out = run_cli(["expand", "-f", files("d.yaml", EXPAND_IT, EXPAND_PREF, expand_vm()), "--diff"]).stdout
     assert out.startswith("--- virtualmachine/vm spec.template.spec\n+++ virtualmachine/vm expanded\n")
     assert "+  cpu:\n" in out and "-  devices: {}\n" in out and "+    interfaces:\n" in out
 
 
 def test_explain_rows(files) -> None:
-    vm = _vm(template={"domain": {"devices": {}}, "volumes": [{"name": "root", "containerDisk": {"image": "img"}}]})
+    vm = expand_vm(
+        template={"domain": {"devices": {}}, "volumes": [{"name": "root", "containerDisk": {"image": "img"}}]}
+    )
     rows = [
         line.split()
-        for line in run_cli(["expand", "-f", files("e.yaml", IT, PREF, vm), "--explain"]).stdout.splitlines()
+        for line in run_cli(
+            ["expand", "-f", files("e.yaml", EXPAND_IT, EXPAND_PREF, vm), "--explain"]
+        ).stdout.splitlines()
     ]
     assert rows[0] == ["FIELD", "VALUE", "SOURCE"]
     table = {row[0]: (row[1], row[2]) for row in rows[1:]}
@@ -131,7 +116,7 @@ def test_explain_rows(files) -> None:
 
 
 def test_cluster_default_flags(files) -> None:
-    path = files("f.yaml", IT, PREF, _vm())
+    path = files("f.yaml", EXPAND_IT, EXPAND_PREF, expand_vm())
     out = yaml.safe_load(
         run_cli(
             ["expand", "-f", path, "--default-architecture", "arm64", "--default-network-interface", "masquerade"]
@@ -173,11 +158,11 @@ def test_usage_errors(args, message) -> None:
 
 
 def test_file_without_vm_and_missing_cluster(files) -> None:
-    result = run_cli(["expand", "-f", files("n.yaml", IT)])
+    result = run_cli(["expand", "-f", files("n.yaml", EXPAND_IT)])
     assert result.stderr.startswith("error: error decoding VirtualMachine: no VirtualMachine in ")
     # the preference is neither local nor given: the cluster is needed, and there is no kubeconfig
     result = run_cli(
-        ["expand", "-f", files("m.yaml", IT, _vm())],
+        ["expand", "-f", files("m.yaml", EXPAND_IT, expand_vm())],
         environ={"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent/config"},
     )
     assert result.exit_code == 1 and result.stdout == ""

@@ -165,3 +165,16 @@ def test_help_lists_the_flags() -> None:
     assert "--as string" in result.stdout
     assert "--as-group stringArray" in result.stdout
     assert "--as-uid string" in result.stdout
+
+
+def test_completion_lists_names_as_the_impersonated_user(tmp_path: Path, server) -> None:
+    path = kubeconfig(tmp_path, server.url, {"token": "t"})
+    args = ["__complete", "list", "--kubeconfig", str(path), "--as", "bob", "--as-group", "a", "--as-group=b", "-n", ""]
+    result = run_cli(args)
+    assert result.exit_code == 0, result.stderr
+    assert server.requests, "completion asked the server for namespaces"
+    assert header_lines(server.requests[0]) == [
+        ("Impersonate-User", "bob"),
+        ("Impersonate-Group", "a"),
+        ("Impersonate-Group", "b"),
+    ]

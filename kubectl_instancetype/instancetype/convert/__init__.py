@@ -19,11 +19,11 @@ Every field of the input either lands in the output or is named in a warning; no
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ...errors import InputError
+from ..jsoncopy import clone
 from .alpha import convert_type
 from .context import Context, Conversion, Preset
 from .flavors import convert_flavor, profile_names
@@ -42,7 +42,7 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
     and v0.53-v0.55 flavors without memory): v1beta1 requires it.
     """
     conversion = Conversion()
-    items = [copy.deepcopy(dict(obj)) for obj in objects]
+    items = [clone(dict(obj)) for obj in objects]
     profiles = profile_names(items)
     for obj in items:
         group = str(obj.get("apiVersion", "")).rpartition("/")[0]

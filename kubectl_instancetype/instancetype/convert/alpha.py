@@ -3,11 +3,11 @@ with plain (not pointer) CPU fields and deprecated topology spellings; every fie
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InputError
+from ..jsoncopy import clone
 from .context import Context, converted_metadata, new_object
 from .schema import (
     INSTANCETYPE_API,
@@ -57,7 +57,7 @@ def _instancetype_spec(spec: dict[str, Any], ctx: Context, default_memory: str |
 
 
 def _preference_spec(spec: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    source = copy.deepcopy(spec)
+    source = clone(spec)
     cpu = source.get("cpu")
     if isinstance(cpu, dict):
         topology = cpu.get("preferredCPUTopology")

@@ -3,12 +3,12 @@ converted object keeps."""
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..jsoncopy import clone
 from .schema import INSTANCETYPE_API, LAST_APPLIED
 
 _KEPT_METADATA = ("name", "generateName", "namespace", "labels", "annotations")
@@ -59,7 +59,7 @@ def converted_metadata(obj: Mapping[str, Any], ctx: Context, name: str | None = 
     metadata: dict[str, Any] = {}
     for key in _KEPT_METADATA:
         if source.get(key) not in (None, "", {}):
-            metadata[key] = copy.deepcopy(source[key])
+            metadata[key] = clone(source[key])
     annotations = metadata.get("annotations")
     if isinstance(annotations, dict) and LAST_APPLIED in annotations:
         # It describes the old object; kubectl apply would compute wrong patches from it.

@@ -5,12 +5,12 @@ VirtualMachineInstancetype. What the preset mechanism merged is in KubeVirt v0.5
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InputError
+from ..jsoncopy import clone
 from .context import Context, Conversion, Preset, converted_metadata, new_object, render
 from .cpu import count_vcpus, cpu_counts, take_cpu_settings, topology_for
 from .schema import PRESET_MERGED
@@ -53,7 +53,7 @@ class _Taker:
     """Removes the fields it converts from a copy of the preset domain; what is left is reported."""
 
     def __init__(self, domain: Mapping[str, Any]):
-        self.rest: dict[str, Any] = copy.deepcopy(dict(domain))
+        self.rest: dict[str, Any] = clone(dict(domain))
         # Domain sections (devices.* and resources.* by their child) that reached the output.
         self.converted: set[str] = set()
 
@@ -154,11 +154,11 @@ def convert_preset(obj: dict[str, Any], ctx: Context, conversion: Conversion) ->
     out_metadata = converted_metadata(obj, ctx)
     objects = []
     if preference:
-        objects.append(new_object("VirtualMachinePreference", copy.deepcopy(out_metadata), preference))
+        objects.append(new_object("VirtualMachinePreference", clone(out_metadata), preference))
     else:
         ctx.warn("no preference-like settings; no VirtualMachinePreference written")
     if instancetype is not None:
-        objects.append(new_object("VirtualMachineInstancetype", copy.deepcopy(out_metadata), instancetype))
+        objects.append(new_object("VirtualMachineInstancetype", clone(out_metadata), instancetype))
     conversion.presets.append(
         Preset(
             kind=str(obj.get("kind")),

@@ -4,12 +4,12 @@ would have done to each, and what each VM should reference instead."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
+from ..jsoncopy import clone
 from ..selectors import selector_matches
 from .context import Preset, render
 from .schema import PRESET_EXCLUDE_ANNOTATION
@@ -87,7 +87,7 @@ def _vm_report(presets: list[Preset], vm: Mapping[str, Any]) -> VMReport:
     if not matching:
         report.recommendation = "matches no preset; nothing to reference"
         return report
-    domain = copy.deepcopy(((template.get("spec") or {}).get("domain")) or {})
+    domain = clone(((template.get("spec") or {}).get("domain")) or {})
     errors = []
     for index, preset in enumerate(matching):
         for earlier in matching[:index]:
@@ -268,7 +268,7 @@ def merge_domain(preset: Mapping[str, Any], vmi: dict[str, Any]) -> bool:
     if preset_requests:
         resources = vmi.setdefault("resources", {})
         if not resources.get("requests"):
-            resources["requests"] = copy.deepcopy(preset_requests)
+            resources["requests"] = clone(preset_requests)
         requests = resources["requests"]
         if set(requests) == set(preset_requests) and all(
             _quantities_equal(value, requests[key]) for key, value in preset_requests.items()
@@ -279,7 +279,7 @@ def merge_domain(preset: Mapping[str, Any], vmi: dict[str, Any]) -> bool:
         if value is None:
             return False
         if container.get(key) is None:
-            container[key] = copy.deepcopy(value)
+            container[key] = clone(value)
         return _equal(container[key], value)
 
     applied = whole("cpu", vmi, preset.get("cpu")) or applied
@@ -287,7 +287,7 @@ def merge_domain(preset: Mapping[str, Any], vmi: dict[str, Any]) -> bool:
     preset_clock = preset.get("clock")
     if isinstance(preset_clock, dict):
         if vmi.get("clock") is None:
-            vmi["clock"] = copy.deepcopy(_clock_offset(preset_clock))
+            vmi["clock"] = clone(_clock_offset(preset_clock))
         if _equal(vmi["clock"], preset_clock):
             applied = True
         if preset_clock.get("timer") is not None:

@@ -7,8 +7,9 @@ non-pointer field to its zero value removes the key, because Go's ``omitempty`` 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from ..jsoncopy import clone as json_clone
 
 Json = dict[str, Any]
 
@@ -41,7 +42,7 @@ def set_scalar(parent: Json, key: str, value: Any) -> None:
 
 def clone(value: Any) -> Any:
     """A deep copy (Go's ``DeepCopy``) so the source objects are never shared with the result."""
-    return copy.deepcopy(value)
+    return json_clone(value)
 
 
 class Provenance:

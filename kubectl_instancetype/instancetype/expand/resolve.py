@@ -48,7 +48,10 @@ def _get(fetch: Fetch, kind: str, name: str, namespace: str) -> Json:
         raise ResolveError("resource name may not be empty")
     found = fetch(kind, name, namespace)
     if found is None:
-        raise ResolveError(f'{QUALIFIED[kind]} "{name}" not found')
+        from ...golang.strconv import go_quote
+
+        # apimachinery's NewNotFound: "%s %q not found" (a name with control characters shows Go's escapes)
+        raise ResolveError(f"{QUALIFIED[kind]} {go_quote(name)} not found")
     return found
 
 
