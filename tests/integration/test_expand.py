@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from kubectl_instancetype.catalog.loader import load_catalog
+from kubectl_instancetype.instancetype.expand import expand_vm
 from kubectl_instancetype.kube.transport import Transport
 from tests.conftest import EXPAND_NS as NS
 from tests.conftest import halted_vm, revised, run_on
