@@ -994,7 +994,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--explain': {'help': 'Print the chain of objects read for each matcher below the table.',
                                    'value': False},
                      '--filename': {'file': True,
-                                    'help': 'A VirtualMachine in YAML or JSON; - reads stdin.',
+                                    'help': 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the '
+                                            'PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: '
+                                            'those are read from the file before the cluster.',
                                     'value': True},
                      '--help': {'help': 'help for infer', 'value': False},
                      '--insecure-registry': {'help': 'infer image: talk plain HTTP to the registry.', 'value': False},
@@ -1015,7 +1017,11 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True},
-                     '-f': {'file': True, 'help': 'A VirtualMachine in YAML or JSON; - reads stdin.', 'value': True},
+                     '-f': {'file': True,
+                            'help': 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, '
+                                    'DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read '
+                                    'from the file before the cluster.',
+                            'value': True},
                      '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                             'live': 'namespaces',
                             'value': True},

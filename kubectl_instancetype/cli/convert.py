@@ -11,7 +11,10 @@ EXAMPLES = """\
   # Convert flavors, v1alpha1/v1alpha2 objects and VMs using spec.flavor; print the v1beta1 objects
   kubectl instancetype convert -f old.yaml
 
-  # Convert presets and report which VMs of a file they match, with the conflicts KubeVirt would have reported
+  # Convert presets and the VMs or VMIs of the same file; report which of them each preset matches
+  kubectl instancetype convert -f presets-and-vms.yaml
+
+  # Convert presets and report which VMs of another file they match, with the conflicts KubeVirt would have reported
   kubectl instancetype convert -f presets.yaml --vms vms.yaml
 
   # The same against the VMs of the current namespace, then create the converted objects
@@ -96,7 +99,7 @@ class ConvertOptions:
 def run(env, opts: ConvertOptions, session) -> None:
     """Convert, warn, report the presets' matches, then print the objects or create them."""
     from ..output import messages
-    from ..usecases.converting import apply_converted, convert_file, match_presets
+    from ..usecases.converting import apply_converted, convert_file, match_presets, nothing_written
 
     conversion = convert_file(opts.filename, env.stdin, default_memory=opts.memory)
     for warning in conversion.warnings:
@@ -106,6 +109,10 @@ def run(env, opts: ConvertOptions, session) -> None:
     )
     for line in report or ():
         messages.info(env, line)
+    empty = nothing_written(conversion, opts.filename)
+    if empty is not None:
+        messages.warn(env, empty)
+        return
     if not opts.apply:
         _print(env, opts.output, conversion.objects)
         return

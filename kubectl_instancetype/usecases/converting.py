@@ -34,9 +34,12 @@ def match_presets(
     stdin: IO[str] | None = None,
     session: Session | None = None,
 ) -> list[str] | None:
-    """What KubeVirt would have made of the presets for each VirtualMachine of ``vms_file`` or, with a
-    ``session``, of the session's namespace: one line each (None when there is nothing to match against)."""
-    from ..instancetype.convert import report_presets
+    """What KubeVirt would have made of the presets for each VirtualMachine of ``vms_file``, with a ``session``
+    of the session's namespace, else of the input itself (VirtualMachines and VirtualMachineInstances next to the
+    presets, as ``expand -f`` reads the types next to its VMs): one line each. Presets with nothing to match
+    against get a line naming their selector and how to see the VMs they match; None when there are no presets
+    and no VMs were given."""
+    from ..instancetype.convert import format_selector, report_presets
 
     vms: list[dict[str, Any]]
     if vms_file is not None:
@@ -48,11 +51,26 @@ def match_presets(
 
         pages = session.client().list_pages(VIRTUAL_MACHINES, session.namespace)
         vms = [item for page in pages for item in page.get("items") or ()]
+    elif conversion.presets and conversion.vms:
+        vms = conversion.vms
+    elif conversion.presets:
+        return [
+            f"{preset.kind} {preset.name} selects {format_selector(preset.selector)}: to see which VMs it matches and "
+            "what each should reference, put them in the same input or pass --vms FILE or --from-cluster"
+            for preset in conversion.presets
+        ]
     else:
         return None
     if not conversion.presets:
         return [NO_PRESETS]
     return report_presets(conversion.presets, vms)
+
+
+def nothing_written(conversion: Conversion, source: str) -> str | None:
+    """The warning for a conversion that wrote no object (None when it wrote some)."""
+    from ..instancetype.convert import nothing_written as explain
+
+    return None if conversion.objects else explain(conversion, source)
 
 
 def apply_converted(session: Session, conversion: Conversion, created: Callable[[str], None]) -> list[str]:

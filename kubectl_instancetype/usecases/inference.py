@@ -128,6 +128,30 @@ def _virt_api_may_not_read(client: Client, resource: Resource, namespace: str, n
     return virt_api_may_get(client, resource.group, resource.plural, namespace, name) is False
 
 
+def file_then_cluster_lookup(session: Session, objects: list[dict[str, Any]], namespace: str) -> infer.Lookup:
+    """The resolver's look-up over ``objects`` (from a file; one without a namespace is in ``namespace``), then
+    the session's cluster, connected only when an object is not in the file."""
+    local = {
+        (
+            str(obj.get("kind")),
+            str((obj.get("metadata") or {}).get("namespace") or namespace),
+            str((obj.get("metadata") or {}).get("name") or ""),
+        ): obj
+        for obj in objects
+    }
+    cluster: list[infer.Lookup] = []
+
+    def lookup(kind: str, at: str, name: str) -> Mapping[str, Any]:
+        found = local.get((kind, at, name))
+        if found is not None:
+            return found
+        if not cluster:
+            cluster.append(cluster_lookup(session.client()))
+        return cluster[0](kind, at, name)
+
+    return lookup
+
+
 GENERIC_NOT_FOUND = "the server could not find the requested resource"
 
 

@@ -216,3 +216,39 @@ def test_field_tables_match_kubevirt_schemas(control_plane) -> None:
         for key, children in table.items():
             if children is not None:
                 assert set(spec[key]["properties"]) == children, f"{kind} spec.{key}"
+
+
+def test_presets_and_vms_of_one_file_apply_together(cli, control_plane, tmp_path, cleanup) -> None:
+    """A preset next to the VMs it matches: the report comes from the file's own VMs, and --apply creates the
+    preference and the VMs (the preference first) on the real API server."""
+    namespace = "convert-one-file"
+    control_plane.ensure_namespace(namespace)
+    case = GOLDEN / "default-features-preset"
+    both = tmp_path / "both.yaml"
+    both.write_text((case / "input.yaml").read_text() + "\n---\n" + (case / "vms.yaml").read_text())
+    result = cli("convert", "-f", str(both), "--apply", "-n", namespace)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (case / "expected-stderr").read_text()
+    created = result.stdout.splitlines()
+    assert created and all(line.endswith(" created") for line in created)
+    kinds = [line.split("/")[0] for line in created]
+    assert kinds.index("virtualmachinepreference.instancetype.kubevirt.io") < kinds.index("virtualmachine.kubevirt.io")
+    for line in created:
+        resource, name = line.removesuffix(" created").split("/")
+        kind = {"virtualmachinepreference.instancetype.kubevirt.io": "VirtualMachinePreference"}.get(
+            resource, "VirtualMachine"
+        )
+        api = "instancetype.kubevirt.io/v1beta1" if kind != "VirtualMachine" else "kubevirt.io/v1"
+        obj = {"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": namespace}}
+        cleanup.append(obj)
+        assert control_plane.get(obj) is not None
+
+
+def test_a_file_that_converts_to_nothing_creates_nothing(cli, control_plane, tmp_path) -> None:
+    lone = tmp_path / "small.yaml"
+    lone.write_text((GOLDEN / "preset-vmis" / "input.yaml").read_text().split("\n---\n")[0])
+    result = cli("convert", "-f", str(lone), "--apply", "-n", NAMESPACE)
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert "Warning: nothing to write: VirtualMachineInstancePreset small-qemu (selector: kubevirt.io/size=small)" in (
+        result.stderr
+    )

@@ -133,3 +133,60 @@ def test_an_empty_input_is_an_error() -> None:
 
     result = run_cli(["convert", "-f", "-"], stdin="")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", "error: no objects passed to convert\n")
+
+
+@pytest.mark.parametrize("case", ["preset-vmis", "full-preset", "windows-10-preset", "default-features-preset"])
+def test_presets_match_the_vms_of_the_same_file(tmp_path, case) -> None:
+    """A preset next to the VMs or VMIs it matches reports as --vms with those VMs does; VMIs are not output."""
+    both = tmp_path / "both.yaml"
+    vms = (GOLDEN / case / "vms.yaml").read_text()
+    both.write_text((GOLDEN / case / "input.yaml").read_text() + "\n---\n" + vms)
+    result = run_cli(["convert", "-f", str(both)], environ={"KUBECONFIG": "/nonexistent/config"})
+    separate = run_cli(
+        ["convert", "-f", str(GOLDEN / case / "input.yaml"), "--vms", str(GOLDEN / case / "vms.yaml")],
+        environ={"KUBECONFIG": "/nonexistent/config"},
+    )
+    assert (result.exit_code, result.stderr) == (0, (GOLDEN / case / "expected-stderr").read_text())
+    converted_vms = run_cli(["convert", "-f", str(GOLDEN / case / "vms.yaml")], environ={"KUBECONFIG": "/x"})
+    if "kind: VirtualMachineInstance\n" in vms:
+        assert result.stdout == separate.stdout
+    else:
+        assert result.stdout == separate.stdout + "---\n" + converted_vms.stdout
+
+
+def test_a_lone_preset_that_converts_to_nothing_says_why(tmp_path) -> None:
+    """The user guide's first preset (64M for kubevirt.io/size: small): no object, exit 0, one Warning saying what
+    was found, its selector and how to see the VMs it matches."""
+    lone = tmp_path / "small.yaml"
+    lone.write_text((GOLDEN / "preset-vmis" / "input.yaml").read_text().split("\n---\n")[0])
+    result = run_cli(["convert", "-f", str(lone)], environ={"KUBECONFIG": "/nonexistent/config"})
+    assert (result.exit_code, result.stdout) == (0, "")
+    lines = result.stderr.splitlines()
+    assert lines[:2] == [
+        "Warning: VirtualMachineInstancePreset small-qemu: spec.domain.resources.requests.memory: 64M: a preference "
+        "cannot fix memory and the preset fixes no vCPU count for an instance type; not converted",
+        "Warning: VirtualMachineInstancePreset small-qemu: no preference-like settings; no VirtualMachinePreference "
+        "written",
+    ]
+    assert lines[2] == (
+        "VirtualMachineInstancePreset small-qemu selects kubevirt.io/size=small: to see which VMs it matches and what "
+        "each should reference, put them in the same input or pass --vms FILE or --from-cluster"
+    )
+    assert lines[3].startswith(
+        "Warning: nothing to write: VirtualMachineInstancePreset small-qemu (selector: kubevirt.io/size=small) "
+        "converted to no object; "
+    )
+    assert f"`kubectl instancetype convert -f {lone} --vms VMS.yaml` (or `--from-cluster`)" in lines[3]
+    assert len(lines) == 4
+
+
+def test_a_vmi_without_presets_is_refused_with_what_to_do(tmp_path) -> None:
+    vmi = tmp_path / "vmi.yaml"
+    vmi.write_text("apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata:\n  name: tiny\nspec: {}\n")
+    result = run_cli(["convert", "-f", str(vmi)], environ={"KUBECONFIG": "/nonexistent/config"})
+    assert result.exit_code == 1
+    assert result.stderr == (
+        'error: cannot convert VirtualMachineInstance "tiny": convert reads VirtualMachineInstances only to match the '
+        "VirtualMachineInstancePresets of the same input against them, and the input holds none; convert the "
+        "VirtualMachine that starts it\n"
+    )

@@ -32,7 +32,7 @@ from .report import report_presets
 from .schema import FLAVOR_GROUP, INSTANCETYPE_GROUP, INSTANCETYPE_KINDS, KUBEVIRT_GROUP, PREFERENCE_KINDS, PRESET_KINDS
 from .vms import convert_vm
 
-__all__ = ["Conversion", "Preset", "apply_order", "convert", "report_presets"]
+__all__ = ["Conversion", "Preset", "apply_order", "convert", "format_selector", "nothing_written", "report_presets"]
 
 
 def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None = None) -> Conversion:
@@ -56,12 +56,62 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
         ):
             conversion.objects.append(convert_type(obj, ctx, default_memory))
         elif group == KUBEVIRT_GROUP and kind == "VirtualMachine":
+            conversion.vms.append(obj)
             conversion.objects.append(convert_vm(obj, ctx, profiles))
+        elif group == KUBEVIRT_GROUP and kind == "VirtualMachineInstance":
+            # Read only to match presets of the same input against (presets acted on VMIs); nothing to convert.
+            conversion.vms.append(obj)
         elif group == KUBEVIRT_GROUP and kind in PRESET_KINDS:
             conversion.objects.extend(convert_preset(obj, ctx, conversion))
         else:
             raise _unsupported(obj)
+    if not conversion.presets:
+        for obj in conversion.vms:
+            if obj.get("kind") == "VirtualMachineInstance":
+                name = (obj.get("metadata") or {}).get("name") or ""
+                raise InputError(
+                    f'cannot convert VirtualMachineInstance "{name}": convert reads VirtualMachineInstances only to '
+                    "match the VirtualMachineInstancePresets of the same input against them, and the input holds "
+                    "none; convert the VirtualMachine that starts it"
+                )
     return conversion
+
+
+def format_selector(selector: Mapping[str, Any]) -> str:
+    """A label selector as apimachinery's ``metav1.FormatLabelSelector`` writes it (``<none>`` when empty)."""
+    parts = [f"{key}={value}" for key, value in sorted((selector.get("matchLabels") or {}).items())]
+    for expression in selector.get("matchExpressions") or ():
+        key, operator = expression.get("key"), str(expression.get("operator") or "")
+        values = ",".join(sorted(str(value) for value in expression.get("values") or ()))
+        if operator == "In":
+            parts.append(f"{key} in ({values})")
+        elif operator == "NotIn":
+            parts.append(f"{key} notin ({values})")
+        elif operator == "Exists":
+            parts.append(str(key))
+        elif operator == "DoesNotExist":
+            parts.append(f"!{key}")
+        else:
+            parts.append(f"{key} {operator} ({values})")
+    return ",".join(parts) or "<none>"
+
+
+def nothing_written(conversion: Conversion, source: str) -> str:
+    """Why a conversion of ``source`` wrote no object: what the input held and what to do instead."""
+    found = [
+        f"{preset.kind} {preset.name} (selector: {format_selector(preset.selector)})" for preset in conversion.presets
+    ]
+    found += [f"{vm.get('kind')} {(vm.get('metadata') or {}).get('name') or ''}" for vm in conversion.vms]
+    text = "nothing to write: " + (", ".join(found) if found else "the input") + " converted to no object"
+    if conversion.presets:
+        text += (
+            "; a preset becomes a preference only for its preference-like settings and an instance type only when "
+            "it fixes both the vCPU count and the memory (see the warnings above for what it held). The VMs it "
+            "matches keep what it gave them only if they set it themselves or reference an instance type: "
+            f"`kubectl instancetype convert -f {source} --vms VMS.yaml` (or `--from-cluster`) lists them, with "
+            "what the preset mechanism did to each"
+        )
+    return text
 
 
 def _unsupported(obj: Mapping[str, Any]) -> InputError:

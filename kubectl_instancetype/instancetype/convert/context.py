@@ -32,11 +32,14 @@ class Preset:
 
 @dataclass
 class Conversion:
-    """The converted objects (input order), the warnings about fields left behind, and the presets seen."""
+    """The converted objects (input order), the warnings about fields left behind, the presets seen, and the
+    VirtualMachines and VirtualMachineInstances of the input as read (what the presets are matched against when
+    no other VMs are given)."""
 
     objects: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     presets: list[Preset] = field(default_factory=list)
+    vms: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Context:
