@@ -552,7 +552,9 @@ def _headers(reader: Any, budget: int) -> dict[str, str]:
         if budget <= 0 or not line.endswith(b"\n"):
             raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
         name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
+        key, value = name.strip().lower(), value.strip()
+        # A repeated field is one list (RFC 9110 5.3): the API server sends one Warning header per warning.
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
 
 
 def _go_quote(text: str) -> str:
