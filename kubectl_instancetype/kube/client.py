@@ -339,10 +339,17 @@ def continue_token(body: bytes) -> str | None:
 
 
 def connect(
-    options: ConnectionOptions, environ: dict[str, str], home: str, log: Callable[[str], None] | None = None
+    options: ConnectionOptions,
+    environ: dict[str, str],
+    home: str,
+    log: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
-    ``log``, when given, receives one line per HTTP request (``-v 6`` and up).
+    ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
+    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once.
     """
-    return Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client = Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client.transport.warn = warn
+    return client

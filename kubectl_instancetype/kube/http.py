@@ -387,22 +387,27 @@ class Connection:
         pieces = (
             self._chunk_pieces() if "chunked" in headers.get("transfer-encoding", "").lower() else self._raw_pieces()
         )
-        pending = b""
+        # the pieces of the line not yet ended, joined once its newline arrives (no copy per piece)
+        pending: list[bytes] = []
+        size = 0
         try:
             for piece in pieces:
-                pending += piece
-                while True:
-                    end = pending.find(b"\n")
-                    if end < 0:
-                        break
-                    line, pending = pending[: end + 1], pending[end + 1 :]
-                    if len(line) > max_line:
+                start = 0
+                while (end := piece.find(b"\n", start)) >= 0:
+                    size += end + 1 - start
+                    if size > max_line:
                         raise BodyTooLarge(max_line)
-                    yield line
-                if len(pending) > max_line:
-                    raise BodyTooLarge(max_line)
-            if pending.strip():
-                yield pending
+                    pending.append(piece[start : end + 1])
+                    yield b"".join(pending)
+                    pending, size, start = [], 0, end + 1
+                if start < len(piece):
+                    size += len(piece) - start
+                    if size > max_line:
+                        raise BodyTooLarge(max_line)
+                    pending.append(piece[start:])
+            rest = b"".join(pending)
+            if rest.strip():
+                yield rest
         except TimeoutError as exc:
             if isinstance(exc, DeadlineExceeded) or self.deadline is None:
                 raise
@@ -547,7 +552,9 @@ def _headers(reader: Any, budget: int) -> dict[str, str]:
         if budget <= 0 or not line.endswith(b"\n"):
             raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
         name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
+        key, value = name.strip().lower(), value.strip()
+        # A repeated field is one list (RFC 9110 5.3): the API server sends one Warning header per warning.
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
 
 
 def _go_quote(text: str) -> str:

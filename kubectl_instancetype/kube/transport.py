@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -122,6 +123,24 @@ def _replayable(body: Body) -> bool:
     return body is None or isinstance(body, (bytes, bytearray, memoryview))
 
 
+_WARNING = re.compile(r'\s*(\d{3})\s+(\S+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"[^"]*")?\s*(?:,|$)')
+
+
+def parse_warnings(header: str) -> list[str]:
+    """The texts of a ``Warning`` header's code-299 warnings (``299 - "text"``, comma-separated), as client-go's
+    ``ParseWarningHeaders`` reads them; a malformed rest is ignored."""
+    texts = []
+    position = 0
+    while position < len(header):
+        match = _WARNING.match(header, position)
+        if match is None:
+            break
+        if match.group(1) == "299":
+            texts.append(re.sub(r"\\(.)", r"\1", match.group(3)))
+        position = match.end()
+    return texts
+
+
 class Transport:
     """One keep-alive connection to the API server, speaking JSON."""
 
@@ -145,6 +164,10 @@ class Transport:
         self._tls: Any = None
         self.requests_sent = 0
         self.sleep: Callable[[float], None] = time.sleep  # tests replace it with a fake clock
+        # The server's Warning headers (admission webhooks' warnings, deprecations), each shown once, as
+        # kubectl's warning writer with deduplication shows them (k8s.io/client-go/rest/warnings.go).
+        self.warn: Callable[[str], None] | None = None
+        self._warned: set[str] = set()
 
     def _connect(self, url: URL | None = None) -> Connection:
         url = url or self.url
@@ -445,6 +468,11 @@ class Transport:
                 self.close()
                 raise kube_errors.transport_error(exc, url.host, url.host_port) from exc
             self.requests_sent += 1
+            if self.warn is not None and "warning" in response.headers:
+                for text in parse_warnings(response.headers["warning"]):
+                    if text not in self._warned:
+                        self._warned.add(text)
+                        self.warn(text)
             if self.log:
                 # kubectl -v=6 prints the same line for every request it sends.
                 elapsed = int((time.monotonic() - started) * 1000)

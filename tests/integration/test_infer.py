@@ -32,7 +32,7 @@ pytestmark = pytest.mark.controlplane
 
 
 @pytest.fixture(scope="module")
-def volumes(control_plane) -> None:
+def volumes(control_plane, virt_api_reads_snapshots) -> None:
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
     for obj in OBJECTS:

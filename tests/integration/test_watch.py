@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,36 @@ def test_quiet_watches_match_kubectl(control_plane) -> None:
                 if process.poll() is None:
                     process.kill()
         control_plane.delete(instancetype("watching-quiet", "q-one", 1))
+
+
+def test_ctrl_c_ends_both_alike(control_plane) -> None:
+    """SIGINT while watching: the plugin ends as kubectl get -w does (same exit status, nothing on stderr)."""
+    import signal
+
+    control_plane.ensure_namespace("watching-sigint")
+    control_plane.apply(instancetype("watching-sigint", "s-one", 1))
+    kubeconfig = control_plane.kubeconfig("admin")
+    flags = ["-n", "watching-sigint", "-w", "-o", "name"]
+    pair = (
+        start([*PLUGIN, "list", "vmf", *flags], kubeconfig),
+        start(
+            [str(control_plane.kubectl), "--kubeconfig", str(kubeconfig), "get", "virtualmachineinstancetypes", *flags],
+            kubeconfig,
+        ),
+    )
+    try:
+        firsts = [first_lines(process, 1) for process in pair]
+        time.sleep(1)  # the watch requests are open
+        answers = []
+        for process in pair:
+            process.send_signal(signal.SIGINT)
+            rest, errors = process.communicate(timeout=30)
+            answers.append((process.returncode, rest, errors))
+    finally:
+        for process in pair:
+            if process.poll() is None:
+                process.kill()
+        control_plane.delete(instancetype("watching-sigint", "s-one", 1))
+    assert firsts[0] == firsts[1]
+    assert answers[0] == answers[1]
+    assert answers[0][2] == b""

@@ -148,3 +148,67 @@ def test_ctrl_c_ends_the_watch_with_exit_1_and_no_message(tmp_path: Path, monkey
     # kubectl's interrupt handler (k8s.io/kubectl/pkg/util/interrupt) exits 1 without a message
     assert (result.exit_code, result.stderr) == (1, "")
     assert [line.rpartition("/")[2] for line in result.stdout.splitlines()] == ["a", "b"]
+
+
+def test_all_namespaces_watches_the_collection_with_a_namespace_column(tmp_path: Path) -> None:
+    other = instancetype("z")
+    other["metadata"]["namespace"] = "other"
+    server = serve([instancetype("a")], [("ADDED", other)], hang=20)
+    try:
+        result = run(tmp_path, server, "-A", "-w", "--request-timeout", "1s")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    assert [line.split()[:2] for line in result.stdout.splitlines()] == [
+        ["NAMESPACE", "NAME"],
+        ["ns", "a"],
+        ["other", "z"],
+    ]
+    assert server.requests[1].startswith(
+        b"GET /apis/instancetype.kubevirt.io/v1beta1/virtualmachineinstancetypes?watch=1&resourceVersion=7 "
+    )
+
+
+@pytest.mark.parametrize("split", [1, 3, 7, 4096])
+def test_event_lines_survive_any_chunking(tmp_path: Path, split: int) -> None:
+    lines = [json.dumps({"type": "ADDED", "object": instancetype(f"n{index}")}).encode() + b"\n" for index in range(3)]
+    data = b"".join(lines)
+    raw = b"".join(chunk(data[start : start + split]) for start in range(0, len(data), split))
+    server = serve([], [], raw=raw, hang=20)
+    try:
+        result = run(tmp_path, server, "-w", "--request-timeout", "1s", "-o", "name")
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+    assert [line.rpartition("/")[2] for line in result.stdout.splitlines()] == ["n0", "n1", "n2"]
+
+
+def test_sigint_while_the_stream_waits_exits_1_without_a_traceback(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    server = serve([instancetype("a")], [], hang=20)
+    command = "import sys; from kubectl_instancetype.cli.main import main; sys.exit(main())"
+    process = subprocess.Popen(
+        [sys.executable, "-c", command, "list", "vmf", "-w", "-o", "name"],
+        env={**os.environ, "KUBECONFIG": str(kubeconfig(tmp_path, server.url)), "HOME": "/nonexistent"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # listed: the watch is open (or about to be)
+        deadline = time.monotonic() + 20
+        while len(server.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        rest, errors = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        server.close()
+    assert first.endswith(b"/a\n") and rest == b""
+    assert (process.returncode, errors) == (1, b"")
