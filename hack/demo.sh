@@ -28,13 +28,29 @@ step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium 
 kubectl delete virtualmachine demo-fedora -n demo --ignore-not-found >/dev/null
 step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium --preference fedora \
   --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo
+kubectl delete virtualmachine demo-halted -n demo --ignore-not-found >/dev/null
+step kubectl instancetype create vm --name demo-halted --instancetype u1.small --preference fedora \
+  --run-strategy Halted --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo
+# KubeVirt's virt-controller stores a ControllerRevision per type and starts demo-fedora (no kubelet here:
+# its VMI stays Scheduling, so the VM shows Starting; demo-halted shows Stopped).
+kubectl wait vm/demo-fedora vm/demo-halted -n demo --timeout=60s \
+  --for=jsonpath='{.status.instancetypeRef.controllerRevisionRef.name}' >/dev/null 2>&1 || true
 step kubectl get virtualmachines -n demo
+step kubectl instancetype revisions vm/demo-fedora -n demo
 step kubectl instancetype expand vm/demo-fedora -n demo --diff
 step kubectl instancetype expand vm/demo-fedora -n demo --explain
-step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --plan
 step kubectl instancetype usage virtualmachineclusterinstancetype/u1.medium -n demo
 step kubectl instancetype lint --all
-step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo || true
+step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --plan
+# The controller's answer (--wait): a new revision, the VMI's sockets live-updated, memory only after a restart.
+step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --wait --timeout 60s
+step kubectl instancetype revisions vm/demo-fedora -n demo
+step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"
+"}'
+step kubectl get vm demo-fedora -n demo \
+  -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"
+"}'
+step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo --dry-run=server || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5
 step kubectl instancetype recommend --preference windows.11 --class general.purpose --max 2 --show-rejected

@@ -74,7 +74,8 @@ class InferOptions:
             "-f",
             "--filename",
             metavar="FILE",
-            help="A VirtualMachine in YAML or JSON; - reads stdin.",
+            help="A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources "
+            "and VolumeSnapshots its inference reads: those are read from the file before the cluster.",
             show_default=False,
         ),
     ] = None
@@ -124,8 +125,7 @@ def run(env, opts: InferOptions, session) -> None:
         result = infer.infer_image(session, opts.name, opts.platform, insecure=opts.insecure_registry)
         _report_image(env, result, opts.output, opts.explain)
     elif opts.filename is not None:
-        vm = infer.read_vm(opts.filename, env.stdin)
-        _report_vm(env, infer.infer_vm(session, vm), opts.output, opts.explain)
+        _report_vm(env, infer.infer_vm(session, infer.read_vm(opts.filename, env.stdin)), opts.output, opts.explain)
     elif opts.kind == "VirtualMachine":
         _report_vm(env, infer.infer_stored_vm(session, opts.name), opts.output, opts.explain)
     else:

@@ -96,6 +96,32 @@ class ListOptions:
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = 500
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "-w",
+            "--watch",
+            help="After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, "
+            "--cluster or --namespaced); --request-timeout or Ctrl-C ends it.",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = False
+    watch_only: Annotated[
+        bool,
+        typer.Option(
+            "--watch-only",
+            help="Watch for changes without listing first.",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = False
+    output_watch_events: Annotated[
+        bool,
+        typer.Option(
+            "--output-watch-events",
+            help="With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
@@ -116,6 +142,18 @@ class ListOptions:
             namespaced_only=self.scope.namespaced_only,
             chunk_size=self.chunk_size,
         )
+        if self.watch or self.watch_only:
+            query = self.query
+            if not (query.cluster_only or query.namespaced_only):
+                # kubectl get: "watch is only supported on individual resources and resource collections, but N
+                # resources were found" (k8s.io/kubectl/pkg/cmd/get/get.go); both scopes are two resources.
+                raise options.UsageError(
+                    "watch is only supported on individual resources and resource collections, but 2 resources "
+                    "were found: watch one scope, e.g. list vmcf -w (cluster-wide) or list vmf -w (namespaced), "
+                    "or add --cluster or --namespaced"
+                )
+            if self.filters.compatible_with:
+                raise options.UsageError("--compatible-with cannot be used with --watch or --watch-only")
 
 
 @options.dataclass
@@ -142,6 +180,27 @@ def run(env, opts: ListOptions, session) -> None:
     out = opts.output
     table = TableOptions(out.show_labels, out.labels, out.show_kind, query.all_namespaces and not query.cluster_only)
     row_of, columns = row_function(query.what, out.format, age=True, now=env.clock(), table=table)
+    if opts.watch or opts.watch_only:
+        from ..output.listing import print_watch
+        from ..usecases.watching import watch_cluster
+
+        try:
+            watching = watch_cluster(session, query, row_of, watch_only=opts.watch_only)
+            print_watch(
+                env,
+                watching,
+                out.format,
+                columns,
+                no_headers=out.no_headers,
+                with_events=opts.output_watch_events,
+                allow_missing_keys=out.allow_missing_keys,
+            )
+        except KeyboardInterrupt:
+            # kubectl's interrupt handler ends a watch on SIGINT with exit 1 and no message
+            # (k8s.io/kubectl/pkg/util/interrupt).
+            env.stdout.flush()
+            raise typer.Exit(1) from None
+        return
     listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with)
     in_namespace = query.namespaced_only and not query.all_namespaces
     print_listing(

@@ -482,3 +482,39 @@ def _unknown_kind(word: str) -> str:
     return (
         f'unknown kind "{word}": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl names){hint}'
     )
+
+
+@options.dataclass
+class SelectionFlags:
+    """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector and
+    ``--hide-deprecated`` (their --class is their own flag, passed to :meth:`query_parts`)."""
+
+    selector: Annotated[
+        Optional[str],
+        typer.Option(
+            "-l",
+            "--selector",
+            click_type=options.NON_BLANK,
+            metavar="SELECTOR",
+            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    hide_deprecated: Annotated[
+        bool,
+        typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
+    ] = False
+
+    def query_parts(self, klass: Optional[str]) -> tuple[str, Any]:
+        """(the label selector, the client-side RangeFilter) for instance types with --class ``klass``."""
+        from ..instancetype import listing
+
+        selected = listing.Filters(klass=klass, selector=self.selector, hide_deprecated=self.hide_deprecated)
+        try:
+            return (
+                listing.label_selector(selected, listing.INSTANCETYPES),
+                listing.RangeFilter.from_filters(selected, listing.INSTANCETYPES),
+            )
+        except listing.FilterError as exc:
+            raise options.UsageError(str(exc)) from exc

@@ -4,25 +4,28 @@ tabulate is imported here only (about 25 ms, measured in docs/finding.md): no ot
 """
 
 import dataclasses
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
+from .list_options import FILTER_PANEL, SelectionFlags
 
 FORMATS = ("plain", "github", "grid")
 
 HELP = """Show the instance types as a matrix: series (rows) by size (columns), each cell vCPU/memory.
 
 Cluster-scoped instance types and those of the namespace are shown (--cluster or --namespaced for one
-scope); --catalog shows the embedded common-instancetypes catalog instead (no cluster needed). The *1gi
+scope; -l, --class and --hide-deprecated filter them as list does); --catalog shows the embedded common-instancetypes catalog instead (no cluster needed). The *1gi
 sizes of cx1 and m1 (1Gi hugepages) have rows of their own; custom series and sizes come last.
 
 \b
 Examples:
   kubectl instancetype matrix
   kubectl instancetype matrix --catalog --format github
+  kubectl instancetype matrix --catalog --hide-deprecated --class general.purpose
+  kubectl instancetype matrix --catalog --class general.purpose -o name
   kubectl instancetype matrix --namespaced -n dev --format grid"""
 
 
@@ -44,22 +47,49 @@ class MatrixOptions:
     ] = "plain"
     cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped instance types.")] = False
     namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced instance types.")] = False
+    klass: Annotated[
+        Optional[str],
+        typer.Option(
+            "--class",
+            click_type=options.NON_BLANK,
+            metavar="CLASS",
+            help="Series class, e.g. general.purpose, compute.exclusive.",
+            rich_help_panel=FILTER_PANEL,
+            show_default=False,
+        ),
+    ] = None
+    selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="Print the instance types of the matrix instead: yaml, json, name or a kubectl template "
+            "(jsonpath=..., go-template=..., custom-columns=...).",
+            show_default=False,
+        ),
+    ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
     def validate(self) -> None:
         """The format is tabulate's; one scope at most."""
-        from ..instancetype.listing import INSTANCETYPES, RangeFilter
+        from ..instancetype.listing import INSTANCETYPES
+        from ..output.printers import OBJECT_FORMATS, TEMPLATE_FORMATS, check_output_format
         from ..usecases.listing import Query
 
+        if self.output:
+            check_output_format(self.output, OBJECT_FORMATS + TEMPLATE_FORMATS)
         if self.fmt not in FORMATS:
             raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
         if self.cluster_only and self.namespaced_only:
             raise options.UsageError("--cluster and --namespaced cannot be used together")
+        label_selector, ranges = self.selection.query_parts(self.klass)
         self.query = Query(
             what=INSTANCETYPES,
-            label_selector="",
-            ranges=RangeFilter(what=INSTANCETYPES),
+            label_selector=label_selector,
+            ranges=ranges,
             # the catalog's namespaced copies equal its cluster objects
             cluster_only=self.cluster_only or (self.source.catalog and not self.namespaced_only),
             namespaced_only=self.namespaced_only,
@@ -79,6 +109,16 @@ def run(env, opts: MatrixOptions, session) -> None:
     )
     for warning in result.warnings:
         messages.warn(env, warning)
+    if opts.output:
+        from ..kube import resources
+        from ..output.printers import print_objects
+
+        names = [
+            (resources.INSTANCETYPES if namespace else resources.CLUSTER_INSTANCETYPES).name_of(obj["metadata"]["name"])
+            for obj, namespace in result.objects
+        ]
+        print_objects(env, opts.output, [obj for obj, _ in result.objects], names)  # kubectl: an empty List
+        return
     if not result.rows:
         messages.info(env, "No resources found")
         return

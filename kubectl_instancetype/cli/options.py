@@ -364,7 +364,7 @@ class ConnectionFlags:
         """The :class:`~..kube.session.Session` for these flags (nothing is checked, read or opened until asked
         for: ``version --client`` never parses them)."""
         from ..kube.session import Session
-        from ..output.messages import request_logger
+        from ..output.messages import request_logger, warn
 
         return Session(
             self.connection_options,
@@ -372,6 +372,7 @@ class ConnectionFlags:
             env.home(),
             log=request_logger(env),
             verbosity=self.verbosity,
+            warn=lambda text: warn(env, text),
         )
 
 

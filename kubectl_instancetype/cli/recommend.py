@@ -7,19 +7,24 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
+from .list_options import ScopeFlags, SelectionFlags
 
-HELP = """Rank the instance types that satisfy a preference's requirements, smallest first.
+HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
+first.
 
 An instance type fits when a VirtualMachine using it with the preference would pass KubeVirt's admission:
 enough vCPUs (and a vCPU count the preference's spread topology can divide), enough memory, the required
-architecture; and when it meets --min-cpu and --min-memory. Ranking: vCPUs, then memory, then overcommit
-(none first), then the fewest special features (dedicated CPUs, hugepages, NUMA, realtime), then name.
-Cluster-scoped instance types and those of the namespace are considered; --catalog uses the embedded
-common-instancetypes catalog instead (no cluster needed).
+architecture; and when it meets --min-cpu and --min-memory. Without --preference only the minimums count.
+Ranking (the cost order): vCPUs, then memory, then overcommit (none first), then the fewest special features
+(dedicated CPUs, hugepages, NUMA, realtime), then name: at the same size a general-purpose type comes before a
+dedicated, realtime or hugepages one. -o wide adds REASON: the fit, and what ranked the type after the one
+above it. Cluster-scoped instance types and those of the namespace are considered (--cluster or --namespaced
+for one scope); --catalog uses the embedded common-instancetypes catalog instead (no cluster needed).
 
 \b
 Examples:
   kubectl instancetype recommend --preference fedora
+  kubectl instancetype recommend --min-cpu 4 --min-memory 16Gi --hide-deprecated --catalog -o wide
   kubectl instancetype recommend --preference windows.11 --class general.purpose --max 3 -o wide
   kubectl instancetype recommend --preference rhel.9.dpdk --catalog --show-rejected
   kubectl instancetype recommend --preference virtualmachinepreference/my-pref -n dev -o name"""
@@ -39,7 +44,7 @@ class RecommendOptions:
     """Rank the instance types that fit a preference."""
 
     preference: Annotated[
-        str,
+        Optional[str],
         typer.Option(
             "--preference",
             click_type=options.NON_BLANK,
@@ -47,7 +52,7 @@ class RecommendOptions:
             help="The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.",
             show_default=False,
         ),
-    ]
+    ] = None
     min_cpu: Annotated[
         Optional[int],
         typer.Option("--min-cpu", click_type=options.GO_INT, metavar="N", help="At least N vCPUs.", show_default=False),
@@ -89,6 +94,8 @@ class RecommendOptions:
         ),
     ] = None
     source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
+    selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
+    scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     show_rejected: Annotated[
         bool,
         typer.Option(
@@ -117,7 +124,7 @@ class RecommendOptions:
     def validate(self) -> None:
         """-o, the minimums and the preference reference are well-formed (before any request)."""
         from ..golang.quantity import QuantityError, parse_quantity
-        from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX, RangeFilter
+        from ..instancetype.listing import INSTANCETYPES
         from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, TEMPLATE_FORMATS, check_output_format
         from ..usecases.listing import Query
         from ..usecases.recommend import parse_preference_reference
@@ -131,12 +138,19 @@ class RecommendOptions:
                 parse_quantity(self.min_memory)
             except QuantityError as exc:
                 raise options.UsageError(f"invalid --min-memory quantity {self.min_memory!r}: {exc}") from None
-        parse_preference_reference(self.preference)  # a malformed reference fails before any request
+        if self.preference is None:
+            if self.min_cpu is None and self.min_memory is None:
+                raise options.UsageError("specify --preference, --min-cpu or --min-memory")
+        else:
+            parse_preference_reference(self.preference)  # a malformed reference fails before any request
+        label_selector, ranges = self.selection.query_parts(self.klass)
         self.query = Query(
             what=INSTANCETYPES,
-            label_selector=f"{LABEL_PREFIX}class={self.klass}" if self.klass else "",
-            ranges=RangeFilter(what=INSTANCETYPES),
-            cluster_only=self.source.catalog,
+            label_selector=label_selector,
+            ranges=ranges,
+            # the catalog's namespaced copies equal its cluster objects
+            cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
+            namespaced_only=self.scope.namespaced_only,
         )
 
 
@@ -160,7 +174,7 @@ def run(env, opts: RecommendOptions, session) -> None:
     )
 
 
-def _print(env, result, preference: str, *, output: str, no_headers: bool, show_rejected: bool) -> None:
+def _print(env, result, preference, *, output: str, no_headers: bool, show_rejected: bool) -> None:
     from ..kube import resources
     from ..output import messages
 
@@ -180,7 +194,7 @@ def _print(env, result, preference: str, *, output: str, no_headers: bool, show_
         ]
         print_objects(env, output, objects, names)
         if not objects:
-            messages.info(env, f'No instance type fits preference "{preference}"')
+            messages.info(env, "No instance type fits " + _wanted(preference))
         return
     from ..output.columns import CellContext
     from ..output.recommend_columns import recommend_columns, recommend_headers, recommend_row
@@ -189,16 +203,27 @@ def _print(env, result, preference: str, *, output: str, no_headers: bool, show_
     with_reason = output == "wide" or show_rejected
     columns = recommend_columns(wide=output == "wide")
     context = CellContext(env.clock())
-    rows = [
-        recommend_row(columns, c.obj, c.namespace, context, c.verdict.reason if with_reason else None)
-        for c in result.fitting
-    ]
+    from ..instancetype.recommend import rank_reason
+
+    rows = []
+    previous = None
+    for c in result.fitting:
+        reason = None
+        if with_reason:
+            why = rank_reason(c.obj.get("spec") or {}, c.key, previous)
+            reason = f"{c.verdict.reason}; {why}" if c.verdict.reason else why
+        rows.append(recommend_row(columns, c.obj, c.namespace, context, reason))
+        previous = c.key
     if show_rejected:
         rows += [
             recommend_row(columns, c.obj, c.namespace, context, "rejected: " + c.verdict.reason)
             for c in result.near_misses
         ]
     if not result.fitting:
-        messages.info(env, f'No instance type fits preference "{preference}" ({result.considered} considered)')
+        messages.info(env, f"No instance type fits {_wanted(preference)} ({result.considered} considered)")
     if rows:
         env.stdout.write(render_table(None if no_headers else recommend_headers(columns, reason=with_reason), rows))
+
+
+def _wanted(preference) -> str:
+    return f'preference "{preference}"' if preference is not None else "the minimums"

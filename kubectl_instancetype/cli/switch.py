@@ -146,7 +146,13 @@ def run(env, opts: SwitchOptions, session) -> None:
         messages.warn(env, warning)
     for change in plan.changes:
         if change.cleared_revision:
-            what = "written by the controller (KubeVirt v1.4 or older)" if plan.flavour == SPEC_REVISIONS else "pinned"
+            # Only KubeVirt v1.4 and older write revisionName; on v1.5+ a user pins it. The VM alone cannot
+            # tell the two apart without status references, so neither is claimed then.
+            what = (
+                "written by the controller on KubeVirt v1.4 or older, or pinned"
+                if plan.flavour == SPEC_REVISIONS
+                else "pinned"
+            )
             messages.info(
                 env, f"clearing spec.{change.key}.revisionName ({what}) so that the new {change.key} is taken"
             )

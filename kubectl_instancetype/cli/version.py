@@ -12,14 +12,16 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "version",
-        help="Print the plugin version and, when a cluster answers, the server's Kubernetes version.",
+        help="Print the plugin version and, when a cluster answers, the versions of its Kubernetes API server, "
+        "KubeVirt (virt-api, else the KubeVirt resource) and CDI (when installed).",
         short_help="Print the plugin and server versions.",
     )(options.command(VersionOptions, run))
 
 
 @options.dataclass
 class VersionOptions:
-    """Print ``Client Version`` and, unless ``--client``, ``Server Version`` like ``kubectl version``."""
+    """Print ``Client Version`` and, unless ``--client``, ``Server Version`` like ``kubectl version``, then
+    ``KubeVirt Version`` and ``CDI Version``."""
 
     client_only: Annotated[
         bool, typer.Option("--client", help="Print the plugin version only; do not contact the server.")
@@ -41,5 +43,11 @@ def run(env, opts: VersionOptions, session) -> None:
         # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.
         messages.error(env, result.problem.render())
         raise typer.Exit(1)
+    from ..output.terminal import escape
+
     if result.server is not None:
-        env.stdout.write(f"Server Version: {result.server}\n")
+        env.stdout.write(f"Server Version: {escape(result.server)}\n")
+    if result.kubevirt is not None:
+        env.stdout.write(f"KubeVirt Version: {escape(result.kubevirt.text())}\n")
+    if result.cdi is not None:
+        env.stdout.write(f"CDI Version: {escape(result.cdi.text())}\n")

@@ -48,6 +48,14 @@ UNSUPPORTED_SOURCE_REF_KIND = "unable to infer defaults from DataVolumeSourceRef
 MISSING_DATA_SOURCE_SOURCE = (
     "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC or DataVolumeSourceSnapshot"
 )
+# KubeVirt before v1.9 (PR #18337) follows no VolumeSnapshot: a DataSource without a PVC fails with this.
+MISSING_DATA_SOURCE_PVC = "unable to infer defaults from DataSource that doesn't provide DataVolumeSourcePVC"
+
+
+def _always() -> bool:
+    return True
+
+
 VOLUME_NOT_FOUND = "unable to find volume {} to infer defaults"
 
 NOT_FOUND = "not found"
@@ -130,8 +138,9 @@ class _Failure(Exception):
 class _Resolver:
     """One resolution for one pair of label keys: the Go functions of volume.go as methods."""
 
-    def __init__(self, lookup: Lookup, name_label: str, kind_label: str):
+    def __init__(self, lookup: Lookup, name_label: str, kind_label: str, snapshots: Callable[[], bool] = _always):
         self.lookup = lookup
+        self.snapshots = snapshots  # asked only when a VolumeSnapshot source is met (KubeVirt v1.9+ follows it)
         self.name_label = name_label
         self.kind_label = kind_label
         self.chain: list[Link] = []
@@ -199,7 +208,7 @@ class _Resolver:
                 if source.get("pvc") is not None:
                     pvc = _mapping(source["pvc"])
                     return self.from_pvc(_string(pvc.get("name")), _string(pvc.get("namespace")))
-                if source.get("snapshot") is not None:
+                if source.get("snapshot") is not None and self.snapshots():
                     snapshot = _mapping(source["snapshot"])
                     return self.from_volume_snapshot(_string(snapshot.get("name")), _string(snapshot.get("namespace")))
             if spec.get("sourceRef") is not None:
@@ -226,6 +235,8 @@ class _Resolver:
         if source.get("pvc") is not None:
             pvc = _mapping(source["pvc"])
             return self.from_pvc(_string(pvc.get("name")), _string(pvc.get("namespace")))
+        if not self.snapshots():
+            raise _Failure(MISSING_DATA_SOURCE_PVC, ignorable=True)
         if source.get("snapshot") is not None:
             snapshot = _mapping(source["snapshot"])
             return self.from_volume_snapshot(_string(snapshot.get("name")), _string(snapshot.get("namespace")))
@@ -241,25 +252,36 @@ class _Resolver:
         return Resolution(name=name, kind=kind, chain=tuple(self.chain))
 
 
-def resolve_volume(vm: Mapping[str, Any], volume_name: str, matcher: str, lookup: Lookup) -> Resolution:
+def resolve_volume(
+    vm: Mapping[str, Any],
+    volume_name: str,
+    matcher: str,
+    lookup: Lookup,
+    *,
+    snapshots: Callable[[], bool] = _always,
+) -> Resolution:
     """Resolve ``matcher`` (``instancetype`` or ``preference``) from the VM volume ``volume_name``, as the webhook.
 
     The VM's namespace is ``metadata.namespace`` (the admission request's namespace; callers fill it in).
+    ``snapshots()`` says whether the server follows VolumeSnapshot sources (KubeVirt v1.9+); it is asked only
+    when one is met.
     """
     name_label, kind_label = MATCHERS[matcher]
-    resolver = _Resolver(lookup, name_label, kind_label)
+    resolver = _Resolver(lookup, name_label, kind_label, snapshots)
     return resolver.run(lambda: resolver.from_volumes(vm, volume_name))
 
 
 SOURCE_KINDS = (PVC, DATA_VOLUME, DATA_SOURCE, VOLUME_SNAPSHOT)
 
 
-def resolve_object(kind: str, namespace: str, name: str, matcher: str, lookup: Lookup) -> Resolution:
+def resolve_object(
+    kind: str, namespace: str, name: str, matcher: str, lookup: Lookup, *, snapshots: Callable[[], bool] = _always
+) -> Resolution:
     """Resolve ``matcher`` from one object, as a VM volume naming it would: a PVC or a VolumeSnapshot by its
     labels, a DataVolume by its labels then its source (its PVC when it is gone), a DataSource by its labels
     then its ``source.pvc`` / ``source.snapshot``."""
     name_label, kind_label = MATCHERS[matcher]
-    resolver = _Resolver(lookup, name_label, kind_label)
+    resolver = _Resolver(lookup, name_label, kind_label, snapshots)
     steps: dict[str, Callable[[], tuple[str, str]]] = {
         PVC: lambda: resolver.from_pvc(name, namespace),
         DATA_VOLUME: lambda: resolver.from_data_volume({}, name, namespace),
@@ -342,7 +364,9 @@ def validate_matchers(vm: Mapping[str, Any]) -> str | None:
     return None
 
 
-def resolve_matchers(vm: Mapping[str, Any], lookup: Lookup) -> InferenceResult:
+def resolve_matchers(
+    vm: Mapping[str, Any], lookup: Lookup, *, snapshots: Callable[[], bool] = _always
+) -> InferenceResult:
     """Run the webhook's matcher validation and inference on ``vm``: instance type first, then preference.
 
     Returns the VM as admission leaves it, what happened to each matcher, and KubeVirt's error when admission
@@ -364,7 +388,7 @@ def resolve_matchers(vm: Mapping[str, Any], lookup: Lookup) -> InferenceResult:
             continue
         ignore = current.get("inferFromVolumeFailurePolicy") == IGNORE
         policy = IGNORE if ignore else REJECT
-        resolution = resolve_volume(result, volume, matcher, lookup)
+        resolution = resolve_volume(result, volume, matcher, lookup, snapshots=snapshots)
         if not resolution.ok:
             if resolution.ignorable and ignore:
                 del spec[matcher]

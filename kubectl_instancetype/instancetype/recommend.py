@@ -194,3 +194,38 @@ def near_miss(verdict: Verdict) -> bool:
 def series_of(name: str) -> str:
     """The series of a ``<series>.<size>`` name (common-instancetypes' parse rule: split at the first dot)."""
     return name.split(".", 1)[0]
+
+
+def feature_names(instancetype: Mapping[str, Any]) -> list[str]:
+    """The special placement features :func:`features` counts, by name."""
+    cpu, memory = instancetype.get("cpu") or {}, instancetype.get("memory") or {}
+    present = (
+        ("dedicated CPUs", bool(cpu.get("dedicatedCPUPlacement"))),
+        ("isolated emulator thread", bool(cpu.get("isolateEmulatorThread"))),
+        ("NUMA", "numa" in cpu),
+        ("realtime", "realtime" in cpu),
+        ("hugepages", bool(memory.get("hugepages"))),
+        ("GPUs", bool(instancetype.get("gpus"))),
+        ("host devices", bool(instancetype.get("hostDevices"))),
+    )
+    return [name for name, found in present if found]
+
+
+def rank_reason(instancetype: Mapping[str, Any], key: tuple[Any, ...], previous: tuple[Any, ...] | None) -> str:
+    """Why a type ranks where it does: the first part of :func:`rank_key` (the cost order) in which it follows
+    the type ranked above it."""
+    if previous is None:
+        return "ranked first: the smallest fit"
+    special = feature_names(instancetype)
+    reasons = (
+        f"more vCPUs than the one above ({key[0]} > {previous[0]})",
+        "more memory than the one above",
+        f"memory overcommitted {key[2]}% (more than the one above)",
+        "same size as the one above, more special features (" + (", ".join(special) or "?") + ")",
+        "same size and features as the one above; by name",
+        "same as the one above; by scope",
+    )
+    for index, reason in enumerate(reasons):
+        if key[index] != previous[index]:
+            return reason
+    return reasons[-1]

@@ -146,6 +146,43 @@ class Client:
             return
         yield from self._prefetched_pages(path, token, deadline)
 
+    def watch(
+        self,
+        resource: Resource,
+        namespace: str | None = None,
+        *,
+        label_selector: str | None = None,
+        resource_version: str | None = None,
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Watch ``resource`` from ``resource_version`` (client-go's ListWatch: ``?watch=1&resourceVersion=RV``)
+        and yield each event's type (ADDED, MODIFIED, DELETED) and object as it arrives; bookmarks are not
+        asked for. Ends when the server ends the watch or ``--request-timeout`` passes; an ERROR event (a
+        resourceVersion too old, for one) raises the API error its Status carries."""
+        import json
+
+        from . import errors as kube_errors
+
+        path = resource.path(namespace, watch=1, labelSelector=label_selector, resourceVersion=resource_version)
+        for line in self.transport.stream_lines(path):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError as exc:
+                raise PluginError(f"the watch stream sent a line that is not JSON: {exc}") from exc
+            if not isinstance(event, dict) or not isinstance(event.get("object"), dict):
+                raise PluginError("the watch stream sent an event without an object")
+            kind = str(event.get("type", ""))
+            obj: dict[str, Any] = event["object"]
+            if kind == "ERROR":
+                code = obj.get("code")
+                raise kube_errors.api_error(
+                    code if isinstance(code, int) else 500, json.dumps(obj).encode(), "GET", path, "application/json"
+                )
+            if kind == "BOOKMARK":
+                continue
+            yield kind, obj
+
     def _prefetched_pages(
         self, path: Callable[[str | None], str], token: str, deadline: float | None
     ) -> Iterator[dict[str, Any]]:
@@ -302,10 +339,17 @@ def continue_token(body: bytes) -> str | None:
 
 
 def connect(
-    options: ConnectionOptions, environ: dict[str, str], home: str, log: Callable[[str], None] | None = None
+    options: ConnectionOptions,
+    environ: dict[str, str],
+    home: str,
+    log: Callable[[str], None] | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
-    ``log``, when given, receives one line per HTTP request (``-v 6`` and up).
+    ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
+    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once.
     """
-    return Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client = Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client.transport.warn = warn
+    return client

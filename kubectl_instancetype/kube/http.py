@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import socket
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Union
 
@@ -161,6 +161,7 @@ class Connection:
         self.phase = "connect"
         self._sock: socket.socket | None = None
         self._reader: Any = None
+        self._stream_headers: dict[str, str] = {}
         self.reusable = False
 
     @property
@@ -335,6 +336,110 @@ class Connection:
             self.close()
         return Response(status, reason, response_headers, body_bytes)
 
+    def open_stream(
+        self,
+        target: str,
+        headers: dict[str, str],
+        *,
+        deadline: float | None = None,
+        repeated: Sequence[tuple[str, str]] = (),
+    ) -> Response:
+        """Send a GET and read only the status and headers; a 2xx body is then read with :meth:`stream_lines`
+        (other answers carry their whole body, bounded, in the Response). The connection is not reused after a
+        stream (it ends when the server or the deadline ends it)."""
+        for name, value in [*headers.items(), *repeated]:
+            check_header(name, value)
+        self.deadline = deadline
+        if self._sock is None:
+            self.connect()
+        self.phase = "headers"
+        if self.absolute_form:
+            target = self.absolute_form + target
+        lines = [f"GET {target} HTTP/1.1", f"Host: {self.target_host_header()}"]
+        lines += [f"{name}: {value}" for name, value in [*headers.items(), *repeated]]
+        if self.absolute_form and self.proxy_authorization:
+            check_header("Proxy-Authorization", self.proxy_authorization)
+            lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
+        try:
+            assert self._sock is not None
+            self.arm()
+            self._sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8"))
+            first = self._reader.readline(MAX_HEADER_BYTES)
+            if not first:
+                raise ServerClosed("EOF")
+            status, reason = _status_line(first)
+            response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
+            self.phase = "body"
+            self.reusable = False
+            body = b"" if 200 <= status < 300 else self._body("GET", status, response_headers)
+        except TimeoutError as exc:
+            if self.deadline is None or isinstance(exc, DeadlineExceeded):
+                raise
+            raise DeadlineExceeded(self.phase) from exc
+        self._stream_headers = response_headers
+        return Response(status, reason, response_headers, body)
+
+    def stream_lines(self, max_line: int) -> Iterator[bytes]:
+        """The body of the response :meth:`open_stream` started, one newline-ended line at a time (the API
+        server's watch framing: one JSON event per line), each at most ``max_line`` bytes (BodyTooLarge past it).
+        Ends when the body ends; the deadline raises DeadlineExceeded. The connection is closed at the end."""
+        headers = self._stream_headers
+        pieces = (
+            self._chunk_pieces() if "chunked" in headers.get("transfer-encoding", "").lower() else self._raw_pieces()
+        )
+        # the pieces of the line not yet ended, joined once its newline arrives (no copy per piece)
+        pending: list[bytes] = []
+        size = 0
+        try:
+            for piece in pieces:
+                start = 0
+                while (end := piece.find(b"\n", start)) >= 0:
+                    size += end + 1 - start
+                    if size > max_line:
+                        raise BodyTooLarge(max_line)
+                    pending.append(piece[start : end + 1])
+                    yield b"".join(pending)
+                    pending, size, start = [], 0, end + 1
+                if start < len(piece):
+                    size += len(piece) - start
+                    if size > max_line:
+                        raise BodyTooLarge(max_line)
+                    pending.append(piece[start:])
+            rest = b"".join(pending)
+            if rest.strip():
+                yield rest
+        except TimeoutError as exc:
+            if isinstance(exc, DeadlineExceeded) or self.deadline is None:
+                raise
+            raise DeadlineExceeded("body") from exc
+        finally:
+            self.close()
+
+    def _raw_pieces(self) -> Iterator[bytes]:
+        while self._reader is not None:
+            piece = self._reader.read1(65536)
+            if not piece:
+                return
+            yield piece
+
+    def _chunk_pieces(self) -> Iterator[bytes]:
+        while True:
+            line = self._reader.readline(1024)
+            if not line:
+                return  # the server closed the stream (a watch that ended without the last chunk)
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError as exc:
+                raise BodyReadError("malformed chunked encoding") from exc
+            if size < 0:
+                raise BodyReadError("malformed chunked encoding")
+            if size == 0:
+                return
+            chunk = self._reader.read(size)
+            if len(chunk) != size or self._reader.read(2) != b"\r\n":
+                raise BodyReadError("unexpected EOF")
+            yield chunk
+
     def _send_chunks(self, chunks: Iterable[Any], length: int, progress: Callable[[int], None] | None) -> None:
         assert self._sock is not None
         sent = 0
@@ -447,7 +552,9 @@ def _headers(reader: Any, budget: int) -> dict[str, str]:
         if budget <= 0 or not line.endswith(b"\n"):
             raise ProtocolError(f"net/http: server response headers exceeded {MAX_HEADER_BYTES} bytes; aborted")
         name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
+        key, value = name.strip().lower(), value.strip()
+        # A repeated field is one list (RFC 9110 5.3): the API server sends one Warning header per warning.
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
 
 
 def _go_quote(text: str) -> str:

@@ -29,7 +29,8 @@ class Session:
     ``options`` holds kubectl's global flags (a :class:`~.config.ConnectionOptions`, or a function that makes
     one: the flags are then checked when first needed, and a command that never needs them pays nothing);
     ``environ`` and ``home`` are the process's (tests hand in their own); ``log`` receives one line per
-    request at ``-v 6`` and up; ``verbosity`` is the ``-v`` level.
+    request at ``-v 6`` and up; ``verbosity`` is the ``-v`` level; ``warn`` each warning the server sends
+    (admission webhooks' warnings, deprecations), once, as kubectl prints them.
     """
 
     def __init__(
@@ -40,12 +41,14 @@ class Session:
         *,
         log: Log | None = None,
         verbosity: int = 0,
+        warn: Log | None = None,
     ) -> None:
         self._options = options
         self.environ = environ
         self.home = home
         self.log = log
         self.verbosity = verbosity
+        self.warn = warn
         self._client: Client | None = None
 
     @property
@@ -71,7 +74,7 @@ class Session:
         if self._client is None:
             from .client import connect
 
-            self._client = connect(self.options, dict(self.environ), self.home, self.log)
+            self._client = connect(self.options, dict(self.environ), self.home, self.log, self.warn)
         return self._client
 
     def credentials_may_prompt(self) -> bool:
@@ -99,6 +102,7 @@ class Session:
             self.home,
             log=self.log,
             verbosity=self.verbosity,
+            warn=self.warn,
         )
 
     def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:

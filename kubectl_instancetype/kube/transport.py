@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
 from ..golang.neturl import DEFAULT_PORTS, URL, URLError, parse_url
 from . import errors as kube_errors
-from .http import Body, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
+from .http import Body, BodyTooLarge, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
 from .kubeconfig import ClusterConfig
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
@@ -30,6 +31,8 @@ DEFAULT_CONNECT_TIMEOUT = 30.0
 MAX_RETRIES = 10  # client-go's rest.Request default maxRetries
 MAX_REDIRECTS = 10  # Go's http.Client default CheckRedirect
 REDIRECTS = (301, 302, 303, 307, 308)
+# The longest line of a streamed body (one watch event: an object, which etcd keeps under 1.5 MiB, in JSON).
+MAX_STREAM_LINE = 16 << 20
 
 
 # --- The server URL, as client-go's DefaultServerURL reads it ------------------------------------------------
@@ -120,6 +123,24 @@ def _replayable(body: Body) -> bool:
     return body is None or isinstance(body, (bytes, bytearray, memoryview))
 
 
+_WARNING = re.compile(r'\s*(\d{3})\s+(\S+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"[^"]*")?\s*(?:,|$)')
+
+
+def parse_warnings(header: str) -> list[str]:
+    """The texts of a ``Warning`` header's code-299 warnings (``299 - "text"``, comma-separated), as client-go's
+    ``ParseWarningHeaders`` reads them; a malformed rest is ignored."""
+    texts = []
+    position = 0
+    while position < len(header):
+        match = _WARNING.match(header, position)
+        if match is None:
+            break
+        if match.group(1) == "299":
+            texts.append(re.sub(r"\\(.)", r"\1", match.group(3)))
+        position = match.end()
+    return texts
+
+
 class Transport:
     """One keep-alive connection to the API server, speaking JSON."""
 
@@ -143,6 +164,10 @@ class Transport:
         self._tls: Any = None
         self.requests_sent = 0
         self.sleep: Callable[[float], None] = time.sleep  # tests replace it with a fake clock
+        # The server's Warning headers (admission webhooks' warnings, deprecations), each shown once, as
+        # kubectl's warning writer with deduplication shows them (k8s.io/client-go/rest/warnings.go).
+        self.warn: Callable[[str], None] | None = None
+        self._warned: set[str] = set()
 
     def _connect(self, url: URL | None = None) -> Connection:
         url = url or self.url
@@ -241,6 +266,53 @@ class Transport:
             self.close()
             raise kube_errors.timeout_error(exc.phase) from exc
         return self._decode(method, path, response, raw)
+
+    def stream_lines(self, path: str, *, deadline: float | None = None) -> Iterator[bytes]:
+        """GET ``path`` as a stream (a watch) on a connection of its own and yield the body's lines as they arrive
+        (each at most MAX_STREAM_LINE bytes), through the same TLS, credentials, impersonation and proxy as every
+        request. An answer outside 2xx raises the mapped API error. Reaching ``deadline`` (``--request-timeout``
+        unless given) ends the stream quietly, as client-go's watch ends when its request times out; so does the
+        server closing it. Redirects are not followed (the API server does not redirect watches)."""
+        if deadline is None:
+            deadline = self.deadline()
+        headers = {"Accept": "application/json", "User-Agent": USER_AGENT}
+        authorization = self._authorization()
+        if authorization:
+            headers["Authorization"] = authorization
+        shown = f"{self.url.scheme}://{self.url.authority}{self.base_path}{path}"
+        started = time.monotonic()
+        connection = self._connect()
+        try:
+            try:
+                response = connection.open_stream(
+                    self.base_path + path, headers, deadline=deadline, repeated=self.impersonation_headers
+                )
+            except DeadlineExceeded as exc:
+                raise kube_errors.timeout_error(exc.phase) from exc
+            except (OSError, ProtocolError, ValueError) as exc:
+                raise kube_errors.transport_error(exc, self.url.host, self.url.host_port) from exc
+            self.requests_sent += 1
+            if self.log:
+                elapsed = int((time.monotonic() - started) * 1000)
+                self.log(f"GET {shown} {response.status} {response.reason} in {elapsed} milliseconds")
+            if response.status < 200 or response.status > 206:
+                raise kube_errors.api_error(
+                    response.status, response.body, "GET", path, response.headers.get("content-type")
+                )
+            try:
+                yield from connection.stream_lines(MAX_STREAM_LINE)
+            except DeadlineExceeded:
+                return
+            except BodyTooLarge as exc:
+                from .http import _size
+
+                raise kube_errors.ResponseError(
+                    f"a watch event from the server is larger than {_size(exc.limit)}; stopped watching"
+                ) from exc
+            except (OSError, ProtocolError) as exc:
+                raise kube_errors.transport_error(exc, self.url.host, self.url.host_port) from exc
+        finally:
+            connection.close()
 
     def _with_retries(
         self,
@@ -396,6 +468,11 @@ class Transport:
                 self.close()
                 raise kube_errors.transport_error(exc, url.host, url.host_port) from exc
             self.requests_sent += 1
+            if self.warn is not None and "warning" in response.headers:
+                for text in parse_warnings(response.headers["warning"]):
+                    if text not in self._warned:
+                        self._warned.add(text)
+                        self.warn(text)
             if self.log:
                 # kubectl -v=6 prints the same line for every request it sends.
                 elapsed = int((time.monotonic() - started) * 1000)

@@ -144,3 +144,101 @@ def print_listing(
         env.stdout.write(render_table(None if no_headers else headers(columns), rows))
     if error is not None:
         raise error
+
+
+def print_watch(
+    env: Environment,
+    watching: Any,
+    output: str,
+    columns: Any,
+    *,
+    no_headers: bool,
+    with_events: bool = False,
+    allow_missing_keys: bool = True,
+) -> None:
+    """Print a :class:`~..usecases.watching.Watching` as kubectl get --watch does: every listed object, then one
+    per event as it arrives (flushed at once). A table's header comes once, with the first row; each later row is
+    laid out on its own, as kubectl's tab writer flushed per event lays it out. ``with_events``
+    (--output-watch-events): an EVENT column, or each object wrapped in a watch event {"type", "object"}."""
+    import json
+
+    from ..golang.goyaml import dump
+    from .printers import is_template_format, print_objects, without_managed_fields
+    from .terminal import escape
+
+    state = {"header": no_headers, "documents": 0}
+    layout = WatchTable()
+
+    def emit(kind: str, row: Any) -> None:
+        if columns is not None:
+            # cli-runtime's table printer pads the event type to the longest one ("ADDED   ")
+            cells = [f"{kind:<8}", *row] if with_events else list(row)
+            block = [[escape(cell) for cell in cells]]
+            if not state["header"]:
+                from .columns import headers
+
+                block.insert(0, (["EVENT"] if with_events else []) + list(headers(columns)))
+                state["header"] = True
+            env.stdout.write(layout.render(block))
+        elif output == "name":
+            env.stdout.write(escape(str(row)) + "\n")
+        elif with_events and output == "json":
+            # kubectl prints a metav1.WatchEvent as json.Marshal does: one line, the object as the server sent it
+            from ..golang.gofmt import marshal
+
+            env.stdout.write(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}\n')
+        elif output in ("json", "yaml") or is_template_format(output):
+            obj = without_managed_fields(row)
+            document = {"type": kind, "object": obj} if with_events else obj
+            if output == "json":
+                env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+            elif output == "yaml":
+                # kubectl's YAML printer starts every object after the first with a document separator
+                env.stdout.write(("---\n" if state["documents"] else "") + dump(document))
+            else:
+                # custom-columns prints its header once, with the first object (its printer remembers the type)
+                print_objects(
+                    env,
+                    output,
+                    [document],
+                    [],
+                    single=True,
+                    allow_missing_keys=allow_missing_keys,
+                    no_headers=no_headers or bool(state["documents"]),
+                )
+            state["documents"] += 1
+        env.stdout.flush()
+
+    if watching.listing is not None:
+        from . import messages
+
+        for warning in watching.listing.warnings:
+            messages.warn(env, warning)
+        for row in watching.listing.rows:
+            emit("ADDED", row)
+    for event in watching.events:
+        emit(event.type, event.row)
+
+
+class WatchTable:
+    """kubectl's watch table layout: each block of rows (the listing, then each event) is lined up on its own, but
+    a column is never narrower than it was in an earlier block (the tab writer of k8s.io/cli-runtime/pkg/printers,
+    github.com/liggitt/tabwriter with RememberWidths: minimum width 6, padding 3, the last cell unpadded)."""
+
+    def __init__(self) -> None:
+        self.widths: list[int] = []
+
+    def render(self, rows: list[list[str]]) -> str:
+        """The rows (cells already escaped) laid out, each ended by a newline."""
+        for row in rows:
+            for column, cell in enumerate(row[:-1]):
+                width = max(6, len(cell) + 3)
+                if column >= len(self.widths):
+                    self.widths.append(width)
+                elif width > self.widths[column]:
+                    self.widths[column] = width
+        lines = []
+        for row in rows:
+            padded = [cell.ljust(self.widths[column]) for column, cell in enumerate(row[:-1])]
+            lines.append("".join(padded) + (row[-1] if row else "") + "\n")
+        return "".join(lines)

@@ -64,10 +64,20 @@ def create_vm(
     resolve_inference: bool = False,
     report: Callable[[str], None] | None = None,
 ) -> Created:
-    """Pre-flight (unless ``checks`` is off) and create a VirtualMachine in the session's namespace;
-    ``resolve_inference`` sends the VM with the matchers inference resolved to, instead of leaving inference
-    to the server. ``dry_run="client"`` sends nothing: see :func:`client_dry_run_preflight`."""
+    """Create a VirtualMachine in the session's namespace (``dry_run="server"``: with ``dryRun=All``); KubeVirt's
+    webhooks give the verdict.
+
+    The pre-flight (unless ``checks`` is off) runs first with GETs only: it reports what inference resolves to
+    and which references do not exist yet, and when the server denies the VM it explains the denial
+    (:class:`~.preflight.AdmissionDenied`). The server's answer is never second-guessed: a VM the pre-flight
+    would deny is still sent, so that the verdict is KubeVirt's own. ``resolve_inference`` sends the VM with
+    the matchers inference resolved to, instead of leaving inference to the server. ``dry_run="client"`` sends
+    nothing: see :func:`client_dry_run_preflight`.
+    """
+    from ..errors import APIError, ForbiddenError
     from ..kube.resources import VIRTUAL_MACHINES
+    from .inference import InferenceForbidden
+    from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
     if dry_run == "client":
         if checks:
@@ -76,13 +86,24 @@ def create_vm(
     namespace = session.namespace
     check_object_names(manifest, VIRTUAL_MACHINES, namespace)
     client = session.client()
+    verdict = None
     if checks:
-        from .preflight import check_vm
-
-        checked = check_vm(session, manifest, namespace, report=report)
-        if resolve_inference:
-            manifest = _without_namespace_added(checked.vm, manifest)
-    answer = client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=dry_run == "server")
+        try:
+            verdict = check_vm(session, manifest, namespace)
+        except (ForbiddenError, InferenceForbidden) as exc:
+            # KubeVirt reads with its own service account: the user's RBAC only limits what can be checked here
+            if report is not None:
+                report(f"Warning: pre-flight skipped: {exc.message}")
+        else:
+            report_notes(verdict, report)
+            if resolve_inference and verdict.denial is None:
+                manifest = _without_namespace_added(verdict.vm, manifest)
+    try:
+        answer = client.create(VIRTUAL_MACHINES, manifest, namespace, dry_run=dry_run == "server")
+    except APIError as exc:
+        if not is_admission_denial(exc):
+            raise
+        raise AdmissionDenied(exc, explain(verdict, exc.message, session)) from None
     return Created(answer, VIRTUAL_MACHINES, dry_run)
 
 
@@ -93,15 +114,16 @@ def client_dry_run_preflight(
     resolve_inference: bool = False,
     report: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """``--dry-run=client``'s policy: run the pre-flight when the referenced objects can be read (within
-    :data:`CLIENT_DRY_RUN_TIMEOUT` unless ``--request-timeout`` says otherwise); a cluster that cannot be
-    reached (or read) is no failure here, only what admission would refuse is. A missing reference is a warning
-    (the VM is printed unchecked). Returns the manifest to print (inference resolved with
-    ``resolve_inference``)."""
+    """``--dry-run=client``'s policy: nothing is sent, so the pre-flight stands in for KubeVirt's webhooks,
+    reading (GET only; a SubjectAccessReview when an inference chain reaches a VolumeSnapshot) the inference
+    chain and the referenced types, within :data:`CLIENT_DRY_RUN_TIMEOUT` unless ``--request-timeout`` says
+    otherwise. A cluster that cannot be reached (or read) is no failure here; what admission would refuse is,
+    in the words the server would use (:class:`~.preflight.AdmissionDenied`). A missing reference is a warning,
+    as KubeVirt admits the VM. Returns the manifest to print (inference resolved with ``resolve_inference``)."""
     from ..errors import APIError, ConfigurationError, TransportError
     from ..kube.resources import VIRTUAL_MACHINES
-    from .preflight import check_vm
-    from .references import MissingTypes
+    from .inference import InferenceForbidden
+    from .preflight import AdmissionDenied, check_vm, explain, report_notes
 
     say = report or (lambda line: None)
     probe = session if session.options.request_timeout else session.with_request_timeout(CLIENT_DRY_RUN_TIMEOUT)
@@ -109,16 +131,20 @@ def client_dry_run_preflight(
         with probe:
             target = probe.namespace
             check_object_names(manifest, VIRTUAL_MACHINES, target)
-            checked = check_vm(probe, manifest, target, report=report)
-    except MissingTypes as exc:
-        say(f"Warning: {exc.message}; the VM is printed unchecked")
+            verdict = check_vm(probe, manifest, target)
+            hint = explain(verdict, verdict.denial.status_message, probe) if verdict.denial is not None else ""
+    except InferenceForbidden as exc:
+        say(f"Warning: pre-flight skipped: {exc.message}")
         return manifest
     except (ConfigurationError, TransportError, APIError) as exc:
         if session.verbosity:
             say(f"pre-flight skipped: {exc.render()}")
         return manifest
+    report_notes(verdict, report)
+    if verdict.denial is not None:
+        raise AdmissionDenied(verdict.denial.as_api_error(), hint)
     if resolve_inference:
-        return _without_namespace_added(checked.vm, manifest)
+        return _without_namespace_added(verdict.vm, manifest)
     return manifest
 
 

@@ -3,7 +3,7 @@ cluster), the defaults one volume yields, or the defaults an image carries; thro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError
@@ -22,21 +22,54 @@ class VMInference:
     result: infer.InferenceResult
 
 
-def read_vm(filename: str, stdin: IO[str]) -> dict[str, Any]:
-    """The one VirtualMachine of ``filename`` (``-`` reads ``stdin``)."""
+VOLUME_KINDS = (infer.PVC, infer.DATA_VOLUME, infer.DATA_SOURCE, infer.VOLUME_SNAPSHOT)
+
+
+@dataclass
+class VMFile:
+    """What ``infer -f`` reads: the one VirtualMachine, and the volumes written next to it (a PVC, DataVolume,
+    DataSource or VolumeSnapshot, as ``expand -f`` reads the types next to its VMs), which the inference reads
+    before the cluster's."""
+
+    vm: dict[str, Any]
+    volumes: list[dict[str, Any]] = field(default_factory=list)
+
+
+def read_vm(filename: str, stdin: IO[str]) -> VMFile:
+    """The one VirtualMachine of ``filename`` (``-`` reads ``stdin``) and the volume objects beside it."""
     from .manifests import read_manifests
 
     documents = read_manifests(filename, stdin)
-    if len(documents) != 1 or not isinstance(documents[0], dict):
-        raise InputError(f"expected one VirtualMachine in {filename}, found {len(documents)} documents")
-    vm: dict[str, Any] = documents[0]
-    if vm.get("kind") != "VirtualMachine":
-        raise InputError(f"expected a VirtualMachine in {filename}, found kind {vm.get('kind')!r}")
-    return vm
+    vms = [doc for doc in documents if isinstance(doc, dict) and doc.get("kind") == "VirtualMachine"]
+    others = [doc for doc in documents if doc not in vms]
+    if len(vms) != 1:
+        found = f"{len(vms)} VirtualMachines" if vms else "no VirtualMachine"
+        if not vms and len(documents) == 1 and isinstance(documents[0], dict):
+            found = f"kind {documents[0].get('kind')!r}"
+        raise InputError(
+            f"expected one VirtualMachine in {filename}, found {found} (besides it the file may hold the "
+            "PersistentVolumeClaims, DataVolumes, DataSources and VolumeSnapshots its inference reads)"
+        )
+    for doc in others:
+        if not isinstance(doc, dict) or doc.get("kind") not in VOLUME_KINDS:
+            kind = doc.get("kind") if isinstance(doc, dict) else type(doc).__name__
+            raise InputError(
+                f"{filename}: {kind} {((doc.get('metadata') or {}) if isinstance(doc, dict) else {}).get('name', '')!r}"
+                " is not read by infer: besides the one VirtualMachine the file may hold PersistentVolumeClaims, "
+                "DataVolumes, DataSources and VolumeSnapshots"
+            )
+    return VMFile(vms[0], others)
 
 
-def infer_vm(session: Session, vm: dict[str, Any]) -> VMInference:
-    """Resolve the inference of ``vm`` (from a file) in its namespace, else ``-n``'s, else the context's."""
+def infer_vm(session: Session, given: VMFile | dict[str, Any]) -> VMInference:
+    """Resolve the inference of a VM from a file in its namespace, else ``-n``'s, else the context's. The
+    file's own volumes are read first (an object without a namespace is in the VM's); the cluster is asked
+    only for what the file lacks, so a file that holds the whole chain needs no cluster."""
+    from ..errors import PluginError
+    from .inference import file_then_cluster_lookup
+
+    vm_file = given if isinstance(given, VMFile) else VMFile(given)
+    vm = vm_file.vm
     own = (vm.get("metadata") or {}).get("namespace")
     flag = session.namespace_flag
     if own and flag and own != flag:
@@ -45,7 +78,17 @@ def infer_vm(session: Session, vm: dict[str, Any]) -> VMInference:
             f'the namespace from the provided object "{own}" does not match the namespace "{flag}". '
             f"You must pass '--namespace={own}' to perform this operation."
         )
-    return VMInference(vm, resolve_vm(session.client(), vm, own or session.namespace))
+    namespace = own or flag
+    if not namespace:
+        try:
+            namespace = session.namespace
+        except PluginError:
+            if not vm_file.volumes:
+                raise
+            namespace = "default"  # kubectl's default; the cluster, if it is needed after all, says what is wrong
+    request = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": namespace}}
+    lookup = file_then_cluster_lookup(session, vm_file.volumes, namespace)
+    return VMInference(vm, infer.resolve_matchers(request, lookup))
 
 
 def infer_stored_vm(session: Session, name: str) -> VMInference:

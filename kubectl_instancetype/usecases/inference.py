@@ -72,6 +72,12 @@ class InferenceForbidden(PluginError):
     """The user may not read an object on the chain: the plugin cannot tell what the server would do."""
 
 
+def virt_api_user(client: Client) -> str:
+    from .cluster_facts import virt_api_user as user
+
+    return user(client)
+
+
 def cluster_lookup(client: Client) -> infer.Lookup:
     """The resolver's look-up over ``client``: GET each object once per run.
 
@@ -87,6 +93,14 @@ def cluster_lookup(client: Client) -> infer.Lookup:
         key = (kind, namespace, name)
         if key not in seen:
             resource = by_kind[kind]
+            if kind == infer.VOLUME_SNAPSHOT and _virt_api_may_not_read(client, resource, namespace, name):
+                # KubeVirt reads with its own service account; the API server refuses it as it would here.
+                refused = infer.LookupFailed(
+                    f'{resource.qualified} "{name}" is forbidden: User "{virt_api_user(client)}" cannot get '
+                    f'resource "{resource.plural}" in API group "{resource.group}" in the namespace "{namespace}"'
+                )
+                seen[key] = refused
+                raise refused
             try:
                 # An empty namespace is requested without a namespace segment, as client-go does.
                 seen[key] = client.get(resource, name, namespace or None)
@@ -101,6 +115,39 @@ def cluster_lookup(client: Client) -> infer.Lookup:
         if isinstance(found, infer.LookupFailed):
             raise found
         return found
+
+    return lookup
+
+
+def _virt_api_may_not_read(client: Client, resource: Resource, namespace: str, name: str) -> bool:
+    """True only when the cluster says virt-api may not read the object (a review that cannot be asked is no
+    answer: the look-up goes on). Only VolumeSnapshots are asked about: KubeVirt v1.9.0 follows them without
+    granting itself access (pkg/virt-operator/resource/generate/rbac/apiserver.go has no rule for them)."""
+    from .cluster_facts import virt_api_may_get
+
+    return virt_api_may_get(client, resource.group, resource.plural, namespace, name) is False
+
+
+def file_then_cluster_lookup(session: Session, objects: list[dict[str, Any]], namespace: str) -> infer.Lookup:
+    """The resolver's look-up over ``objects`` (from a file; one without a namespace is in ``namespace``), then
+    the session's cluster, connected only when an object is not in the file."""
+    local = {
+        (
+            str(obj.get("kind")),
+            str((obj.get("metadata") or {}).get("namespace") or namespace),
+            str((obj.get("metadata") or {}).get("name") or ""),
+        ): obj
+        for obj in objects
+    }
+    cluster: list[infer.Lookup] = []
+
+    def lookup(kind: str, at: str, name: str) -> Mapping[str, Any]:
+        found = local.get((kind, at, name))
+        if found is not None:
+            return found
+        if not cluster:
+            cluster.append(cluster_lookup(session.client()))
+        return cluster[0](kind, at, name)
 
     return lookup
 
@@ -123,8 +170,10 @@ def _client_go_message(exc: APIError, resource: Resource, name: str) -> str:
 
 def resolve_vm(client: Client, vm: Mapping[str, Any], namespace: str) -> infer.InferenceResult:
     """Inference as the VM mutating webhook would run it for ``vm`` created in ``namespace``."""
+    from .cluster_facts import follows_volume_snapshots
+
     request = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": namespace}}
-    return infer.resolve_matchers(request, cluster_lookup(client))
+    return infer.resolve_matchers(request, cluster_lookup(client), snapshots=lambda: follows_volume_snapshots(client))
 
 
 def dropped_warnings(result: infer.InferenceResult) -> list[str]:
@@ -194,13 +243,19 @@ class VolumeDefaults:
 def resolve_volume_object(client: Client, kind: str, name: str, namespace: str) -> VolumeDefaults:
     """The defaults ``kind/name`` (a PVC, DataVolume, DataSource or VolumeSnapshot) yields, as a VM volume
     naming it would get them."""
+    from .cluster_facts import follows_volume_snapshots
+
     lookup = cluster_lookup(client)
+
+    def snapshots() -> bool:
+        return follows_volume_snapshots(client)
+
     return VolumeDefaults(
         kind,
         namespace,
         name,
-        infer.resolve_object(kind, namespace, name, "instancetype", lookup),
-        infer.resolve_object(kind, namespace, name, "preference", lookup),
+        infer.resolve_object(kind, namespace, name, "instancetype", lookup, snapshots=snapshots),
+        infer.resolve_object(kind, namespace, name, "preference", lookup, snapshots=snapshots),
     )
 
 

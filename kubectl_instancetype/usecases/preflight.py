@@ -1,56 +1,156 @@
-"""Pre-flight: what KubeVirt's admission would say about a VirtualMachine, before it is sent.
+"""Pre-flight: what KubeVirt's admission will say about a VirtualMachine, and why.
 
-1. ``inferFromVolume`` matchers are resolved against the cluster exactly as the mutating webhook does
-   (:mod:`..instancetype.infer`); what they resolve to is reported, and a resolution the server would reject
-   fails here with KubeVirt's message.
-2. Every referenced instance type and preference is fetched (:mod:`.references`: concurrently, one GET each);
-   a missing one fails with a did-you-mean hint.
-3. The expansion engine runs the validating webhook's checks on what was found: conflicts between the VM and
-   the instance type, spread topology divisibility, and the preference's requirements, with KubeVirt's
-   messages (joined with ", " as KubeVirt joins the causes of one denial).
+The verdict that counts is KubeVirt's. When the VM is sent (``create vm``, ``--dry-run=server``) the API server
+runs KubeVirt's webhooks and its answer is the verdict; the pre-flight then only reports what inference resolved
+to, warns about references that do not exist yet, and explains a denial (:func:`explain`). When nothing is sent
+(``--dry-run=client``) the pre-flight's :class:`Verdict` stands in for the webhooks, with the same words, read
+from the cluster with GETs only:
 
-Nothing is written.
+1. the mutating webhook (``virtualmachines-mutator.kubevirt.io``): matcher validation, then ``inferFromVolume``
+   resolved against the cluster exactly as KubeVirt resolves it (:mod:`..instancetype.infer`);
+2. every referenced instance type and preference is fetched (concurrently, one GET each). KubeVirt v1.6+
+   admits a VM whose types do not exist yet (its controller waits for them, condition ``FailedFindInstancetype``),
+   so a missing one is a warning with a did-you-mean hint (one list request, on that path only), not a denial;
+3. the validating webhook (``virtualmachine-validator.kubevirt.io``): spread divisibility, conflicts between
+   the VM and the instance type, the preference's requirements (:func:`..instancetype.expand.admission_problems`).
+
+Nothing is written here. KubeVirt's whole VM validation (devices, networks, feature gates, strict decoding) is
+not modelled: a VM this pre-flight admits can still be denied for those, which only a request that reaches the
+webhooks (``--dry-run=server``) can tell.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import PluginError, PreflightError
+from ..errors import APIError, PluginError
 
 if TYPE_CHECKING:
+    from ..kube.client import Client
+    from ..kube.resources import Resource
     from ..kube.session import Session
+
+MUTATING_WEBHOOK = "virtualmachines-mutator.kubevirt.io"
+VALIDATING_WEBHOOK = "virtualmachine-validator.kubevirt.io"
+MAX_CAUSES = 10  # webhookutils.ToAdmissionResponse keeps ten causes and counts the rest
+# KubeVirt v1.6+ admits a VM whose types do not exist (PR #14219); its controller waits for them
+MISSING_NOTE = "a VirtualMachine naming it stays stopped until it exists"
 
 
 class Found(NamedTuple):
-    """The specs of the referenced objects that exist (None where the VM references none)."""
+    """The specs of the referenced objects that exist (None where the VM references none or it is missing)."""
 
     instancetype: dict[str, Any] | None
     preference: dict[str, Any] | None
 
 
-def fetch_references(session: Session, manifest: dict[str, Any], namespace: str) -> Found:
-    """The specs of every instance type and preference ``manifest`` references (namespaced kinds in
-    ``namespace``), through :func:`.references.require_types`: a missing one raises
-    :class:`.references.MissingTypes`, other failures (RBAC, transport) as they are."""
-    from ..instancetype.createvm import referenced_objects
-    from .references import TypeReference, require_types
+@dataclass(frozen=True)
+class Cause:
+    """One ``metav1.StatusCause`` of a denial."""
 
-    references = [TypeReference(kind, name) for kind, name in referenced_objects(manifest)]
-    found = require_types(session, references, namespace)
-    specs = {
-        "instancetype" if "instancetype" in reference.kind.lower() else "preference": obj.get("spec") or {}
-        for reference, obj in zip(references, found)
-    }
-    return Found(specs.get("instancetype"), specs.get("preference"))
+    field: str
+    message: str
 
 
-class Checked(NamedTuple):
-    """The VM as admission's inference leaves it, and the specs its matchers reference."""
+@dataclass(frozen=True)
+class Denial:
+    """What a KubeVirt webhook answers when it denies a VM: its name, HTTP code, reason and causes.
+
+    ``status_message`` is the message of the ``Status`` the API server returns (``admission webhook "<name>"
+    denied the request: <message>``, k8s.io/apiserver/pkg/admission/plugin/webhook/errors.ToStatusErr).
+    """
+
+    webhook: str
+    message: str
+    code: int = 422
+    reason: str = "Invalid"
+    causes: tuple[Cause, ...] = ()
+
+    @property
+    def status_message(self) -> str:
+        return f'admission webhook "{self.webhook}" denied the request: {self.message}'
+
+    def as_api_error(self) -> APIError:
+        """The error the plugin raises for this denial: the same one the server's answer becomes."""
+        return APIError(
+            self.code,
+            self.status_message,
+            self.reason,
+            causes=[{"field": c.field, "message": c.message} for c in self.causes],
+        )
+
+    @classmethod
+    def from_causes(cls, webhook: str, causes: list[Cause]) -> Denial:
+        """``webhookutils.ToAdmissionResponse``: 422 Invalid, the causes' messages joined with ", " (ten at most)."""
+        shown = causes[:MAX_CAUSES]
+        message = ", ".join(c.message for c in shown)
+        if len(causes) > MAX_CAUSES:
+            message += f", and {len(causes) - MAX_CAUSES} more validation errors"
+        return cls(webhook, message, 422, "Invalid", tuple(shown))
+
+
+@dataclass
+class Verdict:
+    """The pre-flight's answer for one VM.
+
+    ``vm`` is the VM as the mutating webhook's inference leaves it; ``found`` the specs its matchers resolve
+    to; ``denial`` what KubeVirt's admission would deny it with (None: admitted); ``notes`` the lines to tell
+    the user (what inference resolved to, what the server drops, references that do not exist).
+    """
 
     vm: dict[str, Any]
-    found: Found
+    found: Found = field(default_factory=lambda: Found(None, None))
+    denial: Denial | None = None
+    notes: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    inference: Any = None  # the InferenceResult, when inference ran
+
+    @property
+    def admitted(self) -> bool:
+        return self.denial is None
+
+
+def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> tuple[Found, list[str]]:
+    """GET every instance type and preference ``manifest`` references (namespaced kinds in ``namespace``).
+
+    Returns the specs found and one message per missing object (KubeVirt ignores what its finders cannot
+    find, an unknown kind included); other failures (RBAC, transport) are raised as they are.
+    """
+    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+    from ..kube.resources import BY_LOWERCASE_KIND
+    from .references import not_found_message
+
+    spec = manifest.get("spec") or {}
+    requests: list[tuple[Resource, str, str | None]] = []
+    missing: list[str] = []
+    wanted: list[str] = []
+    for key, kinds, title in (
+        ("instancetype", INSTANCETYPE_KINDS, "InstancetypeMatcher"),
+        ("preference", PREFERENCE_KINDS, "PreferenceMatcher"),
+    ):
+        matcher = spec.get(key) or {}
+        name = matcher.get("name")
+        if not name:
+            continue
+        kind = normalize_kind(str(matcher.get("kind") or ""), kinds)
+        if kind is None:
+            missing.append(f"got unexpected kind in {title}: {matcher.get('kind')}")
+            continue
+        resource = BY_LOWERCASE_KIND[kind or kinds[1]]
+        wanted.append(key)
+        requests.append((resource, str(name), namespace if resource.namespaced else None))
+    results = client.get_all(requests) if requests else []
+    found: dict[str, dict[str, Any]] = {}
+    for key, (resource, name, scope), result in zip(wanted, requests, results):
+        if isinstance(result, PluginError):
+            if getattr(result, "code", None) != 404:
+                raise result
+            missing.append(not_found_message(client, resource, name, scope, namespace))
+        else:
+            found[key] = result.get("spec") or {}
+    return Found(found.get("instancetype"), found.get("preference")), missing
 
 
 def uses_inference(manifest: dict[str, Any]) -> bool:
@@ -59,50 +159,162 @@ def uses_inference(manifest: dict[str, Any]) -> bool:
     return any(isinstance(spec.get(m), dict) and spec[m].get("inferFromVolume") for m in ("instancetype", "preference"))
 
 
-def check_vm(
-    session: Session,
-    manifest: dict[str, Any],
-    namespace: str,
-    *,
-    report: Callable[[str], None] | None = None,
-) -> Checked:
-    """Resolve inference, fetch the references and run admission's checks for ``manifest`` in ``namespace``.
+def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verdict:
+    """Run the pre-flight for ``manifest`` created in ``namespace`` (GETs only); never raises for a denial."""
+    from ..instancetype.expand import admission_problems
+    from ..instancetype.infer import validate_matchers
 
-    ``report`` receives what inference resolved to and what the server will drop (one line each). Raises
-    :class:`PreflightError` with KubeVirt's message when admission would deny the VM.
-    """
-    from ..instancetype.expand import preflight
-
+    client = session.client()
     vm = manifest
+    notes: list[str] = []
+    problem = validate_matchers(manifest)
+    if problem:
+        return Verdict(manifest, denial=_matcher_denial(manifest))
     if uses_inference(manifest):
         from .inference import dropped_warnings, resolve_vm, resolved_lines
 
-        result = resolve_vm(session.client(), manifest, namespace)
-        if report is not None:
-            for line in resolved_lines(result):
-                report(f"Inferred {line}")
-            for line in dropped_warnings(result):
-                report(f"Warning: {line}")
+        result = resolve_vm(client, manifest, namespace)
+        notes += [f"Inferred {line}" for line in resolved_lines(result)]
+        notes += [f"Warning: {line}" for line in dropped_warnings(result)]
         if result.error:
-            from .inference import explain_rejection
-
-            raise PreflightError(explain_rejection(result))
+            rejected = Denial(MUTATING_WEBHOOK, result.error, 400, "")
+            return Verdict(result.vm, denial=rejected, notes=notes, inference=result)
         vm = result.vm
-    found = fetch_references(session, vm, namespace)
-    problems = preflight(vm, found.instancetype, found.preference)
+    found, missing = fetch_references(client, vm, namespace)
+    notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
+    defaults = None
+    if _requires_architecture(found.preference) and not _template_architecture(vm):
+        from ..instancetype.expand import ClusterDefaults
+        from .cluster_facts import default_architecture
+
+        architecture = default_architecture(client)
+        if architecture is None:
+            notes.append(
+                "Warning: the KubeVirt resource (its status.defaultArchitecture) cannot be read: the preference's "
+                "architecture requirement is not checked here"
+            )
+        defaults = ClusterDefaults(architecture=architecture)
+    problems = admission_problems(vm, found.instancetype, found.preference, defaults=defaults)
+    denial = None
     if problems:
-        message = ", ".join(problems)
-        if found.preference is not None and "failure checking preference requirements" in message:
-            message += _fitting_hint(session, vm, found.preference)
-        raise PreflightError(message)
-    return Checked(vm, found)
+        denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])
+    return Verdict(vm, found, denial, notes, missing)
+
+
+def _requires_architecture(preference: dict[str, Any] | None) -> bool:
+    """True when the cluster's default architecture decides the preference's architecture requirement (the
+    mutating webhook writes ``preferredArchitecture`` into the VM first)."""
+    preference = preference or {}
+    return bool((preference.get("requirements") or {}).get("architecture")) and not preference.get(
+        "preferredArchitecture"
+    )
+
+
+def _template_architecture(vm: dict[str, Any]) -> str:
+    return str((((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("architecture") or "")
+
+
+def _matcher_denial(vm: dict[str, Any]) -> Denial:
+    """The mutating webhook's matcher validation as causes (field and message each), instance type first."""
+    from ..instancetype.infer import validate_matchers
+
+    for matcher, title in (("instancetype", "InstancetypeMatcher"), ("preference", "PreferenceMatcher")):
+        value = (vm.get("spec") or {}).get(matcher)
+        if value is None or not validate_matchers({"spec": {matcher: value}}):
+            continue
+        causes = []
+        path = f"spec.{matcher}"
+        name, kind, volume = (str(value.get(key) or "") for key in ("name", "kind", "inferFromVolume"))
+        if not name and not volume:
+            causes.append(Cause(path, f"Either Name or InferFromVolume should be provided within the {title}"))
+        if volume and name:
+            causes.append(Cause(f"{path}.name", "Name already set, should be cleared before setting inferFromVolume"))
+        if volume and kind:
+            causes.append(Cause(f"{path}.kind", "Kind already set, should be cleared before setting inferFromVolume"))
+        policy = value.get("inferFromVolumeFailurePolicy")
+        if policy is not None and policy not in ("Ignore", "Reject"):
+            causes.append(
+                Cause(
+                    f"{path}.inferFromVolumeFailurePolicy", f"Invalid value '{policy}' for InferFromVolumeFailurePolicy"
+                )
+            )
+        return Denial.from_causes(MUTATING_WEBHOOK, causes)
+    raise AssertionError("no matcher failed validation")
+
+
+class AdmissionDenied(APIError):
+    """KubeVirt's admission denied the VirtualMachine (the server's answer, or the pre-flight's stand-in for it
+    under ``--dry-run=client``); ``hint`` says what to change, when the pre-flight can tell."""
+
+    def __init__(self, error: APIError, hint: str = ""):
+        super().__init__(error.code, error.message, error.reason, error.kind, error.name, error.causes)
+        self.hint = hint
+
+    def render(self) -> str:
+        text = super().render()
+        if not self.hint:
+            return text
+        # a hint that starts with a space continues KubeVirt's sentence (" (what was read); what to do")
+        return f"{text}{self.hint}" if self.hint.startswith(" ") else f"{text}; {self.hint}"
+
+
+def is_admission_denial(error: APIError) -> bool:
+    """True when ``error`` is a webhook's denial (not RBAC, not a missing resource, not a schema failure)."""
+    return "admission webhook" in error.message and "denied the request" in error.message
+
+
+def explain(verdict: Verdict | None, message: str, session: Session | None = None) -> str:
+    """What to do about a denial whose message is ``message``, from what the pre-flight found ("" if nothing).
+
+    With ``session``, a requirements failure names the smallest instance types that satisfy the preference
+    (``recommend``'s ranking: one list of the instance types, on that failure only)."""
+    from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
+    from ..instancetype.requirements import DENIAL_PREFIX
+
+    inference = verdict.inference if verdict is not None else None
+    if inference is not None and inference.error and inference.error in message:
+        from .inference import explain_rejection
+
+        # the volume, every object read and the label command that fixes it (" (...); label ...")
+        return explain_rejection(inference)[len(inference.error) :]
+    if verdict is not None and verdict.missing and "admission webhook" in message:
+        # a name that does not exist explains more than what follows from its absence
+        return "; ".join(verdict.missing)
+    spec = ((verdict.vm if verdict else None) or {}).get("spec") or {}
+    instancetype = _matcher_text(spec.get("instancetype"), "instance type")
+    preference = _matcher_text(spec.get("preference"), "preference")
+    conflict_tail = CONFLICTS_FORMAT.format("").split(" ", 3)[-1].strip()  # "conflicts with selected instance type"
+    if conflict_tail in message:
+        return f"the {instancetype or 'instance type'} sets these fields: remove them from the VirtualMachine"
+    if "vCPUs provided by the instance type are not divisible" in message:
+        return (
+            f"choose an instance type whose vCPU count the {preference or 'preference'}'s spread topology divides, "
+            "or a preference that does not spread"
+        )
+    if DENIAL_PREFIX.strip() in message:
+        name = str((spec.get("preference") or {}).get("name") or "")
+        found = verdict.found.preference if verdict is not None else None
+        fitting = _fitting(session, found) if session is not None and found is not None else []
+        if fitting and name:
+            return (
+                f"the smallest instance types that satisfy preference {name}: {', '.join(fitting)} "
+                f"(kubectl instancetype recommend --preference {name})"
+            )
+        hint = f"choose an instance type that meets the {preference or 'preference'}'s requirements"
+        if name:
+            hint += f" (kubectl instancetype recommend --preference {name})"
+        return hint
+    if "label on the volume" in message:
+        return "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference"
+    return ""
 
 
 FITTING_SHOWN = 3
 
 
-def _fitting_hint(session: Session, vm: dict[str, Any], preference_spec: dict[str, Any]) -> str:
-    """``; the smallest instance types that satisfy preference P: a, b, c`` (as recommend ranks them), or ""."""
+def _fitting(session: Session, preference_spec: dict[str, Any]) -> list[str]:
+    """The names of the smallest instance types that satisfy ``preference_spec``, as ``recommend`` ranks them
+    (empty when they cannot be listed: the hint is a courtesy, it must not hide KubeVirt's answer)."""
     from ..instancetype.listing import INSTANCETYPES, Filters, RangeFilter
     from .listing import ClusterSource, Query
     from .recommend import recommend
@@ -111,12 +323,19 @@ def _fitting_hint(session: Session, vm: dict[str, Any], preference_spec: dict[st
     try:
         result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=FITTING_SHOWN)
     except PluginError:
-        return ""  # the hint is a courtesy: RBAC or a failed list must not hide the real error
-    names = [str((c.obj.get("metadata") or {}).get("name", "")) for c in result.fitting]
-    if not names:
+        return []
+    return [str((c.obj.get("metadata") or {}).get("name", "")) for c in result.fitting]
+
+
+def _matcher_text(matcher: Any, what: str) -> str:
+    if not isinstance(matcher, dict) or not matcher.get("name"):
         return ""
-    preference = ((vm.get("spec") or {}).get("preference") or {}).get("name", "")
-    return (
-        f"; the smallest instance types that satisfy preference {preference}: {', '.join(names)} "
-        f"(kubectl instancetype recommend --preference {preference})"
-    )
+    kind = str(matcher.get("kind") or "")
+    return f"{what} {kind.lower() + '/' if kind else ''}{matcher['name']}"
+
+
+def report_notes(verdict: Verdict, report: Callable[[str], None] | None) -> None:
+    """Hand every note of ``verdict`` to ``report``."""
+    if report is not None:
+        for line in verdict.notes:
+            report(line)

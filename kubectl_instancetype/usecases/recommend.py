@@ -173,7 +173,7 @@ class CompatibleSource:
 
 def recommend_from(
     session: Session | None,
-    reference: str,
+    reference: str | None,
     query: Query,
     *,
     catalog_version: str | None = None,
@@ -182,7 +182,7 @@ def recommend_from(
     architecture: str | None = None,
     limit: int | None = None,
 ) -> Recommendation:
-    """``recommend``: the preference ``reference`` and the instance types from the cluster through ``session``,
+    """``recommend``: the preference ``reference`` (None: no preference, only the minimums) and the instance types from the cluster through ``session``,
     or, when ``session`` is None, from the embedded catalog release ``catalog_version`` (namespaced copies in
     ``namespace``)."""
     from .listing import CatalogSource, ClusterSource
@@ -192,8 +192,10 @@ def recommend_from(
         from ..catalog import DEFAULT_VERSION, load_catalog
 
         catalog = load_catalog(catalog_version or DEFAULT_VERSION)
-        source, preference = CatalogSource(catalog, namespace), catalog_preference(catalog, reference)
+        source = CatalogSource(catalog, namespace)
+        preference = catalog_preference(catalog, reference) if reference is not None else {}
     else:
         client = session.client()
-        source, preference = ClusterSource(client), cluster_preference(client, reference)
+        source = ClusterSource(client)
+        preference = cluster_preference(client, reference) if reference is not None else {}
     return recommend(source, query, preference, minimums=minimums, architecture=architecture, limit=limit)

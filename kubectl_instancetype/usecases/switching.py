@@ -192,6 +192,7 @@ def plan_switch(
     vm["metadata"].setdefault("namespace", namespace)
     fetch = cluster_fetch(client)
     notes: list[str] = []
+    vm = inferred_first(vm, fetch, notes)
     updated, matcher_changes = vm, []
     for key, object_name, kind in changes:
         if names_already(vm, key, object_name, kind):
@@ -265,6 +266,40 @@ def plan_switch(
         warnings=tuple(warnings),
         refresh=tuple(to_create),
     )
+
+
+def inferred_first(vm: dict[str, Any], fetch: Callable[[str, str, str], Any], notes: list[str]) -> dict[str, Any]:
+    """``vm`` with matchers that still hold ``inferFromVolume`` (a VM stored without KubeVirt's admission, which
+    replaces them on create) resolved as that admission resolves them, so the switch, its checks and its plan
+    see names; the write then carries the resolved matchers, as the webhook would have stored them."""
+    from ..errors import PreflightError
+    from ..instancetype.expand.resolve import ResolveError, infer
+
+    spec = vm.get("spec") or {}
+    pending = [key for key in KEYS if (spec.get(key) or {}).get("inferFromVolume") and not spec[key].get("name")]
+    if not pending:
+        return vm
+    try:
+        resolved: dict[str, Any] = infer(vm, fetch)
+    except ResolveError as exc:
+        raise PreflightError(
+            f"spec.{pending[0]} still infers from volume {spec[pending[0]]['inferFromVolume']!r} and the inference "
+            f"fails: {exc} (see kubectl instancetype infer vm/{vm['metadata'].get('name')})"
+        ) from exc
+    for key in pending:
+        matcher = (resolved.get("spec") or {}).get(key)
+        volume = spec[key]["inferFromVolume"]
+        if matcher:
+            notes.append(
+                f"spec.{key} still held inferFromVolume {volume!r}: resolved to {matcher.get('name')} first, as "
+                "KubeVirt's admission resolves it; the switch writes the resolved matcher"
+            )
+        else:
+            notes.append(
+                f"spec.{key} still held inferFromVolume {volume!r}, which KubeVirt's admission drops under policy "
+                "Ignore (no default label): the switch writes the VM without it"
+            )
+    return resolved
 
 
 def names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:

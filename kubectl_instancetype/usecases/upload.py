@@ -187,6 +187,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
     image = _open_image(plan.image_path)
     try:
         state.total = os.fstat(image.fileno()).st_size
+        require_cdi(client)
         if plan.labels and not settings.skip_checks:
             _check_types(session, plan, namespace)
         name = plan.name
@@ -214,7 +215,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
             raise UsageError("uploadproxy URL not found")
         url = check_proxy_url(url)
         settings.say(f"Uploading data to {redact_url(url)}")
-        token = _token(client, name, namespace)
+        token = upload_token(client, name, namespace)
         _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
         if plan.datasource:
@@ -236,6 +237,27 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         settings.say(f"Uploading {plan.image_path} completed successfully")
     finally:
         image.close()
+
+
+UPLOAD_API = "/apis/upload.cdi.kubevirt.io/v1beta1"
+
+
+class CDIMissing(PluginError):
+    """The cluster does not run CDI: nothing can answer an upload."""
+
+
+def require_cdi(client: Client) -> None:
+    """Fail at once, before anything is created, when CDI's upload API (cdi-apiserver, through the API server's
+    aggregation) is not served: without CDI no upload pod ever becomes ready and the wait would only time out."""
+    from ..errors import NotFoundError
+
+    try:
+        client.transport.request("GET", UPLOAD_API)
+    except NotFoundError:
+        raise CDIMissing(
+            "CDI is not installed: the server does not serve upload.cdi.kubevirt.io/v1beta1 (CDI's cdi-apiserver); "
+            "install CDI (containerized-data-importer) first; nothing was created"
+        ) from None
 
 
 def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
@@ -413,7 +435,7 @@ def _proxy_url_from_cdiconfig(client: Client) -> str:
     return str((config.get("status") or {}).get("uploadProxyURL") or "")
 
 
-def _token(client: Client, pvc_name: str, namespace: str) -> str:
+def upload_token(client: Client, pvc_name: str, namespace: str) -> str:
     """``getUploadToken``: create an UploadTokenRequest and read ``status.token`` (never printed)."""
     from ..kube import resources
 
@@ -491,7 +513,7 @@ def _upload_data(
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":
                 try:
-                    token = _token(client, plan.name, namespace)
+                    token = upload_token(client, plan.name, namespace)
                 except PluginError as exc:
                     raise UploadError(f"failed to get upload token: {exc.message}") from exc
     finally:

@@ -1,4 +1,5 @@
-"""``version``: the plugin's version and, when asked, the server's (``GET /version``)."""
+"""``version``: the plugin's version and, when asked, the server's (``GET /version``), KubeVirt's and CDI's
+(:mod:`.cluster_facts`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ..errors import PluginError
 
 if TYPE_CHECKING:
     from ..kube.session import Session
+    from .cluster_facts import ComponentVersion
 
 
 @dataclass
@@ -19,6 +21,8 @@ class Versions:
     client: str
     server: str | None = None
     problem: PluginError | None = None
+    kubevirt: ComponentVersion | None = None
+    cdi: ComponentVersion | None = None
 
 
 def versions(session: Session | None) -> Versions:
@@ -27,8 +31,12 @@ def versions(session: Session | None) -> Versions:
 
     if session is None:
         return Versions(__version__)
+    from .cluster_facts import cdi_version, kubevirt_version
+
     try:
-        answer = session.client().server_version()
+        client = session.client()
+        answer = client.server_version()
     except PluginError as exc:
         return Versions(__version__, problem=exc)
-    return Versions(__version__, str(answer.get("gitVersion", "unknown")))
+    server = str(answer.get("gitVersion", "unknown"))
+    return Versions(__version__, server, kubevirt=kubevirt_version(client), cdi=cdi_version(client))

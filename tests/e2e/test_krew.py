@@ -106,7 +106,11 @@ def test_version_runs_against_the_control_plane(installed) -> None:
     _, plugin = installed
     result = plugin("instancetype", "version")
     assert (result.returncode, result.stderr) == (0, "")
-    assert result.stdout.splitlines() == [f"Client Version: v{__version__}", "Server Version: v1.36.3"]
+    assert result.stdout.splitlines()[:3] == [
+        f"Client Version: v{__version__}",
+        "Server Version: v1.36.3",
+        "KubeVirt Version: v1.9.0",
+    ]
 
 
 def test_list_runs_against_the_control_plane(installed) -> None:

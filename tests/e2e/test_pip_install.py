@@ -86,7 +86,11 @@ def test_wheel_in_a_fresh_virtualenv(control_plane, wheel, tmp_path) -> None:
     _assert_works_through_kubectl(control_plane, venv / "bin", tmp_path)
     # the server's version too: the installed plugin talks to the control plane
     full = _kubectl(control_plane, venv / "bin", tmp_path, "instancetype", "version")
-    assert full.stdout.splitlines() == [f"Client Version: v{__version__}", "Server Version: v1.36.3"]
+    assert full.stdout.splitlines()[:3] == [
+        f"Client Version: v{__version__}",
+        "Server Version: v1.36.3",
+        "KubeVirt Version: v1.9.0",
+    ]
 
 
 def test_pipx_install(control_plane, tmp_path) -> None:

@@ -80,7 +80,7 @@ def test_inference_is_resolved_and_reported_before_creating(cli, control_plane, 
         f"PersistentVolumeClaim {NAMESPACE}/labelled-disk -> labels",
     ]
     # Without --resolve-inference the server is left to infer, as virtctl's manifest asks: KubeVirt's mutating
-    # webhook resolves it on admission, so the stored VM names what was inferred.
+    # webhook stores what the pre-flight reported.
     spec = stored_vm(control_plane, name)["spec"]
     assert (spec["instancetype"], spec["preference"]) == ({"name": "u1.medium"}, {"name": "fedora"})
 
@@ -117,13 +117,15 @@ def test_explicit_inference_from_an_unlabelled_volume_fails_with_kubevirts_messa
     assert (result.exit_code, result.stdout) == (1, "")
     # KubeVirt's words first, then the volume, the objects read and the command that fixes it
     assert result.stderr.startswith(
-        "error: unable to find required instancetype.kubevirt.io/default-instancetype label on the volume ("
+        'Error from server: admission webhook "virtualmachines-mutator.kubevirt.io" denied the request: '
+        "unable to find required instancetype.kubevirt.io/default-instancetype label on the volume ("
     )
     assert result.stderr.endswith(
         f"; label the PersistentVolumeClaim with the instancetype to use: kubectl instancetype label "
         f"pvc/plain-disk -n {NAMESPACE} --default-instancetype NAME\n"
     )
-    assert all(call.args[1] == "GET" for call in spy.call_args_list)  # nothing was written
+    # KubeVirt's verdict: the VM was sent and denied, nothing exists
+    assert [call.args[1] for call in spy.call_args_list].count("POST") == 1
     assert stored_vm(control_plane, name) is None
 
 
@@ -135,42 +137,27 @@ def test_implicit_inference_that_the_server_would_drop_is_said_and_the_vm_create
     assert stored_vm(control_plane, name) is not None
 
 
-def test_spread_divisibility_fails_before_anything_is_written(cli, control_plane, objects) -> None:
+def test_spread_divisibility_is_kubevirts_verdict_explained(cli, control_plane, objects) -> None:
     name = next(NAMES)
-    result = cli(
-        "create",
-        "vm",
-        "--name",
-        name,
-        "-n",
-        NAMESPACE,
+    flags = [
         "--instancetype",
         "virtualmachineinstancetype/three-cpus",
         "--preference",
         "virtualmachinepreference/spread-pairs",
-    )
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr.startswith("error: ") and "spread" in result.stderr.lower() and result.stderr.count("\n") == 1
-    assert stored_vm(control_plane, name) is None
-    # --skip-checks sends it as built, and KubeVirt's validating webhook denies it.
-    skipped = cli(
-        "create",
-        "vm",
-        "--name",
-        name,
-        "-n",
-        NAMESPACE,
-        "--skip-checks",
-        "--instancetype",
-        "virtualmachineinstancetype/three-cpus",
-        "--preference",
-        "virtualmachinepreference/spread-pairs",
-    )
-    assert (skipped.exit_code, skipped.stdout) == (1, "")
-    assert skipped.stderr.startswith(
+    ]
+    message = (
         'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
+        "3 vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or "
+        "Spec.CPU.PreferSpreadOptions.Ratio of 2 provided by the preference; choose an instance type whose vCPU "
+        "count the preference virtualmachinepreference/spread-pairs's spread topology divides, or a preference that "
+        "does not spread\n"
     )
+    result = cli("create", "vm", "--name", name, "-n", NAMESPACE, *flags)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
     assert stored_vm(control_plane, name) is None
+    # --skip-checks sends it as built (nothing is read first): KubeVirt's webhook still denies it.
+    skipped = cli("create", "vm", "--name", name, "-n", NAMESPACE, "--skip-checks", *flags)
+    assert skipped.exit_code == 1 and skipped.stderr.startswith(message.split("; choose")[0] + "; choose")
 
 
 def test_client_dry_run_checks_when_the_cluster_answers(cli, control_plane, objects) -> None:

@@ -199,7 +199,12 @@ def test_version_prints_both_versions(cli) -> None:
 
     result = cli("version")
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout == f"Client Version: v{__version__}\nServer Version: v1.36.3\n"
+    assert result.stdout.splitlines()[:3] == [
+        f"Client Version: v{__version__}",
+        "Server Version: v1.36.3",
+        "KubeVirt Version: v1.9.0",
+    ]
+    assert result.stdout.splitlines()[3].startswith("CDI Version: ")
 
 
 def test_version_when_the_server_is_down(tmp_path) -> None:

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.controlplane
 
 
 @pytest.fixture(scope="module")
-def volumes(control_plane) -> None:
+def volumes(control_plane, virt_api_reads_snapshots) -> None:
     for namespace in (A, B):
         control_plane.ensure_namespace(namespace)
     for obj in OBJECTS:
@@ -281,3 +281,23 @@ def test_forbidden_reads_say_so(cli, volumes) -> None:
 def test_usage_errors(cli, args, message) -> None:
     result = cli("infer", *args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+
+
+def test_infer_vm_file_with_its_datasource(cli, volumes, tmp_path) -> None:
+    """A DataVolume template naming a DataSource written next to the VM: the DataSource comes from the file, the
+    PVC it points at from the cluster."""
+    from tests.conftest import cdi_object
+
+    source = cdi_object("DataSource", A, "in-file", {"source": {"pvc": {"name": "fedora-pvc", "namespace": B}}})
+    templates = [{"metadata": {"name": "root-dv"}, "spec": {"sourceRef": {"kind": "DataSource", "name": "in-file"}}}]
+    manifest = vm_manifest(dv_volume("root-dv"), policy=None, templates=templates)
+    path = tmp_path / "vm-and-source.yaml"
+    path.write_text(yaml.safe_dump(manifest) + "---\n" + yaml.safe_dump(source))
+    result = cli("infer", "-f", str(path), "-n", A, "-o", "wide")
+    assert (result.exit_code, result.stderr) == (0, "")
+    chain = (
+        f"DataVolumeTemplate {A}/root-dv -> DataSource {A}/in-file -> PersistentVolumeClaim {B}/fedora-pvc -> labels"
+    )
+    assert result.stdout.splitlines()[1].split()[:3] == ["instancetype", "disk", "u1.large"]
+    assert result.stdout.splitlines()[1].endswith(chain)
+    assert cli("infer", "datasource/in-file", "-n", A).exit_code == 1  # the cluster does not hold it

@@ -28,6 +28,7 @@ def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
     assert listed - offline_options == {
         *("kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"),
         *("as_user", "as_groups", "as_uid"),
+        *("watch", "watch_only", "output_watch_events"),  # the embedded catalog never changes
     }
     assert offline_options - listed == {"version"}
 

@@ -215,3 +215,11 @@ def test_only_connecting_is_bounded_without_a_request_timeout(server, request_ti
         assert connection.deadline is None and connection._sock.gettimeout() is None
     else:
         assert connection.deadline is not None and 0 < connection._sock.gettimeout() <= request_timeout
+
+
+def test_warning_headers_are_read_as_client_go_reads_them() -> None:
+    from kubectl_instancetype.kube.transport import parse_warnings
+
+    header = '299 - "first, with a comma", 299 - "a \\"quoted\\" word" "Tue, 24 Nov 2026 15:00:00 GMT", 199 - "other"'
+    assert parse_warnings(header) == ["first, with a comma", 'a "quoted" word']
+    assert parse_warnings("garbage") == []

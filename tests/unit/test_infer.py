@@ -635,3 +635,29 @@ def test_lines_for_create_vm() -> None:
         "inferFromVolumeFailurePolicy Ignore the server drops spec.preference and creates the VirtualMachine without a "
         "preference"
     ]
+
+
+# ---- KubeVirt before v1.9: no VolumeSnapshot is followed (pkg/instancetype/infer/volume.go at v1.8.0) --------
+
+
+def test_before_v1_9_a_snapshot_source_is_unsupported_and_never_read() -> None:
+    cluster = Cluster({("VolumeSnapshot", "ns", "snap"): obj(BOTH)})
+    template = {"metadata": {"name": "root"}, "spec": {"source": {"snapshot": {"name": "snap", "namespace": "ns"}}}}
+    machine = vm([{"name": "root", "dataVolume": {"name": "root"}}], templates=[template])
+    machine["metadata"]["namespace"] = "ns"
+    older = resolve_volume(machine, "root", "instancetype", cluster, snapshots=lambda: False)
+    assert (older.error, older.ignorable) == (infer.UNSUPPORTED_DATA_VOLUME_SOURCE, True)
+    assert cluster.calls == []
+    newer = resolve_volume(machine, "root", "instancetype", cluster)
+    assert (newer.name, newer.error) == ("u1.medium", None)
+
+
+def test_before_v1_9_a_data_source_without_pvc_fails_with_the_older_message() -> None:
+    cluster = Cluster(
+        {("DataSource", "ns", "ds"): obj({}, {"source": {"snapshot": {"name": "snap", "namespace": "ns"}}})}
+    )
+    older = resolve_object("DataSource", "ns", "ds", "instancetype", cluster, snapshots=lambda: False)
+    assert (older.error, older.ignorable) == (infer.MISSING_DATA_SOURCE_PVC, True)
+    asked = []
+    resolve_object("DataSource", "ns", "ds", "instancetype", cluster, snapshots=lambda: asked.append(1) or True)
+    assert asked == [1]

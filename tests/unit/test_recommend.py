@@ -147,7 +147,7 @@ def test_recommend_wide_reason_and_rejected() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["NAME", "KIND", "CPU", "MEMORY", "CLASS", "REASON"]
     assert lines[1].startswith("u1.2xmedium ")
-    assert lines[1].endswith("2 vCPU >= 2 required, 4Gi >= 4Gi required")
+    assert lines[1].endswith("2 vCPU >= 2 required, 4Gi >= 4Gi required; ranked first: the smallest fit")
     assert lines[2].startswith("u1.medium ")
     assert lines[2].endswith(
         "rejected: insufficient CPU resources of 1 vCPU provided by instance type, preference requires 2 vCPU"
@@ -222,3 +222,39 @@ def test_list_compatible_with_offline() -> None:
     ]
     refused = run_cli(["catalog", "list", "preferences", "--compatible-with", "fedora"])
     assert (refused.exit_code, refused.stderr) == (1, "error: --compatible-with only applies to instance types\n")
+
+
+def test_recommend_from_minimums_without_a_preference_in_cost_order_with_reasons() -> None:
+    """Without --preference only the minimums count; at the same size the general-purpose type comes first and
+    REASON says why each type follows the one above it."""
+    result = run_cli(["recommend", "--min-cpu", "2", "--min-memory", "8Gi", "--catalog", "--max", "7", "-o", "wide"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    rows = {line.split()[0]: line.split("   ")[-1].strip() for line in result.stdout.splitlines()[1:]}
+    assert list(rows) == ["u1.large", "d1.large", "rt1.large", "o1.large", "m1.large", "m1.large1gi", "n1.large"]
+    assert rows["u1.large"] == "2 vCPU, 8Gi; ranked first: the smallest fit"
+    assert rows["d1.large"] == (
+        "2 vCPU, 8Gi; same size as the one above, more special features (dedicated CPUs, isolated emulator thread)"
+    )
+    assert rows["o1.large"] == "2 vCPU, 8Gi; memory overcommitted 50% (more than the one above)"
+    assert rows["m1.large"] == "2 vCPU, 16Gi; more memory than the one above"
+    assert rows["n1.large"] == "4 vCPU, 8Gi; more vCPUs than the one above (4 > 2)"
+
+
+def test_recommend_needs_a_preference_or_a_minimum() -> None:
+    result = run_cli(["recommend", "--catalog"])
+    assert (result.exit_code, result.stderr) == (1, "error: specify --preference, --min-cpu or --min-memory\n")
+
+
+def test_recommend_takes_the_list_filters() -> None:
+    base = ["recommend", "--min-cpu", "1", "--catalog", "-o", "name", "--max", "200"]
+    everything = run_cli(base).stdout.splitlines()
+    selected = run_cli([*base, "-l", "instancetype.kubevirt.io/class in (general.purpose,overcommitted)"])
+    assert {line.split("/")[1].split(".")[0] for line in selected.stdout.splitlines()} == {"u1", "o1"}
+    hidden = run_cli([*base, "--hide-deprecated"]).stdout.splitlines()
+    assert set(hidden) <= set(everything)
+    namespaced = run_cli([*base, "--namespaced", "-n", "dev", "--class", "general.purpose"]).stdout.splitlines()
+    assert namespaced and all(line.startswith("virtualmachineinstancetype.") for line in namespaced)
+    both = run_cli([*base, "--cluster", "--namespaced"])
+    assert (both.exit_code, both.stderr) == (1, "error: --cluster and --namespaced cannot be used together\n")
+    no_fit = run_cli(["recommend", "--min-cpu", "1000", "--catalog"])
+    assert (no_fit.exit_code, no_fit.stderr) == (0, "No instance type fits the minimums (65 considered)\n")

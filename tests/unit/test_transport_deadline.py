@@ -156,7 +156,16 @@ def test_without_request_timeout_a_slow_answer_is_awaited(double, tmp_path) -> N
     """kubectl bounds only connecting when no --request-timeout is given: a trickled answer completes."""
 
     def handler_slow(conn, seen):
-        seen.append(read_request(conn))
+        request = read_request(conn)
+        seen.append(request)
+        if not request.startswith(b"GET /version "):
+            # KubeVirt's and CDI's versions: not installed behind this server
+            body = b"404 page not found"
+            conn.sendall(
+                b"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(body)
+            )
+            conn.sendall(body)
+            return
         body = b'{"major":"1","minor":"36","gitVersion":"v1.36.3"}'
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
         conn.sendall(body[:-3])
@@ -165,4 +174,4 @@ def test_without_request_timeout_a_slow_answer_is_awaited(double, tmp_path) -> N
     server = double(handler_slow)
     result, _ = run_against(server, tmp_path, VERSION)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout.endswith("Server Version: v1.36.3\n")
+    assert "Server Version: v1.36.3\n" in result.stdout

@@ -1,0 +1,209 @@
+"""``revisions`` and ``switch`` on VMs whose ControllerRevisions KubeVirt's real virt-controller stored.
+
+Each test runs once per KubeVirt version the harness builds (``kubevirt_plane``). VMs are created with the
+plugin; the controller stores a ControllerRevision per matcher and records it in ``status.*Ref`` (v1.5+). After
+``switch`` the controller answers: a new revision (the old one kept), and for a running VM either a live update
+(the VMI's sockets) or the ``RestartRequired`` condition with KubeVirt's message.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import pytest
+
+from tests.conftest import run_cli
+
+pytestmark = pytest.mark.controlplane
+
+NAMES = (f"rev-vm-{index}" for index in itertools.count())
+DISK = "src:quay.io/containerdisks/fedora:41"
+WAIT = 60.0
+
+
+def _cli(plane, *args: str):
+    return run_cli(list(args), environ={"HOME": "/nonexistent", "KUBECONFIG": str(plane.kubeconfig("admin"))})
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _namespaces_go_afterwards():
+    yield
+    for name, plane in USED.items():
+        plane.delete_namespace(name)
+
+
+def _namespace(plane) -> str:
+    name = f"revisions-{plane.kubevirt_version.replace('.', '-')}"
+    plane.ensure_namespace(name)
+    USED[name] = plane
+    return name
+
+
+USED: dict[str, object] = {}
+
+
+def _vm(plane, namespace: str, name: str) -> dict:
+    return plane.get(
+        {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": name, "namespace": namespace}}
+    )
+
+
+def _vmi(plane, namespace: str, name: str) -> dict | None:
+    return plane.get(
+        {
+            "apiVersion": "kubevirt.io/v1",
+            "kind": "VirtualMachineInstance",
+            "metadata": {"name": name, "namespace": namespace},
+        }
+    )
+
+
+def _until(what: str, probe, timeout: float = WAIT):
+    """Poll ``probe`` until it returns something truthy; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"virt-controller did not {what} within {timeout:g}s")
+        time.sleep(0.25)
+
+
+def _revision_ref(vm: dict, key: str) -> str:
+    return (((vm.get("status") or {}).get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name", "")
+
+
+def _create(plane, namespace: str, run_strategy: str, instancetype: str = "u1.small") -> str:
+    name = next(NAMES)
+    result = _cli(
+        plane,
+        "create",
+        "vm",
+        "--name",
+        name,
+        "-n",
+        namespace,
+        "--instancetype",
+        instancetype,
+        "--preference",
+        "fedora",
+        "--run-strategy",
+        run_strategy,
+        "--volume-containerdisk",
+        DISK,
+    )
+    assert result.exit_code == 0, result.stderr
+    _until(
+        "store both revisions",
+        lambda: all(_revision_ref(_vm(plane, namespace, name), key) for key in ("instancetype", "preference")),
+    )
+    return name
+
+
+@pytest.mark.parametrize("run_strategy", ["Halted", "Always"])
+def test_revisions_lists_what_the_controller_stored(kubevirt_plane, run_strategy) -> None:
+    namespace = _namespace(kubevirt_plane)
+    name = _create(kubevirt_plane, namespace, run_strategy)
+    vm = _vm(kubevirt_plane, namespace, name)
+    result = _cli(kubevirt_plane, "revisions", f"vm/{name}", "-n", namespace)
+    assert (result.exit_code, result.stderr) == (0, ""), result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()[1:3]]
+    assert rows == [
+        [
+            "instancetype",
+            "virtualmachineclusterinstancetype",
+            "u1.small",
+            _revision_ref(vm, "instancetype"),
+            "status",
+            "1",
+            "1",
+            "no",
+        ],
+        [
+            "preference",
+            "virtualmachineclusterpreference",
+            "fedora",
+            _revision_ref(vm, "preference"),
+            "status",
+            "1",
+            "1",
+            "no",
+        ],
+    ]
+    # The name KubeVirt gives a revision: <vm>-<object>-<version>-<uid>-<generation>
+    assert _revision_ref(vm, "instancetype").startswith(f"{name}-u1.small-v1beta1-")
+    printable = vm["status"].get("printableStatus")
+    assert printable == ("Stopped" if run_strategy == "Halted" else "Starting")
+
+
+def test_switch_on_a_stopped_vm_gets_a_new_revision_and_keeps_the_old(kubevirt_plane) -> None:
+    namespace = _namespace(kubevirt_plane)
+    name = _create(kubevirt_plane, namespace, "Halted")
+    old = _revision_ref(_vm(kubevirt_plane, namespace, name), "instancetype")
+    result = _cli(kubevirt_plane, "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.large")
+    assert result.exit_code == 0, result.stderr
+    new = _until(
+        "store a revision for u1.large",
+        lambda: (ref := _revision_ref(_vm(kubevirt_plane, namespace, name), "instancetype")) != old and ref,
+    )
+    assert new.startswith(f"{name}-u1.large-v1beta1-")
+    revisions = kubevirt_plane.get(
+        {"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": old, "namespace": namespace}}
+    )
+    assert revisions is not None  # the old revision is kept
+    listed = _cli(kubevirt_plane, "revisions", f"vm/{name}", "-n", namespace)
+    assert listed.stdout.splitlines()[1].split()[:4] == [
+        "instancetype",
+        "virtualmachineclusterinstancetype",
+        "u1.large",
+        new,
+    ]
+
+
+def test_switch_on_a_running_vm_is_live_updated_or_needs_a_restart(kubevirt_plane) -> None:
+    namespace = _namespace(kubevirt_plane)
+    name = _create(kubevirt_plane, namespace, "Always")
+    _until("create the VMI", lambda: _vmi(kubevirt_plane, namespace, name))
+    result = _cli(
+        kubevirt_plane,
+        "switch",
+        f"vm/{name}",
+        "-n",
+        namespace,
+        "--instancetype",
+        "u1.large",
+        "--wait",
+        "--timeout",
+        "60s",
+    )
+    assert result.exit_code == 0, result.stderr
+    # --wait reports what the controller did, and that it is what the plan said
+    reported = result.stdout.splitlines()[-3:]
+    assert reported[0].startswith(f"instancetype revision: controllerrevision/{name}-u1.large-v1beta1-")
+    assert reported[1:] == [
+        'RestartRequired: "memory updated in template spec. Memory-hotplug is only available for migratable VMs"',
+        "VMI domain.cpu.sockets: 1 -> 2",
+    ]
+
+    def restart_required():
+        conditions = (_vm(kubevirt_plane, namespace, name).get("status") or {}).get("conditions") or []
+        return next((c for c in conditions if c.get("type") == "RestartRequired" and c.get("status") == "True"), None)
+
+    condition = _until("set RestartRequired", restart_required)
+    # u1.small -> u1.large: 1 -> 2 vCPUs (sockets, live) and 2Gi -> 8Gi (memory: only for migratable VMs)
+    assert (
+        condition["message"] == "memory updated in template spec. Memory-hotplug is only available for migratable VMs"
+    )
+    sockets = _until(
+        "live-update the VMI's sockets",
+        lambda: (
+            ((_vmi(kubevirt_plane, namespace, name) or {}).get("spec") or {})
+            .get("domain", {})
+            .get("cpu", {})
+            .get("sockets")
+            == 2
+        ),
+    )
+    assert sockets
