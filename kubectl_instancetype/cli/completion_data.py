@@ -1312,6 +1312,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                       'live': 'namespaces',
                                       'value': True},
                       '--namespaced': {'help': 'Only namespaced instance types.', 'value': False},
+                      '--output': {'help': 'Print the instance types of the matrix instead: yaml, json, name or a '
+                                           'kubectl template (jsonpath=..., go-template=..., custom-columns=...).',
+                                   'value': True,
+                                   'values': ['yaml', 'json', 'name']},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                     'forever.',
                                             'value': True},
@@ -1326,6 +1330,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                              'live': 'namespaces',
                              'value': True},
+                      '-o': {'help': 'Print the instance types of the matrix instead: yaml, json, name or a kubectl '
+                                     'template (jsonpath=..., go-template=..., custom-columns=...).',
+                             'value': True,
+                             'values': ['yaml', 'json', 'name']},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True}}},

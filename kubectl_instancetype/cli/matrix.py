@@ -25,6 +25,7 @@ Examples:
   kubectl instancetype matrix
   kubectl instancetype matrix --catalog --format github
   kubectl instancetype matrix --catalog --hide-deprecated --class general.purpose
+  kubectl instancetype matrix --catalog --class general.purpose -o name
   kubectl instancetype matrix --namespaced -n dev --format grid"""
 
 
@@ -58,14 +59,28 @@ class MatrixOptions:
         ),
     ] = None
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="Print the instance types of the matrix instead: yaml, json, name or a kubectl template "
+            "(jsonpath=..., go-template=..., custom-columns=...).",
+            show_default=False,
+        ),
+    ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
     def validate(self) -> None:
         """The format is tabulate's; one scope at most."""
         from ..instancetype.listing import INSTANCETYPES
+        from ..output.printers import OBJECT_FORMATS, TEMPLATE_FORMATS, check_output_format
         from ..usecases.listing import Query
 
+        if self.output:
+            check_output_format(self.output, OBJECT_FORMATS + TEMPLATE_FORMATS)
         if self.fmt not in FORMATS:
             raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
         if self.cluster_only and self.namespaced_only:
@@ -94,6 +109,16 @@ def run(env, opts: MatrixOptions, session) -> None:
     )
     for warning in result.warnings:
         messages.warn(env, warning)
+    if opts.output:
+        from ..kube import resources
+        from ..output.printers import print_objects
+
+        names = [
+            (resources.INSTANCETYPES if namespace else resources.CLUSTER_INSTANCETYPES).name_of(obj["metadata"]["name"])
+            for obj, namespace in result.objects
+        ]
+        print_objects(env, opts.output, [obj for obj, _ in result.objects], names)  # kubectl: an empty List
+        return
     if not result.rows:
         messages.info(env, "No resources found")
         return

@@ -14,11 +14,13 @@ if TYPE_CHECKING:
 
 @dataclass
 class SizeMatrix:
-    """The matrix's header and rows (cells ``vCPU/memory``; empty when nothing was found) and the warnings."""
+    """The matrix's header and rows (cells ``vCPU/memory``; empty when nothing was found), the warnings, and the
+    instance types it was built from with their namespaces (None: cluster-scoped), for ``-o``."""
 
     headers: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    objects: list[tuple[dict[str, Any], str | None]] = field(default_factory=list)
 
 
 def size_matrix(
@@ -35,9 +37,9 @@ def size_matrix(
         source = CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace)
     else:
         source = ClusterSource(session.client())
-    pairs: list[tuple[str, dict[str, Any]]] = []
-    warnings = source.scan(query, lambda obj, _: pairs.append((obj["metadata"]["name"], obj.get("spec") or {})))
-    if not pairs:
+    objects: list[tuple[dict[str, Any], str | None]] = []
+    warnings = source.scan(query, lambda obj, namespace: objects.append((obj, namespace)))
+    if not objects:
         return SizeMatrix(warnings=warnings)
-    matrix = build_matrix(pairs)
-    return SizeMatrix(matrix.headers, matrix.rows, warnings)
+    matrix = build_matrix((obj["metadata"]["name"], obj.get("spec") or {}) for obj, _ in objects)
+    return SizeMatrix(matrix.headers, matrix.rows, warnings, objects)

@@ -114,3 +114,10 @@ def test_recommend_and_matrix_take_the_list_filters_on_the_cluster(cli) -> None:
     matrix = cli("matrix", "--cluster", "-l", selector)
     assert (matrix.exit_code, matrix.stderr) == (0, "")
     assert [line.split()[0] for line in matrix.stdout.splitlines()] == ["SERIES", "u1", "o1"]
+
+
+def test_matrix_output_on_the_cluster(cli) -> None:
+    result = cli("matrix", "--cluster", "--class", "general.purpose", "-o", "jsonpath={.items[*].metadata.name}")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert {name.split(".")[0] for name in result.stdout.split()} == {"u1"}
+    assert "u1.medium" in result.stdout.split()

@@ -215,3 +215,26 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
         cli("switch", "pod/x", "--instancetype", "u1.small").stderr
         == 'error: switch takes a VirtualMachine: vm/NAME, not "pod/x"\n'
     )
+
+
+def test_switch_to_a_namespaced_type_named_without_a_kind_says_so(cli, control_plane, namespace) -> None:
+    """A bare name means a cluster instance type (KubeVirt's default kind); when only a namespaced one holds the
+    name, the error names it and where it is."""
+    control_plane.apply(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": "flows-only-here", "namespace": namespace},
+            "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}},
+        }
+    )
+    vm = control_plane.apply(halted_vm(next(NAMES), namespace, {"name": "u1.small"}, None))
+    name = vm["metadata"]["name"]
+    result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "flows-only-here")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        'error: virtualmachineclusterinstancetype "flows-only-here" not found '
+        f'(a VirtualMachineInstancetype named "flows-only-here" exists in namespace "{namespace}")\n'
+    )
+    named = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "vmf/flows-only-here", "--plan")
+    assert named.exit_code == 0, named.stderr

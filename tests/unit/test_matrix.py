@@ -130,3 +130,18 @@ def test_matrix_takes_the_list_filters() -> None:
     assert [line.split()[0] for line in selected.stdout.splitlines()] == ["SERIES", "u1", "o1"]
     none = run_cli(["matrix", "--catalog", "-l", "instancetype.kubevirt.io/class=nothing", "--hide-deprecated"])
     assert (none.exit_code, none.stdout, none.stderr) == (0, "", "No resources found\n")
+
+
+def test_matrix_output_prints_the_types_it_is_built_from() -> None:
+    names = run_cli(["matrix", "--catalog", "-l", "instancetype.kubevirt.io/class=overcommitted", "-o", "name"])
+    assert names.exit_code == 0, names.stderr
+    assert len(names.stdout.splitlines()) == 9
+    assert all(
+        line.startswith("virtualmachineclusterinstancetype.instancetype.kubevirt.io/o1.")
+        for line in names.stdout.splitlines()
+    )
+    path = run_cli(["matrix", "--catalog", "--class", "general.purpose", "-o", "jsonpath={.items[0].kind}"])
+    assert path.stdout == "VirtualMachineClusterInstancetype"
+    refused = run_cli(["matrix", "--catalog", "-o", "wide"])
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith('error: unable to match a printer suitable for the output format "wide"')
