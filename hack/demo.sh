@@ -45,11 +45,9 @@ step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large 
 # The controller's answer (--wait): a new revision, the VMI's sockets live-updated, memory only after a restart.
 step kubectl instancetype switch vm/demo-fedora -n demo --instancetype u1.large --wait --timeout 60s
 step kubectl instancetype revisions vm/demo-fedora -n demo
-step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"
-"}'
+step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"\n"}'
 step kubectl get vm demo-fedora -n demo \
-  -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"
-"}'
+  -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"\n"}'
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo --dry-run=server || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5
