@@ -321,10 +321,18 @@ def _fitting(session: Session, preference_spec: dict[str, Any]) -> list[str]:
 
     query = Query(INSTANCETYPES, "", RangeFilter.from_filters(Filters(), INSTANCETYPES))
     try:
-        result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=FITTING_SHOWN)
+        # twice as many: a namespaced copy of a cluster type of the same name is dropped below
+        result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=2 * FITTING_SHOWN)
     except PluginError:
         return []
-    return [str((c.obj.get("metadata") or {}).get("name", "")) for c in result.fitting]
+    # each as --instancetype takes it: a bare name is the cluster-scoped kind (KubeVirt's default), so a
+    # namespaced type carries its kind; a name shows once, as the cluster type when both scopes hold it
+    shown: dict[str, str] = {}
+    for candidate in result.fitting:
+        name = str((candidate.obj.get("metadata") or {}).get("name", ""))
+        if name not in shown or not candidate.namespace:
+            shown[name] = f"virtualmachineinstancetype/{name}" if candidate.namespace else name
+    return list(shown.values())[:FITTING_SHOWN]
 
 
 def _matcher_text(matcher: Any, what: str) -> str:

@@ -123,6 +123,14 @@ DENIED = 'Error from server (Invalid): admission webhook "virtualmachine-validat
             "instance type, preference requires 2 vCPU; the smallest instance types that satisfy preference "
             "windows.11: u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n",
         ),
+        (
+            # both scopes hold the catalog here: each fitting type is named once, as --instancetype takes it
+            ["--instancetype", "u1.nano", "--preference", "windows.11", "-n", "catalog"],
+            1,
+            f"{DENIED}failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by "
+            "instance type, preference requires 2 vCPU; the smallest instance types that satisfy preference "
+            "windows.11: u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n",
+        ),
         (["--instancetype", "u1.2xmedium", "--preference", "oraclelinux"], 0, ""),
         (
             ["--preference", "fedora"],
@@ -138,7 +146,7 @@ def test_kubevirts_verdict_with_what_to_do(cli, control_plane, namespace, flags,
     name = next(NAMES)
     result = cli("create", "vm", "--name", name, *flags)
     assert (result.exit_code, result.stderr) == (code, message)
-    target = "create-tests" if "-n" in flags else "default"
+    target = flags[flags.index("-n") + 1] if "-n" in flags else "default"
     if code:
         assert result.stdout == ""
         assert vm(control_plane, name, target) is None
