@@ -32,12 +32,6 @@ Examples:
 
 FORMATS = ("", "yaml", "json")
 HEADERS = ("OBJECT", "FIELD", "RULE", "PROBLEM", "REPLACEMENT")
-KINDS = {
-    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
-    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
-    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
-    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
-}
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -45,21 +39,6 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     app.command("lint", help=HELP, short_help="Find deprecated and never-working instance type fields.")(
         options.command(LintOptions, run)
     )
-
-
-def parse_kind(text: str) -> tuple[str, str]:
-    """(kind, name) of TYPE/NAME (singular, plural, short names, ``.instancetype.kubevirt.io``)."""
-    from ..errors import UsageError
-
-    word, slash, name = text.partition("/")
-    lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
-    for kind, spellings in KINDS.items():
-        if lowered in spellings or (lowered.endswith("s") and lowered[:-1] in spellings):
-            if not slash or not name:
-                raise UsageError(f"resource name may not be empty ({word}/NAME)")
-            return kind, name
-    known = ", ".join(spellings[0] for spellings in KINDS.values())
-    raise UsageError(f'lint takes TYPE/NAME with TYPE one of {known}, not "{text}"')
 
 
 @options.dataclass
@@ -106,7 +85,7 @@ class LintOptions:
             raise UsageError("--fix prints the corrected objects as YAML: it cannot go with -o")
         if self.all_namespaces and not self.everything:
             raise UsageError("-A goes with --all")
-        self.chosen = parse_kind(self.target) if self.target else None
+        self.chosen = options.type_target(self.target, "lint") if self.target else None
 
 
 def run(env, opts: LintOptions, session) -> None:

@@ -258,6 +258,33 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
     return kind, name
 
 
+# kubectl's spellings of the four instancetype.kubevirt.io kinds: the CRDs' singular names and shortNames
+# (kubevirt.io/kubevirt pkg/virt-operator/resource/generate/components/crds.go); plurals and the group suffix
+# are read by type_target
+TYPE_KINDS = {
+    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
+    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
+    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
+    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
+}
+
+
+def type_target(text: str, command: str, kinds: dict[str, tuple[str, ...]] = TYPE_KINDS) -> tuple[str, str]:
+    """(kind, NAME) of a ``TYPE/NAME`` argument whose TYPE spells one of ``kinds`` (singular, plural or short,
+    with or without its API group); a usage error naming ``command`` for any other."""
+    word, slash, name = text.partition("/")
+    lowered, _, group = word.lower().partition(".")
+    for kind, spellings in kinds.items():
+        if group not in ("", "apps" if kind == "ControllerRevision" else "instancetype.kubevirt.io"):
+            continue
+        if lowered in spellings or (lowered.endswith("s") and lowered[:-1] in spellings):
+            if not slash or not name:
+                raise UsageError(f"resource name may not be empty ({word}/NAME)")
+            return kind, name
+    known = ", ".join(spellings[0] for spellings in kinds.values())
+    raise UsageError(f'{command} takes TYPE/NAME with TYPE one of {known}, not "{text}"')
+
+
 # ---- typed options -------------------------------------------------------------------------------------
 
 

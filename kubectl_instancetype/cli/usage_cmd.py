@@ -34,13 +34,7 @@ Examples:
   kubectl instancetype usage -A -o yaml"""
 
 FORMATS = ("", "yaml", "json")
-KINDS = {
-    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
-    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
-    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
-    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
-    "ControllerRevision": ("controllerrevision",),
-}
+KINDS = {**options.TYPE_KINDS, "ControllerRevision": ("controllerrevision",)}
 SUMMARY_HEADERS = ("NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY")
 DETAIL_HEADERS = ("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY")
 
@@ -50,21 +44,6 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     app.command("usage", help=HELP, short_help="Show who uses which instance type and preference.")(
         options.command(UsageOptions, run)
     )
-
-
-def parse_target(text: str) -> tuple[str, str]:
-    """(kind, name) of TYPE/NAME: the kinds' singular, plural, short names and ``.instancetype.kubevirt.io``."""
-    from ..errors import UsageError
-
-    word, slash, name = text.partition("/")
-    lowered = word.lower().removesuffix(".instancetype.kubevirt.io").removesuffix(".apps")
-    for kind, spellings in KINDS.items():
-        if lowered in spellings or (lowered.endswith("s") and lowered[:-1] in spellings):
-            if not slash or not name:
-                raise UsageError(f"resource name may not be empty ({word}/NAME)")
-            return kind, name
-    known = ", ".join(spellings[0] for spellings in KINDS.values())
-    raise UsageError(f'usage takes TYPE/NAME with TYPE one of {known}, not "{text}"')
 
 
 @options.dataclass
@@ -94,7 +73,7 @@ class UsageOptions:
         from ..output.printers import check_output_format
 
         check_output_format(self.output, FORMATS)
-        self.chosen = parse_target(self.target) if self.target else None
+        self.chosen = options.type_target(self.target, "usage", KINDS) if self.target else None
         if self.check_delete and self.chosen is None:
             raise UsageError("--check-delete needs the TYPE/NAME it would delete")
         if self.chosen and self.chosen[0] == "ControllerRevision" and not self.check_delete:

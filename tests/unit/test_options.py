@@ -15,6 +15,7 @@ import pytest
 import typer
 
 from kubectl_instancetype.cli import options
+from kubectl_instancetype.cli.usage_cmd import KINDS as USAGE_KINDS
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.errors import UsageError
 
@@ -144,3 +145,37 @@ def test_plain_dataclasses_work_too() -> None:
     assert list(inspect.signature(command).parameters) == ["ctx", "size"]
     command(SimpleNamespace(obj=_env()), size=5)
     assert seen[0].group.size == 5
+
+
+@pytest.mark.parametrize(
+    "text,kinds,expected",
+    [
+        ("vmcf/u1.small", options.TYPE_KINDS, ("VirtualMachineClusterInstancetype", "u1.small")),
+        ("VMPS/fedora", options.TYPE_KINDS, ("VirtualMachinePreference", "fedora")),
+        (
+            "virtualmachineclusterpreferences.instancetype.kubevirt.io/fedora",
+            options.TYPE_KINDS,
+            ("VirtualMachineClusterPreference", "fedora"),
+        ),
+        ("controllerrevision.apps/r-1", USAGE_KINDS, ("ControllerRevision", "r-1")),
+        ("controllerrevisions/r-1", USAGE_KINDS, ("ControllerRevision", "r-1")),
+    ],
+)
+def test_type_target_reads_kubectls_spellings(text, kinds, expected) -> None:
+    assert options.type_target(text, "usage", kinds) == expected
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("vmcf/", "resource name may not be empty (vmcf/NAME)"),
+        ("vmcf.apps/x", 'lint takes TYPE/NAME with TYPE one of {known}, not "vmcf.apps/x"'),
+        ("controllerrevision/r", 'lint takes TYPE/NAME with TYPE one of {known}, not "controllerrevision/r"'),
+        ("vm/x", 'lint takes TYPE/NAME with TYPE one of {known}, not "vm/x"'),
+    ],
+)
+def test_type_target_refuses_other_kinds_and_groups(text, message) -> None:
+    known = ", ".join(spellings[0] for spellings in options.TYPE_KINDS.values())
+    with pytest.raises(UsageError) as raised:
+        options.type_target(text, "lint")
+    assert str(raised.value) == message.format(known=known)
