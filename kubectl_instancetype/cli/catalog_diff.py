@@ -50,7 +50,8 @@ def run(env, opts: DiffOptions, session) -> int:
     from ..output import messages
     from ..usecases.catalog_install import diff_catalog
 
-    diffs, skew = diff_catalog(session, opts.selection.selection())
+    found = diff_catalog(session, opts.selection.selection())
+    diffs, skew = found.diffs, found.skew
     env.stdout.write("".join(diffs))
     for warning in skew.warnings:
         messages.warn(env, warning)

@@ -460,10 +460,18 @@ def install_catalog(
     )
 
 
-def diff_catalog(session: Session, selection: Selection) -> tuple[list[str], Skew]:
-    """``catalog diff``: the unified diff of each object that differs between the cluster and the catalog, and
-    the fields the cluster's CRD schemas would drop from the catalog's objects."""
+@dataclass(frozen=True)
+class CatalogDiff:
+    """What ``catalog diff`` found: a unified diff per object that differs between the cluster and the catalog,
+    and the fields the cluster's CRD schemas would drop from the catalog's objects."""
+
+    diffs: list[str]
+    skew: Skew
+
+
+def diff_catalog(session: Session, selection: Selection) -> CatalogDiff:
+    """``catalog diff``: compare the selected catalog objects with the cluster's copies and its CRD schemas."""
     from .skew import schema_skew
 
     catalog, objects, kinds, existing = _selected(session, selection)
-    return diff(catalog, objects, existing, kinds), schema_skew(session, objects)
+    return CatalogDiff(diff(catalog, objects, existing, kinds), schema_skew(session, objects))
