@@ -48,6 +48,34 @@ step kubectl instancetype revisions vm/demo-fedora -n demo
 step kubectl get vmi demo-fedora -n demo -o jsonpath='{.spec.domain.cpu.sockets}{"\n"}'
 step kubectl get vm demo-fedora -n demo \
   -o jsonpath='{.status.conditions[?(@.type=="RestartRequired")].message}{"\n"}'
+step kubectl instancetype switch --refresh vm/demo-fedora -n demo --plan
+step kubectl instancetype usage vmcf/u1.large --check-delete -A || true
+# A VM sized by hand (no instance type): adopt picks the smallest fitting type and a preference, and proves
+# the expanded spec is unchanged field by field before --apply writes it.
+kubectl delete virtualmachine demo-flat -n demo --ignore-not-found >/dev/null
+kubectl apply -n demo -f - >/dev/null <<'VM'
+apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata: {name: demo-flat}
+spec:
+  runStrategy: Halted
+  template:
+    metadata:
+      annotations: {vm.kubevirt.io/os: linux}
+    spec:
+      domain:
+        cpu: {sockets: 2}
+        memory: {guest: 8Gi}
+        devices:
+          disks: [{name: root, disk: {bus: virtio}}]
+          interfaces: [{name: default, masquerade: {}, model: virtio}]
+          rng: {}
+      networks: [{name: default, pod: {}}]
+      volumes: [{name: root, containerDisk: {image: quay.io/containerdisks/fedora:41}}]
+VM
+step kubectl instancetype adopt vm/demo-flat -n demo
+step kubectl instancetype adopt vm/demo-flat -n demo --apply --allow-changes
+step kubectl instancetype expand vm/demo-flat -n demo --explain
 step kubectl instancetype create vm --instancetype u1.mediun --preference fedora -n demo --dry-run=server || true
 step kubectl instancetype create vm --instancetype u1.nano --preference windows.11 -n demo || true
 step kubectl instancetype recommend --preference fedora --max 5
