@@ -295,6 +295,20 @@ def parse_quantity(text: str) -> Fraction:
     return parse(text).value
 
 
+def quantity_value(value: object) -> Fraction | None:
+    """The exact value of a quantity as a manifest holds it (a string such as ``4Gi``, or a bare JSON number),
+    or None when it is absent, a boolean or not a quantity: for reading specs, where an unreadable value is
+    KubeVirt's validation's business, not the reader's."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return Fraction(value)
+    try:
+        return parse_quantity(str(value))
+    except (QuantityError, ValueError):
+        return None
+
+
 def canonical_quantity(text: str) -> str:
     """The string apimachinery prints for ``resource.MustParse(text)`` (``1024Mi`` -> ``1Gi``, ``1.5`` -> ``1500m``)."""
     return str(parse(text))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..golang.quantity import QuantityError, parse_quantity
+from ..golang.quantity import quantity_value
 from .expand import TEMPLATE_SPEC, ClusterDefaults, apply_to_template, expand_vm
 from .expand._tree import Json, Provenance, clone
 from .expand.defaults import default_network_interface, default_volume_disks, vmi_spec_defaults
@@ -75,15 +75,6 @@ def _template(vm: Mapping[str, Any]) -> Json:
     return spec
 
 
-def _quantity(value: Any) -> Fraction | None:
-    if value is None:
-        return None
-    try:
-        return parse_quantity(str(value))
-    except QuantityError:
-        return None
-
-
 def need_of(vm: Mapping[str, Any]) -> Need:
     """What ``vm`` asks for (see the module docstring)."""
     domain = _template(vm).get("domain") or {}
@@ -93,14 +84,14 @@ def need_of(vm: Mapping[str, Any]) -> Need:
     if any(topology):
         vcpus = math.prod(value or 1 for value in topology)
     else:
-        cpu_quantity = _quantity((resources.get("limits") or {}).get("cpu")) or _quantity(
+        cpu_quantity = quantity_value((resources.get("limits") or {}).get("cpu")) or quantity_value(
             (resources.get("requests") or {}).get("cpu")
         )
         vcpus = max(1, math.ceil(cpu_quantity)) if cpu_quantity else 1
     memory = (
-        _quantity((domain.get("memory") or {}).get("guest"))
-        or _quantity((resources.get("requests") or {}).get("memory"))
-        or _quantity((resources.get("limits") or {}).get("memory"))
+        quantity_value((domain.get("memory") or {}).get("guest"))
+        or quantity_value((resources.get("requests") or {}).get("memory"))
+        or quantity_value((resources.get("limits") or {}).get("memory"))
         or Fraction(0)
     )
     hugepages = str(((domain.get("memory") or {}).get("hugepages") or {}).get("pageSize") or "")
@@ -115,7 +106,7 @@ def _spec(obj: Mapping[str, Any]) -> Json:
 def _fits(instancetype: Mapping[str, Any], need: Need) -> bool:
     spec = _spec(instancetype)
     cpu, memory = spec.get("cpu") or {}, spec.get("memory") or {}
-    guest = _quantity(memory.get("guest")) or Fraction(0)
+    guest = quantity_value(memory.get("guest")) or Fraction(0)
     return (
         int(cpu.get("guest") or 0) >= need.vcpus
         and guest >= need.memory

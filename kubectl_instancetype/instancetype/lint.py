@@ -30,10 +30,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from ..golang.quantity import QuantityError, parse_quantity
+from ..golang.quantity import quantity_value
 
 INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
 PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
@@ -97,15 +96,6 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _bytes(value: Any) -> Fraction | None:
-    if value is None:
-        return None
-    try:
-        return parse_quantity(str(value))
-    except QuantityError:
-        return None
-
-
 def lint(obj: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]] | None = None) -> list[Finding]:
     """Every finding for one instance type or preference (other kinds: none). ``candidates``: instance type
     objects a preference is checked against (None: that check is skipped)."""
@@ -143,7 +133,7 @@ def _lint_instancetype(obj: Mapping[str, Any]) -> list[Finding]:
             f"spec.cpu.maxSockets: {guest} or more (or drop it: KubeVirt then computes the ceiling)",
         )
     memory = spec.get("memory") or {}
-    memory_guest, max_guest = _bytes(memory.get("guest")), _bytes(memory.get("maxGuest"))
+    memory_guest, max_guest = quantity_value(memory.get("guest")), quantity_value(memory.get("maxGuest"))
     if memory_guest is not None and max_guest is not None and max_guest < memory_guest:
         add(
             "spec.memory.maxGuest",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..golang.quantity import QuantityError, parse_quantity
+from ..golang.quantity import quantity_value
 
 LIVE_UPDATE = "LiveUpdate"
 STAGE = "Stage"
@@ -138,17 +138,6 @@ def rollout_strategy(kubevirt: Mapping[str, Any] | None) -> str:
 # comparing templates as apimachinery's equality.Semantic does: quantities by value, nil and empty alike
 
 
-def _quantity(value: Any) -> Fraction | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        return Fraction(value)
-    try:
-        return parse_quantity(str(value))
-    except (QuantityError, ValueError):
-        return None
-
-
 def _is_quantity_path(path: str) -> bool:
     parts = path.split(".")
     return parts[-1] in _QUANTITY_KEYS or (len(parts) > 1 and parts[-2] in _RESOURCE_PARENTS)
@@ -188,7 +177,7 @@ def same(path: str, old: Any, new: Any) -> bool:
     if old == new:
         return True
     if _is_quantity_path(path):
-        left, right = _quantity(old), _quantity(new)
+        left, right = quantity_value(old), quantity_value(new)
         return left is not None and left == right
     return False
 
@@ -251,10 +240,6 @@ def _int(value: Any) -> int:
         return 0
 
 
-def _bytes(value: Any) -> Fraction | None:
-    return None if value is None else _quantity(value)
-
-
 def _show(value: Fraction) -> str:
     """An alignment as ``resource.NewQuantity(n, BinarySI).String()`` prints it (2Mi, 1Gi)."""
     number = int(value)
@@ -277,10 +262,10 @@ def memory_hotplug_problem(template: Mapping[str, Any], max_guest: Any) -> str |
         return "Memory hotplug is not compatible with encrypted VMs"
     memory = domain.get("memory") or {}
     block = _HOTPLUG_BLOCK_1G_HUGEPAGES if _get(memory, "hugepages", "pageSize") == "1Gi" else _HOTPLUG_BLOCK
-    guest = _bytes(memory.get("guest"))
+    guest = quantity_value(memory.get("guest"))
     if guest is None:
         return "Guest memory must be configured when memory hotplug is enabled"
-    maximum = _bytes(max_guest)
+    maximum = quantity_value(max_guest)
     if maximum is None:
         return "Max guest memory must be configured when memory hotplug is enabled"
     if guest > maximum:
@@ -436,8 +421,8 @@ def _cpu(new: Mapping[str, Any], vmi: Mapping[str, Any], architecture: str) -> t
 
 def _memory(new: Mapping[str, Any], vmi: Mapping[str, Any]) -> tuple[tuple[str, str] | None, str | None]:
     """``handleMemoryHotplugRequest``: (outcome, message) for the guest memory, or a sync error."""
-    guest = _bytes(_get(new, "domain", "memory", "guest"))
-    vmi_guest = _bytes(_get(vmi, "spec", "domain", "memory", "guest"))
+    guest = quantity_value(_get(new, "domain", "memory", "guest"))
+    vmi_guest = quantity_value(_get(vmi, "spec", "domain", "memory", "guest"))
     status_memory = _get(vmi, "status", "memory") or {}
     if guest is None or vmi_guest is None or status_memory.get("guestCurrent") is None:
         return (
@@ -460,10 +445,10 @@ def _memory(new: Mapping[str, Any], vmi: Mapping[str, Any]) -> tuple[tuple[str, 
     problem = memory_hotplug_problem(new, max_guest)
     if problem is not None:
         return (RESTART, MEMORY_NOT_SUPPORTED.format(problem)), None
-    at_boot = _bytes(status_memory.get("guestAtBoot"))
+    at_boot = quantity_value(status_memory.get("guestAtBoot"))
     if at_boot is not None and guest < at_boot:
         return (RESTART, MEMORY_BELOW_BOOT), None
-    maximum = _bytes(max_guest)
+    maximum = quantity_value(max_guest)
     if maximum is not None and guest > maximum:
         return (RESTART, MEMORY_ABOVE_MAX), None
     return (LIVE, "hot-plugged"), None

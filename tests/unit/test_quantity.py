@@ -20,6 +20,7 @@ from kubectl_instancetype.golang.quantity import (
     is_quantity,
     parse,
     parse_quantity,
+    quantity_value,
 )
 from kubectl_instancetype.instancetype.listing import format_bytes
 
@@ -148,3 +149,12 @@ def test_huge_values_format_without_huge_strings() -> None:
     assert format_bytes(parse_quantity("1e1000")) == "10e999"
     assert format_bytes(parse_quantity("1.5e999")) == "1500e996"
     assert format_bytes(parse_quantity("9" * 996 + "e1000")) == "9" * 996 + "0e999"
+
+
+@pytest.mark.parametrize(
+    "value,expected",
+    [("4Gi", Fraction(4 << 30)), (2, Fraction(2)), (1.5, Fraction(3, 2)), ("100m", Fraction(1, 10))]
+    + [(None, None), (True, None), ("4 Gi", None), ("", None), ({}, None)],
+)
+def test_quantity_value_reads_what_a_manifest_holds(value, expected) -> None:
+    assert quantity_value(value) == expected
