@@ -55,9 +55,23 @@ def test_as_flag_is_refused_where_kubectl_is_refused(control_plane, without_inst
 
 def test_as_flag_sees_what_the_impersonated_user_sees(control_plane) -> None:
     admin = str(control_plane.kubeconfig("admin"))
-    acting = run_cli(["list", "-n", "carol", "--kubeconfig", admin, "--as", "carol", "--cpu", "1", "--size", "nano"])
+    acting = run_cli(
+        ["list", "-n", "carol", "--kubeconfig", admin, "--as", "carol", "--cpu", "1", "--size", "nano", "-o", "name"]
+    )
     direct = run_cli(
-        ["list", "-n", "carol", "--kubeconfig", str(control_plane.kubeconfig("carol")), "--cpu", "1", "--size", "nano"]
+        [
+            "list",
+            "-n",
+            "carol",
+            "--kubeconfig",
+            str(control_plane.kubeconfig("carol")),
+            "--cpu",
+            "1",
+            "--size",
+            "nano",
+            "-o",
+            "name",
+        ]
     )
     assert acting.exit_code == 0, acting.stderr
     assert (acting.stdout, acting.stderr) == (direct.stdout, direct.stderr)
