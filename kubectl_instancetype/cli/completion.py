@@ -40,6 +40,8 @@ def _kind_word(word: str) -> str:
     lowered = word.lower()
     lowered = SHORT_KINDS.get(lowered.removesuffix("s"), SHORT_KINDS.get(lowered, lowered))
     return lowered.removesuffix("s")
+
+
 # positional "kind/NAME" arguments (infer, expand, label, ...), with kubectl's short names
 OBJECT_PREFIXES = {
     "vm/": "virtualmachines",
@@ -167,6 +169,13 @@ def candidates(
     elif argument == "objects" and not line.positionals:
         return _objects(line, prefix, live)
     elif argument == "types" and not line.positionals:
+        return _types(line, prefix, live)
+    elif argument == "type-names":
+        # get/describe: TYPE/NAME..., or a kind and then names (kubectl get vmcf u1.small u1.large)
+        kind = line.positionals[0] if line.positionals else ""
+        source = TYPE_PREFIXES.get(f"{_kind_word(kind)}/") if "/" not in kind else None
+        if source is not None and live is not None:
+            return live(source, line, prefix), NO_FILE_COMPLETION
         return _types(line, prefix, live)
     return found, NO_FILE_COMPLETION
 

@@ -772,7 +772,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True}}},
- 'describe': {'argument': None,
+ 'describe': {'argument': 'type-names',
               'commands': {},
               'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                          'service account in a namespace.',
@@ -877,7 +877,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True}}},
- 'get': {'argument': None,
+ 'get': {'argument': 'type-names',
          'commands': {},
          'flags': {'--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
                                         'value': False},

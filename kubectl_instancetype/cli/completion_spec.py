@@ -53,7 +53,8 @@ LIVE_VALUES: dict[str, str] = {
 # Flags whose value is a file: the shell completes file names there.
 FILE_FLAGS = frozenset({"--kubeconfig", "-f", "--filename", "--password-file", "--image-path", "--vms"})
 # Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster,
-# "types" = an instance type or preference as kind/NAME).
+# "types" = an instance type or preference as kind/NAME; "type-names" = that for every argument, or a kind word
+# first and then its names).
 ARGUMENTS: dict[str, str] = {
     "list": "kinds",
     "catalog list": "kinds",
@@ -65,6 +66,8 @@ ARGUMENTS: dict[str, str] = {
     "adopt": "objects",
     "usage": "types",
     "lint": "types",
+    "get": "type-names",
+    "describe": "type-names",
 }
 
 

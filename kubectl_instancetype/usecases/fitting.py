@@ -54,24 +54,26 @@ def requirements_hint(session: Session | None, preference: PreferenceInUse, *, c
     embedded catalog with ``catalog``; when none can be named, what to choose instead. The hint is a courtesy:
     a failure to list is no failure here."""
     fitting = _fitting(session, preference.spec, catalog) if preference.spec is not None else []
-    recommend = f"kubectl instancetype recommend {'--catalog ' if catalog else ''}--preference {preference.reference}"
+    recommend = f" (kubectl instancetype recommend --preference {preference.reference})"
+    if catalog:
+        # recommend --catalog ranks for the catalog's own preference of that name only
+        recommend = f" (kubectl instancetype recommend --catalog --preference {preference.name})"
+        if preference.namespaced or _catalog().preference(preference.name) is None:
+            recommend = ""
     if fitting:
         where = (
             "instance types"
             if not catalog
-            else f"instance types of the common-instancetypes {_catalog_version()} catalog"
+            else f"instance types of the common-instancetypes {_catalog().version} catalog"
         )
-        return (
-            f"the smallest {where} that satisfy preference {preference.reference}: {', '.join(fitting)} ({recommend})"
-        )
-    hint = f"choose an instance type that meets the preference {preference.reference}'s requirements"
-    return hint if catalog else f"{hint} ({recommend})"
+        return f"the smallest {where} that satisfy preference {preference.reference}: {', '.join(fitting)}{recommend}"
+    return f"choose an instance type that meets the preference {preference.reference}'s requirements{recommend}"
 
 
-def _catalog_version() -> str:
-    from ..catalog import DEFAULT_VERSION
+def _catalog() -> Any:
+    from ..catalog import load_catalog
 
-    return DEFAULT_VERSION
+    return load_catalog()
 
 
 def _fitting(session: Session | None, preference_spec: dict[str, Any], catalog: bool) -> list[str]:

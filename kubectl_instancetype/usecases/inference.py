@@ -420,7 +420,14 @@ def label_volume(
             then = " (--skip-checks labels anyway)"
             found = require_types(session, label_references(request), namespace, then=then)
             volume = f"{VOLUME_SHORT_NAMES.get(resource.kind, resource.singular)}/{name}"
-            _check_pair(session, {**labels, **patch}, request, found, volume, then)
+            _check_pair(
+                session,
+                {**labels, **patch},
+                request,
+                found,
+                volume,
+                "; nothing was labeled (--skip-checks labels anyway)",
+            )
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
     return LabelOutcome(resource.name_of(name), verb)
 

@@ -142,10 +142,16 @@ def test_short_kind_names_complete_names_of_their_scope() -> None:
     assert completion.candidates(["switch", "vm/a", "--preference"], "vmcp/f", live)[0] == [("vmcp/fx", "")]
     assert completion.candidates(["usage"], "vmp/w", live)[0] == [("vmp/wx", "")]
     assert completion.candidates(["create", "vm", "--instancetype"], "vmp/u1", live)[0] == []  # not an instance type
+    # get and describe: TYPE/NAME at every argument, or a kind word and then its names
+    assert completion.candidates(["get", "vmcf/u1.small"], "vmp/f", live)[0] == [("vmp/fx", "")]
+    assert completion.candidates(["describe", "VirtualMachineClusterPreferences"], "w", live)[0] == [("wx", "")]
+    assert {value for value, _ in completion.candidates(["get"], "vm")[0]} == {"vmcf/", "vmf/", "vmcp/", "vmp/"}
     assert asked == [
         ("instancetypes:namespaced", "u1"),
         ("preferences:cluster", "f"),
         ("preferences:namespaced", "w"),
+        ("preferences:namespaced", "f"),
+        ("preferences:cluster", "w"),
     ]
 
 
