@@ -1099,7 +1099,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
                                            'value': True},
-                     '--skip-checks': {'help': 'Do not look up the instance type and preference first.',
+                     '--skip-checks': {'help': 'Do not look up (and check together) the instance type and preference '
+                                               'first.',
                                        'value': False},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
@@ -1580,7 +1581,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             '4xlarge1gi',
                                             '8xlarge',
                                             '8xlarge1gi']},
-                      '--skip-checks': {'help': 'Do not look up the default instance type and preference first.',
+                      '--skip-checks': {'help': 'Do not look up (and check together) the default instance type and '
+                                                'preference first.',
                                         'value': False},
                       '--storage-class': {'help': 'The storage class for the PVC.', 'value': True},
                       '--uploadproxy-url': {'help': 'The URL of the cdi-upload proxy service.', 'value': True},
