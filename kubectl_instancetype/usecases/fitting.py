@@ -42,10 +42,11 @@ class PreferenceInUse:
 
 
 def is_requirements_failure(message: str) -> bool:
-    """True when ``message`` holds KubeVirt's requirements failure."""
+    """True when ``message`` holds KubeVirt's requirements failure for CPU or memory (``insufficient CPU resources``,
+    ``insufficient Memory resources``), which another instance type fixes; an architecture one is not."""
     from ..instancetype.requirements import DENIAL_PREFIX
 
-    return DENIAL_PREFIX.strip() in message
+    return f"{DENIAL_PREFIX}insufficient " in message
 
 
 def requirements_hint(session: Session | None, preference: PreferenceInUse, *, catalog: bool = False) -> str:

@@ -298,6 +298,8 @@ def explain(verdict: Verdict | None, message: str, session: Session | None = Non
         if used is None:
             return "choose an instance type that meets the preference's requirements"
         return requirements_hint(session, used)
+    if "preference requires architecture" in message:
+        return "the VM must run on the architecture the preference requires: set spec.template.spec.architecture, or choose a preference for the VM's architecture"
     if "label on the volume" in message:
         return "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference"
     return ""
