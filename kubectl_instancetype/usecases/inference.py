@@ -445,7 +445,7 @@ def _check_pair(
 ) -> None:
     """The instance type and preference the volume will name (the ones asked for, else the labels it keeps) must
     work together: KubeVirt denies every VM that infers both from it otherwise."""
-    from ..errors import NotFoundError
+    from ..errors import PluginError
     from .fitting import check_default_types
 
     given = iter(found)
@@ -471,12 +471,14 @@ def _check_pair(
         elif labels.get(label):
             from .references import TypeReference
 
-            reference = TypeReference(labels.get(kind_label) or default_kind, str(labels[label]))
-            scope = session.namespace if reference.resource.namespaced else None
             try:
+                reference = TypeReference(labels.get(kind_label) or default_kind, str(labels[label]))
+                scope = session.namespace if reference.resource.namespaced else None
                 objects[key] = session.client().get(reference.resource, reference.name, scope)
-            except NotFoundError:
-                objects[key] = None  # a label left from before; not this command's to check
+            except (PluginError, KeyError):
+                # a label left from before that names nothing (or a kind KubeVirt does not know): not this
+                # command's to check
+                objects[key] = None
     check_default_types(session, objects.get("instancetype"), objects.get("preference"), volume=volume, then=then)
 
 
