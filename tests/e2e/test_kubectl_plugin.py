@@ -125,7 +125,7 @@ def test_create_vm_missing_instancetype_through_kubectl(kubectl) -> None:
     )
 
 
-def test_every_global_flag_may_come_before_the_command(kubectl, control_plane) -> None:
+def test_every_global_flag_may_come_before_the_command(kubectl, control_plane, without_instancetype_view) -> None:
     """cobra's persistent flags: kubectl's global flags (options.ConnectionFlags) before the command, impersonation
     included, as kubectl takes them."""
     ok = kubectl(

@@ -203,7 +203,7 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     skipped = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.nano", "--skip-checks")
     assert skipped.exit_code == 1
     assert skipped.stderr.splitlines()[-1] == (
-        'error: admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
+        'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
         "failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance "
         "type, preference requires 2 vCPU; the smallest instance types that satisfy preference windows.11: "
         "u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)"
