@@ -139,10 +139,18 @@ def test_the_token_service_is_bounded_too(registry) -> None:
         (b"{nope", "the answer is not JSON at byte 1"),
     ],
 )
-def test_replies_that_are_not_json_are_one_line(registry, body, words) -> None:
-    registry.routes["/v2/r/manifests/t"] = send("200 OK", body)
+@pytest.mark.parametrize("where", ["manifest", "token"])
+def test_replies_that_are_not_json_are_one_line(registry, body, words, where) -> None:
+    """From the registry (a manifest) or from its token service (the token answer)."""
+    if where == "token":
+        registry.require_token(f"http://{registry.host}/token")
+        registry.routes["/token"] = send("200 OK", body)
+    else:
+        registry.routes["/v2/r/manifests/t"] = send("200 OK", body)
     line = one_line(infer(f"{registry.host}/r:t"))
     assert words in line and "codec" not in line and "Expecting" not in line
+    what = f"getting a pull token from http://{registry.host}/token" if where == "token" else "/v2/r/manifests/t"
+    assert line.startswith(f"error: {what}: "), line
 
 
 @pytest.fixture(scope="module")
