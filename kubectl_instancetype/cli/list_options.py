@@ -40,6 +40,18 @@ SeriesClass = Annotated[
         show_default=False,
     ),
 ]
+Selector = Annotated[
+    Optional[str],
+    typer.Option(
+        "-l",
+        "--selector",
+        click_type=options.NON_BLANK,
+        metavar="SELECTOR",
+        help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
+        rich_help_panel=FILTER_PANEL,
+        show_default=False,
+    ),
+]
 NoHeaders = Annotated[
     bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
 ]
@@ -173,18 +185,7 @@ class ListFilters:
             show_default=False,
         ),
     ] = None
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     min_cpu: Annotated[
         Optional[int],
         typer.Option(
@@ -492,18 +493,7 @@ class SelectionFlags:
     """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector, ``--class`` and
     ``--hide-deprecated``."""
 
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     hide_deprecated: Annotated[
         bool,
         typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
