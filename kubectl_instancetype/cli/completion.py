@@ -27,17 +27,22 @@ LIVE_DEADLINE = 1.0  # seconds for every live look-up of one completion together
 # kubectl's short names: the CRDs' shortNames)
 INSTANCETYPE_PREFIXES = ("virtualmachineclusterinstancetype/", "virtualmachineinstancetype/", "vmcf/", "vmf/")
 PREFERENCE_PREFIXES = ("virtualmachineclusterpreference/", "virtualmachinepreference/", "vmcp/", "vmp/")
+# every short name of the four kinds, as instancetype/kinds.py lists them (not imported: completion stays light;
+# tests/unit/test_completion.py keeps the two equal)
 SHORT_KINDS = {
+    "vmclusterinstancetype": "virtualmachineclusterinstancetype",
     "vmcf": "virtualmachineclusterinstancetype",
+    "vminstancetype": "virtualmachineinstancetype",
     "vmf": "virtualmachineinstancetype",
     "vmcp": "virtualmachineclusterpreference",
+    "vmpref": "virtualmachinepreference",
     "vmp": "virtualmachinepreference",
 }
 
 
 def _kind_word(word: str) -> str:
     """A kind as typed (any case, plural or short name) -> the lowercase singular kind."""
-    lowered = word.lower()
+    lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
     lowered = SHORT_KINDS.get(lowered.removesuffix("s"), SHORT_KINDS.get(lowered, lowered))
     return lowered.removesuffix("s")
 

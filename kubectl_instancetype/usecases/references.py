@@ -28,15 +28,6 @@ class MissingTypes(PreflightError):
     """Referenced instance types or preferences do not exist (the message names each, with a hint)."""
 
 
-# kubectl's short names of the four kinds (the CRDs' shortNames), by kind
-SHORT_NAMES = {
-    "VirtualMachineClusterInstancetype": "vmcf",
-    "VirtualMachineInstancetype": "vmf",
-    "VirtualMachineClusterPreference": "vmcp",
-    "VirtualMachinePreference": "vmp",
-}
-
-
 @dataclass(frozen=True)
 class Spelling:
     """How a command takes a type reference, to tell what to type instead: ``flag`` followed by ``KIND/NAME``
@@ -53,7 +44,9 @@ class Spelling:
             if resource.namespaced:
                 return f"{self.flag} {name} {self.kind_flag} {resource.singular}"
             return f"{self.flag} {name} without {self.kind_flag}"
-        reference = f"{SHORT_NAMES[resource.kind]}/{name}" if resource.namespaced else name
+        from ..instancetype.kinds import BY_KIND
+
+        reference = f"{BY_KIND[resource.kind].short}/{name}" if resource.namespaced else name
         return f"{self.flag} {reference}" if self.flag else reference
 
 
@@ -124,8 +117,9 @@ def not_found_message(
     """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope and how
     to name it there (``spelling``), else the closest names of the kind (``namespace`` is where a namespaced kind
     of the other scope is looked for)."""
-    where = f' in namespace "{scope}"' if scope else ""
     from ..golang.strconv import go_quote
+
+    where = f" in namespace {go_quote(scope)}" if scope else ""
 
     message = f"{resource.singular} {go_quote(name)} not found{where}"  # apimachinery's "%s %q not found"
     other = _other_scope(resource)
@@ -137,8 +131,9 @@ def not_found_message(
             except PluginError:
                 pass
             else:
-                there = f' in namespace "{other_scope}"' if other.namespaced else ""
-                return f'{message} (a {other.kind} named "{name}" exists{there}: use {spelling.spell(other, name)})'
+                there = f" in namespace {go_quote(other_scope or '')}" if other.namespaced else ""
+                use = spelling.spell(other, name)
+                return f"{message} (a {other.kind} named {go_quote(name)} exists{there}: use {use})"
     try:
         names = client.list_names(resource, scope)
     except PluginError:

@@ -131,6 +131,15 @@ def test_global_flags_before_the_command_complete_as_after_it() -> None:
     assert {"--context", "--namespace", "--kubeconfig", "--request-timeout", "--as", "--as-group", "--as-uid"} <= flags
 
 
+def test_every_spelling_of_a_kind_is_known_to_completion() -> None:
+    from kubectl_instancetype.instancetype.kinds import ALL, GROUP
+
+    for kind in ALL:
+        for word in kind.spellings():
+            assert completion._kind_word(word) == kind.singular, word
+            assert completion._kind_word(f"{word.upper()}.{GROUP}") == kind.singular, word
+
+
 def test_short_kind_names_complete_names_of_their_scope() -> None:
     asked = []
 
