@@ -95,6 +95,7 @@ class SwitchOptions:
         from ..golang.duration import DurationError, parse_duration
         from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
         from ..output.printers import check_output_format
+        from ..usecases.switching import MatcherTarget
 
         self.name = options.vm_target(self.target, "switch")
         check_output_format(self.output, PLAN_FORMATS)
@@ -121,7 +122,7 @@ class SwitchOptions:
             kind = normalize_kind(prefix, kinds)
             if kind is None or not object_name:
                 raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
-            self.changes.append((key, object_name, kind))
+            self.changes.append(MatcherTarget(key, object_name, kind))
 
 
 def run(env, opts: SwitchOptions, session) -> None:

@@ -4,9 +4,9 @@ size (:mod:`..instancetype.matrix`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .listing import CatalogSource, ClusterSource, Query, Source
+from .listing import CatalogSource, ClusterSource, Query, ScopedObject, Source
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -20,7 +20,7 @@ class SizeMatrix:
     headers: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    objects: list[tuple[dict[str, Any], str | None]] = field(default_factory=list)
+    objects: list[ScopedObject] = field(default_factory=list)
 
 
 def size_matrix(
@@ -37,9 +37,9 @@ def size_matrix(
         source = CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace)
     else:
         source = ClusterSource(session.client())
-    objects: list[tuple[dict[str, Any], str | None]] = []
-    warnings = source.scan(query, lambda obj, namespace: objects.append((obj, namespace)))
+    objects: list[ScopedObject] = []
+    warnings = source.scan(query, lambda obj, namespace: objects.append(ScopedObject(obj, namespace)))
     if not objects:
         return SizeMatrix(warnings=warnings)
-    matrix = build_matrix((obj["metadata"]["name"], obj.get("spec") or {}) for obj, _ in objects)
+    matrix = build_matrix((found.obj["metadata"]["name"], found.obj.get("spec") or {}) for found in objects)
     return SizeMatrix(matrix.headers, matrix.rows, warnings, objects)

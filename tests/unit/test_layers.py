@@ -4,7 +4,10 @@
   client, the transport or the HTTP connection itself (kube.client, kube.transport, kube.http);
 - a command module of cli/ imports no other command module (what commands share lives in option modules);
 - usecases/ never prints and opens no connection: no print(), no writes to stdout/stderr, no socket, ssl,
-  http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it).
+  http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it);
+- outside kube/, the API server is asked only through the client's named methods (known paths, no discovery):
+  no ``.transport`` (``client.transport.request(...)``), no private attribute of another object, no private
+  name imported from kube/.
 
 Imports are read from the source (lazy and TYPE_CHECKING ones included), as tests/unit/test_import_graph.py
 reads them.
@@ -99,6 +102,34 @@ def _usecase_check(name: str, path: Path) -> list[str]:
     return problems
 
 
+# NamedTuple's public API is spelled with an underscore
+PUBLIC_UNDERSCORED = {"_replace", "_fields", "_asdict", "_make"}
+# the package's folders other than kube/ (and oci/, the OCI registry's own connection)
+OUTSIDE_KUBE = ("cli", "usecases", "output", "instancetype", "golang", "catalog")
+
+
+def _private_access_check(name: str, path: Path) -> list[str]:
+    problems = []
+    for module, _, line in _imports(name, path):
+        # `from ..kube.client import _x` is read as the module kube.client._x too
+        parts = module.split(".")
+        if parts[:2] == [ROOT, "kube"] and any(p.startswith("_") and not p.startswith("__") for p in parts[2:]):
+            problems.append(f"imports the private {module} (line {line}): add a public name to kube/")
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if node.attr == "transport":
+            problems.append(f"reaches {ast.unparse(node)} (line {node.lineno}): add a named method to kube/client.py")
+        elif (
+            node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and node.attr not in PUBLIC_UNDERSCORED
+            and ast.unparse(node.value) not in ("self", "cls")
+        ):
+            problems.append(f"reaches the private {ast.unparse(node)} (line {node.lineno})")
+    return problems
+
+
 def test_the_contract_reads_the_modules() -> None:
     # the checks see what they must: a command module that is known to import options, and use cases
     assert "kubectl_instancetype.cli.version" in COMMAND_MODULES
@@ -125,6 +156,30 @@ def test_the_checks_catch_violations(tmp_path: Path) -> None:
         f"imports {ROOT}.kube.client",
         f"imports the command module {ROOT}.cli.list",
     ]
+
+
+def test_the_private_access_check_catches_violations(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from ..kube.client import _helper\n\n"
+        "def f(client, query):\n"
+        "    client.transport.request('GET', '/apis/x')\n"
+        "    client._connection.close()\n"
+        "    return query._replace(what='x'), self._own\n"
+    )
+    problems = _private_access_check(f"{ROOT}.usecases.bad", bad)
+    assert [p.split(" (line")[0] for p in problems] == [
+        f"imports the private {ROOT}.kube.client._helper",
+        "reaches client.transport",
+        "reaches the private client._connection",
+    ]
+
+
+def test_only_kube_reaches_the_transport_and_private_attributes() -> None:
+    problems = []
+    for folder in OUTSIDE_KUBE:
+        problems += _violations(folder, _private_access_check)
+    assert problems == []
 
 
 def test_cli_reaches_the_cluster_only_through_the_session() -> None:
