@@ -34,6 +34,11 @@ class Expanded:
     provenance: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def name(self) -> str:
+        """The VirtualMachine's name ("" without one)."""
+        return vm_name(self.vm)
+
 
 def expand(
     session: Session,

@@ -9,6 +9,7 @@ the new instance type and preference as KubeVirt's ``ApplyToVM`` does, and hands
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -136,6 +137,72 @@ class SwitchOutcome:
     timed_out: bool = False
     agrees: bool = True
     disagreement: str = ""
+
+
+@dataclass(frozen=True)
+class SwitchRequest:
+    """``switch``: the VM ``name``, the matchers to change (or ``refresh``: each to its object's current
+    generation), whether the new combination is checked first, whether anything is written (``plan_only``), and
+    how long the controller is watched afterwards (``wait``: ``wait_seconds``; a refresh waits up to ten seconds
+    without it, so that its pins can come off), with the clock and sleep to do it."""
+
+    name: str
+    changes: tuple[MatcherTarget, ...] = ()
+    check: bool = True
+    refresh: bool = False
+    plan_only: bool = False
+    wait: bool = False
+    wait_seconds: float = 0.0
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+
+
+@dataclass(frozen=True)
+class SwitchResult:
+    """What ``switch`` did: the plan; the VM as stored after the write (None: nothing was written); what the
+    controller then did (None: not watched); and, after a refresh, whether the pins stay because the controller
+    had not recorded the new revisions yet."""
+
+    plan: SwitchPlan
+    written: dict[str, Any] | None = None
+    outcome: SwitchOutcome | None = None
+    pins_kept: bool = False
+
+
+REFRESH_WAIT = 10.0  # seconds a refresh watches the controller without --wait, before taking its pins off
+
+
+def switch(
+    session: Session,
+    request: SwitchRequest,
+    *,
+    planned: Callable[[SwitchPlan], None] = lambda plan: None,
+    written: Callable[[SwitchPlan], None] = lambda plan: None,
+) -> SwitchResult:
+    """``switch``: plan (:func:`plan_switch`); unless there is nothing to do or only the plan is asked for,
+    write (:func:`apply_switch`) and watch the controller (:func:`observe`). ``planned`` receives the plan before
+    anything is written (a no-op switch, which sends nothing, is not handed over), and again to ``written`` as
+    soon as the write is done (before the wait)."""
+    plan = plan_switch(session, request.name, list(request.changes), check=request.check, refresh=request.refresh)
+    if plan.noop and not request.refresh:
+        return SwitchResult(plan)
+    planned(plan)
+    if request.plan_only or plan.noop:
+        return SwitchResult(plan)
+    stored = apply_switch(session, plan)
+    written(plan)
+    if not (request.wait or request.refresh):
+        return SwitchResult(plan, stored)
+    outcome = observe(
+        session,
+        plan,
+        stored,
+        timeout=request.wait_seconds if request.wait else min(request.wait_seconds, REFRESH_WAIT),
+        clock=request.clock,
+        sleep=request.sleep,
+    )
+    pins_kept = bool(request.refresh and plan.refresh and unpin_refreshed(session, plan) is None)
+    return SwitchResult(plan, stored, outcome, pins_kept)
 
 
 def describe_matcher(vm: dict[str, Any], key: str) -> str:

@@ -97,7 +97,9 @@ class State:
 def upload(session: Session, plan: spec.Plan, settings: Settings) -> State:
     """Run the whole upload in the session's namespace and return what it did (the volume created or reused,
     the bytes sent, the DataSource); raise :class:`UploadError` (with :meth:`State.report`) when it cannot
-    finish. virtctl's progress lines go to ``settings.say`` as they happen."""
+    finish. virtctl's progress lines go to ``settings.say`` as they happen. An image that cannot be read
+    fails first, before the kubeconfig is read (:func:`check_image`)."""
+    check_image(plan.image_path)
     namespace = session.namespace
     state = State(namespace, plan)
     if settings.uploadproxy_url:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.instancetype import infer
-from kubectl_instancetype.usecases.inference import LabelPatch, LabelRequest, canonical_kind, label_patch
+from kubectl_instancetype.instancetype.infer import canonical_kind
+from kubectl_instancetype.usecases.inference import LabelPatch, LabelRequest, label_patch
 
 IT, IT_KIND = infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL
 PREF, PREF_KIND = infer.PREFERENCE_LABEL, infer.PREFERENCE_KIND_LABEL
