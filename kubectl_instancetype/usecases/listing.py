@@ -119,14 +119,6 @@ class CatalogSource:
         return []
 
 
-@dataclass(frozen=True)
-class ScopedObject:
-    """An object as a source found it, and its namespace (None: cluster-scoped)."""
-
-    obj: dict[str, Any]
-    namespace: str | None
-
-
 @dataclass
 class Listing(Generic[RowT]):
     """The rows in the order asked for, the warnings to print before them, and the namespace namespaced

@@ -4,12 +4,20 @@ size (:mod:`..instancetype.matrix`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .listing import CatalogSource, ClusterSource, Query, ScopedObject, Source
+from .listing import CatalogSource, ClusterSource, Query, Source
 
 if TYPE_CHECKING:
     from ..kube.session import Session
+
+
+@dataclass(frozen=True)
+class ScopedObject:
+    """An instance type as the source found it, and its namespace (None: cluster-scoped)."""
+
+    obj: dict[str, Any]
+    namespace: str | None
 
 
 @dataclass
