@@ -182,6 +182,73 @@ def test_only_kube_reaches_the_transport_and_private_attributes() -> None:
     assert problems == []
 
 
+# list's --watch is its own mode (kubectl get's too): a list, then events read lazily, with a result of its own;
+# catalog_list.py holds two commands (catalog list, catalog show)
+ONE_USE_CASE_EXCEPTIONS = {
+    f"{ROOT}.cli.list": {"list_cluster", "watch_cluster"},
+    f"{ROOT}.cli.catalog_list": {"list_catalog", "catalog_objects_named"},
+}
+# what runs before the command: flag checks may use the use cases' pure parsers and request types
+NOT_RUNNING = ("register", "validate", "warnings")
+
+
+def _use_cases_called(path: Path) -> set[str]:
+    """The use-case functions a command module calls while it runs: lowercase names imported from usecases/
+    (``infer.read_vm`` for a module imported whole), outside register/validate; request and result classes do
+    not count."""
+    tree = ast.parse(path.read_text(), str(path))
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in NOT_RUNNING
+        for inner in ast.walk(node)
+    }
+    used: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped or not isinstance(node, ast.ImportFrom):
+            continue
+        module = node.module or ""
+        if module == "usecases":  # `from ..usecases import infer`: a use-case module
+            modules |= {alias.asname or alias.name for alias in node.names}
+        elif module.startswith("usecases"):
+            used |= {alias.asname or alias.name for alias in node.names if alias.name[:1].islower()}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr[:1].islower()
+        ):
+            used.add(f"{node.value.id}.{node.attr}")
+    return used
+
+
+def test_each_command_calls_one_use_case() -> None:
+    problems = []
+    for name, path in _modules("cli").items():
+        used = _use_cases_called(path) if name in COMMAND_MODULES else set()
+        if len(used) > 1 and used != ONE_USE_CASE_EXCEPTIONS.get(name):
+            problems.append(f"{name} calls {', '.join(sorted(used))}: compose them in one use case")
+    assert problems == []
+
+
+def test_the_one_use_case_check_reads_imports(tmp_path: Path) -> None:
+    command = tmp_path / "command.py"
+    command.write_text(
+        "class Options:\n"
+        "    def validate(self):\n"
+        "        from ..usecases.recommend import parse_preference_reference\n"
+        "def run(env, opts, session):\n"
+        "    from ..usecases.converting import ConvertRequest, convert_file\n"
+        "    from ..usecases import infer\n"
+        "    infer.read_vm(opts.filename)\n"
+        "def _report(env):\n"
+        "    from ..usecases.inference import dropped_warnings\n"
+    )
+    assert _use_cases_called(command) == {"convert_file", "infer.read_vm", "dropped_warnings"}
+
+
 def test_cli_reaches_the_cluster_only_through_the_session() -> None:
     assert _violations("cli", _cli_check) == []
 
