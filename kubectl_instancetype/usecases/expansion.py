@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..instancetype.kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .manifests import iter_manifests, read_manifests, read_sources
 
 if TYPE_CHECKING:
@@ -18,10 +19,6 @@ if TYPE_CHECKING:
 def vm_name(vm: Mapping[str, Any]) -> str:
     """The VirtualMachine's name ("" without one)."""
     return str((vm.get("metadata") or {}).get("name") or "")
-
-
-INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
-PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
 
 
 @dataclass
