@@ -745,7 +745,7 @@ def dv_volume(name: str) -> dict:
     return {"name": "disk", "dataVolume": {"name": name}}
 
 
-# upload: the CDI double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
+# upload: the CDI upload data path double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
 UPLOAD_NAMESPACE = "upload-tests"
 
 
@@ -754,7 +754,8 @@ _upload_names = itertools.count()
 
 @pytest.fixture(scope="module")
 def cdi_upload(control_plane, tmp_path_factory):
-    """CDI's upload API, proxy and controller played by tests/doubles/cdi_upload.py on the real control plane."""
+    """CDI's upload data path (proxy, upload server, what CDI's controller does) played by tests/doubles/cdi_upload.py
+    on the real control plane; the tokens are the real cdi-apiserver's."""
     from tests.doubles.cdi_upload import CdiUploadDouble
 
     control_plane.ensure_namespace(UPLOAD_NAMESPACE)
