@@ -10,28 +10,51 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ..instancetype import kinds as type_kinds
 from . import options
 
-# kubectl's spellings of the four kinds (short names, singular, plural, qualified) -> (what, scope);
-# scope None: both
-_GROUP = ".instancetype.kubevirt.io"
+# every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
+# -> (what, scope); scope None: both
 KINDS: dict[str, tuple[str, Optional[str]]] = {
     "instancetypes": ("instancetypes", None),
     "instancetype": ("instancetypes", None),
     "preferences": ("preferences", None),
     "preference": ("preferences", None),
 }
-for _names, _what, _scope in (
-    (("vmcf", "virtualmachineclusterinstancetype"), "instancetypes", "cluster"),
-    (("vmf", "virtualmachineinstancetype"), "instancetypes", "namespaced"),
-    (("vmcp", "virtualmachineclusterpreference"), "preferences", "cluster"),
-    (("vmp", "virtualmachinepreference"), "preferences", "namespaced"),
-):
-    _short, _long = _names
-    for _spelling in (_short, _long, _long + "s", _long + _GROUP, _long + "s" + _GROUP):
-        KINDS[_spelling] = (_what, _scope)
+for _kind in type_kinds.ALL:
+    for _spelling in _kind.spellings():
+        for _word in (_spelling, f"{_spelling}.{type_kinds.GROUP}"):
+            KINDS[_word] = (_kind.what, "namespaced" if _kind.namespaced else "cluster")
 FILTER_PANEL = "Filters"
 OUTPUT_PANEL = "Output"
+
+# Flags declared once for every command that takes them (list, catalog list, recommend, matrix).
+SeriesClass = Annotated[
+    Optional[str],
+    typer.Option(
+        "--class",
+        click_type=options.NON_BLANK,
+        metavar="CLASS",
+        help="Series class, e.g. general.purpose, compute.exclusive.",
+        rich_help_panel=FILTER_PANEL,
+        show_default=False,
+    ),
+]
+Selector = Annotated[
+    Optional[str],
+    typer.Option(
+        "-l",
+        "--selector",
+        click_type=options.NON_BLANK,
+        metavar="SELECTOR",
+        help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
+        rich_help_panel=FILTER_PANEL,
+        show_default=False,
+    ),
+]
+NoHeaders = Annotated[
+    bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+]
 
 
 def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
@@ -89,17 +112,7 @@ class ListFilters:
             show_default=False,
         ),
     ] = None
-    klass: Annotated[
-        Optional[str],
-        typer.Option(
-            "--class",
-            click_type=options.NON_BLANK,
-            metavar="CLASS",
-            help="Series class, e.g. general.purpose, compute.exclusive.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    klass: SeriesClass = None
     size: Annotated[
         Optional[str],
         typer.Option(
@@ -172,18 +185,7 @@ class ListFilters:
             show_default=False,
         ),
     ] = None
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     min_cpu: Annotated[
         Optional[int],
         typer.Option(
@@ -265,9 +267,7 @@ class ListOutputFlags:
             show_default=False,
         ),
     ] = ""
-    no_headers: Annotated[
-        bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
-    ] = False
+    no_headers: NoHeaders = False
     show_labels: Annotated[
         bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
     ] = False
@@ -477,7 +477,11 @@ def parse_words(words: list[str], hugepages: Optional[str]) -> tuple[str, Option
 def _unknown_kind(word: str) -> str:
     import difflib
 
-    close = difflib.get_close_matches(word.lower(), list(KINDS), n=1)
+    usual = ["instancetypes", "preferences", *(kind.short for kind in type_kinds.ALL)]
+    # the usual words first: "vms" means "vmp" more likely than the plural short name "vmps"
+    close = difflib.get_close_matches(word.lower(), usual, n=1) or difflib.get_close_matches(
+        word.lower(), list(KINDS), n=1
+    )
     hint = f'; did you mean "{close[0]}"?' if close else ""
     return (
         f'unknown kind "{word}": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl names){hint}'
@@ -486,31 +490,21 @@ def _unknown_kind(word: str) -> str:
 
 @options.dataclass
 class SelectionFlags:
-    """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector and
-    ``--hide-deprecated`` (their --class is their own flag, passed to :meth:`query_parts`)."""
+    """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector, ``--class`` and
+    ``--hide-deprecated``."""
 
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     hide_deprecated: Annotated[
         bool,
         typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
     ] = False
+    klass: SeriesClass = None
 
-    def query_parts(self, klass: Optional[str]) -> tuple[str, Any]:
-        """(the label selector, the client-side RangeFilter) for instance types with --class ``klass``."""
+    def query_parts(self) -> tuple[str, Any]:
+        """(the label selector, the client-side RangeFilter) for the instance types these flags select."""
         from ..instancetype import listing
 
-        selected = listing.Filters(klass=klass, selector=self.selector, hide_deprecated=self.hide_deprecated)
+        selected = listing.Filters(klass=self.klass, selector=self.selector, hide_deprecated=self.hide_deprecated)
         try:
             return (
                 listing.label_selector(selected, listing.INSTANCETYPES),
