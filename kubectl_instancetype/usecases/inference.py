@@ -299,14 +299,11 @@ def image_defaults(
 
 # ---- label ------------------------------------------------------------------------------------------------
 
-INSTANCETYPE_KINDS = ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")
-PREFERENCE_KINDS = ("virtualmachinepreference", "virtualmachineclusterpreference")
-
 
 def canonical_kind(value: str, matcher: str) -> str:
     """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (``create vm``'s prefix spellings:
     any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind)."""
-    from ..instancetype.createvm import normalize_kind
+    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
 
     kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
     kind = normalize_kind(value, kinds)
