@@ -33,6 +33,22 @@ for _names, _what, _scope in (
 FILTER_PANEL = "Filters"
 OUTPUT_PANEL = "Output"
 
+# Flags declared once for every command that takes them (list, catalog list, recommend, matrix).
+SeriesClass = Annotated[
+    Optional[str],
+    typer.Option(
+        "--class",
+        click_type=options.NON_BLANK,
+        metavar="CLASS",
+        help="Series class, e.g. general.purpose, compute.exclusive.",
+        rich_help_panel=FILTER_PANEL,
+        show_default=False,
+    ),
+]
+NoHeaders = Annotated[
+    bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+]
+
 
 def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
     names = ("instancetypes", "preferences", "vmcf", "vmf", "vmcp", "vmp")
@@ -89,17 +105,7 @@ class ListFilters:
             show_default=False,
         ),
     ] = None
-    klass: Annotated[
-        Optional[str],
-        typer.Option(
-            "--class",
-            click_type=options.NON_BLANK,
-            metavar="CLASS",
-            help="Series class, e.g. general.purpose, compute.exclusive.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    klass: SeriesClass = None
     size: Annotated[
         Optional[str],
         typer.Option(
@@ -265,9 +271,7 @@ class ListOutputFlags:
             show_default=False,
         ),
     ] = ""
-    no_headers: Annotated[
-        bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
-    ] = False
+    no_headers: NoHeaders = False
     show_labels: Annotated[
         bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
     ] = False
@@ -486,8 +490,8 @@ def _unknown_kind(word: str) -> str:
 
 @options.dataclass
 class SelectionFlags:
-    """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector and
-    ``--hide-deprecated`` (their --class is their own flag, passed to :meth:`query_parts`)."""
+    """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector, ``--class`` and
+    ``--hide-deprecated``."""
 
     selector: Annotated[
         Optional[str],
@@ -505,12 +509,13 @@ class SelectionFlags:
         bool,
         typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
     ] = False
+    klass: SeriesClass = None
 
-    def query_parts(self, klass: Optional[str]) -> tuple[str, Any]:
-        """(the label selector, the client-side RangeFilter) for instance types with --class ``klass``."""
+    def query_parts(self) -> tuple[str, Any]:
+        """(the label selector, the client-side RangeFilter) for the instance types these flags select."""
         from ..instancetype import listing
 
-        selected = listing.Filters(klass=klass, selector=self.selector, hide_deprecated=self.hide_deprecated)
+        selected = listing.Filters(klass=self.klass, selector=self.selector, hide_deprecated=self.hide_deprecated)
         try:
             return (
                 listing.label_selector(selected, listing.INSTANCETYPES),

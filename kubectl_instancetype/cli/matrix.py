@@ -4,13 +4,13 @@ tabulate is imported here only (about 25 ms, measured in docs/finding.md): no ot
 """
 
 import dataclasses
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import FILTER_PANEL, SelectionFlags
+from .list_options import ScopeFlags, SelectionFlags
 
 FORMATS = ("plain", "github", "grid")
 
@@ -45,20 +45,8 @@ class MatrixOptions:
         str,
         typer.Option("--format", metavar="FORMAT", help="Table format: plain, github or grid."),
     ] = "plain"
-    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped instance types.")] = False
-    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced instance types.")] = False
-    klass: Annotated[
-        Optional[str],
-        typer.Option(
-            "--class",
-            click_type=options.NON_BLANK,
-            metavar="CLASS",
-            help="Series class, e.g. general.purpose, compute.exclusive.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
+    scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     output: Annotated[
         str,
         typer.Option(
@@ -83,16 +71,14 @@ class MatrixOptions:
             check_output_format(self.output, OBJECT_FORMATS + TEMPLATE_FORMATS)
         if self.fmt not in FORMATS:
             raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
-        if self.cluster_only and self.namespaced_only:
-            raise options.UsageError("--cluster and --namespaced cannot be used together")
-        label_selector, ranges = self.selection.query_parts(self.klass)
+        label_selector, ranges = self.selection.query_parts()
         self.query = Query(
             what=INSTANCETYPES,
             label_selector=label_selector,
             ranges=ranges,
             # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.cluster_only or (self.source.catalog and not self.namespaced_only),
-            namespaced_only=self.namespaced_only,
+            cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
+            namespaced_only=self.scope.namespaced_only,
         )
 
 

@@ -7,7 +7,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import ScopeFlags, SelectionFlags
+from .list_options import NoHeaders, ScopeFlags, SelectionFlags
 
 HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
 first.
@@ -67,16 +67,6 @@ class RecommendOptions:
             show_default=False,
         ),
     ] = None
-    klass: Annotated[
-        Optional[str],
-        typer.Option(
-            "--class",
-            click_type=options.NON_BLANK,
-            metavar="CLASS",
-            help="Only this series class, e.g. general.purpose.",
-            show_default=False,
-        ),
-    ] = None
     limit: Annotated[
         Optional[int],
         typer.Option(
@@ -115,9 +105,7 @@ class RecommendOptions:
             show_default=False,
         ),
     ] = ""
-    no_headers: Annotated[
-        bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
-    ] = False
+    no_headers: NoHeaders = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
@@ -143,7 +131,7 @@ class RecommendOptions:
                 raise options.UsageError("specify --preference, --min-cpu or --min-memory")
         else:
             parse_preference_reference(self.preference)  # a malformed reference fails before any request
-        label_selector, ranges = self.selection.query_parts(self.klass)
+        label_selector, ranges = self.selection.query_parts()
         self.query = Query(
             what=INSTANCETYPES,
             label_selector=label_selector,
