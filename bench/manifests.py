@@ -69,8 +69,19 @@ def preset(index: int) -> dict:
     }
 
 
+def lean_vm(index: int) -> dict:
+    """A VM as small as KubeVirt's examples: a flavor and its preference, or labels a preset selects."""
+    spec: dict = {"runStrategy": "Halted", "template": {"spec": {"domain": {"devices": {}}}}}
+    if index % 2 == 0:
+        spec["flavor"] = {"kind": "VirtualMachineFlavor", "name": f"flavor-{index % FLAVORS}"}
+    else:
+        spec["template"]["metadata"] = {"labels": {"app": f"app-{index % PRESETS}", "tier": "web"}}
+    return {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": f"vm-{index}"}, "spec": spec}
+
+
 def vm(index: int) -> dict:
-    """Every other VM references a flavor; the rest carry labels a preset selects."""
+    """Every other VM references a flavor; the rest carry labels a preset selects. Each has a network, a
+    container disk and cloud-init user data (a literal block in YAML)."""
     spec: dict = {
         "runStrategy": "Halted",
         "template": {
@@ -97,11 +108,13 @@ def vm(index: int) -> dict:
     }
 
 
-def convert_list(count: int) -> dict:
-    """A v1 List of ``count`` items: the flavors, preferences and presets first, then VMs."""
+def convert_list(count: int, lean: bool = False) -> dict:
+    """A v1 List of ``count`` items: the flavors, preferences and presets first, then VMs (``lean`` ones or
+    ones with networks, disks and cloud-init)."""
     items = [part for index in range(FLAVORS) for part in flavor(index)]
     items += [preset(index) for index in range(PRESETS)]
-    items += [vm(index) for index in range(count - len(items))]
+    make = lean_vm if lean else vm
+    items += [make(index) for index in range(count - len(items))]
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
@@ -235,15 +248,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-manifests-") as scratch:
         work = Path(scratch)
         for count in [int(part) for part in args.convert.split(",") if part]:
-            document = convert_list(count)
-            as_yaml, as_json = work / f"list-{count}.yaml", work / f"list-{count}.json"
-            write_yaml(as_yaml, [document])
-            as_json.write_text(json.dumps(document))
-            del document
-            for source, label in ((as_yaml, "YAML"), (as_json, "JSON")):
-                size = source.stat().st_size / 1e6
-                result = measure([program, "convert", "-f", str(source)], work / "out")
-                rows.append(row(f"`convert -f` List of {count:,} ({label}, {size:.0f} MB)", result))
+            for lean, shape in ((True, "lean VMs"), (False, "VMs with disks, network, cloud-init")):
+                document = convert_list(count, lean)
+                as_yaml, as_json = work / f"list-{count}.yaml", work / f"list-{count}.json"
+                write_yaml(as_yaml, [document])
+                as_json.write_text(json.dumps(document))
+                del document
+                for source, label in ((as_yaml, "YAML"), (as_json, "JSON")):
+                    size = source.stat().st_size / 1e6
+                    result = measure([program, "convert", "-f", str(source)], work / "out")
+                    rows.append(row(f"`convert -f` List of {count:,}, {shape} ({label}, {size:.0f} MB)", result))
         for count in [int(part) for part in args.expand.split(",") if part]:
             source = work / f"vms-{count}.yaml"
             write_expand_stream(source, count)

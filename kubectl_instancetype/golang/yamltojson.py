@@ -107,6 +107,10 @@ def check_aliasing(root: Any) -> None:
 
 def iter_documents(text: str) -> Iterator[str]:
     """:func:`split_documents` one document at a time."""
+    if "---" not in text:  # one document (a large List): no need to cut it into lines and join them again
+        if text:
+            yield text
+        return
     current: list[str] = []
     for line in text.splitlines(keepends=True):
         if line.startswith("---") and not line[3:].strip():

@@ -214,3 +214,11 @@ def test_an_anchor_that_contains_itself_is_refused_at_once(text: str) -> None:
     """It once looped for ever in the alias budget's count; go-yaml's words name the anchor."""
     with pytest.raises(yamltojson.YAMLError, match=r"^yaml: anchor '[axy]' value contains itself$"):
         yamltojson.load_document(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["-", "---", "\n", "\r", "\x85", "a", " ", "\u2028"]), max_size=20))
+def test_a_stream_without_separators_is_one_document(parts: list[str]) -> None:
+    text = "".join(parts)
+    """iter_documents hands a text without ``---`` over whole; it splits as apimachinery's YAMLReader either way."""
+    assert list(yamltojson.iter_documents(text)) == yamltojson.split_documents(text)
