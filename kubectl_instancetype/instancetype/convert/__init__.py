@@ -20,7 +20,7 @@ Every field of the input either lands in the output or is named in a warning; no
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...errors import InputError
 from ..jsoncopy import clone
@@ -80,7 +80,7 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
     return conversion
 
 
-def _read_only(obj: Mapping[str, Any]) -> bool:
+def _read_only(obj: Mapping[str, Any]) -> TypeGuard[dict[str, Any]]:
     return type(obj) is dict and obj.get("kind") in ("VirtualMachine", "VirtualMachineInstance")
 
 
