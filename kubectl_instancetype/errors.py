@@ -105,7 +105,9 @@ class APIError(PluginError):
         if self.reason == "Invalid" and self.kind and self.causes:
             # kubectl prints "The <Kind> "<name>" is invalid: " then one cause per line, or inline for one.
             details = [f"{c.get('field', '')}: {c.get('message', '')}".lstrip(": ") for c in self.causes]
-            head = f'The {self.kind} "{self.name}" is invalid: '
+            from .golang.strconv import go_quote  # apimachinery NewInvalid: "%s %q is invalid: %v"
+
+            head = f"The {self.kind} {go_quote(self.name)} is invalid: "
             if len(details) == 1:
                 return head + details[0]
             return head + "\n" + "\n".join(f"* {d}" for d in details)

@@ -594,7 +594,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--infer-preference-from': {'help': 'Specify the volume to infer the Preference of the VM '
                                                              'from. Mutually exclusive with --infer-preference.',
                                                      'value': True},
-                         '--insecure-registry': {'help': '--infer-from-image: plain HTTP to the registry.',
+                         '--insecure-registry': {'help': '--infer-from-image: an insecure registry (unverified HTTPS '
+                                                         'or plain HTTP).',
                                                  'value': False},
                          '--instancetype': {'help': 'Specify the Instance Type of the VM. Mutually exclusive with '
                                                     'instancetype inference flags.',
@@ -1010,7 +1011,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             'those are read from the file before the cluster.',
                                     'value': True},
                      '--help': {'help': 'help for infer', 'value': False},
-                     '--insecure-registry': {'help': 'infer image: talk plain HTTP to the registry.', 'value': False},
+                     '--insecure-registry': {'help': 'infer image: an insecure registry (unverified HTTPS or plain '
+                                                     'HTTP).',
+                                             'value': False},
                      '--kubeconfig': {'file': True,
                                       'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
                                               '~/.kube/config).',

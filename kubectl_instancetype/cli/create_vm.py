@@ -62,7 +62,10 @@ class VMCheckFlags:
         ),
     ] = False
     insecure_registry: Annotated[
-        bool, typer.Option("--insecure-registry", help="--infer-from-image: plain HTTP to the registry.")
+        bool,
+        typer.Option(
+            "--insecure-registry", help="--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP)."
+        ),
     ] = False
 
 

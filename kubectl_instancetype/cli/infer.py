@@ -99,7 +99,8 @@ class InferOptions:
         ),
     ] = "linux/amd64"
     insecure_registry: Annotated[
-        bool, typer.Option("--insecure-registry", help="infer image: talk plain HTTP to the registry.")
+        bool,
+        typer.Option("--insecure-registry", help="infer image: an insecure registry (unverified HTTPS or plain HTTP)."),
     ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")

@@ -10,26 +10,21 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ..instancetype import kinds as type_kinds
 from . import options
 
-# kubectl's spellings of the four kinds (short names, singular, plural, qualified) -> (what, scope);
-# scope None: both
-_GROUP = ".instancetype.kubevirt.io"
+# every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
+# -> (what, scope); scope None: both
 KINDS: dict[str, tuple[str, Optional[str]]] = {
     "instancetypes": ("instancetypes", None),
     "instancetype": ("instancetypes", None),
     "preferences": ("preferences", None),
     "preference": ("preferences", None),
 }
-for _names, _what, _scope in (
-    (("vmcf", "virtualmachineclusterinstancetype"), "instancetypes", "cluster"),
-    (("vmf", "virtualmachineinstancetype"), "instancetypes", "namespaced"),
-    (("vmcp", "virtualmachineclusterpreference"), "preferences", "cluster"),
-    (("vmp", "virtualmachinepreference"), "preferences", "namespaced"),
-):
-    _short, _long = _names
-    for _spelling in (_short, _long, _long + "s", _long + _GROUP, _long + "s" + _GROUP):
-        KINDS[_spelling] = (_what, _scope)
+for _kind in type_kinds.ALL:
+    for _spelling in _kind.spellings():
+        for _word in (_spelling, f"{_spelling}.{type_kinds.GROUP}"):
+            KINDS[_word] = (_kind.what, "namespaced" if _kind.namespaced else "cluster")
 FILTER_PANEL = "Filters"
 OUTPUT_PANEL = "Output"
 
@@ -41,6 +36,18 @@ SeriesClass = Annotated[
         click_type=options.NON_BLANK,
         metavar="CLASS",
         help="Series class, e.g. general.purpose, compute.exclusive.",
+        rich_help_panel=FILTER_PANEL,
+        show_default=False,
+    ),
+]
+Selector = Annotated[
+    Optional[str],
+    typer.Option(
+        "-l",
+        "--selector",
+        click_type=options.NON_BLANK,
+        metavar="SELECTOR",
+        help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
         rich_help_panel=FILTER_PANEL,
         show_default=False,
     ),
@@ -178,18 +185,7 @@ class ListFilters:
             show_default=False,
         ),
     ] = None
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     min_cpu: Annotated[
         Optional[int],
         typer.Option(
@@ -481,7 +477,11 @@ def parse_words(words: list[str], hugepages: Optional[str]) -> tuple[str, Option
 def _unknown_kind(word: str) -> str:
     import difflib
 
-    close = difflib.get_close_matches(word.lower(), list(KINDS), n=1)
+    usual = ["instancetypes", "preferences", *(kind.short for kind in type_kinds.ALL)]
+    # the usual words first: "vms" means "vmp" more likely than the plural short name "vmps"
+    close = difflib.get_close_matches(word.lower(), usual, n=1) or difflib.get_close_matches(
+        word.lower(), list(KINDS), n=1
+    )
     hint = f'; did you mean "{close[0]}"?' if close else ""
     return (
         f'unknown kind "{word}": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl names){hint}'
@@ -493,18 +493,7 @@ class SelectionFlags:
     """The list filters ``recommend`` and ``matrix`` share with ``list``: a raw label selector, ``--class`` and
     ``--hide-deprecated``."""
 
-    selector: Annotated[
-        Optional[str],
-        typer.Option(
-            "-l",
-            "--selector",
-            click_type=options.NON_BLANK,
-            metavar="SELECTOR",
-            help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    selector: Selector = None
     hide_deprecated: Annotated[
         bool,
         typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),

@@ -32,6 +32,7 @@ from typer._click.core import Parameter
 from typer._click.types import ParamType
 
 from ..errors import UsageError
+from ..instancetype import kinds as type_kinds
 
 CONNECTION_PANEL = "Connection"
 
@@ -258,14 +259,15 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
     return kind, name
 
 
-# kubectl's spellings of the four instancetype.kubevirt.io kinds: the CRDs' singular names and shortNames
-# (kubevirt.io/kubevirt pkg/virt-operator/resource/generate/components/crds.go); plurals and the group suffix
-# are read by type_target
+# kind -> its spellings (instancetype.kinds: singular, plural, the CRDs' shortNames), in the order messages list them
 TYPE_KINDS = {
-    "VirtualMachineInstancetype": ("virtualmachineinstancetype", "vminstancetype", "vmf"),
-    "VirtualMachineClusterInstancetype": ("virtualmachineclusterinstancetype", "vmclusterinstancetype", "vmcf"),
-    "VirtualMachinePreference": ("virtualmachinepreference", "vmpref", "vmp"),
-    "VirtualMachineClusterPreference": ("virtualmachineclusterpreference", "vmcp"),
+    kind.kind: kind.spellings()
+    for kind in (
+        type_kinds.INSTANCETYPE,
+        type_kinds.CLUSTER_INSTANCETYPE,
+        type_kinds.PREFERENCE,
+        type_kinds.CLUSTER_PREFERENCE,
+    )
 }
 
 

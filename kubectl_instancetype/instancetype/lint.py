@@ -33,9 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..golang.quantity import quantity_value
-
-INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
-PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
+from .kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 
 DEPRECATED = "deprecated"  # KubeVirt warns today; v1 drops it
 NEVER_WORKS = "never-works"  # no VM can use the object as written

@@ -24,12 +24,13 @@ from fractions import Fraction
 from typing import Any
 
 from ..golang.quantity import QuantityError, parse_quantity
+from . import kinds
 from .listing import format_bytes
 
 INSTANCETYPE = "instancetype"
 PREFERENCE = "preference"
-CLUSTER_KINDS = {INSTANCETYPE: "VirtualMachineClusterInstancetype", PREFERENCE: "VirtualMachineClusterPreference"}
-NAMESPACED_KINDS = {INSTANCETYPE: "VirtualMachineInstancetype", PREFERENCE: "VirtualMachinePreference"}
+CLUSTER_KINDS = {INSTANCETYPE: kinds.CLUSTER_INSTANCETYPE.kind, PREFERENCE: kinds.CLUSTER_PREFERENCE.kind}
+NAMESPACED_KINDS = {INSTANCETYPE: kinds.INSTANCETYPE.kind, PREFERENCE: kinds.PREFERENCE.kind}
 OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
 OBJECT_KIND_LABEL = "instancetype.kubevirt.io/object-kind"
 OBJECT_GENERATION_LABEL = "instancetype.kubevirt.io/object-generation"

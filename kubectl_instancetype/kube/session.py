@@ -107,7 +107,8 @@ class Session:
 
     def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:
         """The OCI image config of ``reference`` for ``platform``, with the registry credentials container
-        tools read (``REGISTRY_AUTH_FILE``, ``~/.docker/config.json``); ``insecure`` talks plain HTTP."""
+        tools read (``REGISTRY_AUTH_FILE``, ``~/.docker/config.json``); ``insecure`` is an insecure
+        registry (unverified HTTPS, or plain HTTP)."""
         from ..oci.client import credentials, read_image_config
 
         login = credentials(reference.registry, self.environ, self.home)
@@ -118,6 +119,7 @@ class Session:
             login=login,
             log=self.log,
             request_timeout=self.options.request_timeout,
+            environ=self.environ,
         )
 
     def upload_proxy(self, base: str, *, insecure: bool, timeout: float) -> ProxyConnections:

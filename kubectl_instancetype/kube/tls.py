@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import ssl
+from collections.abc import Mapping
 
 from ..errors import ConfigurationError
 from .kubeconfig.model import ClusterConfig, go_os_error
@@ -91,6 +92,23 @@ def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
     finally:
         for path in temporary:
             os.unlink(path)
+
+
+def system_trust_context(environ: Mapping[str, str], insecure: bool = False) -> ssl.SSLContext:
+    """A context for servers other than the API server (an upload proxy, a registry): the system roots, which Go's
+    crypto/x509 reads from ``SSL_CERT_FILE``/``SSL_CERT_DIR`` when set (as our ``environ`` says, not the
+    process's); ``insecure`` verifies nothing."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    if insecure:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+    cafile, capath = environ.get("SSL_CERT_FILE"), environ.get("SSL_CERT_DIR")
+    if cafile or capath:
+        context.load_verify_locations(cafile=cafile or None, capath=(capath or "").split(":")[0] or None)
+    else:
+        context.load_default_certs()
+    return context
 
 
 def build_ssl_context(config: ClusterConfig) -> ssl.SSLContext:

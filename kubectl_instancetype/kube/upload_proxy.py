@@ -43,20 +43,10 @@ class ProxyConnections:
         self._tls: Any = None
 
     def _context(self) -> Any:
-        import ssl
+        from .tls import system_trust_context
 
         if self._tls is None:
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-            if self.insecure:
-                context.check_hostname = False
-                context.verify_mode = ssl.CERT_NONE
-            else:
-                cafile, capath = self.environ.get("SSL_CERT_FILE"), self.environ.get("SSL_CERT_DIR")
-                if cafile or capath:
-                    context.load_verify_locations(cafile=cafile or None, capath=(capath or "").split(":")[0] or None)
-                else:
-                    context.load_default_certs()
-            self._tls = context
+            self._tls = system_trust_context(self.environ, self.insecure)
         return self._tls
 
     def request(

@@ -2,8 +2,12 @@
 
 Anonymous first; a ``401`` with a ``Bearer`` challenge fetches a pull token from the realm (with the user's
 credentials from ``REGISTRY_AUTH_FILE`` or ``~/.docker/config.json`` when they have some for the registry), a
-``Basic`` challenge is answered with those credentials. HTTPS with the system's CAs, plain HTTP with
-``insecure``. Redirects (blob downloads from a CDN) are followed, to at most five hops.
+``Basic`` challenge is answered with those credentials. HTTPS with the system's CAs (``SSL_CERT_FILE`` and
+``SSL_CERT_DIR`` as Go reads them). ``insecure`` (``--insecure-registry``) is an insecure registry as
+containers/image (podman, CDI's importer) and docker treat one: HTTPS without verifying the certificate, plain
+HTTP when the registry speaks no TLS (containers/image docker/docker_client.go ``detectPropertiesHelper``), and
+credentials may then go to a plain-HTTP token realm. Without it, credentials never cross the network in clear
+text. Redirects (blob downloads from a CDN) are followed, to at most five hops.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from ..errors import PluginError
 from ..golang.encoding_base64 import std_decode
+from ..golang.strconv import go_quote
 from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
 
@@ -128,10 +133,14 @@ class Registry:
         log: Callable[[str], None] | None = None,
         deadline: float | None = None,
         deadline_flag: str = "",
+        environ: Mapping[str, str] | None = None,
     ):
         self.reference = reference
-        self.scheme = "http" if insecure else "https"
+        self.scheme = "https"
         self.insecure = insecure
+        self.environ = environ if environ is not None else {}
+        self._tls: Any = None
+        self._scheme_known = not insecure  # an insecure registry may speak plain HTTP: found on the first request
         self.login = login
         self.timeout = timeout
         self.log = log
@@ -160,11 +169,34 @@ class Registry:
         if key not in self._connections:
             tls = None
             if scheme == "https":
-                import ssl
+                from ..kube.tls import system_trust_context
 
-                tls = ssl.create_default_context()
+                if self._tls is None:
+                    self._tls = system_trust_context(self.environ, self.insecure)
+                tls = self._tls
             self._connections[key] = Connection(host, port, timeout=self.timeout, tls_context=tls)
         return self._connections[key]
+
+    def _find_scheme(self) -> None:
+        """For an insecure registry: HTTPS (unverified) when the registry answers a TLS handshake, else plain HTTP,
+        as containers/image pings ``https`` then ``http`` (docker/docker_client.go ``detectPropertiesHelper``)."""
+        from ..kube.http import DeadlineExceeded, ProtocolError
+
+        self._scheme_known = True
+        _, host, port, _ = _split(f"https://{self.reference.api_host}/")
+        connection = self._connection("https", host, port)
+        connection.deadline = self.deadline
+        try:
+            connection.connect()
+        except DeadlineExceeded:
+            connection.close()  # no time left to try anything else: the request says so
+        except (OSError, ProtocolError, ValueError) as exc:
+            connection.close()
+            self.scheme = "http"
+            if self.log:
+                self.log(
+                    f"no TLS at https://{self.reference.api_host} ({_failure(exc)}): plain HTTP (--insecure-registry)"
+                )
 
     def _send(self, url: str, headers: dict[str, str], limit: int = MAX_DOCUMENT) -> Any:
         from ..kube.http import DeadlineExceeded, ProtocolError
@@ -179,14 +211,15 @@ class Registry:
             raise RegistryError(f"GET {_redacted(url)}: no complete answer within {self.deadline_flag}") from exc
         except (OSError, ProtocolError, ValueError) as exc:
             connection.close()
-            why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
-            raise RegistryError(f"GET {_redacted(url)}: {why or type(exc).__name__}") from exc
+            raise RegistryError(f"GET {_redacted(url)}: {_failure(exc)}") from exc
         if self.log:
             self.log(f"GET {url} {response.status} {response.reason}")
         return response
 
     def get(self, path: str, accept: str = "") -> Any:
         """GET ``path`` of the API (``/v2/...``), authenticating once on a challenge, following redirects."""
+        if not self._scheme_known:
+            self._find_scheme()
         url = f"{self.scheme}://{self.reference.api_host}{path}"
         for _ in range(MAX_REDIRECTS + 1):
             headers = {"User-Agent": "kubectl-instancetype"}
@@ -218,15 +251,18 @@ class Registry:
                 raise RegistryError(f"{self.reference.registry} requires credentials (none in the registry auth file)")
             return basic
         if challenge.scheme != "bearer" or not challenge.params.get("realm"):
-            raise RegistryError(f"{self.reference.registry} asked for an unsupported authentication: {header!r}")
+            raise RegistryError(
+                f"{self.reference.registry} asked for an unsupported authentication: {go_quote(header)}"
+            )
         from ..kube.resources import escape
 
         realm = challenge.params["realm"]
-        if basic and self.scheme == "https" and not realm.lower().startswith("https://"):
-            # the registry is reached over TLS; its credentials must not then cross the network in clear text
+        if basic and not self.insecure and not realm.lower().startswith("https://"):
+            # the registry is reached over verified TLS; its credentials must not then cross the network in clear
+            # text to the token service it names. Nothing is sent to the realm.
             raise RegistryError(
-                f"{self.reference.registry} sends for a token to {realm}, which is not https: the registry "
-                "credentials are not sent there (--insecure-registry allows plain HTTP)"
+                f"{self.reference.registry} asks for a token from {go_quote(realm)}, which is not https: the "
+                "registry credentials are not sent in clear text (--insecure-registry sends them)"
             )
         query = []
         if challenge.params.get("service"):
@@ -274,8 +310,6 @@ def check_digest(digest: str, what: str) -> str:
     """The algorithm of ``digest`` once it is a well-formed OCI digest of a registered algorithm (sha256, sha512);
     else :class:`RegistryError`: an unknown algorithm cannot be verified, and a malformed digest must never reach
     a URL (``\\r\\n`` would split the request line, ``../`` change the path)."""
-    from ..golang.strconv import go_quote
-
     algorithm, colon, encoded = digest.partition(":")
     if not colon or not _DIGEST_ALGORITHM.fullmatch(algorithm) or not _DIGEST_ENCODED.fullmatch(encoded):
         raise RegistryError(f"{what}: {go_quote(digest)} is not an OCI digest (algorithm:hex)")
@@ -297,6 +331,7 @@ def read_image_config(
     login: tuple[str, str] | None = None,
     log: Callable[[str], None] | None = None,
     request_timeout: float | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> ImageConfig:
     """The image config of ``reference`` for ``platform`` (through the image index when there is one)."""
     repository = reference.repository
@@ -309,7 +344,7 @@ def read_image_config(
     flag = f"--request-timeout={seconds:g}s" if request_timeout else f"{seconds:g}s (set --request-timeout to change)"
     deadline = time.monotonic() + seconds
     with Registry(
-        reference, insecure=insecure, login=login, log=log, deadline=deadline, deadline_flag=flag
+        reference, insecure=insecure, login=login, log=log, deadline=deadline, deadline_flag=flag, environ=environ
     ) as registry:
         steps = []
         media_type, digest, manifest = registry.document(
@@ -335,6 +370,20 @@ def read_image_config(
 
 _DIGEST_ALGORITHM = re.compile(r"[a-z0-9]+(?:[+._-][a-z0-9]+)*")
 _DIGEST_ENCODED = re.compile(r"[a-zA-Z0-9=_-]+")
+
+
+def _failure(exc: BaseException) -> str:
+    """Go's words for a request that failed below HTTP (never Python's ``[SSL: ...] (_ssl.c:N)``)."""
+    import ssl
+
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure-registry skips verification)"
+    if isinstance(exc, ssl.SSLError):
+        return "tls: " + str(exc.reason or "handshake failure").lower().replace("_", " ")
+    if isinstance(exc, ConnectionRefusedError):
+        return "connect: connection refused"
+    why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+    return why or type(exc).__name__
 
 
 def _redacted(url: str) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ..instancetype.listing import INSTANCETYPES, PREFERENCES, created_at, is_deprecated, label
+from ..instancetype import kinds as type_kinds
+from ..instancetype.listing import INSTANCETYPES, created_at, is_deprecated, label
 
 NONE = "<none>"
 
@@ -76,18 +77,11 @@ def _namespace(obj: dict[str, Any], namespace: str | None, context: CellContext)
 # -A: kubectl's first column; cluster-scoped rows leave it empty (kubectl prints them in a table without it)
 NAMESPACE_COLUMN = Column("NAMESPACE", _namespace)
 
-# --show-kind: kubectl's NAME is kind.group/name (printers.go's printRows with WithKind)
-_QUALIFIED_KINDS = {
-    (INSTANCETYPES, False): "virtualmachineclusterinstancetype.instancetype.kubevirt.io",
-    (INSTANCETYPES, True): "virtualmachineinstancetype.instancetype.kubevirt.io",
-    (PREFERENCES, False): "virtualmachineclusterpreference.instancetype.kubevirt.io",
-    (PREFERENCES, True): "virtualmachinepreference.instancetype.kubevirt.io",
-}
-
 
 def _name_with_kind(what: str) -> Callable[[dict[str, Any], str | None, CellContext], str]:
     def cell(obj: dict[str, Any], namespace: str | None, context: CellContext) -> str:
-        return f"{_QUALIFIED_KINDS[what, bool(namespace)]}/{_name(obj, namespace, context)}"
+        # --show-kind: kubectl's NAME is kind.group/name (printers.go's printRows with WithKind)
+        return f"{type_kinds.of(what, bool(namespace)).qualified}/{_name(obj, namespace, context)}"
 
     return cell
 

@@ -6,14 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import INSTANCETYPES, LABEL_PREFIX
 
-_KINDS = {
-    (INSTANCETYPES, False): ("VirtualMachineClusterInstancetype", "vmcf"),
-    (INSTANCETYPES, True): ("VirtualMachineInstancetype", "vmf"),
-    ("preferences", False): ("VirtualMachineClusterPreference", "vmcp"),
-    ("preferences", True): ("VirtualMachinePreference", "vmp"),
-}
 NONE = "<none>"
 
 
@@ -75,7 +70,8 @@ def render_description(described: Any, now: float) -> str:
     metadata = obj.get("metadata") or {}
     spec = obj.get("spec") or {}
     labels = metadata.get("labels") or {}
-    kind, short = _KINDS[what, namespace is not None]
+    type_kind = type_kinds.of(what, namespace is not None)
+    kind, short = type_kind.kind, type_kind.short
     page = _Page()
     page.add(0, "Name", metadata.get("name", ""))
     if namespace is not None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InputError, PluginError, UsageError
+from ..golang.strconv import go_quote
 
 if TYPE_CHECKING:
     from ..instancetype.convert import Conversion
@@ -87,7 +88,8 @@ def apply_converted(session: Session, conversion: Conversion, created: Callable[
         own = (obj.get("metadata") or {}).get("namespace")
         if resource.namespaced and own and flag and own != flag:
             raise UsageError(
-                f'the namespace from the provided object "{own}" does not match the namespace "{flag}". '
+                # cli-runtime visitor.go FilterNamespace: %q, %q, then '--namespace=%s'
+                f"the namespace from the provided object {go_quote(own)} does not match the namespace {go_quote(flag)}. "
                 f"You must pass '--namespace={own}' to perform this operation."
             )
         target = (own or session.namespace) if resource.namespaced else None

@@ -12,22 +12,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ForbiddenError
+from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import INSTANCETYPES, PREFERENCES
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
     from .listing import Query
-
-# the kinds a VM matcher may spell for each object (KubeVirt compares them case-insensitively)
-_MATCHER_KINDS = {
-    (INSTANCETYPES, False): {"virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes"},
-    (INSTANCETYPES, True): {"virtualmachineinstancetype", "virtualmachineinstancetypes"},
-    (PREFERENCES, False): {"virtualmachineclusterpreference", "virtualmachineclusterpreferences"},
-    (PREFERENCES, True): {"virtualmachinepreference", "virtualmachinepreferences"},
-}
-# a matcher without a kind means the cluster-scoped one
-_DEFAULT_KIND = {INSTANCETYPES: "virtualmachineclusterinstancetype", PREFERENCES: "virtualmachineclusterpreference"}
 
 
 @dataclass
@@ -166,14 +157,17 @@ def _users(
 ) -> list[tuple[str, str]] | None:
     """(namespace, name) of the VMs whose instancetype/preference matcher names ``obj``."""
     name = str((obj.get("metadata") or {}).get("name", ""))
-    kinds = _MATCHER_KINDS[what, namespace is not None]
+    # a VM matcher spells the kind singular or plural in any case, and without a kind means the cluster-scoped one
+    # (kubevirt.io/kubevirt pkg/instancetype/find: the switch on strings.ToLower(matcher.Kind))
+    type_kind = type_kinds.of(what, namespace is not None)
+    kinds = {type_kind.singular, type_kind.plural}
     matcher_field = "instancetype" if what == INSTANCETYPES else "preference"
     users: list[tuple[str, str]] = []
     try:
         for page in client.list_pages(resources.VIRTUAL_MACHINES, namespace, label_selector="", chunk_size=500):
             for vm in page.get("items") or ():
                 matcher = (vm.get("spec") or {}).get(matcher_field) or {}
-                kind = str(matcher.get("kind") or _DEFAULT_KIND[what]).lower()
+                kind = str(matcher.get("kind") or type_kinds.of(what, False).singular).lower()
                 if matcher.get("name") == name and kind in kinds:
                     metadata = vm.get("metadata") or {}
                     users.append((str(metadata.get("namespace", "")), str(metadata.get("name", ""))))

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..instancetype.kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .manifests import iter_manifests, read_manifests, read_sources
 
 if TYPE_CHECKING:
@@ -21,10 +22,6 @@ EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualm
 def vm_name(vm: Mapping[str, Any]) -> str:
     """The VirtualMachine's name ("" without one)."""
     return str((vm.get("metadata") or {}).get("name") or "")
-
-
-INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
-PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
 
 
 @dataclass

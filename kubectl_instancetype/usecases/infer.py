@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InputError, UsageError
+from ..golang.strconv import go_quote
 from ..instancetype import infer
 from .inference import ImageDefaults, VolumeDefaults, image_defaults, resolve_vm, resolve_volume_object
 
@@ -45,7 +46,7 @@ def read_vm(filename: str, stdin: IO[str]) -> VMFile:
     if len(vms) != 1:
         found = f"{len(vms)} VirtualMachines" if vms else "no VirtualMachine"
         if not vms and len(documents) == 1 and isinstance(documents[0], dict):
-            found = f"kind {documents[0].get('kind')!r}"
+            found = f"kind {go_quote(str(documents[0].get('kind')))}"
         raise InputError(
             f"expected one VirtualMachine in {filename}, found {found} (besides it the file may hold the "
             "PersistentVolumeClaims, DataVolumes, DataSources and VolumeSnapshots its inference reads)"
@@ -53,8 +54,10 @@ def read_vm(filename: str, stdin: IO[str]) -> VMFile:
     for doc in others:
         if not isinstance(doc, dict) or doc.get("kind") not in VOLUME_KINDS:
             kind = doc.get("kind") if isinstance(doc, dict) else type(doc).__name__
+            metadata = (doc.get("metadata") or {}) if isinstance(doc, dict) else {}
+            name = metadata.get("name", "") if isinstance(metadata, dict) else ""
             raise InputError(
-                f"{filename}: {kind} {((doc.get('metadata') or {}) if isinstance(doc, dict) else {}).get('name', '')!r}"
+                f"{filename}: {kind} {go_quote(str(name))}"
                 " is not read by infer: besides the one VirtualMachine the file may hold PersistentVolumeClaims, "
                 "DataVolumes, DataSources and VolumeSnapshots"
             )
@@ -75,7 +78,8 @@ def infer_vm(session: Session, given: VMFile | dict[str, Any]) -> VMInference:
     if own and flag and own != flag:
         # kubectl create -f's check
         raise UsageError(
-            f'the namespace from the provided object "{own}" does not match the namespace "{flag}". '
+            # cli-runtime visitor.go FilterNamespace: %q, %q, then '--namespace=%s'
+            f"the namespace from the provided object {go_quote(own)} does not match the namespace {go_quote(flag)}. "
             f"You must pass '--namespace={own}' to perform this operation."
         )
     namespace = own or flag

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, ForbiddenError, PluginError, UsageError
+from ..golang.strconv import go_quote
 from ..instancetype import infer
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def explain_rejection(result: Any) -> str:
     if resolution.chain and resolution.chain[-1].note:
         return error  # a GET failed: KubeVirt's message names the object already
     read = " -> ".join(link.text() for link in resolution.chain) or "nothing"
-    text = f'{error} ({outcome.matcher}.inferFromVolume "{outcome.volume}": read {read})'
+    text = f"{error} ({outcome.matcher}.inferFromVolume {go_quote(outcome.volume)}: read {read})"
     label = infer.MATCHERS[outcome.matcher][0]
     last = resolution.chain[-1] if resolution.chain else None
     if label in error and last is not None and not last.note:
@@ -96,8 +97,10 @@ def cluster_lookup(client: Client) -> infer.Lookup:
             if kind == infer.VOLUME_SNAPSHOT and _virt_api_may_not_read(client, resource, namespace, name):
                 # KubeVirt reads with its own service account; the API server refuses it as it would here.
                 refused = infer.LookupFailed(
-                    f'{resource.qualified} "{name}" is forbidden: User "{virt_api_user(client)}" cannot get '
-                    f'resource "{resource.plural}" in API group "{resource.group}" in the namespace "{namespace}"'
+                    # apimachinery NewForbidden "%s %q is forbidden: %v"; apiserver responsewriters' RBAC reason
+                    f"{resource.qualified} {go_quote(name)} is forbidden: User {go_quote(virt_api_user(client))} "
+                    f"cannot get resource {go_quote(resource.plural)} in API group {go_quote(resource.group)} in "
+                    f"the namespace {go_quote(namespace)}"
                 )
                 seen[key] = refused
                 raise refused
@@ -296,14 +299,11 @@ def image_defaults(
 
 # ---- label ------------------------------------------------------------------------------------------------
 
-INSTANCETYPE_KINDS = ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")
-PREFERENCE_KINDS = ("virtualmachinepreference", "virtualmachineclusterpreference")
-
 
 def canonical_kind(value: str, matcher: str) -> str:
     """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (``create vm``'s prefix spellings:
     any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind)."""
-    from ..instancetype.createvm import normalize_kind
+    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
 
     kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
     kind = normalize_kind(value, kinds)

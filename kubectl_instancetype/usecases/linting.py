@@ -39,8 +39,9 @@ def lint_objects(
 ) -> LintReport:
     """Lint ``objects`` (instance types and preferences; other kinds are skipped) against ``candidates``."""
     from ..instancetype import lint
+    from ..instancetype.kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 
-    chosen = [obj for obj in objects if obj.get("kind") in lint.INSTANCETYPE_KINDS + lint.PREFERENCE_KINDS]
+    chosen = [obj for obj in objects if obj.get("kind") in INSTANCETYPE_KINDS + PREFERENCE_KINDS]
     findings = lint.lint_all(chosen, candidates)
     fixed = [_clean(lint.fix(obj)[0]) for obj in chosen] if fix else []
     return LintReport(chosen, findings, fixed, candidates_from)
@@ -50,7 +51,7 @@ def from_files(path: str, stdin: Any, *, fix: bool) -> LintReport:
     """Lint the objects of ``-f``: preferences are checked against the file's instance types and the embedded
     common-instancetypes catalog."""
     from ..catalog.loader import load_catalog
-    from ..instancetype.lint import INSTANCETYPE_KINDS
+    from ..instancetype.kinds import INSTANCETYPE_KINDS
     from .manifests import read_manifests
 
     objects = read_manifests(path, stdin)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import InputError
+from ..golang.strconv import go_quote
 
 MANIFEST_EXTENSIONS = (".json", ".yaml", ".yml")
 # The most a -f input (a file, stdin, each file of a directory) may hold: far above any real manifest (a List of
@@ -36,7 +37,7 @@ def read_text(path: str, stdin: Any) -> str:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError as exc:
-        raise InputError(f'the path "{path}" does not exist') from exc
+        raise InputError(f"the path {go_quote(path)} does not exist") from exc  # cli-runtime builder.go %q
     except OSError as exc:
         # Go's wording, as kubectl reports it: "read <path>: is a directory".
         raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
@@ -136,7 +137,7 @@ def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool)
     if not isinstance(document, dict):
         what = {bool: "a boolean", int: "a number", float: "a number", str: "a string"}.get(type(document), "a value")
         raise InputError(
-            f'unable to decode "{source}": {what} ({json.dumps(document)}) is not an object with apiVersion and kind'
+            f"unable to decode {go_quote(source)}: {what} ({json.dumps(document)}) is not an object with apiVersion and kind"
         )
     kind = document.get("kind")
     if isinstance(kind, str) and kind.endswith("List") and isinstance(document.get("items"), list):
@@ -148,5 +149,6 @@ def _flatten(document: Any, source: str, out: list[dict[str, Any]], typed: bool)
         for field, name in (("kind", "Kind"), ("apiVersion", "apiVersion")):
             if not document.get(field):
                 shown = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-                raise InputError(f"unable to decode \"{source}\": Object '{name}' is missing in '{shown}'")
+                # cli-runtime mapper.go: "unable to decode %q: %v"; apimachinery's "Object 'Kind' is missing in '%s'"
+                raise InputError(f"unable to decode {go_quote(source)}: Object '{name}' is missing in '{shown}'")
     out.append(document)

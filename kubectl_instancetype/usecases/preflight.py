@@ -70,7 +70,9 @@ class Denial:
 
     @property
     def status_message(self) -> str:
-        return f'admission webhook "{self.webhook}" denied the request: {self.message}'
+        from ..golang.strconv import go_quote  # apiserver webhook/errors statuserror.go: %q
+
+        return f"admission webhook {go_quote(self.webhook)} denied the request: {self.message}"
 
     def as_api_error(self) -> APIError:
         """The error the plugin raises for this denial: the same one the server's answer becomes."""

@@ -78,8 +78,9 @@ def not_found_message(
 ) -> str:
     """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope, else the
     closest names of the kind (``namespace`` is where a namespaced kind of the other scope is looked for)."""
-    where = f' in namespace "{scope}"' if scope else ""
     from ..golang.strconv import go_quote
+
+    where = f" in namespace {go_quote(scope)}" if scope else ""
 
     message = f"{resource.singular} {go_quote(name)} not found{where}"  # apimachinery's "%s %q not found"
     other = _other_scope(resource)
@@ -91,8 +92,8 @@ def not_found_message(
             except PluginError:
                 pass
             else:
-                there = f' in namespace "{other_scope}"' if other.namespaced else ""
-                return f'{message} (a {other.kind} named "{name}" exists{there})'
+                there = f" in namespace {go_quote(other_scope or '')}" if other.namespaced else ""
+                return f"{message} (a {other.kind} named {go_quote(name)} exists{there})"
     try:
         names = client.list_names(resource, scope)
     except PluginError:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..golang.strconv import go_quote
+
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
@@ -95,7 +97,8 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
     if not name:
         report.notes.append(
             f"spec.{key} names no {kind.lower()} yet: it is inferred from volume "
-            f"{matcher.get('inferFromVolume')!r} when the VM is created (see `kubectl instancetype infer vm/"
+            f"{go_quote(str(matcher.get('inferFromVolume')))} when the VM is created (see `kubectl instancetype "
+            f"infer vm/"
             f"{vm['metadata'].get('name')}`), so no revision is stored for it"
         )
     live = None
@@ -107,12 +110,14 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
         except NotFoundError:
             report.live_generation = "not found"
             report.notes.append(
-                f"{kind.lower()} {name!r} no longer exists: only the stored revision (if any) still describes it"
+                f"{kind.lower()} {go_quote(str(name))} no longer exists: only the stored revision (if any) still "
+                "describes it"
             )
     if not revision_name:
         if name:
             report.notes.append(
-                f"no revision stored yet for {kind.lower()} {name!r}: KubeVirt's controller stores one the first "
+                f"no revision stored yet for {kind.lower()} {go_quote(str(name))}: KubeVirt's controller stores one "
+                "the first "
                 f"time it syncs the VM (and records it in status.{key}Ref); until then the VM follows the live "
                 "object, so STORED GEN and CHANGED are unknown (-)"
             )
@@ -124,7 +129,8 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
         report.stored_generation = "not found"
         where = f"spec.{key}.revisionName" if recorded_in == FROM_SPEC else f"status.{key}Ref"
         report.notes.append(
-            f"ControllerRevision {revision_name!r} named by {where} does not exist (deleted, or not yet written)"
+            f"ControllerRevision {go_quote(str(revision_name))} named by {where} does not exist (deleted, or not "
+            "yet written)"
         )
         return report
     if recorded_in == FROM_STATUS and not revision_matches(vm, key, revision):
@@ -133,9 +139,10 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
         stored_for = labels.get("instancetype.kubevirt.io/object-name", "?")
         report.recorded_in = f"status (stale: for {stored_for})"
         report.notes.append(
-            f"revision {revision_name!r} in status.{key}Ref was stored for {kind.lower()} {stored_for!r}, not for "
-            f"{name!r} that spec.{key} names now (the matcher was switched): KubeVirt ignores it and stores a "
-            f"revision for {name!r} at its next sync of the VM"
+            f"revision {go_quote(str(revision_name))} in status.{key}Ref was stored for {kind.lower()} "
+            f"{go_quote(str(stored_for))}, not for {go_quote(str(name))} that spec.{key} names now (the matcher was "
+            "switched): KubeVirt ignores it and stores a "
+            f"revision for {go_quote(str(name))} at its next sync of the VM"
         )
         return report
     generation = revision_generation(revision)

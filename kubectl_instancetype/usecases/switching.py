@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..golang.strconv import go_quote
+
 if TYPE_CHECKING:
     from ..instancetype.liveupdate import LivePlan
     from ..kube.client import Client
@@ -283,7 +285,8 @@ def inferred_first(vm: dict[str, Any], fetch: Callable[[str, str, str], Any], no
         resolved: dict[str, Any] = infer(vm, fetch)
     except ResolveError as exc:
         raise PreflightError(
-            f"spec.{pending[0]} still infers from volume {spec[pending[0]]['inferFromVolume']!r} and the inference "
+            f"spec.{pending[0]} still infers from volume {go_quote(str(spec[pending[0]]['inferFromVolume']))} and "
+            "the inference "
             f"fails: {exc} (see kubectl instancetype infer vm/{vm['metadata'].get('name')})"
         ) from exc
     for key in pending:
@@ -291,12 +294,14 @@ def inferred_first(vm: dict[str, Any], fetch: Callable[[str, str, str], Any], no
         volume = spec[key]["inferFromVolume"]
         if matcher:
             notes.append(
-                f"spec.{key} still held inferFromVolume {volume!r}: resolved to {matcher.get('name')} first, as "
+                f"spec.{key} still held inferFromVolume {go_quote(str(volume))}: resolved to {matcher.get('name')} "
+                "first, as "
                 "KubeVirt's admission resolves it; the switch writes the resolved matcher"
             )
         else:
             notes.append(
-                f"spec.{key} still held inferFromVolume {volume!r}, which KubeVirt's admission drops under policy "
+                f"spec.{key} still held inferFromVolume {go_quote(str(volume))}, which KubeVirt's admission drops "
+                "under policy "
                 "Ignore (no default label): the switch writes the VM without it"
             )
     return resolved

@@ -1,5 +1,5 @@
-"""HostileRegistry: a named test double of an OCI distribution registry (plain HTTP on loopback) whose answers a
-test scripts per path, including the hostile ones: bodies without end, bodies that trickle, wrong digests,
+"""HostileRegistry: a named test double of an OCI distribution registry (plain HTTP on loopback, or HTTPS with a
+certificate for 127.0.0.1 from :func:`loopback_certificate`) whose answers a test scripts per path, including the hostile ones: bodies without end, bodies that trickle, wrong digests,
 configs whose digest would split a request line, token realms over plain HTTP, replies that are not UTF-8 or nest
 too deep. Every answer is bounded in time by the double itself (``limit`` seconds), so a test cannot hang."""
 
@@ -8,13 +8,20 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
+import ssl
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .http_server import ScriptedServer, read_request, respond
 
 Answer = Callable[[socket.socket], None]
+# net/http's (*conn).serve answer to a request line it cannot parse
+GO_BAD_REQUEST = (
+    b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n400 Bad Request"
+)
 
 
 def send(status: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
@@ -49,6 +56,19 @@ def trickling(limit: float = 30.0) -> Answer:
     return answer
 
 
+def loopback_certificate(workdir: Path) -> tuple[Path, Path]:
+    """A self-signed certificate (and its key) for ``127.0.0.1``, from the ``openssl`` command line; the
+    certificate is its own CA (a client trusts it with ``SSL_CERT_FILE``)."""
+    cert, key = workdir / "registry-cert.pem", workdir / "registry-key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-addext", "basicConstraints=critical,CA:TRUE"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
+
+
 def digest(data: bytes, algorithm: str = "sha256") -> str:
     return f"{algorithm}:" + hashlib.new(algorithm, data).hexdigest()
 
@@ -56,10 +76,22 @@ def digest(data: bytes, algorithm: str = "sha256") -> str:
 class HostileRegistry:
     """``routes`` maps a request path (``/v2/...``, or any path for a token realm) to an answer."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[Path, Path] | None = None) -> None:
+        """``tls``: a certificate and key (:func:`loopback_certificate`) to serve HTTPS with."""
         self.routes: dict[str, Answer] = {}
-        self.requests: list[bytes] = []
+        self.tls: ssl.SSLContext | None = None
+        if tls is not None:
+            self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.tls.load_cert_chain(str(tls[0]), str(tls[1]))
+        self.handshakes = 0  # TLS handshakes refused (or failed, over HTTPS)
+        self.token_realm = ""  # when set, /v2/ answers 401 with a Bearer challenge to requests without the token
+        self.token = ""
         self.server = ScriptedServer(self._handle)
+
+    @property
+    def requests(self) -> list[bytes]:
+        """Every request received, head and body, in order."""
+        return self.server.requests
 
     @property
     def host(self) -> str:
@@ -86,14 +118,34 @@ class HostileRegistry:
         return manifest
 
     def _handle(self, conn: socket.socket, seen: list[bytes]) -> None:
+        if self.tls is not None:
+            try:
+                conn = self.tls.wrap_socket(conn, server_side=True)
+            except (ssl.SSLError, OSError):
+                self.handshakes += 1  # a client that speaks no TLS, or does not trust the certificate
+                return
+        elif conn.recv(1, socket.MSG_PEEK) == b"\x16":
+            # A TLS handshake (an insecure registry's client tries HTTPS first): answer as Go's net/http answers
+            # the ClientHello it cannot parse as a request line, and close.
+            self.handshakes += 1
+            conn.sendall(GO_BAD_REQUEST)
+            return
         while True:
             request = read_request(conn)
             if not request:
                 return
             seen.append(request)
             path = request.split(b" ", 2)[1].decode("latin-1").partition("?")[0]
+            if self.token_realm and path.startswith("/v2/") and f"bearer {self.token}".encode() not in request.lower():
+                challenge = f'Bearer realm="{self.token_realm}",service="hostile",scope="repository:r:pull"'
+                send("401 Unauthorized", b'{"errors":[{"code":"UNAUTHORIZED"}]}', {"WWW-Authenticate": challenge})(conn)
+                continue
             answer = self.routes.get(path) or send("404 Not Found", b'{"errors":[{"code":"NOT_FOUND","message":"no"}]}')
             answer(conn)
+
+    def require_token(self, realm: str, token: str = "t0ken") -> None:
+        """Answer ``/v2/`` requests without ``Authorization: Bearer TOKEN`` with a challenge naming ``realm``."""
+        self.token_realm, self.token = realm, token.lower()
 
     def close(self) -> None:
         self.server.close()

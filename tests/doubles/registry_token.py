@@ -29,7 +29,8 @@ def _b64(data: bytes) -> str:
 
 
 class TokenService:
-    """Start with :meth:`start`; ``realm`` is the URL to configure; ``requests`` records (scope, user)."""
+    """Start with :meth:`start`; ``realm`` is the URL to configure; ``requests`` records (scope, user) of the
+    requests that passed the credential check, ``heard`` every request."""
 
     def __init__(self, workdir: Path, lifetime: float = 600.0):
         self.workdir = workdir
@@ -37,6 +38,7 @@ class TokenService:
         self.cert = workdir / "token-cert.pem"
         self.lifetime = lifetime
         self.requests: list[tuple[str, str]] = []
+        self.heard: list[str] = []  # every request's target and Authorization header, before any check
         self._server: ThreadingHTTPServer | None = None
 
     @property
@@ -58,6 +60,7 @@ class TokenService:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                service.heard.append(f"{self.path} {self.headers.get('Authorization', '')}".strip())
                 url = urlsplit(self.path)
                 query = parse_qs(url.query)
                 scope = (query.get("scope") or [""])[0]

@@ -11,6 +11,7 @@ import os
 import platform
 import shutil
 import socket
+import ssl
 import subprocess
 import time
 import urllib.error
@@ -21,6 +22,7 @@ import pytest
 import yaml
 
 from tests.conftest import run_cli
+from tests.doubles.hostile_registry import loopback_certificate
 from tests.doubles.registry_token import ISSUER, PASSWORD, SERVICE, USER, TokenService
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,7 +58,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(binary: Path, workdir: Path, name: str, storage: Path, auth: dict | None) -> tuple[subprocess.Popen, str]:
+def _start(
+    binary: Path, workdir: Path, name: str, storage: Path, auth: dict | None, tls: tuple[Path, Path] | None = None
+) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     config = {
         "version": 0.1,
@@ -64,6 +68,8 @@ def _start(binary: Path, workdir: Path, name: str, storage: Path, auth: dict | N
         "storage": {"filesystem": {"rootdirectory": str(storage)}},
         "http": {"addr": f"127.0.0.1:{port}"},
     }
+    if tls:
+        config["http"]["tls"] = {"certificate": str(tls[0]), "key": str(tls[1])}
     if auth:
         config["auth"] = auth
     path = workdir / f"{name}.yml"
@@ -75,11 +81,12 @@ def _start(binary: Path, workdir: Path, name: str, storage: Path, auth: dict | N
             stderr=subprocess.STDOUT,
             env={"PATH": "/usr/bin:/bin", "OTEL_TRACES_EXPORTER": "none"},
         )
-    base = f"http://127.0.0.1:{port}"
+    base = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
+    trust = ssl.create_default_context(cafile=str(tls[0])) if tls else None
     deadline = time.monotonic() + 30
     while True:
         try:
-            urllib.request.urlopen(f"{base}/v2/", timeout=2).close()
+            urllib.request.urlopen(f"{base}/v2/", timeout=2, context=trust).close()
             break
         except urllib.error.HTTPError:
             break  # 401 from the token registry: it is up
@@ -152,9 +159,11 @@ def registries(registry_binary, tmp_path_factory):
     tokens = TokenService(workdir).start()
     auth = {"token": {"realm": tokens.realm, "service": SERVICE, "issuer": ISSUER, "rootcertbundle": str(tokens.cert)}}
     open_process, open_base = _start(registry_binary, workdir, "open", storage, None)
-    token_process = None
+    token_process = tls_process = None
     try:
         token_process, token_base = _start(registry_binary, workdir, "token", storage, auth)
+        certificate = loopback_certificate(workdir)
+        tls_process, tls_base = _start(registry_binary, workdir, "tls", storage, auth, certificate)
         push_image(open_base, "containerdisks/fedora", "41", [f"{IT}=u1.medium", f"{PREF}=fedora"])
         push_image(open_base, "private/disk", "1", [f"{IT}=cx1.large", f"{IT}_KIND=virtualmachineinstancetype"])
         push_image(open_base, "plain/docker", "1", [], docker=True)
@@ -170,9 +179,15 @@ def registries(registry_binary, tmp_path_factory):
                 (amd, {"os": "linux", "architecture": "amd64"}),
             ],
         )
-        yield {"open": open_base[len("http://") :], "token": token_base[len("http://") :], "tokens": tokens}
+        yield {
+            "open": open_base[len("http://") :],
+            "token": token_base[len("http://") :],
+            "tokens": tokens,
+            "tls": tls_base[len("https://") :],  # HTTPS, its token realm the plain-HTTP token service
+            "certificate": certificate[0],
+        }
     finally:
-        for process in (open_process, token_process):
+        for process in (open_process, token_process, tls_process):
             if process is not None:
                 process.terminate()
                 try:
@@ -283,6 +298,42 @@ def test_private_repository_needs_the_auth_file(registries, tmp_path) -> None:
     docker.mkdir(parents=True)
     (docker / "config.json").write_text(auth.read_text())
     assert infer(image, "--insecure-registry", environ={"HOME": str(tmp_path / "home")}).exit_code == 0
+
+
+def test_credentials_never_go_to_a_plain_http_realm_of_an_https_registry(registries, tmp_path) -> None:
+    """The real registry over TLS names the plain-HTTP token service as its realm. With credentials stored for it,
+    the plugin stops in one line and the token service hears nothing; --insecure-registry sends them."""
+    image = f"{registries['tls']}/private/disk:1"
+    auth = tmp_path / "auth.json"
+    login = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    auth.write_text(json.dumps({"auths": {registries["tls"]: {"auth": login}}}))
+    environ = {"HOME": "/nonexistent", "REGISTRY_AUTH_FILE": str(auth), "SSL_CERT_FILE": str(registries["certificate"])}
+    heard = len(registries["tokens"].heard)
+    refused = infer(image, environ=environ)
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        f'error: {registries["tls"]} asks for a token from "{registries["tokens"].realm}", which is not https: '
+        "the registry credentials are not sent in clear text (--insecure-registry sends them)\n"
+    )
+    assert registries["tokens"].heard[heard:] == []  # no request at all, so no credential in clear text
+    allowed = infer(image, "--insecure-registry", environ=environ)
+    assert (allowed.exit_code, allowed.stderr) == (0, "")
+    assert allowed.stdout.splitlines()[1].split()[:2] == ["instancetype", "cx1.large"]
+    assert registries["tokens"].heard[heard:] == [
+        f"/token?service={SERVICE}&scope=repository%3Aprivate%2Fdisk%3Apull Basic {login}"
+    ]
+
+
+def test_an_https_registry_without_credentials_reads_through_a_plain_http_realm(registries) -> None:
+    environ = {"HOME": "/nonexistent", "SSL_CERT_FILE": str(registries["certificate"])}
+    result = infer(f"{registries['tls']}/containerdisks/fedora:41", environ=environ)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert registries["tokens"].requests[-1] == ("repository:containerdisks/fedora:pull", "")
+    untrusted = infer(f"{registries['tls']}/containerdisks/fedora:41")
+    assert untrusted.stderr == (
+        f"error: GET https://{registries['tls']}/v2/containerdisks/fedora/manifests/41: tls: failed to verify "
+        "certificate: self-signed certificate (--insecure-registry skips verification)\n"
+    )
 
 
 # ---- create vm --infer-from-image ------------------------------------------------------------------------------

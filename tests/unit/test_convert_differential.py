@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.instancetype import convert
+from kubectl_instancetype.instancetype import convert, kinds
 from kubectl_instancetype.instancetype.convert import schema
 
 pytestmark = pytest.mark.differential
@@ -223,7 +223,7 @@ def _cases() -> list[dict]:
 def _normalise_kubevirt(spec: dict, kind: str) -> dict:
     """KubeVirt's output with the plugin's two deliberate differences applied."""
     spec = copy.deepcopy(spec)
-    if kind in schema.INSTANCETYPE_KINDS:
+    if kind in kinds.INSTANCETYPE_KINDS:
         cpu = spec["cpu"]
         if cpu.get("model") == "":
             del cpu["model"]

@@ -61,7 +61,7 @@ def test_other_kinds_and_two_vms_are_refused(tmp_path) -> None:
     result = run_cli(["infer", "-f", path], environ=OFFLINE)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"error: {path}: Service 'web' is not read by infer: besides the one VirtualMachine the file may hold "
+        f'error: {path}: Service "web" is not read by infer: besides the one VirtualMachine the file may hold '
         "PersistentVolumeClaims, DataVolumes, DataSources and VolumeSnapshots\n"
     )
     two = run_cli(["infer", "-f", _file(tmp_path, vm, vm)], environ=OFFLINE)

@@ -5,16 +5,17 @@ registry data escaped on the terminal, and no credentials to a plain-HTTP realm 
 
 from __future__ import annotations
 
+import base64
 import json
+import shutil
 import time
 
 import pytest
 import yaml
 
-from kubectl_instancetype.instancetype.imagedefaults import parse_reference
-from kubectl_instancetype.oci.client import MAX_DOCUMENT, Registry, RegistryError
+from kubectl_instancetype.oci.client import MAX_DOCUMENT
 from tests.conftest import run_cli
-from tests.doubles.hostile_registry import HostileRegistry, digest, endless, send, trickling
+from tests.doubles.hostile_registry import HostileRegistry, digest, endless, loopback_certificate, send, trickling
 
 CONFIG = {
     "architecture": "amd64",
@@ -138,20 +139,104 @@ def test_the_token_service_is_bounded_too(registry) -> None:
         (b"{nope", "the answer is not JSON at byte 1"),
     ],
 )
-def test_replies_that_are_not_json_are_one_line(registry, body, words) -> None:
-    registry.routes["/v2/r/manifests/t"] = send("200 OK", body)
+@pytest.mark.parametrize("where", ["manifest", "token"])
+def test_replies_that_are_not_json_are_one_line(registry, body, words, where) -> None:
+    """From the registry (a manifest) or from its token service (the token answer)."""
+    if where == "token":
+        registry.require_token(f"http://{registry.host}/token")
+        registry.routes["/token"] = send("200 OK", body)
+    else:
+        registry.routes["/v2/r/manifests/t"] = send("200 OK", body)
     line = one_line(infer(f"{registry.host}/r:t"))
     assert words in line and "codec" not in line and "Expecting" not in line
+    what = f"getting a pull token from http://{registry.host}/token" if where == "token" else "/v2/r/manifests/t"
+    assert line.startswith(f"error: {what}: "), line
 
 
-def test_no_credentials_to_a_plain_http_realm_of_an_https_registry() -> None:
-    registry = Registry(parse_reference("registry.example/r:t"), login=("user", "s3cret-password"))
-    with pytest.raises(RegistryError) as raised:
-        registry._authorize('Bearer realm="http://auth.example/token",service="registry"')
-    assert str(raised.value) == (
-        "registry.example sends for a token to http://auth.example/token, which is not https: the registry "
-        "credentials are not sent there (--insecure-registry allows plain HTTP)"
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    if not shutil.which("openssl"):
+        pytest.skip("openssl makes the registry's certificate")
+    return loopback_certificate(tmp_path_factory.mktemp("registry-tls"))
+
+
+@pytest.fixture
+def tls_registry(certificate):
+    double = HostileRegistry(tls=certificate)
+    yield double
+    double.close()
+
+
+def _auth_file(tmp_path, registry: str) -> str:
+    path = tmp_path / "auth.json"
+    login = base64.b64encode(b"puller:s3cret-password").decode()
+    path.write_text(json.dumps({"auths": {registry: {"auth": login}}}))
+    return str(path)
+
+
+def test_no_credentials_to_a_plain_http_realm_of_an_https_registry(tls_registry, registry, certificate, tmp_path):
+    """An HTTPS registry whose token realm is plain HTTP: with credentials stored for it, the plugin stops before
+    the realm hears anything; with --insecure-registry the credentials go and the image is read."""
+    realm = f"http://{registry.host}/token"
+    registry.routes["/token"] = send("200 OK", b'{"token": "t0ken"}')
+    tls_registry.image("r", CONFIG)
+    tls_registry.require_token(realm)
+    environ = {
+        "HOME": str(tmp_path),
+        "REGISTRY_AUTH_FILE": _auth_file(tmp_path, tls_registry.host),
+        "SSL_CERT_FILE": str(certificate[0]),
+    }
+    refused = run_cli(["infer", "image", f"{tls_registry.host}/r:t"], environ=environ)
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f'error: {tls_registry.host} asks for a token from "{realm}", which is not https: the registry credentials '
+        "are not sent in clear text (--insecure-registry sends them)\n",
     )
+    assert registry.requests == []  # the realm heard nothing, credentials or not
+    assert len(tls_registry.requests) == 1 and b"authorization" not in tls_registry.requests[0].lower()
+
+    allowed = run_cli(["infer", "image", f"{tls_registry.host}/r:t", "--insecure-registry"], environ=environ)
+    assert allowed.exit_code == 0, allowed.stderr
+    assert "u1.medium" in allowed.stdout
+    login = base64.b64encode(b"puller:s3cret-password")
+    assert len(registry.requests) == 1 and b"Authorization: Basic " + login in registry.requests[0]
+
+
+def test_anonymous_pulls_may_use_a_plain_http_realm(tls_registry, registry, certificate, tmp_path) -> None:
+    """No credentials stored: nothing secret to protect, the anonymous token comes from the plain-HTTP realm."""
+    registry.routes["/token"] = send("200 OK", b'{"token": "t0ken"}')
+    tls_registry.image("r", CONFIG)
+    tls_registry.require_token(f"http://{registry.host}/token")
+    result = run_cli(
+        ["infer", "image", f"{tls_registry.host}/r:t"],
+        environ={"HOME": str(tmp_path), "SSL_CERT_FILE": str(certificate[0])},
+    )
+    assert result.exit_code == 0, result.stderr
+    assert len(registry.requests) == 1 and b"authorization" not in registry.requests[0].lower()
+
+
+def test_an_untrusted_registry_certificate_is_one_line_and_insecure_registry_skips_verification(
+    tls_registry, tmp_path
+) -> None:
+    tls_registry.image("r", CONFIG)
+    line = one_line(run_cli(["infer", "image", f"{tls_registry.host}/r:t"], environ={"HOME": str(tmp_path)}))
+    assert line == (
+        f"error: GET https://{tls_registry.host}/v2/r/manifests/t: tls: failed to verify certificate: "
+        "self-signed certificate (--insecure-registry skips verification)\n"
+    )
+    assert tls_registry.requests == []
+    result = run_cli(["infer", "image", f"{tls_registry.host}/r:t", "--insecure-registry"], environ={"HOME": "/x"})
+    assert result.exit_code == 0, result.stderr
+
+
+def test_an_insecure_registry_without_tls_is_read_over_plain_http(registry) -> None:
+    """--insecure-registry tries HTTPS first (containers/image's ping order); a registry that answers the TLS
+    handshake as Go's net/http answers a bad request line is then read over plain HTTP."""
+    registry.image("r", CONFIG)
+    result = run_cli(["infer", "image", f"{registry.host}/r:t", "--insecure-registry", "-v", "6"])
+    assert result.exit_code == 0, result.stderr
+    assert registry.handshakes == 1
+    assert f"no TLS at https://{registry.host}" in result.stderr
 
 
 def test_registry_error_text_is_escaped(registry) -> None:

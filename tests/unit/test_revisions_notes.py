@@ -49,7 +49,7 @@ def test_no_revision_yet_is_explained() -> None:
     assert report is not None
     assert (report.revision, report.stored_generation, report.changed) == ("-", "-", "-")
     assert len(report.notes) == 1
-    assert report.notes[0].startswith("no revision stored yet for virtualmachineclusterinstancetype 'u1.small'")
+    assert report.notes[0].startswith('no revision stored yet for virtualmachineclusterinstancetype "u1.small"')
 
 
 def test_a_status_reference_stored_for_another_name_is_explained() -> None:
@@ -64,9 +64,9 @@ def test_a_status_reference_stored_for_another_name_is_explained() -> None:
     assert report is not None
     assert report.recorded_in == "status (stale: for u1.small)"
     assert report.notes == [
-        "revision 'rev1' in status.instancetypeRef was stored for virtualmachineclusterinstancetype 'u1.small', "
-        "not for 'u1.large' that spec.instancetype names now (the matcher was switched): KubeVirt ignores it and "
-        "stores a revision for 'u1.large' at its next sync of the VM"
+        'revision "rev1" in status.instancetypeRef was stored for virtualmachineclusterinstancetype "u1.small", '
+        'not for "u1.large" that spec.instancetype names now (the matcher was switched): KubeVirt ignores it and '
+        'stores a revision for "u1.large" at its next sync of the VM'
     ]
 
 
@@ -77,9 +77,9 @@ def test_a_missing_revision_and_a_missing_object_are_explained() -> None:
     assert report is not None
     assert (report.live_generation, report.stored_generation) == ("not found", "not found")
     assert report.notes == [
-        "virtualmachineclusterinstancetype 'gone' no longer exists: only the stored revision (if any) still "
+        'virtualmachineclusterinstancetype "gone" no longer exists: only the stored revision (if any) still '
         "describes it",
-        "ControllerRevision 'rev-x' named by spec.instancetype.revisionName does not exist (deleted, or not yet "
+        'ControllerRevision "rev-x" named by spec.instancetype.revisionName does not exist (deleted, or not yet '
         "written)",
     ]
 
@@ -88,4 +88,4 @@ def test_a_matcher_still_inferring_is_explained() -> None:
     report = matcher_revision(StoredObjects({}), _vm({"inferFromVolume": "root"}), "instancetype")  # type: ignore[arg-type]
     assert report is not None
     assert report.name == "(inferFromVolume root)"
-    assert "inferred from volume 'root'" in report.notes[0]
+    assert 'inferred from volume "root"' in report.notes[0]

@@ -51,7 +51,7 @@ def test_the_inference_is_resolved_before_the_switch() -> None:
     resolved = inferred_first(_vm(), _fetch(LABELS), notes)
     assert resolved["spec"]["instancetype"] == {"name": "u1.medium"}
     assert notes == [
-        "spec.instancetype still held inferFromVolume 'root': resolved to u1.medium first, as KubeVirt's admission "
+        'spec.instancetype still held inferFromVolume "root": resolved to u1.medium first, as KubeVirt\'s admission '
         "resolves it; the switch writes the resolved matcher"
     ]
 
@@ -68,5 +68,5 @@ def test_a_failing_inference_says_what_to_run() -> None:
     with pytest.raises(PreflightError) as caught:
         inferred_first(_vm(), _fetch({}), [])
     message = str(caught.value)
-    assert message.startswith("spec.instancetype still infers from volume 'root' and the inference fails: ")
+    assert message.startswith('spec.instancetype still infers from volume "root" and the inference fails: ')
     assert message.endswith("(see kubectl instancetype infer vm/vm1)")

@@ -24,12 +24,13 @@ from typing import Any, TypeGuard
 
 from ...errors import InputError
 from ..jsoncopy import clone
+from ..kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .alpha import convert_type
 from .context import Context, Conversion, Preset
 from .flavors import convert_flavor, profile_names
 from .presets import convert_preset
 from .report import report_presets
-from .schema import FLAVOR_GROUP, INSTANCETYPE_GROUP, INSTANCETYPE_KINDS, KUBEVIRT_GROUP, PREFERENCE_KINDS, PRESET_KINDS
+from .schema import FLAVOR_GROUP, INSTANCETYPE_GROUP, KUBEVIRT_GROUP, PRESET_KINDS
 from .vms import convert_vm
 
 __all__ = ["Conversion", "Preset", "apply_order", "convert", "format_selector", "nothing_written", "report_presets"]

@@ -8,11 +8,11 @@ from typing import Any
 
 from ...errors import InputError
 from ..jsoncopy import clone
+from ..kinds import INSTANCETYPE_KINDS
 from .context import Context, converted_metadata, new_object
 from .schema import (
     INSTANCETYPE_API,
     INSTANCETYPE_FIELDS,
-    INSTANCETYPE_KINDS,
     KIND_MAP,
     PREFERENCE_FIELDS,
     TOPOLOGIES,

@@ -3,10 +3,12 @@ the v1beta1 spec fields (KubeVirt v1.9's CRD schemas)."""
 
 from __future__ import annotations
 
+from ..kinds import GROUP
+
 INSTANCETYPE_API = "instancetype.kubevirt.io/v1beta1"
 VM_API = "kubevirt.io/v1"
 FLAVOR_GROUP = "flavor.kubevirt.io"
-INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
+INSTANCETYPE_GROUP = GROUP
 KUBEVIRT_GROUP = "kubevirt.io"
 PRESET_KINDS = ("VirtualMachineInstancePreset", "VirtualMachinePreset")
 PRESET_EXCLUDE_ANNOTATION = "virtualmachineinstancepresets.admission.kubevirt.io/exclude"
@@ -22,10 +24,6 @@ KIND_MAP = {
     "VirtualMachinePreference": "VirtualMachinePreference",
     "VirtualMachineClusterPreference": "VirtualMachineClusterPreference",
 }
-
-
-INSTANCETYPE_KINDS = ("VirtualMachineInstancetype", "VirtualMachineClusterInstancetype")
-PREFERENCE_KINDS = ("VirtualMachinePreference", "VirtualMachineClusterPreference")
 
 
 # Deprecated topology spellings (v1.4 introduced the short names; KubeVirt warns on the old ones).

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import UsageError
+from .. import kinds as type_kinds
 from ..params import ParamError, flag_error, split_prefixed_name
 from .flags import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .state import Manifest, VMState
@@ -15,24 +16,12 @@ def normalize_kind(prefix: str, kinds: tuple[str, str]) -> str | None:
     """The lowercase singular kind for a ``--instancetype`` / ``--preference`` prefix, or None if it is none of ``kinds``.
 
     ``""`` stays ``""`` (KubeVirt reads an empty kind as the cluster-scoped one). Plurals, kubectl's short
-    names (vmcf, vmf, vmcp, vmp) and group-qualified kinds are our extension.
+    names (vmcf, vmf, vmcp, vmp, ...) and group-qualified kinds (instancetype.kinds) are our extension.
     """
-    lowered = prefix.lower().removesuffix(".instancetype.kubevirt.io")
-    lowered = SHORT_NAMES.get(lowered, lowered)
-    if lowered == "" or lowered in kinds:
-        return lowered
-    if lowered.endswith("s") and lowered[:-1] in kinds:
-        return lowered[:-1]
-    return None
-
-
-# kubectl's short names of the four kinds (the CRDs' shortNames)
-SHORT_NAMES = {
-    "vmcf": "virtualmachineclusterinstancetype",
-    "vmf": "virtualmachineinstancetype",
-    "vmcp": "virtualmachineclusterpreference",
-    "vmp": "virtualmachinepreference",
-}
+    if prefix == "":
+        return ""
+    kind = type_kinds.spelled(prefix)
+    return kind.singular if kind is not None and kind.singular in kinds else None
 
 
 class MatcherSteps(VMState):
