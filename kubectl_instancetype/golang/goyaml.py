@@ -349,9 +349,12 @@ def _literal(text: str, indent: int) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _key_order(keys: tuple[str, ...]) -> list[str]:
-    """go-yaml's order of a map's keys (cached: objects of one kind share their key sets)."""
-    return sorted(keys, key=_GoKey)
+def _key_order(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """go-yaml's order of a map's keys, each with its text as written before the ``:`` (cached: objects of one
+    kind share their key sets). :class:`_NotSimple` for a key that is not a simple string."""
+    if any(type(key) is not str for key in keys):
+        raise _NotSimple
+    return [(key, _simple_scalar(key)) for key in (sorted(keys, key=_GoKey) if len(keys) > 1 else keys)]
 
 
 def _simple_scalar(value: Any, indent: int = -1) -> str:
@@ -378,28 +381,28 @@ def _simple_scalar(value: Any, indent: int = -1) -> str:
 def _fast_map(data: dict[str, Any], indent: int, out: list[str], first_prefix: str = "") -> None:
     pad = " " * indent
     prefix = first_prefix
-    keys = tuple(data)
-    if any(type(key) is not str for key in keys):
-        raise _NotSimple
-    for key in _key_order(keys) if len(keys) > 1 else keys:
+    append = out.append
+    for key, text in _key_order(tuple(data)):
         value = data[key]
-        head = (prefix or pad) + _simple_scalar(key) + ":"
+        head = f"{prefix or pad}{text}:"
         prefix = ""
         kind = type(value)
-        if kind is dict:
+        if kind is str and _plain_ok(value):
+            append(f"{head} {value}\n")
+        elif kind is dict:
             if value:
-                out.append(head + "\n")
+                append(head + "\n")
                 _fast_map(value, indent + 2, out)
             else:
-                out.append(head + " {}\n")
+                append(head + " {}\n")
         elif kind is list:
             if value:
-                out.append(head + "\n")
+                append(head + "\n")
                 _fast_list(value, indent, out)
             else:
-                out.append(head + " []\n")
+                append(head + " []\n")
         else:
-            out.append(f"{head} {_simple_scalar(value, indent + 2)}\n")
+            append(f"{head} {_simple_scalar(value, indent + 2)}\n")
 
 
 def _fast_list(items: list[Any], indent: int, out: list[str]) -> None:
