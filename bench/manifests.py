@@ -10,7 +10,7 @@ entry point with its output to a file, and prints wall time, CPU time, peak RSS 
 * ``expand -f`` of N VirtualMachine documents (``---``-separated YAML) with the instance type and preference
   they reference written after them.
 
-Usage: python bench/manifests.py [--convert 100000] [--expand 100000,273000] [--markdown] [--write]
+Usage: python bench/manifests.py [--convert 100000] [--expand 100000,273000] [--plugin PATH] [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -240,15 +240,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--convert", default="100000", help="List sizes for convert, comma-separated ('' for none)")
     parser.add_argument("--expand", default="100000,273000", help="document counts for expand -f ('' for none)")
+    parser.add_argument("--shapes", default="lean,full", help="VM shapes of the convert Lists (lean, full)")
+    parser.add_argument("--plugin", help="the kubectl-instancetype to run (another tree's, to compare)")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--write", action="store_true", help="also put them into bench/README.md (implies --markdown)")
     args = parser.parse_args()
-    program = plugin()
+    program = args.plugin or plugin()
     rows: list[list[str]] = []
     with tempfile.TemporaryDirectory(prefix="bench-manifests-") as scratch:
         work = Path(scratch)
         for count in [int(part) for part in args.convert.split(",") if part]:
-            for lean, shape in ((True, "lean VMs"), (False, "VMs with disks, network, cloud-init")):
+            shapes = {"lean": (True, "lean VMs"), "full": (False, "VMs with disks, network, cloud-init")}
+            for lean, shape in [shapes[name] for name in args.shapes.split(",") if name]:
                 document = convert_list(count, lean)
                 as_yaml, as_json = work / f"list-{count}.yaml", work / f"list-{count}.json"
                 write_yaml(as_yaml, [document])
