@@ -95,31 +95,21 @@ def run(env, opts: AdoptOptions, session) -> None:
     from ..errors import PluginError
     from ..output import adopt as printer
     from ..output import messages
-    from ..usecases.adopting import adopt_stored, adopt_vms, candidates
+    from ..usecases.adopting import AdoptRequest, adopt
 
-    if opts.filename:
-        from ..usecases.manifests import read_manifests
-
-        vms = [obj for obj in read_manifests(opts.filename, env.stdin) if obj.get("kind") == "VirtualMachine"]
-        if not vms:
-            raise PluginError(f"{opts.filename} holds no VirtualMachine")
-        namespace = str((vms[0].get("metadata") or {}).get("namespace") or "") or (
-            "default" if opts.catalog else session.namespace
-        )
-        instancetypes, preferences, source = candidates(session, namespace, catalog=opts.catalog)
-        report = adopt_vms(
-            vms, instancetypes, preferences, source, instancetype=opts.instancetype, preference=opts.preference
-        )
-    else:
-        report = adopt_stored(
-            session,
-            opts.name,
+    report = adopt(
+        session,
+        AdoptRequest(
+            name=opts.name,
+            filename=opts.filename,
+            stdin=env.stdin,
             catalog=opts.catalog,
             instancetype=opts.instancetype,
             preference=opts.preference,
             apply=opts.apply,
             allow_changes=opts.allow_changes,
-        )
+        ),
+    )
     for warning in report.warnings:
         messages.warn(env, warning)
     if opts.output:

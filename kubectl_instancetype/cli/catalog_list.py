@@ -142,14 +142,15 @@ def run_show(env, opts: CatalogShowOptions) -> None:
     if prints_objects(opts.output):
         from ..output.printers import print_objects
 
-        names = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj, _ in shown.objects]
-        print_objects(env, opts.output, [obj for obj, _ in shown.objects], names, single=True)
+        objects = [found.obj for found in shown.objects]
+        names = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj in objects]
+        print_objects(env, opts.output, objects, names, single=True)
         return
     from ..output.columns import CellContext, cells, columns_for, headers
     from ..output.table import render_table
 
     context = CellContext(env.clock())
-    for what in dict.fromkeys(what for _, what in shown.objects):
+    for what in dict.fromkeys(found.what for found in shown.objects):
         columns = columns_for(what, wide=opts.output == "wide")
-        rows = [cells(columns, obj, shown.namespace, context) for obj, kind in shown.objects if kind == what]
+        rows = [cells(columns, found.obj, shown.namespace, context) for found in shown.objects if found.what == what]
         env.stdout.write(render_table(headers(columns), rows))

@@ -238,7 +238,8 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
             as_groups=tuple(line.all_values("--as-group")),
         )
         session = Session(options, env.environ, env.home())
-        return list_names(session, source, prefix, time.monotonic() + remaining)
+        names = list_names(session, source, prefix, time.monotonic() + remaining)
+        return [(entry.name, entry.description) for entry in names]
 
     return look_up
 

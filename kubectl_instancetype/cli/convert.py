@@ -99,24 +99,27 @@ class ConvertOptions:
 def run(env, opts: ConvertOptions, session) -> None:
     """Convert, warn, report the presets' matches, then print the objects or create them."""
     from ..output import messages
-    from ..usecases.converting import apply_converted, convert_file, match_presets, nothing_written
+    from ..usecases.converting import ConvertRequest, convert
 
-    conversion = convert_file(opts.filename, env.stdin, default_memory=opts.memory)
-    for warning in conversion.warnings:
-        messages.warn(env, warning)
-    report = match_presets(
-        conversion, vms_file=opts.vms, stdin=env.stdin, session=session if opts.from_cluster else None
+    def report(found) -> None:
+        for warning in found.warnings:
+            messages.warn(env, warning)
+        for line in found.presets or ():
+            messages.info(env, line)
+        if found.nothing_written is not None:
+            messages.warn(env, found.nothing_written)
+
+    request = ConvertRequest(
+        filename=opts.filename,
+        stdin=env.stdin,
+        default_memory=opts.memory,
+        vms_file=opts.vms,
+        from_cluster=opts.from_cluster,
+        apply=opts.apply,
     )
-    for line in report or ():
-        messages.info(env, line)
-    empty = nothing_written(conversion, opts.filename)
-    if empty is not None:
-        messages.warn(env, empty)
-        return
-    if not opts.apply:
-        _print(env, opts.output, conversion.objects)
-        return
-    apply_converted(session, conversion, lambda name: env.stdout.write(f"{name} created\n"))
+    result = convert(session, request, converted=report, created=lambda name: env.stdout.write(f"{name} created\n"))
+    if result.converted.nothing_written is None and not opts.apply:
+        _print(env, opts.output, result.converted.conversion.objects)
 
 
 def _print(env: Any, output: str, objects: list) -> None:

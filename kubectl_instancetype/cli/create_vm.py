@@ -91,34 +91,25 @@ class CreateVMOptions:
 
 def run(env, opts: CreateVMOptions, session) -> None:
     """Build the manifest exactly as virtctl would, check it as KubeVirt's admission would, create it."""
-    from ..instancetype import createvm
     from ..output.created import print_created
-    from ..usecases.creating import create_vm
+    from ..usecases.creating import VMRequest, create_vm_from_flags
 
     def report(line: str) -> None:
         env.stderr.write(line + "\n")
 
-    manifest, _ = createvm.build_vm(opts.vm, random_suffix=env.random_suffix, read_file=env.read_file, warn=report)
-    if opts.checks.infer_from_image:
-        from ..usecases.image_inference import apply_image_defaults
-
-        manifest = apply_image_defaults(
-            session,
-            manifest,
-            from_volumes={
-                matcher: str(opts.values[f"infer-{matcher}-from"])
-                for matcher in ("instancetype", "preference")
-                if opts.values.get(f"infer-{matcher}-from")
-            },
-            insecure=opts.checks.insecure_registry,
-            report=report,
-        )
-    created = create_vm(
-        session,
-        manifest,
+    request = VMRequest(
+        vm=opts.vm,
         dry_run=opts.create.dry_run,
         checks=not opts.checks.skip_checks,
         resolve_inference=opts.checks.resolve_inference,
-        report=report,
+        infer_from_image=opts.checks.infer_from_image,
+        image_volumes={
+            matcher: str(opts.values[f"infer-{matcher}-from"])
+            for matcher in ("instancetype", "preference")
+            if opts.values.get(f"infer-{matcher}-from")
+        },
+        insecure_registry=opts.checks.insecure_registry,
+        random_suffix=env.random_suffix,
+        read_file=env.read_file,
     )
-    print_created(env, created, opts.create.output)
+    print_created(env, create_vm_from_flags(session, request, report=report), opts.create.output)

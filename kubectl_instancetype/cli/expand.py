@@ -165,7 +165,7 @@ class ExpandOptions:
 def run(env, opts: ExpandOptions, session) -> None:
     """Expand, then print the VMs, their diff or their provenance; a VM that cannot be expanded fails."""
     from ..instancetype.expand import ClusterDefaults
-    from ..usecases.expansion import expand, vm_name
+    from ..usecases.expansion import expand
 
     results = expand(
         session,
@@ -187,16 +187,16 @@ def run(env, opts: ExpandOptions, session) -> None:
     for result in results:
         count += 1
         if result.expanded is None:
-            failed.append((vm_name(result.vm), result.problems))
+            failed.append(result)
         else:
-            printer.add(result.vm, result.expanded, result.provenance)
+            printer.add(result)
     printer.close()
     if failed:
         from ..output.terminal import escape
 
-        for name, problems in failed:
-            prefix = f"virtualmachine/{name}: " if count > 1 else ""
-            for line in problems:
+        for result in failed:
+            prefix = f"virtualmachine/{result.name}: " if count > 1 else ""
+            for line in result.problems:
                 env.stderr.write(escape(f"error: {prefix}{line}") + "\n")
         raise typer.Exit(1)
 
@@ -214,21 +214,22 @@ class _StreamPrinter:
 
         self.template: list[Any] | None = [] if is_template_format(form) else None
 
-    def add(self, vm, expanded, provenance) -> None:
+    def add(self, result) -> None:
+        """One expanded VM (a usecases.expansion.Expanded)."""
         self.count += 1
         if self.template is not None:
-            self.template.append(expanded)  # a template sees all the objects at once (kubectl's List)
+            self.template.append(result.expanded)  # a template sees all the objects at once (kubectl's List)
             return
         if self.form == "diff":
-            _print_diff(self.env, [(vm, (expanded, provenance))])
+            _print_diff(self.env, result)
             return
         if self.count == 1:
-            self.first = (vm, expanded, provenance)
+            self.first = result
             return
         if self.count == 2:
-            self._write(*self.first, several=True, first=True)
+            self._write(self.first, several=True, first=True)
             self.first = None
-        self._write(vm, expanded, provenance, several=True, first=False)
+        self._write(result, several=True, first=False)
 
     def close(self) -> None:
         if self.template:
@@ -237,20 +238,20 @@ class _StreamPrinter:
             print_objects(self.env, self.form, self.template, [], single=True)
             return
         if self.first is not None:
-            self._write(*self.first, several=False, first=True)
+            self._write(self.first, several=False, first=True)
         elif self.count > 1 and self.form == "json":
             self.env.stdout.write(
                 '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
             )
 
-    def _write(self, vm, expanded, provenance, *, several: bool, first: bool) -> None:
+    def _write(self, result, *, several: bool, first: bool) -> None:
         write = self.env.stdout.write
         if self.form == "explain":
-            _print_explain(self.env, [(vm, (expanded, provenance))], header=several, separator=not first)
+            _print_explain(self.env, result, header=several, separator=not first)
         elif self.form == "json":
             import json
 
-            text = json.dumps(expanded, indent=4, sort_keys=True, ensure_ascii=False)
+            text = json.dumps(result.expanded, indent=4, sort_keys=True, ensure_ascii=False)
             if not several:
                 write(text + "\n")
                 return
@@ -259,28 +260,26 @@ class _StreamPrinter:
         else:
             from ..golang.goyaml import dump
 
-            write(("" if first else "---\n") + dump(expanded))
+            write(("" if first else "---\n") + dump(result.expanded))
 
 
 def _template_spec(vm) -> dict:
     return ((vm.get("spec") or {}).get("template") or {}).get("spec") or {}
 
 
-def _print_diff(env, results) -> None:
+def _print_diff(env, result) -> None:
     import difflib
 
     from ..golang.goyaml import dump
     from ..output.terminal import escape_lines
-    from ..usecases.expansion import vm_name
 
-    for vm, (expanded, _) in results:
-        name = vm_name(vm)
-        before = dump(_template_spec(vm)).splitlines(keepends=True)
-        after = dump(_template_spec(expanded)).splitlines(keepends=True)
-        diff = difflib.unified_diff(
-            before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
-        )
-        env.stdout.writelines(escape_lines(line.removesuffix("\n")) + "\n" for line in diff)
+    name = result.name
+    before = dump(_template_spec(result.vm)).splitlines(keepends=True)
+    after = dump(_template_spec(result.expanded)).splitlines(keepends=True)
+    diff = difflib.unified_diff(
+        before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
+    )
+    env.stdout.writelines(escape_lines(line.removesuffix("\n")) + "\n" for line in diff)
 
 
 def _format_value(value) -> str:
@@ -300,17 +299,13 @@ def _path_key(path: str):
     return [int(part) if part.isdigit() else part for part in re.split(r"\[(\d+)\]", path)]
 
 
-def _print_explain(env, results, *, header: bool, separator: bool) -> None:
+def _print_explain(env, result, *, header: bool, separator: bool) -> None:
     from ..instancetype.expand import lookup
     from ..output.table import render_table
-    from ..usecases.expansion import vm_name
 
-    blocks = []
-    for vm, (expanded, provenance) in results:
-        rows = [
-            (path, _format_value(lookup(expanded, path)), source)
-            for path, source in sorted(provenance.items(), key=lambda item: _path_key(item[0]))
-        ]
-        title = render_table(None, [[f"virtualmachine/{vm_name(vm)}"]]) if header else ""
-        blocks.append(title + render_table(("FIELD", "VALUE", "SOURCE"), rows))
-    env.stdout.write(("\n" if separator else "") + "\n".join(blocks))
+    rows = [
+        (path, _format_value(lookup(result.expanded, path)), source)
+        for path, source in sorted(result.provenance.items(), key=lambda item: _path_key(item[0]))
+    ]
+    title = render_table(None, [[f"virtualmachine/{result.name}"]]) if header else ""
+    env.stdout.write(("\n" if separator else "") + title + render_table(("FIELD", "VALUE", "SOURCE"), rows))

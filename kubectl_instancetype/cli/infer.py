@@ -120,17 +120,23 @@ class InferOptions:
 
 def run(env, opts: InferOptions, session) -> None:
     """Resolve through the use case, then print the table (or the objects)."""
-    from ..usecases import infer
+    from ..usecases.infer import IMAGE, InferRequest, VMInference, infer_target
 
-    if opts.kind == "Image":
-        result = infer.infer_image(session, opts.name, opts.platform, insecure=opts.insecure_registry)
+    request = InferRequest(
+        kind=opts.kind,
+        name=opts.name,
+        filename=opts.filename,
+        stdin=env.stdin,
+        platform=opts.platform,
+        insecure_registry=opts.insecure_registry,
+    )
+    result = infer_target(session, request)
+    if opts.kind == IMAGE:
         _report_image(env, result, opts.output, opts.explain)
-    elif opts.filename is not None:
-        _report_vm(env, infer.infer_vm(session, infer.read_vm(opts.filename, env.stdin)), opts.output, opts.explain)
-    elif opts.kind == "VirtualMachine":
-        _report_vm(env, infer.infer_stored_vm(session, opts.name), opts.output, opts.explain)
+    elif isinstance(result, VMInference):
+        _report_vm(env, result, opts.output, opts.explain)
     else:
-        _report_volume(env, infer.infer_volume(session, opts.kind, opts.name), opts.output, opts.explain)
+        _report_volume(env, result, opts.output, opts.explain)
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:
@@ -149,12 +155,9 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
 
 def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
     from ..output import messages
-    from ..usecases.inference import InferenceRejected, dropped_warnings, explain_rejection
 
     vm, result = inference.given, inference.result
-    if result.error is not None:
-        raise InferenceRejected(explain_rejection(result))
-    for line in dropped_warnings(result):
+    for line in inference.warnings:
         messages.warn(env, line)
     if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
         from ..output.printers import print_objects
@@ -188,12 +191,7 @@ def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
 
 
 def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
-    from ..usecases.inference import InferenceRejected
-
     resolutions = (("instancetype", defaults.instancetype), ("preference", defaults.preference))
-    for _, resolution in resolutions:
-        if not resolution.ok and not resolution.ignorable:
-            raise InferenceRejected(resolution.error or "")
     if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
         from ..output import messages
         from ..output.printers import print_objects

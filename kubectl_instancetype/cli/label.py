@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer would eval e
 """
 
 import dataclasses
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -81,6 +81,7 @@ class LabelOptions:
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")
     name: str = dataclasses.field(init=False, default="")
+    request: Any = dataclasses.field(init=False, default=None)  # usecases.inference.LabelRequest
 
     def validate(self) -> None:
         """The target is a volume kind; the flags combine as virtctl image-upload's do."""
@@ -100,21 +101,24 @@ class LabelOptions:
             raise options.UsageError(
                 "at least one of --default-instancetype, --default-preference or --remove is required"
             )
+        from ..instancetype.infer import canonical_kind
+        from ..usecases.inference import LabelRequest
+
+        self.request = LabelRequest(
+            instancetype=self.default_instancetype,
+            instancetype_kind=canonical_kind(self.default_instancetype_kind or "", "instancetype"),
+            preference=self.default_preference,
+            preference_kind=canonical_kind(self.default_preference_kind or "", "preference"),
+            remove=self.remove,
+            overwrite=self.overwrite,
+        )
 
 
 def run(env, opts: LabelOptions, session) -> None:
     """Label the volume and print kubectl label's line."""
-    from ..usecases.inference import LabelRequest, canonical_kind, label_volume
+    from ..usecases.inference import label_volume
 
-    request = LabelRequest(
-        instancetype=opts.default_instancetype,
-        instancetype_kind=canonical_kind(opts.default_instancetype_kind or "", "instancetype"),
-        preference=opts.default_preference,
-        preference_kind=canonical_kind(opts.default_preference_kind or "", "preference"),
-        remove=opts.remove,
-        overwrite=opts.overwrite,
-    )
-    outcome = label_volume(session, opts.kind, opts.name, request, skip_checks=opts.skip_checks)
+    outcome = label_volume(session, opts.kind, opts.name, opts.request, skip_checks=opts.skip_checks)
     from ..output.terminal import escape
 
     env.stdout.write(escape(f"{outcome.name} {outcome.verb}") + "\n")

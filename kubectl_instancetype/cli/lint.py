@@ -93,14 +93,18 @@ def run(env, opts: LintOptions, session) -> None:
     from ..errors import PluginError
     from ..output import lint as printer
     from ..output import messages
-    from ..usecases.linting import from_cluster, from_files
+    from ..usecases.linting import LintRequest, lint
 
-    if opts.filename:
-        report = from_files(opts.filename, env.stdin, fix=opts.fix)
-    elif opts.chosen:
-        report = from_cluster(session, session.namespace, opts.chosen[0], opts.chosen[1], fix=opts.fix)
-    else:
-        report = from_cluster(session, None if opts.all_namespaces else session.namespace, fix=opts.fix)
+    kind, name = opts.chosen if opts.chosen else (None, None)
+    request = LintRequest(
+        filename=opts.filename,
+        stdin=env.stdin,
+        kind=kind,
+        name=name,
+        all_namespaces=opts.all_namespaces,
+        fix=opts.fix,
+    )
+    report = lint(session, request)
     if opts.fix:
         env.stdout.write(printer.render_fixed(report.fixed))
         for finding in report.findings:

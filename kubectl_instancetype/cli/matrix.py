@@ -100,10 +100,12 @@ def run(env, opts: MatrixOptions, session) -> None:
         from ..output.printers import print_objects
 
         names = [
-            (resources.INSTANCETYPES if namespace else resources.CLUSTER_INSTANCETYPES).name_of(obj["metadata"]["name"])
-            for obj, namespace in result.objects
+            (resources.INSTANCETYPES if found.namespace else resources.CLUSTER_INSTANCETYPES).name_of(
+                found.obj["metadata"]["name"]
+            )
+            for found in result.objects
         ]
-        print_objects(env, opts.output, [obj for obj, _ in result.objects], names)  # kubectl: an empty List
+        print_objects(env, opts.output, [found.obj for found in result.objects], names)  # kubectl: an empty List
         return
     if not result.rows:
         messages.info(env, "No resources found")

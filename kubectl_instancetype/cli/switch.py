@@ -95,6 +95,7 @@ class SwitchOptions:
         from ..golang.duration import DurationError, parse_duration
         from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
         from ..output.printers import check_output_format
+        from ..usecases.switching import MatcherTarget
 
         self.name = options.vm_target(self.target, "switch")
         check_output_format(self.output, PLAN_FORMATS)
@@ -121,7 +122,7 @@ class SwitchOptions:
             kind = normalize_kind(prefix, kinds)
             if kind is None or not object_name:
                 raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
-            self.changes.append((key, object_name, kind))
+            self.changes.append(MatcherTarget(key, object_name, kind))
 
 
 def run(env, opts: SwitchOptions, session) -> None:
@@ -133,68 +134,74 @@ def run(env, opts: SwitchOptions, session) -> None:
     from ..output import messages
     from ..output.switchplan import outcome_document, plan_document, render_outcome, render_plan
     from ..output.terminal import escape
-    from ..usecases.switching import apply_switch, observe, plan_switch, unpin_refreshed
+    from ..usecases.switching import SwitchRequest, switch
 
-    plan = plan_switch(session, opts.name, opts.changes, check=not opts.skip_checks, refresh=opts.refresh)
+    def show_plan(plan) -> None:
+        for warning in plan.warnings:
+            messages.warn(env, warning)
+        for change in plan.changes:
+            if change.cleared_revision:
+                # Only KubeVirt v1.4 and older write revisionName; on v1.5+ a user pins it. The VM alone cannot
+                # tell the two apart without status references, so neither is claimed then.
+                what = (
+                    "written by the controller on KubeVirt v1.4 or older, or pinned"
+                    if plan.flavour == SPEC_REVISIONS
+                    else "pinned"
+                )
+                messages.info(
+                    env, f"clearing spec.{change.key}.revisionName ({what}) so that the new {change.key} is taken"
+                )
+        if not opts.output:
+            env.stdout.write(render_plan(plan))
+
+    def say_written(plan) -> None:
+        if not opts.output:
+            summary = ", ".join(f"{c.key} {c.before} -> {c.after}" for c in plan.changes)
+            verb = "refreshed" if opts.refresh else "switched"
+            env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} {verb}: {summary}") + "\n")
+
+    request = SwitchRequest(
+        name=opts.name,
+        changes=tuple(opts.changes),
+        check=not opts.skip_checks,
+        refresh=opts.refresh,
+        plan_only=opts.plan_only,
+        wait=opts.wait,
+        wait_seconds=opts.wait_seconds,
+        clock=env.clock,
+        sleep=time.sleep,
+    )
+    result = switch(session, request, planned=show_plan, written=say_written)
+    plan = result.plan
     if plan.noop and not opts.refresh:
         # kubectl apply's word for an object left as it is; nothing is sent
         dry = " (dry run)" if opts.plan_only else ""
         env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged{dry}") + "\n")
         return
     document = plan_document(plan)
-    for warning in plan.warnings:
-        messages.warn(env, warning)
-    for change in plan.changes:
-        if change.cleared_revision:
-            # Only KubeVirt v1.4 and older write revisionName; on v1.5+ a user pins it. The VM alone cannot
-            # tell the two apart without status references, so neither is claimed then.
-            what = (
-                "written by the controller on KubeVirt v1.4 or older, or pinned"
-                if plan.flavour == SPEC_REVISIONS
-                else "pinned"
-            )
-            messages.info(
-                env, f"clearing spec.{change.key}.revisionName ({what}) so that the new {change.key} is taken"
-            )
-    if not opts.output:
-        env.stdout.write(render_plan(plan))
-    if opts.plan_only or plan.noop:
+    if result.written is None:  # --plan, or a refresh with nothing to refresh
         if opts.output:
             _print_document(env, opts.output, document)
         elif plan.noop:
             env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} unchanged") + "\n")
         return
-    written = apply_switch(session, plan)
-    summary = ", ".join(f"{c.key} {c.before} -> {c.after}" for c in plan.changes)
-    if not opts.output:
-        verb = "refreshed" if opts.refresh else "switched"
-        env.stdout.write(escape(f"virtualmachine.kubevirt.io/{opts.name} {verb}: {summary}") + "\n")
-    if opts.wait or opts.refresh:
-        # a refresh waits briefly even without --wait: the pin comes off once the controller records it
-        outcome = observe(
-            session,
-            plan,
-            written,
-            timeout=opts.wait_seconds if opts.wait else min(opts.wait_seconds, 10.0),
-            clock=env.clock,
-            sleep=time.sleep,
+    if result.pins_kept:
+        messages.warn(
+            env,
+            "the controller has not recorded the refreshed revisions yet: spec.*.revisionName stays "
+            "pinned to them (KubeVirt honours it; clear it once status.*Ref names them)",
         )
-        if opts.refresh and plan.refresh and unpin_refreshed(session, plan) is None:
-            messages.warn(
-                env,
-                "the controller has not recorded the refreshed revisions yet: spec.*.revisionName stays "
-                "pinned to them (KubeVirt honours it; clear it once status.*Ref names them)",
+    if opts.wait and result.outcome is not None:
+        outcome = result.outcome
+        document["outcome"] = outcome_document(outcome)
+        if not opts.output:
+            env.stdout.write(render_outcome(plan, outcome, opts.timeout))
+        if outcome.timed_out:
+            if opts.output:
+                _print_document(env, opts.output, document)
+            raise PluginError(
+                f"timed out after {opts.timeout} waiting for the controller; see kubectl get vm {opts.name} -o yaml"
             )
-        if opts.wait:
-            document["outcome"] = outcome_document(outcome)
-            if not opts.output:
-                env.stdout.write(render_outcome(plan, outcome, opts.timeout))
-            if outcome.timed_out:
-                if opts.output:
-                    _print_document(env, opts.output, document)
-                raise PluginError(
-                    f"timed out after {opts.timeout} waiting for the controller; see kubectl get vm {opts.name} -o yaml"
-                )
     if opts.output:
         _print_document(env, opts.output, document)
 

@@ -212,10 +212,9 @@ class UploadOptions:
 def run(env, opts: UploadOptions, session) -> None:
     """Check the image, then upload it; virtctl's lines on stdout, the progress on stderr."""
     from ..output.progress import progress_for
-    from ..usecases.upload import Settings, check_image, upload
+    from ..usecases.upload import Settings, upload
 
     plan = opts.plan
-    check_image(plan.image_path)
 
     from ..output.terminal import escape
 
@@ -238,7 +237,7 @@ def _kind(value: str, matcher: str) -> str:
     """create vm's kind spellings, written in KubeVirt's canonical form ("" stays "")."""
     if not value:
         return ""
-    from ..usecases.inference import canonical_kind
+    from ..instancetype.infer import canonical_kind
 
     return canonical_kind(value, matcher)
 

@@ -83,25 +83,21 @@ class UsageOptions:
 def run(env, opts: UsageOptions, session) -> None:
     """Read, print, and fail --check-delete while something needs the object."""
     from ..errors import PluginError
-    from ..instancetype.usage import Target
     from ..output import messages
     from ..output import usage as printer
-    from ..usecases.usage import collect, revision_users
+    from ..usecases.usage import RevisionUsers, UsageRequest, usage
 
-    if opts.chosen and opts.chosen[0] == "ControllerRevision":
-        users = revision_users(session, opts.chosen[1])
-        env.stdout.write(printer.render_revision_check(opts.chosen[1], users))
-        if users:
+    kind, name = opts.chosen if opts.chosen else (None, "")
+    report = usage(session, UsageRequest(kind=kind, name=name, all_namespaces=opts.all_namespaces))
+    if isinstance(report, RevisionUsers):
+        env.stdout.write(printer.render_revision_check(report.name, report.users))
+        if report.users:
             raise PluginError(
-                f"controllerrevision/{opts.chosen[1]} is recorded by {len(users)} VM(s): deleting it sends them back "
-                "to the live object (or stops them when that is gone)"
+                f"controllerrevision/{report.name} is recorded by {len(report.users)} VM(s): deleting it sends them "
+                "back to the live object (or stops them when that is gone)"
             )
         return
-    only = None
-    if opts.chosen:
-        kind, name = opts.chosen
-        only = Target(kind, "" if "Cluster" in kind else session.namespace, name)
-    report = collect(session, None if opts.all_namespaces else session.namespace, only)
+    only = report.only
     for warning in report.warnings:
         messages.warn(env, warning)
     if opts.output:

@@ -424,3 +424,17 @@ def _list(value: Any) -> list[Any]:
 
 def _string(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def canonical_kind(value: str, matcher: str) -> str:
+    """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (the kind labels hold; ``create vm``'s
+    prefix spellings: any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind). Raises
+    :class:`UsageError` for a kind of the other matcher or none."""
+    from ..errors import UsageError
+    from .createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+
+    kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
+    kind = normalize_kind(value, kinds)
+    if kind is None:
+        raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(kinds)}')
+    return kind

@@ -19,6 +19,8 @@ MERGE_PATCH = "application/merge-patch+json"
 STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
 JSON_PATCH = "application/json-patch+json"
 APPLY_PATCH = "application/apply-patch+yaml"
+# the server's metadata-only list, falling back to whole objects where it cannot (as kubectl get asks for tables)
+METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 
 
 class PagingError(PluginError):
@@ -64,6 +66,64 @@ class Client:
         """The discovery document of one API group (``/apis/<group>``): its versions and the preferred one.
         NotFound when the cluster does not serve the group."""
         answer: dict[str, Any] = self.transport.request("GET", f"/apis/{group}")
+        return answer
+
+    def api_resources(self, group: str, version: str) -> dict[str, Any]:
+        """The ``APIResourceList`` of one group version (``/apis/<group>/<version>``): NotFound when the cluster
+        does not serve it (an aggregated API whose server is not installed, for one)."""
+        answer: dict[str, Any] = self.transport.request("GET", f"/apis/{group}/{version}")
+        return answer
+
+    def kubevirt_version(self) -> dict[str, Any]:
+        """virt-api's ``GET /apis/subresources.kubevirt.io/v1/version`` (what ``virtctl version`` reads)."""
+        from .resources import KUBEVIRT_SUBRESOURCES_GROUP, KUBEVIRT_SUBRESOURCES_VERSION
+
+        path = f"/apis/{KUBEVIRT_SUBRESOURCES_GROUP}/{KUBEVIRT_SUBRESOURCES_VERSION}/version"
+        answer: dict[str, Any] = self.transport.request("GET", path)
+        return answer
+
+    def expand_spec(self, name: str, namespace: str) -> dict[str, Any]:
+        """The stored VirtualMachine ``name`` expanded by KubeVirt (virt-api's ``expand-spec`` subresource)."""
+        from .resources import VM_SUBRESOURCES
+
+        answer: dict[str, Any] = self.transport.request("GET", VM_SUBRESOURCES.path(namespace, name) + "/expand-spec")
+        return answer
+
+    def expand_vm_spec(self, vm: dict[str, Any], namespace: str) -> dict[str, Any]:
+        """``vm`` expanded by KubeVirt as if it were created in ``namespace`` (virt-api's ``PUT expand-vm-spec``)."""
+        from .resources import EXPAND_VM_SPEC
+
+        answer: dict[str, Any] = self.transport.request("PUT", EXPAND_VM_SPEC.path(namespace), vm)
+        return answer
+
+    def subject_access_review(self, review: dict[str, Any]) -> dict[str, Any]:
+        """POST a ``SubjectAccessReview`` and return it with the server's ``status`` (allowed, reason)."""
+        from .resources import SUBJECT_ACCESS_REVIEWS
+
+        answer: dict[str, Any] = self.transport.request("POST", SUBJECT_ACCESS_REVIEWS.path(), review)
+        return answer
+
+    def first_page(self, resource: Resource, namespace: str | None = None, *, limit: int = 1) -> dict[str, Any]:
+        """One list request for at most ``limit`` objects (no further pages: where one object tells enough,
+        such as the one KubeVirt or CDI resource of a cluster)."""
+        answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, limit=limit))
+        return answer
+
+    def metadata_page(
+        self,
+        resource: Resource,
+        namespace: str | None = None,
+        *,
+        limit: int,
+        continue_token: str | None = None,
+        deadline: float | None = None,
+    ) -> dict[str, Any]:
+        """One page of a metadata-only list (``PartialObjectMetadataList``: names, labels and annotations, about
+        10% less to transfer and decode than whole objects), until ``deadline`` (``time.monotonic()``)."""
+        path = resource.path(namespace, limit=limit, **{"continue": continue_token})
+        answer: dict[str, Any] = self.transport.request(
+            "GET", path, headers={"Accept": METADATA_ACCEPT}, deadline=deadline
+        )
         return answer
 
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:

@@ -166,6 +166,11 @@ class Connection:
         self.reusable = False
 
     @property
+    def socket_timeout(self) -> float | None:
+        """The timeout the socket reads with now (None: it blocks, or there is no socket)."""
+        return self._sock.gettimeout() if self._sock is not None else None
+
+    @property
     def target_host(self) -> str:
         """The host the requests are for (the tunnel's far end when proxied)."""
         return self.tunnel[0] if self.tunnel else self.host

@@ -101,7 +101,21 @@ NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
 EVENTS = Resource("", "v1", "events", "Event", namespaced=True)
 STORAGE_CLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
 CDI_CONFIGS = Resource("cdi.kubevirt.io", "v1beta1", "cdiconfigs", "CDIConfig", namespaced=False)
+CDIS = Resource("cdi.kubevirt.io", "v1beta1", "cdis", "CDI", namespaced=False)
+SUBJECT_ACCESS_REVIEWS = Resource(
+    "authorization.k8s.io", "v1", "subjectaccessreviews", "SubjectAccessReview", namespaced=False
+)
+# KubeVirt's aggregated API (served by virt-api, kubevirt.io/kubevirt pkg/virt-api/api.go): its version, and the
+# VM expansion endpoints (a VM's expand-spec subresource; expand-vm-spec takes a VM in the request body)
+KUBEVIRT_SUBRESOURCES_GROUP, KUBEVIRT_SUBRESOURCES_VERSION = "subresources.kubevirt.io", "v1"
+VM_SUBRESOURCES = Resource(
+    KUBEVIRT_SUBRESOURCES_GROUP, KUBEVIRT_SUBRESOURCES_VERSION, "virtualmachines", "VirtualMachine", namespaced=True
+)
+EXPAND_VM_SPEC = Resource(
+    KUBEVIRT_SUBRESOURCES_GROUP, KUBEVIRT_SUBRESOURCES_VERSION, "expand-vm-spec", "VirtualMachine", namespaced=True
+)
 # CDI's aggregated API (served by cdi-apiserver through an APIService, not a CRD)
+UPLOAD_GROUP, UPLOAD_VERSION = "upload.cdi.kubevirt.io", "v1beta1"
 UPLOAD_TOKEN_REQUESTS = Resource(
     "upload.cdi.kubevirt.io", "v1beta1", "uploadtokenrequests", "UploadTokenRequest", namespaced=True
 )

@@ -212,6 +212,11 @@ class Transport:
         """Use ``other``'s SSL context: same kubeconfig, same verification, one CA load."""
         self._tls = other._tls
 
+    @property
+    def connection(self) -> Connection | None:
+        """The kept-alive connection to the API server (None before the first request and after :meth:`close`)."""
+        return self._connection
+
     def close(self) -> None:
         """Close the kept-alive connection."""
         if self._connection is not None:

@@ -130,7 +130,7 @@ def render_description(described: Any, now: float) -> str:
             f"(KubeVirt's default, prefer{preferred_topology(None).capitalize()}; a preference may say otherwise)",
         )
         page.add(1, "Guest memory", memory.get("guest", NONE))
-        satisfied = ", ".join(_named(name, ns) for name, ns in described.related) or NONE
+        satisfied = ", ".join(_named(other.name, other.namespace) for other in described.related) or NONE
         more = described.related_total - len(described.related)
         page.add(
             0,
@@ -165,7 +165,7 @@ def render_description(described: Any, now: float) -> str:
             "CPU topology",
             f"{topology} ({'spec.cpu.preferredCPUTopology' if (spec.get('cpu') or {}).get('preferredCPUTopology') else 'the default'})",
         )
-        satisfying = ", ".join(_named(name, ns) for name, ns in described.related) or NONE
+        satisfying = ", ".join(_named(other.name, other.namespace) for other in described.related) or NONE
         more = described.related_total - len(described.related)
         page.add(
             0,
@@ -174,8 +174,8 @@ def render_description(described: Any, now: float) -> str:
             + (f" (and {more} more; smallest first)" if more > 0 else " (smallest first)" if described.related else ""),
         )
     page.add(0, "Used by", "" if described.vms else ("<unknown>" if described.vms is None else NONE))
-    for vm_namespace, vm_name in described.vms or ():
-        page.add(1, "", f"virtualmachine/{vm_name} in {vm_namespace}")
+    for vm in described.vms or ():
+        page.add(1, "", f"virtualmachine/{vm.name} in {vm.namespace}")
     return page.render()
 
 

@@ -119,11 +119,12 @@ def render_outcome(plan: SwitchPlan, outcome: SwitchOutcome, timeout: str) -> st
     elif plan.live.running:
         lines.append("RestartRequired: none")
     if outcome.failure:
-        lines.append(f"Failure ({_printable(outcome.failure[0])}): {_printable(outcome.failure[1])}")
-    for path, before, after in outcome.vmi_changes:
-        lines.append(f"VMI {path}: {_cell(before)} -> {_cell(after)}")
-    for kind, status, detail in outcome.vmi_conditions:
-        lines.append(f"VMI condition {kind}={status}" + (f" ({_printable(detail)})" if detail else ""))
+        lines.append(f"Failure ({_printable(outcome.failure.reason)}): {_printable(outcome.failure.message)}")
+    for change in outcome.vmi_changes:
+        lines.append(f"VMI {change.path}: {_cell(change.before)} -> {_cell(change.after)}")
+    for condition in outcome.vmi_conditions:
+        detail = f" ({_printable(condition.detail)})" if condition.detail else ""
+        lines.append(f"VMI condition {condition.type}={condition.status}{detail}")
     if not outcome.agrees:
         lines.append(f"The controller did not do what the plan said: {outcome.disagreement}")
     return "".join(line + "\n" for line in lines)
@@ -134,9 +135,11 @@ def outcome_document(outcome: SwitchOutcome) -> dict[str, Any]:
     return {
         "revisions": dict(outcome.revisions),
         "restartRequired": outcome.restart_required,
-        "failure": {"reason": outcome.failure[0], "message": outcome.failure[1]} if outcome.failure else None,
-        "vmiConditions": [{"type": t, "status": s, "detail": d} for t, s, d in outcome.vmi_conditions],
-        "vmiChanges": [{"path": p, "before": b, "after": a} for p, b, a in outcome.vmi_changes],
+        "failure": (
+            {"reason": outcome.failure.reason, "message": outcome.failure.message} if outcome.failure else None
+        ),
+        "vmiConditions": [{"type": c.type, "status": c.status, "detail": c.detail} for c in outcome.vmi_conditions],
+        "vmiChanges": [{"path": c.path, "before": c.before, "after": c.after} for c in outcome.vmi_changes],
         "timedOut": outcome.timed_out,
         "agreesWithPlan": outcome.agrees,
     }

@@ -5,7 +5,7 @@ VM with the live-update plan when it runs."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..instancetype.adopt import Adoption
@@ -24,6 +24,62 @@ class AdoptReport:
     warnings: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """The instance types and preferences a VM may be adopted onto, and where they were read."""
+
+    instancetypes: list[Any]
+    preferences: list[Any]
+    source: str
+
+
+@dataclass(frozen=True)
+class AdoptRequest:
+    """``adopt``'s inputs: the stored VM ``name``, or the VMs of ``filename`` (``-`` reads ``stdin``); the
+    candidates' source; the types given by name; and whether (and how) the stored VM is written."""
+
+    name: str = ""
+    filename: str | None = None
+    stdin: IO[str] | None = None
+    catalog: bool = False
+    instancetype: str | None = None
+    preference: str | None = None
+    apply: bool = False
+    allow_changes: bool = False
+
+
+def adopt(session: Session, request: AdoptRequest) -> AdoptReport:
+    """``adopt``: the VMs of ``request.filename`` (none written), else the stored VM ``request.name``."""
+    if request.filename:
+        return adopt_files(session, request)
+    return adopt_stored(
+        session,
+        request.name,
+        catalog=request.catalog,
+        instancetype=request.instancetype,
+        preference=request.preference,
+        apply=request.apply,
+        allow_changes=request.allow_changes,
+    )
+
+
+def adopt_files(session: Session, request: AdoptRequest) -> AdoptReport:
+    """Adopt the VirtualMachines of ``request.filename`` onto the candidates of their namespace (the first VM's,
+    else the session's; ``default`` with the catalog, which needs no cluster)."""
+    from ..errors import PluginError
+    from .manifests import read_manifests
+
+    filename = str(request.filename)
+    vms = [obj for obj in read_manifests(filename, request.stdin) if obj.get("kind") == "VirtualMachine"]
+    if not vms:
+        raise PluginError(f"{filename} holds no VirtualMachine")
+    namespace = str((vms[0].get("metadata") or {}).get("namespace") or "") or (
+        "default" if request.catalog else session.namespace
+    )
+    found = candidates(session, namespace, catalog=request.catalog)
+    return adopt_vms(vms, found, instancetype=request.instancetype, preference=request.preference)
+
+
 def _find(objects: list[dict[str, Any]], wanted: str, what: str) -> dict[str, Any]:
     from ..errors import UsageError
 
@@ -34,14 +90,14 @@ def _find(objects: list[dict[str, Any]], wanted: str, what: str) -> dict[str, An
     raise UsageError(f'--{what} "{wanted}": no such {what} among the candidates')
 
 
-def candidates(session: Session, namespace: str, *, catalog: bool) -> tuple[list[Any], list[Any], str]:
-    """(instance types, preferences, where from): the embedded catalog, or the cluster's cluster-wide objects
-    and those of ``namespace``."""
+def candidates(session: Session, namespace: str, *, catalog: bool) -> Candidates:
+    """The instance types and preferences of the embedded catalog, or the cluster's cluster-wide objects and
+    those of ``namespace``."""
     if catalog:
         from ..catalog.loader import load_catalog
 
         embedded = load_catalog()
-        return (
+        return Candidates(
             list(embedded.instancetypes),
             list(embedded.preferences),
             f"the embedded common-instancetypes {embedded.version}",
@@ -61,7 +117,7 @@ def candidates(session: Session, namespace: str, *, catalog: bool) -> tuple[list
             for page in client.list_pages(resource, namespace if resource.namespaced else None)
             for item in page.get("items") or ()
         ]
-    return (
+    return Candidates(
         found["VirtualMachineClusterInstancetype"] + found["VirtualMachineInstancetype"],
         found["VirtualMachineClusterPreference"] + found["VirtualMachinePreference"],
         "the cluster's instance types and preferences",
@@ -70,22 +126,21 @@ def candidates(session: Session, namespace: str, *, catalog: bool) -> tuple[list
 
 def adopt_vms(
     vms: list[dict[str, Any]],
-    instancetypes: list[Any],
-    preferences: list[Any],
-    candidates_from: str,
+    found: Candidates,
     *,
     instancetype: str | None = None,
     preference: str | None = None,
 ) -> AdoptReport:
     """Adopt each VM onto the chosen (or given) types."""
-    from ..instancetype.adopt import adopt
+    from ..instancetype.adopt import adopt as adopt_vm
 
-    forced_type = _find(instancetypes, instancetype, "instancetype") if instancetype else None
-    forced_preference = _find(preferences, preference, "preference") if preference else None
+    forced_type = _find(found.instancetypes, instancetype, "instancetype") if instancetype else None
+    forced_preference = _find(found.preferences, preference, "preference") if preference else None
     adoptions = [
-        adopt(vm, instancetypes, preferences, instancetype=forced_type, preference=forced_preference) for vm in vms
+        adopt_vm(vm, found.instancetypes, found.preferences, instancetype=forced_type, preference=forced_preference)
+        for vm in vms
     ]
-    return AdoptReport(adoptions, candidates_from)
+    return AdoptReport(adoptions, found.source)
 
 
 def adopt_stored(
@@ -110,8 +165,8 @@ def adopt_stored(
     client = session.client()
     vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, session.namespace)
     namespace = str(vm["metadata"].get("namespace") or session.namespace)
-    instancetypes, preferences, source = candidates(session, namespace, catalog=catalog)
-    report = adopt_vms([vm], instancetypes, preferences, source, instancetype=instancetype, preference=preference)
+    found = candidates(session, namespace, catalog=catalog)
+    report = adopt_vms([vm], found, instancetype=instancetype, preference=preference)
     adoption = report.adoptions[0]
     if not apply or adoption.vm is None:
         return report
@@ -122,8 +177,8 @@ def adopt_stored(
         )
     if catalog:
         raise PluginError("--apply needs the cluster's own instance types: drop --catalog")
-    strategy, _, warnings = rollout(client)
-    report.warnings += warnings
+    strategy = rollout(client)
+    report.warnings += strategy.warnings
     vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
     start = dict(((vm.get("spec") or {}).get("template") or {}).get("spec") or {})
     applied: dict[str, Any] = clone(adoption.vm)
@@ -134,7 +189,7 @@ def adopt_stored(
     )
     architecture = str(start.get("architecture") or "")
     report.live = plan_live_update(
-        start, applied["spec"]["template"]["spec"], vmi, strategy=strategy, architecture=architecture
+        start, applied["spec"]["template"]["spec"], vmi, strategy=strategy.strategy, architecture=architecture
     )
     # KubeVirt writes the VM too (a Conflict): adopt again from a fresh copy, as long as it proves the same
     for attempt in range(5):
@@ -145,9 +200,7 @@ def adopt_stored(
             if exc.code != 409 or attempt == 4:
                 raise
             fresh = client.get(VIRTUAL_MACHINES, name, namespace)
-            again = adopt_vms(
-                [fresh], instancetypes, preferences, source, instancetype=instancetype, preference=preference
-            ).adoptions[0]
+            again = adopt_vms([fresh], found, instancetype=instancetype, preference=preference).adoptions[0]
             if again.vm is None or again.changes != adoption.changes:
                 raise
             adoption.vm = again.vm

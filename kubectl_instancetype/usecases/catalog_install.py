@@ -405,9 +405,18 @@ class Selection:
     preferences: bool = True
 
 
-def _selected(
-    session: Session, selection: Selection
-) -> tuple[Catalog, list[tuple[Resource, dict[str, Any]]], list[Resource], dict[tuple[str, str], dict[str, Any]]]:
+@dataclass(frozen=True)
+class Selected:
+    """The catalog release, its objects the selection names (with their resources), their kinds, and the
+    cluster's objects of those kinds by (kind, name)."""
+
+    catalog: Catalog
+    objects: list[tuple[Resource, dict[str, Any]]]
+    kinds: list[Resource]
+    existing: dict[tuple[str, str], dict[str, Any]]
+
+
+def _selected(session: Session, selection: Selection) -> Selected:
     from ..catalog import DEFAULT_VERSION, load_catalog
 
     catalog = load_catalog(selection.version or DEFAULT_VERSION)
@@ -419,7 +428,7 @@ def _selected(
     )
     objects = catalog_objects(catalog, scope)
     kinds = list(dict.fromkeys(resource for resource, _ in objects))
-    return catalog, objects, kinds, existing_objects(client, kinds, scope.namespace)
+    return Selected(catalog, objects, kinds, existing_objects(client, kinds, scope.namespace))
 
 
 def install_catalog(
@@ -438,7 +447,8 @@ def install_catalog(
     ``report`` receives each outcome as it happens, ``skew_report`` the schema comparison first."""
     from .skew import schema_skew
 
-    _, objects, _, existing = _selected(session, selection)
+    selected = _selected(session, selection)
+    objects, existing = selected.objects, selected.existing
     skew = schema_skew(session, objects)
     skew_report(skew)
     if strict and skew.fields:
@@ -473,5 +483,8 @@ def diff_catalog(session: Session, selection: Selection) -> CatalogDiff:
     """``catalog diff``: compare the selected catalog objects with the cluster's copies and its CRD schemas."""
     from .skew import schema_skew
 
-    catalog, objects, kinds, existing = _selected(session, selection)
-    return CatalogDiff(diff(catalog, objects, existing, kinds), schema_skew(session, objects))
+    selected = _selected(session, selection)
+    return CatalogDiff(
+        diff(selected.catalog, selected.objects, selected.existing, selected.kinds),
+        schema_skew(session, selected.objects),
+    )

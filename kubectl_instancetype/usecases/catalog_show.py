@@ -6,12 +6,20 @@ from dataclasses import dataclass
 from typing import Any
 
 
+@dataclass(frozen=True)
+class CatalogObject:
+    """One catalog object and its list kind (``instancetypes`` or ``preferences``)."""
+
+    obj: dict[str, Any]
+    what: str
+
+
 @dataclass
 class CatalogObjects:
     """Catalog objects by name, each with its list kind (``instancetypes``/``preferences``), and the namespace of
     the namespaced copies (None for the cluster-scoped objects)."""
 
-    objects: list[tuple[dict[str, Any], str]]
+    objects: list[CatalogObject]
     namespace: str | None
 
 
@@ -26,7 +34,7 @@ def catalog_objects_named(version: str | None, names: list[str], namespace: str 
     catalog = load_catalog(version or DEFAULT_VERSION)
     if namespace is not None:
         catalog = catalog.namespaced(namespace)
-    found: list[tuple[dict[str, Any], str]] = []
+    found: list[CatalogObject] = []
     for name in names:
         obj, what = catalog.instancetype(name), "instancetypes"
         if obj is None:
@@ -36,5 +44,5 @@ def catalog_objects_named(version: str | None, names: list[str], namespace: str 
             close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise PluginError(f'"{name}" is not in the common-instancetypes {catalog.version} catalog{hint}')
-        found.append((obj, what))
+        found.append(CatalogObject(obj, what))
     return CatalogObjects(found, catalog.namespace)

@@ -22,11 +22,8 @@ from ..errors import APIError, ForbiddenError, NotFoundError, PluginError
 
 if TYPE_CHECKING:
     from ..kube.client import Client
+    from ..kube.resources import Resource
 
-KUBEVIRT_VERSION = "/apis/subresources.kubevirt.io/v1/version"
-KUBEVIRT_CRS = "/apis/kubevirt.io/v1/kubevirts"
-CDI_CRS = "/apis/cdi.kubevirt.io/v1beta1/cdis"
-CDI_UPLOAD_API = "/apis/upload.cdi.kubevirt.io/v1beta1"
 NOT_INSTALLED = "not installed"
 
 
@@ -42,14 +39,10 @@ class ComponentVersion:
         return self.version or self.note or "unknown"
 
 
-def _get(client: Client, path: str) -> Any:
-    return client.transport.request("GET", path)
-
-
 def kubevirt_version(client: Client) -> ComponentVersion:
     """virt-api's answer, else the KubeVirt CR's observed version, else why neither is known."""
     try:
-        answer = _get(client, KUBEVIRT_VERSION)
+        answer = client.kubevirt_version()
         if isinstance(answer, dict) and answer.get("gitVersion"):
             return ComponentVersion(str(answer["gitVersion"]))
         virt_api = "virt-api gave no version"
@@ -57,7 +50,9 @@ def kubevirt_version(client: Client) -> ComponentVersion:
         virt_api = ""
     except APIError as exc:
         virt_api = f"virt-api: {exc.message}"
-    from_cr = _observed(client, KUBEVIRT_CRS, "observedKubeVirtVersion")
+    from ..kube.resources import KUBEVIRTS
+
+    from_cr = _observed(client, KUBEVIRTS, "observedKubeVirtVersion")
     if from_cr.version or not virt_api:
         return from_cr
     return ComponentVersion("", f"unknown ({virt_api})")
@@ -65,11 +60,13 @@ def kubevirt_version(client: Client) -> ComponentVersion:
 
 def cdi_version(client: Client) -> ComponentVersion:
     """The CDI CR's observed version, else whether cdi-apiserver answers."""
-    from_cr = _observed(client, CDI_CRS, "observedVersion")
+    from ..kube.resources import CDIS, UPLOAD_GROUP, UPLOAD_VERSION
+
+    from_cr = _observed(client, CDIS, "observedVersion")
     if from_cr.version:
         return from_cr
     try:
-        _get(client, CDI_UPLOAD_API)
+        client.api_resources(UPLOAD_GROUP, UPLOAD_VERSION)
     except NotFoundError:
         return from_cr
     except APIError as exc:
@@ -77,14 +74,14 @@ def cdi_version(client: Client) -> ComponentVersion:
     return ComponentVersion("", "unknown (cdi-apiserver answers; no CDI resource reports a version)")
 
 
-def _observed(client: Client, path: str, field: str) -> ComponentVersion:
-    """``status.<field>`` of the first object listed at ``path`` (there is one KubeVirt / CDI CR per cluster)."""
+def _observed(client: Client, resource: Resource, field: str) -> ComponentVersion:
+    """``status.<field>`` of the first object of ``resource`` (there is one KubeVirt / CDI CR per cluster)."""
     try:
-        answer = _get(client, path + "?limit=1")
+        answer = client.first_page(resource)
     except NotFoundError:
         return ComponentVersion("", NOT_INSTALLED)
     except ForbiddenError:
-        return ComponentVersion("", f"unknown (forbidden to read {path.rsplit('/', 1)[-1]})")
+        return ComponentVersion("", f"unknown (forbidden to read {resource.plural})")
     except PluginError as exc:
         return ComponentVersion("", f"unknown ({exc.message})")
     items = answer.get("items") or [] if isinstance(answer, dict) else []
@@ -92,6 +89,12 @@ def _observed(client: Client, path: str, field: str) -> ComponentVersion:
         return ComponentVersion("", NOT_INSTALLED)
     version = ((items[0].get("status") or {}).get(field)) or ""
     return ComponentVersion(str(version), "" if version else "unknown (not reported yet)")
+
+
+def _first_kubevirt(client: Client) -> dict[str, Any]:
+    from ..kube.resources import KUBEVIRTS
+
+    return client.first_page(KUBEVIRTS)
 
 
 _RELEASES: weakref.WeakKeyDictionary[Any, tuple[int, int, int] | None] = weakref.WeakKeyDictionary()
@@ -122,7 +125,7 @@ def default_architecture(client: Client) -> str | None:
     (virt-operator writes it; ``pkg/virt-config`` reads it from there). None when it cannot be read."""
     if client not in _ARCHITECTURES:
         try:
-            answer = _get(client, KUBEVIRT_CRS + "?limit=1")
+            answer = _first_kubevirt(client)
         except PluginError:
             answer = {}
         items = (answer.get("items") or []) if isinstance(answer, dict) else []
@@ -140,7 +143,7 @@ def kubevirt_namespace(client: Client) -> str:
     """The namespace KubeVirt runs in (its CR's), ``kubevirt`` when the CR cannot be read."""
     if client not in _NAMESPACES:
         try:
-            answer = _get(client, KUBEVIRT_CRS + "?limit=1")
+            answer = _first_kubevirt(client)
         except PluginError:
             answer = {}
         items = (answer.get("items") or []) if isinstance(answer, dict) else []
@@ -179,7 +182,7 @@ def virt_api_may_get(client: Client, group: str, resource: str, namespace: str, 
         },
     }
     try:
-        answer = client.transport.request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", review)
+        answer = client.subject_access_review(review)
     except PluginError:
         return None
     return bool(((answer or {}).get("status") or {}).get("allowed"))

@@ -5,6 +5,7 @@ created in order, saying exactly what exists when one fails."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InputError, PluginError, UsageError
@@ -15,6 +16,64 @@ if TYPE_CHECKING:
     from ..kube.session import Session
 
 NO_PRESETS = "no VirtualMachineInstancePresets in the input: nothing to match against VirtualMachines"
+
+
+@dataclass(frozen=True)
+class ConvertRequest:
+    """``convert``: the objects of ``filename`` (a file, a directory of them, ``-`` for ``stdin``), memory.guest
+    for flavors without one, what the presets are matched against (``vms_file``, else the namespace's VMs with
+    ``from_cluster``, else the input's own), and whether the converted objects are created (``apply``)."""
+
+    filename: str
+    stdin: Any = None
+    default_memory: str | None = None
+    vms_file: str | None = None
+    from_cluster: bool = False
+    apply: bool = False
+
+
+@dataclass(frozen=True)
+class Converted:
+    """What the conversion made, before anything is written: the objects (``conversion.objects``), the
+    warnings for fields without a v1beta1 home, the presets' matches (None: no presets and no VMs given), and,
+    when no object was written, the warning that says why."""
+
+    conversion: Conversion
+    warnings: list[str]
+    presets: list[str] | None
+    nothing_written: str | None
+
+
+@dataclass(frozen=True)
+class ConvertResult:
+    """The conversion, and with ``apply`` the ``kind/name`` of each object created, in order."""
+
+    converted: Converted
+    created: list[str] = field(default_factory=list)
+
+
+def convert(
+    session: Session,
+    request: ConvertRequest,
+    *,
+    converted: Callable[[Converted], None] = lambda found: None,
+    created: Callable[[str], None] = lambda name: None,
+) -> ConvertResult:
+    """``convert``: read and convert, match the presets, and with ``apply`` create the objects. ``converted``
+    receives the conversion before anything is written (its warnings come first), ``created`` each object as
+    the server accepts it (:func:`apply_converted`: a failure says what exists)."""
+    conversion = convert_file(request.filename, request.stdin, default_memory=request.default_memory)
+    presets = match_presets(
+        conversion,
+        vms_file=request.vms_file,
+        stdin=request.stdin,
+        session=session if request.from_cluster else None,
+    )
+    found = Converted(conversion, list(conversion.warnings), presets, nothing_written(conversion, request.filename))
+    converted(found)
+    if found.nothing_written is not None or not request.apply:
+        return ConvertResult(found)
+    return ConvertResult(found, apply_converted(session, conversion, created))
 
 
 def convert_file(filename: str, stdin: IO[str], *, default_memory: str | None = None) -> Conversion:

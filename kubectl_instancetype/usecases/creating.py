@@ -9,13 +9,14 @@ VirtualMachine is still checked against the cluster when the cluster answers at 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
 if TYPE_CHECKING:
+    from ..instancetype.createvm import VMOptions
     from ..kube.resources import Resource
     from ..kube.session import Session
 
@@ -53,6 +54,54 @@ def create_object(
     check_object_names(manifest, resource, namespace)
     answer = session.client().create(resource, manifest, namespace, dry_run=dry_run == "server")
     return Created(answer, resource, dry_run)
+
+
+@dataclass(frozen=True)
+class VMRequest:
+    """``create vm``: virtctl's flags (parsed into ``vm``), how the VM is sent (``dry_run``: none, server or
+    client), and what is checked or resolved first: the pre-flight (``checks``), inference written into the VM
+    (``resolve_inference``), the defaults of the boot disk's image (``infer_from_image``; ``image_volumes``
+    names the volume per matcher, from --infer-instancetype-from/--infer-preference-from). ``random_suffix``
+    and ``read_file`` are virtctl's random name parts and --password-file's reader (tests hand in their own)."""
+
+    vm: VMOptions
+    dry_run: str = "none"
+    checks: bool = True
+    resolve_inference: bool = False
+    infer_from_image: bool = False
+    image_volumes: Mapping[str, str] = field(default_factory=dict)
+    insecure_registry: bool = False
+    random_suffix: Callable[[int], str] | None = None
+    read_file: Callable[[str], str] | None = None
+
+
+def create_vm_from_flags(
+    session: Session, request: VMRequest, *, report: Callable[[str], None] | None = None
+) -> Created:
+    """``create vm``: build the VirtualMachine exactly as virtctl would (its warnings go to ``report`` as they
+    happen), write in the image's defaults with ``infer_from_image``, then check and create it
+    (:func:`create_vm`)."""
+    from ..instancetype.createvm import build_vm
+
+    manifest, _ = build_vm(request.vm, random_suffix=request.random_suffix, read_file=request.read_file, warn=report)
+    if request.infer_from_image:
+        from .image_inference import apply_image_defaults
+
+        manifest = apply_image_defaults(
+            session,
+            manifest,
+            from_volumes=request.image_volumes,
+            insecure=request.insecure_registry,
+            report=report,
+        )
+    return create_vm(
+        session,
+        manifest,
+        dry_run=request.dry_run,
+        checks=request.checks,
+        resolve_inference=request.resolve_inference,
+        report=report,
+    )
 
 
 def create_vm(

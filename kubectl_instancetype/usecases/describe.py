@@ -21,6 +21,14 @@ if TYPE_CHECKING:
     from .listing import Query
 
 
+@dataclass(frozen=True)
+class ObjectName:
+    """An object's name and namespace (None: cluster-scoped)."""
+
+    name: str
+    namespace: str | None
+
+
 @dataclass
 class Described:
     """One object and its relations."""
@@ -28,10 +36,10 @@ class Described:
     obj: dict[str, Any]
     what: str  # INSTANCETYPES or PREFERENCES
     namespace: str | None  # None: cluster-scoped
-    related: list[tuple[str, str | None]] = field(default_factory=list)  # (name, namespace) satisfying/satisfied
+    related: list[ObjectName] = field(default_factory=list)  # the objects satisfying it, or that it satisfies
     related_total: int = 0
     without_requirements: int = 0  # preferences with no requirements (any instance type meets them)
-    vms: list[tuple[str, str]] | None = None  # (namespace, name); None when they could not be read
+    vms: list[ObjectName] | None = None  # by namespace, then name; None when they could not be read
     warnings: list[str] = field(default_factory=list)
 
 
@@ -113,7 +121,7 @@ def _relations(client: Client, obj: dict[str, Any], what: str, namespace: str | 
             matches.append((rank_key(other_spec, name, other_namespace), name, other_namespace))
     matches.sort(key=lambda match: match[0])
     described.related_total = len(matches)
-    described.related = [(name, other_namespace) for _, name, other_namespace in matches[:RELATED_LIMIT]]
+    described.related = [ObjectName(name, other_namespace) for _, name, other_namespace in matches[:RELATED_LIMIT]]
     described.vms = _users(client, obj, what, namespace, described.warnings, resources)
     return described
 
@@ -154,15 +162,15 @@ def _no_ranges() -> Any:
 
 def _users(
     client: Client, obj: dict[str, Any], what: str, namespace: str | None, warnings: list[str], resources: Any
-) -> list[tuple[str, str]] | None:
-    """(namespace, name) of the VMs whose instancetype/preference matcher names ``obj``."""
+) -> list[ObjectName] | None:
+    """The VMs whose instancetype/preference matcher names ``obj``, by namespace, then name."""
     name = str((obj.get("metadata") or {}).get("name", ""))
     # a VM matcher spells the kind singular or plural in any case, and without a kind means the cluster-scoped one
     # (kubevirt.io/kubevirt pkg/instancetype/find: the switch on strings.ToLower(matcher.Kind))
     type_kind = type_kinds.of(what, namespace is not None)
     kinds = {type_kind.singular, type_kind.plural}
     matcher_field = "instancetype" if what == INSTANCETYPES else "preference"
-    users: list[tuple[str, str]] = []
+    users: list[ObjectName] = []
     try:
         for page in client.list_pages(resources.VIRTUAL_MACHINES, namespace, label_selector="", chunk_size=500):
             for vm in page.get("items") or ():
@@ -170,8 +178,8 @@ def _users(
                 kind = str(matcher.get("kind") or type_kinds.of(what, False).singular).lower()
                 if matcher.get("name") == name and kind in kinds:
                     metadata = vm.get("metadata") or {}
-                    users.append((str(metadata.get("namespace", "")), str(metadata.get("name", ""))))
+                    users.append(ObjectName(str(metadata.get("name", "")), str(metadata.get("namespace", ""))))
     except ForbiddenError as exc:
         warnings.append(f"{exc.message}; the VMs that use it are not shown")
         return None
-    return sorted(users)
+    return sorted(users, key=lambda user: (user.namespace or "", user.name))

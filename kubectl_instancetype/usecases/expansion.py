@@ -15,9 +15,6 @@ from .manifests import iter_manifests, read_manifests, read_sources
 if TYPE_CHECKING:
     from ..kube.session import Session
 
-EXPAND_VM_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec"
-EXPAND_SPEC = "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{name}/expand-spec"
-
 
 def vm_name(vm: Mapping[str, Any]) -> str:
     """The VirtualMachine's name ("" without one)."""
@@ -33,6 +30,11 @@ class Expanded:
     expanded: dict[str, Any] | None = None
     provenance: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The VirtualMachine's name ("" without one)."""
+        return vm_name(self.vm)
 
 
 def expand(
@@ -205,16 +207,14 @@ class Expansion:
     def expand_server(self, vm: dict[str, Any], *, stored: bool) -> Expanded:
         """``vm`` expanded by KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
         from ..errors import APIError, NotFoundError, PluginError
-        from ..kube.resources import escape
 
         client = self.connect()
         namespace = (vm.get("metadata") or {}).get("namespace") or client.namespace
         try:
             if stored:
-                path = EXPAND_SPEC.format(namespace=escape(namespace), name=escape(vm_name(vm)))
-                expanded = client.transport.request("GET", path)
+                expanded = client.expand_spec(vm_name(vm), namespace)
             else:
-                expanded = client.transport.request("PUT", EXPAND_VM_SPEC.format(namespace=escape(namespace)), vm)
+                expanded = client.expand_vm_spec(vm, namespace)
         except NotFoundError as exc:
             if "could not find the requested resource" in exc.message or "page not found" in exc.message:
                 subresource = "expand-spec" if stored else "expand-vm-spec"

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 MATCHERS = ("instancetype", "preference")
 
 
-class ImageVolume(NamedTuple):
+@dataclass(frozen=True)
+class ImageVolume:
     """A volume of the VM whose source is an image: its name and the image reference."""
 
     volume: str
@@ -52,7 +54,8 @@ def image_volumes(manifest: Mapping[str, Any]) -> list[ImageVolume]:
             image = registry_urls[volume["dataVolume"]["name"]]
         if image:
             found.append((boot_order.get(name, 1 << 31), index, ImageVolume(name, str(image))))
-    return [item for _, _, item in sorted(found)]
+    found.sort(key=lambda entry: (entry[0], entry[1]))  # boot order, then the order of volumes
+    return [volume for _, _, volume in found]
 
 
 def apply_image_defaults(

@@ -17,13 +17,54 @@ if TYPE_CHECKING:
 
 @dataclass
 class VMInference:
-    """A VirtualMachine as given (from ``-f`` or the cluster) and what admission's inference makes of it."""
+    """A VirtualMachine as given (from ``-f`` or the cluster), what admission's inference makes of it, and one
+    warning per matcher admission drops (:func:`..inference.dropped_warnings`)."""
 
     given: dict[str, Any]
     result: infer.InferenceResult
+    warnings: list[str] = field(default_factory=list)
 
 
 VOLUME_KINDS = (infer.PVC, infer.DATA_VOLUME, infer.DATA_SOURCE, infer.VOLUME_SNAPSHOT)
+IMAGE = "Image"  # infer image/REFERENCE: not a Kubernetes kind
+
+
+@dataclass(frozen=True)
+class InferRequest:
+    """What ``infer`` resolves: the VirtualMachine of ``filename`` (``-`` reads ``stdin``), else the object
+    ``kind``/``name`` (a stored VirtualMachine, a volume kind of :data:`VOLUME_KINDS`, or :data:`IMAGE` with
+    the image reference as ``name``, read for ``platform``, over plain HTTP with ``insecure_registry``)."""
+
+    kind: str = ""
+    name: str = ""
+    filename: str | None = None
+    stdin: Any = None
+    platform: str = "linux/amd64"
+    insecure_registry: bool = False
+
+
+def infer_target(session: Session, request: InferRequest) -> VMInference | VolumeDefaults | ImageDefaults:
+    """``infer``: what admission's inference makes of a VirtualMachine (from ``-f`` or the cluster), the
+    defaults one volume yields, or the defaults an image carries. What admission would reject raises
+    :class:`..inference.InferenceRejected` with KubeVirt's message (and, for a VM, what fixes it)."""
+    from .inference import InferenceRejected, dropped_warnings, explain_rejection
+
+    if request.kind == IMAGE:
+        return infer_image(session, request.name, request.platform, insecure=request.insecure_registry)
+    if request.filename is not None or request.kind == "VirtualMachine":
+        if request.filename is not None:
+            inference = infer_vm(session, read_vm(request.filename, request.stdin))
+        else:
+            inference = infer_stored_vm(session, request.name)
+        if inference.result.error is not None:
+            raise InferenceRejected(explain_rejection(inference.result))
+        inference.warnings = dropped_warnings(inference.result)
+        return inference
+    defaults = infer_volume(session, request.kind, request.name)
+    for resolution in (defaults.instancetype, defaults.preference):
+        if not resolution.ok and not resolution.ignorable:
+            raise InferenceRejected(resolution.error or "")
+    return defaults
 
 
 @dataclass
@@ -36,7 +77,7 @@ class VMFile:
     volumes: list[dict[str, Any]] = field(default_factory=list)
 
 
-def read_vm(filename: str, stdin: IO[str]) -> VMFile:
+def read_vm(filename: str, stdin: IO[str] | None) -> VMFile:
     """The one VirtualMachine of ``filename`` (``-`` reads ``stdin``) and the volume objects beside it."""
     from .manifests import read_manifests
 

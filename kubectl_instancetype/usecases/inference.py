@@ -300,18 +300,6 @@ def image_defaults(
 # ---- label ------------------------------------------------------------------------------------------------
 
 
-def canonical_kind(value: str, matcher: str) -> str:
-    """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (``create vm``'s prefix spellings:
-    any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind)."""
-    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
-
-    kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
-    kind = normalize_kind(value, kinds)
-    if kind is None:
-        raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(kinds)}')
-    return kind
-
-
 @dataclass(frozen=True)
 class LabelRequest:
     """What ``label`` was asked to do."""
@@ -345,7 +333,15 @@ class LabelRequest:
         return out
 
 
-def label_patch(current: Mapping[str, str], request: LabelRequest) -> tuple[dict[str, str | None], str]:
+@dataclass(frozen=True)
+class LabelPatch:
+    """The ``metadata.labels`` merge patch (None removes a label) and kubectl label's verb for it."""
+
+    labels: dict[str, str | None]
+    verb: str
+
+
+def label_patch(current: Mapping[str, str], request: LabelRequest) -> LabelPatch:
     """The ``metadata.labels`` merge patch and kubectl's verb (``labeled``, ``unlabeled``, ``modified``,
     ``not labeled``); kubectl label's error when a value would change without ``--overwrite``."""
     patch: dict[str, str | None] = {}
@@ -366,7 +362,7 @@ def label_patch(current: Mapping[str, str], request: LabelRequest) -> tuple[dict
         # apimachinery's aggregate error: one message as it is, several in brackets
         raise UsageError(conflicts[0] if len(conflicts) == 1 else "[" + ", ".join(conflicts) + "]")
     verb = "modified" if added and removed else "labeled" if added else "unlabeled" if removed else "not labeled"
-    return patch, verb
+    return LabelPatch(patch, verb)
 
 
 def label_references(request: LabelRequest) -> list[TypeReference]:
@@ -403,7 +399,8 @@ def label_volume(
     resource, namespace, client = BY_KIND[kind], session.namespace, session.client()
     current = client.get(resource, name, namespace)
     labels = (current.get("metadata") or {}).get("labels") or {}
-    patch, verb = label_patch(labels, request)
+    planned = label_patch(labels, request)
+    patch = planned.labels
     if patch:
         if not skip_checks and not request.remove:
             from .references import require_types
@@ -411,7 +408,7 @@ def label_volume(
             # a namespaced kind is looked up in the volume's namespace, where VMs using the volume usually live
             require_types(session, label_references(request), namespace, then=" (--skip-checks labels anyway)")
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
-    return LabelOutcome(resource.name_of(name), verb)
+    return LabelOutcome(resource.name_of(name), planned.verb)
 
 
 def merge_patch(client: Client, resource: Resource, name: str, namespace: str, body: dict[str, Any]) -> Any:

@@ -29,6 +29,29 @@ class LintReport:
         return [finding for finding in self.findings if not finding.fixable]
 
 
+@dataclass(frozen=True)
+class LintRequest:
+    """What ``lint`` checks: the objects of ``filename`` (``-`` reads ``stdin``), else the cluster object
+    ``kind``/``name`` of the session's namespace, else every instance type and preference in the session's
+    namespace (``all_namespaces``: in every namespace) and cluster-wide; ``fix`` makes the corrected objects."""
+
+    filename: str | None = None
+    stdin: Any = None
+    kind: str | None = None
+    name: str | None = None
+    all_namespaces: bool = False
+    fix: bool = False
+
+
+def lint(session: Session, request: LintRequest) -> LintReport:
+    """``lint``: the findings (and with ``fix`` the corrections) for the objects ``request`` names."""
+    if request.filename:
+        return from_files(request.filename, request.stdin, fix=request.fix)
+    if request.kind is not None:
+        return from_cluster(session, session.namespace, request.kind, request.name, fix=request.fix)
+    return from_cluster(session, None if request.all_namespaces else session.namespace, fix=request.fix)
+
+
 def _clean(obj: dict[str, Any]) -> dict[str, Any]:
     metadata = {key: value for key, value in (obj.get("metadata") or {}).items() if key not in SERVER_FIELDS}
     return {**{key: value for key, value in obj.items() if key != "status"}, "metadata": metadata}

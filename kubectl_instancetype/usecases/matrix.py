@@ -12,6 +12,14 @@ if TYPE_CHECKING:
     from ..kube.session import Session
 
 
+@dataclass(frozen=True)
+class ScopedObject:
+    """An instance type as the source found it, and its namespace (None: cluster-scoped)."""
+
+    obj: dict[str, Any]
+    namespace: str | None
+
+
 @dataclass
 class SizeMatrix:
     """The matrix's header and rows (cells ``vCPU/memory``; empty when nothing was found), the warnings, and the
@@ -20,7 +28,7 @@ class SizeMatrix:
     headers: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    objects: list[tuple[dict[str, Any], str | None]] = field(default_factory=list)
+    objects: list[ScopedObject] = field(default_factory=list)
 
 
 def size_matrix(
@@ -37,9 +45,9 @@ def size_matrix(
         source = CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace)
     else:
         source = ClusterSource(session.client())
-    objects: list[tuple[dict[str, Any], str | None]] = []
-    warnings = source.scan(query, lambda obj, namespace: objects.append((obj, namespace)))
+    objects: list[ScopedObject] = []
+    warnings = source.scan(query, lambda obj, namespace: objects.append(ScopedObject(obj, namespace)))
     if not objects:
         return SizeMatrix(warnings=warnings)
-    matrix = build_matrix((obj["metadata"]["name"], obj.get("spec") or {}) for obj, _ in objects)
+    matrix = build_matrix((found.obj["metadata"]["name"], found.obj.get("spec") or {}) for found in objects)
     return SizeMatrix(matrix.headers, matrix.rows, warnings, objects)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..kube.session import Session
 
-METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 MAX_NAMES = 100_000  # a bound on memory and output; kubectl returns every name, and so do we below this
 # Large pages: each continuation costs the API server a fresh read (70-180 ms here), and a name costs
 # about 1.4 KB as metadata; 5000 names is one 7 MB page.
@@ -38,6 +38,14 @@ SOURCES: dict[str, tuple[str, bool]] = {
 _SIZE_LABELS = ("instancetype.kubevirt.io/cpu", "instancetype.kubevirt.io/memory")
 
 
+@dataclass(frozen=True)
+class LiveName:
+    """An object's name, and what completion shows beside it (an instance type's size; else "")."""
+
+    name: str
+    description: str = ""
+
+
 class CompletionUnavailable(Exception):
     """Live names cannot be had without risk (a prompt) or at all; completion offers none."""
 
@@ -50,8 +58,8 @@ def _description(metadata: Mapping[str, Any]) -> str:
     return ""
 
 
-def list_names(session: Session, source: str, prefix: str, deadline: float) -> list[tuple[str, str]]:
-    """``(name, description)`` of the objects of ``source`` whose name starts with ``prefix``, sorted; metadata
+def list_names(session: Session, source: str, prefix: str, deadline: float) -> list[LiveName]:
+    """The names (and descriptions) of the objects of ``source`` whose name starts with ``prefix``, sorted; metadata
     only, a few pages at most, until ``deadline`` (``time.monotonic()``).
 
     Raises nothing the caller must know about beyond :class:`Exception`: completion swallows every failure.
@@ -62,19 +70,25 @@ def list_names(session: Session, source: str, prefix: str, deadline: float) -> l
     resource = getattr(resources, constant)
     if session.credentials_may_prompt():
         raise CompletionUnavailable("the credentials may prompt")
-    found: list[tuple[str, str]] = []
+    found: list[LiveName] = []
     with session:
         client = session.client()
         token: str | None = None
         for _ in range(100):  # pages; bounded however the server answers
-            path = resource.path(client.namespace if namespaced else None, limit=PAGE_SIZE, **{"continue": token})
-            page = client.transport.request("GET", path, headers={"Accept": METADATA_ACCEPT}, deadline=deadline)
+            page = client.metadata_page(
+                resource,
+                client.namespace if namespaced else None,
+                limit=PAGE_SIZE,
+                continue_token=token,
+                deadline=deadline,
+            )
             for item in (page or {}).get("items") or ():
                 metadata = item.get("metadata") or {}
                 name = str(metadata.get("name") or "")
                 if name.startswith(prefix):
-                    found.append((name, _description(metadata)))
+                    found.append(LiveName(name, _description(metadata)))
             token = ((page or {}).get("metadata") or {}).get("continue") or None
             if not token or len(found) >= MAX_NAMES or time.monotonic() >= deadline:
                 break
-    return sorted(found)[:MAX_NAMES]
+    found.sort(key=lambda entry: (entry.name, entry.description))
+    return found[:MAX_NAMES]

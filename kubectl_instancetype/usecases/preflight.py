@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError
 
@@ -39,11 +39,20 @@ MAX_CAUSES = 10  # webhookutils.ToAdmissionResponse keeps ten causes and counts 
 MISSING_NOTE = "a VirtualMachine naming it stays stopped until it exists"
 
 
-class Found(NamedTuple):
+@dataclass(frozen=True)
+class Found:
     """The specs of the referenced objects that exist (None where the VM references none or it is missing)."""
 
-    instancetype: dict[str, Any] | None
-    preference: dict[str, Any] | None
+    instancetype: dict[str, Any] | None = None
+    preference: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class References:
+    """What :func:`fetch_references` read: the specs found, and one message per reference that is missing."""
+
+    found: Found
+    missing: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +112,7 @@ class Verdict:
     """
 
     vm: dict[str, Any]
-    found: Found = field(default_factory=lambda: Found(None, None))
+    found: Found = field(default_factory=Found)
     denial: Denial | None = None
     notes: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
@@ -114,7 +123,7 @@ class Verdict:
         return self.denial is None
 
 
-def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> tuple[Found, list[str]]:
+def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> References:
     """GET every instance type and preference ``manifest`` references (namespaced kinds in ``namespace``).
 
     Returns the specs found and one message per missing object (KubeVirt ignores what its finders cannot
@@ -152,7 +161,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
             missing.append(not_found_message(client, resource, name, scope, namespace))
         else:
             found[key] = result.get("spec") or {}
-    return Found(found.get("instancetype"), found.get("preference")), missing
+    return References(Found(found.get("instancetype"), found.get("preference")), tuple(missing))
 
 
 def uses_inference(manifest: dict[str, Any]) -> bool:
@@ -182,7 +191,8 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
             rejected = Denial(MUTATING_WEBHOOK, result.error, 400, "")
             return Verdict(result.vm, denial=rejected, notes=notes, inference=result)
         vm = result.vm
-    found, missing = fetch_references(client, vm, namespace)
+    references = fetch_references(client, vm, namespace)
+    found, missing = references.found, list(references.missing)
     notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
     defaults = None
     if _requires_architecture(found.preference) and not _template_architecture(vm):

@@ -38,8 +38,16 @@ _PREFERENCE_PREFIXES = {
 }
 
 
-def parse_preference_reference(text: str) -> tuple[str, str]:
-    """``[kind/]name`` -> (lowercase kind, name); no kind means the cluster-scoped preference."""
+@dataclass(frozen=True)
+class PreferenceReference:
+    """A preference as ``--preference`` names it: the lowercase kind and the name."""
+
+    kind: str
+    name: str
+
+
+def parse_preference_reference(text: str) -> PreferenceReference:
+    """``[kind/]name``; no kind means the cluster-scoped preference."""
     from ..instancetype.params import ParamError, split_prefixed_name
 
     try:
@@ -51,7 +59,7 @@ def parse_preference_reference(text: str) -> tuple[str, str]:
         raise UsageError(
             f'invalid preference kind "{prefix}", supported values are: {NAMESPACED_PREFERENCE}, {CLUSTER_PREFERENCE}'
         )
-    return kind, name
+    return PreferenceReference(kind, name)
 
 
 def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
@@ -61,8 +69,9 @@ def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
     from ..kube import resources
     from .references import not_found_message
 
-    kind, name = parse_preference_reference(reference)
-    resource = resources.PREFERENCES if kind == NAMESPACED_PREFERENCE else resources.CLUSTER_PREFERENCES
+    parsed = parse_preference_reference(reference)
+    name = parsed.name
+    resource = resources.PREFERENCES if parsed.kind == NAMESPACED_PREFERENCE else resources.CLUSTER_PREFERENCES
     namespace = client.namespace if resource.namespaced else None
     try:
         return client.get(resource, name, namespace)
@@ -74,7 +83,7 @@ def catalog_preference(catalog: Catalog, reference: str) -> dict[str, Any]:
     """The preference object ``reference`` names in the embedded catalog (namespaced copies are identical)."""
     import difflib
 
-    _, name = parse_preference_reference(reference)
+    name = parse_preference_reference(reference).name
     found = catalog.preference(name)
     if found is None:
         names = [str(obj["metadata"]["name"]) for obj in catalog.preferences]

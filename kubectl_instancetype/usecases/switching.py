@@ -9,6 +9,7 @@ the new instance type and preference as KubeVirt's ``ApplyToVM`` does, and hands
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,75 @@ class MatcherChange:
 
 
 @dataclass(frozen=True)
+class MatcherTarget:
+    """What one matcher is switched to: ``spec.<key>`` names ``kind``/``name`` ("" kind: KubeVirt's default)."""
+
+    key: str
+    name: str
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class PlannedRevision:
+    """A ControllerRevision ``--refresh`` creates for matcher ``spec.<key>`` (pinned by ``revisionName``)."""
+
+    key: str
+    revision: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """The KubeVirt CR's ``spec.configuration.vmRolloutStrategy``, where it was read, and what could not be."""
+
+    strategy: str
+    source: str
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StartTemplate:
+    """The template a running VM started with, applied (None when it cannot be known), and why not."""
+
+    template: dict[str, Any] | None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """``--refresh``'s VM (each matcher pinned to a new revision), the revisions to create, and notes."""
+
+    vm: dict[str, Any]
+    revisions: tuple[PlannedRevision, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The VM's ``Failure`` condition."""
+
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True)
+class VMICondition:
+    """A hotplug condition on the VMI: its type, status, and reason (else message)."""
+
+    type: str
+    status: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class VMIChange:
+    """A live change the plan expected, with the value before and the value now on the VMI."""
+
+    path: str
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
 class SwitchPlan:
     """Everything known before the write: the VM as stored and as it will be sent, the matchers that change,
     how the cluster records revisions, and the controller's expected answer."""
@@ -49,7 +119,7 @@ class SwitchPlan:
     strategy_source: str
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # what could not be read (RBAC), for stderr
-    refresh: tuple[tuple[str, dict[str, Any]], ...] = ()  # (key, ControllerRevision to create) for --refresh
+    refresh: tuple[PlannedRevision, ...] = ()  # the ControllerRevisions --refresh creates
 
     @property
     def noop(self) -> bool:
@@ -63,12 +133,78 @@ class SwitchOutcome:
 
     revisions: dict[str, str] = field(default_factory=dict)  # key -> ControllerRevision now recorded
     restart_required: str | None = None
-    failure: tuple[str, str] | None = None  # the VM's Failure condition (reason, message)
-    vmi_conditions: list[tuple[str, str, str]] = field(default_factory=list)  # (type, status, reason/message)
-    vmi_changes: list[tuple[str, Any, Any]] = field(default_factory=list)  # (path, before, after) on the VMI
+    failure: Failure | None = None  # the VM's Failure condition
+    vmi_conditions: list[VMICondition] = field(default_factory=list)
+    vmi_changes: list[VMIChange] = field(default_factory=list)
     timed_out: bool = False
     agrees: bool = True
     disagreement: str = ""
+
+
+@dataclass(frozen=True)
+class SwitchRequest:
+    """``switch``: the VM ``name``, the matchers to change (or ``refresh``: each to its object's current
+    generation), whether the new combination is checked first, whether anything is written (``plan_only``), and
+    how long the controller is watched afterwards (``wait``: ``wait_seconds``; a refresh waits up to ten seconds
+    without it, so that its pins can come off), with the clock and sleep to do it."""
+
+    name: str
+    changes: tuple[MatcherTarget, ...] = ()
+    check: bool = True
+    refresh: bool = False
+    plan_only: bool = False
+    wait: bool = False
+    wait_seconds: float = 0.0
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+
+
+@dataclass(frozen=True)
+class SwitchResult:
+    """What ``switch`` did: the plan; the VM as stored after the write (None: nothing was written); what the
+    controller then did (None: not watched); and, after a refresh, whether the pins stay because the controller
+    had not recorded the new revisions yet."""
+
+    plan: SwitchPlan
+    written: dict[str, Any] | None = None
+    outcome: SwitchOutcome | None = None
+    pins_kept: bool = False
+
+
+REFRESH_WAIT = 10.0  # seconds a refresh watches the controller without --wait, before taking its pins off
+
+
+def switch(
+    session: Session,
+    request: SwitchRequest,
+    *,
+    planned: Callable[[SwitchPlan], None] = lambda plan: None,
+    written: Callable[[SwitchPlan], None] = lambda plan: None,
+) -> SwitchResult:
+    """``switch``: plan (:func:`plan_switch`); unless there is nothing to do or only the plan is asked for,
+    write (:func:`apply_switch`) and watch the controller (:func:`observe`). ``planned`` receives the plan before
+    anything is written (a no-op switch, which sends nothing, is not handed over), and again to ``written`` as
+    soon as the write is done (before the wait)."""
+    plan = plan_switch(session, request.name, list(request.changes), check=request.check, refresh=request.refresh)
+    if plan.noop and not request.refresh:
+        return SwitchResult(plan)
+    planned(plan)
+    if request.plan_only or plan.noop:
+        return SwitchResult(plan)
+    stored = apply_switch(session, plan)
+    written(plan)
+    if not (request.wait or request.refresh):
+        return SwitchResult(plan, stored)
+    outcome = observe(
+        session,
+        plan,
+        stored,
+        timeout=request.wait_seconds if request.wait else min(request.wait_seconds, REFRESH_WAIT),
+        clock=request.clock,
+        sleep=request.sleep,
+    )
+    pins_kept = bool(request.refresh and plan.refresh and unpin_refreshed(session, plan) is None)
+    return SwitchResult(plan, stored, outcome, pins_kept)
 
 
 def describe_matcher(vm: dict[str, Any], key: str) -> str:
@@ -81,8 +217,8 @@ def describe_matcher(vm: dict[str, Any], key: str) -> str:
     return f"{kind}/{name}" if kind else str(name)
 
 
-def rollout(client: Client) -> tuple[str, str, list[str]]:
-    """(strategy, where it was read, warnings): the KubeVirt CR's ``spec.configuration.vmRolloutStrategy``.
+def rollout(client: Client) -> Rollout:
+    """The KubeVirt CR's ``spec.configuration.vmRolloutStrategy``, where it was read, and warnings.
 
     Listing ``kubevirts`` in all namespaces needs a permission many users lack: then the default is assumed
     with one warning that says so."""
@@ -93,19 +229,19 @@ def rollout(client: Client) -> tuple[str, str, list[str]]:
     try:
         items = [item for page in client.list_pages(KUBEVIRTS, None) for item in page.get("items") or ()]
     except NotFoundError:  # no KubeVirt CRD served: nothing configures a strategy
-        return rollout_strategy(None), KUBEVIRT_DEFAULT, []
+        return Rollout(rollout_strategy(None), KUBEVIRT_DEFAULT)
     except APIError as exc:
-        return (
+        return Rollout(
             rollout_strategy(None),
             KUBEVIRT_DEFAULT,
-            [f"cannot read the KubeVirt CR ({exc}); assuming the LiveUpdate rollout strategy"],
+            (f"cannot read the KubeVirt CR ({exc}); assuming the LiveUpdate rollout strategy",),
         )
     if not items:
-        return rollout_strategy(None), KUBEVIRT_DEFAULT, []
+        return Rollout(rollout_strategy(None), KUBEVIRT_DEFAULT)
     kubevirt = items[0]
     metadata = kubevirt.get("metadata") or {}
     source = f"KubeVirt CR {metadata.get('namespace')}/{metadata.get('name')}"
-    return rollout_strategy(kubevirt), source, []
+    return Rollout(rollout_strategy(kubevirt), source)
 
 
 def applied_template(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) -> dict[str, Any]:
@@ -141,7 +277,7 @@ def get_or_none(client: Client, resource: Any, name: str, namespace: str | None)
 
 def start_template(
     client: Client, vm: dict[str, Any], vmi: dict[str, Any], fetch: Callable[[str, str, str], Any]
-) -> tuple[dict[str, Any] | None, list[str]]:
+) -> StartTemplate:
     """The template the running VM started with, applied, and notes: the VMI's
     ``status.virtualMachineRevisionName`` holds the VM spec at start with the revisions then in use pinned
     (``patchVMRevision`` in vm.go)."""
@@ -151,33 +287,36 @@ def start_template(
     revision_name = (vmi.get("status") or {}).get("virtualMachineRevisionName")
     namespace = str(vm["metadata"].get("namespace") or "")
     if not revision_name:
-        return None, ["the VMI names no start revision: KubeVirt compares nothing and sets no condition"]
+        return StartTemplate(
+            None, ("the VMI names no start revision: KubeVirt compares nothing and sets no condition",)
+        )
     try:
         revision = get_or_none(client, CONTROLLER_REVISIONS, str(revision_name), namespace)
     except APIError as exc:
         # the VM as stored stands in for what it started with: right unless a change is already pending
-        return applied_template(vm, fetch), [
-            f"cannot read the VM's start revision {revision_name} ({exc}): the VM as stored stands in for it"
-        ]
+        return StartTemplate(
+            applied_template(vm, fetch),
+            (f"cannot read the VM's start revision {revision_name} ({exc}): the VM as stored stands in for it",),
+        )
     if revision is None:
-        return None, [f"the VM's start revision {revision_name} is gone: KubeVirt compares nothing"]
+        return StartTemplate(None, (f"the VM's start revision {revision_name} is gone: KubeVirt compares nothing",))
     data = revision.get("data") or {}
     started = {"metadata": vm.get("metadata") or {}, "spec": data.get("spec") or {}}
     try:
-        return applied_template(started, fetch), []
+        return StartTemplate(applied_template(started, fetch))
     except PreflightError as exc:
-        return None, [f"cannot apply the start revision's types ({exc})"]
+        return StartTemplate(None, (f"cannot apply the start revision's types ({exc})",))
 
 
 def plan_switch(
     session: Session,
     name: str,
-    changes: list[tuple[str, str, str]],
+    changes: list[MatcherTarget],
     *,
     check: bool = True,
     refresh: bool = False,
 ) -> SwitchPlan:
-    """GET the VM (and its VMI, start revision, the KubeVirt CR), change its matchers (``(key, name, kind)``
+    """GET the VM (and its VMI, start revision, the KubeVirt CR), change its matchers (one :class:`MatcherTarget`
     each) the way the server expects, check the new combination as admission would unless ``check`` is off,
     and plan what the controller will do. ``refresh`` moves each matcher to its object's current generation."""
     from ..errors import PreflightError
@@ -196,21 +335,21 @@ def plan_switch(
     notes: list[str] = []
     vm = inferred_first(vm, fetch, notes)
     updated, matcher_changes = vm, []
-    for key, object_name, kind in changes:
-        if names_already(vm, key, object_name, kind):
+    for target in changes:
+        if names_already(vm, target.key, target.name, target.kind):
             continue  # a no-op keeps the matcher (and its pinned revision) as it is
-        before = describe_matcher(updated, key)
-        updated, was_cleared = switched(updated, key, object_name, kind)
-        matcher_changes.append(MatcherChange(key, before, describe_matcher(updated, key), was_cleared))
-    to_create: list[tuple[str, dict[str, Any]]] = []
+        before = describe_matcher(updated, target.key)
+        updated, was_cleared = switched(updated, target.key, target.name, target.kind)
+        matcher_changes.append(MatcherChange(target.key, before, describe_matcher(updated, target.key), was_cleared))
+    to_create: tuple[PlannedRevision, ...] = ()
     if refresh:
-        updated, to_create, refresh_notes = _refreshed(vm, fetch)
-        notes += refresh_notes
-        for key, revision in to_create:
-            generation = revision["metadata"]["labels"]["instancetype.kubevirt.io/object-generation"]
-            matcher_changes.append(
-                MatcherChange(key, describe_matcher(vm, key), f"{describe_matcher(vm, key)} (generation {generation})")
-            )
+        refreshed = _refreshed(vm, fetch)
+        updated, to_create = refreshed.vm, refreshed.revisions
+        notes += refreshed.notes
+        for planned in to_create:
+            generation = planned.revision["metadata"]["labels"]["instancetype.kubevirt.io/object-generation"]
+            described = describe_matcher(vm, planned.key)
+            matcher_changes.append(MatcherChange(planned.key, described, f"{described} (generation {generation})"))
     if not matcher_changes and not refresh:
         # nothing to send: no further reads, no plan (the command says "unchanged")
         return SwitchPlan(
@@ -228,7 +367,7 @@ def plan_switch(
         from .references import TypeReference, require_types
 
         try:
-            wanted = [TypeReference(matcher_kind(key, kind), obj) for key, obj, kind in changes if obj]
+            wanted = [TypeReference(matcher_kind(t.key, t.kind), t.name) for t in changes if t.name]
         except ResolveError as exc:
             raise PreflightError(str(exc)) from exc
         known = {
@@ -245,16 +384,17 @@ def plan_switch(
         problems = preflight(updated, specs[0], specs[1])
         if problems:
             raise PreflightError("\nerror: ".join(problems))
-    strategy, source, warnings = rollout(client)
+    strategy = rollout(client)
     new_template = applied_template(_with_pins(updated, to_create), _with_revisions(fetch, to_create))
     vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, name, namespace)
     architecture = str((((vm.get("spec") or {}).get("template") or {}).get("spec") or {}).get("architecture") or "")
     if vmi is not None and not (vmi.get("metadata") or {}).get("deletionTimestamp"):
-        start, start_notes = start_template(client, vm, vmi, fetch)
-        notes += start_notes
+        started = start_template(client, vm, vmi, fetch)
+        start = started.template
+        notes += started.notes
     else:
         start = applied_template(vm, fetch)
-    live = plan_live_update(start, new_template, vmi, strategy=strategy, architecture=architecture)
+    live = plan_live_update(start, new_template, vmi, strategy=strategy.strategy, architecture=architecture)
     return SwitchPlan(
         name=name,
         namespace=namespace,
@@ -263,10 +403,10 @@ def plan_switch(
         changes=tuple(matcher_changes),
         flavour=server_flavour(vm),
         live=live,
-        strategy_source=source,
+        strategy_source=strategy.source,
         notes=tuple(notes),
-        warnings=tuple(warnings),
-        refresh=tuple(to_create),
+        warnings=strategy.warnings,
+        refresh=to_create,
     )
 
 
@@ -321,20 +461,20 @@ def names_already(vm: dict[str, Any], key: str, name: str, kind: str) -> bool:
         return False
 
 
-def _with_pins(vm: dict[str, Any], to_create: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+def _with_pins(vm: dict[str, Any], to_create: tuple[PlannedRevision, ...]) -> dict[str, Any]:
     from ..instancetype.expand._tree import clone
 
     pinned: dict[str, Any] = clone(vm)
-    for key, revision in to_create:
-        pinned["spec"][key]["revisionName"] = revision["metadata"]["name"]
+    for planned in to_create:
+        pinned["spec"][planned.key]["revisionName"] = planned.revision["metadata"]["name"]
     return pinned
 
 
 def _with_revisions(
-    fetch: Callable[[str, str, str], Any], to_create: list[tuple[str, dict[str, Any]]]
+    fetch: Callable[[str, str, str], Any], to_create: tuple[PlannedRevision, ...]
 ) -> Callable[[str, str, str], Any]:
     """``fetch`` that also answers the ControllerRevisions about to be created."""
-    planned = {revision["metadata"]["name"]: revision for _, revision in to_create}
+    planned = {entry.revision["metadata"]["name"]: entry.revision for entry in to_create}
 
     def lookup(kind: str, name: str, namespace: str) -> Any:
         if kind == "ControllerRevision" and name in planned:
@@ -391,9 +531,7 @@ def revision_for(vm: dict[str, Any], obj: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _refreshed(
-    vm: dict[str, Any], fetch: Callable[[str, str, str], Any]
-) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]], list[str]]:
+def _refreshed(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) -> Refreshed:
     """The VM with each matcher pinned (``revisionName``) to a new revision of its object's current generation,
     the revisions to create, and notes. A matcher whose revision already holds the current generation, or that
     infers from a volume, is left alone."""
@@ -403,7 +541,7 @@ def _refreshed(
 
     updated: dict[str, Any] = clone(vm)
     namespace = str(vm["metadata"].get("namespace") or "")
-    to_create: list[tuple[str, dict[str, Any]]] = []
+    to_create: list[PlannedRevision] = []
     notes: list[str] = []
     for key in KEYS:
         matcher = (vm.get("spec") or {}).get(key)
@@ -426,9 +564,9 @@ def _refreshed(
             notes.append(f"{key}: {revision_name} already holds generation {live_generation}")
             continue
         revision = revision_for(vm, live)
-        to_create.append((key, revision))
+        to_create.append(PlannedRevision(key, revision))
         updated["spec"][key] = {**matcher, "revisionName": revision["metadata"]["name"]}
-    return updated, to_create, notes
+    return Refreshed(updated, tuple(to_create), tuple(notes))
 
 
 # --- writing and waiting ----------------------------------------------------------------------------------------
@@ -441,7 +579,8 @@ def apply_switch(session: Session, plan: SwitchPlan) -> dict[str, Any]:
     from ..kube.resources import CONTROLLER_REVISIONS
 
     client = session.client()
-    for _, revision in plan.refresh:
+    for planned in plan.refresh:
+        revision = planned.revision
         try:
             client.create(CONTROLLER_REVISIONS, revision, plan.namespace)
         except APIError as exc:
@@ -503,8 +642,8 @@ def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None
     vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
     status = vm.get("status") or {}
     unpinned = {**vm, "spec": dict(vm.get("spec") or {})}
-    for key, revision in plan.refresh:
-        name = revision["metadata"]["name"]
+    for planned in plan.refresh:
+        key, name = planned.key, planned.revision["metadata"]["name"]
         if ((status.get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name") != name:
             return None
         matcher = dict(unpinned["spec"].get(key) or {})
@@ -568,12 +707,12 @@ def observe(
         outcome.restart_required = str(restart.get("message") or "")
     failure = conditions.get("Failure")
     if failure and failure.get("status") == "True":
-        outcome.failure = (str(failure.get("reason") or ""), str(failure.get("message") or ""))
+        outcome.failure = Failure(str(failure.get("reason") or ""), str(failure.get("message") or ""))
     if vmi is not None:
         for kind, condition in _conditions(vmi).items():
             if kind in HOTPLUG_CONDITIONS:
                 detail = str(condition.get("reason") or condition.get("message") or "")
-                outcome.vmi_conditions.append((kind, str(condition.get("status")), detail))
+                outcome.vmi_conditions.append(VMICondition(kind, str(condition.get("status")), detail))
         outcome.vmi_changes = _vmi_changes(plan, vmi)
     _compare(plan, outcome)
     return outcome
@@ -591,10 +730,10 @@ def _live_changes_visible(plan: SwitchPlan, vmi: dict[str, Any]) -> bool:
     return all(same(c.path, _vmi_value(vmi, c.path), c.new) for c in plan.live.changes if c.outcome == LIVE)
 
 
-def _vmi_changes(plan: SwitchPlan, vmi: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+def _vmi_changes(plan: SwitchPlan, vmi: dict[str, Any]) -> list[VMIChange]:
     from ..instancetype.liveupdate import LIVE
 
-    return [(c.path, c.old, _vmi_value(vmi, c.path)) for c in plan.live.changes if c.outcome == LIVE]
+    return [VMIChange(c.path, c.old, _vmi_value(vmi, c.path)) for c in plan.live.changes if c.outcome == LIVE]
 
 
 def _compare(plan: SwitchPlan, outcome: SwitchOutcome) -> None:

@@ -97,7 +97,9 @@ class State:
 def upload(session: Session, plan: spec.Plan, settings: Settings) -> State:
     """Run the whole upload in the session's namespace and return what it did (the volume created or reused,
     the bytes sent, the DataSource); raise :class:`UploadError` (with :meth:`State.report`) when it cannot
-    finish. virtctl's progress lines go to ``settings.say`` as they happen."""
+    finish. virtctl's progress lines go to ``settings.say`` as they happen. An image that cannot be read
+    fails first, before the kubeconfig is read (:func:`check_image`)."""
+    check_image(plan.image_path)
     namespace = session.namespace
     state = State(namespace, plan)
     if settings.uploadproxy_url:
@@ -239,9 +241,6 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         image.close()
 
 
-UPLOAD_API = "/apis/upload.cdi.kubevirt.io/v1beta1"
-
-
 class CDIMissing(PluginError):
     """The cluster does not run CDI: nothing can answer an upload."""
 
@@ -250,9 +249,10 @@ def require_cdi(client: Client) -> None:
     """Fail at once, before anything is created, when CDI's upload API (cdi-apiserver, through the API server's
     aggregation) is not served: without CDI no upload pod ever becomes ready and the wait would only time out."""
     from ..errors import NotFoundError
+    from ..kube.resources import UPLOAD_GROUP, UPLOAD_VERSION
 
     try:
-        client.transport.request("GET", UPLOAD_API)
+        client.api_resources(UPLOAD_GROUP, UPLOAD_VERSION)
     except NotFoundError:
         raise CDIMissing(
             "CDI is not installed: the server does not serve upload.cdi.kubevirt.io/v1beta1 (CDI's cdi-apiserver); "

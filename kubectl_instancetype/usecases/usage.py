@@ -29,6 +29,7 @@ class UsageReport:
     totals: dict[Target, Totals]
     warnings: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # kinds the cluster does not serve
+    only: Target | None = None  # the one target asked about
 
     def uses_of(self, target: Target) -> list[Use]:
         """The uses of one target."""
@@ -53,6 +54,36 @@ def _template_resource(client: Client) -> Resource | None:
     if not version:
         return None
     return Resource("template.kubevirt.io", version, "virtualmachinetemplates", "VirtualMachineTemplate", True)
+
+
+@dataclass(frozen=True)
+class UsageRequest:
+    """What ``usage`` reads: every instance type and preference in the session's namespace (``all_namespaces``:
+    in all of them) and cluster-wide, or the one ``kind``/``name`` (a ControllerRevision: who still needs it)."""
+
+    kind: str | None = None
+    name: str = ""
+    all_namespaces: bool = False
+
+
+@dataclass(frozen=True)
+class RevisionUsers:
+    """The VMs that resolve through ControllerRevision ``name``."""
+
+    name: str
+    users: list[str]
+
+
+def usage(session: Session, request: UsageRequest) -> UsageReport | RevisionUsers:
+    """``usage``: who uses which instance types and preferences, or who needs one ControllerRevision."""
+    from ..instancetype.usage import Target
+
+    if request.kind == "ControllerRevision":
+        return RevisionUsers(request.name, revision_users(session, request.name))
+    only = None
+    if request.kind:
+        only = Target(request.kind, "" if "Cluster" in request.kind else session.namespace, request.name)
+    return collect(session, None if request.all_namespaces else session.namespace, only)
 
 
 def collect(session: Session, namespace: str | None, only: Target | None = None) -> UsageReport:
@@ -209,7 +240,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
         targets = [only]
         uses = [use for use in uses if use.target == only]
     uses.sort(key=lambda use: (use.target, _USER_ORDER.get(use.user_kind, 9), use.namespace, use.user_name))
-    return UsageReport(targets, uses, domain.totals(uses), warnings, sorted(set(skipped)))
+    return UsageReport(targets, uses, domain.totals(uses), warnings, sorted(set(skipped)), only)
 
 
 _USER_ORDER = {"VirtualMachine": 0, "VirtualMachinePool": 1, "VirtualMachineTemplate": 2, "ControllerRevision": 3}

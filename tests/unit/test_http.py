@@ -76,7 +76,7 @@ def test_connection_close_and_body_until_eof(server) -> None:
     scripted = server(handler)
     transport = Transport(ClusterConfig(server=f"http://127.0.0.1:{scripted.port}"), environ={})
     assert transport.request("GET", "/") == {"a": 1}
-    assert transport._connection is not None and not transport._connection.reusable
+    assert transport.connection is not None and not transport.connection.reusable
 
 
 def test_error_statuses_carry_the_status_object(server) -> None:
@@ -209,12 +209,12 @@ def test_only_connecting_is_bounded_without_a_request_timeout(server, request_ti
         ClusterConfig(server=f"http://127.0.0.1:{scripted.port}", request_timeout=request_timeout), environ={}
     )
     assert transport.request("GET", "/") == {}
-    connection = transport._connection
-    assert connection.connect_timeout == 30.0
+    connection = transport.connection
+    assert connection is not None and connection.connect_timeout == 30.0
     if request_timeout is None:
-        assert connection.deadline is None and connection._sock.gettimeout() is None
+        assert connection.deadline is None and connection.socket_timeout is None
     else:
-        assert connection.deadline is not None and 0 < connection._sock.gettimeout() <= request_timeout
+        assert connection.deadline is not None and 0 < (connection.socket_timeout or 0) <= request_timeout
 
 
 def test_warning_headers_are_read_as_client_go_reads_them() -> None:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.instancetype import infer
-from kubectl_instancetype.usecases.inference import LabelRequest, canonical_kind, label_patch
+from kubectl_instancetype.instancetype.infer import canonical_kind
+from kubectl_instancetype.usecases.inference import LabelPatch, LabelRequest, label_patch
 
 IT, IT_KIND = infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL
 PREF, PREF_KIND = infer.PREFERENCE_LABEL, infer.PREFERENCE_KIND_LABEL
@@ -31,7 +32,7 @@ CASES = [
 
 @pytest.mark.parametrize(("current", "request_", "patch", "verb"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_label_patch(current, request_, patch, verb):
-    assert label_patch(current, request_) == (patch, verb)
+    assert label_patch(current, request_) == LabelPatch(patch, verb)
 
 
 def test_overwrite_errors_are_kubectls():
@@ -77,9 +78,9 @@ values = st.text(alphabet="abc.", min_size=1, max_size=4)
 def test_patch_applied_gives_the_request(current, instancetype, preference):
     """With --overwrite, applying the merge patch yields exactly the requested reference and keeps other labels."""
     request = LabelRequest(instancetype=instancetype, preference=preference, overwrite=True)
-    patch, verb = label_patch(current, request)
+    planned = label_patch(current, request)
     result = dict(current)
-    for key, value in patch.items():
+    for key, value in planned.labels.items():
         if value is None:
             result.pop(key, None)
         else:
@@ -89,4 +90,4 @@ def test_patch_applied_gives_the_request(current, instancetype, preference):
     if preference is not None:
         assert result[PREF] == preference and PREF_KIND not in result
     assert result.get("app") == current.get("app")
-    assert (verb == "not labeled") == (not patch)
+    assert (planned.verb == "not labeled") == (not planned.labels)

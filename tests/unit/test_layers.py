@@ -4,7 +4,10 @@
   client, the transport or the HTTP connection itself (kube.client, kube.transport, kube.http);
 - a command module of cli/ imports no other command module (what commands share lives in option modules);
 - usecases/ never prints and opens no connection: no print(), no writes to stdout/stderr, no socket, ssl,
-  http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it).
+  http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it);
+- outside kube/, the API server is asked only through the client's named methods (known paths, no discovery):
+  no ``.transport`` (``client.transport.request(...)``), no private attribute of another object, no private
+  name imported from kube/.
 
 Imports are read from the source (lazy and TYPE_CHECKING ones included), as tests/unit/test_import_graph.py
 reads them.
@@ -99,6 +102,34 @@ def _usecase_check(name: str, path: Path) -> list[str]:
     return problems
 
 
+# NamedTuple's public API is spelled with an underscore
+PUBLIC_UNDERSCORED = {"_replace", "_fields", "_asdict", "_make"}
+# the package's folders other than kube/ (and oci/, the OCI registry's own connection)
+OUTSIDE_KUBE = ("cli", "usecases", "output", "instancetype", "golang", "catalog")
+
+
+def _private_access_check(name: str, path: Path) -> list[str]:
+    problems = []
+    for module, _, line in _imports(name, path):
+        # `from ..kube.client import _x` is read as the module kube.client._x too
+        parts = module.split(".")
+        if parts[:2] == [ROOT, "kube"] and any(p.startswith("_") and not p.startswith("__") for p in parts[2:]):
+            problems.append(f"imports the private {module} (line {line}): add a public name to kube/")
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Attribute):
+            continue
+        if node.attr == "transport":
+            problems.append(f"reaches {ast.unparse(node)} (line {node.lineno}): add a named method to kube/client.py")
+        elif (
+            node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and node.attr not in PUBLIC_UNDERSCORED
+            and ast.unparse(node.value) not in ("self", "cls")
+        ):
+            problems.append(f"reaches the private {ast.unparse(node)} (line {node.lineno})")
+    return problems
+
+
 def test_the_contract_reads_the_modules() -> None:
     # the checks see what they must: a command module that is known to import options, and use cases
     assert "kubectl_instancetype.cli.version" in COMMAND_MODULES
@@ -125,6 +156,97 @@ def test_the_checks_catch_violations(tmp_path: Path) -> None:
         f"imports {ROOT}.kube.client",
         f"imports the command module {ROOT}.cli.list",
     ]
+
+
+def test_the_private_access_check_catches_violations(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from ..kube.client import _helper\n\n"
+        "def f(client, query):\n"
+        "    client.transport.request('GET', '/apis/x')\n"
+        "    client._connection.close()\n"
+        "    return query._replace(what='x'), self._own\n"
+    )
+    problems = _private_access_check(f"{ROOT}.usecases.bad", bad)
+    assert [p.split(" (line")[0] for p in problems] == [
+        f"imports the private {ROOT}.kube.client._helper",
+        "reaches client.transport",
+        "reaches the private client._connection",
+    ]
+
+
+def test_only_kube_reaches_the_transport_and_private_attributes() -> None:
+    problems = []
+    for folder in OUTSIDE_KUBE:
+        problems += _violations(folder, _private_access_check)
+    assert problems == []
+
+
+# list's --watch is its own mode (kubectl get's too): a list, then events read lazily, with a result of its own;
+# catalog_list.py holds two commands (catalog list, catalog show)
+ONE_USE_CASE_EXCEPTIONS = {
+    f"{ROOT}.cli.list": {"list_cluster", "watch_cluster"},
+    f"{ROOT}.cli.catalog_list": {"list_catalog", "catalog_objects_named"},
+}
+# what runs before the command: flag checks may use the use cases' pure parsers and request types
+NOT_RUNNING = ("register", "validate", "warnings")
+
+
+def _use_cases_called(path: Path) -> set[str]:
+    """The use-case functions a command module calls while it runs: lowercase names imported from usecases/
+    (``infer.read_vm`` for a module imported whole), outside register/validate; request and result classes do
+    not count."""
+    tree = ast.parse(path.read_text(), str(path))
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in NOT_RUNNING
+        for inner in ast.walk(node)
+    }
+    used: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped or not isinstance(node, ast.ImportFrom):
+            continue
+        module = node.module or ""
+        if module == "usecases":  # `from ..usecases import infer`: a use-case module
+            modules |= {alias.asname or alias.name for alias in node.names}
+        elif module.startswith("usecases"):
+            used |= {alias.asname or alias.name for alias in node.names if alias.name[:1].islower()}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr[:1].islower()
+        ):
+            used.add(f"{node.value.id}.{node.attr}")
+    return used
+
+
+def test_each_command_calls_one_use_case() -> None:
+    problems = []
+    for name, path in _modules("cli").items():
+        used = _use_cases_called(path) if name in COMMAND_MODULES else set()
+        if len(used) > 1 and used != ONE_USE_CASE_EXCEPTIONS.get(name):
+            problems.append(f"{name} calls {', '.join(sorted(used))}: compose them in one use case")
+    assert problems == []
+
+
+def test_the_one_use_case_check_reads_imports(tmp_path: Path) -> None:
+    command = tmp_path / "command.py"
+    command.write_text(
+        "class Options:\n"
+        "    def validate(self):\n"
+        "        from ..usecases.recommend import parse_preference_reference\n"
+        "def run(env, opts, session):\n"
+        "    from ..usecases.converting import ConvertRequest, convert_file\n"
+        "    from ..usecases import infer\n"
+        "    infer.read_vm(opts.filename)\n"
+        "def _report(env):\n"
+        "    from ..usecases.inference import dropped_warnings\n"
+    )
+    assert _use_cases_called(command) == {"convert_file", "infer.read_vm", "dropped_warnings"}
 
 
 def test_cli_reaches_the_cluster_only_through_the_session() -> None:
