@@ -22,6 +22,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -87,6 +88,78 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP reached a process that holds a running plane.
+
+    The plane's processes run in their own sessions (a Ctrl-C in the terminal is not theirs), so a signal that ended
+    this process at once would leave them running, orphaned. Raised in the main thread instead, it unwinds the
+    ``with ControlPlane()`` blocks and ``finally`` clauses, which stop the planes. A KeyboardInterrupt, not a
+    SystemExit: pytest ends the session on it (running its fixtures' teardown), where a SystemExit inside a test
+    would only fail that test and the run would go on.
+    """
+
+
+# The planes started by this process and not yet stopped, the handlers ours replaced (restored when the last plane
+# stops), the signals received and whether Terminated was raised for them.
+_RUNNING: list[ControlPlane] = []
+_REPLACED: dict[int, object] = {}
+_RECEIVED: list[int] = []
+_TERMINATED: list[bool] = []
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _on_stop_signal(signum: int, frame: object) -> None:
+    _RECEIVED.append(signum)
+    _TERMINATED.append(True)
+    for number in _REPLACED:  # once: a second signal must not cut the stops short
+        signal.signal(number, _defer_signal)
+    raise Terminated(f"{signal.Signals(signum).name}: stopping the local plane")
+
+
+def _defer_signal(signum: int, frame: object) -> None:
+    _RECEIVED.append(signum)
+
+
+def _hold_signals(plane: ControlPlane) -> None:
+    """Route SIGTERM/SIGHUP to :class:`Terminated` while ``plane`` runs (main thread only; a handler someone else
+    installed is left alone)."""
+    _RUNNING.append(plane)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in STOP_SIGNALS:
+        if number not in _REPLACED and signal.getsignal(number) is signal.SIG_DFL:
+            _REPLACED[number] = signal.signal(number, _on_stop_signal)
+
+
+def _release_signals(plane: ControlPlane, stopped: bool) -> None:
+    """While ``plane`` stops, SIGTERM/SIGHUP wait (a stop cut short would orphan what it had not stopped yet). Once
+    it has stopped, the previous handlers are back when no other plane of this process runs, and a signal that
+    arrived during the stop raises :class:`Terminated` now (unless one is already unwinding)."""
+    if stopped and plane in _RUNNING:
+        _RUNNING.remove(plane)
+    if threading.current_thread() is not threading.main_thread() or not _REPLACED:
+        return
+    if not stopped:
+        for number in _REPLACED:
+            signal.signal(number, _defer_signal)
+        return
+    raise_now = bool(_RECEIVED) and not _TERMINATED
+    if raise_now:
+        _TERMINATED.append(True)
+    received = _RECEIVED[0] if _RECEIVED else 0
+    for number, previous in list(_REPLACED.items()):
+        if not _RUNNING:
+            signal.signal(number, previous)  # type: ignore[arg-type]
+            del _REPLACED[number]
+        elif not _TERMINATED:
+            signal.signal(number, _on_stop_signal)
+    if not _RUNNING:
+        _RECEIVED.clear()
+        _TERMINATED.clear()
+    if raise_now:
+        raise Terminated(f"{signal.Signals(received).name}: the local plane was stopped")
 
 
 def _service_account_key(path: Path) -> None:
@@ -162,6 +235,7 @@ class ControlPlane:
             if built:
                 built.result()
         self.timings["build"] = time.monotonic() - began
+        _hold_signals(self)
         try:
             self._start_processes()
             self._wait_ready()
@@ -505,6 +579,7 @@ class ControlPlane:
     def stop(self) -> None:
         """Unregister KubeVirt's webhooks and APIServices, then SIGTERM every process (etcd last), SIGKILL what
         does not stop, and remove the workdir (unless kept)."""
+        _release_signals(self, stopped=False)
         if self.components is not None:
             self.components.unregister()
         first = [name for name in self.processes if name != "etcd"]
@@ -512,6 +587,7 @@ class ControlPlane:
         self._terminate(["etcd"])
         if self.workdir and not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        _release_signals(self, stopped=True)
 
     def _terminate(self, names: list[str], timeout: float = 15.0) -> None:
         running = []
