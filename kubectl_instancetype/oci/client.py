@@ -92,7 +92,7 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
         ) from None
     if len(raw) > MAX_AUTH_FILE:
         raise RegistryError(f"reading the registry credentials in {path}: larger than {MAX_AUTH_FILE >> 20} MiB")
-    document = _json(raw, f"reading the registry credentials in {path}")
+    document = _json(raw, f"reading the registry credentials in {path}", "the file")
     auths = document.get("auths") if isinstance(document, dict) else None
     if not isinstance(auths, dict):
         return None
@@ -418,20 +418,20 @@ def _depth_ok(text: str) -> bool:
     return True
 
 
-def _json(body: bytes, what: str) -> Any:
-    """The JSON document in ``body``; one sentence naming ``what`` when it is not UTF-8, not JSON, nested deeper
-    than :data:`MAX_JSON_DEPTH` or holds a number Python will not read."""
+def _json(body: bytes, what: str, holder: str = "the answer") -> Any:
+    """The JSON document in ``body``; one sentence naming ``what`` (and ``holder``: the answer, the file) when it
+    is not UTF-8, not JSON, nested deeper than :data:`MAX_JSON_DEPTH` or holds a number Python will not read."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RegistryError(f"{what}: the answer is not UTF-8 text (byte {exc.start}), so not JSON") from None
+        raise RegistryError(f"{what}: {holder} is not UTF-8 text (byte {exc.start}), so not JSON") from None
     if not _depth_ok(text):
-        raise RegistryError(f"{what}: the answer nests deeper than {MAX_JSON_DEPTH} levels")
+        raise RegistryError(f"{what}: {holder} nests deeper than {MAX_JSON_DEPTH} levels")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
         where = f" at byte {exc.pos}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise RegistryError(f"{what}: the answer is not JSON{where}") from None
+        raise RegistryError(f"{what}: {holder} is not JSON{where}") from None
 
 
 def _describe(response: Any) -> str:

@@ -17,9 +17,15 @@ class _Page:
         self.lines: list[str] = []
 
     def add(self, level: int, key: str, value: Any = "") -> None:
-        """``key:\\tvalue`` at ``level`` (kubectl's PrefixWriter); a multi-line value continues under it."""
+        """``key:\\tvalue`` at ``level`` (kubectl's PrefixWriter); a multi-line value continues under it.
+
+        Every line is escaped (output/terminal.escape), as kubectl's PrefixWriter writes through
+        ``printers.WriteEscaped``: a name, label or annotation from the cluster never reaches the terminal as
+        control characters (a tab in a value is shown as ``\\t`` and cannot shift the columns)."""
+        from .terminal import escape
+
         text = str(value)
-        first, *rest = text.split("\n") if text else [""]
+        first, *rest = [escape(line) for line in text.split("\n")] if text else [""]
         if key and not text:  # a section heading (kubectl: "Resources:" alone)
             self.lines.append("  " * level + f"{key}:")
             return

@@ -29,7 +29,8 @@ def hostile(plain_plane):
         {
             "apiVersion": "instancetype.kubevirt.io/v1beta1",
             "kind": "VirtualMachinePreference",
-            "metadata": {"name": "hostile", "namespace": NAMESPACE},
+            # the API server validates names and labels, not annotation values nor this field
+            "metadata": {"name": "hostile", "namespace": NAMESPACE, "annotations": {"note": HOSTILE}},
             "spec": {"preferredArchitecture": HOSTILE},
         },
         _vm("arch", {"name": "u1.nano"}, {"name": "hostile", "kind": "VirtualMachinePreference"}),
@@ -59,24 +60,30 @@ def _vm(name: str, instancetype: dict, preference: dict | None) -> dict:
     }
 
 
+def _case(args: list[str], forms: list[str]):
+    return pytest.param(args, forms, id=" ".join(args[:3]))
+
+
 @pytest.mark.parametrize(
-    "args",
+    ("args", "forms"),
     [
-        ["list", "preferences", "--namespaced", "-o", "wide"],
-        ["expand", "vm/arch", "--explain"],
-        ["expand", "vm/arch", "--diff"],
-        ["expand", "vm/named"],
-        ["infer", "vm/named"],
-        ["infer", "vm/named", "-o", "wide", "--explain"],
-        ["revisions", "vm/pinned"],
-        ["revisions", "vm/named"],
-        ["switch", "vm/named", "--instancetype", "u1.small", "--dry-run", "--skip-checks"],
+        # a table cell: kubectl's escape; a message quoting a name: Go's %q; a YAML document: YAML's escapes
+        _case(["list", "preferences", "--namespaced", "-o", "wide"], [SHOWN]),
+        _case(["expand", "vm/arch", "--explain"], [SHOWN]),
+        _case(["expand", "vm/arch", "--diff"], [YAML_SHOWN]),
+        _case(["expand", "vm/named"], [GO_SHOWN]),
+        _case(["infer", "vm/named"], [SHOWN]),
+        _case(["infer", "vm/named", "-o", "wide", "--explain"], [SHOWN]),
+        _case(["revisions", "vm/pinned"], [SHOWN, GO_SHOWN]),
+        _case(["revisions", "vm/named"], [SHOWN, GO_SHOWN]),
+        _case(["switch", "vm/named", "--instancetype", "u1.small", "--dry-run", "--skip-checks"], [GO_SHOWN]),
+        _case(["describe", "vmp/hostile"], [SHOWN]),
     ],
-    ids=lambda args: " ".join(args[:3]),
 )
-def test_control_characters_from_the_cluster_are_escaped(plain_cli, hostile, args) -> None:
+def test_control_characters_from_the_cluster_are_escaped(plain_cli, hostile, args, forms) -> None:
     cli = plain_cli
     result = cli(*args, "-n", NAMESPACE)
     printed = result.stdout + result.stderr
     assert not CONTROL.search(printed), repr(printed)
-    assert SHOWN in printed or YAML_SHOWN in printed or GO_SHOWN in printed, repr(printed)
+    for form in forms:
+        assert form in printed, repr(printed)

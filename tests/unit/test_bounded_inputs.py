@@ -148,7 +148,7 @@ def test_oversized_registry_credentials_and_token_files_are_refused(tmp_path: Pa
         environ={"HOME": str(tmp_path), "REGISTRY_AUTH_FILE": str(auth)},
     )
     assert result.stderr == (
-        f"error: reading the registry credentials in {auth}: the answer is not UTF-8 text (byte 10), so not JSON\n"
+        f"error: reading the registry credentials in {auth}: the file is not UTF-8 text (byte 10), so not JSON\n"
     )
 
 
