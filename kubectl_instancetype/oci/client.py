@@ -115,7 +115,10 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
 def _split(url: str) -> tuple[str, str, int, str]:
     from ..kube.transport import split_url
 
-    scheme, host, port, path = split_url(url.split("?", 1)[0])
+    try:
+        scheme, host, port, path = split_url(url.split("?", 1)[0])
+    except PluginError as exc:  # the API server's "Unable to connect to the server: ..." is not about a registry
+        raise RegistryError(f"GET {_redacted(url)}: {exc.message}") from None
     query = url.split("?", 1)[1] if "?" in url else ""
     return scheme, host, port, (path or "/") + (f"?{query}" if query else "")
 

@@ -141,6 +141,10 @@ def check_proxy_url(url: str) -> str:
     if parsed.scheme not in ("http", "https"):
         target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
         raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
+    if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):
+        # Go's dialer refuses it at the first request; here before the volume exists
+        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        raise UsageError(f"Post {go_quote(target)}: dial tcp: address {parsed.port}: invalid port")
     return full
 
 
