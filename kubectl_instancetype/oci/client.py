@@ -229,7 +229,9 @@ class Registry:
             if accept:
                 headers["Accept"] = accept
             same_host = _split(url)[1:3] == _split(f"{self.scheme}://{self.reference.api_host}/")[1:3]
-            if self.authorization and same_host:
+            # Go's http.Client forwards Authorization on a redirect to the same host whatever the scheme; a
+            # redirect from HTTPS to plain HTTP must not carry the credentials in clear text (unless insecure)
+            if self.authorization and same_host and (url.startswith("https://") or self.insecure):
                 headers["Authorization"] = self.authorization
             response = self._send(url, headers)
             if response.status == 401 and same_host and not self.authorization:
