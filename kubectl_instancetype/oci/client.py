@@ -450,4 +450,6 @@ def _describe(response: Any) -> str:
     if not isinstance(errors, list):
         errors = []
     details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
-    return f"{text}: {'; '.join(details)}" if details else text
+    # the registry's text on the one error line: its line breaks shown as \n (stderr escapes every other control)
+    shown = "; ".join(details).replace("\r\n", "\n").replace("\n", "\\n")
+    return f"{text}: {shown}" if details else text

@@ -261,7 +261,7 @@ def test_an_insecure_registry_without_tls_is_read_over_plain_http(registry) -> N
 
 
 def test_registry_error_text_is_escaped(registry) -> None:
-    body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b"}]}).encode()
+    body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b\nsecond\r\nthird"}]}).encode()
     registry.routes["/v2/r/manifests/t"] = send("403 Forbidden", body)
     line = one_line(infer(f"{registry.host}/r:t"))
-    assert "DENIED: no^[[2J\\u009b" in line
+    assert "DENIED: no^[[2J\\u009b\\nsecond\\nthird" in line
