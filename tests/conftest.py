@@ -11,9 +11,7 @@ import os
 import platform
 import re
 import shlex
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -140,16 +138,14 @@ def control_plane(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ControlP
     """The session's plane: etcd, kube-apiserver, kube-controller-manager, KubeVirt's virt-api and virt-controller
     and CDI's cdi-apiserver (default KubeVirt version: $KUBEVIRT_VERSION or hack/kubevirt/KUBEVIRT_VERSION), with
     KubeVirt's and CDI's CRDs and the embedded catalog (cluster + namespace "catalog")."""
-    # SIGTERM (a CI timeout, a killed run) must still stop every process: turn it into SystemExit so that the
-    # finally below runs.
-    previous = signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # SIGTERM (a CI timeout, a killed run) still stops every process: the harness turns it into an interrupt
+    # (hack.localcluster.controlplane.Terminated) and pytest's teardown runs the finally below.
     plane = _start_plane(tmp_path_factory, "controlplane")
     try:
         plane.load_catalog(namespaces=(CATALOG_NAMESPACE,))
         yield plane
     finally:
         plane.stop()
-        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture(scope="session")
@@ -749,7 +745,7 @@ def dv_volume(name: str) -> dict:
     return {"name": "disk", "dataVolume": {"name": name}}
 
 
-# upload: the CDI double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
+# upload: the CDI upload data path double (module-scoped), its scripted behaviour reset per test, a 3 MiB image
 UPLOAD_NAMESPACE = "upload-tests"
 
 
@@ -758,7 +754,8 @@ _upload_names = itertools.count()
 
 @pytest.fixture(scope="module")
 def cdi_upload(control_plane, tmp_path_factory):
-    """CDI's upload API, proxy and controller played by tests/doubles/cdi_upload.py on the real control plane."""
+    """CDI's upload data path (proxy, upload server, what CDI's controller does) played by tests/doubles/cdi_upload.py
+    on the real control plane; the tokens are the real cdi-apiserver's."""
     from tests.doubles.cdi_upload import CdiUploadDouble
 
     control_plane.ensure_namespace(UPLOAD_NAMESPACE)

@@ -37,13 +37,46 @@ def _alive(pid: int, binary: str) -> bool:
         return False
 
 
+def _read_state() -> dict | None:
+    """``.cluster/state.json`` as far as it can be read, or None when there is none.
+
+    The file may come from an older version of this module (no ``ca_file``, ``registered``, ``kubevirt``...) or be
+    damaged: every key is optional to its readers, and an unreadable file reads as a state with nothing recorded.
+    """
+    try:
+        text = STATE_FILE.read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return {}
+    try:
+        state = json.loads(text)
+    except ValueError:
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def _pids(state: dict) -> dict[str, int]:
+    """The recorded processes, binary name -> PID (entries that are not one are skipped)."""
+    pids = state.get("pids")
+    if not isinstance(pids, dict):
+        return {}
+    return {name: pid for name, pid in pids.items() if isinstance(name, str) and isinstance(pid, int) and pid > 0}
+
+
+def _running(state: dict) -> bool:
+    """True when the recorded plane runs: every recorded process is alive (and something was recorded)."""
+    pids = _pids(state)
+    return bool(pids) and all(_alive(pid, name) for name, pid in pids.items())
+
+
 def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str) -> int:
     """Start the plane unless it runs already; print the kubeconfig path."""
-    if STATE_FILE.exists():
-        state = json.loads(STATE_FILE.read_text())
+    state = _read_state()
+    if state is not None:
         wanted = (not bare, kubevirt_version)
         running = (state.get("kubevirt", False), state.get("kubevirt_version"))
-        if all(_alive(pid, name) for name, pid in state["pids"].items()) and wanted == running:
+        if _running(state) and wanted == running and state.get("kubeconfig"):
             print(state["kubeconfig"])
             return 0
         down(quiet=True)
@@ -95,19 +128,32 @@ def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: 
 
 
 def _unregister(state: dict) -> None:
-    """Delete the recorded webhook configurations and APIServices with the admin token."""
+    """Delete the recorded webhook configurations and APIServices with the admin token.
+
+    A state written before KubeVirt ran in the plane records none (and no ``ca_file``); the server and the CA then
+    come from the recorded kubeconfig, as kubectl would read them.
+    """
     import yaml
 
+    registered = state.get("registered") or []
+    if not registered:
+        return
     try:
         config = yaml.safe_load(Path(state["kubeconfig"]).read_text())
         token = config["users"][0]["user"]["token"]
-    except (OSError, KeyError, IndexError, TypeError):
+        cluster = config["clusters"][0]["cluster"]
+    except (OSError, KeyError, IndexError, TypeError, yaml.YAMLError):
         return
-    context = ssl.create_default_context(cafile=state["ca_file"])
-    for path in state.get("registered", []):
-        request = urllib.request.Request(
-            state["server"] + path, method="DELETE", headers={"Authorization": f"Bearer {token}"}
-        )
+    server = state.get("server") or cluster.get("server")
+    ca_file = state.get("ca_file") or cluster.get("certificate-authority")
+    if not server or not ca_file:
+        return
+    try:
+        context = ssl.create_default_context(cafile=ca_file)
+    except OSError:
+        return  # the CA is gone with the plane's files: nothing can be deleted securely
+    for path in registered:
+        request = urllib.request.Request(server + path, method="DELETE", headers={"Authorization": f"Bearer {token}"})
         try:
             urllib.request.urlopen(request, context=context, timeout=5).close()
         except (OSError, urllib.error.URLError):
@@ -116,17 +162,20 @@ def _unregister(state: dict) -> None:
 
 def down(quiet: bool = False) -> int:
     """Unregister KubeVirt's and CDI's APIs, stop the recorded processes (etcd last), and remove the state."""
-    if not STATE_FILE.exists():
+    state = _read_state()
+    if state is None:
         if not quiet:
             print("no local control plane is running", file=sys.stderr)
         return 0
-    state = json.loads(STATE_FILE.read_text())
-    if state["pids"].get("kube-apiserver") and _alive(state["pids"]["kube-apiserver"], "kube-apiserver"):
+    pids = _pids(state)
+    if pids.get("kube-apiserver") and _alive(pids["kube-apiserver"], "kube-apiserver"):
         _unregister(state)
-    for group in (STOP_ORDER[:-1], STOP_ORDER[-1:]):
+    # the known processes in their order, then any other recorded one (a newer component), etcd last
+    first = list(STOP_ORDER[:-1]) + sorted(set(pids) - set(STOP_ORDER))
+    for group in (first, STOP_ORDER[-1:]):
         stopping = []
         for name in group:
-            pid = state["pids"].get(name)
+            pid = pids.get(name)
             if pid and _alive(pid, name):
                 os.kill(pid, signal.SIGTERM)
                 stopping.append((pid, name))
@@ -144,11 +193,10 @@ def down(quiet: bool = False) -> int:
 
 def status() -> int:
     """Print the kubeconfig path when the plane runs; exit 1 otherwise."""
-    if STATE_FILE.exists():
-        state = json.loads(STATE_FILE.read_text())
-        if all(_alive(pid, name) for name, pid in state["pids"].items()):
-            print(state["kubeconfig"])
-            return 0
+    state = _read_state()
+    if state and _running(state) and state.get("kubeconfig"):
+        print(state["kubeconfig"])
+        return 0
     print("not running", file=sys.stderr)
     return 1
 

@@ -22,6 +22,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -87,6 +88,83 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP reached a process that holds a running plane.
+
+    The plane's processes run in their own sessions (a Ctrl-C in the terminal is not theirs), so a signal that ended
+    this process at once would leave them running, orphaned. Raised in the main thread instead, it unwinds the
+    ``with ControlPlane()`` blocks and ``finally`` clauses, which stop the planes. A KeyboardInterrupt, not a
+    SystemExit: pytest ends the session on it (running its fixtures' teardown), where a SystemExit inside a test
+    would only fail that test and the run would go on.
+    """
+
+
+class StopSignals:
+    """SIGTERM and SIGHUP for the planes one process holds: :class:`Terminated` while a plane runs, deferred while
+    one stops (a stop cut short would orphan what it had not stopped yet), the previous handlers back when the last
+    plane has stopped. Only at work in the main thread, and only over handlers at their defaults (a handler someone
+    else installed is left alone). One instance per process (:data:`STOP_SIGNALS`)."""
+
+    def __init__(self, numbers: tuple[int, ...] = (signal.SIGTERM, signal.SIGHUP)) -> None:
+        self.numbers = numbers
+        self.running: list[object] = []  # the planes started and not yet stopped
+        self.replaced: dict[int, object] = {}  # signal -> the handler ours replaced
+        self.received: list[int] = []  # signals received until the last plane stopped
+        self.terminated = False  # Terminated was raised for them
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        """The handler while planes run: raise :class:`Terminated` once, then defer."""
+        self.received.append(signum)
+        self.terminated = True
+        for number in self.replaced:
+            signal.signal(number, self.defer)
+        raise Terminated(f"{signal.Signals(signum).name}: stopping the local plane")
+
+    def defer(self, signum: int, frame: object) -> None:
+        """The handler while planes stop, or unwind after a first signal: remember the signal."""
+        self.received.append(signum)
+
+    def hold(self, plane: object) -> None:
+        """``plane`` runs from now on."""
+        self.running.append(plane)
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for number in self.numbers:
+            if number not in self.replaced and signal.getsignal(number) is signal.SIG_DFL:
+                self.replaced[number] = signal.signal(number, self.on_signal)
+
+    def stopping(self, plane: object) -> None:
+        """``plane`` is being stopped: signals wait."""
+        if threading.current_thread() is threading.main_thread():
+            for number in self.replaced:
+                signal.signal(number, self.defer)
+
+    def stopped(self, plane: object) -> None:
+        """``plane`` has stopped: a signal that arrived during its stop raises :class:`Terminated` now (unless one
+        is already unwinding); with no plane left, the previous handlers are back."""
+        if plane in self.running:
+            self.running.remove(plane)
+        if threading.current_thread() is not threading.main_thread() or not self.replaced:
+            return
+        raise_now = bool(self.received) and not self.terminated
+        self.terminated = self.terminated or raise_now
+        first = self.received[0] if self.received else 0
+        for number, previous in list(self.replaced.items()):
+            if not self.running:
+                signal.signal(number, previous)  # type: ignore[arg-type]
+                del self.replaced[number]
+            elif not self.terminated:
+                signal.signal(number, self.on_signal)
+        if not self.running:
+            self.received.clear()
+            self.terminated = False
+        if raise_now:
+            raise Terminated(f"{signal.Signals(first).name}: the local plane was stopped")
+
+
+STOP_SIGNALS = StopSignals()
 
 
 def _service_account_key(path: Path) -> None:
@@ -162,6 +240,7 @@ class ControlPlane:
             if built:
                 built.result()
         self.timings["build"] = time.monotonic() - began
+        STOP_SIGNALS.hold(self)
         try:
             self._start_processes()
             self._wait_ready()
@@ -505,6 +584,7 @@ class ControlPlane:
     def stop(self) -> None:
         """Unregister KubeVirt's webhooks and APIServices, then SIGTERM every process (etcd last), SIGKILL what
         does not stop, and remove the workdir (unless kept)."""
+        STOP_SIGNALS.stopping(self)
         if self.components is not None:
             self.components.unregister()
         first = [name for name in self.processes if name != "etcd"]
@@ -512,6 +592,7 @@ class ControlPlane:
         self._terminate(["etcd"])
         if self.workdir and not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
+        STOP_SIGNALS.stopped(self)
 
     def _terminate(self, names: list[str], timeout: float = 15.0) -> None:
         running = []

@@ -324,17 +324,50 @@ def _plain_ok(text: str) -> bool:
     return len(text) < 70 and _SIMPLE.fullmatch(text) is not None and string_style(text) is None
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _quoted_ok(text: str) -> bool:
+    """True when ``text`` is written double-quoted and as it is (``"true"``, ``"1"``): a simple text that would
+    read back as something else, with no character to escape and no space to fold at."""
+    return len(text) < 70 and _SIMPLE.fullmatch(text) is not None and string_style(text) == '"'
+
+
+# A multi-line text the direct writer puts in a literal block (``|``) as the emitter does: printable ASCII lines,
+# the first not indented (that needs an indentation indicator), no space before a line break (the emitter then
+# double-quotes it), at most one final line break (more ends the block "|+", open-ended).
+_LITERAL = re.compile(r"[!-~][ -~]*(?:\n[ -~]*)+")
+
+
+def _literal(text: str, indent: int) -> str:
+    """``text`` as a literal block scalar whose lines are indented ``indent`` spaces (the header, ``|`` or ``|-``,
+    then the lines; no final line break)."""
+    if _LITERAL.fullmatch(text) is None or " \n" in text or text.endswith((" ", "\n\n")):
+        raise _NotSimple
+    pad = " " * indent
+    body = text[:-1] if text.endswith("\n") else text
+    lines = "\n".join(pad + line if line else "" for line in body.split("\n"))
+    return ("|\n" if body is not text else "|-\n") + lines
+
+
 @functools.lru_cache(maxsize=1 << 12)
-def _key_order(keys: tuple[str, ...]) -> list[str]:
-    """go-yaml's order of a map's keys (cached: objects of one kind share their key sets)."""
-    return sorted(keys, key=_GoKey)
+def _key_order(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+    """go-yaml's order of a map's keys, each with its text as written before the ``:`` (cached: objects of one
+    kind share their key sets). :class:`_NotSimple` for a key that is not a simple string."""
+    if any(type(key) is not str for key in keys):
+        raise _NotSimple
+    return [(key, _simple_scalar(key)) for key in (sorted(keys, key=_GoKey) if len(keys) > 1 else keys)]
 
 
-def _simple_scalar(value: Any) -> str:
+def _simple_scalar(value: Any, indent: int = -1) -> str:
+    """``value`` as the direct writer writes it after ``key: `` or ``- `` (``indent``: where a literal block's lines
+    go; -1 where none may be written, for keys)."""
     kind = type(value)
     if kind is str:
         if _plain_ok(value):
             return str(value)
+        if _quoted_ok(value):
+            return f'"{value}"'
+        if indent >= 0 and "\n" in value:
+            return _literal(value, indent)
         raise _NotSimple
     if kind is bool:
         return "true" if value else "false"
@@ -348,28 +381,28 @@ def _simple_scalar(value: Any) -> str:
 def _fast_map(data: dict[str, Any], indent: int, out: list[str], first_prefix: str = "") -> None:
     pad = " " * indent
     prefix = first_prefix
-    keys = tuple(data)
-    if any(type(key) is not str for key in keys):
-        raise _NotSimple
-    for key in _key_order(keys) if len(keys) > 1 else keys:
+    append = out.append
+    for key, text in _key_order(tuple(data)):
         value = data[key]
-        head = (prefix or pad) + _simple_scalar(key) + ":"
+        head = f"{prefix or pad}{text}:"
         prefix = ""
         kind = type(value)
-        if kind is dict:
+        if kind is str and _plain_ok(value):
+            append(f"{head} {value}\n")
+        elif kind is dict:
             if value:
-                out.append(head + "\n")
+                append(head + "\n")
                 _fast_map(value, indent + 2, out)
             else:
-                out.append(head + " {}\n")
+                append(head + " {}\n")
         elif kind is list:
             if value:
-                out.append(head + "\n")
+                append(head + "\n")
                 _fast_list(value, indent, out)
             else:
-                out.append(head + " []\n")
+                append(head + " []\n")
         else:
-            out.append(f"{head} {_simple_scalar(value)}\n")
+            append(f"{head} {_simple_scalar(value, indent + 2)}\n")
 
 
 def _fast_list(items: list[Any], indent: int, out: list[str]) -> None:
@@ -384,7 +417,7 @@ def _fast_list(items: list[Any], indent: int, out: list[str]) -> None:
         elif kind is list:
             raise _NotSimple  # a list in a list: rare, left to the emitter
         else:
-            out.append(f"{pad}- {_simple_scalar(item)}\n")
+            out.append(f"{pad}- {_simple_scalar(item, indent + 2)}\n")
 
 
 def _fast_dump(obj: Any) -> str | None:

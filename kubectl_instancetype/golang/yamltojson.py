@@ -22,6 +22,7 @@ Errors carry go-yaml's words: ``yaml: line N: did not find expected node content
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import re
 from collections.abc import Iterator
@@ -48,9 +49,10 @@ class YAMLError(ValueError):
     ``path`` is where in the document the value is (``spec.cpu.guest``, ``items[3]``), when the problem is a value.
     """
 
-    def __init__(self, message: str, path: str = ""):
+    def __init__(self, message: str, path: str = "", sealed: bool = False):
         super().__init__(message)
         self.path = path
+        self.sealed = sealed  # the path is final: enclosing maps and lists add nothing to it
 
 
 # go-yaml's bound on alias expansion (yaml.v2 decode.go allowedAliasRatio): once more than 1,000 nodes were
@@ -76,11 +78,12 @@ def check_aliasing(root: Any) -> None:
     import yaml
 
     sizes: dict[int, int] = {}
+    entered: set[int] = set()  # nodes whose children are being sized: met again, a node contains itself
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         key = id(node)
-        if key in sizes:
+        if key in sizes or (not children_done and key in entered):
             continue
         if isinstance(node, yaml.SequenceNode):
             children = node.value
@@ -93,8 +96,9 @@ def check_aliasing(root: Any) -> None:
             # a child still unsized is an ancestor (a recursive anchor): the converter refuses that itself
             sizes[key] = 1 + sum(sizes.get(id(child), 0) for child in children)
         else:
+            entered.add(key)
             stack.append((node, True))
-            stack.extend((child, False) for child in children if id(child) not in sizes)
+            stack.extend((child, False) for child in children if id(child) not in sizes and id(child) not in entered)
     decoded = sizes.get(id(root), 1)
     through_aliases = decoded - len(sizes)
     if through_aliases > 100 and decoded > 1000 and through_aliases / decoded > _allowed_alias_ratio(decoded):
@@ -103,6 +107,10 @@ def check_aliasing(root: Any) -> None:
 
 def iter_documents(text: str) -> Iterator[str]:
     """:func:`split_documents` one document at a time."""
+    if "---" not in text:  # one document (a large List): no need to cut it into lines and join them again
+        if text:
+            yield text
+        return
     current: list[str] = []
     for line in text.splitlines(keepends=True):
         if line.startswith("---") and not line[3:].strip():
@@ -231,7 +239,7 @@ def _json_key(key: Any) -> str:
     if isinstance(key, float):
         return _float32_key(key)
     shown = "<nil>" if key is None else type(key).__name__
-    raise YAMLError(f"unsupported map key of type: {shown}, key: {shown}")
+    raise YAMLError(f"unsupported map key of type: {shown}, key: {shown}", sealed=True)
 
 
 def _json_value(value: Any) -> Any:
@@ -264,43 +272,85 @@ def _loader() -> Any:
                 return _PLAIN if implicit[0] else str_tag
             return seq_tag if kind is sequence_node else map_tag
 
+        # Called twice for every node by the composer; this loader has no path resolvers to move along.
+        def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+            pass
+
+        def ascend_resolver(self) -> None:
+            pass
+
     return Loader
 
 
 class _Converter:
-    """Builds JSON values from PyYAML nodes with go-yaml v2's decoding into ``interface{}``."""
+    """Builds JSON values from PyYAML nodes with go-yaml v2's decoding into ``interface{}``.
 
-    def __init__(self) -> None:
-        self.done: dict[int, Any] = {}
-        self.open: set[int] = set()
+    ``shared`` says the document may hold aliases (the same node object reached twice, perhaps from inside
+    itself): then collections are built once and a node that contains itself is refused. A document without any
+    ``*`` cannot hold an alias, and a large List (1.5 million nodes) is walked without that bookkeeping. The path
+    of a failing value (``items[3].spec.cpu``) is put together while the error unwinds, so the walk itself builds
+    no path strings.
+    """
 
-    def value(self, node: Any, path: str = "") -> Any:
+    def __init__(self, shared: bool = True) -> None:
         import yaml
 
+        self.done: dict[int, Any] = {}
+        self.open: set[int] = set()
+        self.shared = shared
+        self.scalar_node, self.sequence_node, self.mapping_node = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+
+    def value(self, node: Any, path: str = "") -> Any:
+        try:
+            return self._value(node)
+        except YAMLError as exc:
+            if path and not exc.sealed:
+                exc.path = _join_path(path, exc.path)
+            raise
+
+    def _value(self, node: Any) -> Any:
+        kind = type(node)
+        if kind is self.scalar_node:
+            tag = node.tag
+            if tag == _PLAIN:
+                text = node.value
+                resolved = _FAST.get(text, _MISSING)
+                if resolved is _MISSING:
+                    return _json_value(resolve_plain(text))
+                return resolved
+            return self.scalar(node)
+        if not self.shared:
+            return self._collection(node, kind)
         key = id(node)
         if key in self.done:
             return self.done[key]
         if key in self.open:
-            raise YAMLError("yaml: anchor value contains itself")
+            raise _ContainsItself("yaml: anchor value contains itself", sealed=True)
         self.open.add(key)
         try:
-            if isinstance(node, yaml.ScalarNode):
-                try:
-                    result = self.scalar(node)
-                except YAMLError as exc:
-                    raise YAMLError(str(exc), exc.path or path) from None
-            elif isinstance(node, yaml.SequenceNode):
-                if node.tag == _TAG + "set":
-                    raise YAMLError("a !!set has no JSON form (write a list or a map)", path)
-                result = [self.value(item, f"{path}[{index}]") for index, item in enumerate(node.value)]
-            else:
-                if node.tag == _TAG + "set":
-                    raise YAMLError("a !!set has no JSON form (write a list or a map)", path)
-                result = self.mapping(node, path)
+            result = self._collection(node, kind)
         finally:
             self.open.discard(key)
         self.done[key] = result
         return result
+
+    def _collection(self, node: Any, kind: Any) -> Any:
+        if node.tag == _TAG + "set":
+            raise YAMLError("a !!set has no JSON form (write a list or a map)")
+        if kind is self.sequence_node:
+            items: list[Any] = []
+            append = items.append
+            convert = self._value
+            index = 0
+            try:
+                for index, item in enumerate(node.value):  # noqa: B007 - index names the failing item
+                    append(convert(item))
+            except YAMLError as exc:
+                if not exc.sealed:
+                    exc.path = _join_path(f"[{index}]", exc.path)
+                raise
+            return items
+        return self.mapping(node)
 
     def scalar(self, node: Any) -> Any:
         tag, text = node.tag, node.value
@@ -331,34 +381,118 @@ class _Converter:
             return _json_value(float(value) if wanted == "float" else value)
         return text  # !!str, !!timestamp, quoted and block scalars, tags go-yaml does not know
 
-    def mapping(self, node: Any, path: str = "") -> dict[str, Any]:
-        import yaml
-
+    def mapping(self, node: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        scalar_node = self.scalar_node
+        convert = self._value
         for key_node, value_node in node.value:
-            if (
-                isinstance(key_node, yaml.ScalarNode)
-                and key_node.value == "<<"
-                and key_node.tag in (_PLAIN, _TAG + "merge")
-            ):
+            if type(key_node) is not scalar_node:
+                raise YAMLError("yaml: invalid map key: a mapping or sequence", sealed=True)
+            text, tag = key_node.value, key_node.tag
+            if tag == _PLAIN:
+                if text == "<<":
+                    self.merge(value_node, out)
+                    continue
+                name = _FAST_KEYS.get(text)
+                if name is None:
+                    name = _json_key(resolve_plain(text))
+            elif tag == _TAG + "merge" and text == "<<":
                 self.merge(value_node, out)
                 continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise YAMLError("yaml: invalid map key: a mapping or sequence")
-            key = key_node.value if key_node.tag != _PLAIN else resolve_plain(key_node.value)
-            name = _json_key(key)
-            out[name] = self.value(value_node, f"{path}.{name}" if path else name)
+            else:
+                name = _json_key(text)
+            try:
+                out[name] = convert(value_node)
+            except YAMLError as exc:
+                if not exc.sealed:
+                    exc.path = _join_path(name, exc.path)
+                raise
         return out
 
     def merge(self, node: Any, out: dict[str, Any]) -> None:
         """go-yaml v2's merge: a mapping, or a sequence of them where earlier ones take precedence."""
-        import yaml
-
-        sources = reversed(node.value) if isinstance(node, yaml.SequenceNode) else [node]
+        sources = reversed(node.value) if type(node) is self.sequence_node else [node]
         for source in sources:
-            if not isinstance(source, yaml.MappingNode):
-                raise YAMLError("yaml: map merge requires map or sequence of maps as the value")
-            out.update(self.value(source))
+            if type(source) is not self.mapping_node:
+                raise YAMLError("yaml: map merge requires map or sequence of maps as the value", sealed=True)
+            try:
+                merged = self._value(source)
+            except YAMLError as exc:
+                exc.sealed = True  # a merged map's values are named from that map, as before
+                raise
+            out.update(merged)
+
+
+_MISSING = object()
+
+
+class _ContainsItself(YAMLError):
+    """A collection reached again from inside itself (``x: &a [*a]``); :func:`load_document` names the anchor."""
+
+
+def _anchor_containing_itself(text: str) -> str:
+    """The name of the first alias, in document order, that refers to an anchor whose collection is still open:
+    go-yaml v2's ``decoder.alias`` fails on it with ``anchor '%s' value contains itself``."""
+    import yaml
+
+    open_anchors: list[str | None] = []
+    for event in yaml.parse(text, Loader=_loader()):
+        if isinstance(event, yaml.CollectionStartEvent):
+            open_anchors.append(event.anchor)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            open_anchors.pop()
+        elif isinstance(event, yaml.AliasEvent) and event.anchor in open_anchors:
+            return str(event.anchor)
+        elif isinstance(event, yaml.DocumentEndEvent):
+            break
+    return ""
+
+
+def _join_path(outer: str, inner: str) -> str:
+    """``outer`` then ``inner`` as one path: ``items`` + ``[3]`` -> ``items[3]``, ``spec`` + ``cpu`` -> ``spec.cpu``."""
+    if not inner:
+        return outer
+    return f"{outer}{inner}" if inner.startswith("[") else f"{outer}.{inner}"
+
+
+class _PlainValues(dict):  # type: ignore[type-arg]
+    """Plain scalars already read, by text: most texts of a large List repeat (``kind``, ``name``, ``false``).
+
+    Bounded, so a document of a million distinct strings does not double its memory here."""
+
+    def __missing__(self, text: str) -> Any:
+        if len(self) >= 65_536:
+            return _MISSING
+        try:
+            resolved = _json_value(resolve_plain(text)) if text else None
+        except YAMLError:
+            return _MISSING
+        self[text] = resolved
+        return resolved
+
+    def get(self, text: str, default: Any = None) -> Any:
+        return self[text]
+
+
+class _PlainKeys(dict):  # type: ignore[type-arg]
+    """Map keys already read, by text (the JSON key a plain key becomes); None where the slow path decides."""
+
+    def __missing__(self, text: str) -> str | None:
+        if len(self) >= 65_536:
+            return None
+        try:
+            name = _json_key(resolve_plain(text)) if text else None
+        except YAMLError:
+            return None
+        self[text] = name
+        return name
+
+    def get(self, text: str, default: Any = None) -> Any:
+        return self[text]
+
+
+_FAST = _PlainValues()
+_FAST_KEYS = _PlainKeys()
 
 
 def _problem(exc: Exception) -> str:
@@ -379,6 +513,20 @@ def _problem(exc: Exception) -> str:
 def load_document(text: str) -> Any:
     """``sigs.k8s.io/yaml.YAMLToJSON`` of one document (its first YAML document, as go-yaml's Unmarshal reads),
     as a JSON value; None for an empty document. Raises :class:`YAMLError`."""
+    # Python's cyclic garbage collector would run over and over while the composer and the walk create a large
+    # List's millions of objects, each full pass over all that were already made (a 10,000-VM List composed in
+    # 7.4 s, 0.9 s without it). Neither creates cycles that need it (a document's nodes are freed when the node
+    # graph is dropped; a recursive anchor is refused and its graph freed by the next collection).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_document(text)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load_document(text: str) -> Any:
     import yaml
 
     loader = _loader()(text)
@@ -392,8 +540,12 @@ def load_document(text: str) -> Any:
         loader.dispose()
     if node is None:
         return None
-    check_aliasing(node)
+    shared = "*" in text  # an alias is written ``*name``: without a ``*`` every node is reached once
+    if shared:
+        check_aliasing(node)
     try:
-        return _Converter().value(node)
+        return _Converter(shared).value(node)
+    except _ContainsItself:
+        raise YAMLError(f"yaml: anchor '{_anchor_containing_itself(text)}' value contains itself") from None
     except RecursionError:
         raise YAMLError("yaml: exceeded max depth of 10000") from None

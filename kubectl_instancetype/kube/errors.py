@@ -30,6 +30,7 @@ from .http import (
     InvalidHeader,
     ProtocolError,
     ProxyRefused,
+    human_size,
 )
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
@@ -159,7 +160,8 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
     if isinstance(exc, socket.gaierror):
         return TransportError(f"dial tcp: lookup {host}: no such host")
     if isinstance(exc, BodyTooLarge):
-        return ResponseError(f"the server's answer is larger than {exc.limit >> 20} MiB; stopped reading it")
+        # the bound in exact units: a limit under 1 MiB once read "larger than 0 MiB"
+        return ResponseError(f"the server's answer is larger than {human_size(exc.limit)}; stopped reading it")
     if isinstance(exc, BodyReadError):
         return ResponseReadError(READ_BODY_FAILED + str(exc))
     if isinstance(exc, ProxyRefused):

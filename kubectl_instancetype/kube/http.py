@@ -47,12 +47,13 @@ class BodyTooLarge(ProtocolError):
     """The response body is larger than the connection's bound; nothing of it was kept."""
 
     def __init__(self, limit: int):
-        super().__init__(f"the response body is larger than {_size(limit)}, more than this client reads")
+        super().__init__(f"the response body is larger than {human_size(limit)}, more than this client reads")
         self.limit = limit
 
 
-def _size(limit: int) -> str:
-    """``512 MiB``, ``4 MiB``, ``64 KiB``, ``100 bytes``."""
+def human_size(limit: int) -> str:
+    """A limit in the largest binary unit that holds it exactly: ``512 MiB``, ``64 KiB``, ``1536 KiB``,
+    ``100 bytes``."""
     for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
         if limit >= 1 << shift and limit % (1 << shift) == 0:
             return f"{limit >> shift} {unit}"

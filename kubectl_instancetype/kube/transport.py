@@ -309,10 +309,10 @@ class Transport:
             except DeadlineExceeded:
                 return
             except BodyTooLarge as exc:
-                from .http import _size
+                from .http import human_size
 
                 raise kube_errors.ResponseError(
-                    f"a watch event from the server is larger than {_size(exc.limit)}; stopped watching"
+                    f"a watch event from the server is larger than {human_size(exc.limit)}; stopped watching"
                 ) from exc
             except (OSError, ProtocolError) as exc:
                 raise kube_errors.transport_error(exc, self.url.host, self.url.host_port) from exc

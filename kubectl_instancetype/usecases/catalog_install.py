@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError
+from .skew import CatalogItem
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -55,19 +56,19 @@ class Scope:
     preferences: bool = True
 
 
-def catalog_objects(catalog: Catalog, scope: Scope) -> list[tuple[Resource, dict[str, Any]]]:
+def catalog_objects(catalog: Catalog, scope: Scope) -> list[CatalogItem]:
     """The catalog's objects of ``scope`` with their resources, instance types first."""
     from ..kube import resources
 
     source = catalog.namespaced(scope.namespace) if scope.namespace else catalog
     namespaced = scope.namespace is not None
-    chosen: list[tuple[Resource, dict[str, Any]]] = []
+    chosen: list[CatalogItem] = []
     if scope.instancetypes:
         resource = resources.INSTANCETYPES if namespaced else resources.CLUSTER_INSTANCETYPES
-        chosen += [(resource, obj) for obj in source.instancetypes]
+        chosen += [CatalogItem(resource, obj) for obj in source.instancetypes]
     if scope.preferences:
         resource = resources.PREFERENCES if namespaced else resources.CLUSTER_PREFERENCES
-        chosen += [(resource, obj) for obj in source.preferences]
+        chosen += [CatalogItem(resource, obj) for obj in source.preferences]
     return chosen
 
 
@@ -92,14 +93,12 @@ def _shown(names: list[str]) -> str:
     return ", ".join(names[:SHOWN_NAMES]) + more
 
 
-def refuse_operator_managed(
-    objects: list[tuple[Resource, dict[str, Any]]], existing: dict[tuple[str, str], dict[str, Any]]
-) -> None:
+def refuse_operator_managed(objects: list[CatalogItem], existing: dict[tuple[str, str], dict[str, Any]]) -> None:
     """Raise when any target object exists and virt-operator manages it (the caller skips this with --force)."""
     managed = [
-        resource.name_of(obj["metadata"]["name"])
-        for resource, obj in objects
-        if _labels(existing.get((resource.kind, obj["metadata"]["name"])) or {}).get(MANAGED_BY) == VIRT_OPERATOR
+        item.shown
+        for item in objects
+        if _labels(existing.get((item.resource.kind, item.name)) or {}).get(MANAGED_BY) == VIRT_OPERATOR
     ]
     if managed:
         raise PluginError(
@@ -209,7 +208,7 @@ def apply_verb(
 
 def install(
     client: Client,
-    objects: list[tuple[Resource, dict[str, Any]]],
+    objects: list[CatalogItem],
     existing: dict[tuple[str, str], dict[str, Any]],
     *,
     dry_run: str = "none",
@@ -236,15 +235,14 @@ def install(
     return result
 
 
-def _what_exists(result: InstallReport, objects: list[tuple[Resource, dict[str, Any]]], done: list[str]) -> str:
+def _what_exists(result: InstallReport, objects: list[CatalogItem], done: list[str]) -> str:
     """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``)."""
     counts: dict[str, int] = {}
     for outcome in result.outcomes:
         counts[outcome.verb] = counts.get(outcome.verb, 0) + 1
     applied = ", ".join(f"{count} {verb}" for verb, count in counts.items())
     handled = set(done)
-    left = [resource.name_of(obj["metadata"]["name"]) for resource, obj in objects]
-    left = [name for name in left if name not in handled]
+    left = [item.shown for item in objects if item.shown not in handled]
     parts = [f"applied before that: {applied}" if applied else "nothing was applied"]
     skipped = sum(len(names) for names in result.unknown_fields.values())
     if skipped:
@@ -257,7 +255,7 @@ def _what_exists(result: InstallReport, objects: list[tuple[Resource, dict[str, 
 
 def _install(
     client: Client,
-    objects: list[tuple[Resource, dict[str, Any]]],
+    objects: list[CatalogItem],
     existing: dict[tuple[str, str], dict[str, Any]],
     result: InstallReport,
     done: list[str],
@@ -267,10 +265,9 @@ def _install(
     report: Callable[[Outcome], None],
     missing: list[str],  # field paths the cluster's schema lacks, known or learnt
 ) -> None:
-    for resource, desired in objects:
-        name = desired["metadata"]["name"]
+    for item in objects:
+        resource, desired, name, shown = item.resource, item.obj, item.name, item.shown
         namespace = desired["metadata"].get("namespace")
-        shown = resource.name_of(name)
         body = desired
         dropped: list[str] = []
         unknown = [path for path in missing if has_field(desired, path)]
@@ -354,7 +351,7 @@ def comparable(obj: dict[str, Any]) -> dict[str, Any]:
 
 def diff(
     catalog: Catalog,
-    objects: list[tuple[Resource, dict[str, Any]]],
+    objects: list[CatalogItem],
     existing: dict[tuple[str, str], dict[str, Any]],
     kinds: Iterable[Resource],
 ) -> list[str]:
@@ -370,11 +367,10 @@ def diff(
     label = f"catalog-{catalog.version}"
     diffs: list[str] = []
     wanted: set[tuple[str, str]] = set()
-    for resource, desired in objects:
-        key = (resource.kind, desired["metadata"]["name"])
+    for item in objects:
+        key = (item.resource.kind, item.name)
         wanted.add(key)
-        current = existing.get(key)
-        shown = resource.name_of(desired["metadata"]["name"])
+        current, desired, shown = existing.get(key), item.obj, item.shown
         text = "".join(
             difflib.unified_diff(
                 lines(current),
@@ -411,7 +407,7 @@ class Selected:
     cluster's objects of those kinds by (kind, name)."""
 
     catalog: Catalog
-    objects: list[tuple[Resource, dict[str, Any]]]
+    objects: list[CatalogItem]
     kinds: list[Resource]
     existing: dict[tuple[str, str], dict[str, Any]]
 
@@ -427,7 +423,7 @@ def _selected(session: Session, selection: Selection) -> Selected:
         preferences=selection.preferences,
     )
     objects = catalog_objects(catalog, scope)
-    kinds = list(dict.fromkeys(resource for resource, _ in objects))
+    kinds = list(dict.fromkeys(item.resource for item in objects))
     return Selected(catalog, objects, kinds, existing_objects(client, kinds, scope.namespace))
 
 

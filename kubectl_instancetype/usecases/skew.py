@@ -14,6 +14,24 @@ if TYPE_CHECKING:
     from ..kube.session import Session
 
 
+@dataclass(frozen=True)
+class CatalogItem:
+    """One catalog object and the resource it is applied as."""
+
+    resource: Resource
+    obj: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The object's name."""
+        return str(self.obj["metadata"]["name"])
+
+    @property
+    def shown(self) -> str:
+        """``-o name``'s form: ``virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.small``."""
+        return self.resource.name_of(self.name)
+
+
 @dataclass
 class Skew:
     """``fields``: path -> the names of the objects that would lose it; ``warnings``: what was not read."""
@@ -36,7 +54,7 @@ class Skew:
         return len({name for names in self.fields.values() for name in names})
 
 
-def schema_skew(session: Session, objects: Iterable[tuple[Resource, dict[str, Any]]]) -> Skew:
+def schema_skew(session: Session, objects: Iterable[CatalogItem]) -> Skew:
     """Compare each object with its kind's CRD schema (the version it is written as)."""
     from ..errors import APIError, NotFoundError
     from ..instancetype.skew import pruned_fields, version_schema
@@ -45,7 +63,8 @@ def schema_skew(session: Session, objects: Iterable[tuple[Resource, dict[str, An
     client = session.client()
     skew = Skew()
     schemas: dict[str, dict[str, Any] | None] = {}
-    for resource, obj in objects:
+    for item in objects:
+        resource, obj = item.resource, item.obj
         if resource.qualified not in schemas:
             try:
                 crd = client.get(CUSTOM_RESOURCE_DEFINITIONS, resource.qualified)

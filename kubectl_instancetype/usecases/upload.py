@@ -272,18 +272,23 @@ def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
-    from .references import TypeReference, require_types
+    from .fitting import check_default_types
+    from .references import DEFAULT_FLAGS, TypeReference, require_types
 
     labels = plan.labels
-    references = [
-        TypeReference(labels.get(kind_label) or default_kind, labels[label])
-        for label, kind_label, default_kind in (
-            (INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
-            (PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
+    wanted = {
+        key: TypeReference(labels.get(kind_label) or default_kind, labels[label], DEFAULT_FLAGS[key])
+        for key, label, kind_label, default_kind in (
+            ("instancetype", INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
+            ("preference", PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
         )
         if labels.get(label)
-    ]
-    require_types(session, references, namespace, then="; nothing was created (--skip-checks uploads anyway)")
+    }
+    then = "; nothing was created (--skip-checks uploads anyway)"
+    found = dict(zip(wanted, require_types(session, list(wanted.values()), namespace, then=then)))
+    # the pair must work together too: KubeVirt denies every VM that infers both from the volume otherwise
+    volume = f"{'pvc' if plan.create_pvc else 'dv'}/{plan.name}"
+    check_default_types(session, found.get("instancetype"), found.get("preference"), volume=volume, then=then)
 
 
 def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:

@@ -1,26 +1,27 @@
-"""A named test double for CDI's upload path: the token API (aggregated), the upload proxy and the controller.
+"""A named test double for CDI's upload data path: the upload proxy and what CDI's controller does for an upload.
 
-CDI cannot run here (no pods, no storage), so this double speaks its protocol on loopback:
+The upload server runs in a pod that CDI's controller starts, and no kubelet runs here; everything before it is
+real: the token comes from CDI's real cdi-apiserver (``UploadTokenRequest`` through kube-apiserver's aggregator,
+hack/localcluster) and CDI's real webhooks admit the DataVolume. This double stands in for the rest:
 
-* **cdi-api**, an HTTPS server that the real kube-apiserver reaches through **API aggregation**: an
-  ``APIService`` ``v1beta1.upload.cdi.kubevirt.io`` names the Service ``cdi/cdi-api``, a Service of type
-  ``ExternalName`` (``localhost``) whose port is the double's. kube-apiserver's aggregator resolves an
-  ExternalName Service to ``https://<externalName>:<port>`` (k8s.io/apiserver ``ResolveCluster``) and verifies the
-  double's certificate against the APIService's ``caBundle`` for ``cdi-api.cdi.svc``. So
-  ``POST /apis/upload.cdi.kubevirt.io/v1beta1/namespaces/NS/uploadtokenrequests`` goes through the real API
-  server (authentication, RBAC, the aggregator's proxy) exactly as on a cluster; the double answers with
-  the request and ``status.token``, as CDI's ``uploadHandler`` does.
-* **cdi-uploadproxy**, an HTTPS server for ``HEAD``/``POST /v1beta1/upload[-async]``: checks
-  ``Authorization: Bearer <token>`` (401 otherwise), reads exactly Content-Length bytes (counting them), and
-  answers 200; tests script failures (``fail_with``), expired tokens (``expire_tokens``) and a proxy that
-  never answers (``hang``).
-* **the controller**: a thread that does what CDI's controllers do to the objects, on the real API server:
-  for an upload DataVolume it creates the PVC (labels copied, upload annotations) and moves the DataVolume's
-  status (status subresource) to ``UploadReady``; for an upload PVC it sets ``storage.pod.phase: Running`` and
+* **cdi-uploadproxy** (``pkg/uploadproxy`` of CDI v1.64.0), an HTTPS server for ``HEAD``/``POST
+  /v1beta1/upload[-async]``. It checks the token as CDI's proxy does (``handleUploadRequest``): the ``Bearer``
+  header (400 without one), the JWT's signature with the **public key of the real cdi-apiserver**, read from the
+  Secret ``cdi/cdi-api-signing-key`` (``id_rsa.pub``) as CDI's operator hands it to the proxy
+  (``APISERVER_PUBLIC_KEY``), the issuer ``cdi-apiserver`` and the times with 10 s of leeway (``pkg/token``: 401
+  otherwise), then the claims (operation ``Upload``, a name, a namespace, resource ``persistentvolumeclaims``: 400
+  otherwise), then the claim's PVC (``uploadReady``: 503 when it does not exist, is no upload target or has
+  finished uploading; polled up to 10 s for readiness). Then, for the **upload server**: reads exactly
+  Content-Length bytes (counting them) and answers 200; ``HEAD`` on the async path answers 200.
+* **the controller**: a thread that does what CDI's controllers do to the objects, on the real API server: for an
+  upload DataVolume it creates the PVC (labels copied, upload annotations) and moves the DataVolume's status
+  (status subresource) to ``UploadReady``; for an upload PVC it sets ``storage.pod.phase: Running`` and
   ``storage.pod.ready: "true"``; after an upload, ``Succeeded`` on both.
 
-On the test plane the real cdi-apiserver (hack/localcluster) serves that APIService too: the double takes it over
-while it runs (its proxy only knows its own tokens) and gives it back on :meth:`stop`.
+Tests script the data path's failures: ``fail_with`` (statuses for the next POSTs), ``hang`` (a proxy that never
+answers), ``expire_tokens``/``expire_after_failure`` (tokens the proxy then treats as expired: 401),
+``reject_all``, ``never_ready``, ``provisioning_failure``. CDI's populators (the upload going to a PVC prime) are
+not modelled: this controller never uses them.
 
 Everything listens on 127.0.0.1, loops are bounded, and the servers stop with :meth:`stop` or after
 ``lifetime`` seconds.
@@ -29,9 +30,11 @@ Everything listens on 127.0.0.1, loops are bounded, and the servers stop with :m
 from __future__ import annotations
 
 import base64
+import binascii
 import datetime
+import hashlib
 import json
-import secrets
+import re
 import ssl
 import threading
 import time
@@ -39,16 +42,32 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-GROUP = "upload.cdi.kubevirt.io"
-SERVICE_NAMESPACE, SERVICE_NAME = "cdi", "cdi-api"
+CDI_NAMESPACE = "cdi"
+SIGNING_KEY_SECRET = "cdi-api-signing-key"  # pkg/apiserver APISigningKeySecretName
+PUBLIC_KEY_FIELD = "id_rsa.pub"  # pkg/keys KeyStorePublicKeyFile
+TOKEN_ISSUER = "cdi-apiserver"  # pkg/common UploadTokenIssuer
+TOKEN_LEEWAY = 10.0  # pkg/uploadproxy uploadTokenLeeway
+UPLOAD_PATHS = ("/v1beta1/upload", "/v1beta1/upload-async")
+ASYNC_PATH = "/v1beta1/upload-async"
 POD_PHASE = "cdi.kubevirt.io/storage.pod.phase"
 POD_READY = "cdi.kubevirt.io/storage.pod.ready"
 UPLOAD_TARGET = "cdi.kubevirt.io/storage.upload.target"
 CONTENT_TYPE = "cdi.kubevirt.io/storage.contentType"
+# pkg/uploadproxy authHeaderMatcher
+AUTH_HEADER = re.compile(r"Bearer\s+([A-Za-z0-9\-._~+/]+)", re.IGNORECASE)  # matched whole (fullmatch)
+# the RSA algorithms go-jose v3 verifies with an RSA public key (asymmetric.go, rsaEncrypterVerifier)
+RSA_ALGORITHMS = {
+    "RS256": ("sha256", False),
+    "RS384": ("sha384", False),
+    "RS512": ("sha512", False),
+    "PS256": ("sha256", True),
+    "PS384": ("sha384", True),
+    "PS512": ("sha512", True),
+}
 
 
 def make_certificates(workdir: Path) -> tuple[Path, Path, bytes]:
-    """A CA and a serving certificate for cdi-api.cdi.svc, localhost and 127.0.0.1: (cert, key, CA PEM)."""
+    """A CA and a serving certificate for cdi-uploadproxy.cdi.svc, localhost and 127.0.0.1: (cert, key, CA PEM)."""
     import ipaddress
 
     from cryptography import x509
@@ -58,7 +77,7 @@ def make_certificates(workdir: Path) -> tuple[Path, Path, bytes]:
 
     now = datetime.datetime.now(datetime.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "cdi-double-ca")])
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "cdi-upload-double-ca")])
     ca = (
         x509.CertificateBuilder()
         .subject_name(ca_name)
@@ -72,7 +91,7 @@ def make_certificates(workdir: Path) -> tuple[Path, Path, bytes]:
         .sign(ca_key, hashes.SHA256())
     )
     key = ec.generate_private_key(ec.SECP256R1())
-    names = [f"{SERVICE_NAME}.{SERVICE_NAMESPACE}.svc", "localhost"]
+    names = [f"cdi-uploadproxy.{CDI_NAMESPACE}.svc", "localhost"]
     cert = (
         x509.CertificateBuilder()
         .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, names[0])]))
@@ -100,41 +119,160 @@ def make_certificates(workdir: Path) -> tuple[Path, Path, bytes]:
     return cert_path, key_path, ca_pem
 
 
+class TokenRefused(Exception):
+    """The proxy's answer to a token it does not accept: ``status`` (400 or 401) and why (for the test's record)."""
+
+    def __init__(self, status: int, reason: str, token: str = "") -> None:
+        super().__init__(reason)
+        self.status = status
+        self.token = token
+
+
+def _b64url(part: str) -> bytes:
+    # go-jose's base64URLDecode: padding tolerated, then the raw URL alphabet
+    part = part.rstrip("=")
+    if not re.fullmatch(r"[A-Za-z0-9_-]*", part):
+        raise ValueError("illegal base64 data")
+    return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+
+
+def verify_token(token: str, public_key: Any, now: float | None = None) -> dict[str, Any]:
+    """The claims of an upload token CDI's cdi-uploadproxy accepts, else :class:`TokenRefused`.
+
+    ``pkg/token`` Validate (go-jose v3 ``jwt.ParseSigned``, ``Claims(key)``, ``ValidateWithLeeway``) and then
+    ``handleUploadRequest``'s checks of the payload.
+    """
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    parts = token.split(".")
+    if len(parts) != 3:
+        raise TokenRefused(401, "compact JWS format must have three parts")
+    try:
+        header = json.loads(_b64url(parts[0]))
+        signature = _b64url(parts[2])
+        payload = _b64url(parts[1])
+    except (ValueError, binascii.Error) as exc:
+        raise TokenRefused(401, f"malformed token: {exc}") from None
+    if not isinstance(header, dict):
+        raise TokenRefused(401, "malformed header")
+    if header.get("crit"):
+        raise TokenRefused(401, "unsupported critical header")
+    algorithm = RSA_ALGORITHMS.get(header.get("alg"))  # "none", HS256 ...: go-jose refuses them for an RSA key
+    if algorithm is None:
+        raise TokenRefused(401, f"unsupported algorithm {header.get('alg')!r}")
+    digest = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}[algorithm[0]]()
+    scheme = (
+        padding.PSS(mgf=padding.MGF1(digest), salt_length=padding.PSS.AUTO)  # Go's rsa.VerifyPSS(..., nil)
+        if algorithm[1]
+        else padding.PKCS1v15()
+    )
+    try:
+        public_key.verify(signature, f"{parts[0]}.{parts[1]}".encode(), scheme, digest)
+    except InvalidSignature:
+        raise TokenRefused(401, "crypto/rsa: verification error") from None
+    try:
+        claims = json.loads(payload)
+    except ValueError:
+        raise TokenRefused(401, "malformed claims") from None
+    if not isinstance(claims, dict):
+        raise TokenRefused(401, "malformed claims")
+    now = time.time() if now is None else now
+    if claims.get("iss") != TOKEN_ISSUER:
+        raise TokenRefused(401, "validation failed, invalid issuer claim (iss)")
+    times = {}
+    for name in ("nbf", "exp", "iat"):
+        value = claims.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TokenRefused(401, f"malformed {name}")
+        times[name] = int(value)  # go-jose's NumericDate: whole seconds
+    if "nbf" in times and now + TOKEN_LEEWAY < times["nbf"]:
+        raise TokenRefused(401, "validation failed, token not valid yet (nbf)")
+    if "exp" in times and now - TOKEN_LEEWAY > times["exp"]:
+        raise TokenRefused(401, "validation failed, token is expired (exp)")
+    if "iat" in times and now + TOKEN_LEEWAY < times["iat"]:
+        raise TokenRefused(401, "validation failed, token issued in the future (iat)")
+    resource = claims.get("resource") or {}
+    for field in ("operation", "name", "namespace"):
+        if not isinstance(claims.get(field, ""), str):
+            raise TokenRefused(401, f"malformed {field}")
+    if (
+        claims.get("operation") != "Upload"
+        or not claims.get("name")
+        or not claims.get("namespace")
+        or not isinstance(resource, dict)
+        or resource.get("resource") != "persistentvolumeclaims"
+    ):
+        raise TokenRefused(400, "Bad token")
+    return claims
+
+
+def read_public_key(control_plane: Any, timeout: float = 30.0) -> Any:
+    """The real cdi-apiserver's token-signing public key, from the Secret it creates at start-up."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+    path = f"/api/v1/namespaces/{CDI_NAMESPACE}/secrets/{SIGNING_KEY_SECRET}"
+    deadline = time.monotonic() + timeout
+    while True:
+        status, secret = control_plane.request("GET", path, timeout=5)
+        if status == 200 and PUBLIC_KEY_FIELD in ((secret or {}).get("data") or {}):
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"cdi-apiserver's {SIGNING_KEY_SECRET} Secret: {status} (is cdi-apiserver running?)")
+        time.sleep(0.2)
+    key = load_pem_public_key(base64.b64decode(secret["data"][PUBLIC_KEY_FIELD]))
+    if not isinstance(key, rsa.RSAPublicKey):  # pkg/controller DecodePublicKey
+        raise RuntimeError("PEM does not contain RSA key")
+    return key
+
+
+def fingerprint(token: str) -> str:
+    """A short name for a token in the double's records (the token itself is a credential)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
 
 class CdiUploadDouble:
-    """Start with :meth:`start` (needs a started ``hack.localcluster.ControlPlane``); stop with :meth:`stop`."""
+    """Start with :meth:`start` (needs a started ``hack.localcluster.ControlPlane`` with CDI); stop with
+    :meth:`stop`."""
 
     def __init__(self, control_plane: Any, workdir: Path, lifetime: float = 600.0):
         self.cp = control_plane
         self.workdir = workdir
         self.lifetime = lifetime
         self.ca_file = workdir / "cdi-ca.crt"
-        # scripted behaviour
-        self.fail_with: list[int] = []  # statuses for the next POSTs, in order (then success)
+        self.public_key: Any = None
+        # scripted behaviour of the data path
+        self.fail_with: list[int] = []  # statuses for the next POSTs with a valid token, in order (then success)
         self.hang = False  # POSTs get no answer (until stop or hang_limit)
         self.hang_limit = 30.0
         self.async_supported = True
-        self.expire_after_failure = False  # a scripted failure also expires every token issued (then 401)
+        self.expire_after_failure = False  # a scripted failure also expires every token presented (then 401)
         self.reject_all = False  # every POST gets 401 (a token the proxy never accepts)
         self.never_ready = False  # the controller never reports upload readiness
         self.provisioning_failure = ""  # instead of readiness, a ProvisioningFailed event with this message
         self.complete_processing = True  # set Succeeded after an upload
         self.on_bytes: Any = None  # callable(received) per chunk (tests interrupt through it)
+        self.ready_timeout = 10.0  # pkg/uploadproxy waitReadyTime
         # what happened
-        self.token_requests: list[dict[str, Any]] = []  # {namespace, pvcName, user}
-        self.valid_tokens: dict[str, tuple[str, str]] = {}  # token -> (namespace, pvc)
-        self.posts: list[dict[str, Any]] = []  # {path, status, received, length}
-        self.heads = 0
-        self.uploaded: dict[tuple[str, str], int] = {}  # (namespace, pvc) -> bytes
+        self.posts: list[dict[str, Any]] = []  # {path, status, received, length, token, claims, refused}
+        self.heads: list[dict[str, Any]] = []  # {path, status, token, refused}
+        self.uploaded: dict[tuple[str, str], int] = {}  # (namespace, pvc) from the token's claims -> bytes
+        self._seen: set[str] = set()  # tokens presented so far
+        self._expired: set[str] = set()  # tokens the proxy treats as expired (scripted)
+        self._expired_before = 0.0  # and every token issued before this second
         self._stop = threading.Event()
-        self._replaced: dict[str, Any] | None = None  # the APIService this double took over, given back on stop
         self._servers: list[ThreadingHTTPServer] = []
         self._threads: list[threading.Thread] = []
-        self.api_port = self.proxy_port = 0
+        self.proxy_port = 0
 
     # -- lifecycle -----------------------------------------------------------------------------------------
 
@@ -144,20 +282,18 @@ class CdiUploadDouble:
         return f"https://127.0.0.1:{self.proxy_port}"
 
     def start(self) -> CdiUploadDouble:
-        """Start both servers and the controller, register the APIService and wait until it is Available."""
-        cert, key, ca_pem = make_certificates(self.workdir)
+        """Read cdi-apiserver's public key, start the proxy and the controller."""
+        self.public_key = read_public_key(self.cp)
+        cert, key, _ = make_certificates(self.workdir)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(str(cert), str(key))
-        api = _Server(("127.0.0.1", 0), self._api_handler())
         proxy = _Server(("127.0.0.1", 0), self._proxy_handler())
-        for server in (api, proxy):
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-            self._servers.append(server)
-            self._spawn(server.serve_forever, 0.2)
-        self.api_port, self.proxy_port = api.server_address[1], proxy.server_address[1]
+        proxy.socket = context.wrap_socket(proxy.socket, server_side=True)
+        self._servers.append(proxy)
+        self._spawn(proxy.serve_forever, 0.2)
+        self.proxy_port = proxy.server_address[1]
         self._spawn(self._controller)
         self._spawn(self._lifetime_guard)
-        self._register(ca_pem)
         return self
 
     def _spawn(self, target: Any, *args: Any) -> None:
@@ -170,161 +306,56 @@ class CdiUploadDouble:
         self.stop()
 
     def stop(self) -> None:
-        """Unregister the APIService (an unavailable aggregated API would trouble discovery in later tests),
-        then stop the servers and the controller (idempotent)."""
-        if not self._stop.is_set() and self._servers:
-            try:
-                self._unregister()
-            except Exception:  # the control plane may already be gone
-                pass
+        """Stop the proxy and the controller (idempotent)."""
         self._stop.set()
         for server in self._servers:
             server.shutdown()
             server.server_close()
         self._servers.clear()
 
-    def _unregister(self) -> None:
-        """Delete this double's APIService, or give back the registration it replaced (the real cdi-apiserver's).
-        kube-apiserver's aggregator takes the port of an ExternalName service from the APIService, so the one
-        ``cdi/cdi-api`` Service serves both."""
-        path = f"/apis/apiregistration.k8s.io/v1/apiservices/v1beta1.{GROUP}"
-        if self._replaced is None:
-            self.cp.request("DELETE", path, timeout=5)
-            return
-        _, live = self.cp.request("GET", path, timeout=5)
-        body = dict(self._replaced)
-        body["metadata"] = {
-            **body["metadata"],
-            "resourceVersion": (live or {}).get("metadata", {}).get("resourceVersion"),
-        }
-        self.cp.request("PUT", path, body, timeout=5)
-
-    def _register(self, ca_pem: bytes) -> None:
-        cp = self.cp
-        cp.ensure_namespace(SERVICE_NAMESPACE)
-        cp.apply(
-            {
-                "apiVersion": "v1",
-                "kind": "Service",
-                "metadata": {"name": SERVICE_NAME, "namespace": SERVICE_NAMESPACE},
-                "spec": {
-                    "type": "ExternalName",
-                    "externalName": "localhost",
-                    "ports": [{"port": self.api_port, "protocol": "TCP"}],
-                },
-            }
-        )
-        name = f"v1beta1.{GROUP}"
-        body = {
-            "apiVersion": "apiregistration.k8s.io/v1",
-            "kind": "APIService",
-            "metadata": {"name": name},
-            "spec": {
-                "group": GROUP,
-                "version": "v1beta1",
-                "groupPriorityMinimum": 1000,
-                "versionPriority": 15,
-                "caBundle": base64.b64encode(ca_pem).decode(),
-                "service": {"namespace": SERVICE_NAMESPACE, "name": SERVICE_NAME, "port": self.api_port},
-            },
-        }
-        path = f"/apis/apiregistration.k8s.io/v1/apiservices/{name}"
-        status, current = cp.request("GET", path)
-        if status == 200 and self._replaced is None:
-            # the real cdi-apiserver's registration: given back by stop()
-            self._replaced = {k: current[k] for k in ("apiVersion", "kind", "spec")}
-            self._replaced["metadata"] = {"name": name, "labels": current["metadata"].get("labels") or {}}
-        if status == 200:  # a double from an earlier test: point the APIService at this one
-            body["metadata"]["resourceVersion"] = current["metadata"]["resourceVersion"]
-            status, answer = cp.request("PUT", path, body)
-        else:
-            status, answer = cp.request("POST", "/apis/apiregistration.k8s.io/v1/apiservices", body)
-        if status >= 300:
-            raise RuntimeError(f"registering the APIService: {status} {answer}")
-        deadline = time.monotonic() + 60
-        probe = f"/apis/{GROUP}/v1beta1"
-        while time.monotonic() < deadline:
-            status, answer = cp.request("GET", probe, timeout=5)
-            if status == 200 and (answer or {}).get("groupVersion") == f"{GROUP}/v1beta1":
-                return
-            time.sleep(0.2)
-        _, service = cp.request("GET", path)
-        raise RuntimeError(f"the aggregated upload API did not become available: {status} {answer}; {service}")
-
-    # -- the aggregated API (cdi-api) ----------------------------------------------------------------------
-
-    def _api_handler(self) -> type[BaseHTTPRequestHandler]:
-        double = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def _json(self, status: int, obj: Any) -> None:
-                body = json.dumps(obj).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def do_GET(self) -> None:
-                group_version = {"groupVersion": f"{GROUP}/v1beta1", "version": "v1beta1"}
-                if self.path.split("?")[0] in ("/apis", "/apis/"):
-                    group = {"name": GROUP, "versions": [group_version], "preferredVersion": group_version}
-                    self._json(200, {"kind": "APIGroupList", "apiVersion": "v1", "groups": [group]})
-                elif self.path.split("?")[0] == f"/apis/{GROUP}/v1beta1":
-                    resource = {
-                        "name": "uploadtokenrequests",
-                        "singularName": "uploadtokenrequest",
-                        "namespaced": True,
-                        "kind": "UploadTokenRequest",
-                        "verbs": ["create"],
-                        "shortNames": ["utr", "utrs"],
-                    }
-                    self._json(
-                        200,
-                        {
-                            "kind": "APIResourceList",
-                            "apiVersion": "v1",
-                            "groupVersion": f"{GROUP}/v1beta1",
-                            "resources": [resource],
-                        },
-                    )
-                else:
-                    self._json(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": 404})
-
-            def do_POST(self) -> None:
-                parts = self.path.split("?")[0].strip("/").split("/")
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length)
-                # /apis/upload.cdi.kubevirt.io/v1beta1/namespaces/NS/uploadtokenrequests
-                if len(parts) != 6 or parts[:3] != ["apis", GROUP, "v1beta1"] or parts[5] != "uploadtokenrequests":
-                    self._json(404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": 404})
-                    return
-                user = self.headers.get("X-Remote-User")
-                if not user:  # only the aggregator's proxy sends it: nothing else may ask for tokens
-                    self._json(401, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "code": 401})
-                    return
-                request = json.loads(raw or b"{}")
-                namespace, pvc = parts[4], (request.get("spec") or {}).get("pvcName", "")
-                token = secrets.token_urlsafe(24)
-                double.valid_tokens[token] = (namespace, pvc)
-                double.token_requests.append({"namespace": namespace, "pvcName": pvc, "user": user})
-                metadata = dict(request.get("metadata") or {})
-                request["status"] = {"token": token}
-                request["metadata"] = metadata
-                self._json(200, request)
-
-        return Handler
-
     def expire_tokens(self) -> None:
-        """Every token issued so far stops working (as CDI's 5-minute tokens expire)."""
-        self.valid_tokens.clear()
+        """Every token presented so far, and every token issued before this second, stops working (as CDI's
+        5-minute tokens expire): the proxy answers 401. (A token issued within this second and not yet presented
+        cannot be told from a later one: it still works.)"""
+        self._expired |= self._seen
+        self._expired_before = float(int(time.time()))
 
-    # -- the upload proxy ----------------------------------------------------------------------------------
+    # -- cdi-uploadproxy ------------------------------------------------------------------------------------
+
+    def check(self, authorization: str | None) -> tuple[str, dict[str, Any]]:
+        """The token and its claims, as CDI's proxy checks them (:class:`TokenRefused` otherwise), and the
+        scripted expiry."""
+        if not authorization:
+            raise TokenRefused(400, "no Authorization header")
+        match = AUTH_HEADER.fullmatch(authorization)
+        if match is None:
+            raise TokenRefused(400, "Authorization is not a bearer token")
+        token = match.group(1)
+        claims = verify_token(token, self.public_key)
+        self._seen.add(token)
+        if token in self._expired or float(claims.get("iat", 0)) < self._expired_before:
+            raise TokenRefused(401, "validation failed, token is expired (exp) (scripted)", token)
+        return token, claims
+
+    def upload_ready(self, namespace: str, name: str) -> str:
+        """``uploadReady``: "" when the claim's PVC takes an upload, else why not (the proxy answers 503 with it)."""
+        path = f"/api/v1/namespaces/{namespace}/persistentvolumeclaims/{name}"
+        deadline = time.monotonic() + self.ready_timeout
+        while True:
+            status, pvc = self.cp.request("GET", path, timeout=5)
+            if status == 404:
+                return f"rejecting Upload Request for PVC {name} that doesn't exist"
+            if status != 200:
+                return f"the server answered {status} for PVC {name}"
+            annotations = (pvc or {}).get("metadata", {}).get("annotations") or {}
+            if UPLOAD_TARGET not in annotations:
+                return f"PVC {name} is not an upload target"
+            if annotations.get(POD_PHASE) == "Succeeded":
+                return f"rejecting Upload Request for PVC {name} that already finished uploading"
+            if annotations.get(POD_READY, "").lower() in ("1", "t", "true"):  # Go's strconv.ParseBool
+                return ""
+            if time.monotonic() > deadline or self._stop.wait(1.0):
+                return "context deadline exceeded"
 
     def _proxy_handler(self) -> type[BaseHTTPRequestHandler]:
         double = self
@@ -351,28 +382,62 @@ class CdiUploadDouble:
                 self.send_header("Content-Type", "text/plain")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
-                self.wfile.write(body)
+                if self.command != "HEAD":
+                    self.wfile.write(body)
 
-            def _target(self) -> tuple[str, str] | None:
-                auth = self.headers.get("Authorization", "")
-                if not auth.startswith("Bearer "):
+            @staticmethod
+            def _refusal(record: dict[str, Any]) -> str:
+                """The body CDI's proxy sends with a refusal: none for 400/401 (a bare WriteHeader), the reason,
+                escaped as Go's html.EscapeString does, for 503."""
+                if record["status"] != 503:
+                    return ""
+                text = record["refused"]
+                for raw, escaped in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;")):
+                    text = text.replace(raw, escaped)
+                return text
+
+            def _admit(self, record: dict[str, Any]) -> tuple[str, str] | None:
+                """CDI's proxy's checks of the token and the PVC; the (namespace, pvc) to upload to, or None once
+                it has answered."""
+                try:
+                    token, claims = double.check(self.headers.get("Authorization"))
+                except TokenRefused as refused:
+                    record.update(status=refused.status, refused=str(refused))
+                    if refused.token:
+                        record["token"] = fingerprint(refused.token)
                     return None
-                return double.valid_tokens.get(auth[len("Bearer ") :])
+                record.update(token=fingerprint(token), claims=claims)
+                why = double.upload_ready(claims["namespace"], claims["name"])
+                if why:
+                    record.update(status=503, refused=why)
+                    return None
+                return claims["namespace"], claims["name"]
 
             def do_HEAD(self) -> None:
-                double.heads += 1
                 path = self.path.split("?")[0]
-                ok = path == "/v1beta1/upload-async" and double.async_supported and self._target() is not None
-                self.send_response(200 if ok else 404)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                record: dict[str, Any] = {"path": path, "status": 0, "token": None, "refused": ""}
+                double.heads.append(record)
+                if path not in UPLOAD_PATHS:
+                    record["status"] = 404
+                elif self._admit(record) is not None:
+                    # the upload server answers HEAD on its async path only (pkg/uploadserver uploadHandlerAsync)
+                    record["status"] = 200 if path == ASYNC_PATH and double.async_supported else 404
+                self._answer(record["status"], self._refusal(record) if record["status"] != 200 else "")
 
             def do_POST(self) -> None:
                 path = self.path.split("?")[0]
                 length = int(self.headers.get("Content-Length") or -1)
-                record = {"path": path, "length": length, "received": 0, "status": 0}
+                record: dict[str, Any] = {
+                    "path": path,
+                    "length": length,
+                    "received": 0,
+                    "status": 0,
+                    "token": None,
+                    "claims": None,
+                    "refused": "",
+                }
                 double.posts.append(record)
-                if path not in ("/v1beta1/upload", "/v1beta1/upload-async") or length < 0:
+                if path not in UPLOAD_PATHS or length < 0:
                     record["status"] = 400
                     self._answer(400, "bad request")
                     self.close_connection = True
@@ -381,11 +446,13 @@ class CdiUploadDouble:
                     double._stop.wait(double.hang_limit)
                     self.close_connection = True
                     return
-                target = None if double.reject_all else self._target()
+                target = self._admit(record)
+                if target is not None and double.reject_all:
+                    record.update(status=401, refused="scripted: every token refused")
+                    target = None
                 if target is None:
-                    record["status"] = 401
                     self._drain(length)
-                    self._answer(401, "Unauthorized")
+                    self._answer(record["status"], self._refusal(record))
                     self.close_connection = True
                     return
                 if double.fail_with:

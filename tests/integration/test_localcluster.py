@@ -1,11 +1,19 @@
 """The test plane itself (hack/localcluster): KubeVirt's and CDI's components answer, kube-controller-manager collects
-garbage and deletes namespaces as on a cluster, and each KubeVirt version in hack/kubevirt runs."""
+garbage and deletes namespaces as on a cluster, each KubeVirt version in hack/kubevirt runs, and a process holding a
+plane stops it when it is terminated."""
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.controlplane
 
@@ -88,3 +96,52 @@ def test_service_accounts_and_aggregated_roles(control_plane, namespace) -> None
     assert any("virtualmachineinstancetypes" in rule.get("resources", []) for rule in view["rules"]), (
         "kubevirt.io:view is not aggregated into view"
     )
+
+
+HOLDER = """
+import json, sys, time
+from pathlib import Path
+from hack.localcluster import ControlPlane, binaries_dir
+
+plane = ControlPlane(bin_dir=binaries_dir(), workdir=Path(sys.argv[1]), kubevirt=False, controller_manager=False)
+with plane:
+    print(json.dumps({name: process.pid for name, process in plane.processes.items()}), flush=True)
+    time.sleep(300)
+"""
+
+
+def test_a_process_holding_a_plane_stops_it_when_terminated(tmp_path) -> None:
+    """A script (a benchmark, a demo) that holds a plane and is killed with SIGTERM stops the plane's processes,
+    which run in their own sessions, before it exits: nothing is orphaned. (A bare plane without
+    kube-controller-manager: the smallest that has the processes. SIGHUP, and signals during a stop, are in
+    tests/unit/test_localcluster_state.py.)"""
+    signum = signal.SIGTERM
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path / "plane")],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = holder.stdout.readline()
+        assert line, holder.stderr.read()
+        pids = json.loads(line)
+        assert set(pids) == {"etcd", "kube-apiserver"}
+        assert all(_runs(pid, name) for name, pid in pids.items())
+        holder.send_signal(signum)
+        holder.wait(timeout=60)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    stderr = holder.stderr.read()
+    assert f"Terminated: {signal.Signals(signum).name}: stopping the local plane" in stderr
+    assert not [name for name, pid in pids.items() if _runs(pid, name)]
+
+
+def _runs(pid: int, binary: str) -> bool:
+    try:
+        return Path(f"/proc/{pid}/exe").resolve().name == binary
+    except OSError:
+        return False

@@ -1,7 +1,9 @@
-"""``kubectl instancetype upload`` on the real control plane, CDI played by tests/doubles/cdi_upload.py.
+"""``kubectl instancetype upload`` on the real control plane, CDI's upload data path played by
+tests/doubles/cdi_upload.py.
 
-The token request goes through the real kube-apiserver (API aggregation to the double's cdi-api); the file
-goes to the double's HTTPS upload proxy; the double's controller moves the DataVolume/PVC as CDI would.
+The token request goes through the real kube-apiserver (API aggregation) to CDI's real cdi-apiserver, which signs
+it; the file goes to the double's HTTPS upload proxy, which verifies that token as CDI's proxy does; the double's
+controller moves the DataVolume/PVC as CDI's controller would.
 """
 
 from __future__ import annotations
@@ -60,8 +62,15 @@ def test_dv_upload_with_labels_and_datasource(cli, control_plane, upload_double,
     assert "Processing completed successfully" in lines
     # progress: plain lines on a non-terminal stderr, ending at 100%
     assert "Uploaded 100% (3.0 MiB of 3.0 MiB" in result.stderr
-    # the token went through the aggregated API as the kubeconfig's user
-    assert upload_double.token_requests[-1] == {"namespace": UPLOAD_NAMESPACE, "pvcName": name, "user": "admin"}
+    # the token is the real cdi-apiserver's, for this PVC: the proxy verified its signature and read its claims
+    claims = upload_double.posts[-1]["claims"]
+    assert (claims["iss"], claims["operation"], claims["namespace"], claims["name"]) == (
+        "cdi-apiserver",
+        "Upload",
+        UPLOAD_NAMESPACE,
+        name,
+    )
+    assert claims["exp"] - claims["iat"] == 300  # CDI's 5-minute upload tokens
     assert upload_double.uploaded[(UPLOAD_NAMESPACE, name)] == upload_image.stat().st_size
     assert upload_double.posts[-1]["path"] == "/v1beta1/upload-async"
     created = dv(control_plane, name)
@@ -147,15 +156,16 @@ def test_missing_default_types_fail_before_anything_is_created(cli, control_plan
 
 def test_expired_token_is_refreshed_after_a_first_failure(cli, control_plane, upload_double, upload_image):
     name = fresh_name("refresh")
-    # the first POST fails (502) and every token issued so far expires: the second gets 401, a new token is
-    # requested through the API server, and the third succeeds
+    # the first POST fails (502) and the proxy then treats its token as expired: the second gets 401, a new token
+    # is requested from cdi-apiserver through the API server, and the third succeeds
     upload_double.fail_with = [502]
     upload_double.expire_after_failure = True
-    requests_before = len(upload_double.token_requests)
     result = upload(cli, upload_double, "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "--retry", "4")
     assert result.exit_code == 0, result.stderr
-    assert [post["status"] for post in upload_double.posts[-3:]] == [502, 401, 200]
-    assert len(upload_double.token_requests) - requests_before == 2  # the first token and one refresh
+    posts = upload_double.posts[-3:]
+    assert [post["status"] for post in posts] == [502, 401, 200]
+    assert posts[0]["token"] == posts[1]["token"] != posts[2]["token"]  # the first token and one refresh
+    assert posts[2]["claims"]["name"] == name
     assert result.stderr.count("Retrying the upload from the start") == 2
 
 
@@ -166,7 +176,8 @@ def test_first_attempt_401_fails_fast_and_reports_the_volume(cli, control_plane,
     assert result.exit_code == 1
     assert [post["status"] for post in upload_double.posts[-1:]] == [401]
     error = result.stderr.strip().splitlines()[-1]
-    assert error.startswith("error: authentication failed: unexpected return value 401, Unauthorized; ")
+    # CDI's proxy answers a refused token with a bare 401 (no body): virtctl's words then end in ", "
+    assert error.startswith("error: authentication failed: unexpected return value 401, ; ")
     assert (
         f"PersistentVolumeClaim {UPLOAD_NAMESPACE}/{name} was created; the upload did not complete (1 attempt failed)"
         in error
@@ -326,7 +337,7 @@ def test_token_request_is_authorized_by_the_api_server(cli, control_plane, uploa
         }
     )
     name = fresh_name("rbac")
-    before = len(upload_double.token_requests)
+    before = len(upload_double.posts)
     result = cli(
         "upload", "pvc", name, "--size", "1Gi", "--image-path", str(upload_image),
         "--uploadproxy-url", upload_double.proxy_url, "--insecure", user="alice",
@@ -339,7 +350,7 @@ def test_token_request_is_authorized_by_the_api_server(cli, control_plane, uploa
         '"uploadtokenrequests" in API group "upload.cdi.kubevirt.io" in the namespace "alice"; '
         f"PersistentVolumeClaim alice/{name} was created; no data was uploaded"
     ), error
-    assert len(upload_double.token_requests) == before  # the request never reached the double
+    assert len(upload_double.posts) == before  # no token, so nothing was sent to the upload proxy
 
 
 def test_proxy_certificate_is_verified_without_insecure(cli, control_plane, upload_double, upload_image):
@@ -393,3 +404,103 @@ def test_populator_data_volume_checks(cli, control_plane, upload_double, upload_
     assert attempt().stderr == f"error: Unable to get PVC Prime {UPLOAD_NAMESPACE}/{name}\n"
     upload_double.merge_patch(path + "/status", {"status": {"phase": "Bound"}})
     assert attempt().stderr == f"error: PVC {name} already successfully populated\n"
+
+
+def _b64(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _jwt(claims: dict, key=None, alg: str = "PS256") -> str:
+    """A compact JWS of ``claims``: PS256 with ``key`` (go-jose's signing, as cdi-apiserver's), or unsigned."""
+    import json
+
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import padding
+
+    signing_input = f"{_b64(json.dumps({'alg': alg}).encode())}.{_b64(json.dumps(claims).encode())}"
+    if key is None:
+        return signing_input + "."
+    scheme = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32)
+    return signing_input + "." + _b64(key.sign(signing_input.encode(), scheme, hashes.SHA256()))
+
+
+def _claims(token: str) -> dict:
+    import base64
+    import json
+
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def _post(double, authorization: str | None) -> tuple[int, str]:
+    """An empty POST to the double's proxy: (status, body)."""
+    import http.client
+    import ssl
+
+    context = ssl.create_default_context(cafile=str(double.ca_file))
+    connection = http.client.HTTPSConnection("127.0.0.1", double.proxy_port, context=context, timeout=30)
+    headers = {"Content-Length": "0"} | ({"Authorization": authorization} if authorization is not None else {})
+    try:
+        connection.request("POST", "/v1beta1/upload", headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
+
+
+def test_the_proxy_takes_only_tokens_the_real_cdi_apiserver_signed(control_plane, upload_double) -> None:
+    """The double's proxy checks a token as CDI's cdi-uploadproxy does, with the public key of the real
+    cdi-apiserver (Secret cdi/cdi-api-signing-key): anything unsigned, forged, altered, expired or from another
+    issuer is refused with 401, a token for another operation with 400, and only then is the claim's PVC looked up
+    (503: it does not exist). Keys other than the public one are this test's, to show each check can fail."""
+    import base64
+    import time
+
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    missing = fresh_name("missing")
+    status, answer = control_plane.request(
+        "POST",
+        f"/apis/upload.cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/uploadtokenrequests",
+        {"apiVersion": "upload.cdi.kubevirt.io/v1beta1", "kind": "UploadTokenRequest", "spec": {"pvcName": missing}},
+    )
+    assert status == 200, answer
+    real = answer["status"]["token"]
+    claims = _claims(real)
+    assert (claims["iss"], claims["operation"], claims["name"]) == ("cdi-apiserver", "Upload", missing)
+    _, secret = control_plane.request("GET", "/api/v1/namespaces/cdi/secrets/cdi-api-signing-key")
+    signing_key = load_pem_private_key(base64.b64decode(secret["data"]["id_rsa"]), None)
+    forger = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    header, payload, signature = real.split(".")
+    altered = _b64(json_bytes({**claims, "name": "someone-elses"}))
+    now = int(time.time())
+
+    refused_pvc = f"rejecting Upload Request for PVC {missing} that doesn&#39;t exist"
+    cases = {
+        "cdi-apiserver's token": (f"Bearer {real}", 503, refused_pvc),
+        "the same claims, signed with cdi-apiserver's key": (f"Bearer {_jwt(claims, signing_key)}", 503, refused_pvc),
+        "no Authorization header": (None, 400, ""),
+        "not a bearer token": (f"Basic {real}", 400, ""),
+        "not a JWT": ("Bearer not-a-token", 401, ""),
+        "unsigned (alg none)": (f"Bearer {_jwt(claims, alg='none')}", 401, ""),
+        "signed with another key": (f"Bearer {_jwt(claims, forger)}", 401, ""),
+        "claims altered after signing": (f"Bearer {header}.{altered}.{signature}", 401, ""),
+        "another token's signature": (f"Bearer {header}.{payload}.{_jwt(claims, forger).split('.')[2]}", 401, ""),
+        "expired": (f"Bearer {_jwt({**claims, 'iat': now - 400, 'nbf': now - 400, 'exp': now - 100}, signing_key)}", 401, ""),
+        "not valid yet": (f"Bearer {_jwt({**claims, 'nbf': now + 60}, signing_key)}", 401, ""),
+        "another issuer": (f"Bearer {_jwt({**claims, 'iss': 'someone'}, signing_key)}", 401, ""),
+        "a clone token": (f"Bearer {_jwt({**claims, 'operation': 'Clone'}, signing_key)}", 400, ""),
+        "not for a PVC": (f"Bearer {_jwt({**claims, 'resource': {'resource': 'pods'}}, signing_key)}", 400, ""),
+    }  # fmt: skip
+    answers = {what: _post(upload_double, authorization) for what, (authorization, _, _) in cases.items()}
+    assert answers == {what: (status, body) for what, (_, status, body) in cases.items()}
+    assert not [post for post in upload_double.posts[-len(cases) :] if post["status"] == 200]
+
+
+def json_bytes(obj: dict) -> bytes:
+    import json
+
+    return json.dumps(obj).encode()

@@ -1,7 +1,8 @@
-"""``upload`` against hostile upload proxies (loopback doubles) and bad proxy URLs, CDI's API played by
-tests/doubles/cdi_upload.py on the real control plane: a URL that cannot be used is refused before anything is
-created; a password in it never printed; a proxy that trickles is cut off by --wait-secs; a proxy whose answer
-never ends is cut at the bound; every failure once the volume exists says what exists; a FIFO is no image."""
+"""``upload`` against hostile upload proxies (loopback doubles) and bad proxy URLs, on the real control plane with
+CDI's real cdi-apiserver (tokens, webhooks) and tests/doubles/cdi_upload.py's controller: a URL that cannot be used
+is refused before anything is created; a password in it never printed; a proxy that trickles is cut off by
+--wait-secs; a proxy whose answer never ends is cut at the bound; every failure once the volume exists says what
+exists; a FIFO is no image."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""``kubectl instancetype upload`` run by the real kubectl (v1.36.3) as a plugin, CDI played by the named double."""
+"""``kubectl instancetype upload`` run by the real kubectl (v1.36.3) as a plugin: the token from CDI's real
+cdi-apiserver, the data path (upload proxy and server) played by the named double tests/doubles/cdi_upload.py."""
 
 from __future__ import annotations
 

@@ -34,3 +34,20 @@ def test_an_endless_api_answer_is_cut_at_the_bound(monkeypatch, kind) -> None:
         assert raised.value.render() == "error: the server's answer is larger than 2 MiB; stopped reading it"
     finally:
         server.close()
+
+
+@pytest.mark.parametrize(
+    ("limit", "shown"),
+    [
+        (512 << 20, "512 MiB"),
+        (64 << 10, "64 KiB"),  # once "larger than 0 MiB"
+        (1536 << 10, "1536 KiB"),  # 1.5 MiB, exactly
+        (1000, "1000 bytes"),
+        (2 << 30, "2 GiB"),
+    ],
+)
+def test_the_answer_too_large_names_its_bound_exactly(limit: int, shown: str) -> None:
+    from kubectl_instancetype.kube.errors import transport_error
+
+    error = transport_error(http.BodyTooLarge(limit), "h", "h:443")
+    assert error.render() == f"error: the server's answer is larger than {shown}; stopped reading it"

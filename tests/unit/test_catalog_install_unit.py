@@ -42,10 +42,10 @@ def test_drop_field() -> None:
 def test_operator_managed_objects_are_refused_by_name() -> None:
     objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=True, preferences=False))
     existing = {}
-    for _, obj in objects[:5]:
-        managed = copy.deepcopy(obj)
+    for item in objects[:5]:
+        managed = copy.deepcopy(item.obj)
         managed["metadata"]["labels"]["app.kubernetes.io/managed-by"] = "virt-operator"
-        existing[("VirtualMachineClusterInstancetype", obj["metadata"]["name"])] = managed
+        existing[("VirtualMachineClusterInstancetype", item.name)] = managed
     with pytest.raises(PluginError) as raised:
         use.refuse_operator_managed(objects, existing)
     assert str(raised.value).startswith(
@@ -59,10 +59,11 @@ def test_operator_managed_objects_are_refused_by_name() -> None:
 def test_catalog_objects_scopes() -> None:
     both = use.catalog_objects(CATALOG, use.Scope(namespace="dev"))
     assert len(both) == len(CATALOG.instancetypes) + len(CATALOG.preferences)
-    assert {resource for resource, _ in both} == {resources.INSTANCETYPES, resources.PREFERENCES}
-    assert all(obj["metadata"]["namespace"] == "dev" for _, obj in both)
+    assert {item.resource for item in both} == {resources.INSTANCETYPES, resources.PREFERENCES}
+    assert all(item.obj["metadata"]["namespace"] == "dev" for item in both)
     only = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
-    assert {resource for resource, _ in only} == {resources.CLUSTER_PREFERENCES}
+    assert {item.resource for item in only} == {resources.CLUSTER_PREFERENCES}
+    assert only[0].shown == f"virtualmachineclusterpreference.instancetype.kubevirt.io/{only[0].name}"
 
 
 def test_client_dry_run_verbs_compare_the_catalogs_fields() -> None:
@@ -87,8 +88,8 @@ def test_client_dry_run_verbs_compare_the_catalogs_fields() -> None:
 def test_diff_ignores_deployment_metadata_and_annotations_the_catalog_does_not_carry() -> None:
     objects = use.catalog_objects(CATALOG, use.Scope(preferences=False))
     existing = {}
-    for resource, obj in objects:
-        live = copy.deepcopy(obj)
+    for item in objects:
+        live = copy.deepcopy(item.obj)
         live["metadata"].update(resourceVersion="1", uid="x", generation=1, creationTimestamp="2026-01-01T00:00:00Z")
         live["metadata"]["labels"].update(
             {"app.kubernetes.io/managed-by": "virt-operator", "app.kubernetes.io/component": "kubevirt"}
@@ -99,7 +100,7 @@ def test_diff_ignores_deployment_metadata_and_annotations_the_catalog_does_not_c
                 "kubevirt.io/install-strategy-version": "v1.9.0",
             }
         )
-        existing[(resource.kind, obj["metadata"]["name"])] = live
+        existing[(item.resource.kind, item.name)] = live
     kinds = [resources.CLUSTER_INSTANCETYPES]
     assert use.diff(CATALOG, objects, existing, kinds) == []
 
@@ -149,9 +150,8 @@ def _forbidden(name: str) -> APIError:
 
 def test_a_failure_part_way_says_what_was_applied_and_what_was_not() -> None:
     objects = use.catalog_objects(CATALOG, use.Scope())
-    first = objects[0][1]["metadata"]["name"]
-    existing = {("VirtualMachineClusterInstancetype", first): {"metadata": {"resourceVersion": "1"}}}
-    fourth = objects[3][0].name_of(objects[3][1]["metadata"]["name"])
+    existing = {("VirtualMachineClusterInstancetype", objects[0].name): {"metadata": {"resourceVersion": "1"}}}
+    fourth = objects[3].shown
     printed = []
     with pytest.raises(PluginError) as raised:
         use.install(_ApplyingClient(4, _forbidden("x")), objects, existing, report=printed.append)
@@ -168,7 +168,7 @@ def test_an_interruption_says_what_was_applied() -> None:
     objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
     with pytest.raises(PluginError) as raised:
         use.install(_ApplyingClient(3, KeyboardInterrupt()), objects, {})
-    third = objects[2][0].name_of(objects[2][1]["metadata"]["name"])
+    third = objects[2].shown
     assert raised.value.render() == (
         f"error: interrupted; applied before that: 2 created; not applied: {third} and {len(objects) - 3} more"
     )
@@ -179,5 +179,5 @@ def test_a_failure_on_the_first_object_says_nothing_was_applied() -> None:
     with pytest.raises(PluginError) as raised:
         use.install(_ApplyingClient(1, _forbidden("a")), objects, {})
     assert raised.value.render().endswith(
-        f"; nothing was applied; not applied: {objects[0][0].name_of(objects[0][1]['metadata']['name'])} and {len(objects) - 1} more"
+        f"; nothing was applied; not applied: {objects[0].shown} and {len(objects) - 1} more"
     )

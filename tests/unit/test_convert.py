@@ -481,3 +481,30 @@ def test_every_preset_field_is_converted_or_reported(indexes: list[int]) -> None
         # vCPU counts are folded into cpu.guest (or a topology), so their own value need not appear.
         kept = json.dumps(value) in output or (path[0] == "cpu" and path[1] in ("sockets", "cores", "threads"))
         assert named or kept, (path, value, warnings, output)
+
+
+def test_the_input_objects_are_left_as_they_were() -> None:
+    """convert copies the types and presets it edits and only reads VMs (which it does not copy): nothing the
+    caller passed changes, even where the YAML reader handed two VMs the same aliased object."""
+    import copy
+
+    from kubectl_instancetype.usecases.manifests import read_manifests
+    from tests.conftest import CONVERT_GOLDEN
+
+    for case in sorted(path for path in CONVERT_GOLDEN.iterdir() if path.is_dir()):
+        source = next(case.glob("input.*"))
+        objects = read_manifests(str(source), None)
+        vms = read_manifests(str(case / "vms.yaml"), None) if (case / "vms.yaml").exists() else []
+        before = copy.deepcopy([objects, vms])
+        conversion = c.convert(objects + vms, default_memory="1Gi")
+        if conversion.presets:
+            c.report_presets(conversion.presets, conversion.vms)
+        assert [objects, vms] == before, case.name
+    shared_spec = {"flavor": {"name": "small"}, "template": {"spec": {"domain": {"cpu": {"cores": 2}}}}}
+    vms = [
+        {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine", "metadata": {"name": f"vm-{i}"}, "spec": shared_spec}
+        for i in range(2)
+    ]
+    before = copy.deepcopy(vms)
+    c.convert(vms)
+    assert vms == before

@@ -190,3 +190,34 @@ def test_a_vmi_without_presets_is_refused_with_what_to_do(tmp_path) -> None:
         "VirtualMachineInstancePresets of the same input against them, and the input holds none; convert the "
         "VirtualMachine that starts it\n"
     )
+
+
+class _NoCluster:
+    """A Session stand-in for conversions that must not reach the cluster: any use fails the test."""
+
+    def __getattr__(self, name: str):
+        raise AssertionError(f"the session was used ({name})")
+
+
+def test_the_conversion_is_handed_over_before_anything_is_written() -> None:
+    from kubectl_instancetype.usecases.converting import ConvertRequest, convert
+
+    seen = []
+    request = ConvertRequest(filename=str(SMALL / "input.yaml"))
+    result = convert(_NoCluster(), request, converted=seen.append, created=seen.append)
+    assert seen == [result.converted] and result.created == []
+    assert result.converted.nothing_written is None and result.converted.conversion.objects
+
+
+def test_apply_with_nothing_converted_writes_nothing(tmp_path) -> None:
+    from kubectl_instancetype.usecases.converting import ConvertRequest, convert
+
+    empty = tmp_path / "preset.yaml"
+    empty.write_text(
+        "apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstancePreset\nmetadata:\n  name: p\n"
+        "spec:\n  selector:\n    matchLabels:\n      a: b\n"
+    )
+    seen = []
+    result = convert(_NoCluster(), ConvertRequest(filename=str(empty), apply=True), converted=seen.append)
+    assert seen == [result.converted] and result.created == []
+    assert result.converted.nothing_written.startswith("nothing to write: VirtualMachineInstancePreset p ")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.golang import goyaml
+from kubectl_instancetype.golang import goyaml, yamltojson
 
 # (string value, what sigs.k8s.io/yaml v1.6.0 prints for {"k": value})
 STRING_VECTORS = [
@@ -243,3 +243,39 @@ def test_golden_manifests_round_trip(pure_python, monkeypatch):
             assert goyaml.dump(yaml.safe_load(text)) == text, path
     finally:
         goyaml.yaml_dumpers.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("items:\n- a: 1\n- b: [1, .inf]\n", "items[1].b[1]"),
+        ("a:\n  b:\n  - !!set {x}\n", "a.b[0]"),
+        ("a: !!int x\n", "a"),
+        # a merged map's values are named from that map (the walk before the fast path did so too)
+        ("a:\n  <<: {c: .nan}\n", "c"),
+        ("a:\n  ? [1]\n  : 2\n", ""),
+        ("x: &a [*a]\n", ""),
+        ("b: &m {k: .inf}\nc:\n  d: *m\n", "b.k"),  # the anchored value is read first, where it is written
+    ],
+)
+def test_a_failing_value_is_named_by_its_path(text: str, path: str) -> None:
+    with pytest.raises(yamltojson.YAMLError) as caught:
+        yamltojson.load_document(text)
+    assert caught.value.path == path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "items:\n- {a: 1, b: [y, ~, 0x1F, 1e3, '1', .5]}\n- {c: {d: 2.5}}\n",
+        "a:\n  <<: [{x: 1}, {x: 2, y: 3}]\n  z: no\n",
+        "3: a\n1.5: b\ntrue: c\nn: d\n",
+    ],
+)
+def test_the_walk_without_aliases_reads_as_the_shared_walk(text: str) -> None:
+    """A document without ``*`` is walked without alias bookkeeping; both walks give the same value."""
+    import yaml
+
+    node = yaml.compose(text, Loader=yamltojson._loader())
+    assert yamltojson._Converter(shared=False).value(node) == yamltojson._Converter(shared=True).value(node)
+    assert yamltojson.load_document(text) == yamltojson._Converter(shared=True).value(node)

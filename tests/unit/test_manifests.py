@@ -103,6 +103,15 @@ def test_yaml_1_1_as_kubectl_reads_it(lines: str, spec: dict) -> None:
         ),
         ("kind: A\n", 'unable to decode "STDIN": Object \'apiVersion\' is missing in \'{"kind":"A"}\''),
         ("just text\n", 'unable to decode "STDIN": a string ("just text") is not an object with apiVersion and kind'),
+        # an anchor whose collection holds an alias of itself (this once looped for ever); kubectl v1.36.3's words
+        (
+            HEAD + "data:\n  x: &a [*a]\n",
+            "error parsing STDIN: error converting YAML to JSON: yaml: anchor 'a' value contains itself",
+        ),
+        (
+            HEAD + "data:\n  q: &z 1\n  a: &x {b: [*z, *x]}\n",
+            "error parsing STDIN: error converting YAML to JSON: yaml: anchor 'x' value contains itself",
+        ),
     ],
 )
 def test_errors_in_kubectl_words(text: str, message: str) -> None:

@@ -20,7 +20,7 @@ Every field of the input either lands in the output or is named in a warning; no
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from ...errors import InputError
 from ..jsoncopy import clone
@@ -43,7 +43,10 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
     and v0.53-v0.55 flavors without memory): v1beta1 requires it.
     """
     conversion = Conversion()
-    items = [clone(dict(obj)) for obj in objects]
+    # Converters of types and presets edit their copy; VMs (most of a large List) are only read: convert_vm
+    # copies what it changes and the preset report clones the domain it merges into. Not copying them halves
+    # the time of a 100,000-VM List's conversion.
+    items = [obj if _read_only(obj) else clone(dict(obj)) for obj in objects]
     profiles = profile_names(items)
     for obj in items:
         group = str(obj.get("apiVersion", "")).rpartition("/")[0]
@@ -76,6 +79,10 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
                     "none; convert the VirtualMachine that starts it"
                 )
     return conversion
+
+
+def _read_only(obj: Mapping[str, Any]) -> TypeGuard[dict[str, Any]]:
+    return type(obj) is dict and obj.get("kind") in ("VirtualMachine", "VirtualMachineInstance")
 
 
 def format_selector(selector: Mapping[str, Any]) -> str:
