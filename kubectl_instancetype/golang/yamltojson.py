@@ -175,19 +175,23 @@ def resolve_plain(text: str) -> Any:
     if text[0] not in _HINTED:
         return text
     if text[0] == ".":
-        return _go_float(text) if _FLOAT.fullmatch(text) else text
+        value = _go_float(text) if _FLOAT.fullmatch(text) else None
+        return text if value is None else value
     plain = text.replace("_", "")
     number = go_parse_int(plain)
     if number is not None:
         return number
-    if _FLOAT.fullmatch(plain):
-        return _go_float(plain)
-    return text
+    value = _go_float(plain) if _FLOAT.fullmatch(plain) else None
+    return text if value is None else value
 
 
-def _go_float(text: str) -> float:
-    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same)."""
-    return float(text)
+def _go_float(text: str) -> float | None:
+    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same), or None
+    where Go's answer is an error: a finite text past the largest float64 is ErrRange, and go-yaml v2's resolve
+    then keeps the scalar a string (go.yaml.in/yaml/v2 resolve.go: ``if err == nil``), so ``1e400`` or a
+    5,000-digit integer reaches JSON as the string it was written as, never as +Inf."""
+    value = float(text)
+    return None if math.isinf(value) else value
 
 
 def _float32_key(value: float) -> str:

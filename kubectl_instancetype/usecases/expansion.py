@@ -194,8 +194,9 @@ class Expansion:
                     specs[key] = find_spec(resolved, key, self.fetch)[0]
         except ResolveError as exc:
             return Expanded(vm, problems=[str(exc)])
-        if not had_namespace:
-            # KubeVirt's expand returns the VM as it was given, without a namespace it did not have
+        if not had_namespace and not (self.session.namespace_flag or self._needs_cluster(vm)):
+            # KubeVirt's expand-vm-spec writes the request's namespace into the VM (pkg/virt-api/rest/expand.go:
+            # vm.Namespace = the path's namespace); with no -n and no cluster read, no namespace is known
             resolved["metadata"].pop("namespace", None)
         result = expand_vm(
             resolved, specs["instancetype"], specs["preference"], defaults=self.defaults, check=self.check
