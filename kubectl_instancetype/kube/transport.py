@@ -68,7 +68,7 @@ def parse_server_url(server: str) -> URL:
             raise ConfigurationError(f"host must be a URL or a host:port pair: {_go_quote(server)}")
     if url.scheme not in ("http", "https"):
         raise TransportError(f"unsupported protocol scheme {_go_quote(url.scheme)}")
-    if url.port and int(url.port) > 65535:
+    if url.port and (len(url.port) > 5 or int(url.port) > 65535):  # Go's dialer: a port is at most 65535
         raise TransportError(f"dial tcp: address {url.port}: invalid port")
     return url
 

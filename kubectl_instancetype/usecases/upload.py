@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError, UploadError, UsageError
+from ..golang.strconv import go_quote
 from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
@@ -129,7 +130,6 @@ def check_proxy_url(url: str) -> str:
     """The upload proxy URL with virtctl's default scheme, refused as Go refuses it (``url.Parse``, then the
     http.Client's scheme check) before anything is created; messages show it with its password redacted."""
     from ..golang.neturl import URLError, parse_url
-    from ..golang.strconv import go_quote
 
     full = spec.with_scheme(url)
     try:
@@ -141,6 +141,10 @@ def check_proxy_url(url: str) -> str:
     if parsed.scheme not in ("http", "https"):
         target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
         raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
+    if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):
+        # Go's dialer refuses it at the first request; here before the volume exists
+        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        raise UsageError(f"Post {go_quote(target)}: dial tcp: address {parsed.port}: invalid port")
     return full
 
 
@@ -507,13 +511,16 @@ def _upload_data(
                     "POST", target, headers, image, content_length=state.total, progress=progress
                 )
             except connections.FAILURES as exc:
-                status, message = 0, f'Post "{redact_url(target)}": {connections.describe(exc)}'
+                # net/url's Error: "%s %q: %s"
+                status, message = 0, f"Post {go_quote(redact_url(target))}: {connections.describe(exc)}"
             else:
                 if response.status == 200:
                     if display is not None:
                         display.finish()
                     return
-                body = response.body[:4096].decode("utf-8", "replace")
+                # the proxy's text, on the one error line: its line breaks shown as \n (stderr escapes the rest)
+                body = response.body[:4096].decode("utf-8", "replace").strip().replace("\r\n", "\n")
+                body = body.replace("\n", "\\n")
                 status, message = response.status, f"unexpected return value {response.status}, {body}"
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":
