@@ -40,7 +40,7 @@ SHORT_KINDS = {
 }
 
 
-def _kind_word(word: str) -> str:
+def kind_word(word: str) -> str:
     """A kind as typed (any case, plural or short name) -> the lowercase singular kind."""
     lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
     lowered = SHORT_KINDS.get(lowered.removesuffix("s"), SHORT_KINDS.get(lowered, lowered))
@@ -178,7 +178,7 @@ def candidates(
     elif argument == "type-names":
         # get/describe: TYPE/NAME..., or a kind and then names (kubectl get vmcf u1.small u1.large)
         kind = line.positionals[0] if line.positionals else ""
-        source = TYPE_PREFIXES.get(f"{_kind_word(kind)}/") if "/" not in kind else None
+        source = TYPE_PREFIXES.get(f"{kind_word(kind)}/") if "/" not in kind else None
         if source is not None and live is not None:
             return live(source, line, prefix), NO_FILE_COMPLETION
         return _types(line, prefix, live)
@@ -204,7 +204,7 @@ def _values(
         prefixes = INSTANCETYPE_PREFIXES if source == "instancetypes" else PREFERENCE_PREFIXES
         kind, slash, name = prefix.rpartition("/")
         if slash:
-            spelled = _kind_word(kind)
+            spelled = kind_word(kind)
             if spelled not in (prefixes[0][:-1], prefixes[1][:-1]):
                 return [], NO_FILE_COMPLETION
             namespaced = spelled == prefixes[1][:-1]
@@ -243,7 +243,7 @@ def _types(
     kind, slash, name = prefix.partition("/")
     if not slash:
         return _filtered([(p, "") for p in TYPE_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
-    source = TYPE_PREFIXES.get(f"{_kind_word(kind)}/")
+    source = TYPE_PREFIXES.get(f"{kind_word(kind)}/")
     if source is None or live is None:
         return [], NO_FILE_COMPLETION
     return [(f"{kind}/{value}", help_text) for value, help_text in live(source, line, name)], NO_FILE_COMPLETION

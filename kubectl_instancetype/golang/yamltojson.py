@@ -257,7 +257,9 @@ def _json_value(value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=1)
-def _loader() -> Any:
+def composing_loader() -> Any:
+    """The PyYAML loader class the reader composes documents with: libyaml's base loader when present, each
+    untagged node resolved to str/seq/map (plain scalars are resolved later, as go-yaml resolves them)."""
     import yaml
 
     base = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -282,7 +284,7 @@ def _loader() -> Any:
     return Loader
 
 
-class _Converter:
+class Converter:
     """Builds JSON values from PyYAML nodes with go-yaml v2's decoding into ``interface{}``.
 
     ``shared`` says the document may hold aliases (the same node object reached twice, perhaps from inside
@@ -436,7 +438,7 @@ def _anchor_containing_itself(text: str) -> str:
     import yaml
 
     open_anchors: list[str | None] = []
-    for event in yaml.parse(text, Loader=_loader()):
+    for event in yaml.parse(text, Loader=composing_loader()):
         if isinstance(event, yaml.CollectionStartEvent):
             open_anchors.append(event.anchor)
         elif isinstance(event, yaml.CollectionEndEvent):
@@ -529,7 +531,7 @@ def load_document(text: str) -> Any:
 def _load_document(text: str) -> Any:
     import yaml
 
-    loader = _loader()(text)
+    loader = composing_loader()(text)
     try:
         node = loader.get_node() if loader.check_node() else None
     except yaml.YAMLError as exc:
@@ -544,7 +546,7 @@ def _load_document(text: str) -> Any:
     if shared:
         check_aliasing(node)
     try:
-        return _Converter(shared).value(node)
+        return Converter(shared).value(node)
     except _ContainsItself:
         raise YAMLError(f"yaml: anchor '{_anchor_containing_itself(text)}' value contains itself") from None
     except RecursionError:

@@ -136,8 +136,8 @@ def test_every_spelling_of_a_kind_is_known_to_completion() -> None:
 
     for kind in ALL:
         for word in kind.spellings():
-            assert completion._kind_word(word) == kind.singular, word
-            assert completion._kind_word(f"{word.upper()}.{GROUP}") == kind.singular, word
+            assert completion.kind_word(word) == kind.singular, word
+            assert completion.kind_word(f"{word.upper()}.{GROUP}") == kind.singular, word
 
 
 def test_short_kind_names_complete_names_of_their_scope() -> None:
