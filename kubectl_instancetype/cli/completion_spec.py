@@ -38,6 +38,9 @@ FIXED_VALUES: dict[str, list[str]] = {
 # -o values per command (what each command accepts).
 OUTPUT_FORMATS: dict[str, list[str]] = {
     "list": ["wide", "yaml", "json", "name"],
+    "usage": ["yaml", "json"],
+    "lint": ["yaml", "json"],
+    "switch": ["yaml", "json"],
     "": ["yaml", "json", "name"],
 }
 # Flags whose values are names read from the cluster (or the kubeconfig, for contexts).

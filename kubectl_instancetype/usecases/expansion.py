@@ -132,14 +132,14 @@ class Expansion:
         from ..errors import InputError
 
         sources = read_sources(path, self.stdin)
-        for source, text in sources:
-            for doc in iter_manifests(text, source, skip=_plainly_a_vm):
+        for source in sources:
+            for doc in iter_manifests(source.text, source.name, skip=_plainly_a_vm):
                 kind = doc.get("kind")
                 if kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
                     self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
         found = False
-        for source, text in sources:
-            for doc in iter_manifests(text, source, skip=_plainly_not_a_vm):
+        for source in sources:
+            for doc in iter_manifests(source.text, source.name, skip=_plainly_not_a_vm):
                 if doc.get("kind") == "VirtualMachine":
                     found = True
                     yield doc
