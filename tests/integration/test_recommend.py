@@ -24,7 +24,16 @@ def test_recommend_from_the_cluster(cli) -> None:
 
 def test_recommend_in_every_namespace_has_kubectls_namespace_column(cli) -> None:
     result = cli(
-        "recommend", "--preference", "fedora", "-A", "--class", "general.purpose", "--size", "small", "--max", "2"
+        "recommend",
+        "--preference",
+        "fedora",
+        "-A",
+        "-l",
+        "instancetype.kubevirt.io/size=small",
+        "--class",
+        "general.purpose",
+        "--max",
+        "2",
     )
     assert (result.exit_code, result.stderr) == (0, "")
     header, *rows = result.stdout.splitlines()
