@@ -101,65 +101,70 @@ class Terminated(KeyboardInterrupt):
     """
 
 
-# The planes started by this process and not yet stopped, the handlers ours replaced (restored when the last plane
-# stops), the signals received and whether Terminated was raised for them.
-_RUNNING: list[ControlPlane] = []
-_REPLACED: dict[int, object] = {}
-_RECEIVED: list[int] = []
-_TERMINATED: list[bool] = []
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+class StopSignals:
+    """SIGTERM and SIGHUP for the planes one process holds: :class:`Terminated` while a plane runs, deferred while
+    one stops (a stop cut short would orphan what it had not stopped yet), the previous handlers back when the last
+    plane has stopped. Only at work in the main thread, and only over handlers at their defaults (a handler someone
+    else installed is left alone). One instance per process (:data:`STOP_SIGNALS`)."""
+
+    def __init__(self, numbers: tuple[int, ...] = (signal.SIGTERM, signal.SIGHUP)) -> None:
+        self.numbers = numbers
+        self.running: list[object] = []  # the planes started and not yet stopped
+        self.replaced: dict[int, object] = {}  # signal -> the handler ours replaced
+        self.received: list[int] = []  # signals received until the last plane stopped
+        self.terminated = False  # Terminated was raised for them
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        """The handler while planes run: raise :class:`Terminated` once, then defer."""
+        self.received.append(signum)
+        self.terminated = True
+        for number in self.replaced:
+            signal.signal(number, self.defer)
+        raise Terminated(f"{signal.Signals(signum).name}: stopping the local plane")
+
+    def defer(self, signum: int, frame: object) -> None:
+        """The handler while planes stop, or unwind after a first signal: remember the signal."""
+        self.received.append(signum)
+
+    def hold(self, plane: object) -> None:
+        """``plane`` runs from now on."""
+        self.running.append(plane)
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for number in self.numbers:
+            if number not in self.replaced and signal.getsignal(number) is signal.SIG_DFL:
+                self.replaced[number] = signal.signal(number, self.on_signal)
+
+    def stopping(self, plane: object) -> None:
+        """``plane`` is being stopped: signals wait."""
+        if threading.current_thread() is threading.main_thread():
+            for number in self.replaced:
+                signal.signal(number, self.defer)
+
+    def stopped(self, plane: object) -> None:
+        """``plane`` has stopped: a signal that arrived during its stop raises :class:`Terminated` now (unless one
+        is already unwinding); with no plane left, the previous handlers are back."""
+        if plane in self.running:
+            self.running.remove(plane)
+        if threading.current_thread() is not threading.main_thread() or not self.replaced:
+            return
+        raise_now = bool(self.received) and not self.terminated
+        self.terminated = self.terminated or raise_now
+        first = self.received[0] if self.received else 0
+        for number, previous in list(self.replaced.items()):
+            if not self.running:
+                signal.signal(number, previous)  # type: ignore[arg-type]
+                del self.replaced[number]
+            elif not self.terminated:
+                signal.signal(number, self.on_signal)
+        if not self.running:
+            self.received.clear()
+            self.terminated = False
+        if raise_now:
+            raise Terminated(f"{signal.Signals(first).name}: the local plane was stopped")
 
 
-def _on_stop_signal(signum: int, frame: object) -> None:
-    _RECEIVED.append(signum)
-    _TERMINATED.append(True)
-    for number in _REPLACED:  # once: a second signal must not cut the stops short
-        signal.signal(number, _defer_signal)
-    raise Terminated(f"{signal.Signals(signum).name}: stopping the local plane")
-
-
-def _defer_signal(signum: int, frame: object) -> None:
-    _RECEIVED.append(signum)
-
-
-def _hold_signals(plane: ControlPlane) -> None:
-    """Route SIGTERM/SIGHUP to :class:`Terminated` while ``plane`` runs (main thread only; a handler someone else
-    installed is left alone)."""
-    _RUNNING.append(plane)
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for number in STOP_SIGNALS:
-        if number not in _REPLACED and signal.getsignal(number) is signal.SIG_DFL:
-            _REPLACED[number] = signal.signal(number, _on_stop_signal)
-
-
-def _release_signals(plane: ControlPlane, stopped: bool) -> None:
-    """While ``plane`` stops, SIGTERM/SIGHUP wait (a stop cut short would orphan what it had not stopped yet). Once
-    it has stopped, the previous handlers are back when no other plane of this process runs, and a signal that
-    arrived during the stop raises :class:`Terminated` now (unless one is already unwinding)."""
-    if stopped and plane in _RUNNING:
-        _RUNNING.remove(plane)
-    if threading.current_thread() is not threading.main_thread() or not _REPLACED:
-        return
-    if not stopped:
-        for number in _REPLACED:
-            signal.signal(number, _defer_signal)
-        return
-    raise_now = bool(_RECEIVED) and not _TERMINATED
-    if raise_now:
-        _TERMINATED.append(True)
-    received = _RECEIVED[0] if _RECEIVED else 0
-    for number, previous in list(_REPLACED.items()):
-        if not _RUNNING:
-            signal.signal(number, previous)  # type: ignore[arg-type]
-            del _REPLACED[number]
-        elif not _TERMINATED:
-            signal.signal(number, _on_stop_signal)
-    if not _RUNNING:
-        _RECEIVED.clear()
-        _TERMINATED.clear()
-    if raise_now:
-        raise Terminated(f"{signal.Signals(received).name}: the local plane was stopped")
+STOP_SIGNALS = StopSignals()
 
 
 def _service_account_key(path: Path) -> None:
@@ -235,7 +240,7 @@ class ControlPlane:
             if built:
                 built.result()
         self.timings["build"] = time.monotonic() - began
-        _hold_signals(self)
+        STOP_SIGNALS.hold(self)
         try:
             self._start_processes()
             self._wait_ready()
@@ -579,7 +584,7 @@ class ControlPlane:
     def stop(self) -> None:
         """Unregister KubeVirt's webhooks and APIServices, then SIGTERM every process (etcd last), SIGKILL what
         does not stop, and remove the workdir (unless kept)."""
-        _release_signals(self, stopped=False)
+        STOP_SIGNALS.stopping(self)
         if self.components is not None:
             self.components.unregister()
         first = [name for name in self.processes if name != "etcd"]
@@ -587,7 +592,7 @@ class ControlPlane:
         self._terminate(["etcd"])
         if self.workdir and not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
-        _release_signals(self, stopped=True)
+        STOP_SIGNALS.stopped(self)
 
     def _terminate(self, names: list[str], timeout: float = 15.0) -> None:
         running = []

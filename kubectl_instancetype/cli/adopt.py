@@ -32,8 +32,6 @@ Examples:
   kubectl instancetype adopt vm/legacy-db --instancetype u1.xlarge --preference rhel.9 --apply
   kubectl instancetype adopt -f flat-vms.yaml -o yaml | kubectl apply -f -"""
 
-FORMATS = ("", "yaml", "json")
-
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
@@ -70,16 +68,24 @@ class AdoptOptions:
     allow_changes: Annotated[
         bool, typer.Option("--allow-changes", help="With --apply: write even when the proof lists changes.")
     ] = False
-    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the adopted VMs.")] = ""
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.",
+        ),
+    ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:
         """One source; --apply only for a stored VM."""
         from ..errors import UsageError
-        from ..output.printers import check_output_format
+        from ..output.printers import PRINT_FORMATS, check_output_format
 
-        check_output_format(self.output, FORMATS)
+        check_output_format(self.output, ("", *PRINT_FORMATS))
         if bool(self.target) == bool(self.filename):
             raise UsageError("adopt takes vm/NAME or -f FILE")
         if self.target:

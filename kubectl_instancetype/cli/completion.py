@@ -23,9 +23,30 @@ NO_SPACE = 2
 DEFAULT = 0
 LIVE_DEADLINE = 1.0  # seconds for every live look-up of one completion together
 
-# kind prefixes --instancetype and --preference accept (virtctl's spellings, canonical form first)
-INSTANCETYPE_PREFIXES = ("virtualmachineclusterinstancetype/", "virtualmachineinstancetype/")
-PREFERENCE_PREFIXES = ("virtualmachineclusterpreference/", "virtualmachinepreference/")
+# kind prefixes --instancetype and --preference accept (virtctl's spellings, canonical form first, then
+# kubectl's short names: the CRDs' shortNames)
+INSTANCETYPE_PREFIXES = ("virtualmachineclusterinstancetype/", "virtualmachineinstancetype/", "vmcf/", "vmf/")
+PREFERENCE_PREFIXES = ("virtualmachineclusterpreference/", "virtualmachinepreference/", "vmcp/", "vmp/")
+# every short name of the four kinds, as instancetype/kinds.py lists them (not imported: completion stays light;
+# tests/unit/test_completion.py keeps the two equal)
+SHORT_KINDS = {
+    "vmclusterinstancetype": "virtualmachineclusterinstancetype",
+    "vmcf": "virtualmachineclusterinstancetype",
+    "vminstancetype": "virtualmachineinstancetype",
+    "vmf": "virtualmachineinstancetype",
+    "vmcp": "virtualmachineclusterpreference",
+    "vmpref": "virtualmachinepreference",
+    "vmp": "virtualmachinepreference",
+}
+
+
+def kind_word(word: str) -> str:
+    """A kind as typed (any case, plural or short name) -> the lowercase singular kind."""
+    lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
+    lowered = SHORT_KINDS.get(lowered.removesuffix("s"), SHORT_KINDS.get(lowered, lowered))
+    return lowered.removesuffix("s")
+
+
 # positional "kind/NAME" arguments (infer, expand, label, ...), with kubectl's short names
 OBJECT_PREFIXES = {
     "vm/": "virtualmachines",
@@ -42,6 +63,10 @@ TYPE_PREFIXES = {
     "virtualmachineinstancetype/": "instancetypes:namespaced",
     "virtualmachineclusterpreference/": "preferences:cluster",
     "virtualmachinepreference/": "preferences:namespaced",
+    "vmcf/": "instancetypes:cluster",
+    "vmf/": "instancetypes:namespaced",
+    "vmcp/": "preferences:cluster",
+    "vmp/": "preferences:namespaced",
 }
 
 Candidate = tuple[str, str]
@@ -66,6 +91,13 @@ class Line:
             if word.startswith("-") and word != "-":
                 name, eq, value = word.partition("=")
                 flag = entry["flags"].get(name)
+                short = entry["flags"].get(word[:2]) if not word.startswith("--") and len(word) > 2 else None
+                if flag is None and short is not None and short["value"]:
+                    # pflag's attached shorthand value: -ndemo
+                    self.values[word[:2]] = word[2:]
+                    self.repeated.setdefault(word[:2], []).append(word[2:])
+                    index += 1
+                    continue
                 if flag is not None and flag["value"] and not eq:
                     if index + 1 < len(words):
                         self.values[name] = words[index + 1]
@@ -143,6 +175,13 @@ def candidates(
         return _objects(line, prefix, live)
     elif argument == "types" and not line.positionals:
         return _types(line, prefix, live)
+    elif argument == "type-names":
+        # get/describe: TYPE/NAME..., or a kind and then names (kubectl get vmcf u1.small u1.large)
+        kind = line.positionals[0] if line.positionals else ""
+        source = TYPE_PREFIXES.get(f"{kind_word(kind)}/") if "/" not in kind else None
+        if source is not None and live is not None:
+            return live(source, line, prefix), NO_FILE_COMPLETION
+        return _types(line, prefix, live)
     return found, NO_FILE_COMPLETION
 
 
@@ -165,7 +204,10 @@ def _values(
         prefixes = INSTANCETYPE_PREFIXES if source == "instancetypes" else PREFERENCE_PREFIXES
         kind, slash, name = prefix.rpartition("/")
         if slash:
-            namespaced = f"{kind}/" == prefixes[1]
+            spelled = kind_word(kind)
+            if spelled not in (prefixes[0][:-1], prefixes[1][:-1]):
+                return [], NO_FILE_COMPLETION
+            namespaced = spelled == prefixes[1][:-1]
             names = live(f"{source}:{'namespaced' if namespaced else 'cluster'}", line, name)
             return [(f"{kind}/{value}", help_text) for value, help_text in names], NO_FILE_COMPLETION
         found = live(f"{source}:cluster", line, prefix)
@@ -201,7 +243,7 @@ def _types(
     kind, slash, name = prefix.partition("/")
     if not slash:
         return _filtered([(p, "") for p in TYPE_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
-    source = TYPE_PREFIXES.get(f"{kind}/")
+    source = TYPE_PREFIXES.get(f"{kind_word(kind)}/")
     if source is None or live is None:
         return [], NO_FILE_COMPLETION
     return [(f"{kind}/{value}", help_text) for value, help_text in live(source, line, name)], NO_FILE_COMPLETION

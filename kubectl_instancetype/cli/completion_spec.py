@@ -38,6 +38,9 @@ FIXED_VALUES: dict[str, list[str]] = {
 # -o values per command (what each command accepts).
 OUTPUT_FORMATS: dict[str, list[str]] = {
     "list": ["wide", "yaml", "json", "name"],
+    "usage": ["yaml", "json"],
+    "lint": ["yaml", "json"],
+    "switch": ["yaml", "json"],
     "": ["yaml", "json", "name"],
 }
 # Flags whose values are names read from the cluster (or the kubeconfig, for contexts).
@@ -53,7 +56,8 @@ LIVE_VALUES: dict[str, str] = {
 # Flags whose value is a file: the shell completes file names there.
 FILE_FLAGS = frozenset({"--kubeconfig", "-f", "--filename", "--password-file", "--image-path", "--vms"})
 # Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster,
-# "types" = an instance type or preference as kind/NAME).
+# "types" = an instance type or preference as kind/NAME; "type-names" = that for every argument, or a kind word
+# first and then its names).
 ARGUMENTS: dict[str, str] = {
     "list": "kinds",
     "catalog list": "kinds",
@@ -65,6 +69,8 @@ ARGUMENTS: dict[str, str] = {
     "adopt": "objects",
     "usage": "types",
     "lint": "types",
+    "get": "type-names",
+    "describe": "type-names",
 }
 
 
@@ -113,7 +119,7 @@ def build_table() -> dict[str, Any]:
     """Walk the whole Typer app: ``{command path: {"commands", "flags", "argument"}}``."""
     from typer.main import get_command
 
-    from .registry import ALIASES, build
+    from .registry import ALIASES, GLOBAL_VALUE_FLAGS, build
 
     root = get_command(build([])[0])
     table: dict[str, Any] = {}
@@ -143,6 +149,9 @@ def build_table() -> dict[str, Any]:
 
     walk(root, "")
     table[""]["aliases"] = dict(ALIASES)
+    # kubectl's global flags may come before the command (cobra's persistent flags; registry.hoist_global_flags
+    # moves them after it to run): completion reads them there too, as every command declares them
+    table[""]["flags"].update({name: table["list"]["flags"][name] for name in GLOBAL_VALUE_FLAGS})
     return table
 
 

@@ -17,8 +17,9 @@ the labels KubeVirt reads for inferFromVolume (and virtctl image-upload writes).
 spellings (virtualmachineinstancetype, VirtualMachineClusterPreferences, ...) and are written in KubeVirt's
 lowercase singular form; without a kind the cluster-scoped kind applies and no kind label is written (one left
 from before is removed). As with kubectl label, changing an existing value needs --overwrite. The referenced
-types are looked up first (a namespaced kind in the volume's namespace); --skip-checks skips that. Only the labels
-are sent, as a JSON merge patch.
+types are looked up first (a namespaced kind in the volume's namespace), and the instance type the volume will
+name must meet the requirements of the preference it will name (KubeVirt would deny every VM inferring both);
+--skip-checks skips that. Only the labels are sent, as a JSON merge patch.
 
 \b
 Examples:
@@ -76,7 +77,10 @@ class LabelOptions:
         False
     )
     skip_checks: Annotated[
-        bool, typer.Option("--skip-checks", help="Do not look up the instance type and preference first.")
+        bool,
+        typer.Option(
+            "--skip-checks", help="Do not look up (and check together) the instance type and preference first."
+        ),
     ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")

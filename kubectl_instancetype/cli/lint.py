@@ -30,7 +30,6 @@ Examples:
   kubectl instancetype lint virtualmachineclusterpreference/legacy
   kubectl instancetype lint -f my-preferences.yaml --fix > fixed.yaml"""
 
-FORMATS = ("", "yaml", "json")
 HEADERS = ("OBJECT", "FIELD", "RULE", "PROBLEM", "REPLACEMENT")
 
 
@@ -67,7 +66,13 @@ class LintOptions:
     ] = False
     fix: Annotated[bool, typer.Option("--fix", help="Print the objects with every fixable finding corrected.")] = False
     output: Annotated[
-        str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the findings as data.")
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.",
+        ),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
@@ -75,9 +80,9 @@ class LintOptions:
     def validate(self) -> None:
         """Exactly one source: -f, TYPE/NAME or --all."""
         from ..errors import UsageError
-        from ..output.printers import check_output_format
+        from ..output.printers import DOCUMENT_FORMATS, check_output_format
 
-        check_output_format(self.output, FORMATS)
+        check_output_format(self.output, ("", *DOCUMENT_FORMATS))
         given = [bool(self.filename), bool(self.target), self.everything]
         if sum(given) != 1:
             raise UsageError("lint takes one of -f FILE, TYPE/NAME or --all")

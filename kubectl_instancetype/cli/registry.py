@@ -28,8 +28,20 @@ def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str |
     return None
 
 
-# kubectl's global flags (ConfigFlags), persistent in cobra: they may come before the command too
-GLOBAL_VALUE_FLAGS = ("--kubeconfig", "--context", "-n", "--namespace", "--request-timeout", "-v", "--v")
+# kubectl's global flags (ConfigFlags and -v, options.ConnectionFlags), persistent in cobra: they may come before
+# the command too (completion reads the same list: completion_spec puts them on the root)
+GLOBAL_VALUE_FLAGS = (
+    "--kubeconfig",
+    "--context",
+    "-n",
+    "--namespace",
+    "--request-timeout",
+    "-v",
+    "--v",
+    "--as",
+    "--as-group",
+    "--as-uid",
+)
 
 
 def hoist_global_flags(argv: Sequence[str]) -> list[str]:

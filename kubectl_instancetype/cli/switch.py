@@ -38,8 +38,6 @@ Examples:
   kubectl instancetype switch vm/my-vm --refresh --wait
   kubectl instancetype switch vm/my-vm --instancetype u1.2xlarge --plan -o yaml"""
 
-PLAN_FORMATS = ("", "yaml", "json")
-
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
@@ -79,7 +77,12 @@ class SwitchOptions:
     ] = "60s"
     output: Annotated[
         str,
-        typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json: the plan (and outcome) as data."),
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.",
+        ),
     ] = ""
     skip_checks: Annotated[
         bool, typer.Option("--skip-checks", help="Do not check the new combination before writing.")
@@ -94,11 +97,11 @@ class SwitchOptions:
         from ..errors import UsageError
         from ..golang.duration import DurationError, parse_duration
         from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
-        from ..output.printers import check_output_format
+        from ..output.printers import DOCUMENT_FORMATS, check_output_format
         from ..usecases.switching import MatcherTarget
 
         self.name = options.vm_target(self.target, "switch")
-        check_output_format(self.output, PLAN_FORMATS)
+        check_output_format(self.output, ("", *DOCUMENT_FORMATS))
         if self.refresh and (self.instancetype is not None or self.preference is not None):
             raise UsageError("--refresh keeps the types the VM names: give it without --instancetype and --preference")
         if not self.refresh and self.instancetype is None and self.preference is None:
@@ -207,11 +210,6 @@ def run(env, opts: SwitchOptions, session) -> None:
 
 
 def _print_document(env, output: str, document) -> None:
-    import json
+    from ..output.printers import print_document
 
-    if output == "json":
-        env.stdout.write(json.dumps(document, indent=4) + "\n")
-    else:
-        from ..golang.goyaml import dump
-
-        env.stdout.write(dump(document))
+    print_document(env, output, document)

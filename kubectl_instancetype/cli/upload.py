@@ -18,7 +18,8 @@ instancetype.kubevirt.io/default-instancetype[-kind] and default-preference[-kin
 server, gets a token (UploadTokenRequest), streams the file to CDI's upload proxy (retried, the token renewed
 when it expires), creates or updates the DataSource with --datasource, and waits for CDI's processing.
 Unlike virtctl, the instance type and preference named by --default-* are looked up before anything is created
-(a namespaced kind in the target namespace; --skip-checks skips that). Progress goes to stderr: a bar on a
+(a namespaced kind in the target namespace), and the instance type must meet the preference's requirements
+(KubeVirt would deny every VM inferring both from the image); --skip-checks skips that. Progress goes to stderr: a bar on a
 terminal, one line per 10% otherwise. Ctrl-C says what exists and how to resume (--no-create) or delete it.
 
 \b
@@ -154,7 +155,9 @@ class UploadOptions:
     ] = ""
     skip_checks: Annotated[
         bool,
-        typer.Option("--skip-checks", help="Do not look up the default instance type and preference first."),
+        typer.Option(
+            "--skip-checks", help="Do not look up (and check together) the default instance type and preference first."
+        ),
     ] = False
     pvc_name: Annotated[str, typer.Option("--pvc-name", hidden=True, help="The destination DataVolume/PVC name.")] = ""
     pvc_size: Annotated[

@@ -33,7 +33,6 @@ Examples:
   kubectl instancetype usage controllerrevision/my-vm-u1.small-v1beta1-0e1f-1 --check-delete
   kubectl instancetype usage -A -o yaml"""
 
-FORMATS = ("", "yaml", "json")
 KINDS = {**options.TYPE_KINDS, "ControllerRevision": ("controllerrevision",)}
 SUMMARY_HEADERS = ("NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY")
 DETAIL_HEADERS = ("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY")
@@ -63,16 +62,21 @@ class UsageOptions:
             "--check-delete", help="List what deleting TYPE/NAME would break; exit 1 while anything needs it."
         ),
     ] = False
-    output: Annotated[str, typer.Option("-o", "--output", metavar="FORMAT", help="yaml or json.")] = ""
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o", "--output", metavar="FORMAT", help="yaml, json or a kubectl template (jsonpath=..., go-template=...)."
+        ),
+    ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
     def validate(self) -> None:
         """TYPE/NAME is an instance type or preference kind (or a ControllerRevision with --check-delete)."""
         from ..errors import UsageError
-        from ..output.printers import check_output_format
+        from ..output.printers import DOCUMENT_FORMATS, check_output_format
 
-        check_output_format(self.output, FORMATS)
+        check_output_format(self.output, ("", *DOCUMENT_FORMATS))
         self.chosen = options.type_target(self.target, "usage", KINDS) if self.target else None
         if self.check_delete and self.chosen is None:
             raise UsageError("--check-delete needs the TYPE/NAME it would delete")

@@ -420,7 +420,7 @@ def _fast_list(items: list[Any], indent: int, out: list[str]) -> None:
             out.append(f"{pad}- {_simple_scalar(item, indent + 2)}\n")
 
 
-def _fast_dump(obj: Any) -> str | None:
+def direct_dump(obj: Any) -> str | None:
     """What :func:`dump` writes, for a document of maps, lists and simple scalars (what VMs and instance types are
     made of), written directly: ten times faster than PyYAML's representer and emitter. None when the document
     holds anything else (a string that needs quoting or may fold, a float, a list in a list)."""
@@ -436,13 +436,13 @@ def _fast_dump(obj: Any) -> str | None:
 
 def dump(obj: Any) -> str:
     """``obj`` (dicts, lists, strings, numbers, booleans, None) as ``sigs.k8s.io/yaml.Marshal`` writes it."""
-    fast = _fast_dump(obj)
+    fast = direct_dump(obj)
     if fast is not None:
         return fast
-    return _emitted(obj)
+    return emitter_dump(obj)
 
 
-def _emitted(obj: Any) -> str:
+def emitter_dump(obj: Any) -> str:
     """:func:`dump` through PyYAML's emitter (the libyaml algorithm go-yaml ports)."""
     yaml, dumper = yaml_dumpers()
     text: str = yaml.dump(

@@ -184,19 +184,23 @@ def resolve_plain(text: str) -> Any:
     if text[0] not in _HINTED:
         return text
     if text[0] == ".":
-        return _go_float(text) if _FLOAT.fullmatch(text) else text
+        value = _go_float(text) if _FLOAT.fullmatch(text) else None
+        return text if value is None else value
     plain = text.replace("_", "")
     number = go_parse_int(plain)
     if number is not None:
         return number
-    if _FLOAT.fullmatch(plain):
-        return _go_float(plain)
-    return text
+    value = _go_float(plain) if _FLOAT.fullmatch(plain) else None
+    return text if value is None else value
 
 
-def _go_float(text: str) -> float:
-    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same)."""
-    return float(text)
+def _go_float(text: str) -> float | None:
+    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same), or None
+    where Go's answer is an error: a finite text past the largest float64 is ErrRange, and go-yaml v2's resolve
+    then keeps the scalar a string (go.yaml.in/yaml/v2 resolve.go: ``if err == nil``), so ``1e400`` or a
+    5,000-digit integer reaches JSON as the string it was written as, never as +Inf."""
+    value = float(text)
+    return None if math.isinf(value) else value
 
 
 def _float32_key(value: float) -> str:
@@ -262,7 +266,9 @@ def _json_value(value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=1)
-def _loader() -> Any:
+def composing_loader() -> Any:
+    """The PyYAML loader class the reader composes documents with: libyaml's base loader when present, each
+    untagged node resolved to str/seq/map (plain scalars are resolved later, as go-yaml resolves them)."""
     import yaml
 
     base = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -287,7 +293,7 @@ def _loader() -> Any:
     return Loader
 
 
-class _Converter:
+class Converter:
     """Builds JSON values from PyYAML nodes with go-yaml v2's decoding into ``interface{}``.
 
     ``shared`` says the document may hold aliases (the same node object reached twice, perhaps from inside
@@ -441,7 +447,7 @@ def _anchor_containing_itself(text: str) -> str:
     import yaml
 
     open_anchors: list[str | None] = []
-    for event in yaml.parse(text, Loader=_loader()):
+    for event in yaml.parse(text, Loader=composing_loader()):
         if isinstance(event, yaml.CollectionStartEvent):
             open_anchors.append(event.anchor)
         elif isinstance(event, yaml.CollectionEndEvent):
@@ -534,7 +540,7 @@ def load_document(text: str) -> Any:
 def _load_document(text: str) -> Any:
     import yaml
 
-    loader = _loader()(text)
+    loader = composing_loader()(text)
     try:
         node = loader.get_node() if loader.check_node() else None
     except yaml.YAMLError as exc:
@@ -549,7 +555,7 @@ def _load_document(text: str) -> Any:
     if shared:
         check_aliasing(node)
     try:
-        return _Converter(shared).value(node)
+        return Converter(shared).value(node)
     except _ContainsItself:
         raise YAMLError(f"yaml: anchor '{_anchor_containing_itself(text)}' value contains itself") from None
     except RecursionError:

@@ -115,7 +115,10 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
 def _split(url: str) -> tuple[str, str, int, str]:
     from ..kube.transport import split_url
 
-    scheme, host, port, path = split_url(url.split("?", 1)[0])
+    try:
+        scheme, host, port, path = split_url(url.split("?", 1)[0])
+    except PluginError as exc:  # the API server's "Unable to connect to the server: ..." is not about a registry
+        raise RegistryError(f"GET {_redacted(url)}: {exc.message}") from None
     query = url.split("?", 1)[1] if "?" in url else ""
     return scheme, host, port, (path or "/") + (f"?{query}" if query else "")
 
@@ -226,7 +229,9 @@ class Registry:
             if accept:
                 headers["Accept"] = accept
             same_host = _split(url)[1:3] == _split(f"{self.scheme}://{self.reference.api_host}/")[1:3]
-            if self.authorization and same_host:
+            # Go's http.Client forwards Authorization on a redirect to the same host whatever the scheme; a
+            # redirect from HTTPS to plain HTTP must not carry the credentials in clear text (unless insecure)
+            if self.authorization and same_host and (url.startswith("https://") or self.insecure):
                 headers["Authorization"] = self.authorization
             response = self._send(url, headers)
             if response.status == 401 and same_host and not self.authorization:
@@ -445,4 +450,6 @@ def _describe(response: Any) -> str:
     if not isinstance(errors, list):
         errors = []
     details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
-    return f"{text}: {'; '.join(details)}" if details else text
+    # the registry's text on the one error line: its line breaks shown as \n (stderr escapes every other control)
+    shown = "; ".join(details).replace("\r\n", "\n").replace("\n", "\\n")
+    return f"{text}: {shown}" if details else text

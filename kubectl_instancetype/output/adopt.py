@@ -75,6 +75,14 @@ def render(report: AdoptReport) -> str:
 
 def print_vms(env: Environment, output: str, vms: list[dict[str, Any]]) -> None:
     """The adopted VMs (one object, or a List)."""
+    from .printers import is_template_format
+
+    if is_template_format(output) or output == "name":
+        from .printers import print_objects
+
+        names = [f"virtualmachine.kubevirt.io/{(vm.get('metadata') or {}).get('name', '')}" for vm in vms]
+        print_objects(env, output, vms, names, single=len(vms) == 1)
+        return
     document: Any = vms[0] if len(vms) == 1 else {"apiVersion": "v1", "kind": "List", "items": vms}
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4) + "\n")

@@ -71,12 +71,7 @@ def document(report: LintReport) -> dict[str, Any]:
 
 
 def print_document(env: Environment, output: str, data: dict[str, Any]) -> None:
-    """``-o json|yaml``."""
-    import json
+    """``-o json|yaml`` or a template (:func:`.printers.print_document`)."""
+    from .printers import print_document as print_data
 
-    if output == "json":
-        env.stdout.write(json.dumps(data, indent=4) + "\n")
-    else:
-        from ..golang.goyaml import dump
-
-        env.stdout.write(dump(data))
+    print_data(env, output, data)

@@ -20,6 +20,8 @@ CUSTOM_COLUMNS_FORMATS = ("custom-columns", "custom-columns-file")
 TEMPLATE_FORMATS = JSONPATH_FORMATS + GO_TEMPLATE_FORMATS + CUSTOM_COLUMNS_FORMATS
 # what a command that prints whole objects offers (kubectl get's formats less the table ones)
 PRINT_FORMATS = OBJECT_FORMATS + TEMPLATE_FORMATS
+# what a command that prints a report as data offers (usage, lint, switch's plan): -o yaml|json and the templates
+DOCUMENT_FORMATS = ("yaml", "json") + TEMPLATE_FORMATS
 
 
 def split_format(output: str) -> tuple[str, str]:
@@ -177,6 +179,27 @@ def print_objects(
         return
     if output == "json":
         env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+    else:
+        from ..golang.goyaml import dump
+
+        env.stdout.write(dump(document))
+
+
+def print_document(env: Environment, output: str, document: dict[str, Any]) -> None:
+    """A report as data (``usage``, ``lint``, ``switch``'s plan): ``-o json|yaml``, or a template run on it as on
+    one object (custom-columns: a row per item of its ``items``, else one row)."""
+    if is_template_format(output):
+        items = document.get("items")
+        rows = items if isinstance(items, list) and all(isinstance(item, dict) for item in items) else [document]
+        printer = TemplatePrinter(env, output)
+        try:
+            text = printer.render(document, rows)
+        except TemplateExecutionError as exc:
+            env.stdout.write(exc.partial)
+            raise
+        env.stdout.write(text)
+    elif output == "json":
+        env.stdout.write(json.dumps(document, indent=4) + "\n")
     else:
         from ..golang.goyaml import dump
 

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -132,14 +132,14 @@ class Expansion:
         from ..errors import InputError
 
         sources = read_sources(path, self.stdin)
-        for source, text in sources:
-            for doc in iter_manifests(text, source, skip=_plainly_a_vm):
+        for source in sources:
+            for doc in iter_manifests(source.text, source.name, skip=_plainly_a_vm):
                 kind = doc.get("kind")
                 if kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
                     self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
         found = False
-        for source, text in sources:
-            for doc in iter_manifests(text, source, skip=_plainly_not_a_vm):
+        for source in sources:
+            for doc in iter_manifests(source.text, source.name, skip=_plainly_not_a_vm):
                 if doc.get("kind") == "VirtualMachine":
                     found = True
                     yield doc
@@ -194,15 +194,31 @@ class Expansion:
                     specs[key] = find_spec(resolved, key, self.fetch)[0]
         except ResolveError as exc:
             return Expanded(vm, problems=[str(exc)])
-        if not had_namespace:
-            # KubeVirt's expand returns the VM as it was given, without a namespace it did not have
+        if not had_namespace and not (self.session.namespace_flag or self._needs_cluster(vm)):
+            # KubeVirt's expand-vm-spec writes the request's namespace into the VM (pkg/virt-api/rest/expand.go:
+            # vm.Namespace = the path's namespace); with no -n and no cluster read, no namespace is known
             resolved["metadata"].pop("namespace", None)
         result = expand_vm(
             resolved, specs["instancetype"], specs["preference"], defaults=self.defaults, check=self.check
         )
         if result.vm is None:
-            return Expanded(vm, problems=[problem_line(problem) for problem in result.problems])
+            return Expanded(vm, problems=self._with_hints(vm, resolved, specs["preference"], result.problems))
         return Expanded(vm, result.vm, result.provenance)
+
+    def _with_hints(
+        self, vm: dict[str, Any], resolved: dict[str, Any], preference_spec: Any, problems: Sequence[Any]
+    ) -> list[str]:
+        """The problems' lines, a requirements failure with the smallest instance types that satisfy the
+        preference: the cluster's when the expansion read the cluster, else the embedded catalog's (an expansion
+        from local files contacts no cluster)."""
+        from .fitting import matcher_preference, with_hints
+
+        lines = [problem_line(problem) for problem in problems]
+        preference = matcher_preference(resolved, preference_spec)
+        if preference is None:
+            return lines
+        on_cluster = self._needs_cluster(vm)
+        return with_hints(self.session if on_cluster else None, lines, preference, catalog=not on_cluster)
 
     def expand_server(self, vm: dict[str, Any], *, stored: bool) -> Expanded:
         """``vm`` expanded by KubeVirt: ``expand-spec`` of a stored VM, else ``expand-vm-spec``."""
@@ -224,8 +240,26 @@ class Expansion:
                 ) from exc
             raise
         except APIError as exc:
-            return Expanded(vm, problems=[exc.message])
+            return Expanded(vm, problems=self._server_hints(vm, exc.message))
         return Expanded(vm, expanded)
+
+    def _server_hints(self, vm: dict[str, Any], message: str) -> list[str]:
+        """The server's message; a requirements failure (KubeVirt v1.9's expand does not check requirements, a
+        later one may) with the smallest instance types that satisfy the preference."""
+        from .fitting import is_requirements_failure, matcher_preference, with_hints
+
+        if not is_requirements_failure(message):
+            return [message]
+        from ..errors import PluginError
+        from ..instancetype.expand.resolve import ResolveError, find_spec
+
+        located = {**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": self.namespace_of(vm)}}
+        try:
+            spec = find_spec(located, "preference", self.fetch)[0]
+        except (ResolveError, PluginError):
+            spec = None
+        preference = matcher_preference(vm, spec)
+        return with_hints(self.session, [message], preference) if preference is not None else [message]
 
 
 def problem_line(problem: Any) -> str:

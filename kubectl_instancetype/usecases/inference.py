@@ -367,16 +367,24 @@ def label_patch(current: Mapping[str, str], request: LabelRequest) -> LabelPatch
 
 def label_references(request: LabelRequest) -> list[TypeReference]:
     """The instance type and preference the labels will name (their kinds as the labels give them)."""
-    from .references import TypeReference
+    from .references import DEFAULT_FLAGS, TypeReference
 
     references = []
     if request.instancetype:
         references.append(
-            TypeReference(request.instancetype_kind or "VirtualMachineClusterInstancetype", request.instancetype)
+            TypeReference(
+                request.instancetype_kind or "VirtualMachineClusterInstancetype",
+                request.instancetype,
+                DEFAULT_FLAGS["instancetype"],
+            )
         )
     if request.preference:
         references.append(
-            TypeReference(request.preference_kind or "VirtualMachineClusterPreference", request.preference)
+            TypeReference(
+                request.preference_kind or "VirtualMachineClusterPreference",
+                request.preference,
+                DEFAULT_FLAGS["preference"],
+            )
         )
     return references
 
@@ -406,9 +414,69 @@ def label_volume(
             from .references import require_types
 
             # a namespaced kind is looked up in the volume's namespace, where VMs using the volume usually live
-            require_types(session, label_references(request), namespace, then=" (--skip-checks labels anyway)")
+            then = " (--skip-checks labels anyway)"
+            found = require_types(session, label_references(request), namespace, then=then)
+            volume = f"{VOLUME_SHORT_NAMES.get(resource.kind, resource.singular)}/{name}"
+            _check_pair(
+                session,
+                {**labels, **patch},
+                request,
+                found,
+                volume,
+                "; nothing was labeled (--skip-checks labels anyway)",
+            )
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
     return LabelOutcome(resource.name_of(name), planned.verb)
+
+
+VOLUME_SHORT_NAMES = {"PersistentVolumeClaim": "pvc", "DataVolume": "dv", "DataSource": "datasource"}
+
+
+def _check_pair(
+    session: Session,
+    labels: Mapping[str, str | None],
+    request: LabelRequest,
+    found: list[dict[str, Any]],
+    volume: str,
+    then: str,
+) -> None:
+    """The instance type and preference the volume will name (the ones asked for, else the labels it keeps) must
+    work together: KubeVirt denies every VM that infers both from it otherwise."""
+    from ..errors import PluginError
+    from .fitting import check_default_types
+
+    given = iter(found)
+    objects: dict[str, dict[str, Any] | None] = {}
+    for key, asked, label, kind_label, default_kind in (
+        (
+            "instancetype",
+            request.instancetype,
+            infer.INSTANCETYPE_LABEL,
+            infer.INSTANCETYPE_KIND_LABEL,
+            "VirtualMachineClusterInstancetype",
+        ),
+        (
+            "preference",
+            request.preference,
+            infer.PREFERENCE_LABEL,
+            infer.PREFERENCE_KIND_LABEL,
+            "VirtualMachineClusterPreference",
+        ),
+    ):
+        if asked:
+            objects[key] = next(given)
+        elif labels.get(label):
+            from .references import TypeReference
+
+            try:
+                reference = TypeReference(labels.get(kind_label) or default_kind, str(labels[label]))
+                scope = session.namespace if reference.resource.namespaced else None
+                objects[key] = session.client().get(reference.resource, reference.name, scope)
+            except (PluginError, KeyError):
+                # a label left from before that names nothing (or a kind KubeVirt does not know): not this
+                # command's to check
+                objects[key] = None
+    check_default_types(session, objects.get("instancetype"), objects.get("preference"), volume=volume, then=then)
 
 
 def merge_patch(client: Client, resource: Resource, name: str, namespace: str, body: dict[str, Any]) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError
@@ -51,20 +52,30 @@ def read_text(path: str, stdin: Any) -> str:
 
 def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[str, Any]]:
     """The objects of ``path`` (a file, ``-`` or a directory), as :func:`parse_manifests` reads them."""
-    return [obj for source, text in read_sources(path, stdin) for obj in iter_manifests(text, source, typed=typed)]
+    return [
+        obj for source in read_sources(path, stdin) for obj in iter_manifests(source.text, source.name, typed=typed)
+    ]
 
 
-def read_sources(path: str, stdin: Any) -> list[tuple[str, str]]:
-    """``(source, text)`` of each input of ``path``: the file, stdin (``STDIN``), or each manifest of a directory
-    (kubectl's order); each text at most :data:`MAX_INPUT_BYTES`."""
+@dataclass(frozen=True)
+class ManifestSource:
+    """One input of ``-f``: its name in messages (the file's path, or ``STDIN``) and its text."""
+
+    name: str
+    text: str
+
+
+def read_sources(path: str, stdin: Any) -> list[ManifestSource]:
+    """Each input of ``path``: the file, stdin (``STDIN``), or each manifest of a directory (kubectl's order);
+    each text at most :data:`MAX_INPUT_BYTES`."""
     if path != "-" and os.path.isdir(path):
         names = sorted(
             name
             for name in os.listdir(path)
             if name.endswith(MANIFEST_EXTENSIONS) and not os.path.isdir(os.path.join(path, name))
         )
-        return [(os.path.join(path, name), read_text(os.path.join(path, name), stdin)) for name in names]
-    return [("STDIN" if path == "-" else path, read_text(path, stdin))]
+        return [ManifestSource(os.path.join(path, name), read_text(os.path.join(path, name), stdin)) for name in names]
+    return [ManifestSource("STDIN" if path == "-" else path, read_text(path, stdin))]
 
 
 def iter_manifests(

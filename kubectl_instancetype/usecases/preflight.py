@@ -131,7 +131,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
     """
     from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
     from ..kube.resources import BY_LOWERCASE_KIND
-    from .references import not_found_message
+    from .references import MATCHER_FLAGS, not_found_message
 
     spec = manifest.get("spec") or {}
     requests: list[tuple[Resource, str, str | None]] = []
@@ -158,7 +158,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
         if isinstance(result, PluginError):
             if getattr(result, "code", None) != 404:
                 raise result
-            missing.append(not_found_message(client, resource, name, scope, namespace))
+            missing.append(not_found_message(client, resource, name, scope, namespace, MATCHER_FLAGS[key]))
         else:
             found[key] = result.get("spec") or {}
     return References(Found(found.get("instancetype"), found.get("preference")), tuple(missing))
@@ -281,7 +281,7 @@ def explain(verdict: Verdict | None, message: str, session: Session | None = Non
     With ``session``, a requirements failure names the smallest instance types that satisfy the preference
     (``recommend``'s ranking: one list of the instance types, on that failure only)."""
     from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
-    from ..instancetype.requirements import DENIAL_PREFIX
+    from .fitting import is_requirements_failure
 
     inference = verdict.inference if verdict is not None else None
     if inference is not None and inference.error and inference.error in message:
@@ -303,48 +303,18 @@ def explain(verdict: Verdict | None, message: str, session: Session | None = Non
             f"choose an instance type whose vCPU count the {preference or 'preference'}'s spread topology divides, "
             "or a preference that does not spread"
         )
-    if DENIAL_PREFIX.strip() in message:
-        name = str((spec.get("preference") or {}).get("name") or "")
-        found = verdict.found.preference if verdict is not None else None
-        fitting = _fitting(session, found) if session is not None and found is not None else []
-        if fitting and name:
-            return (
-                f"the smallest instance types that satisfy preference {name}: {', '.join(fitting)} "
-                f"(kubectl instancetype recommend --preference {name})"
-            )
-        hint = f"choose an instance type that meets the {preference or 'preference'}'s requirements"
-        if name:
-            hint += f" (kubectl instancetype recommend --preference {name})"
-        return hint
+    if is_requirements_failure(message):
+        from .fitting import matcher_preference, requirements_hint
+
+        used = matcher_preference({"spec": spec}, verdict.found.preference if verdict is not None else None)
+        if used is None:
+            return "choose an instance type that meets the preference's requirements"
+        return requirements_hint(session, used)
+    if "preference requires architecture" in message:
+        return "the VM must run on the architecture the preference requires: set spec.template.spec.architecture, or choose a preference for the VM's architecture"
     if "label on the volume" in message:
         return "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference"
     return ""
-
-
-FITTING_SHOWN = 3
-
-
-def _fitting(session: Session, preference_spec: dict[str, Any]) -> list[str]:
-    """The names of the smallest instance types that satisfy ``preference_spec``, as ``recommend`` ranks them
-    (empty when they cannot be listed: the hint is a courtesy, it must not hide KubeVirt's answer)."""
-    from ..instancetype.listing import INSTANCETYPES, Filters, RangeFilter
-    from .listing import ClusterSource, Query
-    from .recommend import recommend
-
-    query = Query(INSTANCETYPES, "", RangeFilter.from_filters(Filters(), INSTANCETYPES))
-    try:
-        # twice as many: a namespaced copy of a cluster type of the same name is dropped below
-        result = recommend(ClusterSource(session.client()), query, {"spec": preference_spec}, limit=2 * FITTING_SHOWN)
-    except PluginError:
-        return []
-    # each as --instancetype takes it: a bare name is the cluster-scoped kind (KubeVirt's default), so a
-    # namespaced type carries its kind; a name shows once, as the cluster type when both scopes hold it
-    shown: dict[str, str] = {}
-    for candidate in result.fitting:
-        name = str((candidate.obj.get("metadata") or {}).get("name", ""))
-        if name not in shown or not candidate.namespace:
-            shown[name] = f"virtualmachineinstancetype/{name}" if candidate.namespace else name
-    return list(shown.values())[:FITTING_SHOWN]
 
 
 def _matcher_text(matcher: Any, what: str) -> str:

@@ -4,7 +4,8 @@ before anything is written, and a missing one fails with a hint.
 
 The hint costs requests only on that failure path: one list of the kind's names (the closest ones by edit
 distance are suggested), and one GET of the same name in the other scope (a cluster-wide type named where a
-namespaced one was looked for, and the reverse, is the most common slip).
+namespaced one was looked for, and the reverse, is the most common slip). That hint spells the reference as the
+command takes it (:class:`Spelling`): ``--instancetype vmf/NAME``, ``--default-preference-kind ...``.
 """
 
 from __future__ import annotations
@@ -28,12 +29,44 @@ class MissingTypes(PreflightError):
 
 
 @dataclass(frozen=True)
+class Spelling:
+    """How a command takes a type reference, to tell what to type instead: ``flag`` followed by ``KIND/NAME``
+    (``--instancetype vmf/NAME``; no flag: a positional ``vmf/NAME``), or, with ``kind_flag``, the name and the
+    kind as two flags (``label``, ``upload``: ``--default-instancetype NAME --default-instancetype-kind ...``).
+    A cluster-scoped type is spelled by its bare name: KubeVirt's default kind."""
+
+    flag: str = ""
+    kind_flag: str = ""
+
+    def spell(self, resource: Resource, name: str) -> str:
+        """What to type to name ``resource``/``name``."""
+        if self.kind_flag:
+            if resource.namespaced:
+                return f"{self.flag} {name} {self.kind_flag} {resource.singular}"
+            return f"{self.flag} {name} without {self.kind_flag}"
+        from ..instancetype.kinds import BY_KIND
+
+        reference = f"{BY_KIND[resource.kind].short}/{name}" if resource.namespaced else name
+        return f"{self.flag} {reference}" if self.flag else reference
+
+
+# the flags of create vm and switch (--instancetype/--preference KIND/NAME), by matcher
+MATCHER_FLAGS = {"instancetype": Spelling("--instancetype"), "preference": Spelling("--preference")}
+# the flags of label and upload (a name flag and a kind flag), by matcher
+DEFAULT_FLAGS = {
+    "instancetype": Spelling("--default-instancetype", "--default-instancetype-kind"),
+    "preference": Spelling("--default-preference", "--default-preference-kind"),
+}
+
+
+@dataclass(frozen=True)
 class TypeReference:
     """An instance type or preference a command is about to reference: its kind (a KubeVirt kind, any case,
-    or the plural) and name."""
+    or the plural), name, and how the command takes it (for the hint of a missing one)."""
 
     kind: str
     name: str
+    spelling: Spelling = Spelling()
 
     @property
     def resource(self) -> Resource:
@@ -61,11 +94,11 @@ def require_types(
     results = client.get_all(requests)
     missing: list[str] = []
     found: list[dict[str, Any]] = []
-    for (resource, name, scope), result in zip(requests, results):
+    for reference, (resource, name, scope), result in zip(references, requests, results):
         if isinstance(result, PluginError):
             if getattr(result, "code", None) != 404:
                 raise result
-            missing.append(not_found_message(client, resource, name, scope, namespace))
+            missing.append(not_found_message(client, resource, name, scope, namespace, reference.spelling))
         else:
             found.append(result)
     if missing:
@@ -74,10 +107,16 @@ def require_types(
 
 
 def not_found_message(
-    client: Client, resource: Resource, name: str, scope: str | None, namespace: str | None = None
+    client: Client,
+    resource: Resource,
+    name: str,
+    scope: str | None,
+    namespace: str | None = None,
+    spelling: Spelling = Spelling(),
 ) -> str:
-    """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope, else the
-    closest names of the kind (``namespace`` is where a namespaced kind of the other scope is looked for)."""
+    """``<kind> "<name>" not found [in namespace "<ns>"]``, with a hint: the same name in the other scope and how
+    to name it there (``spelling``), else the closest names of the kind (``namespace`` is where a namespaced kind
+    of the other scope is looked for)."""
     from ..golang.strconv import go_quote
 
     where = f" in namespace {go_quote(scope)}" if scope else ""
@@ -93,7 +132,8 @@ def not_found_message(
                 pass
             else:
                 there = f" in namespace {go_quote(other_scope or '')}" if other.namespaced else ""
-                return f"{message} (a {other.kind} named {go_quote(name)} exists{there})"
+                use = spelling.spell(other, name)
+                return f"{message} (a {other.kind} named {go_quote(name)} exists{there}: use {use})"
     try:
         names = client.list_names(resource, scope)
     except PluginError:

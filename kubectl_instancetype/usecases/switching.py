@@ -364,10 +364,12 @@ def plan_switch(
         )
     if check and not refresh:
         from ..instancetype.expand.resolve import matcher_kind
-        from .references import TypeReference, require_types
+        from .references import MATCHER_FLAGS, TypeReference, require_types
 
         try:
-            wanted = [TypeReference(matcher_kind(t.key, t.kind), t.name) for t in changes if t.name]
+            wanted = [
+                TypeReference(matcher_kind(t.key, t.kind), t.name, MATCHER_FLAGS[t.key]) for t in changes if t.name
+            ]
         except ResolveError as exc:
             raise PreflightError(str(exc)) from exc
         known = {
@@ -383,6 +385,11 @@ def plan_switch(
             raise PreflightError(str(exc)) from exc
         problems = preflight(updated, specs[0], specs[1])
         if problems:
+            from .fitting import matcher_preference, with_hints
+
+            preference = matcher_preference(updated, specs[1])
+            if preference is not None:
+                problems = with_hints(session, problems, preference)
             raise PreflightError("\nerror: ".join(problems))
     strategy = rollout(client)
     new_template = applied_template(_with_pins(updated, to_create), _with_revisions(fetch, to_create))
@@ -615,7 +622,7 @@ def replace_matchers(
             return stored
         except APIError as exc:
             if exc.code != 409:
-                raise
+                raise _explained(session, exc, body) from None
         fresh: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, namespace)
         spec, read_spec = fresh.get("spec") or {}, read.get("spec") or {}
         if any(spec.get(key) != read_spec.get(key) for key in KEYS):
@@ -630,6 +637,26 @@ def replace_matchers(
         f"virtualmachine.kubevirt.io/{name} kept changing while it was written ({CONFLICT_RETRIES} conflicts): "
         "nothing was written; run the command again"
     )
+
+
+def _explained(session: Session, error: Any, vm: dict[str, Any]) -> Any:
+    """The server's answer to the PUT; KubeVirt's requirements denial (``--skip-checks`` sends without the
+    pre-flight) with the smallest instance types that satisfy the preference."""
+    from .fitting import is_requirements_failure, matcher_preference, requirements_hint
+    from .preflight import AdmissionDenied, is_admission_denial
+
+    preference = matcher_preference(vm, None)
+    if preference is None or not is_admission_denial(error) or not is_requirements_failure(error.message):
+        return error
+    from ..errors import PluginError
+    from ..instancetype.expand.resolve import ResolveError, find_spec
+    from .revisions import cluster_fetch
+
+    try:
+        spec = find_spec(vm, "preference", cluster_fetch(session.client()))[0]
+    except (ResolveError, PluginError):
+        spec = None
+    return AdmissionDenied(error, requirements_hint(session, matcher_preference(vm, spec) or preference))
 
 
 def unpin_refreshed(session: Session, plan: SwitchPlan) -> dict[str, Any] | None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError, UploadError, UsageError
+from ..golang.strconv import go_quote
 from ..instancetype import upload as spec
 
 if TYPE_CHECKING:
@@ -129,7 +130,6 @@ def check_proxy_url(url: str) -> str:
     """The upload proxy URL with virtctl's default scheme, refused as Go refuses it (``url.Parse``, then the
     http.Client's scheme check) before anything is created; messages show it with its password redacted."""
     from ..golang.neturl import URLError, parse_url
-    from ..golang.strconv import go_quote
 
     full = spec.with_scheme(url)
     try:
@@ -141,6 +141,10 @@ def check_proxy_url(url: str) -> str:
     if parsed.scheme not in ("http", "https"):
         target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
         raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
+    if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):
+        # Go's dialer refuses it at the first request; here before the volume exists
+        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        raise UsageError(f"Post {go_quote(target)}: dial tcp: address {parsed.port}: invalid port")
     return full
 
 
@@ -268,18 +272,23 @@ def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
-    from .references import TypeReference, require_types
+    from .fitting import check_default_types
+    from .references import DEFAULT_FLAGS, TypeReference, require_types
 
     labels = plan.labels
-    references = [
-        TypeReference(labels.get(kind_label) or default_kind, labels[label])
-        for label, kind_label, default_kind in (
-            (INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
-            (PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
+    wanted = {
+        key: TypeReference(labels.get(kind_label) or default_kind, labels[label], DEFAULT_FLAGS[key])
+        for key, label, kind_label, default_kind in (
+            ("instancetype", INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
+            ("preference", PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
         )
         if labels.get(label)
-    ]
-    require_types(session, references, namespace, then="; nothing was created (--skip-checks uploads anyway)")
+    }
+    then = "; nothing was created (--skip-checks uploads anyway)"
+    found = dict(zip(wanted, require_types(session, list(wanted.values()), namespace, then=then)))
+    # the pair must work together too: KubeVirt denies every VM that infers both from the volume otherwise
+    volume = f"{'pvc' if plan.create_pvc else 'dv'}/{plan.name}"
+    check_default_types(session, found.get("instancetype"), found.get("preference"), volume=volume, then=then)
 
 
 def _existing_pvc(client: Client, plan: spec.Plan, namespace: str, settings: Settings) -> dict[str, Any] | None:
@@ -502,13 +511,16 @@ def _upload_data(
                     "POST", target, headers, image, content_length=state.total, progress=progress
                 )
             except connections.FAILURES as exc:
-                status, message = 0, f'Post "{redact_url(target)}": {connections.describe(exc)}'
+                # net/url's Error: "%s %q: %s"
+                status, message = 0, f"Post {go_quote(redact_url(target))}: {connections.describe(exc)}"
             else:
                 if response.status == 200:
                     if display is not None:
                         display.finish()
                     return
-                body = response.body[:4096].decode("utf-8", "replace")
+                # the proxy's text, on the one error line: its line breaks shown as \n (stderr escapes the rest)
+                body = response.body[:4096].decode("utf-8", "replace").strip().replace("\r\n", "\n")
+                body = body.replace("\n", "\\n")
                 status, message = response.status, f"unexpected return value {response.status}, {body}"
             state.attempts, state.sent = state.attempts + 1, 0  # the proxy keeps nothing of a failed POST
             if policy.failed(status, message) == "refresh":

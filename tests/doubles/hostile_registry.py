@@ -1,7 +1,9 @@
 """HostileRegistry: a named test double of an OCI distribution registry (plain HTTP on loopback, or HTTPS with a
-certificate for 127.0.0.1 from :func:`loopback_certificate`) whose answers a test scripts per path, including the hostile ones: bodies without end, bodies that trickle, wrong digests,
-configs whose digest would split a request line, token realms over plain HTTP, replies that are not UTF-8 or nest
-too deep. Every answer is bounded in time by the double itself (``limit`` seconds), so a test cannot hang."""
+certificate for 127.0.0.1 from :func:`loopback_certificate`, then plain HTTP too on the same port for a client that
+sends no TLS handshake) whose answers a test scripts per path, including the hostile ones: bodies without end,
+bodies that trickle, wrong digests, configs whose digest would split a request line, token realms over plain HTTP,
+redirects from HTTPS to plain HTTP, replies that are not UTF-8 or nest too deep. Every answer is bounded in time
+by the double itself (``limit`` seconds), so a test cannot hang."""
 
 from __future__ import annotations
 
@@ -86,6 +88,7 @@ class HostileRegistry:
         self.handshakes = 0  # TLS handshakes refused (or failed, over HTTPS)
         self.token_realm = ""  # when set, /v2/ answers 401 with a Bearer challenge to requests without the token
         self.token = ""
+        self.basic = False  # when set, /v2/ answers 401 with a Basic challenge to requests without credentials
         self.server = ScriptedServer(self._handle)
 
     @property
@@ -118,13 +121,14 @@ class HostileRegistry:
         return manifest
 
     def _handle(self, conn: socket.socket, seen: list[bytes]) -> None:
-        if self.tls is not None:
+        handshake = conn.recv(1, socket.MSG_PEEK) == b"\x16"
+        if self.tls is not None and handshake:
             try:
                 conn = self.tls.wrap_socket(conn, server_side=True)
             except (ssl.SSLError, OSError):
-                self.handshakes += 1  # a client that speaks no TLS, or does not trust the certificate
+                self.handshakes += 1  # a client that does not trust the certificate
                 return
-        elif conn.recv(1, socket.MSG_PEEK) == b"\x16":
+        elif handshake:
             # A TLS handshake (an insecure registry's client tries HTTPS first): answer as Go's net/http answers
             # the ClientHello it cannot parse as a request line, and close.
             self.handshakes += 1
@@ -136,6 +140,10 @@ class HostileRegistry:
                 return
             seen.append(request)
             path = request.split(b" ", 2)[1].decode("latin-1").partition("?")[0]
+            if self.basic and path.startswith("/v2/") and b"authorization: basic " not in request.lower():
+                challenge = 'Basic realm="hostile"'
+                send("401 Unauthorized", b'{"errors":[{"code":"UNAUTHORIZED"}]}', {"WWW-Authenticate": challenge})(conn)
+                continue
             if self.token_realm and path.startswith("/v2/") and f"bearer {self.token}".encode() not in request.lower():
                 challenge = f'Bearer realm="{self.token_realm}",service="hostile",scope="repository:r:pull"'
                 send("401 Unauthorized", b'{"errors":[{"code":"UNAUTHORIZED"}]}', {"WWW-Authenticate": challenge})(conn)

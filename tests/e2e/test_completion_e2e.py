@@ -6,6 +6,9 @@ import json
 import subprocess
 
 import pytest
+import yaml
+
+from tests.conftest import halted_vm
 
 pytestmark = [pytest.mark.controlplane, pytest.mark.e2e]
 
@@ -92,3 +95,36 @@ def test_a_stopped_server_completes_nothing_and_exits_0(complete, tmp_path) -> N
     )
     values, directive, done = complete("create", "vm", "--preference", "fed", kubeconfig=str(kubeconfig))
     assert (values, directive, done.returncode) == ([], ":4", 0)
+
+
+def test_global_flags_before_the_command(complete, control_plane, tmp_path) -> None:
+    """``kubectl instancetype -n NS list <TAB>``: kubectl hands the helper the flags as typed, before the
+    command; they count as after it (cobra's persistent flags)."""
+    values, directive, done = complete("-n", "catalog", "create", "vm", "--instancetype", "vmf/cx1.l")
+    assert (values, directive, done.returncode) == (["vmf/cx1.large", "vmf/cx1.large1gi"], ":4", 0)
+    # kubectl hands the helper the words as typed (its stderr is kubectl's [Debug] trace)
+    assert "About to call: " in done.stderr and "kubectl_complete-instancetype -n catalog create vm" in done.stderr
+    values, _, _ = complete("-n", "catalog", "list", "")
+    assert {"instancetypes", "preferences"} <= set(values)
+    values, _, _ = complete("-n", "cat")
+    assert values == ["catalog"]
+    # --context before the command: the current context is a server that does not answer, the named one is the
+    # plane's; the VM names come from the named one, in the namespace given before the command too
+    kubeconfig = yaml.safe_load(control_plane.kubeconfig("admin").read_text())
+    context = kubeconfig["current-context"]
+    kubeconfig["clusters"].append({"name": "down", "cluster": {"server": "https://127.0.0.1:1"}})
+    kubeconfig["contexts"].append(
+        {"name": "down", "context": {"cluster": "down", "user": kubeconfig["users"][0]["name"]}}
+    )
+    kubeconfig["current-context"] = "down"
+    path = tmp_path / "two-contexts"
+    path.write_text(yaml.safe_dump(kubeconfig))
+    control_plane.ensure_namespace("completion-tests")
+    control_plane.apply(halted_vm("completed-vm", "completion-tests", {"name": "u1.small"}, None))
+    values, directive, done = complete(
+        "--context", context, "--namespace=completion-tests", "switch", "vm/", kubeconfig=str(path)
+    )
+    assert (values, directive) == (["vm/completed-vm"], ":4")
+    assert complete("switch", "vm/", kubeconfig=str(path))[0] == []  # the current context does not answer
+    values, _, _ = complete("--context", "", kubeconfig=str(path))
+    assert values == sorted([context, "down"])

@@ -123,3 +123,20 @@ def test_create_vm_missing_instancetype_through_kubectl(kubectl) -> None:
         'Warning: virtualmachineclusterinstancetype "u1.mediun" not found (did you mean u1.medium?): '
         "a VirtualMachine naming it stays stopped until it exists\n"
     )
+
+
+def test_every_global_flag_may_come_before_the_command(kubectl, control_plane, without_instancetype_view) -> None:
+    """cobra's persistent flags: kubectl's global flags (options.ConnectionFlags) before the command, impersonation
+    included, as kubectl takes them."""
+    ok = kubectl(
+        "instancetype", "--as", "carol", f"--kubeconfig={control_plane.kubeconfig('admin')}", "--request-timeout=30s",
+        "list", "--cluster", "--class", "general.purpose", "--size", "medium", "-o", "name",
+    )  # fmt: skip
+    assert (ok.returncode, ok.stdout, ok.stderr) == (
+        0,
+        "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.medium\n",
+        "",
+    )
+    refused = kubectl("instancetype", "--as=mallory", "--as-group", "nobody", "list", "--cluster")
+    assert refused.returncode == 1
+    assert 'User "mallory"' in refused.stderr and refused.stderr.count("\n") == 1

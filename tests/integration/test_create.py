@@ -114,7 +114,7 @@ DENIED = 'Error from server (Invalid): admission webhook "virtualmachine-validat
             0,
             f'Warning: virtualmachineclusterinstancetype "zz.none" not found: {STOPPED}\n'
             'Warning: virtualmachinepreference "fedora" not found in namespace "create-tests" '
-            f'(a VirtualMachineClusterPreference named "fedora" exists): {STOPPED}\n',
+            f'(a VirtualMachineClusterPreference named "fedora" exists: use --preference fedora): {STOPPED}\n',
         ),
         (
             ["--instancetype", "u1.nano", "--preference", "windows.11"],

@@ -77,7 +77,7 @@ def test_derive_from_a_namespaced_source(cli) -> None:
     missing = cli("derive", "virtualmachineinstancetype/u1.large", "--name", "x", "-n", "alice")
     assert missing.stderr == (
         'error: virtualmachineinstancetype "u1.large" not found in namespace "alice" '
-        '(a VirtualMachineClusterInstancetype named "u1.large" exists)\n'
+        '(a VirtualMachineClusterInstancetype named "u1.large" exists: use u1.large)\n'
     )
 
 

@@ -181,7 +181,7 @@ def test_switch_clears_a_pinned_revision_name(cli, control_plane, namespace) -> 
     assert result.exit_code == 1  # the namespaced u1.medium is only in the catalog namespace
     assert result.stderr == (
         f'error: virtualmachineinstancetype "u1.medium" not found in namespace "{NS}" '
-        '(a VirtualMachineClusterInstancetype named "u1.medium" exists)\n'
+        '(a VirtualMachineClusterInstancetype named "u1.medium" exists: use --instancetype u1.medium)\n'
     )
     result = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium")
     assert result.exit_code == 0, result.stderr
@@ -196,7 +196,17 @@ def test_switch_checks_the_new_combination_first(cli, control_plane, namespace) 
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "error: failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance "
-        "type, preference requires 2 vCPU\n"
+        "type, preference requires 2 vCPU; the smallest instance types that satisfy preference windows.11: "
+        "u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)\n"
+    )
+    # sent unchecked, KubeVirt's webhook denies the update in the same words, with the same hint
+    skipped = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.nano", "--skip-checks")
+    assert skipped.exit_code == 1
+    assert skipped.stderr.splitlines()[-1] == (
+        'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
+        "failure checking preference requirements: insufficient CPU resources of 1 vCPU provided by instance "
+        "type, preference requires 2 vCPU; the smallest instance types that satisfy preference windows.11: "
+        "u1.2xmedium, d1.2xmedium, cx1.large (kubectl instancetype recommend --preference windows.11)"
     )
     assert _stored(control_plane, name, namespace)["spec"]["instancetype"] == {"name": "u1.large"}
     conflicting = control_plane.apply(
@@ -234,7 +244,8 @@ def test_switch_to_a_namespaced_type_named_without_a_kind_says_so(cli, control_p
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         'error: virtualmachineclusterinstancetype "flows-only-here" not found '
-        f'(a VirtualMachineInstancetype named "flows-only-here" exists in namespace "{namespace}")\n'
+        f'(a VirtualMachineInstancetype named "flows-only-here" exists in namespace "{namespace}": '
+        "use --instancetype vmf/flows-only-here)\n"
     )
     named = cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "vmf/flows-only-here", "--plan")
     assert named.exit_code == 0, named.stderr

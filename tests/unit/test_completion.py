@@ -109,6 +109,61 @@ def test_live_names_are_asked_with_the_line_and_prefix() -> None:
     assert asked == [("instancetypes:cluster", None, "demo", "u1")]
 
 
+def test_global_flags_before_the_command_complete_as_after_it() -> None:
+    """cobra's persistent flags: ``kubectl instancetype -n demo list <TAB>`` is ``list -n demo <TAB>``."""
+    asked = []
+
+    def live(source, line, prefix):
+        asked.append((source, line.value("--context"), line.value("-n", "--namespace"), line.value("--as"), prefix))
+        return [("vm-a", "")]
+
+    assert completion.candidates(["-n", "demo", "list"], "", live)[0] == completion.candidates(["list"], "", live)[0]
+    assert {value for value, _ in completion.candidates(["-n", "demo"], "", live)[0]} >= {"list", "switch", "create"}
+    found, directive = completion.candidates(["--context", "kind", "--as=bob", "-ndemo", "switch"], "vm/", live)
+    assert (found, directive) == ([("vm/vm-a", "")], completion.NO_FILE_COMPLETION)
+    assert asked == [("virtualmachines", "kind", "demo", "bob", "")]
+    asked.clear()
+    # the value of a global flag before the command: namespaces, contexts; a file for --kubeconfig
+    assert completion.candidates(["-n"], "d", live)[0] == [("vm-a", "")]
+    assert asked == [("namespaces", None, None, None, "d")]
+    assert completion.candidates(["--kubeconfig"], "")[1] == completion.DEFAULT
+    flags = {value for value, _ in completion.candidates([], "--", live)[0]}
+    assert {"--context", "--namespace", "--kubeconfig", "--request-timeout", "--as", "--as-group", "--as-uid"} <= flags
+
+
+def test_every_spelling_of_a_kind_is_known_to_completion() -> None:
+    from kubectl_instancetype.instancetype.kinds import ALL, GROUP
+
+    for kind in ALL:
+        for word in kind.spellings():
+            assert completion.kind_word(word) == kind.singular, word
+            assert completion.kind_word(f"{word.upper()}.{GROUP}") == kind.singular, word
+
+
+def test_short_kind_names_complete_names_of_their_scope() -> None:
+    asked = []
+
+    def live(source, line, prefix):
+        asked.append((source, prefix))
+        return [(f"{prefix}x", "")]
+
+    assert completion.candidates(["create", "vm", "--instancetype"], "vmf/u1", live)[0] == [("vmf/u1x", "")]
+    assert completion.candidates(["switch", "vm/a", "--preference"], "vmcp/f", live)[0] == [("vmcp/fx", "")]
+    assert completion.candidates(["usage"], "vmp/w", live)[0] == [("vmp/wx", "")]
+    assert completion.candidates(["create", "vm", "--instancetype"], "vmp/u1", live)[0] == []  # not an instance type
+    # get and describe: TYPE/NAME at every argument, or a kind word and then its names
+    assert completion.candidates(["get", "vmcf/u1.small"], "vmp/f", live)[0] == [("vmp/fx", "")]
+    assert completion.candidates(["describe", "VirtualMachineClusterPreferences"], "w", live)[0] == [("wx", "")]
+    assert {value for value, _ in completion.candidates(["get"], "vm")[0]} == {"vmcf/", "vmf/", "vmcp/", "vmp/"}
+    assert asked == [
+        ("instancetypes:namespaced", "u1"),
+        ("preferences:cluster", "f"),
+        ("preferences:namespaced", "w"),
+        ("preferences:namespaced", "f"),
+        ("preferences:cluster", "w"),
+    ]
+
+
 def test_protocol_output_and_silence_on_failure() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert completion.complete(["list", "--min-c"], Environment(stdout=out, stderr=err, environ={})) == 0
@@ -123,6 +178,8 @@ def test_protocol_output_and_silence_on_failure() -> None:
     assert out.getvalue().splitlines() == [
         "virtualmachineclusterpreference/\tkind prefix",
         "virtualmachinepreference/\tkind prefix",
+        "vmcp/\tkind prefix",
+        "vmp/\tkind prefix",
         ":6",
     ]
     assert err.getvalue() == ""

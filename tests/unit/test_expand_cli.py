@@ -8,6 +8,7 @@ import json
 import pytest
 import yaml
 
+from kubectl_instancetype.catalog import DEFAULT_VERSION
 from kubectl_instancetype.cli.main import run
 from kubectl_instancetype.env import Environment
 from tests.conftest import EXPAND_IT, EXPAND_PREF, expand_vm, run_cli
@@ -86,7 +87,8 @@ def test_requirements_and_skip_checks(files) -> None:
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 1 vCPU "
-        "provided by instance type, preference requires 2 vCPU\n"
+        "provided by instance type, preference requires 2 vCPU; the smallest instance types of the "
+        f"common-instancetypes {DEFAULT_VERSION} catalog that satisfy preference p: u1.2xmedium, d1.2xmedium, cx1.large\n"
     )
     assert run_cli(["expand", "-f", path, "--skip-checks"]).exit_code == 0
 
@@ -178,3 +180,29 @@ def test_vm_without_matchers_is_printed_unchanged(files) -> None:
     }
     result = run_cli(["expand", "-f", files("p.yaml", vm)])
     assert yaml.safe_load(result.stdout) == vm
+
+
+def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_types(files) -> None:
+    """Everything local, no cluster is contacted: the embedded catalog stands in for the cluster's types."""
+    tiny = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterInstancetype",
+        "metadata": {"name": "tiny"},
+        "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}},
+    }
+    needs_two = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineClusterPreference",
+        "metadata": {"name": "needs-two"},
+        "spec": {"requirements": {"cpu": {"guest": 2}, "memory": {"guest": "2Gi"}}},
+    }
+    vm = expand_vm(template={"domain": {"devices": {}}})
+    vm["spec"]["instancetype"], vm["spec"]["preference"] = {"name": "tiny"}, {"name": "needs-two"}
+    result = run_cli(["expand", "-f", files("all.yaml", tiny, needs_two, vm)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 1 vCPU "
+        "provided by instance type, preference requires 2 vCPU; the smallest instance types of the "
+        f"common-instancetypes {DEFAULT_VERSION} "
+        "catalog that satisfy preference needs-two: u1.2xmedium, d1.2xmedium, cx1.large\n"
+    )

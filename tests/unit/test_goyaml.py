@@ -276,6 +276,6 @@ def test_the_walk_without_aliases_reads_as_the_shared_walk(text: str) -> None:
     """A document without ``*`` is walked without alias bookkeeping; both walks give the same value."""
     import yaml
 
-    node = yaml.compose(text, Loader=yamltojson._loader())
-    assert yamltojson._Converter(shared=False).value(node) == yamltojson._Converter(shared=True).value(node)
-    assert yamltojson.load_document(text) == yamltojson._Converter(shared=True).value(node)
+    node = yaml.compose(text, Loader=yamltojson.composing_loader())
+    assert yamltojson.Converter(shared=False).value(node) == yamltojson.Converter(shared=True).value(node)
+    assert yamltojson.load_document(text) == yamltojson.Converter(shared=True).value(node)

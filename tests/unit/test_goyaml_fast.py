@@ -68,9 +68,9 @@ VALUES = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(KEYS, VALUES, max_size=6))
 def test_the_direct_writer_writes_what_the_emitter_writes(document) -> None:
-    fast = goyaml._fast_dump(document)
+    fast = goyaml.direct_dump(document)
     if fast is not None:
-        assert fast == goyaml._emitted(document)
+        assert fast == goyaml.emitter_dump(document)
 
 
 def test_a_vm_takes_the_direct_path() -> None:
@@ -91,7 +91,7 @@ def test_a_vm_takes_the_direct_path() -> None:
             },
         },
     }
-    assert goyaml._fast_dump(vm) == goyaml._emitted(vm)
+    assert goyaml.direct_dump(vm) == goyaml.emitter_dump(vm)
 
 
 def nest(value, depth: int) -> dict:
@@ -107,9 +107,9 @@ def nest(value, depth: int) -> dict:
 @given(SCALARS, st.integers(0, 3))
 def test_each_scalar_the_direct_writer_takes_is_written_as_the_emitter_writes_it(value, depth) -> None:
     document = nest(value, depth)
-    fast = goyaml._fast_dump(document)
+    fast = goyaml.direct_dump(document)
     if fast is not None:
-        assert fast == goyaml._emitted(document)
+        assert fast == goyaml.emitter_dump(document)
 
 
 @pytest.mark.parametrize(
@@ -120,4 +120,4 @@ def test_literal_blocks_and_quoted_words_take_the_direct_path(value) -> None:
     """What VMs hold (cloud-init user data, a label "true") does not send a whole document to the emitter."""
     for depth in range(3):
         document = nest(value, depth)
-        assert goyaml._fast_dump(document) == goyaml._emitted(document)
+        assert goyaml.direct_dump(document) == goyaml.emitter_dump(document)

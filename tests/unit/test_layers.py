@@ -255,8 +255,6 @@ TUPLES_ALLOWED = {
     f"{ROOT}.usecases.listing.Query",
     # a release, compared in order with (1, 8, 2): a version tuple as sys.version_info is
     f"{ROOT}.usecases.cluster_facts.kubevirt_release",
-    # (source, text) of each -f input, read by expand -f's streaming reader only
-    f"{ROOT}.usecases.manifests.read_sources",
 }
 
 

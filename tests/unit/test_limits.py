@@ -89,3 +89,52 @@ def test_a_registry_redirecting_without_end(registry) -> None:
         f"error: GET http://{registry.host}/v2/r/manifests/t: more than {MAX_REDIRECTS} redirects\n",
     )
     assert len(registry.requests) == MAX_REDIRECTS + 1
+
+
+HUGE_PORT = "9" * 5000  # more digits than Python's int() reads (4300): no "Exceeds the limit" may reach the user
+
+
+def test_a_server_port_of_thousands_of_digits_is_go_dialers_invalid_port(tmp_path: Path) -> None:
+    path = kubeconfig(tmp_path, {"token": "t"})
+    path.write_text(path.read_text().replace("https://127.0.0.1:1", f"https://127.0.0.1:{HUGE_PORT}"))
+    result = listing(path)
+    # the real kubectl's words: "Unable to connect to the server: dial tcp: address 99...9: invalid port"
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: Unable to connect to the server: dial tcp: address {HUGE_PORT}: invalid port\n",
+    )
+
+
+@pytest.mark.parametrize("port", ["99999", HUGE_PORT])
+def test_a_registry_port_out_of_range_names_the_registry_request(port: str) -> None:
+    result = run_cli(["infer", "image", f"127.0.0.1:{port}/r:t"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: GET https://127.0.0.1:{port}/v2/r/manifests/t: dial tcp: address {port}: invalid port\n",
+    )
+
+
+@pytest.mark.parametrize("port", ["99999", HUGE_PORT])
+def test_an_upload_proxy_port_out_of_range_is_refused_before_any_request(tmp_path: Path, port: str) -> None:
+    image = tmp_path / "disk.img"
+    image.write_bytes(b"\0" * 4096)
+    result = run_cli(
+        ["upload", "dv", "d", "--size", "1Gi", "--image-path", str(image), "--kubeconfig",
+         str(kubeconfig(tmp_path, {"token": "t"})), "--uploadproxy-url", f"https://u:pw-secret@127.0.0.1:{port}"]
+    )  # fmt: skip
+    # nobody listens on the cluster's 127.0.0.1:1: a request would have been refused, so none was made
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f'error: Post "https://u:xxxxx@127.0.0.1:{port}/v1beta1/upload": dial tcp: address {port}: invalid port\n',
+    )
+
+
+@pytest.mark.parametrize("port", ["99999", HUGE_PORT])
+def test_a_proxy_port_out_of_range_is_go_dialers_invalid_port(tmp_path: Path, port: str) -> None:
+    path = kubeconfig(tmp_path, {"token": "t"}, {"proxy-url": f"http://127.0.0.1:{port}"})
+    result = listing(path)
+    # the real kubectl's words: "Unable to connect to the server: proxyconnect tcp: dial tcp: address P: invalid port"
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: Unable to connect to the server: proxyconnect tcp: dial tcp: address {port}: invalid port\n",
+    )

@@ -29,6 +29,13 @@ def state_dir(tmp_path, monkeypatch) -> Path:
     return directory
 
 
+def _runs(pid: int, binary: str) -> bool:
+    try:
+        return Path(f"/proc/{pid}/exe").resolve().name == binary
+    except OSError:
+        return False
+
+
 @pytest.fixture
 def processes(tmp_path):
     """``start(name)``: a process whose executable is named ``name``; all killed at the end."""
@@ -43,7 +50,7 @@ def processes(tmp_path):
         process = subprocess.Popen([str(binary), "300"])
         started.append(process)
         deadline = time.monotonic() + 10
-        while not localcluster._alive(process.pid, name) and time.monotonic() < deadline:
+        while not _runs(process.pid, name) and time.monotonic() < deadline:
             time.sleep(0.01)
         return process
 
@@ -93,71 +100,79 @@ def test_down_never_signals_a_recycled_pid(state_dir, processes) -> None:
     assert not state_dir.exists()
 
 
-class _Plane:
-    """What the signal handling needs of a plane: identity."""
-
-
 @pytest.fixture
-def default_handlers():
-    """SIGTERM/SIGHUP at their defaults for the test (as in a script), and back as they were after it."""
+def stop_signals():
+    """A StopSignals of the test's own, with SIGTERM/SIGHUP at their defaults (as in a script), and the handlers
+    back as they were after it."""
     import signal
 
-    saved = {number: signal.signal(number, signal.SIG_DFL) for number in controlplane.STOP_SIGNALS}
-    yield
+    saved = {number: signal.signal(number, signal.SIG_DFL) for number in (signal.SIGTERM, signal.SIGHUP)}
+    yield controlplane.StopSignals()
     for number, handler in saved.items():
         signal.signal(number, handler)
-    controlplane._RUNNING.clear()
-    controlplane._REPLACED.clear()
-    controlplane._RECEIVED.clear()
-    controlplane._TERMINATED.clear()
 
 
-def test_a_signal_while_a_plane_runs_unwinds_and_waits_for_the_stop(default_handlers) -> None:
+def test_a_signal_while_a_plane_runs_unwinds_and_waits_for_the_stops(stop_signals) -> None:
     """SIGTERM raises Terminated (a KeyboardInterrupt: pytest ends the session and runs its teardown); further
     signals wait while the planes stop; the default handlers are back once the last plane has stopped."""
     import os
     import signal
 
-    first, second = _Plane(), _Plane()
-    controlplane._hold_signals(first)
-    controlplane._hold_signals(second)
+    first, second = object(), object()
+    stop_signals.hold(first)
+    stop_signals.hold(second)
     with pytest.raises(controlplane.Terminated, match="^SIGTERM: stopping the local plane$"):
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(5)  # the handler runs before this returns
     assert issubclass(controlplane.Terminated, KeyboardInterrupt)
-    controlplane._release_signals(first, stopped=False)
+    stop_signals.stopping(first)
     os.kill(os.getpid(), signal.SIGHUP)  # during the stop: deferred, and the unwinding goes on
-    controlplane._release_signals(first, stopped=True)
+    stop_signals.stopped(first)
     os.kill(os.getpid(), signal.SIGTERM)  # between the stops: still deferred
-    controlplane._release_signals(second, stopped=False)
-    controlplane._release_signals(second, stopped=True)
+    stop_signals.stopping(second)
+    stop_signals.stopped(second)
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL and signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
+    assert stop_signals.received == []
 
 
-def test_a_signal_during_a_stop_is_raised_once_the_plane_is_stopped(default_handlers) -> None:
+def test_a_signal_during_a_stop_is_raised_once_the_plane_is_stopped(stop_signals) -> None:
     import os
     import signal
 
-    plane = _Plane()
-    controlplane._hold_signals(plane)
-    controlplane._release_signals(plane, stopped=False)
+    plane = object()
+    stop_signals.hold(plane)
+    stop_signals.stopping(plane)
     os.kill(os.getpid(), signal.SIGTERM)
     with pytest.raises(controlplane.Terminated, match="^SIGTERM: the local plane was stopped$"):
-        controlplane._release_signals(plane, stopped=True)
+        stop_signals.stopped(plane)
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
-def test_a_handler_someone_else_installed_is_left_alone(default_handlers) -> None:
+def test_no_signal_no_interrupt_and_the_handlers_are_back(stop_signals) -> None:
+    import signal
+
+    first, second = object(), object()
+    stop_signals.hold(first)
+    stop_signals.hold(second)
+    stop_signals.stopping(first)
+    stop_signals.stopped(first)
+    assert signal.getsignal(signal.SIGTERM) == stop_signals.on_signal  # the other plane still runs
+    stop_signals.stopping(second)
+    stop_signals.stopped(second)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_handler_someone_else_installed_is_left_alone(stop_signals) -> None:
     import signal
 
     def mine(signum, frame):
         pass
 
     signal.signal(signal.SIGTERM, mine)
-    plane = _Plane()
-    controlplane._hold_signals(plane)
+    plane = object()
+    stop_signals.hold(plane)
     assert signal.getsignal(signal.SIGTERM) is mine
-    assert signal.getsignal(signal.SIGHUP) is controlplane._on_stop_signal
-    controlplane._release_signals(plane, stopped=False)
-    controlplane._release_signals(plane, stopped=True)
+    assert signal.getsignal(signal.SIGHUP) == stop_signals.on_signal
+    stop_signals.stopping(plane)
+    stop_signals.stopped(plane)
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == (mine, signal.SIG_DFL)

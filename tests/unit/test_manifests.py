@@ -53,6 +53,12 @@ SPEC_VECTORS = [
     ("v: 1_000", {"v": 1000}),
     ("v: 1:20", {"v": "1:20"}),
     ("v: 99999999999999999999", {"v": 100000000000000000000}),
+    # past float64: strconv.ParseFloat's ErrRange, so go-yaml v2 keeps the scalar a string (never +Inf)
+    ("v: 1e400", {"v": "1e400"}),
+    ("v: -1e400", {"v": "-1e400"}),
+    ("v: .5e999", {"v": ".5e999"}),
+    ("v: " + "9" * 400, {"v": "9" * 400}),
+    ("v: 1e-400", {"v": 0}),
     ("v: 12Gi", {"v": "12Gi"}),
     ("v: [y, n, On]", {"v": [True, False, True]}),
     ("base: &b {a: 1, b: 2}\n  v:\n    <<: *b\n    b: 3", {"base": {"a": 1, "b": 2}, "v": {"a": 1, "b": 3}}),

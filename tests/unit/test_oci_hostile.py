@@ -202,6 +202,27 @@ def test_no_credentials_to_a_plain_http_realm_of_an_https_registry(tls_registry,
     assert len(registry.requests) == 1 and b"Authorization: Basic " + login in registry.requests[0]
 
 
+def test_credentials_do_not_follow_a_redirect_from_https_to_plain_http(tls_registry, certificate, tmp_path) -> None:
+    """Go's http.Client forwards Authorization to the same host whatever the scheme; the plugin does not send the
+    credentials in clear text to the plain-HTTP side of the registry (unless --insecure-registry)."""
+    manifest = tls_registry.image("r", CONFIG)
+    tls_registry.basic = True
+    plain = f"http://{tls_registry.host}/v2/r/manifests/plain"
+    tls_registry.routes["/v2/r/manifests/t"] = send("307 Temporary Redirect", b"", {"Location": plain})
+    tls_registry.routes["/v2/r/manifests/plain"] = send("200 OK", manifest)
+    environ = {
+        "HOME": str(tmp_path),
+        "REGISTRY_AUTH_FILE": _auth_file(tmp_path, tls_registry.host),
+        "SSL_CERT_FILE": str(certificate[0]),
+    }
+    line = one_line(run_cli(["infer", "image", f"{tls_registry.host}/r:t"], environ=environ))
+    assert line.startswith(f"error: GET {plain}: 401 Unauthorized"), line
+    over_http = [request for request in tls_registry.requests if b"/plain " in request]
+    assert len(over_http) == 1 and b"authorization" not in over_http[0].lower()
+    allowed = run_cli(["infer", "image", f"{tls_registry.host}/r:t", "--insecure-registry"], environ=environ)
+    assert allowed.exit_code == 0, allowed.stderr
+
+
 def test_anonymous_pulls_may_use_a_plain_http_realm(tls_registry, registry, certificate, tmp_path) -> None:
     """No credentials stored: nothing secret to protect, the anonymous token comes from the plain-HTTP realm."""
     registry.routes["/token"] = send("200 OK", b'{"token": "t0ken"}')
@@ -240,7 +261,7 @@ def test_an_insecure_registry_without_tls_is_read_over_plain_http(registry) -> N
 
 
 def test_registry_error_text_is_escaped(registry) -> None:
-    body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b"}]}).encode()
+    body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b\nsecond\r\nthird"}]}).encode()
     registry.routes["/v2/r/manifests/t"] = send("403 Forbidden", body)
     line = one_line(infer(f"{registry.host}/r:t"))
-    assert "DENIED: no^[[2J\\u009b" in line
+    assert "DENIED: no^[[2J\\u009b\\nsecond\\nthird" in line

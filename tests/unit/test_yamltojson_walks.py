@@ -149,7 +149,7 @@ def outcome(run) -> str:
 
 def both_walks(text: str) -> tuple[str, str, str]:
     """(the reader's answer, the walk without alias bookkeeping, the full walk) for one document."""
-    loader = yamltojson._loader()
+    loader = yamltojson.composing_loader()
     try:
         node = yaml.compose(text, Loader=loader)
     except yaml.YAMLError:
@@ -160,9 +160,9 @@ def both_walks(text: str) -> tuple[str, str, str]:
 
     def full() -> object:
         yamltojson.check_aliasing(node)
-        return yamltojson._Converter(shared=True).value(node)
+        return yamltojson.Converter(shared=True).value(node)
 
-    return reader, outcome(lambda: yamltojson._Converter(shared=False).value(node)), outcome(full)
+    return reader, outcome(lambda: yamltojson.Converter(shared=False).value(node)), outcome(full)
 
 
 @settings(max_examples=600, deadline=None)
