@@ -178,8 +178,11 @@ class Transport:
         if proxy is not None:
             if proxy.scheme != "http":
                 raise ConfigurationError(
-                    f"proxy scheme {proxy.scheme!r} is not supported (http:// proxies are): {proxy.redacted()}"
+                    f"proxy scheme {_go_quote(proxy.scheme)} is not supported (http:// proxies are): {proxy.redacted()}"
                 )
+            if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
+                # Go's dialer, through the proxy (kubectl: "proxyconnect tcp: dial tcp: address P: invalid port")
+                raise TransportError(f"proxyconnect tcp: dial tcp: address {proxy.port}: invalid port")
             target_host = proxy.host or "localhost"
             target_port = int(proxy.port) if proxy.port else 80
             authorization = proxy_authorization(proxy)

@@ -71,6 +71,8 @@ class ProxyConnections:
         tunnel, absolute, authorization = None, None, None
         proxy = proxy_for(target, None, self.environ)
         if proxy is not None:
+            if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
+                raise ValueError(f"proxyconnect tcp: dial tcp: address {proxy.port}: invalid port")  # Go's dialer
             host, connect_port = proxy.host, int(proxy.port) if proxy.port else 80
             authorization = proxy_authorization(proxy)
             if target.scheme == "https":

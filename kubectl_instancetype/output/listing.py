@@ -64,6 +64,7 @@ def not_found_message(
     lone word close to a kind spelling in ``kinds``, that kind)."""
     import difflib
 
+    from ..golang.strconv import go_quote
     from ..instancetype.listing import INSTANCETYPES
 
     noun = "instance type" if query.what == INSTANCETYPES else "preference"
@@ -72,9 +73,9 @@ def not_found_message(
     if not query.namespaced_only:
         places.append(f"cluster-wide (virtualmachinecluster{plural})")
     if not query.cluster_only:
-        where = "any namespace" if query.all_namespaces else f'namespace "{namespace}"'
+        where = "any namespace" if query.all_namespaces else f"namespace {go_quote(namespace)}"
         places.append(f"in {where} (virtualmachine{plural})")
-    quoted = ", ".join(f'"{name}"' for name in missing)
+    quoted = ", ".join(go_quote(name) for name in missing)  # as apimachinery's "%s %q not found"
     filtered = " matching the filters" if query.label_selector or query.ranges.active else ""
     message = f"no {noun}{filtered} named {quoted} " + " or ".join(places)
     hints = []

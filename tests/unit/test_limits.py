@@ -127,3 +127,14 @@ def test_an_upload_proxy_port_out_of_range_is_refused_before_any_request(tmp_pat
         1,
         f'error: Post "https://u:xxxxx@127.0.0.1:{port}/v1beta1/upload": dial tcp: address {port}: invalid port\n',
     )
+
+
+@pytest.mark.parametrize("port", ["99999", HUGE_PORT])
+def test_a_proxy_port_out_of_range_is_go_dialers_invalid_port(tmp_path: Path, port: str) -> None:
+    path = kubeconfig(tmp_path, {"token": "t"}, {"proxy-url": f"http://127.0.0.1:{port}"})
+    result = listing(path)
+    # the real kubectl's words: "Unable to connect to the server: proxyconnect tcp: dial tcp: address P: invalid port"
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"error: Unable to connect to the server: proxyconnect tcp: dial tcp: address {port}: invalid port\n",
+    )

@@ -91,7 +91,7 @@ def test_only_http_proxies_are_supported_and_the_password_is_not_shown() -> None
     with pytest.raises(PluginError) as caught:
         Transport(config, environ={}).request("GET", "/version")
     assert caught.value.render() == (
-        "error: proxy scheme 'socks5' is not supported (http:// proxies are): socks5://u:xxxxx@127.0.0.1:1080"
+        'error: proxy scheme "socks5" is not supported (http:// proxies are): socks5://u:xxxxx@127.0.0.1:1080'
     )
     assert "secret" not in caught.value.render()
 

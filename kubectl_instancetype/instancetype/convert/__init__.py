@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeGuard
 
 from ...errors import InputError
+from ...golang.strconv import go_quote
 from ..jsoncopy import clone
 from ..kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .alpha import convert_type
@@ -74,7 +75,8 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
             if obj.get("kind") == "VirtualMachineInstance":
                 name = (obj.get("metadata") or {}).get("name") or ""
                 raise InputError(
-                    f'cannot convert VirtualMachineInstance "{name}": convert reads VirtualMachineInstances only to '
+                    f"cannot convert VirtualMachineInstance {go_quote(str(name))}: convert reads "
+                    "VirtualMachineInstances only to "
                     "match the VirtualMachineInstancePresets of the same input against them, and the input holds "
                     "none; convert the VirtualMachine that starts it"
                 )
@@ -125,7 +127,8 @@ def nothing_written(conversion: Conversion, source: str) -> str:
 def _unsupported(obj: Mapping[str, Any]) -> InputError:
     name = (obj.get("metadata") or {}).get("name") or ""
     return InputError(
-        f'cannot convert {obj.get("kind")} "{name}" ({obj.get("apiVersion")}): convert reads flavor.kubevirt.io/v1alpha1 '
+        f"cannot convert {obj.get('kind')} {go_quote(str(name))} ({obj.get('apiVersion')}): convert reads "
+        "flavor.kubevirt.io/v1alpha1 "
         "flavors and preferences, instancetype.kubevirt.io instance types and preferences, kubevirt.io "
         "VirtualMachines and VirtualMachineInstancePresets"
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import InputError
+from ...golang.strconv import go_quote
 from ..jsoncopy import clone
 from ..selectors import selector_matches
 from .context import Preset, render
@@ -40,7 +41,7 @@ def report_presets(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> l
         if vm.get("kind") not in ("VirtualMachine", "VirtualMachineInstance"):
             name = (vm.get("metadata") or {}).get("name") or ""
             raise InputError(
-                f'cannot match presets against {vm.get("kind")} "{name}": give VirtualMachines or '
+                f"cannot match presets against {vm.get('kind')} {go_quote(str(name))}: give VirtualMachines or "
                 "VirtualMachineInstances"
             )
         vm_list.append(vm)
