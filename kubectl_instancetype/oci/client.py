@@ -361,6 +361,8 @@ def read_image_config(
                 chosen = imagedefaults.select_manifest(manifest, platform)
             except ImageError as exc:
                 raise RegistryError(f"{reference}: {exc}") from exc
+            # before it is part of a URL or of a message: "\r\n" would split either
+            check_digest(chosen, f"{reference}: the image index {digest} names for {platform}")
             media_type, digest, manifest = registry.document(f"/v2/{repository}/manifests/{chosen}", accept, chosen)
         steps.append(Step(f"{platform} manifest", digest))
         config = manifest.get("config")

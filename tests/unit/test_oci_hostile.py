@@ -86,6 +86,27 @@ def test_a_config_digest_is_validated_before_it_is_used_in_a_url(registry, bad) 
     assert "\r" not in line and not any(b"/blobs/" in request for request in registry.requests)
 
 
+@pytest.mark.parametrize("bad", ["sha256:abc\r\nX-Injected: 1", "sha256:../../../v2/other/manifests/x"])
+def test_an_index_entrys_digest_is_validated_before_it_is_used_in_a_url(registry, bad) -> None:
+    index = {
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.index.v1+json",
+        "manifests": [
+            {
+                "mediaType": "application/vnd.oci.image.manifest.v1+json",
+                "digest": bad,
+                "size": 1,
+                "platform": {"os": "linux", "architecture": "amd64"},
+            }
+        ],
+    }
+    registry.routes["/v2/r/manifests/t"] = send("200 OK", json.dumps(index).encode())
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert f"the image index {digest(json.dumps(index).encode())} names for linux/amd64: " in line
+    assert "is not an OCI digest" in line and "\r" not in line
+    assert len(registry.requests) == 1  # the index only
+
+
 @pytest.mark.parametrize("chunked", [False, True])
 def test_an_endless_body_is_cut_at_the_bound(registry, chunked) -> None:
     registry.routes["/v2/r/manifests/t"] = endless(chunked=chunked)
