@@ -1466,6 +1466,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'default).',
                                          'live': 'namespaces',
                                          'value': True},
+                         '--output': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=..., '
+                                              'custom-columns=...): the rows as data.',
+                                      'value': True,
+                                      'values': ['yaml', 'json']},
                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                        'forever.',
                                                'value': True},
@@ -1475,6 +1479,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                 'live': 'namespaces',
                                 'value': True},
+                         '-o': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=..., '
+                                        'custom-columns=...): the rows as data.',
+                                'value': True,
+                                'values': ['yaml', 'json']},
                          '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                         'request.',
                                 'value': True}}},

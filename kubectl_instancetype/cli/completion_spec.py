@@ -41,6 +41,7 @@ OUTPUT_FORMATS: dict[str, list[str]] = {
     "usage": ["yaml", "json"],
     "lint": ["yaml", "json"],
     "switch": ["yaml", "json"],
+    "revisions": ["yaml", "json"],
     "": ["yaml", "json", "name"],
 }
 # Flags whose values are names read from the cluster (or the kubeconfig, for contexts).

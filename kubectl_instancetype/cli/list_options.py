@@ -6,6 +6,7 @@ No ``from __future__ import annotations`` (Typer reads the field types as object
 """
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
 import typer
@@ -356,14 +357,17 @@ def optional_value_flags() -> dict[str, str]:
 def unit_warnings(filters: ListFilters) -> list[str]:
     """A memory filter without a unit is bytes (Kubernetes quantities): ``--min-memory 16`` matches everything.
     Say so, with the value the user probably meant, when the number is too small to be a VM's memory."""
+    return memory_unit_warnings(
+        (("--memory", filters.memory), ("--min-memory", filters.min_memory), ("--max-memory", filters.max_memory))
+    )
+
+
+def memory_unit_warnings(flags: Sequence[tuple[str, Optional[str]]]) -> list[str]:
+    """:func:`unit_warnings` for any memory flags (``recommend --min-memory`` too): (flag, value) pairs."""
     import re
 
     lines = []
-    for flag, value in (
-        ("--memory", filters.memory),
-        ("--min-memory", filters.min_memory),
-        ("--max-memory", filters.max_memory),
-    ):
+    for flag, value in flags:
         if value and re.fullmatch(r"[0-9]+", value.strip()) and int(value) < 1 << 20:
             lines.append(
                 f"Warning: {flag} {value} is {value} bytes (a quantity without a unit); "

@@ -109,6 +109,12 @@ class RecommendOptions:
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
+    def warnings(self) -> list[str]:
+        """Lines printed before anything runs (a memory minimum given in bytes)."""
+        from .list_options import memory_unit_warnings
+
+        return memory_unit_warnings((("--min-memory", self.min_memory),))
+
     def validate(self) -> None:
         """-o, the minimums and the preference reference are well-formed (before any request)."""
         from ..golang.quantity import QuantityError, parse_quantity

@@ -23,7 +23,8 @@ yet; a status reference stored for the name the matcher had before a switch, whi
 \b
 Examples:
   kubectl instancetype revisions vm/my-vm
-  kubectl instancetype revisions vm/my-vm -n prod"""
+  kubectl instancetype revisions vm/my-vm -n prod
+  kubectl instancetype revisions vm/my-vm -o jsonpath='{.items[*].revision}'"""
 
 HEADERS = ("MATCHER", "KIND", "NAME", "REVISION", "RECORDED IN", "STORED GEN", "LIVE GEN", "CHANGED")
 FLAVOURS = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
@@ -41,11 +42,23 @@ class RevisionsOptions:
     """Print a table of the VM's matchers and their revisions, then the spec diffs of changed objects."""
 
     target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
+    output: Annotated[
+        str,
+        typer.Option(
+            "-o",
+            "--output",
+            metavar="FORMAT",
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.",
+        ),
+    ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:
         """The argument names a VirtualMachine."""
+        from ..output.printers import DOCUMENT_FORMATS, check_output_format
+
+        check_output_format(self.output, ("", *DOCUMENT_FORMATS))
         self.name = options.vm_target(self.target, "revisions")
 
 
@@ -56,6 +69,12 @@ def run(env, opts: RevisionsOptions, session) -> None:
     from ..usecases.revisions import vm_revisions
 
     result = vm_revisions(session, opts.name)
+    if opts.output:
+        from ..output.printers import print_document
+        from ..output.revisions import revisions_document
+
+        print_document(env, opts.output, revisions_document(result, session.namespace, FLAVOURS))
+        return
     if not result.matchers:
         messages.info(env, f"virtualmachine/{result.name} has no instance type and no preference")
         return

@@ -1,6 +1,8 @@
-"""kubectl's templates on the reports of the live cluster (issue 22 §1): switch's plan and usage."""
+"""kubectl's templates on the reports of the live cluster (issue 22 §1): switch's plan, usage and revisions."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
@@ -9,7 +11,7 @@ from tests.conftest import halted_vm
 pytestmark = pytest.mark.controlplane
 
 
-def test_switch_plan_and_usage_through_templates(cli, control_plane, namespace) -> None:
+def test_switch_plan_usage_and_revisions_through_templates(cli, control_plane, namespace) -> None:
     control_plane.apply(halted_vm("templated", namespace, {"name": "u1.small"}, {"name": "fedora"}))
     plan = cli(
         "switch", "vm/templated", "-n", namespace, "--instancetype", "u1.medium", "--plan",
@@ -22,3 +24,14 @@ def test_switch_plan_and_usage_through_templates(cli, control_plane, namespace) 
     assert usage.exit_code == 0, usage.stderr
     name, count = usage.stdout.split()
     assert name == "u1.small" and int(count) >= 1
+    revisions = cli(
+        "revisions", "vm/templated", "-n", namespace,
+        "-o", 'jsonpath={range .items[*]}{.matcher}={.name}:{.changed}{" "}{end}',
+    )  # fmt: skip
+    assert (revisions.exit_code, revisions.stderr) == (0, "")
+    assert revisions.stdout in (
+        "instancetype=u1.small:no preference=fedora:no ",
+        "instancetype=u1.small:- preference=fedora:- ",
+    )
+    as_json = cli("revisions", "vm/templated", "-n", namespace, "-o", "json")
+    assert json.loads(as_json.stdout)["virtualMachine"] == {"name": "templated", "namespace": namespace}

@@ -69,3 +69,11 @@ def test_memory_without_a_unit_warns_that_it_is_bytes() -> None:
         "did you mean --min-memory 16Gi?\n"
     )
     assert run_cli(["catalog", "list", "--min-memory", "16Gi", "-o", "name"]).stderr == ""
+    # recommend's minimum alike (it judges the same instance types)
+    ranked = run_cli(["recommend", "--catalog", "--min-memory", "16", "--max", "1", "-o", "name"])
+    assert (ranked.exit_code, ranked.stderr) == (
+        0,
+        "Warning: --min-memory 16 is 16 bytes (a quantity without a unit); instance types have GiB of memory: "
+        "did you mean --min-memory 16Gi?\n",
+    )
+    assert run_cli(["recommend", "--catalog", "--min-memory", "16Gi", "--max", "1", "-o", "name"]).stderr == ""

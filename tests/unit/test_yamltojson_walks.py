@@ -217,8 +217,14 @@ def test_an_anchor_that_contains_itself_is_refused_at_once(text: str) -> None:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(["-", "---", "\n", "\r", "\x85", "a", " ", "\u2028"]), max_size=20))
-def test_a_stream_without_separators_is_one_document(parts: list[str]) -> None:
+@given(
+    st.lists(
+        st.sampled_from(["-", "---", "----", "\n", "\r", "\r\n", "\x85", "\x1c", "\x1f", "\t", "a", " ", "\u2028"]),
+        max_size=24,
+    )
+)
+def test_documents_are_split_where_the_line_reader_splits_them(parts: list[str]) -> None:
+    """iter_documents finds the ``---`` lines without cutting the text into lines (str.splitlines' line breaks,
+    "\r\n" as one), and splits as apimachinery's YAMLReader does: as :func:`split_documents`."""
     text = "".join(parts)
-    """iter_documents hands a text without ``---`` over whole; it splits as apimachinery's YAMLReader either way."""
     assert list(yamltojson.iter_documents(text)) == yamltojson.split_documents(text)

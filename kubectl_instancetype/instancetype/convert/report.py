@@ -4,6 +4,7 @@ would have done to each, and what each VM should reference instead."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -217,12 +218,18 @@ def _equal(left: Any, right: Any) -> bool:
 
 
 def _quantities_equal(left: Any, right: Any) -> bool:
+    return _same_quantity(str(left), str(right))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _same_quantity(left: str, right: str) -> bool:
+    """Cached: a large List compares the same few preset and VM quantities thousands of times."""
     from ...golang.quantity import QuantityError, parse_quantity
 
     try:
-        return parse_quantity(str(left)) == parse_quantity(str(right))
+        return bool(parse_quantity(left) == parse_quantity(right))
     except QuantityError:
-        return str(left) == str(right)
+        return left == right
 
 
 def merge_conflicts(preset: Mapping[str, Any], vmi: Mapping[str, Any]) -> list[str]:
