@@ -359,14 +359,17 @@ def read_image_config(
             steps.append(Step("image index", digest))
             try:
                 chosen = imagedefaults.select_manifest(manifest, platform)
-            except ImageError as exc:
-                raise RegistryError(f"{reference}: {exc}") from exc
+            except ImageError as exc:  # it names the index's platforms: the registry's text
+                raise RegistryError(f"{reference}: {_one_line(str(exc))}") from exc
+            # before it is part of a URL or of a message: "\r\n" would split either
+            check_digest(chosen, f"{reference}: the image index {digest} names for {platform}")
             media_type, digest, manifest = registry.document(f"/v2/{repository}/manifests/{chosen}", accept, chosen)
         steps.append(Step(f"{platform} manifest", digest))
         config = manifest.get("config")
         config_digest = str((config.get("digest") if isinstance(config, dict) else "") or "")
         if not config_digest:
-            raise RegistryError(f"{reference}: the manifest {digest} names no config ({media_type or 'no media type'})")
+            shown = _one_line(media_type) or "no media type"
+            raise RegistryError(f"{reference}: the manifest {digest} names no config ({shown})")
         check_digest(config_digest, f"{reference}: the manifest {digest} names its config")
         _, _, config = registry.document(f"/v2/{repository}/blobs/{config_digest}", "", config_digest)
         steps.append(Step("config", config_digest))
@@ -450,6 +453,10 @@ def _describe(response: Any) -> str:
     if not isinstance(errors, list):
         errors = []
     details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
-    # the registry's text on the one error line: its line breaks shown as \n (stderr escapes every other control)
-    shown = "; ".join(details).replace("\r\n", "\n").replace("\n", "\\n")
-    return f"{text}: {shown}" if details else text
+    return f"{text}: {_one_line('; '.join(details))}" if details else text
+
+
+def _one_line(text: str) -> str:
+    """A registry's text for the one error line: its line breaks shown as ``\\n`` (stderr escapes every other
+    control character, output/terminal.escape_lines)."""
+    return text.replace("\r\n", "\n").replace("\n", "\\n")

@@ -168,7 +168,7 @@ def print_watch(
 
     from ..golang.goyaml import dump
     from .printers import is_template_format, print_objects, without_managed_fields
-    from .terminal import escape
+    from .terminal import escape, json_text
 
     state = {"header": no_headers, "documents": 0}
     layout = WatchTable()
@@ -190,12 +190,12 @@ def print_watch(
             # kubectl prints a metav1.WatchEvent as json.Marshal does: one line, the object as the server sent it
             from ..golang.gofmt import marshal
 
-            env.stdout.write(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}\n')
+            env.stdout.write(json_text(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}') + "\n")
         elif output in ("json", "yaml") or is_template_format(output):
             obj = without_managed_fields(row)
             document = {"type": kind, "object": obj} if with_events else obj
             if output == "json":
-                env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+                env.stdout.write(json_text(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False)) + "\n")
             elif output == "yaml":
                 # kubectl's YAML printer starts every object after the first with a document separator
                 env.stdout.write(("---\n" if state["documents"] else "") + dump(document))
