@@ -35,14 +35,30 @@ FIXED_VALUES: dict[str, list[str]] = {
     ],
     "--format": ["plain", "github", "grid"],
 }
-# -o values per command (what each command accepts).
+# -o values per command (what each command accepts), in kubectl get's order: the object formats, the templates
+# (kubectl completes their names; the user types =TEMPLATE), wide where a table has more columns.
+_TEMPLATES = [
+    "go-template",
+    "go-template-file",
+    "template",
+    "templatefile",
+    "jsonpath",
+    "jsonpath-as-json",
+    "jsonpath-file",
+    "custom-columns",
+    "custom-columns-file",
+]
 OUTPUT_FORMATS: dict[str, list[str]] = {
-    "list": ["wide", "yaml", "json", "name"],
-    "usage": ["yaml", "json"],
-    "lint": ["yaml", "json"],
-    "switch": ["yaml", "json"],
-    "revisions": ["yaml", "json"],
-    "": ["yaml", "json", "name"],
+    "list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "get": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "recommend": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "catalog list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "catalog show": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "usage": ["json", "yaml", *_TEMPLATES],
+    "lint": ["json", "yaml", *_TEMPLATES],
+    "switch": ["json", "yaml", *_TEMPLATES],
+    "revisions": ["json", "yaml", *_TEMPLATES],
+    "": ["json", "yaml", "name", *_TEMPLATES],
 }
 # Flags whose values are names read from the cluster (or the kubeconfig, for contexts).
 LIVE_VALUES: dict[str, str] = {
@@ -104,7 +120,9 @@ def _flag_entry(command_path: str, param: Any) -> tuple[list[str], dict[str, Any
     if takes_value:
         names = set(opts)
         if names & {"-o", "--output"}:
-            entry["values"] = OUTPUT_FORMATS.get(command_path.split(" ", 1)[0], OUTPUT_FORMATS[""])
+            entry["values"] = OUTPUT_FORMATS.get(
+                command_path, OUTPUT_FORMATS.get(command_path.split(" ", 1)[0], OUTPUT_FORMATS[""])
+            )
         fixed = FIXED_VALUES | catalog_values()
         for name in opts:
             if name in fixed:

@@ -150,6 +150,10 @@ class ExpandOptions:
                 f"not supported output format defined: {self.output} (use yaml, json, or a kubectl template: "
                 "jsonpath=..., go-template=..., custom-columns=...)"
             )
+        if is_template_format(self.output):
+            from ..output.printers import TEMPLATE_FORMATS, check_output_format
+
+            check_output_format(self.output, TEMPLATE_FORMATS)  # kubectl's words for a template left empty
         if self.diff and self.explain:
             raise UsageError("--diff and --explain cannot be used together")
         if (self.target is None) == (self.filename is None):

@@ -23,6 +23,19 @@ def test_the_generated_table_is_what_the_app_declares() -> None:
     )
 
 
+TEMPLATES = {
+    "go-template",
+    "go-template-file",
+    "template",
+    "templatefile",
+    "jsonpath",
+    "jsonpath-as-json",
+    "jsonpath-file",
+    "custom-columns",
+    "custom-columns-file",
+}
+
+
 @pytest.mark.parametrize("shell", sorted(SCRIPTS))
 def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
     assert (REPO / "completions" / FILE_NAMES[shell]).read_text() == SCRIPTS[shell]
@@ -39,8 +52,9 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
         (["list", "p"], {"preferences"}),
         (["list", "--sort-by", ""], {"name", "cpu", "memory"}),
         (["list", "--sort-by=m"], {"--sort-by=memory"}),
-        (["list", "-o", ""], {"wide", "yaml", "json", "name"}),
-        (["create", "vm", "-o", ""], {"yaml", "json", "name"}),
+        (["list", "-o", ""], {"wide", "yaml", "json", "name", *TEMPLATES}),
+        (["create", "vm", "-o", ""], {"yaml", "json", "name", *TEMPLATES}),
+        (["usage", "-o", "j"], {"json", "jsonpath", "jsonpath-as-json", "jsonpath-file"}),
         (["create", "vm", "--run-strategy", "R"], {"RerunOnFailure"}),
         (["create", "vm", "--name", "x", "--run-strategy", "H"], {"Halted"}),
         (["list", "--class", "c"], {"compute.exclusive"}),

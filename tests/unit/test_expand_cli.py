@@ -206,3 +206,8 @@ def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_typ
         f"common-instancetypes {DEFAULT_VERSION} "
         "catalog that satisfy preference needs-two: u1.2xmedium, d1.2xmedium, cx1.large\n"
     )
+
+
+def test_a_template_left_empty_is_kubectls_error_before_any_request() -> None:
+    result = run_cli(["expand", "vm/x", "-o", "jsonpath="], environ={"HOME": "/nonexistent", "KUBECONFIG": "/nope"})
+    assert (result.exit_code, result.stderr) == (1, "error: template format specified but no template given\n")
