@@ -138,3 +138,27 @@ def test_a_proxy_port_out_of_range_is_go_dialers_invalid_port(tmp_path: Path, po
         1,
         f"error: Unable to connect to the server: proxyconnect tcp: dial tcp: address {port}: invalid port\n",
     )
+
+
+def test_a_kubeconfig_alias_bomb_stays_small(tmp_path: Path) -> None:
+    """A kubeconfig whose aliases would expand to a billion nodes is read in bounded memory (the plugin runs under
+    an address-space limit, tests/unit/test_bounded_inputs.py's, so a regression fails here, not the machine)."""
+    from tests.unit.test_bounded_inputs import BOMB, limited
+
+    path = tmp_path / "kubeconfig"
+    path.write_text("apiVersion: v1\nkind: Config\n" + BOMB.split("kind: VirtualMachine\n", 1)[1].replace(
+        "spec: {template: {spec: {x: *i}}}", "preferences: {x: *i}"
+    ))  # fmt: skip
+    result = limited("list", "--kubeconfig", str(path))
+    assert result.returncode == 1 and result.stderr.decode().count("\n") == 1, result.stderr
+    assert "MemoryError" not in result.stderr.decode() and "out of memory" not in result.stderr.decode()
+
+
+def test_a_kubeconfig_nested_too_deep(tmp_path: Path) -> None:
+    path = tmp_path / "kubeconfig"
+    path.write_text("apiVersion: v1\nkind: Config\npreferences: " + "[" * 20000 + "]" * 20000 + "\n")
+    result = listing(path)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f'error: error loading config file "{path}": yaml: line 3: exceeded maximum nesting depth\n',
+    )
