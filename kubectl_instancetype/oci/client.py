@@ -186,9 +186,9 @@ class Registry:
     def _find_scheme(self) -> None:
         """For an insecure registry: HTTPS (unverified) when the registry answers a TLS handshake, else plain HTTP,
         as containers/image pings ``https`` then ``http`` (docker/docker_client.go ``detectPropertiesHelper``)."""
-        from ..kube.http import DeadlineExceeded, ProtocolError
-
         import time
+
+        from ..kube.http import DeadlineExceeded, ProtocolError
 
         self._scheme_known = True
         _, host, port, _ = _split(f"https://{self.reference.api_host}/")
