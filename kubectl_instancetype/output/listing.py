@@ -85,6 +85,9 @@ def not_found_message(
             hints.append(f'for "{name}" did you mean {", ".join(close)}?')
     if hints:
         return message + "; " + "; ".join(hints)
+    if len(missing) == 1 and missing[0].lower() in kinds:
+        # kubectl get vmcp vmp reads vmp as a name too; kubectl's vmcp,vmp (several kinds) is not taken here
+        return message + f'; "{missing[0]}" is a kind: list one kind at a time (list {missing[0]})'
     if len(missing) == 1 and (kind := difflib.get_close_matches(missing[0].lower(), list(kinds), n=1, cutoff=0.75)):
         return message + f'; if "{missing[0]}" was meant as a kind: did you mean "{kind[0]}"?'
     if query.what == INSTANCETYPES:
