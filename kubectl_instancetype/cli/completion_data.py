@@ -1371,7 +1371,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'recommend': {'argument': None,
                'commands': {},
-               'flags': {'--arch': {'help': "The architecture the VM will request (default: the preference's "
+               'flags': {'--all-namespaces': {'help': 'Namespaced instance types of every namespace, not just the '
+                                                      'current one.',
+                                              'value': False},
+                         '--arch': {'help': "The architecture the VM will request (default: the preference's "
                                             'preferredArchitecture).',
                                     'value': True,
                                     'values': ['amd64', 'arm64', 's390x']},
@@ -1434,6 +1437,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                          'request.',
                                  'value': True},
+                         '-A': {'help': 'Namespaced instance types of every namespace, not just the current one.',
+                                'value': False},
                          '-l': {'help': 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).',
                                 'value': True},
                          '-n': {'help': "The namespace to use (default: the context's namespace, else default).",

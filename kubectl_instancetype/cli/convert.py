@@ -134,8 +134,10 @@ def _print(env: Any, output: str, objects: list) -> None:
         import json
 
         from ..output.printers import as_list
+        from ..output.terminal import json_text
 
-        env.stdout.write(json.dumps(as_list(objects), indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+        text = json.dumps(as_list(objects), indent=4, sort_keys=True, ensure_ascii=False)
+        env.stdout.write(json_text(text) + "\n")
         return
     from ..golang.goyaml import dump_all
 

@@ -95,7 +95,11 @@ def run(env, opts: CreateVMOptions, session) -> None:
     from ..usecases.creating import VMRequest, create_vm_from_flags
 
     def report(line: str) -> None:
-        env.stderr.write(line + "\n")
+        from ..output.terminal import escape
+
+        # one line each, naming what an image or the cluster holds: its control characters (a line break too)
+        # are shown escaped, never written to the terminal
+        env.stderr.write(escape(line) + "\n")
 
     request = VMRequest(
         vm=opts.vm,

@@ -86,6 +86,12 @@ class RecommendOptions:
     source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
+    all_namespaces: Annotated[
+        bool,
+        typer.Option(
+            "-A", "--all-namespaces", help="Namespaced instance types of every namespace, not just the current one."
+        ),
+    ] = False
     show_rejected: Annotated[
         bool,
         typer.Option(
@@ -145,6 +151,7 @@ class RecommendOptions:
             # the catalog's namespaced copies equal its cluster objects
             cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
             namespaced_only=self.scope.namespaced_only,
+            all_namespaces=self.all_namespaces,
         )
 
 
@@ -164,11 +171,20 @@ def run(env, opts: RecommendOptions, session) -> None:
         limit=opts.limit,
     )
     _print(
-        env, result, opts.preference, output=opts.output, no_headers=opts.no_headers, show_rejected=opts.show_rejected
+        env,
+        result,
+        opts.preference,
+        output=opts.output,
+        no_headers=opts.no_headers,
+        show_rejected=opts.show_rejected,
+        # kubectl's NAMESPACE column first with -A (empty for cluster-scoped rows, as list prints them)
+        namespace_column=opts.query.all_namespaces and not opts.query.cluster_only,
     )
 
 
-def _print(env, result, preference, *, output: str, no_headers: bool, show_rejected: bool) -> None:
+def _print(
+    env, result, preference, *, output: str, no_headers: bool, show_rejected: bool, namespace_column: bool = False
+) -> None:
     from ..kube import resources
     from ..output import messages
 
@@ -195,7 +211,7 @@ def _print(env, result, preference, *, output: str, no_headers: bool, show_rejec
     from ..output.table import render_table
 
     with_reason = output == "wide" or show_rejected
-    columns = recommend_columns(wide=output == "wide")
+    columns = recommend_columns(wide=output == "wide", all_namespaces=namespace_column)
     context = CellContext(env.clock())
     from ..instancetype.recommend import rank_reason
 

@@ -48,6 +48,15 @@ class Need:
     hugepages: str = ""
 
 
+@dataclass(frozen=True)
+class Difference:
+    """One field of the expanded spec: its path, the original VM's value and the adopted VM's."""
+
+    path: str
+    before: Any
+    after: Any
+
+
 @dataclass
 class Adoption:
     """The outcome for one VM: the chosen objects (None: none fits), why, the adopted VM, the fields removed, and
@@ -59,7 +68,7 @@ class Adoption:
     preference: Mapping[str, Any] | None = None
     vm: Json | None = None
     removed: list[str] = field(default_factory=list)
-    changes: list[tuple[str, Any, Any]] = field(default_factory=list)
+    changes: list[Difference] = field(default_factory=list)  # the expanded spec's fields the adoption changes
     compared: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -324,6 +333,6 @@ def adopt(
     expanded = _topology_defaults(
         effective(adopted_vm, _spec(chosen), _spec(result.preference) if result.preference else None, defaults)
     )
-    result.changes = differences(original, expanded)
-    result.compared = len({path for path, _, _ in differences({}, original)} | {p for p, _, _ in result.changes})
+    result.changes = [Difference(path, before, after) for path, before, after in differences(original, expanded)]
+    result.compared = len({path for path, _, _ in differences({}, original)} | {c.path for c in result.changes})
     return result

@@ -99,12 +99,20 @@ class FieldChange:
 
 
 @dataclass(frozen=True)
+class SyncError:
+    """The VM's ``Failure`` condition when the controller refuses to act now: its reason and message."""
+
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True)
 class LivePlan:
     """The controller's answer to a changed template.
 
     ``restart_required`` is the message of the VM's ``RestartRequired`` condition (None: no condition);
     ``hotplug`` the VMI conditions a live change raises while virt-handler applies it; ``sync_error`` the
-    VM's failure (reason, message) when the controller refuses to act now.
+    VM's failure when the controller refuses to act now.
     """
 
     running: bool
@@ -112,7 +120,7 @@ class LivePlan:
     changes: tuple[FieldChange, ...] = ()
     restart_required: str | None = None
     hotplug: tuple[str, ...] = ()
-    sync_error: tuple[str, str] | None = None
+    sync_error: SyncError | None = None
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -388,7 +396,7 @@ def plan_live_update(
         changes=changes,
         restart_required=restart,
         hotplug=tuple(hotplug),
-        sync_error=sync_error,
+        sync_error=SyncError(*sync_error) if sync_error else None,
         notes=tuple(notes),
     )
 

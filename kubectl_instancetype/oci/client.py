@@ -37,6 +37,9 @@ DEFAULT_DEADLINE = 120.0
 # The digest algorithms the OCI image spec registers, and the length of their hex encoding
 DIGEST_ALGORITHMS = {"sha256": 64, "sha512": 128}
 MAX_REDIRECTS = 5
+# How long an insecure registry has to answer a TLS handshake before it is read over plain HTTP (Go's
+# http.DefaultTransport TLSHandshakeTimeout, which containers/image's client keeps)
+TLS_HANDSHAKE_TIMEOUT = 10.0
 TIMEOUT = 30.0
 
 
@@ -183,16 +186,25 @@ class Registry:
     def _find_scheme(self) -> None:
         """For an insecure registry: HTTPS (unverified) when the registry answers a TLS handshake, else plain HTTP,
         as containers/image pings ``https`` then ``http`` (docker/docker_client.go ``detectPropertiesHelper``)."""
+        import time
+
         from ..kube.http import DeadlineExceeded, ProtocolError
 
         self._scheme_known = True
         _, host, port, _ = _split(f"https://{self.reference.api_host}/")
         connection = self._connection("https", host, port)
-        connection.deadline = self.deadline
+        handshake_ends = time.monotonic() + TLS_HANDSHAKE_TIMEOUT
+        connection.deadline = handshake_ends if self.deadline is None else min(self.deadline, handshake_ends)
         try:
             connection.connect()
-        except DeadlineExceeded:
-            connection.close()  # no time left to try anything else: the request says so
+        except DeadlineExceeded as exc:
+            connection.close()
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                return  # no time left to try anything else: the request says so
+            self.scheme = "http"  # a server that never answers the handshake (waiting for a request line)
+            if self.log:
+                self.log(f"no TLS answer from https://{self.reference.api_host} within {TLS_HANDSHAKE_TIMEOUT:g}s "
+                         f"({exc.phase}): plain HTTP (--insecure-registry)")  # fmt: skip
         except (OSError, ProtocolError, ValueError) as exc:
             connection.close()
             self.scheme = "http"
@@ -359,14 +371,17 @@ def read_image_config(
             steps.append(Step("image index", digest))
             try:
                 chosen = imagedefaults.select_manifest(manifest, platform)
-            except ImageError as exc:
-                raise RegistryError(f"{reference}: {exc}") from exc
+            except ImageError as exc:  # it names the index's platforms: the registry's text
+                raise RegistryError(f"{reference}: {_one_line(str(exc))}") from exc
+            # before it is part of a URL or of a message: "\r\n" would split either
+            check_digest(chosen, f"{reference}: the image index {digest} names for {platform}")
             media_type, digest, manifest = registry.document(f"/v2/{repository}/manifests/{chosen}", accept, chosen)
         steps.append(Step(f"{platform} manifest", digest))
         config = manifest.get("config")
         config_digest = str((config.get("digest") if isinstance(config, dict) else "") or "")
         if not config_digest:
-            raise RegistryError(f"{reference}: the manifest {digest} names no config ({media_type or 'no media type'})")
+            shown = _one_line(media_type) or "no media type"
+            raise RegistryError(f"{reference}: the manifest {digest} names no config ({shown})")
         check_digest(config_digest, f"{reference}: the manifest {digest} names its config")
         _, _, config = registry.document(f"/v2/{repository}/blobs/{config_digest}", "", config_digest)
         steps.append(Step("config", config_digest))
@@ -450,6 +465,10 @@ def _describe(response: Any) -> str:
     if not isinstance(errors, list):
         errors = []
     details = [f"{e.get('code', '')}: {e.get('message', '')}".strip(": ") for e in errors if isinstance(e, dict)]
-    # the registry's text on the one error line: its line breaks shown as \n (stderr escapes every other control)
-    shown = "; ".join(details).replace("\r\n", "\n").replace("\n", "\\n")
-    return f"{text}: {shown}" if details else text
+    return f"{text}: {_one_line('; '.join(details))}" if details else text
+
+
+def _one_line(text: str) -> str:
+    """A registry's text for the one error line: its line breaks shown as ``\\n`` (stderr escapes every other
+    control character, output/terminal.escape_lines)."""
+    return text.replace("\r\n", "\n").replace("\n", "\\n")

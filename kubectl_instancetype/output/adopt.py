@@ -48,7 +48,7 @@ def render(report: AdoptReport) -> str:
             )
         else:
             out.append(f"  proof: {len(adoption.changes)} field(s) of the expanded spec change:")
-            rows = [(path, _cell(old), _cell(new)) for path, old, new in adoption.changes]
+            rows = [(change.path, _cell(change.before), _cell(change.after)) for change in adoption.changes]
             table = render_table(("FIELD", "ORIGINAL", "ADOPTED"), rows)
             out += ["    " + line for line in table.splitlines()]
     out.append(f"(candidates: {report.candidates_from})")

@@ -85,6 +85,9 @@ def not_found_message(
             hints.append(f'for "{name}" did you mean {", ".join(close)}?')
     if hints:
         return message + "; " + "; ".join(hints)
+    if len(missing) == 1 and missing[0].lower() in kinds:
+        # kubectl get vmcp vmp reads vmp as a name too; kubectl's vmcp,vmp (several kinds) is not taken here
+        return message + f'; "{missing[0]}" is a kind: list one kind at a time (list {missing[0]})'
     if len(missing) == 1 and (kind := difflib.get_close_matches(missing[0].lower(), list(kinds), n=1, cutoff=0.75)):
         return message + f'; if "{missing[0]}" was meant as a kind: did you mean "{kind[0]}"?'
     if query.what == INSTANCETYPES:
@@ -165,7 +168,7 @@ def print_watch(
 
     from ..golang.goyaml import dump
     from .printers import is_template_format, print_objects, without_managed_fields
-    from .terminal import escape
+    from .terminal import escape, json_text
 
     state = {"header": no_headers, "documents": 0}
     layout = WatchTable()
@@ -187,12 +190,12 @@ def print_watch(
             # kubectl prints a metav1.WatchEvent as json.Marshal does: one line, the object as the server sent it
             from ..golang.gofmt import marshal
 
-            env.stdout.write(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}\n')
+            env.stdout.write(json_text(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}') + "\n")
         elif output in ("json", "yaml") or is_template_format(output):
             obj = without_managed_fields(row)
             document = {"type": kind, "object": obj} if with_events else obj
             if output == "json":
-                env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+                env.stdout.write(json_text(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False)) + "\n")
             elif output == "yaml":
                 # kubectl's YAML printer starts every object after the first with a document separator
                 env.stdout.write(("---\n" if state["documents"] else "") + dump(document))

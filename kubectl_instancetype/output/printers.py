@@ -178,7 +178,9 @@ def print_objects(
         env.stdout.write(text)
         return
     if output == "json":
-        env.stdout.write(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False) + "\n")
+        from .terminal import json_text
+
+        env.stdout.write(json_text(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False)) + "\n")
     else:
         from ..golang.goyaml import dump
 

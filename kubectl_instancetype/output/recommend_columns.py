@@ -15,10 +15,14 @@ _WIDE = ("SIZE", "HUGEPAGES", "DEDICATED-CPU", "OVERCOMMIT")
 REASON = "REASON"
 
 
-def recommend_columns(*, wide: bool) -> list[Column]:
-    """NAME, KIND, CPU, MEMORY, CLASS; ``-o wide`` adds SIZE, HUGEPAGES, DEDICATED-CPU and OVERCOMMIT."""
+def recommend_columns(*, wide: bool, all_namespaces: bool = False) -> list[Column]:
+    """NAME, KIND, CPU, MEMORY, CLASS; ``-o wide`` adds SIZE, HUGEPAGES, DEDICATED-CPU and OVERCOMMIT; ``-A``
+    puts NAMESPACE first, as kubectl does."""
+    from .columns import NAMESPACE_COLUMN
+
     by_header = {column.header: column for column in INSTANCETYPE_COLUMNS}
-    return [by_header[header] for header in _SHOWN + (_WIDE if wide else ())]
+    shown = [by_header[header] for header in _SHOWN + (_WIDE if wide else ())]
+    return [NAMESPACE_COLUMN, *shown] if all_namespaces else shown
 
 
 def recommend_headers(columns: list[Column], *, reason: bool) -> list[str]:

@@ -74,8 +74,8 @@ def verdict(plan: SwitchPlan) -> str:
     if not live.running:
         return "The VM is not running: it gets the new values when it starts."
     if live.sync_error:
-        reason, message = live.sync_error
-        return f"The controller will report Failure ({reason}): {message}; it retries."
+        failure = live.sync_error
+        return f"The controller will report Failure ({failure.reason}): {failure.message}; it retries."
     if live.restart_required:
         return f'The VM will carry RestartRequired: "{live.restart_required}".'
     if live.hotplug:
@@ -102,7 +102,9 @@ def plan_document(plan: SwitchPlan) -> dict[str, Any]:
         ],
         "restartRequired": live.restart_required,
         "hotplugConditions": list(live.hotplug),
-        "failure": {"reason": live.sync_error[0], "message": live.sync_error[1]} if live.sync_error else None,
+        "failure": (
+            {"reason": live.sync_error.reason, "message": live.sync_error.message} if live.sync_error else None
+        ),
         "notes": list(plan.notes),
     }
 

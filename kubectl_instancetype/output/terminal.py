@@ -34,6 +34,19 @@ def escape(text: str) -> str:
     return "".join(_visible(char) if _is_control(char) else char for char in text)
 
 
+def json_text(text: str) -> str:
+    """JSON text with DEL and the C1 controls (``\\x9b`` is CSI on 8-bit terminals) written as ``\\u00XX``.
+
+    Go's encoding/json, and so ``kubectl -o json``, writes them raw (it escapes only C0, ``<``, ``>``, ``&`` and
+    U+2028/U+2029); the JSON value is the same either way, and a terminal then reads no control sequence. They can
+    only stand inside strings, so the whole text is rewritten."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    import re  # only for text beyond ASCII: start-up stays free of it
+
+    return re.sub("[\x7f-\x9f]", lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def escape_lines(text: str) -> str:
     """:func:`escape` for a text of several lines: its newlines are kept, every other control escaped."""
     if text.isprintable():

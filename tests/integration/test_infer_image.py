@@ -387,3 +387,27 @@ def test_an_explicit_type_is_kept_and_an_image_without_defaults_fails(registries
     assert none.stderr == (
         "error: --infer-from-image needs a --volume-containerdisk or a --volume-import type:registry volume\n"
     )
+
+
+def test_create_vm_keeps_credentials_from_a_plain_http_realm(registries, tmp_path) -> None:
+    image = f"{registries['tls']}/private/disk:1"
+    auth = tmp_path / "auth.json"
+    login = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    auth.write_text(json.dumps({"auths": {registries["tls"]: {"auth": login}}}))
+    environ = {"HOME": "/nonexistent", "REGISTRY_AUTH_FILE": str(auth), "SSL_CERT_FILE": str(registries["certificate"])}
+    argv = ["create", "vm", "--name", "from-tls", "--dry-run=client", "-o", "yaml"]
+    argv += ["--volume-containerdisk", f"src:{image}", "--infer-from-image"]
+    heard = len(registries["tokens"].heard)
+    refused = run_cli(argv, environ=environ)
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr.splitlines()[-1] == (
+        f'error: {registries["tls"]} asks for a token from "{registries["tokens"].realm}", which is not https: '
+        "the registry credentials are not sent in clear text (--insecure-registry sends them)"
+    )
+    assert registries["tokens"].heard[heard:] == []
+    allowed = run_cli([*argv, "--insecure-registry"], environ=environ)
+    assert allowed.exit_code == 0, allowed.stderr
+    assert yaml.safe_load(allowed.stdout)["spec"]["instancetype"] == {
+        "name": "cx1.large",
+        "kind": "virtualmachineinstancetype",
+    }

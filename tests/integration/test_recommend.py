@@ -22,6 +22,25 @@ def test_recommend_from_the_cluster(cli) -> None:
     ]
 
 
+def test_recommend_in_every_namespace_has_kubectls_namespace_column(cli) -> None:
+    result = cli(
+        "recommend",
+        "--preference",
+        "fedora",
+        "-A",
+        "-l",
+        "instancetype.kubevirt.io/size=small",
+        "--class",
+        "general.purpose",
+        "--max",
+        "2",
+    )
+    assert (result.exit_code, result.stderr) == (0, "")
+    header, *rows = result.stdout.splitlines()
+    assert header.split()[:3] == ["NAMESPACE", "NAME", "KIND"]
+    assert [row.split()[:3] for row in rows] == [["u1.small", "cluster", "1"], ["catalog", "u1.small", "namespaced"]]
+
+
 def test_recommend_with_a_namespaced_preference_sees_both_scopes(cli) -> None:
     result = cli(
         "recommend",

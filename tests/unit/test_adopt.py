@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
-from kubectl_instancetype.instancetype.adopt import adopt, need_of, os_hints
+from kubectl_instancetype.instancetype.adopt import Difference, adopt, need_of, os_hints
 
 CATALOG = load_catalog()
 
@@ -60,7 +60,7 @@ def test_changes_are_listed_field_by_field() -> None:
     vm = flat({"cpu": {"sockets": 2}, "memory": {"guest": "8Gi"}, "devices": {}}, {"vm.kubevirt.io/os": "fedora"})
     result = adopt(vm, CATALOG.instancetypes, CATALOG.preferences)
     assert result.instancetype["metadata"]["name"] == "u1.large"
-    paths = [path for path, _, _ in result.changes]
+    paths = [change.path for change in result.changes]
     assert "domain.devices.rng" in paths  # fedora's preferredRng adds one
     assert result.vm["spec"]["instancetype"] == {"name": "u1.large"}
     assert result.vm["spec"]["preference"] == {"name": "fedora"}
@@ -71,8 +71,8 @@ def test_a_forced_smaller_type_shows_the_memory_change() -> None:
     vm = flat({"cpu": {"sockets": 2}, "memory": {"guest": "8Gi"}, "devices": {}})
     small = _by_name(CATALOG.instancetypes, "u1.small")
     result = adopt(vm, CATALOG.instancetypes, CATALOG.preferences, instancetype=small)
-    assert ("domain.memory.guest", "8Gi", "2Gi") in result.changes
-    assert ("domain.cpu.sockets", 2, 1) in result.changes
+    assert Difference("domain.memory.guest", "8Gi", "2Gi") in result.changes
+    assert Difference("domain.cpu.sockets", 2, 1) in result.changes
 
 
 def test_resources_conflicting_with_the_type_are_removed() -> None:

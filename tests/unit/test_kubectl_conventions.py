@@ -77,3 +77,15 @@ def test_memory_without_a_unit_warns_that_it_is_bytes() -> None:
         "did you mean --min-memory 16Gi?\n",
     )
     assert run_cli(["recommend", "--catalog", "--min-memory", "16Gi", "--max", "1", "-o", "name"]).stderr == ""
+
+
+def test_a_second_kind_word_is_named_as_a_kind() -> None:
+    """``kubectl get vmcp vmp`` reads vmp as a name: so does list, and the error says what vmp is."""
+    from tests.conftest import run_cli
+
+    result = run_cli(["catalog", "list", "vmcp", "vmp"])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        'error: no preference named "vmp" cluster-wide (virtualmachineclusterpreferences); "vmp" is a kind: list one '
+        "kind at a time (list vmp)\n",
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import time
 
@@ -16,6 +17,7 @@ import yaml
 from kubectl_instancetype.oci.client import MAX_DOCUMENT
 from tests.conftest import run_cli
 from tests.doubles.hostile_registry import HostileRegistry, digest, endless, loopback_certificate, send, trickling
+from tests.doubles.http_server import ScriptedServer, read_request, respond
 
 CONFIG = {
     "architecture": "amd64",
@@ -84,6 +86,27 @@ def test_a_config_digest_is_validated_before_it_is_used_in_a_url(registry, bad) 
     line = one_line(infer(f"{registry.host}/r:t"))
     assert "names its config" in line and ("is not an OCI digest" in line or "is not a sha256 digest" in line)
     assert "\r" not in line and not any(b"/blobs/" in request for request in registry.requests)
+
+
+@pytest.mark.parametrize("bad", ["sha256:abc\r\nX-Injected: 1", "sha256:../../../v2/other/manifests/x"])
+def test_an_index_entrys_digest_is_validated_before_it_is_used_in_a_url(registry, bad) -> None:
+    index = {
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.index.v1+json",
+        "manifests": [
+            {
+                "mediaType": "application/vnd.oci.image.manifest.v1+json",
+                "digest": bad,
+                "size": 1,
+                "platform": {"os": "linux", "architecture": "amd64"},
+            }
+        ],
+    }
+    registry.routes["/v2/r/manifests/t"] = send("200 OK", json.dumps(index).encode())
+    line = one_line(infer(f"{registry.host}/r:t"))
+    assert f"the image index {digest(json.dumps(index).encode())} names for linux/amd64: " in line
+    assert "is not an OCI digest" in line and "\r" not in line
+    assert len(registry.requests) == 1  # the index only
 
 
 @pytest.mark.parametrize("chunked", [False, True])
@@ -260,8 +283,49 @@ def test_an_insecure_registry_without_tls_is_read_over_plain_http(registry) -> N
     assert f"no TLS at https://{registry.host}" in result.stderr
 
 
+def test_an_insecure_registry_that_never_answers_a_handshake_is_read_over_plain_http(monkeypatch) -> None:
+    """A plain-HTTP server waiting for a request line never answers the ClientHello: the handshake is given Go's
+    TLSHandshakeTimeout (lowered here), then the registry is read over plain HTTP."""
+    from kubectl_instancetype.oci import client
+
+    monkeypatch.setattr(client, "TLS_HANDSHAKE_TIMEOUT", 1.0)
+    manifest = json.dumps({"schemaVersion": 2, "config": {"digest": digest(b"{}")}}).encode()
+
+    def handler(conn, seen) -> None:
+        while request := read_request(conn):  # a ClientHello holds no blank line: this waits, as such servers do
+            if b"\r\n\r\n" not in request:
+                return  # the client gave the handshake up
+            seen.append(request)
+            path = request.split(b" ", 2)[1]
+            conn.sendall(respond("200 OK", b"{}" if b"/blobs/" in path else manifest))
+
+    server = ScriptedServer(handler)
+    try:
+        started = time.monotonic()
+        result = infer(f"127.0.0.1:{server.port}/r:t")
+        assert time.monotonic() - started < 10
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
+
+
 def test_registry_error_text_is_escaped(registry) -> None:
     body = json.dumps({"errors": [{"code": "DENIED", "message": "no\x1b[2J\x9b\nsecond\r\nthird"}]}).encode()
     registry.routes["/v2/r/manifests/t"] = send("403 Forbidden", body)
     line = one_line(infer(f"{registry.host}/r:t"))
     assert "DENIED: no^[[2J\\u009b\\nsecond\\nthird" in line
+
+
+def test_create_vm_reports_an_image_value_escaped_on_one_line(registry) -> None:
+    """create vm --infer-from-image names the value it read from the image on stderr: escaped, a line break too."""
+    config = {"architecture": "amd64", "os": "linux"}
+    config["config"] = {"Env": ["INSTANCETYPE_KUBEVIRT_IO_DEFAULT_INSTANCETYPE=u1\nfake line\x1b[2J\x9b"]}
+    registry.image("r", config)
+    result = run_cli(
+        ["create", "vm", "--name", "v", "--dry-run=client", "-o", "yaml", "--infer-from-image", "--insecure-registry",
+         "--volume-containerdisk", f"src:{registry.host}/r:t"]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", result.stderr), repr(result.stderr)
+    assert result.stderr.splitlines()[0].startswith("Inferred instancetype: u1\\nfake line^[[2J\\u009b (")
+    assert 'name: "u1\\nfake line\\e[2J\\x9B"' in result.stdout  # YAML's own escapes
