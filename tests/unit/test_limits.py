@@ -166,8 +166,11 @@ def test_a_kubeconfig_alias_bomb_stays_small(tmp_path: Path) -> None:
         env={**os.environ, "HOME": "/nonexistent", "KUBECONFIG": ""},
     )
     stderr = result.stderr.decode()
-    assert result.returncode == 1 and stderr.count("\n") == 1, stderr
-    assert "MemoryError" not in stderr and "out of memory" not in stderr
+    # kubectl's own line for this file (client-go's yaml refuses the expansion)
+    assert (result.returncode, stderr) == (
+        1,
+        f'error: error loading config file "{path}": yaml: document contains excessive aliasing\n',
+    )
 
 
 def test_a_kubeconfig_nested_too_deep(tmp_path: Path) -> None:
