@@ -37,6 +37,9 @@ DEFAULT_DEADLINE = 120.0
 # The digest algorithms the OCI image spec registers, and the length of their hex encoding
 DIGEST_ALGORITHMS = {"sha256": 64, "sha512": 128}
 MAX_REDIRECTS = 5
+# How long an insecure registry has to answer a TLS handshake before it is read over plain HTTP (Go's
+# http.DefaultTransport TLSHandshakeTimeout, which containers/image's client keeps)
+TLS_HANDSHAKE_TIMEOUT = 10.0
 TIMEOUT = 30.0
 
 
@@ -183,16 +186,25 @@ class Registry:
     def _find_scheme(self) -> None:
         """For an insecure registry: HTTPS (unverified) when the registry answers a TLS handshake, else plain HTTP,
         as containers/image pings ``https`` then ``http`` (docker/docker_client.go ``detectPropertiesHelper``)."""
+        import time
+
         from ..kube.http import DeadlineExceeded, ProtocolError
 
         self._scheme_known = True
         _, host, port, _ = _split(f"https://{self.reference.api_host}/")
         connection = self._connection("https", host, port)
-        connection.deadline = self.deadline
+        handshake_ends = time.monotonic() + TLS_HANDSHAKE_TIMEOUT
+        connection.deadline = handshake_ends if self.deadline is None else min(self.deadline, handshake_ends)
         try:
             connection.connect()
-        except DeadlineExceeded:
-            connection.close()  # no time left to try anything else: the request says so
+        except DeadlineExceeded as exc:
+            connection.close()
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                return  # no time left to try anything else: the request says so
+            self.scheme = "http"  # a server that never answers the handshake (waiting for a request line)
+            if self.log:
+                self.log(f"no TLS answer from https://{self.reference.api_host} within {TLS_HANDSHAKE_TIMEOUT:g}s "
+                         f"({exc.phase}): plain HTTP (--insecure-registry)")  # fmt: skip
         except (OSError, ProtocolError, ValueError) as exc:
             connection.close()
             self.scheme = "http"

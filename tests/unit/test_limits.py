@@ -138,3 +138,46 @@ def test_a_proxy_port_out_of_range_is_go_dialers_invalid_port(tmp_path: Path, po
         1,
         f"error: Unable to connect to the server: proxyconnect tcp: dial tcp: address {port}: invalid port\n",
     )
+
+
+MEMORY_LIMIT = 1 << 30  # 1 GiB of address space for the whole plugin process
+
+
+def test_a_kubeconfig_alias_bomb_stays_small(tmp_path: Path) -> None:
+    """A kubeconfig whose aliases would expand to a billion nodes is read in bounded memory: the plugin runs under
+    an address-space limit, so a regression fails here, not the machine."""
+    import os
+    import subprocess
+    import sys
+
+    lines = ["apiVersion: v1", "kind: Config", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"{b}: &{b} [{','.join([f'*{a}'] * 9)}]" for a, b in zip("abcdefgh", "bcdefghi", strict=True)]
+    path = tmp_path / "kubeconfig"
+    path.write_text("\n".join([*lines, "preferences: {x: *i}", ""]))
+    code = (
+        f"import resource, sys; resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_LIMIT}, {MEMORY_LIMIT})); "
+        "from kubectl_instancetype.cli.main import main; sys.argv[0] = 'kubectl-instancetype'; sys.exit(main())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, "list", "--kubeconfig", str(path)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "HOME": "/nonexistent", "KUBECONFIG": ""},
+    )
+    stderr = result.stderr.decode()
+    # kubectl's own line for this file (client-go's yaml refuses the expansion)
+    assert (result.returncode, stderr) == (
+        1,
+        f'error: error loading config file "{path}": yaml: document contains excessive aliasing\n',
+    )
+
+
+def test_a_kubeconfig_nested_too_deep(tmp_path: Path) -> None:
+    path = tmp_path / "kubeconfig"
+    path.write_text("apiVersion: v1\nkind: Config\npreferences: " + "[" * 20000 + "]" * 20000 + "\n")
+    result = listing(path)
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f'error: error loading config file "{path}": yaml: line 3: exceeded maximum nesting depth\n',
+    )

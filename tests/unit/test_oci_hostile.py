@@ -17,6 +17,7 @@ import yaml
 from kubectl_instancetype.oci.client import MAX_DOCUMENT
 from tests.conftest import run_cli
 from tests.doubles.hostile_registry import HostileRegistry, digest, endless, loopback_certificate, send, trickling
+from tests.doubles.http_server import ScriptedServer, read_request, respond
 
 CONFIG = {
     "architecture": "amd64",
@@ -280,6 +281,32 @@ def test_an_insecure_registry_without_tls_is_read_over_plain_http(registry) -> N
     assert result.exit_code == 0, result.stderr
     assert registry.handshakes == 1
     assert f"no TLS at https://{registry.host}" in result.stderr
+
+
+def test_an_insecure_registry_that_never_answers_a_handshake_is_read_over_plain_http(monkeypatch) -> None:
+    """A plain-HTTP server waiting for a request line never answers the ClientHello: the handshake is given Go's
+    TLSHandshakeTimeout (lowered here), then the registry is read over plain HTTP."""
+    from kubectl_instancetype.oci import client
+
+    monkeypatch.setattr(client, "TLS_HANDSHAKE_TIMEOUT", 1.0)
+    manifest = json.dumps({"schemaVersion": 2, "config": {"digest": digest(b"{}")}}).encode()
+
+    def handler(conn, seen) -> None:
+        while request := read_request(conn):  # a ClientHello holds no blank line: this waits, as such servers do
+            if b"\r\n\r\n" not in request:
+                return  # the client gave the handshake up
+            seen.append(request)
+            path = request.split(b" ", 2)[1]
+            conn.sendall(respond("200 OK", b"{}" if b"/blobs/" in path else manifest))
+
+    server = ScriptedServer(handler)
+    try:
+        started = time.monotonic()
+        result = infer(f"127.0.0.1:{server.port}/r:t")
+        assert time.monotonic() - started < 10
+    finally:
+        server.close()
+    assert result.exit_code == 0, result.stderr
 
 
 def test_registry_error_text_is_escaped(registry) -> None:

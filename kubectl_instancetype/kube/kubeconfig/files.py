@@ -54,6 +54,12 @@ def _yaml_load(text: str) -> Any:
     import yaml  # only for kubeconfigs outside the common block-style subset
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    if "*" in text:
+        # an alias may repeat a node a billion times: refuse what client-go's yaml refuses ("document contains
+        # excessive aliasing"), checked on the composed graph, before anything is built from it
+        from ...golang.yamltojson import check_aliasing
+
+        check_aliasing(yaml.compose(text, Loader=loader))
     return yaml.load(text, Loader=loader)
 
 
@@ -67,6 +73,8 @@ def _yaml_problem(exc: Exception) -> str:
     if mark is not None and problem:
         return f"yaml: line {mark.line + 1}: {problem}"
     first = str(exc).splitlines()[0] if str(exc) else ""
+    if first.startswith("yaml: "):  # already Go's words (golang.yamltojson)
+        return first
     return f"yaml: {first}" if first else "yaml: invalid document"
 
 
