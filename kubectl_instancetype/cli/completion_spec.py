@@ -58,6 +58,7 @@ OUTPUT_FORMATS: dict[str, list[str]] = {
     "lint": ["json", "yaml", *_TEMPLATES],
     "switch": ["json", "yaml", *_TEMPLATES],
     "revisions": ["json", "yaml", *_TEMPLATES],
+    "version": ["json", "yaml"],
     "": ["json", "yaml", "name", *_TEMPLATES],
 }
 # Flags whose values are names read from the cluster (or the kubeconfig, for contexts).

@@ -26,9 +26,18 @@ class VersionOptions:
     client_only: Annotated[
         bool, typer.Option("--client", help="Print the plugin version only; do not contact the server.")
     ] = False
+    output: Annotated[
+        str, typer.Option("-o", "--output", metavar="FORMAT", help="One of 'yaml' or 'json', as kubectl version.")
+    ] = ""
     connection: options.ShortTimeoutConnectionFlags = dataclasses.field(
         default_factory=options.ShortTimeoutConnectionFlags
     )
+
+    def validate(self) -> None:
+        """kubectl version's -o: yaml or json."""
+        if self.output not in ("", "yaml", "json"):
+            # kubectl version's own words (k8s.io/kubectl/pkg/cmd/version)
+            raise options.UsageError("--output must be 'yaml' or 'json'")
 
 
 def run(env, opts: VersionOptions, session) -> None:
@@ -36,6 +45,25 @@ def run(env, opts: VersionOptions, session) -> None:
     from ..usecases.version import versions
 
     result = versions(None if opts.client_only else session)
+    if opts.output:
+        from ..output.printers import print_document
+
+        # kubectl version's keys (clientVersion, serverVersion: gitVersion), then KubeVirt's and CDI's
+        document = {"clientVersion": {"gitVersion": f"v{result.client}"}}
+        for key, value in (
+            ("serverVersion", result.server),
+            ("kubevirtVersion", result.kubevirt.text() if result.kubevirt is not None else None),
+            ("cdiVersion", result.cdi.text() if result.cdi is not None else None),
+        ):
+            if value is not None:
+                document[key] = {"gitVersion": value}
+        print_document(env, opts.output, document)
+        if result.problem is not None:
+            from ..output import messages
+
+            messages.error(env, result.problem.render())
+            raise typer.Exit(1)
+        return
     env.stdout.write(f"Client Version: v{result.client}\n")
     if result.problem is not None:
         from ..output import messages

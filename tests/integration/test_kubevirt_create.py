@@ -4,6 +4,7 @@ same words without sending anything; ``version`` reads KubeVirt's and CDI's vers
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -130,3 +131,11 @@ def test_version_reads_kubevirt_and_cdi_from_the_cluster(cli, control_plane) -> 
         f"KubeVirt Version: {control_plane.kubevirt_version}",
     ]
     assert lines[3] == "CDI Version: v1.64.0"  # the CDI resource's status.observedVersion
+    as_json = cli("version", "-o", "json")
+    assert (as_json.exit_code, as_json.stderr) == (0, "")
+    assert json.loads(as_json.stdout) == {
+        "clientVersion": {"gitVersion": f"v{__version__}"},
+        "serverVersion": {"gitVersion": "v1.36.3"},
+        "kubevirtVersion": {"gitVersion": control_plane.kubevirt_version},
+        "cdiVersion": {"gitVersion": "v1.64.0"},
+    }

@@ -89,3 +89,17 @@ def test_a_second_kind_word_is_named_as_a_kind() -> None:
         'error: no preference named "vmp" cluster-wide (virtualmachineclusterpreferences); "vmp" is a kind: list one '
         "kind at a time (list vmp)\n",
     )
+
+
+def test_version_prints_yaml_or_json_as_kubectl_version() -> None:
+    import json
+
+    from kubectl_instancetype import __version__
+    from tests.conftest import run_cli
+
+    result = run_cli(["version", "--client", "-o", "json"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert json.loads(result.stdout) == {"clientVersion": {"gitVersion": f"v{__version__}"}}
+    assert run_cli(["version", "--client", "-o", "yaml"]).stdout == f"clientVersion:\n  gitVersion: v{__version__}\n"
+    wide = run_cli(["version", "--client", "-o", "wide"])
+    assert (wide.exit_code, wide.stderr) == (1, "error: --output must be 'yaml' or 'json'\n")
