@@ -279,7 +279,14 @@ def adopt(
     if spec.get("instancetype") is not None or spec.get("preference") is not None:
         result.problems.append("the VM already has an instance type or preference: use switch to change them")
         return result
-    chosen = instancetype or choose_instancetype(need, instancetypes)
+    chosen = instancetype
+    if chosen is None and preference is not None:
+        # a given preference's requirements narrow the choice: KubeVirt's admission denies a VM whose instance
+        # type does not meet them (pkg/instancetype/preference/requirements)
+        chosen = choose_instancetype(
+            need, [c for c in instancetypes if evaluate(_spec(c), _spec(preference), architecture=None).fits]
+        )
+    chosen = chosen or choose_instancetype(need, instancetypes)
     if chosen is None:
         memory = format_bytes(need.memory)
         extra = (" with dedicated CPUs" if need.dedicated else "") + (
@@ -288,6 +295,14 @@ def adopt(
         result.problems.append(f"no instance type has at least {need.vcpus} vCPU and {memory} memory{extra}")
         return result
     result.instancetype = chosen
+    if preference is not None:
+        from .requirements import DENIAL_PREFIX, unmet_requirement
+
+        unmet = unmet_requirement(_spec(chosen), _spec(preference), _template(vm))
+        if unmet is not None and not unmet.startswith("preference requires architecture"):
+            result.preference = preference
+            result.problems.append(DENIAL_PREFIX + unmet)
+            return result
     original = _topology_defaults(effective(vm, None, None, defaults))
     if preference is None:
         # the architecture the VM runs with: its own, else the cluster's default (what the mutating webhook sets)

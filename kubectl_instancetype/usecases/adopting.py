@@ -49,7 +49,26 @@ class AdoptRequest:
 
 
 def adopt(session: Session, request: AdoptRequest) -> AdoptReport:
-    """``adopt``: the VMs of ``request.filename`` (none written), else the stored VM ``request.name``."""
+    """``adopt``: the VMs of ``request.filename`` (none written), else the stored VM ``request.name``. A
+    requirements failure names the smallest instance types that satisfy the preference."""
+    report = _adopt(session, request)
+    from .fitting import PreferenceInUse, with_hints
+
+    for adoption in report.adoptions:
+        if adoption.problems and adoption.preference is not None:
+            preference = adoption.preference
+            used = PreferenceInUse(
+                str(preference.get("kind") or ""),
+                str((preference.get("metadata") or {}).get("name") or ""),
+                dict(preference.get("spec") or {}),
+            )
+            adoption.problems = with_hints(
+                None if request.catalog else session, adoption.problems, used, catalog=request.catalog
+            )
+    return report
+
+
+def _adopt(session: Session, request: AdoptRequest) -> AdoptReport:
     if request.filename:
         return adopt_files(session, request)
     return adopt_stored(

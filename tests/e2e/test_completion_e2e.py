@@ -128,3 +128,11 @@ def test_global_flags_before_the_command(complete, control_plane, tmp_path) -> N
     assert complete("switch", "vm/", kubeconfig=str(path))[0] == []  # the current context does not answer
     values, _, _ = complete("--context", "", kubeconfig=str(path))
     assert values == sorted([context, "down"])
+
+
+def test_get_and_describe_complete_type_names_in_kubectls_spellings(complete) -> None:
+    assert complete("get", "vmcp/fedora.")[0] == ["vmcp/fedora.arm64", "vmcp/fedora.s390x"]
+    assert complete("describe", "vmcf", "u1.m")[0] == ["u1.medium", "u1.micro"]
+    assert complete("-n", "catalog", "get", "vmcf/u1.small", "vmf/cx1.l")[0] == ["vmf/cx1.large", "vmf/cx1.large1gi"]
+    values, directive, _ = complete("usage", "-o", "jsonp")
+    assert (values, directive) == (["jsonpath", "jsonpath-as-json", "jsonpath-file"], ":4")

@@ -90,3 +90,26 @@ def test_lint_and_adopt_print_through_templates(files) -> None:
 def test_a_template_format_without_a_template_is_kubectls_error(command: list[str]) -> None:
     result = run_cli([*command, "-o", "jsonpath="], environ=OFFLINE)
     assert (result.exit_code, result.stderr) == (1, "error: template format specified but no template given\n")
+
+
+def test_adopt_onto_a_preference_meets_its_requirements(files) -> None:
+    """A given preference narrows the instance type to those meeting its requirements (KubeVirt's admission
+    denies the others); a given pair that does not meet them is not adopted, with the smallest that do."""
+    from kubectl_instancetype.catalog import DEFAULT_VERSION
+
+    vm = files("vm.yaml", FLAT_VM)
+    chosen = run_cli(
+        ["adopt", "-f", vm, "--catalog", "--preference", "windows.11", "-o", "jsonpath={.spec}"], environ=OFFLINE
+    )
+    assert chosen.exit_code == 0, chosen.stderr
+    assert '"instancetype":{"name":"u1.2xmedium"}' in chosen.stdout
+    refused = run_cli(
+        ["adopt", "-f", vm, "--catalog", "--instancetype", "u1.nano", "--preference", "windows.11"], environ=OFFLINE
+    )
+    assert (refused.exit_code, refused.stderr) == (1, "error: 1 of 1 VM(s) could not be adopted (see above)\n")
+    assert refused.stdout.startswith(
+        "virtualmachine/flat: not adopted: failure checking preference requirements: insufficient CPU resources of 1 "
+        "vCPU provided by instance type, preference requires 2 vCPU; the smallest instance types of the "
+        f"common-instancetypes {DEFAULT_VERSION} catalog that satisfy preference windows.11: u1.2xmedium, d1.2xmedium, "
+        "cx1.large (kubectl instancetype recommend --catalog --preference windows.11)\n"
+    )
