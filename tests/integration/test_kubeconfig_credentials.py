@@ -8,6 +8,7 @@ plugin fails as kubectl's does, and so do half client-certificate pairs and head
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,6 @@ def test_verbose_output_never_shows_the_token(verbosity: str, control_plane, tmp
             result = run_cli([*args, "--kubeconfig", str(kubeconfig), "-v", verbosity], environ={"HOME": str(tmp_path)})
             printed = result.stdout + result.stderr
             assert control_plane.tokens[user] not in printed, "a token was printed"
+            if verbosity == "9":  # the request log, where a header would show, was printed
+                logged = re.search(r"^I (GET|POST) https://127\.0\.0\.1:\d+/apis/\S+ \d{3} ", result.stderr, re.M)
+                assert logged, printed

@@ -107,6 +107,8 @@ def test_plan_for_a_running_vm(plain_cli, plain_plane, namespace) -> None:
 def test_plan_as_yaml_and_json(plain_cli, plain_plane, namespace) -> None:
     import json
 
+    import yaml
+
     name = _running(plain_plane, namespace, migratable=True)
     result = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "json")
     assert result.exit_code == 0, result.stderr
@@ -115,9 +117,9 @@ def test_plan_as_yaml_and_json(plain_cli, plain_plane, namespace) -> None:
     assert document["restartRequired"] is None
     assert document["hotplugConditions"] == ["HotMemoryChange"]
     assert [(f["path"], f["when"]) for f in document["fields"]] == [("domain.memory.guest", "live")]
-    assert plain_cli(
-        "switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "yaml"
-    ).stdout
+    as_yaml = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "yaml")
+    assert (as_yaml.exit_code, as_yaml.stderr) == (0, "")
+    assert yaml.safe_load(as_yaml.stdout) == document  # the same plan, as YAML
     bad = plain_cli("switch", f"vm/{name}", "-n", namespace, "--instancetype", "u1.medium", "--plan", "-o", "wide")
     assert bad.stderr.startswith('error: unable to match a printer suitable for the output format "wide"')
 

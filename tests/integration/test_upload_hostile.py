@@ -105,3 +105,32 @@ def test_a_fifo_is_refused_as_an_image_without_waiting(cli, control_plane, uploa
         f"error: {fifo}: not a regular file (a FIFO, device or socket has no size to upload)\n",
     )
     assert not api_exists(control_plane, dv_path(name))
+
+
+HUGE_PORT = "9" * 5000  # more digits than Python's int() reads (4300): no "Exceeds the limit" may reach the user
+
+
+@pytest.mark.parametrize("port", ["99999", HUGE_PORT])
+def test_an_https_proxy_port_out_of_range_is_go_dialers_invalid_port_and_the_volume_reported(
+    cli, control_plane, upload_double, upload_image, port
+):
+    # a proxy applies to a host that is not loopback (Go's httpproxy): the upload proxy's name need not resolve,
+    # the dial through HTTPS_PROXY fails before any lookup. virtctl creates the volume first and fails at the POST
+    # ("proxyconnect tcp: dial tcp: address P: invalid port"), so the one line says what exists.
+    name = fresh_name("proxyport")
+    environ = {"HTTPS_PROXY": f"http://u:proxy-secret@127.0.0.1:{port}"}
+    result = cli(
+        "upload", "dv", name, "--size", "1Gi", "--image-path", str(upload_image), "-n", UPLOAD_NAMESPACE,
+        "--uploadproxy-url", "https://cdi-uploadproxy.example.invalid", "--insecure", "--retry", "1",
+        extra_env=environ,
+    )  # fmt: skip
+    resume = f"kubectl instancetype upload dv {name} -n {UPLOAD_NAMESPACE} --no-create --image-path {upload_image}"
+    assert (result.exit_code, result.stderr) == (
+        1,
+        'error: error uploading image after 1 retries: Post "https://cdi-uploadproxy.example.invalid/v1beta1/upload": '
+        f"proxyconnect tcp: dial tcp: address {port}: invalid port; DataVolume {UPLOAD_NAMESPACE}/{name} was "
+        "created; the upload did not complete (1 attempt failed); "
+        f"resume with `{resume}` or remove it with `kubectl delete dv {name} -n {UPLOAD_NAMESPACE}`\n",
+    )
+    assert "proxy-secret" not in result.stdout + result.stderr
+    assert api_exists(control_plane, dv_path(name))

@@ -667,7 +667,7 @@ def test_namespaced_objects_are_new_and_independent(catalog):
 
 
 def test_namespaced_needs_a_namespace(catalog):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a namespaced catalog needs a non-empty namespace$"):
         catalog.namespaced("")
 
 

@@ -102,8 +102,11 @@ def test_a_metadata_page_asks_for_partial_object_metadata(client) -> None:
 
 def test_names_that_would_name_another_url_are_refused_before_sending(client) -> None:
     made, seen = client
-    with pytest.raises(UsageError):
+    # client-go's request path checks (k8s.io/apimachinery/pkg/api/validation/path): "invalid resource name %q: %v"
+    with pytest.raises(UsageError) as name:
         made.expand_spec("..", "ns")
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError) as namespace:
         made.expand_vm_spec({}, "a/b")
+    assert name.value.render() == "error: invalid resource name \"..\": [may not be '..']"
+    assert namespace.value.render() == "error: invalid namespace \"a/b\": [may not contain '/']"
     assert seen == []

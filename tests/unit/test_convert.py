@@ -30,8 +30,13 @@ def test_unknown_kind_is_an_error_naming_the_object() -> None:
 
 
 def test_instancetype_group_kinds_outside_the_api_are_unknown() -> None:
-    with pytest.raises(InputError):
+    with pytest.raises(InputError) as caught:
         c.convert([{"apiVersion": "instancetype.kubevirt.io/v1alpha1", "kind": "VirtualMachineFlavor"}])
+    assert str(caught.value) == (
+        'cannot convert VirtualMachineFlavor "" (instancetype.kubevirt.io/v1alpha1): convert reads '
+        "flavor.kubevirt.io/v1alpha1 flavors and preferences, instancetype.kubevirt.io instance types and "
+        "preferences, kubevirt.io VirtualMachines and VirtualMachineInstancePresets"
+    )
 
 
 # ---------------------------------------------------------------------------------------------- alpha objects

@@ -590,7 +590,7 @@ def test_resolve_object(kind, objects, expected, calls):
 
 
 def test_resolve_object_rejects_other_kinds():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^cannot infer from a ConfigMap$"):
         resolve_object("ConfigMap", "ns", "x", "instancetype", Cluster({}))
 
 

@@ -4,6 +4,7 @@ unbounded stream with exit 0, bounded event lines, ERROR events, escaping, and t
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -212,3 +213,47 @@ def test_sigint_while_the_stream_waits_exits_1_without_a_traceback(tmp_path: Pat
         server.close()
     assert first.endswith(b"/a\n") and rest == b""
     assert (process.returncode, errors) == (1, b"")
+
+
+HOSTILE = "x\x1b]0;owned\x07\x9b31m\x7f é"  # C0 (ESC, BEL), C1 (CSI), DEL, and a letter beyond ASCII
+SHOWN = "x\\u001b]0;owned\\u0007\\u009b31m\\u007f é"  # the JSON text: every control escaped, é as it is
+
+
+def hostile(name: str) -> dict:
+    obj = instancetype(name)
+    obj["metadata"]["annotations"] = {"note": HOSTILE}
+    return obj
+
+
+@pytest.mark.parametrize("events", [False, True], ids=["objects", "watch-events"])
+def test_json_events_escape_del_and_c1_controls(tmp_path: Path, events: bool) -> None:
+    """Go's encoding/json (kubectl) writes DEL and the C1 controls raw; on a terminal ``\\x9b`` is CSI. Each listed
+    object and each event is written with them as ``\\u00XX``, and reads back as the server sent it."""
+    listed, added = hostile("a"), hostile("b")
+    server = serve([listed], [("ADDED", added)], hang=20)
+    try:
+        extra = ["--output-watch-events"] if events else []
+        result = run(tmp_path, server, "-w", "--request-timeout", "1s", "-o", "json", *extra)
+    finally:
+        server.close()
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", result.stdout), repr(result.stdout)
+    if events:
+        # kubectl prints a metav1.WatchEvent as json.Marshal does: one line each, keys sorted
+        def line(obj: dict) -> str:
+            text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            return '{"type":"ADDED","object":' + text.replace("\x9b", "\\u009b").replace("\x7f", "\\u007f") + "}"
+
+        assert result.stdout.splitlines() == [line(listed), line(added)]
+        assert [json.loads(text) for text in result.stdout.splitlines()] == [
+            {"type": "ADDED", "object": listed},
+            {"type": "ADDED", "object": added},
+        ]
+    else:
+        documents, decoder, text = [], json.JSONDecoder(), result.stdout
+        while text.strip():
+            document, end = decoder.raw_decode(text.lstrip())
+            documents.append(document)
+            text = text.lstrip()[end:]
+        assert documents == [listed, added]
+    assert result.stdout.count(f'"note": "{SHOWN}"' if not events else f'"note":"{SHOWN}"') == 2
