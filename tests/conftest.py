@@ -522,32 +522,36 @@ def convert_case_argv(case: Path) -> list[str]:
     return argv
 
 
-def exec_plugin_kubeconfig(tmp_path: Path, command: str) -> Path:
-    path = tmp_path / "kubeconfig"
+def write_kubeconfig(
+    directory: Path,
+    *,
+    server: str = "https://127.0.0.1:1",
+    user: dict | None = None,
+    cluster: dict | None = None,
+    namespace: str | None = None,
+) -> Path:
+    """``directory/kubeconfig`` with one context ``c`` (cluster ``c``, user ``u``): by default for a server nobody
+    listens on, so a request would fail as "refused" and a test sees whatever stops the plugin first."""
+    context = {"cluster": "c", "user": "u", **({"namespace": namespace} if namespace else {})}
+    path = directory / "kubeconfig"
     path.write_text(
         json.dumps(
             {
                 "apiVersion": "v1",
                 "kind": "Config",
                 "current-context": "c",
-                "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1"}}],
-                "users": [
-                    {
-                        "name": "u",
-                        "user": {
-                            "exec": {
-                                "apiVersion": "client.authentication.k8s.io/v1",
-                                "command": command,
-                                "interactiveMode": "Never",
-                            }
-                        },
-                    }
-                ],
-                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
+                "clusters": [{"name": "c", "cluster": {"server": server, **(cluster or {})}}],
+                "users": [{"name": "u", "user": user if user is not None else {"token": "t"}}],
+                "contexts": [{"name": "c", "context": context}],
             }
         )
     )
     return path
+
+
+def exec_plugin_kubeconfig(tmp_path: Path, command: str) -> Path:
+    exec_config = {"apiVersion": "client.authentication.k8s.io/v1", "command": command, "interactiveMode": "Never"}
+    return write_kubeconfig(tmp_path, user={"exec": exec_config})
 
 
 EXPAND_NS = "expand-tests"

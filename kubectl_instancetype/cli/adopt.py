@@ -70,11 +70,8 @@ class AdoptOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.",
+        options.output_option(
+            help="yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs."
         ),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)

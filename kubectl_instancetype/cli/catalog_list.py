@@ -114,9 +114,7 @@ class CatalogShowOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o", "--output", metavar="FORMAT", help="yaml (default), json, name or wide.", show_default=False
-        ),
+        options.output_option(help="yaml (default), json, name or wide."),
     ] = "yaml"
     offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
 

@@ -51,11 +51,8 @@ class ConvertOptions:
     ]
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+        options.output_option(
+            help="Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...)."
         ),
     ] = "yaml"
     vms: Annotated[

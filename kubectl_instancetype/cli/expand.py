@@ -90,10 +90,7 @@ class ExpandOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
+        options.output_option(
             help="yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
             rich_help_panel=OUTPUT_PANEL,
         ),

@@ -40,13 +40,9 @@ class CreateFlags:
     ] = "none"
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            show_default=False,
+        options.output_option(
             help="Print the object as yaml or json (the server's answer when one was sent), name it (name), or "
-            "through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).",
+            "through a kubectl template (jsonpath=..., go-template=..., custom-columns=...)."
         ),
     ] = ""
 

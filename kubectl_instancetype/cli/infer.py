@@ -81,13 +81,7 @@ class InferOptions:
     ] = None
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="wide (the chain of objects read), yaml or json.",
-            show_default=False,
-        ),
+        options.output_option(help="wide (the chain of objects read), yaml or json."),
     ] = ""
     explain: Annotated[
         bool, typer.Option("--explain", help="Print the chain of objects read for each matcher below the table.")

@@ -67,11 +67,8 @@ class LintOptions:
     fix: Annotated[bool, typer.Option("--fix", help="Print the objects with every fixable finding corrected.")] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.",
+        options.output_option(
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data."
         ),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)

@@ -258,14 +258,10 @@ class ListOutputFlags:
 
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
+        options.output_option(
             help="Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., "
             "go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl's).",
             rich_help_panel=OUTPUT_PANEL,
-            show_default=False,
         ),
     ] = ""
     no_headers: NoHeaders = False

@@ -49,13 +49,9 @@ class MatrixOptions:
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
+        options.output_option(
             help="Print the instance types of the matrix instead: yaml, json, name or a kubectl template "
-            "(jsonpath=..., go-template=..., custom-columns=...).",
-            show_default=False,
+            "(jsonpath=..., go-template=..., custom-columns=...)."
         ),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)

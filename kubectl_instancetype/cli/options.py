@@ -203,6 +203,11 @@ def parse_request_timeout(text: str) -> float | None:
 VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
 
 
+def output_option(help: str, **extra: Any) -> Any:
+    """``-o/--output FORMAT``, declared alike by every command; its help says which formats that command prints."""
+    return typer.Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
+
+
 def vm_target(target: str, command: str) -> str:
     """NAME of a ``vm/NAME`` argument (kubectl's spellings of the kind; the prefix may be left out); a usage
     error naming ``command`` for another kind of object."""

@@ -102,13 +102,8 @@ class RecommendOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="Output format: wide (adds REASON), yaml, json or name.",
-            rich_help_panel=OUTPUT_PANEL,
-            show_default=False,
+        options.output_option(
+            help="Output format: wide (adds REASON), yaml, json or name.", rich_help_panel=OUTPUT_PANEL
         ),
     ] = ""
     no_headers: NoHeaders = False

@@ -44,11 +44,8 @@ class RevisionsOptions:
     target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.",
+        options.output_option(
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data."
         ),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)

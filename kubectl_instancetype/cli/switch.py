@@ -77,11 +77,8 @@ class SwitchOptions:
     ] = "60s"
     output: Annotated[
         str,
-        typer.Option(
-            "-o",
-            "--output",
-            metavar="FORMAT",
-            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.",
+        options.output_option(
+            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data."
         ),
     ] = ""
     skip_checks: Annotated[

@@ -64,9 +64,7 @@ class UsageOptions:
     ] = False
     output: Annotated[
         str,
-        typer.Option(
-            "-o", "--output", metavar="FORMAT", help="yaml, json or a kubectl template (jsonpath=..., go-template=...)."
-        ),
+        options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...)."),
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)

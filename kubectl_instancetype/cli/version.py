@@ -26,9 +26,7 @@ class VersionOptions:
     client_only: Annotated[
         bool, typer.Option("--client", help="Print the plugin version only; do not contact the server.")
     ] = False
-    output: Annotated[
-        str, typer.Option("-o", "--output", metavar="FORMAT", help="One of 'yaml' or 'json', as kubectl version.")
-    ] = ""
+    output: Annotated[str, options.output_option(help="One of 'yaml' or 'json', as kubectl version.")] = ""
     connection: options.ShortTimeoutConnectionFlags = dataclasses.field(
         default_factory=options.ShortTimeoutConnectionFlags
     )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.kube.impersonation import header_key_escape
-from tests.conftest import run_cli
+from tests.conftest import run_cli, write_kubeconfig
 from tests.doubles.http_server import ScriptedServer, respond, serve_each
 
 EMPTY_LIST = json.dumps({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": []}).encode()
@@ -25,20 +25,7 @@ def server():
 
 
 def kubeconfig(tmp_path: Path, url: str, user: dict) -> Path:
-    path = tmp_path / "kubeconfig"
-    path.write_text(
-        json.dumps(
-            {
-                "apiVersion": "v1",
-                "kind": "Config",
-                "current-context": "c",
-                "clusters": [{"name": "c", "cluster": {"server": url}}],
-                "users": [{"name": "u", "user": user}],
-                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u", "namespace": "ns"}}],
-            }
-        )
-    )
-    return path
+    return write_kubeconfig(tmp_path, server=url, user=user, namespace="ns")
 
 
 def header_lines(request: bytes) -> list[tuple[str, str]]:

@@ -4,7 +4,6 @@ that redirects without end. Each ends in the one line the table names, before an
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,26 +12,13 @@ from kubectl_instancetype.instancetype.selectors import MAX_SELECTOR_LENGTH
 from kubectl_instancetype.kube.kubeconfig.files import MAX_KUBECONFIG_BYTES
 from kubectl_instancetype.kube.tls import MAX_PEM_FILE_BYTES
 from kubectl_instancetype.oci.client import MAX_REDIRECTS
-from tests.conftest import run_cli
+from tests.conftest import run_cli, write_kubeconfig
 from tests.doubles.hostile_registry import HostileRegistry, send
 
 
 def kubeconfig(tmp_path: Path, user: dict, cluster: dict | None = None) -> Path:
     """A kubeconfig for a server nobody listens on: a request would fail as 'refused', not as the bound."""
-    path = tmp_path / "kubeconfig"
-    path.write_text(
-        json.dumps(
-            {
-                "apiVersion": "v1",
-                "kind": "Config",
-                "current-context": "c",
-                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u"}}],
-                "clusters": [{"name": "c", "cluster": {"server": "https://127.0.0.1:1", **(cluster or {})}}],
-                "users": [{"name": "u", "user": user}],
-            }
-        )
-    )
-    return path
+    return write_kubeconfig(tmp_path, user=user, cluster=cluster)
 
 
 def listing(path: Path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.kube import client as kube_client
-from tests.conftest import run_cli
+from tests.conftest import run_cli, write_kubeconfig
 from tests.doubles.http_server import ScriptedServer, read_request, respond, serve_each, trickle
 
 DEADLINE = 1.0
@@ -29,20 +29,7 @@ TIMEOUT_BODY = (
 
 
 def kubeconfig(tmp_path: Path, server: str) -> Path:
-    path = tmp_path / "kubeconfig"
-    path.write_text(
-        json.dumps(
-            {
-                "apiVersion": "v1",
-                "kind": "Config",
-                "current-context": "c",
-                "clusters": [{"name": "c", "cluster": {"server": server}}],
-                "users": [{"name": "u", "user": {"token": "t"}}],
-                "contexts": [{"name": "c", "context": {"cluster": "c", "user": "u", "namespace": "ns"}}],
-            }
-        )
-    )
-    return path
+    return write_kubeconfig(tmp_path, server=server, namespace="ns")
 
 
 @pytest.fixture
