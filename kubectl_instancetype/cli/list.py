@@ -47,12 +47,14 @@ Examples:
 GET_HELP = """Print chosen instance types and preferences, as kubectl get prints them.
 
 TYPE/NAME arguments name the objects (vmcf/u1.medium, vmp/windows, virtualmachineclusterpreference/fedora),
-or a kind followed by names (vmcf u1.medium u1.large). Without a kind, NAMEs are instance types of either
-scope. The list filters and output flags apply as in list.
+or a kind followed by names (vmcf u1.medium u1.large); a kind alone prints every object of that kind, as
+kubectl get vmcf does. Without a kind, NAMEs are instance types of either scope. The list filters and output
+flags apply as in list.
 
 \b
 Examples:
   kubectl instancetype get vmcf/u1.medium
+  kubectl instancetype get vmcp
   kubectl instancetype get vmcf u1.small u1.large -o custom-columns=NAME:.metadata.name,MEM:.spec.memory.guest
   kubectl instancetype get vmcp/fedora -o jsonpath='{.spec.devices}'"""
 
@@ -161,12 +163,13 @@ class GetOptions(ListOptions):
     """Print chosen instance types or preferences."""
 
     def validate(self) -> None:
-        """At least one TYPE/NAME (or KIND NAME...)."""
+        """A kind, TYPE/NAME... or KIND NAME... (kubectl get refuses nothing at all)."""
         super().validate()
-        if not self.query.names:
+        if not self.kind:
+            # kubectl get: "You must specify the type of resource to get." (k8s.io/kubectl/pkg/cmd/get/get.go)
             raise options.UsageError(
-                "you must name the objects to get: TYPE/NAME... or KIND NAME..., e.g. kubectl instancetype get "
-                "vmcf/u1.medium (list shows them all)"
+                "you must specify the type of resource to get: a kind (vmcf, vmf, vmcp, vmp, instancetypes, "
+                "preferences), TYPE/NAME... or KIND NAME..., e.g. kubectl instancetype get vmcf/u1.medium"
             )
 
 

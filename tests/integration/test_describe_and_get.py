@@ -99,4 +99,14 @@ def test_get_prints_one_object_alone(cli) -> None:
     )
     several = cli("get", "vmcp", "fedora", "windows.11", "-o", "jsonpath={.kind}:{.items[*].metadata.name}")
     assert several.stdout == "List:fedora windows.11"
-    assert cli("get").stderr.startswith("error: you must name the objects to get")
+    nothing = cli("get")
+    assert (nothing.exit_code, nothing.stdout) == (1, "")
+    assert nothing.stderr.startswith("error: you must specify the type of resource to get: a kind (vmcf, ")
+
+
+def test_get_with_a_kind_alone_prints_every_object_of_it(cli) -> None:
+    """kubectl get vmcp prints them all; so does the plugin's get (the same rows as list vmcp)."""
+    got = cli("get", "vmcp", "-o", "name")
+    assert got.exit_code == 0, got.stderr
+    assert got.stdout == cli("list", "vmcp", "-o", "name").stdout
+    assert "virtualmachineclusterpreference.instancetype.kubevirt.io/fedora\n" in got.stdout
