@@ -45,4 +45,7 @@ def test_warnings_go_to_stderr_and_output_stays_clean() -> None:
 
 def test_create_without_subcommand_shows_help() -> None:
     result = run_cli(["create"])
-    assert "Commands:" in result.stdout + result.stderr
+    # as a cobra command group: its help, as --help prints it, on stdout, and exit 0
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", run_cli(["create", "--help"]).stdout)
+    commands = result.stdout.split("Available Commands:\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in commands.splitlines()] == ["instancetype", "preference", "vm"]
