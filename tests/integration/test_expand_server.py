@@ -127,3 +127,38 @@ def test_the_vms_own_namespace_is_the_requests(cli, control_plane, namespace, tm
     assert (result.exit_code, result.stderr) == (0, "")
     assert _requests(spy) == [("PUT", f"/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/expand-vm-spec")]
     assert yaml.safe_load(result.stdout)["metadata"]["namespace"] == namespace
+
+
+def test_the_server_expands_what_admission_would_deny(cli, control_plane, namespace, tmp_path) -> None:
+    """KubeVirt v1.9's expand checks conflicts only (pkg/instancetype/expand): a preference's requirements are
+    admission's (the VM webhook), so expand-vm-spec expands a VM that an instance type too small for its
+    preference would have denied. Offline, the plugin checks them as admission does (--skip-checks: as the
+    server)."""
+    _types(control_plane, namespace)
+    control_plane.apply(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachinePreference",
+            "metadata": {"name": "needs4", "namespace": namespace},
+            "spec": {**PREF, "requirements": {"cpu": {"guest": 4}}},
+        }
+    )
+    vm = _vm("vm")
+    vm["spec"]["preference"]["name"] = "needs4"
+    manifest = tmp_path / "vm.yaml"
+    manifest.write_text(yaml.safe_dump(vm))
+    server = cli("expand", "-f", str(manifest), "--server", "-n", namespace, "-o", "json")
+    assert (server.exit_code, server.stderr) == (0, "")
+    assert json.loads(server.stdout)["spec"]["template"]["spec"]["domain"]["cpu"]["sockets"] == 2
+
+    offline = cli("expand", "-f", str(manifest), "-n", namespace, "-o", "json")
+    assert (offline.exit_code, offline.stdout) == (1, "")
+    # the admission webhook's words, then the types that would do (the plane's catalog, shared with other tests)
+    assert offline.stderr.startswith(
+        "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 2 vCPU "
+        "provided by instance type, preference requires 4 vCPU; the smallest instance types that satisfy "
+        "preference vmp/needs4: "
+    ), offline.stderr
+    assert offline.stderr.endswith(" (kubectl instancetype recommend --preference vmp/needs4)\n")
+    unchecked = cli("expand", "-f", str(manifest), "-n", namespace, "-o", "json", "--skip-checks")
+    assert (unchecked.exit_code, unchecked.stderr, unchecked.stdout) == (0, "", server.stdout)
