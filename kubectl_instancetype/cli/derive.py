@@ -37,10 +37,6 @@ def optional_value_flags() -> dict[str, str]:
     return dict(flagtable.OPTIONAL_VALUE_FLAGS)
 
 
-_NAMESPACED_PREFIXES = ("virtualmachineinstancetype", "virtualmachineinstancetypes", "vminstancetype", "vmf", "vmfs")
-_CLUSTER_PREFIXES = ("", "virtualmachineclusterinstancetype", "virtualmachineclusterinstancetypes", "vmcf", "vmcfs")
-
-
 @options.dataclass
 class DeriveOptions:
     """Create the derived instance type."""
@@ -83,6 +79,7 @@ class DeriveOptions:
 
     def validate(self) -> None:
         """The source is [KIND/]NAME of an instance type kind."""
+        from ..instancetype import kinds as type_kinds
         from ..instancetype.params import ParamError, split_prefixed_name
         from ..usecases.derive import DeriveRequest
 
@@ -90,16 +87,16 @@ class DeriveOptions:
             prefix, source_name = split_prefixed_name(self.source)
         except ParamError as exc:
             raise options.UsageError(f'invalid source "{self.source}": {exc}') from None
-        prefix = prefix.lower()
-        if prefix not in _NAMESPACED_PREFIXES + _CLUSTER_PREFIXES:
+        kind = type_kinds.CLUSTER_INSTANCETYPE if prefix == "" else type_kinds.spelled(prefix)
+        if kind is None or kind.what != type_kinds.INSTANCETYPES:
             raise options.UsageError(
-                f'invalid source kind "{prefix}", supported values are: virtualmachineinstancetype, '
+                f'invalid source kind "{prefix.lower()}", supported values are: virtualmachineinstancetype, '
                 "virtualmachineclusterinstancetype"
             )
         self.request = DeriveRequest(
             source_name=source_name,
             name=self.name,
-            source_namespaced=prefix in _NAMESPACED_PREFIXES,
+            source_namespaced=kind.namespaced,
             memory=self.memory,
             cpu=self.cpu,
             namespaced=self.namespaced or bool(self.connection.namespace),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PluginError
+from ..instancetype import kinds as type_kinds
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -33,12 +34,13 @@ class PreferenceInUse:
 
     @property
     def namespaced(self) -> bool:
-        return self.kind.lower().removesuffix("s") == "virtualmachinepreference"
+        kind = type_kinds.spelled(self.kind)  # "" (no kind) is the cluster-scoped one
+        return kind is not None and kind.namespaced
 
     @property
     def reference(self) -> str:
         """As ``recommend --preference`` takes it: a bare name is the cluster-scoped kind."""
-        return f"vmp/{self.name}" if self.namespaced else self.name
+        return f"{type_kinds.PREFERENCE.short}/{self.name}" if self.namespaced else self.name
 
 
 def is_requirements_failure(message: str) -> bool:
@@ -107,7 +109,7 @@ def _fitting(session: Session | None, preference_spec: dict[str, Any], catalog: 
     for candidate in result.fitting:
         name = str((candidate.obj.get("metadata") or {}).get("name", ""))
         if name not in shown or not candidate.namespace:
-            shown[name] = f"vmf/{name}" if candidate.namespace else name
+            shown[name] = f"{type_kinds.INSTANCETYPE.short}/{name}" if candidate.namespace else name
     return list(shown.values())[:FITTING_SHOWN]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError, PreflightError, UsageError
+from ..instancetype import kinds as type_kinds
 from ..instancetype.recommend import Minimums, Verdict, evaluate, near_miss, rank_key, series_of
 
 if TYPE_CHECKING:
@@ -20,22 +21,8 @@ if TYPE_CHECKING:
     from ..kube.session import Session
     from .listing import Consume, Query, Source
 
-CLUSTER_PREFERENCE = "virtualmachineclusterpreference"
-NAMESPACED_PREFERENCE = "virtualmachinepreference"
-# kubectl's short names of the preference kinds, accepted as prefixes too
-_PREFERENCE_PREFIXES = {
-    "": CLUSTER_PREFERENCE,
-    CLUSTER_PREFERENCE: CLUSTER_PREFERENCE,
-    "virtualmachineclusterpreferences": CLUSTER_PREFERENCE,
-    "vmcp": CLUSTER_PREFERENCE,
-    "vmcps": CLUSTER_PREFERENCE,
-    NAMESPACED_PREFERENCE: NAMESPACED_PREFERENCE,
-    "virtualmachinepreferences": NAMESPACED_PREFERENCE,
-    "vmpref": NAMESPACED_PREFERENCE,
-    "vmprefs": NAMESPACED_PREFERENCE,
-    "vmp": NAMESPACED_PREFERENCE,
-    "vmps": NAMESPACED_PREFERENCE,
-}
+CLUSTER_PREFERENCE = type_kinds.CLUSTER_PREFERENCE.singular
+NAMESPACED_PREFERENCE = type_kinds.PREFERENCE.singular
 
 
 @dataclass(frozen=True)
@@ -54,7 +41,9 @@ def parse_preference_reference(text: str) -> PreferenceReference:
         prefix, name = split_prefixed_name(text)
     except ParamError as exc:
         raise UsageError(f'invalid preference "{text}": {exc}') from None
-    kind = _PREFERENCE_PREFIXES.get(prefix.lower())
+    # no kind is the cluster-scoped one; any kubectl spelling of the two preference kinds (instancetype.kinds)
+    spelled = type_kinds.CLUSTER_PREFERENCE if prefix == "" else type_kinds.spelled(prefix)
+    kind = spelled.singular if spelled is not None and spelled.what == type_kinds.PREFERENCES else None
     if kind is None:
         raise UsageError(
             f'invalid preference kind "{prefix}", supported values are: {NAMESPACED_PREFERENCE}, {CLUSTER_PREFERENCE}'
