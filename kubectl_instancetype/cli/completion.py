@@ -22,6 +22,7 @@ NO_FILE_COMPLETION = 4
 NO_SPACE = 2
 DEFAULT = 0
 LIVE_DEADLINE = 1.0  # seconds for every live look-up of one completion together
+COMPLETION_TIMEOUT_VARIABLE = "KUBECTL_INSTANCETYPE_COMPLETION_TIMEOUT"
 
 # kind prefixes --instancetype and --preference accept (virtctl's spellings, canonical form first, then
 # kubectl's short names: the CRDs' shortNames)
@@ -293,13 +294,30 @@ def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
     return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]
 
 
+def live_deadline(env: Environment) -> float:
+    """Seconds for the live look-ups of one completion: LIVE_DEADLINE, or ``$KUBECTL_INSTANCETYPE_COMPLETION_TIMEOUT``
+    (a Go duration such as ``3s``) for a cluster that answers slower than a shell should wait by default."""
+    text = env.environ.get(COMPLETION_TIMEOUT_VARIABLE, "")
+    if text:
+        from ..golang.duration import DurationError, parse_duration
+
+        try:
+            nanoseconds = parse_duration(text)
+        except DurationError:
+            return LIVE_DEADLINE  # completion stays silent; a bad value means the default
+        if nanoseconds > 0:
+            return nanoseconds / 1e9
+    return LIVE_DEADLINE
+
+
 def complete(argv: Sequence[str], env: Environment) -> int:
     """Answer one kubectl completion request; always exit 0, never write to stderr."""
     import time
 
     args, incomplete = list(argv[:-1]), (argv[-1] if argv else "")
     try:
-        found, directive = candidates(args, incomplete, live_names(env, time.monotonic() + LIVE_DEADLINE))
+        deadline = time.monotonic() + live_deadline(env)
+        found, directive = candidates(args, incomplete, live_names(env, deadline))
     except Exception:  # noqa: BLE001 - completion must stay silent: nothing is better than noise
         found, directive = [], NO_FILE_COMPLETION
     try:

@@ -233,3 +233,12 @@ def test_completion_command_prints_the_script(shell: str) -> None:
 
     result = run_cli(["completion", shell])
     assert (result.exit_code, result.stdout, result.stderr) == (0, SCRIPTS[shell], "")
+
+
+@pytest.mark.parametrize(
+    "value,seconds",
+    [(None, 1.0), ("3s", 3.0), ("250ms", 0.25), ("0s", 1.0), ("-2s", 1.0), ("soon", 1.0)],
+)
+def test_the_live_deadline_is_a_second_unless_the_variable_says_otherwise(value, seconds) -> None:
+    environ = {} if value is None else {completion.COMPLETION_TIMEOUT_VARIABLE: value}
+    assert completion.live_deadline(Environment(environ=environ)) == seconds
