@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table docs generate gotypes unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
+.PHONY: venv test lint completion-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,11 @@ generate: completion-table docs
 ##          tests/unit/test_gojson.py regenerates and compares it
 gotypes: venv
 	$(PY) hack/gen_gotypes.py
+
+## schemas: KubeVirt's CRD schemas for strict fields (golang/data/), from the CRDs kubevirt-manifests prints
+##          (needs Go); tests/unit/test_strict_fields.py regenerates and compares them
+schemas: venv
+	$(PY) hack/gen_schemas.py
 
 ## unit: the fast tests only
 unit: venv

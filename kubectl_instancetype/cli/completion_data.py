@@ -80,6 +80,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                      'live': 'namespaces',
                                      'value': True},
+                     '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                           'check offline only.',
+                                   'value': False},
                      '--output': {'help': 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., '
                                           'custom-columns=...): the adopted VMs.',
                                   'value': True,
@@ -102,6 +105,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True},
+                     '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                            "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                            'unknown fields, warn prints a warning for each, ignore drops them.',
+                                    'value': True},
                      '-f': {'file': True, 'help': 'VirtualMachine manifests; - reads stdin.', 'value': True},
                      '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                             'live': 'namespaces',
@@ -467,6 +474,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                        'live': 'namespaces',
                                        'value': True},
+                       '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                             'check offline only.',
+                                     'value': False},
                        '--output': {'help': 'Output format: yaml, json, or a kubectl template (jsonpath=..., '
                                             'go-template=..., custom-columns=...).',
                                     'value': True,
@@ -1029,6 +1039,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                       'live': 'namespaces',
                                       'value': True},
+                      '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                            'check offline only.',
+                                    'value': False},
                       '--output': {'help': 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., '
                                            'custom-columns=...).',
                                    'value': True,
@@ -1058,6 +1071,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                       'request.',
                               'value': True},
+                      '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                             "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                             'unknown fields, warn prints a warning for each, ignore drops them.',
+                                     'value': True},
                       '-f': {'file': True,
                              'help': 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.',
                              'value': True},
@@ -1294,6 +1311,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True},
+                     '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                            "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                            'unknown fields, warn prints a warning for each, ignore drops them.',
+                                    'value': True},
                      '-f': {'file': True,
                             'help': 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, '
                                     'DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read '
@@ -1392,6 +1413,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                     'live': 'namespaces',
                                     'value': True},
+                    '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                          'check offline only.',
+                                  'value': False},
                     '--output': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the '
                                          'findings as data.',
                                  'value': True,
@@ -1412,6 +1436,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                     'request.',
                             'value': True},
+                    '--validate': {'help': "Must be one of: strict (or true), warn, ignore (or false). The -f objects' "
+                                           "fields are checked against KubeVirt's schema: strict refuses unknown "
+                                           'fields, warn prints a warning for each, ignore drops them.',
+                                   'value': True},
                     '-A': {'help': 'With --all: the namespaced kinds of every namespace.', 'value': False},
                     '-f': {'file': True,
                            'help': 'Manifests to lint (YAML or JSON; a directory; - reads stdin).',

@@ -74,6 +74,7 @@ class ConvertOptions:
             show_default=False,
         ),
     ] = None
+    offline: options.Offline = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
 
     def validate(self) -> None:
@@ -113,10 +114,22 @@ def run(env, opts: ConvertOptions, session) -> None:
         vms_file=opts.vms,
         from_cluster=opts.from_cluster,
         apply=opts.apply,
+        offline=opts.offline,
     )
     result = convert(session, request, converted=report, created=lambda name: env.stdout.write(f"{name} created\n"))
     if result.converted.nothing_written is None and not opts.apply:
         _print(env, opts.output, result.converted.conversion.objects)
+    judged = result.judged
+    if judged is not None:
+        if judged.offline:
+            messages.info(env, judged.offline)
+        for line in judged.denied:
+            messages.error(env, line if line.startswith("Error from server") else f"error: {line}")
+        if judged.denied:
+            from ..errors import PluginError
+
+            total = len(result.converted.conversion.objects)
+            raise PluginError(f"KubeVirt denies {len(judged.denied)} of the {total} converted object(s) (above)")
 
 
 def _print(env: Any, output: str, objects: list) -> None:

@@ -95,42 +95,68 @@ def dry_run(
     offline: bool = False,
 ) -> Verdicts:
     """Ask the cluster about each of ``objects`` (instance types, preferences, VirtualMachines; other kinds are
-    not sent) with a server-side dry run; ``validation`` is kubectl's ``--validate`` value (``strict``, ``warn``,
-    ``ignore``), sent as ``fieldValidation``. ``offline`` (or ``session`` None) asks nothing."""
-    from ..errors import APIError, ConfigurationError, ForbiddenError, TransportError, UnauthorizedError
-    from ..kube.resources import BY_KIND
+    not sent) with a server-side dry run; ``validation`` is kubectl's ``--validate`` directive (``strict``,
+    ``warn``, ``ignore``), sent as ``fieldValidation``. ``offline`` (or ``session`` None) asks nothing."""
+    with DryRun(session, validation=validation, offline=offline) as asker:
+        verdicts = [verdict for obj in objects if (verdict := asker.ask(obj)) is not None]
+        if asker.offline:
+            return Verdicts(offline=asker.offline)
+        return Verdicts(tuple(verdicts))
 
-    if offline or session is None:
-        return Verdicts(offline="--offline" if offline else "no cluster")
-    why = session.why_no_cluster()
-    if why:
-        return Verdicts(offline=why)
-    wanted = [obj for obj in objects if obj.get("kind") in _SENT_KINDS]
-    if not wanted:
-        return Verdicts()
-    probe = session if session.options.request_timeout else session.with_request_timeout(DRY_RUN_TIMEOUT)
-    verdicts: list[ObjectVerdict] = []
-    try:
-        with probe:
-            client = probe.client()
-            for obj in wanted:
-                resource = BY_KIND[str(obj["kind"])]
-                namespace = None
-                if resource.namespaced:
-                    namespace = str((obj.get("metadata") or {}).get("namespace") or "") or probe.namespace
-                try:
-                    _ask(client, resource, obj, namespace, FIELD_VALIDATION.get(validation))
-                except (ForbiddenError, UnauthorizedError) as exc:
-                    return Verdicts(offline=f"the dry run was refused: {exc.render()}")
-                except APIError as exc:
-                    if exc.code == 404 and "namespaces" in exc.message:
-                        return Verdicts(offline=exc.render())
-                    verdicts.append(ObjectVerdict(obj, exc))
-                else:
-                    verdicts.append(ObjectVerdict(obj))
-    except (ConfigurationError, TransportError) as exc:
-        return Verdicts(offline=f"the cluster did not answer: {exc.render().removeprefix('error: ')}")
-    return Verdicts(tuple(verdicts))
+
+class DryRun:
+    """One command's dry runs, one object at a time (a stream of VMs is judged as it is read): the first
+    object decides whether the cluster answers; from then on :attr:`offline` says why it is not asked."""
+
+    def __init__(self, session: Session | None, *, validation: str = "strict", offline: bool = False) -> None:
+        self.validation = FIELD_VALIDATION.get(validation)
+        self.offline = ""
+        self._session: Session | None = None
+        if offline or session is None:
+            self.offline = "--offline" if offline else "no cluster"
+            return
+        self.offline = session.why_no_cluster()
+        if not self.offline:
+            timeout = session.options.request_timeout
+            self._session = session if timeout else session.with_request_timeout(DRY_RUN_TIMEOUT)
+        self._own = self._session is not session
+
+    def __enter__(self) -> DryRun:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._session is not None and self._own:
+            self._session.close()
+
+    def ask(self, obj: dict[str, Any]) -> ObjectVerdict | None:
+        """The server's verdict on ``obj``; None when it is not asked (not a kind sent, or offline)."""
+        from ..errors import APIError, ConfigurationError, ForbiddenError, TransportError, UnauthorizedError
+        from ..kube.resources import BY_KIND
+
+        if self.offline or self._session is None or obj.get("kind") not in _SENT_KINDS:
+            return None
+        resource = BY_KIND[str(obj["kind"])]
+        try:
+            client = self._session.client()
+            namespace = None
+            if resource.namespaced:
+                namespace = str((obj.get("metadata") or {}).get("namespace") or "") or self._session.namespace
+            _ask(client, resource, obj, namespace, self.validation)
+        except (ForbiddenError, UnauthorizedError) as exc:
+            self.offline = f"the dry run was refused: {exc.render()}"
+            return None
+        except APIError as exc:
+            if exc.code == 404 and "namespaces" in exc.message:
+                self.offline = exc.render()
+                return None
+            return ObjectVerdict(obj, exc)
+        except (ConfigurationError, TransportError) as exc:
+            self.offline = f"the cluster did not answer: {exc.render().removeprefix('error: ')}"
+            return None
+        return ObjectVerdict(obj)
 
 
 _SENT_KINDS = (
