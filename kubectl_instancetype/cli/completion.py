@@ -264,8 +264,8 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return []
-        if source == "contexts":
-            return _contexts(env, line, prefix)
+        if source in ("contexts", "clusters"):
+            return _kubeconfig_names(env, line, prefix, source)
         from ..kube.kubeconfig import ConnectionOptions
         from ..kube.session import Session
         from ..usecases.names import list_names
@@ -273,6 +273,7 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
         options = ConnectionOptions(
             kubeconfig=line.value("--kubeconfig"),
             context=line.value("--context"),
+            cluster=line.value("--cluster"),
             namespace=line.value("-n", "--namespace"),
             request_timeout=remaining,
             # names are listed as the command would run: impersonating, when the line says so
@@ -287,11 +288,13 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
     return look_up
 
 
-def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
+def _kubeconfig_names(env: Environment, line: Line, prefix: str, source: str) -> list[Candidate]:
+    """The kubeconfig's context or cluster names (kubectl completes --context and --cluster from them)."""
     from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
     files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
-    return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]
+    names = files.contexts if source == "contexts" else files.clusters
+    return [(name, "") for name in sorted(names) if name.startswith(prefix)]
 
 
 def live_deadline(env: Environment) -> float:

@@ -61,7 +61,7 @@ OUTPUT_FORMATS: dict[str, list[str]] = {
     "version": ["json", "yaml"],
     "": ["json", "yaml", "name", *_TEMPLATES],
 }
-# Flags whose values are names read from the cluster (or the kubeconfig, for contexts).
+# Flags whose values are names read from the cluster (or the kubeconfig, for contexts and clusters).
 LIVE_VALUES: dict[str, str] = {
     "--instancetype": "instancetypes",
     "--preference": "preferences",
@@ -69,6 +69,7 @@ LIVE_VALUES: dict[str, str] = {
     "--namespace": "namespaces",
     "-n": "namespaces",
     "--context": "contexts",
+    "--cluster": "clusters",
     "--volume-pvc": "pvc-src",
 }
 # Flags whose value is a file: the shell completes file names there.

@@ -18,7 +18,7 @@ architecture; and when it meets --min-cpu and --min-memory. Without --preference
 Ranking (the cost order): vCPUs, then memory, then overcommit (none first), then the fewest special features
 (dedicated CPUs, hugepages, NUMA, realtime), then name: at the same size a general-purpose type comes before a
 dedicated, realtime or hugepages one. -o wide adds REASON: the fit, and what ranked the type after the one
-above it. Cluster-scoped instance types and those of the namespace are considered (--cluster or --namespaced
+above it. Cluster-scoped instance types and those of the namespace are considered (--scope cluster|namespaced
 for one scope); --catalog uses the embedded common-instancetypes catalog instead (no cluster needed).
 
 \b
@@ -30,6 +30,13 @@ Examples:
   kubectl instancetype recommend --preference virtualmachinepreference/my-pref -n dev -o name"""
 
 OUTPUT_PANEL = "Output"
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(False)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -144,7 +151,8 @@ class RecommendOptions:
             label_selector=label_selector,
             ranges=ranges,
             # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
+            cluster_only=self.scope.cluster_only
+            or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
             namespaced_only=self.scope.namespaced_only,
             all_namespaces=self.all_namespaces,
         )

@@ -26,7 +26,7 @@ def test_recommend_and_matrix_through_kubectl(kubectl) -> None:
     recommended = kubectl("instancetype", "recommend", "--preference", "fedora", "--max", "1", "-o", "name")
     assert (recommended.returncode, recommended.stderr) == (0, "")
     assert recommended.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.small\n"
-    matrix = kubectl("instancetype", "matrix", "--cluster", "--format", "grid")
+    matrix = kubectl("instancetype", "matrix", "--scope=cluster", "--format", "grid")
     assert matrix.returncode == 0
     assert matrix.stdout.startswith("+----------+")
 
