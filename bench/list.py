@@ -147,7 +147,11 @@ def startup_floor(environ: dict, rounds: int, kubectl: str, plugin: str, workdir
         ("python -c pass (the plugin's interpreter)", [python, "-c", "pass"], environ),
         ("python -c 'import typer'", [python, "-c", "import typer"], environ),
         ("kubectl-instancetype version --client (direct)", [plugin, "version", "--client"], environ),
-        ("kubectl-instancetype list --scope=cluster --cpu 4 (direct)", [plugin, "list", "--scope=cluster", "--cpu", "4"], environ),
+        (
+            "kubectl-instancetype list --scope=cluster --cpu 4 (direct)",
+            [plugin, "list", "--scope=cluster", "--cpu", "4"],
+            environ,
+        ),
         (
             "kubectl get ... -l instancetype.kubevirt.io/cpu=4",
             [kubectl, "get", "virtualmachineclusterinstancetypes", "-l", "instancetype.kubevirt.io/cpu=4"],

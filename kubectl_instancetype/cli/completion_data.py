@@ -57,7 +57,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        'value': True},
                 '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.',
                        'value': True}}},
- 'adopt': {'argument': 'objects',
+ 'adopt': {'argument': 'vms',
            'commands': {},
            'flags': {'--allow-changes': {'help': 'With --apply: write even when the proof lists changes.',
                                          'value': False},
@@ -1031,7 +1031,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                         '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                        'request.',
                                'value': True}}},
- 'expand': {'argument': 'objects',
+ 'expand': {'argument': 'vms',
             'commands': {},
             'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                        'service account in a namespace.',
@@ -1376,7 +1376,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                     'request.',
                             'value': True}}},
- 'label': {'argument': 'objects',
+ 'label': {'argument': 'volumes',
            'commands': {},
            'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                       'service account in a namespace.',
@@ -1392,11 +1392,15 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--context': {'help': 'The name of the kubeconfig context to use.',
                                    'live': 'contexts',
                                    'value': True},
-                     '--default-instancetype': {'help': 'The instance type to infer.', 'value': True},
+                     '--default-instancetype': {'help': 'The instance type to infer (vmf/NAME: the namespaced kind, as '
+                                                        '--default-instancetype-kind).',
+                                                'value': True},
                      '--default-instancetype-kind': {'help': 'virtualmachineinstancetype or '
                                                              'virtualmachineclusterinstancetype (the default).',
                                                      'value': True},
-                     '--default-preference': {'help': 'The preference to infer.', 'value': True},
+                     '--default-preference': {'help': 'The preference to infer (vmp/NAME: the namespaced kind, as '
+                                                      '--default-preference-kind).',
+                                              'value': True},
                      '--default-preference-kind': {'help': 'virtualmachinepreference or '
                                                            'virtualmachineclusterpreference (the default).',
                                                    'value': True},
@@ -1872,7 +1876,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                         'request.',
                                 'value': True}}},
- 'revisions': {'argument': 'objects',
+ 'revisions': {'argument': 'vms',
                'commands': {},
                'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
                                           'a service account in a namespace.',
@@ -1937,7 +1941,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                         'request.',
                                 'value': True}}},
- 'switch': {'argument': 'objects',
+ 'switch': {'argument': 'vms',
             'commands': {},
             'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                        'service account in a namespace.',
