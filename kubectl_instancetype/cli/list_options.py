@@ -470,6 +470,7 @@ def build_query(
     return Query(
         what=what,
         label_selector=selector_text,
+        enumerated=enumerated_filters(filters),
         ranges=ranges,
         all_namespaces=all_namespaces,
         cluster_only=cluster_only,
@@ -477,6 +478,22 @@ def build_query(
         chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
+    )
+
+
+# the filters whose values are label values the objects carry (checked after an empty answer)
+ENUMERATED = (("--class", "klass", "class"), ("--size", "size", "size"), ("--vendor", "vendor", "vendor"))
+ENUMERATED += (("--os-type", "os_type", "os-type"), ("--arch", "arch", "arch"))
+
+
+def enumerated_filters(filters: Any) -> tuple[tuple[str, str, str], ...]:
+    """(flag, label key, value) of each enumerated filter given (``filters``: ListFilters or SelectionFlags)."""
+    from ..instancetype.listing import LABEL_PREFIX
+
+    return tuple(
+        (flag, LABEL_PREFIX + label, str(getattr(filters, field)))
+        for flag, field, label in ENUMERATED
+        if getattr(filters, field, None)
     )
 
 

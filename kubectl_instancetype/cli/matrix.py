@@ -10,7 +10,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import ScopeFlags, SelectionFlags
+from .list_options import ScopeFlags, SelectionFlags, enumerated_filters
 
 FORMATS = ("plain", "github", "grid")
 
@@ -83,6 +83,7 @@ class MatrixOptions:
             cluster_only=self.scope.cluster_only
             or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
             namespaced_only=self.scope.namespaced_only,
+            enumerated=enumerated_filters(self.selection),
         )
 
 

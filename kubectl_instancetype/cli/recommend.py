@@ -7,7 +7,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import NoHeaders, ScopeFlags, SelectionFlags
+from .list_options import NoHeaders, ScopeFlags, SelectionFlags, enumerated_filters
 
 HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
 first.
@@ -135,6 +135,8 @@ class RecommendOptions:
         for flag, value in (("--min-cpu", self.min_cpu), ("--max", self.limit)):
             if value is not None and value < 0:
                 raise options.UsageError(f"{flag} must not be negative")
+        if self.limit == 0:  # "show at most 0" would always answer that nothing fits
+            raise options.UsageError('invalid argument "0" for "--max" flag: must be at least 1')
         if self.min_memory is not None:
             try:
                 parse_quantity(self.min_memory)
@@ -155,6 +157,7 @@ class RecommendOptions:
             or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
             namespaced_only=self.scope.namespaced_only,
             all_namespaces=self.all_namespaces,
+            enumerated=enumerated_filters(self.selection),
         )
 
 

@@ -362,3 +362,21 @@ def test_kubectl_conventions_on_list(cli) -> None:
         'error: no instance type named "u1.smal" cluster-wide (virtualmachineclusterinstancetypes); '
         'for "u1.smal" did you mean u1.small, o1.small, d1.small?\n'
     )
+
+
+def test_a_value_the_cluster_does_not_have_is_refused(cli) -> None:
+    """Issue 29: list --class general-purpose answered "No resources found" (exit 0)."""
+    result = cli("list", "--class", "general-purpose")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        'error: invalid argument "general-purpose" for "--class" flag: no instance type in scope has class '
+        "general-purpose (did you mean general.purpose?)\n",
+    )
+    windows = cli("list", "preferences", "--os-type", "windos", "--scope", "cluster")
+    assert windows.stderr == (
+        'error: invalid argument "windos" for "--os-type" flag: no preference in scope has os-type windos '
+        "(did you mean windows?)\n"
+    )
+    empty = cli("list", "--class", "general.purpose", "--cpu", "99")
+    assert (empty.exit_code, empty.stderr) == (0, "No resources found\n")
