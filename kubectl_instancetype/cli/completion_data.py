@@ -1878,7 +1878,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                 'value': True}}},
  'revisions': {'argument': 'vms',
                'commands': {},
-               'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
+               'flags': {'--all-namespaces': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
+                         '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
                                           'a service account in a namespace.',
                                   'value': True},
                          '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1921,6 +1922,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                          '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                          'request.',
                                  'value': True},
+                         '-A': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
                          '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                 'live': 'namespaces',
                                 'value': True},

@@ -482,8 +482,13 @@ def build_query(
 
 
 # the filters whose values are label values the objects carry (checked after an empty answer)
-ENUMERATED = (("--class", "klass", "class"), ("--size", "size", "size"), ("--vendor", "vendor", "vendor"))
-ENUMERATED += (("--os-type", "os_type", "os-type"), ("--arch", "arch", "arch"))
+ENUMERATED = (
+    ("--class", "klass", "class"),
+    ("--size", "size", "size"),
+    ("--vendor", "vendor", "vendor"),
+    ("--os-type", "os_type", "os-type"),
+    ("--arch", "arch", "arch"),
+)
 
 
 def enumerated_filters(filters: Any) -> tuple[tuple[str, str, str], ...]:
