@@ -22,8 +22,8 @@ yet; a status reference stored for the name the matcher had before a switch, whi
 
 Then every ControllerRevision the VM owns (its owner references), oldest first: the copies of each instance
 type and preference it has used (KubeVirt keeps the old ones after a switch) and the VM's spec at its last
-start (revision-start-vm-UID-GENERATION), with CURRENT naming the reference that uses it (instancetype,
-preference, or the running VMI). Without vm/NAME, the revisions of every VM in the namespace (-A: in every
+start (revision-start-vm-UID-GENERATION, holding the VM), with CURRENT naming the reference that uses it
+(instancetype, preference, or vmi: the VMI's status.virtualMachineRevisionName). Without vm/NAME, the revisions of every VM in the namespace (-A: in every
 namespace, with a NAMESPACE column first, as kubectl prints one).
 
 \b

@@ -222,7 +222,8 @@ START_REVISION_PREFIX = "revision-start-vm-"  # KubeVirt's getVMRevisionName: re
 class OwnedRevision:
     """One ControllerRevision a VM owns: a copy of an instance type or preference (``holds`` names it,
     ``generation`` is the object's generation it copied), or the VM's spec at a start (``revision-start-vm-...``,
-    ``generation`` the VM's); ``current`` says which reference names it ("" when none does)."""
+    ``generation`` the VM's, ``holds`` the VM); ``current`` says which reference names it: instancetype,
+    preference, or vmi (the VMI's ``status.virtualMachineRevisionName``); "" when none does."""
 
     namespace: str
     vm: str
@@ -245,7 +246,7 @@ def owned_revisions(
     current = {recorded_revision(vm, key): key for key in (INSTANCETYPE, PREFERENCE)}
     current.pop("", None)
     if vmi_revision:
-        current[vmi_revision] = "running VMI"
+        current[vmi_revision] = "vmi"
     rows = []
     for revision in revisions:
         meta = revision.get("metadata") or {}
@@ -257,7 +258,7 @@ def owned_revisions(
             target, generation = found
             holds, held_generation = str(target), "-" if generation is None else str(generation)
         elif name.startswith(START_REVISION_PREFIX):
-            holds, held_generation = "the VM's spec at start", str(revision.get("revision", "-"))
+            holds, held_generation = f"virtualmachine/{metadata.get('name')}", str(revision.get("revision", "-"))
         else:
             holds, held_generation = "-", str(revision.get("revision", "-"))
         rows.append(
