@@ -22,7 +22,7 @@ quotas would both refuse it may name the other one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -231,7 +231,7 @@ class QuotaDenial:
     forbidden: str
 
 
-def check(pod: Mapping[str, Any], quotas: list[Mapping[str, Any]], generate_name: str) -> QuotaDenial | None:
+def check(pod: Mapping[str, Any], quotas: Sequence[Mapping[str, Any]], generate_name: str) -> QuotaDenial | None:
     """``CheckRequest`` for creating ``pod`` (named by ``generate_name``) under ``quotas``: the first refusal."""
     usage = pod_usage(pod)
     nonzero = {name: amount for name, amount in usage.items() if amount.value != 0}

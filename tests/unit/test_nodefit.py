@@ -355,3 +355,51 @@ def test_quota_requested_cpu_sum_prints_canonically():
     assert denial is not None and denial.message == (
         "exceeded quota: c, requested: requests.cpu=2005m, used: requests.cpu=0, limited: requests.cpu=2"
     )
+
+
+# --- hints ----------------------------------------------------------------------------------------------
+
+
+def test_hint_names_the_cpumanager_label_virt_handler_sets():
+    from kubectl_instancetype.instancetype import fithints
+
+    pod = nodefit.pod_filter(launcher(cpu="4", memory="8Gi", dedicated=True))
+    assert fithints.hints(pod, [node("a"), node("b")]) == [
+        "no node is labelled cpumanager=true: virt-handler sets it where the kubelet runs the static CPU manager "
+        "policy and the KubeVirt CR enables the CPUManager feature gate; dedicated CPUs (dedicatedCPUPlacement) "
+        "need such a node"
+    ]
+
+
+def test_hint_says_no_node_has_hugepages_1gi():
+    from kubectl_instancetype.instancetype import fithints
+
+    pod = nodefit.pod_filter(launcher(memory="4Gi", hugepages=("1Gi", "4Gi")))
+    assert fithints.hints(pod, [node("a"), node("b", hugepages_2Mi="8Gi")]) == [
+        f"no node has hugepages-1Gi: {fithints.HUGEPAGES}"
+    ]
+
+
+def test_hint_for_a_request_larger_than_any_node_and_for_full_nodes():
+    from kubectl_instancetype.instancetype import fithints
+
+    pod = nodefit.pod_filter(launcher(cpu="2", memory="64Gi"))
+    assert fithints.hints(pod, [node("a", memory="32Gi"), node("b", memory="16Gi")]) == [
+        "the pod requests 64.1Gi memory; the largest matching node has 32Gi memory allocatable"
+    ]
+    busy = node("c", memory="80Gi")
+    busy.add_pod({"memory": 40 * GI})
+    assert fithints.hints(pod, [busy]) == [
+        "the pod requests 64.1Gi memory; the most free on a matching node is 40Gi memory (the rest is requested "
+        "by the pods running there)"
+    ]
+
+
+def test_hint_for_the_obsolete_host_model_affinity():
+    from kubectl_instancetype.instancetype import fithints
+
+    labelled = node("a", labels={"node-labeller.kubevirt.io/obsolete-host-model": "Penryn"})
+    assert fithints.hints(nodefit.pod_filter(launcher()), [labelled]) == [
+        "every node is labelled node-labeller.kubevirt.io/obsolete-host-model: virt-handler marks hosts whose CPU "
+        "model is in the KubeVirt CR's obsoleteCPUModels, and launcher pods avoid them"
+    ]
