@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 
 import pytest
 
@@ -124,7 +125,7 @@ def test_units_round_up_as_milli_value_and_value():
         )
         == 1
     )
-    assert nodefit.scheduler_units("memory", nodefit._quantity("0.5")) == 1
+    assert nodefit.scheduler_units("memory", Fraction(1, 2)) == 1
 
 
 def test_every_node_short_of_memory():
