@@ -459,7 +459,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
  'completion zsh': {'argument': None, 'commands': {}, 'flags': {'--help': {'help': 'help for zsh', 'value': False}}},
  'convert': {'argument': None,
              'commands': {},
-             'flags': {'--apply': {'help': 'Create the converted objects on the cluster.', 'value': False},
+             'flags': {'--apply': {'help': 'Check everything with a server-side dry run, then create the converted '
+                                           'objects.',
+                                   'value': False},
                        '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                         'service account in a namespace.',
                                 'value': True},
@@ -481,6 +483,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '--from-cluster': {'help': 'Match the presets against the VirtualMachines of the namespace.',
                                           'value': False},
                        '--help': {'help': 'help for convert', 'value': False},
+                       '--keep-preset-vms': {'help': 'Leave the VMs a preset applied to as they are (they are '
+                                                     'rewritten to reference the converted types).',
+                                             'value': False},
                        '--kubeconfig': {'file': True,
                                         'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
                                                 '~/.kube/config).',
