@@ -112,7 +112,15 @@ def test_cluster_flag_as_the_real_kubectl_reads_it(tmp_path: Path) -> None:
     kubeconfig = str(two_clusters(tmp_path))
     for cluster in ("nope", "far"):
         theirs = subprocess.run(
-            [str(found[-1]), "--kubeconfig", kubeconfig, "--cluster", cluster, "get", "virtualmachineclusterinstancetypes"],
+            [
+                str(found[-1]),
+                "--kubeconfig",
+                kubeconfig,
+                "--cluster",
+                cluster,
+                "get",
+                "virtualmachineclusterinstancetypes",
+            ],
             capture_output=True,
             text=True,
             timeout=60,
