@@ -297,9 +297,9 @@ def apply_converted(
     patched``);
     on a failure raise a :class:`PluginError` saying what was written and what was not attempted. Returns the
     names written."""
-    from ..kube.resources import VIRTUAL_MACHINES
-
     from functools import partial
+
+    from ..kube.resources import VIRTUAL_MACHINES
 
     planned = _planned(session, conversion)
     client = session.client()
