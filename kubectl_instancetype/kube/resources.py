@@ -99,6 +99,8 @@ DATA_SOURCES = Resource("cdi.kubevirt.io", "v1beta1", "datasources", "DataSource
 VOLUME_SNAPSHOTS = Resource("snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", namespaced=True)
 NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
 EVENTS = Resource("", "v1", "events", "Event", namespaced=True)
+RESOURCE_QUOTAS = Resource("", "v1", "resourcequotas", "ResourceQuota", namespaced=True)
+PODS = Resource("", "v1", "pods", "Pod", namespaced=True)
 STORAGE_CLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
 CDI_CONFIGS = Resource("cdi.kubevirt.io", "v1beta1", "cdiconfigs", "CDIConfig", namespaced=False)
 CDIS = Resource("cdi.kubevirt.io", "v1beta1", "cdis", "CDI", namespaced=False)
