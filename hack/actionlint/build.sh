@@ -14,6 +14,9 @@ BIN_DIR="${CACHE_ROOT}/actionlint/${ACTIONLINT_VERSION}-${GO_VERSION}-$(go env G
 OUT="$BIN_DIR/actionlint"
 STAMP="$(cat go.mod go.sum | sha256sum | cut -c1-16)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time (as the other build scripts): test sessions in several worktrees run this at
+# once; flock makes the second wait, then find the binary built (util-linux; skipped where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 if ! { [ -x "$OUT" ] && [ "$(cat "$OUT.stamp" 2>/dev/null)" = "$STAMP" ]; }; then
   echo "building actionlint ${ACTIONLINT_VERSION} into $BIN_DIR" >&2
   # `actionlint -version` prints this variable (the release build stamps it the same way)

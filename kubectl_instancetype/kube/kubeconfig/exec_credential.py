@@ -168,7 +168,7 @@ class ExecCredentialPlugin:
             raise TransportError(
                 f"getting credentials: exec: fork/exec {self.command}: {(exc.strerror or str(exc)).lower()}"
             ) from None
-        returncode, stdout = self._collect(process)
+        returncode, stdout = self.collect(process)
         if returncode != 0:
             code = returncode if returncode > 0 else -1  # Go: -1 when killed by a signal
             raise TransportError(
@@ -192,7 +192,7 @@ class ExecCredentialPlugin:
             hint = INSTALL_HINT_HELP + (f"\n\n{self.install_hint}" if self.install_hint else "")
             raise TransportError(f"getting credentials: exec: executable {self.command} not found{hint}") from None
 
-    def _collect(self, process: Any) -> tuple[int, bytes]:
+    def collect(self, process: Any) -> tuple[int, bytes]:
         """The plugin's exit status and stdout, read within ``timeout`` and :data:`MAX_OUTPUT` bytes; killed past
         either bound."""
         import selectors
