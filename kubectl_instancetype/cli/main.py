@@ -11,7 +11,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 
-from ..env import Environment
+from ..env import Environment, utf8_streams
 from ..errors import ExitStatus, PluginError, exit_code, render
 from .commands import ALIASES, COMMANDS, PROG_NAME
 
@@ -100,7 +100,9 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
 def main() -> int:
     """Console script ``kubectl-instancetype``."""
-    code = run()
+    env = Environment()
+    utf8_streams([sys.stdout, sys.stderr], env.goos)
+    code = run(env=env)
     try:
         sys.stdout.flush()
     except (BrokenPipeError, AttributeError, ValueError, OSError):
@@ -124,4 +126,6 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:] if argv is None else argv, Environment())
+    env = Environment()
+    utf8_streams([sys.stdout], env.goos)
+    return complete(sys.argv[1:] if argv is None else argv, env)
