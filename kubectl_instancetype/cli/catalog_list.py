@@ -13,7 +13,7 @@ from . import options
 from .catalog_options import OfflineFlags, Version
 from .list_options import Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query, optional_value_flags
 
-__all__ = ["optional_value_flags", "register"]
+__all__ = ["bare_flags", "optional_value_flags", "register"]
 
 LIST_HELP = """List the instance types (default) or preferences of the embedded common-instancetypes catalog.
 
@@ -34,6 +34,13 @@ Examples:
   kubectl instancetype catalog show u1.medium
   kubectl instancetype catalog show fedora windows.11 -o json
   kubectl instancetype catalog show cx1.large -o wide"""
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``) : this command has no kubeconfig flags."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(True)
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:
@@ -74,7 +81,7 @@ class CatalogListOptions:
             self.kind,
             self.filters,
             self.output,
-            cluster_only=self.scope.cluster_only or not self.scope.namespaced_only,
+            cluster_only=self.scope.cluster_only or not (self.scope.namespaced_only or self.scope.scope == "all"),
             namespaced_only=self.scope.namespaced_only,
         )
 
@@ -107,7 +114,14 @@ def run_list(env, opts: CatalogListOptions) -> None:
 class CatalogShowOptions:
     """Print catalog objects by name."""
 
-    names: Annotated[list[str], typer.Argument(help="Instance type or preference names.", metavar="NAME...")]
+    names: Annotated[
+        list[str],
+        typer.Argument(
+            help="Instance type or preference names, or TYPE/NAME (vmcf/u1.large, vmcp/fedora; vmf/, vmp/ with "
+            "--namespaced).",
+            metavar="NAME...",
+        ),
+    ]
     version: Version = None
     namespaced: Annotated[
         bool, typer.Option("--namespaced", help="The namespaced copy (VirtualMachineInstancetype/Preference).")
@@ -125,6 +139,21 @@ class CatalogShowOptions:
         check_output_format(self.output, ("", "wide", "yaml", "json", "name", *TEMPLATE_FORMATS))
         if self.offline.namespace and not self.namespaced:
             raise options.UsageError("-n/--namespace goes with --namespaced")
+        from ..instancetype import kinds
+
+        for word in self.names:
+            if "/" not in word:
+                continue
+            kind = kinds.spelled(word.partition("/")[0])
+            if kind is None:
+                raise options.UsageError(
+                    f'catalog show takes NAME or TYPE/NAME with an instance type or preference kind, not "{word}"'
+                )
+            if kind.namespaced != self.namespaced:
+                fix = "add --namespaced" if kind.namespaced else "without --namespaced, or name its namespaced kind"
+                raise options.UsageError(
+                    f'"{word}" names the {"namespaced" if kind.namespaced else "cluster-scoped"} kind: {fix}'
+                )
 
 
 def run_show(env, opts: CatalogShowOptions) -> None:
