@@ -45,13 +45,29 @@ class Table:
         self.root = root
         self.types = types
         self._zero: dict[str, dict[str, Any]] = {}
+        self._plans: dict[str, tuple[dict[str, tuple[int, str]], list[tuple[str, Any]]]] = {}
 
     def zero(self, name: str) -> dict[str, Any]:
         """What Go writes for the zero value of struct ``name`` (a fresh copy)."""
         if name not in self._zero:
             self._zero[name] = _struct(self, name, {})
-        copy: dict[str, Any] = json.loads(json.dumps(self._zero[name]))
+        copy: dict[str, Any] = json_clone(self._zero[name])
         return copy
+
+    def plan(self, name: str) -> tuple[dict[str, tuple[int, str]], list[tuple[str, Any]]]:
+        """Struct ``name``'s fields by JSON name, and what the fields an input leaves out are written as (only
+        those Go writes when zero): a walk then visits the input's keys, not every field of every struct."""
+        found = self._plans.get(name)
+        if found is None:
+            fields = {key: (flags, shape) for key, flags, shape in self.types[name]}
+            self._plans[name] = found = (fields, [])  # before the walk: a struct may contain itself
+            for key, flags, shape in self.types[name]:
+                encoded = _value(self, shape, None)
+                if not (flags & OMITEMPTY and _empty(shape, encoded)) and not (
+                    flags & OMITZERO and _zero(self, shape, encoded)
+                ):
+                    found[1].append((key, encoded))
+        return found
 
 
 @cache
@@ -102,6 +118,15 @@ def _value(table: Table, shape: str, value: Any) -> Any:
 _SCALAR_ZERO: dict[str, Any] = {"string": "", "bool": False, "int": 0, "float": 0}
 
 
+def json_clone(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts and lists; scalars are shared)."""
+    if isinstance(value, dict):
+        return {key: json_clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_clone(item) for item in value]
+    return value
+
+
 def _quantity(value: Any) -> Any:
     """``resource.Quantity``'s UnmarshalJSON then MarshalJSON: canonical text; null is the zero quantity "0"."""
     from .quantity import QuantityError, canonical_quantity
@@ -117,14 +142,22 @@ def _quantity(value: Any) -> Any:
 
 
 def _struct(table: Table, name: str, value: dict[str, Any]) -> dict[str, Any]:
+    fields, absent = table.plan(name)
     out: dict[str, Any] = {}
-    for key, flags, shape in table.types[name]:
-        encoded = _value(table, shape, value.get(key))
+    for key, item in value.items():
+        field = fields.get(key)
+        if field is None:
+            continue  # an unknown field: Go's decoding drops it
+        flags, shape = field
+        encoded = _value(table, shape, item)
         if flags & OMITEMPTY and _empty(shape, encoded):
             continue
         if flags & OMITZERO and _zero(table, shape, encoded):
             continue
         out[key] = encoded
+    for key, encoded in absent:
+        if key not in value:
+            out[key] = json_clone(encoded) if isinstance(encoded, dict | list) else encoded
     return out
 
 
