@@ -120,3 +120,27 @@ def test_expand_with_checks_refuses_what_admission_denies() -> None:
     )
     refused = expand_vm(plain, None, None, check=True)
     assert refused.error == "logical default interface must have exactly one binding method or binding plugin"
+
+
+def test_lint_says_no_only_when_it_knows_the_types(tmp_path) -> None:
+    """Offline, lint -f judges a VM by the whole-VM rules when the file or the catalog holds its types; a VM
+    naming a preference neither holds gets no verdict (the preference could fill what the rules look at)."""
+    import yaml
+
+    from tests.conftest import run_cli
+
+    devices = {"inputs": [{"name": "k", "type": "keyboard", "bus": "usb"}]}
+    keyboard = {"domain": {"devices": devices, "memory": {"guest": "2Gi"}}}  # fedora's requirements met
+    known = _vm(keyboard, preference={"name": "fedora"})  # the catalog's
+    unknown = _vm(keyboard, preference={"name": "nowhere"})
+    unknown["metadata"]["name"] = "vm2"
+    path = tmp_path / "vms.yaml"
+    path.write_text(yaml.safe_dump_all([known, unknown]))
+    result = run_cli(["lint", "-f", str(path)])
+    assert result.exit_code == 1
+    rows = [line.split() for line in result.stdout.splitlines()[1:]]
+    assert [(row[0], row[1], row[2]) for row in rows] == [
+        ("virtualmachine/vm", f"{BASE}.domain.devices.inputs[0].type", "admission")
+    ]
+    assert "Input device can have only tablet type." in result.stdout
+    assert result.stderr.startswith("checked offline (no kubeconfig): ")
