@@ -428,6 +428,7 @@ def build_query(
         chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
+        table=(output.format or output.output) in ("", "wide"),
     )
 
 

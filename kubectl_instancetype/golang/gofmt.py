@@ -20,6 +20,8 @@ def go_type(value: Any) -> str:
         return "int64"
     if isinstance(value, float):
         return "float64"
+    if isinstance(value, complex):
+        return "complex128"
     if isinstance(value, str):
         return "string"
     if isinstance(value, dict):
@@ -82,6 +84,10 @@ def sprint(value: Any) -> str:
         return format_float(value)
     if isinstance(value, str):
         return value
+    if isinstance(value, complex):
+        # fmtComplex: "(" real, the imaginary part always with its sign, "i)"
+        imag = format_float(value.imag)
+        return f"({format_float(value.real)}{'' if imag[0] in '+-' else '+'}{imag}i)"
     if isinstance(value, dict):
         return "map[" + " ".join(f"{key}:{sprint(value[key])}" for key in sorted(value)) + "]"
     if isinstance(value, (list, tuple)):

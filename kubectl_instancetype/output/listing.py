@@ -29,7 +29,7 @@ def row_function(
     from .printers import is_template_format
 
     table = table or TableOptions(show_labels=show_labels)
-    if output in ("yaml", "json") or is_template_format(output):
+    if output in ("yaml", "json", "kyaml") or is_template_format(output):
         return (lambda obj, namespace: obj), None
     if output == "name":
         cluster, namespaced = (
@@ -119,8 +119,11 @@ def print_listing(
     rows = listing.rows
     missing = getattr(listing, "missing", ())
     error = PluginError(not_found_message(query, listing.namespace, missing, listing.seen, kinds)) if missing else None
-    objects_out = output in ("yaml", "json") or is_template_format(output)
-    if not rows and output not in ("yaml", "json"):
+    objects_out = output in ("yaml", "json", "kyaml") or is_template_format(output)
+    if not rows and error is not None:
+        raise error
+    if not rows and not objects_out and output != "name":
+        # kubectl get's table path only; its other printers print the empty List (printGeneric: [], 0, a header)
         if error is not None:
             raise error
         if in_namespace:
