@@ -281,7 +281,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                           'value': True,
                                           'values': ['legacy', 'linux', 'windows']},
-                            '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., '
+                            '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
                                                  'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
                                                  'go-template-file=..., custom-columns=..., custom-columns-file=... '
                                                  "(kubectl's).",
@@ -345,9 +345,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                    'live': 'namespaces',
                                    'value': True},
-                            '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                           'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                           "custom-columns=..., custom-columns-file=... (kubectl's).",
+                            '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                           'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                           'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                           "(kubectl's).",
                                    'value': True,
                                    'values': ['json',
                                               'yaml',
@@ -1149,12 +1150,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                  'value': True,
                                  'values': ['legacy', 'linux', 'windows']},
-                   '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                        'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                        "custom-columns=..., custom-columns-file=... (kubectl's).",
+                   '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                        'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                        'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                        "(kubectl's).",
                                 'value': True,
                                 'values': ['json',
                                            'yaml',
+                                           'kyaml',
                                            'name',
                                            'go-template',
                                            'go-template-file',
@@ -1220,12 +1223,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                           'live': 'namespaces',
                           'value': True},
-                   '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                   '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                   'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                   "custom-columns-file=... (kubectl's).",
                           'value': True,
                           'values': ['json',
                                      'yaml',
+                                     'kyaml',
                                      'name',
                                      'go-template',
                                      'go-template-file',
@@ -1503,12 +1507,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                   'value': True,
                                   'values': ['legacy', 'linux', 'windows']},
-                    '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                         'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                         "custom-columns=..., custom-columns-file=... (kubectl's).",
+                    '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                         'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                         'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                         "(kubectl's).",
                                  'value': True,
                                  'values': ['json',
                                             'yaml',
+                                            'kyaml',
                                             'name',
                                             'go-template',
                                             'go-template-file',
@@ -1574,12 +1580,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                            'live': 'namespaces',
                            'value': True},
-                    '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                    '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                    'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                    "custom-columns-file=... (kubectl's).",
                            'value': True,
                            'values': ['json',
                                       'yaml',
+                                      'kyaml',
                                       'name',
                                       'go-template',
                                       'go-template-file',

@@ -75,12 +75,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
         _write_error(env, "error: aborted")
         return ExitStatus.ERROR
     except PluginError as exc:
-        if env.verbosity:
-            import traceback
-
-            traceback.print_exception(exc, file=env.stderr)
-        _write_error(env, render(exc), keep_tabs=getattr(exc, "keep_tabs", False))
-        return exit_code(exc)
+        return report_failure(env, exc)
     except click_exceptions.ClickException as exc:
         from .usage import cobra_message
 
@@ -92,12 +87,17 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     except BrokenPipeError:
         return ExitStatus.ERROR
     except Exception as exc:  # noqa: BLE001 - an unexpected failure still ends in one line, unless -v asks for more
-        if env.verbosity:
-            import traceback
+        return report_failure(env, exc)
 
-            traceback.print_exception(exc, file=env.stderr)
-        _write_error(env, render(exc))
-        return ExitStatus.ERROR
+
+def report_failure(env: Environment, exc: Exception) -> int:
+    """The stderr and exit status of a command that failed with ``exc`` (a traceback first with ``-v``)."""
+    if env.verbosity:
+        import traceback
+
+        traceback.print_exception(exc, file=env.stderr)
+    _write_error(env, render(exc), keep_tabs=getattr(exc, "keep_tabs", False))
+    return exit_code(exc) if isinstance(exc, PluginError) else ExitStatus.ERROR
 
 
 def main() -> int:

@@ -1087,8 +1087,14 @@ def _eq(arg1: Any, *rest: Any) -> bool:
         elif k1 == "invalid":
             if arg1 is INVALID or arg is INVALID:
                 truth = arg1 is INVALID and arg is INVALID
+            elif type(arg1) is not type(arg):
+                # canCompare: two kinds (a map and a slice)
+                raise _CallError(
+                    f"non-comparable types {_fmt.sprintf('%s', [arg1])}: {_type_name(arg1)}, "
+                    f"{_type_name(arg)}: {_fmt.sprintf('%v', [arg])}"
+                )
             else:
-                raise _CallError(f"non-comparable type {sprint(arg)}: {_type_name(arg)}")
+                raise _CallError(f"non-comparable type {_fmt.sprintf('%s', [arg])}: {_type_name(arg)}")
         else:
             truth = arg1 == arg
         if truth:
@@ -1117,7 +1123,8 @@ def _le(arg1: Any, arg2: Any) -> bool:
 def _length(item: Any) -> GoInt:
     value = item.value if isinstance(item, _Box) else item
     if value is None or value is INVALID:
-        raise _CallError("len of nil pointer" if value is None else "len of type <nil>")
+        # a missing key: length() asks a zero reflect.Value for its type, and safeCall reports the panic
+        raise _CallError("len of nil pointer" if value is None else "reflect: call of reflect.Value.Type on zero Value")
     if isinstance(value, str):
         return GoInt(len(value.encode("utf-8", "surrogateescape")))
     if isinstance(value, (dict, list)):
@@ -1573,9 +1580,16 @@ class _State:
             kind = params[len(call_args)] if len(call_args) < len(params) else variadic
             argv.append(self.validate_type(final, kind))
         if name == "call":
+            # funcs.go's call: the callee named as the template spells it; templates on JSON hold no functions
             self.node = cmd
-            target = argv[0] if argv else INVALID
-            raise self.errorf(f"error calling call: non-function {sprint(_iface(target))} of type {_type_name(target)}")
+            if call_args:
+                callee = str(call_args[0])
+            else:
+                callee = final if isinstance(final, str) else f"<{_type_name(final)} Value>"
+            target = _unbox(argv[0]) if argv else INVALID
+            if target is INVALID or target is None:
+                raise self.errorf("error calling call: call of nil")
+            raise self.errorf(f"error calling call: non-function {callee} of type {_type_name(target)}")
         plain = [self._as_param(arg, params[i] if i < len(params) else variadic) for i, arg in enumerate(argv)]
         try:
             result = function(*plain)

@@ -11,7 +11,9 @@ from ..env import Environment
 from ..errors import InputError, UsageError
 
 TABLE_FORMATS = ("", "wide")
-OBJECT_FORMATS = ("yaml", "json", "name", "kyaml")
+OBJECT_FORMATS = ("yaml", "json", "name")
+# kubectl v1.36's KYAML printer (cli-runtime's KYAMLPrinter): list and get print it
+KYAML_FORMATS = ("kyaml",)
 # -o FORMAT=ARGUMENT (cli-runtime's JSONPathPrintFlags and GoTemplatePrintFlags, kubectl get's
 # CustomColumnsPrintFlags); "template" and "templatefile" are kubectl's older names for go-template(-file)
 JSONPATH_FORMATS = ("jsonpath", "jsonpath-file", "jsonpath-as-json")
@@ -200,11 +202,11 @@ def print_objects(
         env.stdout.write(text)
         return
     if output == "json":
-        from ..golang.gofmt import marshal
+        from ..golang.gofmt import marshal_indent
         from .terminal import json_text
 
         # cli-runtime's JSONPrinter: json.MarshalIndent (Go's floats, <, > and & escaped)
-        env.stdout.write(json_text(marshal(document, indent="    ")) + "\n")
+        env.stdout.write(json_text(marshal_indent(document)) + "\n")
     elif output == "kyaml":
         from ..golang.kyaml import dump_kyaml
 

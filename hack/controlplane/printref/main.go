@@ -68,11 +68,13 @@ func printOne(c printCase) (result printResult) {
 			if !ok {
 				panic(x)
 			}
-			// "F1127 01:02:03.123456   12345 sorter.go:123] message": the message only
-			text := klogBuf.String()
+			// "F1127 01:02:03.123456   12345 sorter.go:123] message" (klog writes it once per severity): the
+			// first message only
+			text, _, _ := strings.Cut(klogBuf.String(), "\n")
 			if i := strings.Index(text, "] "); i >= 0 {
 				text = text[i+2:]
 			}
+			text += "\n"
 			result = printResult{Stdout: out.Bytes(), Stderr: []byte(text), Exit: exit.code}
 		}
 	}()
@@ -111,7 +113,8 @@ func printCaseTo(c printCase, w io.Writer) error {
 	}
 	var obj runtime.Object
 	if c.List {
-		var items []map[string]interface{}
+		// each item decoded from its own bytes, as the client decodes what the server sent
+		var items []json.RawMessage
 		if err := json.Unmarshal(c.Object, &items); err != nil {
 			return err
 		}
@@ -120,7 +123,7 @@ func printCaseTo(c printCase, w io.Writer) error {
 			"kind": "List", "apiVersion": "v1", "metadata": map[string]interface{}{"resourceVersion": ""},
 		}}
 		for _, item := range items {
-			decoded, _, err := unstructured.UnstructuredJSONScheme.Decode(mustMarshal(item), nil, nil)
+			decoded, _, err := unstructured.UnstructuredJSONScheme.Decode(item, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -135,14 +138,6 @@ func printCaseTo(c printCase, w io.Writer) error {
 		obj = decoded
 	}
 	return printer.PrintObj(obj, w)
-}
-
-func mustMarshal(v interface{}) []byte {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return data
 }
 
 func main() {
