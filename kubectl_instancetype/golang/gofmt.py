@@ -159,6 +159,21 @@ def marshal(value: Any, *, indent: str | None = None, _level: int = 0) -> str:
     raise TypeError(f"json: unsupported type: {type(value).__name__}")
 
 
+def json_round_trip(value: Any) -> Any:
+    """``value`` after ``json.Marshal`` and apimachinery's ``json.Unmarshal`` (cli-runtime's go-template printer
+    passes the object through both): a whole float that Go writes without a point or exponent and that fits an
+    int64 comes back as an int64 (``2.0`` is ``2``; ``1e21`` stays a float)."""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21 and -(2**63) <= value < 2**63:
+            return int(value)
+        return value
+    if isinstance(value, dict):
+        return {key: json_round_trip(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_round_trip(item) for item in value]
+    return value
+
+
 def marshal_indent(value: Any, indent: str = "    ") -> str:
     """``json.MarshalIndent(value, "", indent)`` as :func:`marshal` writes it, through the standard library's
     encoder (its indented form is the same walk, with Go's float format put in), then Go's HTML escapes."""

@@ -121,8 +121,11 @@ class TemplatePrinter:
                     f"\tobject given to jsonpath engine was:\n\t\t{sprintf('%#v', [document])}\n\n\n",
                     keep_tabs=True,
                 ) from None
+        from ..golang.gofmt import json_round_trip
         from ..golang.gotemplate import TemplateError
 
+        # GoTemplatePrinter.PrintObj runs the template on json.Unmarshal(json.Marshal(obj)): whole floats are ints
+        document = json_round_trip(document)
         try:
             return self.gotemplate.execute(document, write)
         except TemplateError as exc:

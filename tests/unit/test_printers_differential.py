@@ -139,3 +139,46 @@ def test_printer_matches_kubectl(kubectl_answers, index: int) -> None:
     want = expected(kubectl_answers[index], case)
     got = plugin(*case)
     assert got == want, case
+
+
+def printf_cases(count: int, seed: int) -> list[str]:
+    """``{{printf FORMAT ARGS}}`` templates drawn from every flag, width, precision and verb fmt has, on every kind
+    of value a template holds (fmt_test.go's matrix, sampled)."""
+    import random
+
+    rng = random.Random(seed)
+    flags = ["", "+", "-", "#", " ", "0", "-0", "+0", "# ", "#0"]
+    widths = ["", "1", "5", "12", "*", "0"]
+    precisions = ["", ".", ".0", ".3", ".10", ".*"]
+    verbs = [*"vdsqxXobeEfFgGcUtT%", "z"]
+    values = [
+        *("1", "-42", "0", "255", "1.5", "-0.5", "1e21", "1e-7", "123456789.0", "3.0", '"hi"', '"é"', '""', "true"),
+        *("nil", "1i", "2+3i", "'a'", "9223372036854775807", "-9223372036854775808", "1114111", "0x1p-1074"),
+        *("1e308", "-0.0", "0.000001", ".spec.shapes.count", ".spec.shapes.ratio", ".spec.shapes.list"),
+        *(".spec.shapes.ports", ".spec.shapes.nothing", ".spec.shapes.text", ".spec.data.strings"),
+        *(".spec.data.floats", ".spec.shapes.empty", ".spec.shapes.big", ".spec.shapes.small", ".spec.data.interfaces"),
+    ]
+    templates = []
+    for _ in range(count):
+        verbs_text = "".join(
+            "%" + rng.choice(flags) + rng.choice(widths) + rng.choice(precisions) + rng.choice(verbs)
+            for _ in range(rng.randint(1, 2))
+        )
+        args = [rng.choice(values) for _ in range(rng.randint(0, 3))]
+        if "*" in verbs_text:
+            args.insert(0, rng.choice(["3", "-3", "99", '"x"']))
+        templates.append("{{printf " + json.dumps(verbs_text) + "".join(" " + arg for arg in args) + "}}")
+    return templates
+
+
+def test_printf_matches_go(printref) -> None:
+    """A thousand printf formats (flags, widths, precisions, verbs, argument kinds) print as Go's fmt prints them."""
+    templates = printf_cases(1000, seed=29)
+    cases = [("go-template=" + template, "medium", {"single": True}) for template in templates]
+    answers = printref([kubectl_case(*case) for case in cases])
+    mismatches = []
+    for case, answer in zip(cases, answers):
+        printed = plugin(*case)
+        if printed != answer:
+            mismatches.append((case[0], answer, printed))
+    assert mismatches == []
