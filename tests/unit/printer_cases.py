@@ -362,6 +362,7 @@ _add(
         G + '{{printf "%v|%s|%d" .spec.shapes.nothing .spec.shapes.nothing .spec.shapes.nothing}}',
         G + '{{printf "%T %T %T %T %T" .spec.shapes.count 1 .spec.shapes.ratio .spec.shapes.list .spec.shapes}}',
         G + '{{printf "%T" .spec.shapes.missing}} {{printf "%v" .spec.shapes.missing}}',
+        G + '{{range .spec.data.floats}}{{printf "%T=%v " . .}}{{end}}{{printf "%T" .spec.shapes.whole}}',
     ]
 )
 _add(
