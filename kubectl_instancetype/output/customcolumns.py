@@ -107,9 +107,9 @@ class CustomColumnsPrinter:
         """The whole table, laid out by kubectl's tabwriter: the header (also for no objects), then a row per
         object. A cell that fails ends it as kubectl's PrintObj does: the header and the rows before are written
         (its tab writer is flushed on the way out), the error follows."""
+        from ..errors import TemplateExecutionError
         from ..golang.jsonpath import JSONPathError
         from ..golang.tabwriter import tabwriter
-        from .printers import TemplateExecutionError
 
         lines = []
         headers = self.headers()

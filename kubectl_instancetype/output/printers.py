@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..env import Environment
-from ..errors import InputError, UsageError
+from ..errors import TemplateExecutionError, UsageError
 
 TABLE_FORMATS = ("", "wide")
 OBJECT_FORMATS = ("yaml", "json", "name")
@@ -143,17 +143,6 @@ class TemplatePrinter:
                 f"error executing template {go_quote_template(self.template)}: {exc}",
                 partial=getattr(exc, "partial", "") + block,
             ) from None
-
-
-class TemplateExecutionError(InputError):
-    """A template failed on the objects (a missing key with --allow-missing-template-keys=false, a type
-    error); ``partial`` is what kubectl has written to stdout by then (the template's output so far, its
-    debugging block). ``keep_tabs``: the message is kubectl's tab-indented block, printed as it is."""
-
-    def __init__(self, message: str, partial: str = "", *, keep_tabs: bool = False) -> None:
-        super().__init__(message)
-        self.partial = partial
-        self.keep_tabs = keep_tabs
 
 
 def _go_open_error(exc: OSError, path: str) -> str:
