@@ -182,3 +182,52 @@ def test_printf_matches_go(printref) -> None:
         if printed != answer:
             mismatches.append((case[0], answer, printed))
     assert mismatches == []
+
+
+# Cases the kubectl binary itself prints offline: `kubectl patch --local -f OBJECT -p {} -o ...` runs the same print
+# flags and printers on one object without a server (a List file would be printed item by item, unlike get; patch's
+# print flags have no custom-columns, and list other formats as allowed).
+BINARY_CASES = [
+    'go-template={{.metadata.name}} {{.spec.shapes.missing.x}}|{{printf "%999999999d|%*d|%c" 1 99999999 2 1114112}}',
+    "go-template={{.metadata.name}}{{.spec.nope.x}}",
+    "go-template={{len .spec.shapes.missing}}",
+    'go-template={{1+7i}} {{html .spec.shapes.missing}} {{js .spec.shapes.text}} {{"\\xff"}}',
+    "go-template={{1e10000}}",
+    "jsonpath={.spec.nope}",
+    "jsonpath={.spec.shapes.ports[5]}",
+    "json",
+    "kyaml",
+    "name",
+]
+
+
+def kubectl_binary() -> Any:
+    from tests.conftest import printref_binary
+
+    binary = printref_binary()
+    return None if binary is None else binary.parent.parent / "kubectl"
+
+
+@pytest.mark.parametrize("allow", [True, False])
+def test_the_kubectl_binary_agrees_offline(tmp_path, allow: bool) -> None:
+    """The kubectl binary (hack/controlplane/build.sh) prints these as the plugin does, byte for byte."""
+    import subprocess
+
+    kubectl = kubectl_binary()
+    if kubectl is None or not kubectl.is_file():
+        pytest.skip("kubectl not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)")
+    obj = ITEMS["medium"][0]
+    path = tmp_path / "object.json"
+    path.write_text(json.dumps(obj))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "none")}
+    for output in BINARY_CASES:
+        flag = f"--allow-missing-template-keys={'true' if allow else 'false'}"
+        done = subprocess.run(
+            [str(kubectl), "patch", "--local", "-f", str(path), "--type", "merge", "-p", "{}", "-o", output, flag],
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
+        got = plugin(output, "medium", {"single": True, "allow": allow})
+        want = expected((done.stdout, done.stderr, done.returncode), (output, "medium", {}))
+        assert got == want, output
