@@ -235,7 +235,7 @@ def kubectl_get(control_plane):
 
 def plugin_print(document: dict, output: str, allow_missing: bool, no_headers: bool = False) -> tuple[str, str]:
     """What the plugin's printer writes for ``document``: (stdout, stderr as main writes it)."""
-    from kubectl_instancetype.cli.main import _write_error
+    from kubectl_instancetype.cli.main import report_failure
 
     env = Environment(stdout=io.StringIO(), stderr=io.StringIO(), environ={})
     objects = [without_managed_fields(item) for item in document.get("items", [document])]
@@ -243,7 +243,7 @@ def plugin_print(document: dict, output: str, allow_missing: bool, no_headers: b
         printer = TemplatePrinter(env, output, allow_missing_keys=allow_missing, no_headers=no_headers)
         text = printer.render(as_list(objects) if "items" in document else objects[0], objects)
     except PluginError as exc:
-        _write_error(env, exc.render(), keep_tabs=getattr(exc, "keep_tabs", False))
+        report_failure(env, exc)
         return getattr(exc, "partial", ""), env.stderr.getvalue()
     return text, ""
 
