@@ -129,6 +129,14 @@ class Client:
             if isinstance(item, dict)
         ]
 
+    def limit_ranges(self, namespace: str) -> list[dict[str, Any]]:
+        """The LimitRanges of ``namespace`` (the LimitRanger admission plugin defaults pods' resources from them);
+        one bounded page, by name."""
+        from .resources import LIMIT_RANGES
+
+        answer = self.transport.request("GET", LIMIT_RANGES.path(namespace, limit=500))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
     def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
         """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
         holds a few, so one bounded page is read."""

@@ -93,9 +93,9 @@ def _deleting(obj: Mapping[str, Any]) -> bool:
 
 
 def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
-    """The namespace's labels and ResourceQuotas (what virt-controller's informers hold); a namespace that does
-    not exist has no labels (virt-controller then uses the default ratio), one that cannot be read gives a
-    warning and no facts."""
+    """The namespace's labels and ResourceQuotas (what virt-controller's informers hold) and its LimitRanges (what
+    the API server's LimitRanger defaults from); a namespace that does not exist has no labels (virt-controller
+    then uses the default ratio), one that cannot be read gives a warning and no facts."""
     from ..instancetype.launcherpod import NamespaceFacts
 
     warnings = []
@@ -118,7 +118,15 @@ def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
             f"Warning: the ResourceQuotas of namespace {namespace} cannot be read (forbidden): auto CPU and memory "
             "limits under a limits.* quota are not predicted"
         )
-    return NamespaceInputs(NamespaceFacts.from_objects(namespace_object, quotas), tuple(warnings))
+    try:
+        limit_ranges = client.limit_ranges(namespace)
+    except ForbiddenError:
+        limit_ranges = []
+        warnings.append(
+            f"Warning: the LimitRanges of namespace {namespace} cannot be read (forbidden): their default requests "
+            "and limits are not predicted"
+        )
+    return NamespaceInputs(NamespaceFacts.from_objects(namespace_object, quotas, limit_ranges), tuple(warnings))
 
 
 class LauncherPods:

@@ -613,3 +613,27 @@ def test_lowest_tsc_frequency_of_the_schedulable_nodes(nodes, lowest) -> None:
     from kubectl_instancetype.instancetype.launcherpod import lowest_tsc_frequency
 
     assert lowest_tsc_frequency(nodes) == lowest
+
+
+def test_limit_range_defaults_are_merged_after_the_api_servers_defaulting() -> None:
+    limit_range = {
+        "spec": {
+            "limits": [
+                {"type": "Pod", "max": {"cpu": "64"}},
+                {
+                    "type": "Container",
+                    "default": {"cpu": "2", "memory": "8Gi"},
+                    "defaultRequest": {"cpu": "500m", "memory": "1Gi"},
+                },
+            ]
+        }
+    }
+    facts = NamespaceFacts.from_objects({"metadata": {"name": "ns"}}, [], [limit_range])
+    pod = _render(_vmi("u1.medium", "fedora"), namespace_facts=facts)
+    compute = _compute(pod)
+    # the compute container's own request stays; the missing limits come from the LimitRange
+    assert (compute["requests"]["cpu"], compute["requests"]["memory"]) == ("100m", "4364Mi")
+    assert (compute["limits"]["cpu"], compute["limits"]["memory"]) == ("2", "8Gi")
+    console = pod["spec"]["initContainers"][0]["resources"]
+    assert console == {"limits": {"cpu": "15m", "memory": "60M"}, "requests": {"cpu": "5m", "memory": "35M"}}
+    assert pod["status"]["qosClass"] == "Burstable"

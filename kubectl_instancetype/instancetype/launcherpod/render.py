@@ -1089,6 +1089,20 @@ def default_requests_from_limits(container: Json) -> None:
     resources["requests"] = dict(sorted(requests.items()))
 
 
+def merge_container_defaults(container: Json, limits: Mapping[str, Any], requests: Mapping[str, Any]) -> None:
+    """The LimitRanger admission plugin's ``mergeContainerResources``: a LimitRange's default limits and requests
+    for what the container does not set (after ``SetDefaults_Pod``, which runs when the pod is decoded)."""
+    resources = container.setdefault("resources", {})
+    for section, defaults in (("limits", limits), ("requests", requests)):
+        current = resources.get(section) or {}
+        for name, value in defaults.items():
+            if name not in current:
+                quantity = _quantity(value)
+                current[name] = str(quantity) if quantity is not None else str(value)
+        if current:
+            resources[section] = dict(sorted(current.items()))
+
+
 def pod_qos_class(pod: Mapping[str, Any]) -> str:
     """``ComputePodQOS`` (pkg/apis/core/helper/qos, no pod-level resources): Guaranteed when every container,
     init containers included, limits CPU and memory and the summed requests equal the summed limits;
@@ -1214,6 +1228,9 @@ def render_launcher_pod(
     pod_spec["tolerations"] = default_tolerations([t for t in spec.get("tolerations") or () if isinstance(t, dict)])
     for container in [*containers, *init_containers]:
         default_requests_from_limits(container)
+    for limits, requests in facts.container_defaults:
+        for container in [*containers, *init_containers]:
+            merge_container_defaults(container, limits, requests)
     metadata: Json = {"generateName": f"virt-launcher-{name}-" if name else "virt-launcher-", "namespace": namespace}
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": pod_spec}
     pod["status"] = {"qosClass": pod_qos_class(pod)}
