@@ -129,6 +129,13 @@ class Client:
             if isinstance(item, dict)
         ]
 
+    def runtime_class(self, name: str) -> dict[str, Any]:
+        """The RuntimeClass ``name`` (``node.k8s.io/v1``): its pod overhead and scheduling."""
+        from .resources import RUNTIME_CLASSES
+
+        answer: dict[str, Any] = self.transport.request("GET", RUNTIME_CLASSES.path(None, name))
+        return answer
+
     def limit_ranges(self, namespace: str) -> list[dict[str, Any]]:
         """The LimitRanges of ``namespace`` (the LimitRanger admission plugin defaults pods' resources from them);
         one bounded page, by name."""

@@ -140,6 +140,7 @@ class LauncherPods:
         self._facts: dict[str, NamespaceFacts] = {}
         self._warned: set[str] = set()
         self._tsc: int | None = None
+        self._runtime_classes: dict[str, dict[str, Any] | None] = {}
 
     def _warn(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -187,6 +188,13 @@ class LauncherPods:
             tsc_frequency = config.minimum_cluster_tsc_frequency
             if tsc_frequency is None and not offline:
                 tsc_frequency = self._lowest_tsc_frequency(template.get("spec") or {}, config)
+            runtime_class = None
+            if config.default_runtime_class and not offline:
+                runtime_class = self._runtime_class(config.default_runtime_class)
+                if runtime_class is None:
+                    return LauncherPod(
+                        name, None, (f'pod rejected: RuntimeClass "{config.default_runtime_class}" not found',)
+                    )
             pod = render_launcher_pod(
                 template.get("spec") or {},
                 namespace=namespace,
@@ -195,10 +203,29 @@ class LauncherPods:
                 namespace_facts=self.facts(namespace, offline=offline),
                 annotations=(template.get("metadata") or {}).get("annotations") or {},
                 tsc_frequency=tsc_frequency,
+                runtime_class=runtime_class,
             )
         except RenderError as exc:
             return LauncherPod(name, None, (f"failed to render launch manifest: {exc}",))
         return LauncherPod(name, pod)
+
+    def _runtime_class(self, name: str) -> dict[str, Any] | None:
+        """The RuntimeClass ``name`` (read once; None when it does not exist). One that cannot be read gives a
+        warning and counts as one without overhead or scheduling."""
+        if name not in self._runtime_classes:
+            try:
+                self._runtime_classes[name] = self.session.client().runtime_class(name)
+            except NotFoundError:
+                self._runtime_classes[name] = None
+            except ForbiddenError:
+                self._warn(
+                    [
+                        f"Warning: RuntimeClass {name} cannot be read (forbidden): its pod overhead and scheduling "
+                        "are not predicted"
+                    ]
+                )
+                self._runtime_classes[name] = {}
+        return self._runtime_classes[name]
 
     def _lowest_tsc_frequency(self, spec: Mapping[str, Any], config: LauncherConfig) -> int | None:
         """For a VMI that needs a TSC frequency (invtsc, HyperV reenlightenment): the lowest of the schedulable

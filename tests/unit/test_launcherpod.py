@@ -637,3 +637,35 @@ def test_limit_range_defaults_are_merged_after_the_api_servers_defaulting() -> N
     console = pod["spec"]["initContainers"][0]["resources"]
     assert console == {"limits": {"cpu": "15m", "memory": "60M"}, "requests": {"cpu": "5m", "memory": "35M"}}
     assert pod["status"]["qosClass"] == "Burstable"
+
+
+def test_the_default_runtime_class_sets_overhead_and_scheduling() -> None:
+    runtime_class = {
+        "handler": "kata",
+        "overhead": {"podFixed": {"memory": "120Mi", "cpu": "0.25"}},
+        "scheduling": {
+            "nodeSelector": {"runtime": "kata"},
+            "tolerations": [
+                {"key": "kata", "operator": "Exists", "effect": "NoSchedule"},
+                {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+            ],
+        },
+    }
+    config = LauncherConfig(default_runtime_class="kata")
+    spec = _render(_vmi("u1.medium", "fedora"), config, runtime_class=runtime_class)["spec"]
+    assert spec["runtimeClassName"] == "kata"
+    assert spec["overhead"] == {"cpu": "250m", "memory": "120Mi"}
+    assert spec["nodeSelector"]["runtime"] == "kata"
+    # MergeTolerations: the RuntimeClass's not-ready toleration (no tolerationSeconds) covers the 300 s one
+    assert spec["tolerations"] == [
+        TOLERATIONS[1],
+        {"key": "kata", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+    ]
+    conflicting = {"scheduling": {"nodeSelector": {"kubevirt.io/schedulable": "false"}}}
+    with pytest.raises(RenderError) as caught:
+        _render(_vmi("u1.medium", "fedora"), config, runtime_class=conflicting)
+    assert str(caught.value) == (
+        "conflict: runtimeClass.scheduling.nodeSelector[kubevirt.io/schedulable] = false; "
+        "pod.spec.nodeSelector[kubevirt.io/schedulable] = true"
+    )

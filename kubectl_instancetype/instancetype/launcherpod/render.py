@@ -1103,6 +1103,68 @@ def merge_container_defaults(container: Json, limits: Mapping[str, Any], request
             resources[section] = dict(sorted(current.items()))
 
 
+def _toleration_superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
+    """``isSuperset`` (pkg/util/tolerations): whether ``ss`` tolerates everything ``t`` does."""
+    if dict(ss) == dict(t):
+        return True
+    key, ss_key = t.get("key") or "", ss.get("key") or ""
+    if key != ss_key and (ss_key != "" or ss.get("operator") != "Exists"):
+        return False
+    if (t.get("effect") or "") != (ss.get("effect") or "") and (ss.get("effect") or "") != "":
+        return False
+    seconds = ss.get("tolerationSeconds")
+    if (
+        ss.get("effect") == "NoExecute"
+        and seconds is not None
+        and (t.get("tolerationSeconds") is None or t["tolerationSeconds"] > seconds)
+    ):
+        return False
+    operator = ss.get("operator") or ""
+    if operator in ("Equal", ""):
+        return (t.get("operator") or "") == "Equal" and (t.get("value") or "") == (ss.get("value") or "")
+    return operator == "Exists"
+
+
+def merge_tolerations(first: list[Json], second: list[Json]) -> list[Json]:
+    """``tolerations.MergeTolerations``: both lists without the tolerations another one covers."""
+    everything = [*first, *second]
+    merged: list[Json] = []
+    for index, toleration in enumerate(everything):
+        if any(_toleration_superset(kept, toleration) for kept in merged):
+            continue
+        if any(
+            dict(other) != dict(toleration) and _toleration_superset(other, toleration)
+            for other in everything[index + 1 :]
+        ):
+            continue
+        merged.append(toleration)
+    return merged
+
+
+def apply_runtime_class(pod_spec: Json, runtime_class: Mapping[str, Any]) -> None:
+    """The RuntimeClass admission plugin (plugin/pkg/admission/runtimeclass): ``setOverhead`` (the pod's
+    ``spec.overhead`` from ``overhead.podFixed``) and ``setScheduling`` (its node selector merged in, a
+    conflicting value refused; its tolerations merged with ``MergeTolerations``)."""
+    fixed = (runtime_class.get("overhead") or {}).get("podFixed")
+    if fixed is not None:
+        pod_spec["overhead"] = _render_list(_resource_list(fixed))
+    scheduling = runtime_class.get("scheduling")
+    if not isinstance(scheduling, dict):
+        return
+    selector = pod_spec.setdefault("nodeSelector", {})
+    for key, value in (scheduling.get("nodeSelector") or {}).items():
+        if key in selector and selector[key] != value:
+            raise RenderError(
+                f"conflict: runtimeClass.scheduling.nodeSelector[{key}] = {value}; "
+                f"pod.spec.nodeSelector[{key}] = {selector[key]}"
+            )
+        selector[key] = value
+    pod_spec["nodeSelector"] = dict(sorted(selector.items()))
+    pod_spec["tolerations"] = merge_tolerations(
+        pod_spec.get("tolerations") or [], list(scheduling.get("tolerations") or [])
+    )
+
+
 def pod_qos_class(pod: Mapping[str, Any]) -> str:
     """``ComputePodQOS`` (pkg/apis/core/helper/qos, no pod-level resources): Guaranteed when every container,
     init containers included, limits CPU and memory and the summed requests equal the summed limits;
@@ -1195,6 +1257,7 @@ def render_launcher_pod(
     namespace_facts: NamespaceFacts | None = None,
     annotations: Mapping[str, str] | None = None,
     tsc_frequency: int | None = None,
+    runtime_class: Mapping[str, Any] | None = None,
 ) -> Json:
     """The scheduling part of the virt-launcher pod virt-controller v1.9.0 renders for a VMI with spec
     ``vmi_spec`` (a VM's expanded ``spec.template.spec``, or a VMI's spec) in ``namespace``, after the API
@@ -1204,7 +1267,8 @@ def render_launcher_pod(
     ``config`` holds the KubeVirt CR's inputs; ``namespace_facts`` the namespace's labels and ResourceQuotas
     (none known: no auto limits); ``annotations`` the VMI's (the VM template's, with the instance type's and
     preference's); ``tsc_frequency`` the lowest TSC frequency of the schedulable nodes, or
-    ``minimumClusterTSCFrequency`` (for VMIs that need one). Raises :class:`RenderError` with virt-controller's
+    ``minimumClusterTSCFrequency`` (for VMIs that need one); ``runtime_class`` the RuntimeClass that
+    ``defaultRuntimeClass`` names (its overhead and scheduling). Raises :class:`RenderError` with virt-controller's
     message where it would render no pod.
     """
     facts = namespace_facts if namespace_facts is not None else NamespaceFacts()
@@ -1231,6 +1295,8 @@ def render_launcher_pod(
     for limits, requests in facts.container_defaults:
         for container in [*containers, *init_containers]:
             merge_container_defaults(container, limits, requests)
+    if config.default_runtime_class and runtime_class is not None:
+        apply_runtime_class(pod_spec, runtime_class)
     metadata: Json = {"generateName": f"virt-launcher-{name}-" if name else "virt-launcher-", "namespace": namespace}
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": pod_spec}
     pod["status"] = {"qosClass": pod_qos_class(pod)}
