@@ -129,6 +129,17 @@ class Client:
             if isinstance(item, dict)
         ]
 
+    def priority_classes(self) -> list[dict[str, Any]]:
+        """Every PriorityClass (``scheduling.k8s.io/v1``; a cluster has a handful), every page."""
+        from .resources import PRIORITY_CLASSES
+
+        return [
+            item
+            for page in self.list_pages(PRIORITY_CLASSES)
+            for item in page.get("items") or ()
+            if isinstance(item, dict)
+        ]
+
     def runtime_class(self, name: str) -> dict[str, Any]:
         """The RuntimeClass ``name`` (``node.k8s.io/v1``): its pod overhead and scheduling."""
         from .resources import RUNTIME_CLASSES

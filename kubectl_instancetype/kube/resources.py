@@ -104,6 +104,7 @@ RESOURCE_QUOTAS = Resource("", "v1", "resourcequotas", "ResourceQuota", namespac
 EVENTS = Resource("", "v1", "events", "Event", namespaced=True)
 LIMIT_RANGES = Resource("", "v1", "limitranges", "LimitRange", namespaced=True)
 RUNTIME_CLASSES = Resource("node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", namespaced=False)
+PRIORITY_CLASSES = Resource("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", namespaced=False)
 STORAGE_CLASSES = Resource("storage.k8s.io", "v1", "storageclasses", "StorageClass", namespaced=False)
 CDI_CONFIGS = Resource("cdi.kubevirt.io", "v1beta1", "cdiconfigs", "CDIConfig", namespaced=False)
 CDIS = Resource("cdi.kubevirt.io", "v1beta1", "cdis", "CDI", namespaced=False)

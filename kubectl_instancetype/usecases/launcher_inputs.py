@@ -141,6 +141,7 @@ class LauncherPods:
         self._warned: set[str] = set()
         self._tsc: int | None = None
         self._runtime_classes: dict[str, dict[str, Any] | None] = {}
+        self._priority: str | None = None
 
     def _warn(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -204,10 +205,32 @@ class LauncherPods:
                 annotations=(template.get("metadata") or {}).get("annotations") or {},
                 tsc_frequency=tsc_frequency,
                 runtime_class=runtime_class,
+                default_priority_class=(
+                    None
+                    if offline or (template.get("spec") or {}).get("priorityClassName")
+                    else self._default_priority()
+                ),
             )
         except RenderError as exc:
             return LauncherPod(name, None, (f"failed to render launch manifest: {exc}",))
         return LauncherPod(name, pod)
+
+    def _default_priority(self) -> str | None:
+        """The cluster's ``globalDefault`` PriorityClass (read once); one that cannot be read gives a warning."""
+        from ..instancetype.launcherpod import default_priority_class
+
+        if self._priority is None:
+            try:
+                self._priority = default_priority_class(self.session.client().priority_classes()) or ""
+            except ForbiddenError:
+                self._warn(
+                    [
+                        "Warning: PriorityClasses cannot be read (forbidden): a cluster default PriorityClass, which "
+                        "the API server gives launcher pods that name none, is not predicted"
+                    ]
+                )
+                self._priority = ""
+        return self._priority or None
 
     def _runtime_class(self, name: str) -> dict[str, Any] | None:
         """The RuntimeClass ``name`` (read once; None when it does not exist). One that cannot be read gives a

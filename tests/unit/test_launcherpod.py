@@ -669,3 +669,22 @@ def test_the_default_runtime_class_sets_overhead_and_scheduling() -> None:
         "conflict: runtimeClass.scheduling.nodeSelector[kubevirt.io/schedulable] = false; "
         "pod.spec.nodeSelector[kubevirt.io/schedulable] = true"
     )
+
+
+def test_the_global_default_priority_class_names_pods_that_name_none() -> None:
+    from kubectl_instancetype.instancetype.launcherpod import default_priority_class
+
+    classes = [
+        {"metadata": {"name": "system-node-critical"}, "value": 2000001000},
+        {"metadata": {"name": "high"}, "value": 1000, "globalDefault": True},
+        {"metadata": {"name": "low"}, "value": 10, "globalDefault": True},
+    ]
+    assert default_priority_class(classes) == "low"
+    assert default_priority_class(classes[:1]) is None
+    pod = _render(_vmi("u1.medium", "fedora"), default_priority_class="low")
+    assert pod["spec"]["priorityClassName"] == "low"
+    named = _render(
+        _vmi("u1.medium", "fedora", {"domain": {"devices": {}}, "priorityClassName": "mine"}),
+        default_priority_class="low",
+    )
+    assert named["spec"]["priorityClassName"] == "mine"

@@ -1103,6 +1103,18 @@ def merge_container_defaults(container: Json, limits: Mapping[str, Any], request
             resources[section] = dict(sorted(current.items()))
 
 
+def default_priority_class(priority_classes: Iterable[Mapping[str, Any]]) -> str | None:
+    """``getDefaultPriorityClass`` (plugin/pkg/admission/priority): the ``globalDefault`` PriorityClass with the
+    lowest value (several can exist after a race), None when there is none."""
+    chosen: Mapping[str, Any] | None = None
+    for priority_class in priority_classes:
+        if priority_class.get("globalDefault") is True and (
+            chosen is None or int(chosen.get("value") or 0) > int(priority_class.get("value") or 0)
+        ):
+            chosen = priority_class
+    return str((chosen.get("metadata") or {}).get("name") or "") or None if chosen is not None else None
+
+
 def _toleration_superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
     """``isSuperset`` (pkg/util/tolerations): whether ``ss`` tolerates everything ``t`` does."""
     if dict(ss) == dict(t):
@@ -1258,6 +1270,7 @@ def render_launcher_pod(
     annotations: Mapping[str, str] | None = None,
     tsc_frequency: int | None = None,
     runtime_class: Mapping[str, Any] | None = None,
+    default_priority_class: str | None = None,
 ) -> Json:
     """The scheduling part of the virt-launcher pod virt-controller v1.9.0 renders for a VMI with spec
     ``vmi_spec`` (a VM's expanded ``spec.template.spec``, or a VMI's spec) in ``namespace``, after the API
@@ -1268,7 +1281,8 @@ def render_launcher_pod(
     (none known: no auto limits); ``annotations`` the VMI's (the VM template's, with the instance type's and
     preference's); ``tsc_frequency`` the lowest TSC frequency of the schedulable nodes, or
     ``minimumClusterTSCFrequency`` (for VMIs that need one); ``runtime_class`` the RuntimeClass that
-    ``defaultRuntimeClass`` names (its overhead and scheduling). Raises :class:`RenderError` with virt-controller's
+    ``defaultRuntimeClass`` names (its overhead and scheduling); ``default_priority_class`` the cluster's
+    ``globalDefault`` PriorityClass, which the Priority admission plugin gives a pod that names none. Raises :class:`RenderError` with virt-controller's
     message where it would render no pod.
     """
     facts = namespace_facts if namespace_facts is not None else NamespaceFacts()
@@ -1285,6 +1299,8 @@ def render_launcher_pod(
         pod_spec["runtimeClassName"] = config.default_runtime_class
     if spec.get("priorityClassName"):
         pod_spec["priorityClassName"] = str(spec["priorityClassName"])
+    elif default_priority_class:
+        pod_spec["priorityClassName"] = default_priority_class
     affinity = pod_affinity(spec, config)
     if affinity:
         pod_spec["affinity"] = affinity
