@@ -11,7 +11,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 
-from ..env import Environment
+from ..env import Environment, utf8_streams
 from ..errors import ExitStatus, PluginError, exit_code, render
 from .commands import ALIASES, COMMANDS, PROG_NAME
 
@@ -102,12 +102,14 @@ def report_failure(env: Environment, exc: Exception) -> int:
 
 def main() -> int:
     """Console script ``kubectl-instancetype``."""
+    env = Environment()
+    utf8_streams([sys.stdout, sys.stderr], env.goos)
     try:
         # a template may print bytes that are not UTF-8 ({{"\xff"}}): kubectl writes them as they are
         sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
     except (AttributeError, ValueError):
         pass
-    code = run()
+    code = run(env=env)
     try:
         sys.stdout.flush()
     except (BrokenPipeError, AttributeError, ValueError, OSError):
@@ -131,4 +133,6 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:] if argv is None else argv, Environment())
+    env = Environment()
+    utf8_streams([sys.stdout], env.goos)
+    return complete(sys.argv[1:] if argv is None else argv, env)
