@@ -304,7 +304,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                           'value': True,
                                           'values': ['legacy', 'linux', 'windows']},
-                            '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., '
+                            '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
                                                  'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
                                                  'go-template-file=..., custom-columns=..., custom-columns-file=... '
                                                  "(kubectl's).",
@@ -372,9 +372,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                    'live': 'namespaces',
                                    'value': True},
-                            '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                           'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                           "custom-columns=..., custom-columns-file=... (kubectl's).",
+                            '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                           'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                           'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                           "(kubectl's).",
                                    'value': True,
                                    'values': ['json',
                                               'yaml',
@@ -1228,12 +1229,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                  'value': True,
                                  'values': ['legacy', 'linux', 'windows']},
-                   '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                        'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                        "custom-columns=..., custom-columns-file=... (kubectl's).",
+                   '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                        'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                        'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                        "(kubectl's).",
                                 'value': True,
                                 'values': ['json',
                                            'yaml',
+                                           'kyaml',
                                            'name',
                                            'go-template',
                                            'go-template-file',
@@ -1302,12 +1305,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                           'live': 'namespaces',
                           'value': True},
-                   '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                   '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                   'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                   "custom-columns-file=... (kubectl's).",
                           'value': True,
                           'values': ['json',
                                      'yaml',
+                                     'kyaml',
                                      'name',
                                      'go-template',
                                      'go-template-file',
@@ -1616,12 +1620,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                   'value': True,
                                   'values': ['legacy', 'linux', 'windows']},
-                    '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                         'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                         "custom-columns=..., custom-columns-file=... (kubectl's).",
+                    '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                         'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                         'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                         "(kubectl's).",
                                  'value': True,
                                  'values': ['json',
                                             'yaml',
+                                            'kyaml',
                                             'name',
                                             'go-template',
                                             'go-template-file',
@@ -1690,12 +1696,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                            'live': 'namespaces',
                            'value': True},
-                    '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                    '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                    'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                    "custom-columns-file=... (kubectl's).",
                            'value': True,
                            'values': ['json',
                                       'yaml',
+                                      'kyaml',
                                       'name',
                                       'go-template',
                                       'go-template-file',
