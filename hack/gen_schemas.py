@@ -54,12 +54,15 @@ def _strip(schema: Any) -> Any:
 def from_crds(crds: list[dict[str, Any]]) -> str:
     """The data file's text for the CRDs' served storage versions of :data:`KINDS`."""
     by_kind: dict[str, tuple[str, Any]] = {}
+    cel: set[str] = set()
     for crd in crds:
         kind = crd["spec"]["names"]["kind"]
         if kind not in KINDS:
             continue
         version = next(v for v in crd["spec"]["versions"] if v.get("storage"))
         by_kind[kind] = (version["name"], _strip(version["schema"]["openAPIV3Schema"]))
+        if _has_rules(version["schema"]["openAPIV3Schema"]):
+            cel.add(kind)
     missing = [kind for kind in KINDS if kind not in by_kind]
     if missing:
         raise SystemExit(f"the CRDs lack {', '.join(missing)}")
@@ -71,10 +74,18 @@ def from_crds(crds: list[dict[str, Any]]) -> str:
         schemas.setdefault(key, schema)
         kinds[kind] = key
     versions = {kind: by_kind[kind][0] for kind in KINDS}
-    return (
-        json.dumps({"versions": versions, "kinds": kinds, "schemas": schemas}, separators=(",", ":"), sort_keys=True)
-        + "\n"
-    )
+    data = {"versions": versions, "kinds": kinds, "schemas": schemas, "cel": sorted(cel)}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n"
+
+
+def _has_rules(schema: Any) -> bool:
+    """True when the schema has CEL rules anywhere (x-kubernetes-validations): the API server then adds a cause
+    when a blocking error stopped it from checking them (apiextensions-apiserver strategy.go hasBlockingErr)."""
+    if isinstance(schema, dict):
+        return "x-kubernetes-validations" in schema or any(_has_rules(value) for value in schema.values())
+    if isinstance(schema, list):
+        return any(_has_rules(item) for item in schema)
+    return False
 
 
 def generate() -> str:

@@ -75,12 +75,33 @@ OBJECT_META_FIELDS = (
 
 
 @cache
-def load_schemas(name: str = SCHEMAS) -> dict[str, Schema]:
-    """Kind -> the ``openAPIV3Schema`` of its served version (read once, on first use)."""
+def _data(name: str) -> dict[str, Any]:
     with open(os.path.join(DATA_DIR, f"{name}.json"), encoding="utf-8") as handle:
         data: dict[str, Any] = json.load(handle)
+    return data
+
+
+def load_schemas(name: str = SCHEMAS) -> dict[str, Schema]:
+    """Kind -> the ``openAPIV3Schema`` of its served version (read once, on first use)."""
+    data = _data(name)
     schemas: dict[str, Schema] = data["schemas"]
     return {kind: schemas[key] for kind, key in data["kinds"].items()}
+
+
+def has_rules(kind: str, name: str = SCHEMAS) -> bool:
+    """True when ``kind``'s schema has CEL rules (``x-kubernetes-validations``; the rules themselves are not
+    embedded)."""
+    return kind in _data(name).get("cel", ())
+
+
+# apiextensions-apiserver registry/customresource/strategy.go hasBlockingErr: with CEL rules in the schema, one of
+# these errors stops them from being checked, and one more cause says so
+_BLOCKING = ("Required value", "Unsupported value", "Too long", "Too many")
+RULES_NOT_CHECKED = (
+    "<nil>",
+    "Invalid value: null: some validation rules were not checked because the object was invalid; correct the "
+    "existing errors to complete validation",
+)
 
 
 @dataclass(frozen=True)
@@ -182,9 +203,17 @@ def strict_decoding_message(kind: str, version: str, unknown: list[UnknownField]
     return f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding error: {errors}'
 
 
-def validate(obj: dict[str, Any], schema: Schema) -> list[FieldError]:
+def validate(obj: dict[str, Any], schema: Schema, *, rules: bool = False) -> list[FieldError]:
     """The schema's field errors for ``obj`` (unknown fields pruned first, as the server validates the pruned
-    object; null values of fields that are not nullable are dropped, ``PruneNonNullableNullsWithoutDefaults``)."""
+    object; null values of fields that are not nullable are dropped, ``PruneNonNullableNullsWithoutDefaults``).
+    ``rules``: the schema has CEL rules (:func:`has_rules`), which a blocking error leaves unchecked, saying so."""
+    errors = _schema_errors(obj, schema)
+    if rules and any(error.body.startswith(_BLOCKING) or " must be of type " in error.body for error in errors):
+        errors.append(FieldError(*RULES_NOT_CHECKED))
+    return errors
+
+
+def _schema_errors(obj: dict[str, Any], schema: Schema) -> list[FieldError]:
     errors: list[FieldError] = []
     properties = schema.get("properties") or {}
     for key in ("spec", "status"):
