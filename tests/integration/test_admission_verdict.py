@@ -14,15 +14,13 @@ import yaml
 
 from kubectl_instancetype.errors import APIError
 from kubectl_instancetype.golang.structural import (
-    has_rules,
     load_schemas,
     strict_decoding_message,
     unknown_fields,
-    validate,
 )
 from kubectl_instancetype.instancetype.expand import admission_problems
-from kubectl_instancetype.usecases.fieldcheck import check
 from kubectl_instancetype.kube.resources import BY_KIND
+from kubectl_instancetype.usecases.fieldcheck import check
 
 pytestmark = pytest.mark.controlplane
 
