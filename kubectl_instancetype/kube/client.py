@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import PluginError
-from .kubeconfig import ClusterConfig, ConnectionOptions, load_cluster_config
+from .kubeconfig import ClusterConfig, ConnectionOptions, KubeconfigFiles, load_cluster_config
 from .resources import Resource
 from .transport import Transport
 
@@ -404,12 +404,15 @@ def connect(
     home: str,
     log: Callable[[str], None] | None = None,
     warn: Callable[[str], None] | None = None,
+    *,
+    files: KubeconfigFiles | None = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
     ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
-    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once.
+    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once. ``files`` are the
+    kubeconfig files already read (the Session's), so that they are not read again.
     """
-    client = Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client = Client(load_cluster_config(options, environ, home, files=files), dict(environ), log)
     client.transport.warn = warn
     return client

@@ -171,9 +171,12 @@ def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> Clust
     return config
 
 
-def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], home: str) -> ClusterConfig:
-    """The connection settings for ``options``: fast path first, official loader when it must."""
-    paths = kubeconfig_paths(options.kubeconfig, environ, home)
+def load_cluster_config(
+    options: ConnectionOptions, environ: Mapping[str, str], home: str, *, files: KubeconfigFiles | None = None
+) -> ClusterConfig:
+    """The connection settings for ``options``: fast path first, official loader when it must. ``files``: the
+    kubeconfig files already read and merged for ``options`` (they are read here otherwise)."""
+    paths = files.paths if files is not None else kubeconfig_paths(options.kubeconfig, environ, home)
     if not paths:
         if environ.get("KUBERNETES_SERVICE_HOST") and environ.get("KUBERNETES_SERVICE_PORT"):
             from . import official
@@ -184,7 +187,8 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
         raise ConfigurationError(
             "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
         )
-    files = read_kubeconfig(paths)
+    if files is None:
+        files = read_kubeconfig(paths)
     try:
         config = resolve_static(files, options)
     except NeedsOfficialLoader:
