@@ -261,7 +261,7 @@ def test_json_events_escape_del_and_c1_controls(tmp_path: Path, events: bool) ->
 
 DECODE = (
     'Error from server (InternalError): an error on the server ("unable to decode an event from the watch stream: '
-    "{}\") has prevented the request from succeeding\n"
+    '{}") has prevented the request from succeeding\n'
 )
 
 
@@ -270,7 +270,10 @@ DECODE = (
     [
         # client-go's StreamWatcher turns the decoder's error into a 500 Status (ClientWatchDecoding)
         (b"garbage\n", DECODE.format("invalid character 'g' looking for beginning of value")),
-        (b'{"type":"ADDED","object":{"x":NaN}}\n', DECODE.format("invalid character 'N' looking for beginning of value")),
+        (
+            b'{"type":"ADDED","object":{"x":NaN}}\n',
+            DECODE.format("invalid character 'N' looking for beginning of value"),
+        ),
         (b"\xff\n", DECODE.format("invalid character '\xff' looking for beginning of value")),
         (b'{"type" "ADDED"}\n', DECODE.format("invalid character '\\\"' after object key")),
         # the list path's sentence, not Python's int-digits text

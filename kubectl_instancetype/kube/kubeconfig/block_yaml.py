@@ -218,7 +218,7 @@ class _Reader:
                     if lines or markers > 1 or stripped != "---":
                         raise _Unsupported  # a second document, directives, document end: PyYAML decides
                     continue
-                if first != "-" and first != "." or (stripped.startswith("- ") and stripped[2:3] in _ITEM_ODD):
+                if (first != "-" and first != ".") or (stripped.startswith("- ") and stripped[2:3] in _ITEM_ODD):
                     raise _Unsupported
             append((len(raw) - len(body), stripped))
         self.lines = lines
