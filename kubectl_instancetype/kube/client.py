@@ -131,6 +131,25 @@ class Client:
         answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, name))
         return answer
 
+    def read_back(
+        self, resource: Resource, name: str, namespace: str | None = None, *, seconds: float = 10.0
+    ) -> dict[str, Any] | None:
+        """The object as the server holds it now, or None when it does not exist: after a request that was
+        interrupted or failed on the way (it may or may not have been applied), on a fresh connection (the old one
+        may hold half an answer) and within ``seconds``."""
+        import time
+
+        from ..errors import NotFoundError
+
+        self.transport.close()
+        try:
+            answer: dict[str, Any] = self.transport.request(
+                "GET", resource.path(namespace, name), deadline=time.monotonic() + seconds
+            )
+        except NotFoundError:
+            return None
+        return answer
+
     def get_all(self, requests: list[tuple[Resource, str, str | None]]) -> list[dict[str, Any] | PluginError]:
         """GET several objects concurrently: one request each, on connections of their own.
 
