@@ -91,10 +91,19 @@ def decode_file(path: str) -> dict[str, Any]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigurationError(f'error loading config file "{path}": yaml: invalid leading UTF-8 octet') from None
+    # Python's cyclic garbage collector would pass over every object made so far again and again while a
+    # kubeconfig of 150,000 contexts is built (a fifth of the time); nothing built here forms a cycle.
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         document = _yaml_load(text)
     except Exception as exc:  # noqa: BLE001 - yaml.YAMLError (caught without importing yaml), RecursionError
         raise ConfigurationError(f'error loading config file "{path}": {_yaml_problem(exc)}') from None
+    finally:
+        if collecting:
+            gc.enable()
     if document is None or isinstance(document, list):
         return {}  # kubectl reads an empty file, or a YAML list, as an empty kubeconfig
     try:
