@@ -80,7 +80,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="10000,150000")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--before", help="another checkout whose plugin is measured too (before/after)")
-    parser.add_argument("--kubectl", help="the kubectl to compare with (default: the control plane's, built if need be)")
+    parser.add_argument(
+        "--kubectl", help="the kubectl to compare with (default: the control plane's, built if need be)"
+    )
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--write", action="store_true", help="also put the table into bench/README.md")
     args = parser.parse_args()
