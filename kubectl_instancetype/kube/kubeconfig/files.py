@@ -147,4 +147,5 @@ def read_kubeconfig(paths: list[str]) -> KubeconfigFiles:
             if name not in merged.users:
                 merged.users[name] = body
                 merged.user_dirs[name] = directory
+                merged.user_files[name] = path
     return merged

@@ -96,6 +96,7 @@ class KubeconfigFiles:
     # the directory of the file that defined each cluster/user, for relative paths
     cluster_dirs: dict[str, str] = field(default_factory=dict)
     user_dirs: dict[str, str] = field(default_factory=dict)
+    user_files: dict[str, str] = field(default_factory=dict)  # the file that defined each user, for messages
 
 
 def go_os_error(operation: str, path: str, exc: OSError) -> str:
