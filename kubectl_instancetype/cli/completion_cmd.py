@@ -103,7 +103,7 @@ def run_install_helper(env, opts: InstallHelperOptions) -> None:
     from ..output.terminal import escape
     from ..usecases.completion_helper import install_helper
 
-    launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force)
+    launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force, goos=env.goos)
     # paths come from $PATH, $HOME and --directory: an ESC or a newline in them is shown escaped, not obeyed
     env.stdout.write(f"wrote {escape(str(launcher.path))} (runs {escape(str(launcher.plugin))} __complete)\n")
     if not launcher.on_path:
