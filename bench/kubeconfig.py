@@ -9,7 +9,8 @@ times, alternately:
   * completion of ``--context c99``: ``kubectl_complete-instancetype list --context c99`` (its budget: 1 s) vs
     ``kubectl __complete config use-context c99``.
 Wall times are medians; peak RSS is each process's own (``wait4``). ``--before DIR`` also runs the plugin from
-another checkout (its package on PYTHONPATH), for before/after figures. Never a test: timings are printed.
+another checkout (its package on PYTHONPATH; ``python -P`` keeps the current directory's package out of the way),
+for before/after figures. Never a test: timings are printed.
 
 Usage: python bench/kubeconfig.py [--sizes 10000,150000] [--rounds N] [--before DIR] [--markdown] [--write]
 """
@@ -101,11 +102,11 @@ def main() -> int:
             for label, tree in trees.items():
                 with_tree = {**environ, "PYTHONPATH": tree}
                 commands[f"{label}: list --context c999"] = (
-                    [python, "-c", entry.format("main"), "list", "--context", "c999"],
+                    [python, "-P", "-c", entry.format("main"), "list", "--context", "c999"],
                     with_tree,
                 )
                 commands[f"{label}: complete --context c99"] = (
-                    [python, "-c", entry.format("complete_main"), "list", "--context", "c99"],
+                    [python, "-P", "-c", entry.format("complete_main"), "list", "--context", "c99"],
                     with_tree,
                 )
             commands["kubectl get --raw /version"] = (
