@@ -80,6 +80,11 @@ class Session:
             )
         return self._client
 
+    @property
+    def connected(self) -> bool:
+        """Whether this invocation has made its API client (a command that read the cluster has)."""
+        return self._client is not None
+
     def kubeconfig_files(self) -> KubeconfigFiles | None:
         """The kubeconfig files kubectl would read, merged, read once per session (None when there are none:
         the in-cluster configuration or kubectl's "no configuration" sentence decide then)."""
