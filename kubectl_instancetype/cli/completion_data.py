@@ -297,7 +297,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                           'value': True,
                                           'values': ['legacy', 'linux', 'windows']},
-                            '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., '
+                            '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
                                                  'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
                                                  'go-template-file=..., custom-columns=..., custom-columns-file=... '
                                                  "(kubectl's).",
@@ -365,9 +365,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                    'live': 'namespaces',
                                    'value': True},
-                            '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                           'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                           "custom-columns=..., custom-columns-file=... (kubectl's).",
+                            '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                           'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                           'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                           "(kubectl's).",
                                    'value': True,
                                    'values': ['json',
                                               'yaml',
@@ -1211,12 +1212,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                  'value': True,
                                  'values': ['legacy', 'linux', 'windows']},
-                   '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                        'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                        "custom-columns=..., custom-columns-file=... (kubectl's).",
+                   '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                        'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                        'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                        "(kubectl's).",
                                 'value': True,
                                 'values': ['json',
                                            'yaml',
+                                           'kyaml',
                                            'name',
                                            'go-template',
                                            'go-template-file',
@@ -1285,12 +1288,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                           'live': 'namespaces',
                           'value': True},
-                   '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                   '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                   'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                   "custom-columns-file=... (kubectl's).",
                           'value': True,
                           'values': ['json',
                                      'yaml',
+                                     'kyaml',
                                      'name',
                                      'go-template',
                                      'go-template-file',
@@ -1588,12 +1592,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                   'value': True,
                                   'values': ['legacy', 'linux', 'windows']},
-                    '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                         'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                         "custom-columns=..., custom-columns-file=... (kubectl's).",
+                    '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                         'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                         'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                         "(kubectl's).",
                                  'value': True,
                                  'values': ['json',
                                             'yaml',
+                                            'kyaml',
                                             'name',
                                             'go-template',
                                             'go-template-file',
@@ -1662,12 +1668,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                            'live': 'namespaces',
                            'value': True},
-                    '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                    '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                    'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                    "custom-columns-file=... (kubectl's).",
                            'value': True,
                            'values': ['json',
                                       'yaml',
+                                      'kyaml',
                                       'name',
                                       'go-template',
                                       'go-template-file',
