@@ -100,6 +100,14 @@ class RecommendOptions:
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False
+    fits: Annotated[
+        bool,
+        typer.Option(
+            "--fits",
+            help="Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype "
+            "fits judges it; without nodes nothing is left out (a warning says so).",
+        ),
+    ] = False
     output: Annotated[
         str,
         options.output_option(
@@ -138,6 +146,8 @@ class RecommendOptions:
                 raise options.UsageError("specify --preference, --min-cpu or --min-memory")
         else:
             parse_preference_reference(self.preference)  # a malformed reference fails before any request
+        if self.fits and self.source.catalog:
+            raise options.UsageError("--fits looks at the cluster's nodes: it cannot go with --catalog")
         label_selector, ranges = self.selection.query_parts()
         self.query = Query(
             what=INSTANCETYPES,
@@ -164,6 +174,7 @@ def run(env, opts: RecommendOptions, session) -> None:
         minimums=Minimums(opts.min_cpu, opts.min_memory),
         architecture=opts.arch,
         limit=opts.limit,
+        fits=opts.fits,
     )
     _print(
         env,

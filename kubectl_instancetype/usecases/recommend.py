@@ -179,10 +179,11 @@ def recommend_from(
     minimums: Minimums = Minimums(),
     architecture: str | None = None,
     limit: int | None = None,
+    fits: bool = False,
 ) -> Recommendation:
     """``recommend``: the preference ``reference`` (None: no preference, only the minimums) and the instance types from the cluster through ``session``,
     or, when ``session`` is None, from the embedded catalog release ``catalog_version`` (namespaced copies in
-    ``namespace``)."""
+    ``namespace``); ``fits``: only the instance types whose VM fits some node now."""
     from .listing import CatalogSource, ClusterSource
 
     source: Source
@@ -196,4 +197,8 @@ def recommend_from(
         client = session.client()
         source = ClusterSource(client)
         preference = cluster_preference(client, reference) if reference is not None else {}
+        if fits:
+            from .placement import FitsSource
+
+            source = FitsSource(source, session, reference or "")
     return recommend(source, query, preference, minimums=minimums, architecture=architecture, limit=limit)

@@ -10,73 +10,7 @@ import pytest
 
 from kubectl_instancetype.golang import kubescheduler as words
 from kubectl_instancetype.instancetype import nodefit, podquota
-
-GI = 1024**3
-
-
-def launcher(cpu="1", memory="2294Mi", *, hugepages=None, dedicated=False, arch="amd64"):
-    """The scheduling part of a v1.9 virt-launcher pod, as virt-controller writes it."""
-    compute = {"requests": {"cpu": cpu, "memory": memory, "ephemeral-storage": "50M"}, "limits": {}}
-    compute["limits"].update({"devices.kubevirt.io/kvm": "1", "devices.kubevirt.io/tun": "1"})
-    compute["requests"].update({"devices.kubevirt.io/kvm": "1", "devices.kubevirt.io/tun": "1"})
-    if hugepages:
-        compute["requests"][f"hugepages-{hugepages[0]}"] = hugepages[1]
-        compute["limits"][f"hugepages-{hugepages[0]}"] = hugepages[1]
-    console = {"requests": {"cpu": "5m", "memory": "35M"}, "limits": {"cpu": "15m", "memory": "60M"}}
-    if dedicated:
-        compute["limits"].update({"cpu": cpu, "memory": memory})
-        console = {"requests": {"cpu": "15m", "memory": "60M"}, "limits": {"cpu": "15m", "memory": "60M"}}
-    selector = {"kubevirt.io/schedulable": "true", "machine-type.node.kubevirt.io/q35": "true"}
-    if dedicated:
-        selector["cpumanager"] = "true"
-    spec = {
-        "containers": [{"name": "compute", "resources": compute}],
-        "initContainers": [{"name": "guest-console-log", "restartPolicy": "Always", "resources": console}],
-        "nodeSelector": selector,
-        "tolerations": [
-            {
-                "key": "node.kubernetes.io/not-ready",
-                "operator": "Exists",
-                "effect": "NoExecute",
-                "tolerationSeconds": 300,
-            },
-            {
-                "key": "node.kubernetes.io/unreachable",
-                "operator": "Exists",
-                "effect": "NoExecute",
-                "tolerationSeconds": 300,
-            },
-        ],
-    }
-    if arch == "amd64":
-        spec["affinity"] = {
-            "nodeAffinity": {
-                "requiredDuringSchedulingIgnoredDuringExecution": {
-                    "nodeSelectorTerms": [
-                        {
-                            "matchExpressions": [
-                                {"key": "node-labeller.kubevirt.io/obsolete-host-model", "operator": "DoesNotExist"}
-                            ]
-                        }
-                    ]
-                }
-            }
-        }
-    return {"spec": spec, "status": {"qosClass": "Guaranteed" if dedicated else "Burstable"}}
-
-
-def node(name, cpu="8", memory="32Gi", pods="110", *, labels=None, taints=None, unschedulable=False, **extra):
-    allocatable = {"cpu": cpu, "memory": memory, "pods": pods, "ephemeral-storage": "100Gi"}
-    allocatable.update({"devices.kubevirt.io/kvm": "1k", "devices.kubevirt.io/tun": "1k"})
-    allocatable.update({k.replace("_", "-"): v for k, v in extra.items()})
-    node_labels = {"kubevirt.io/schedulable": "true", "machine-type.node.kubevirt.io/q35": "true"}
-    node_labels.update(labels or {})
-    obj = {
-        "metadata": {"name": name, "labels": node_labels},
-        "spec": {"taints": taints or [], "unschedulable": unschedulable},
-        "status": {"allocatable": allocatable},
-    }
-    return nodefit.node_info(obj)
+from tests.scheduling import GI, launcher, node, quota
 
 
 def test_sidecar_init_container_is_added_and_ordinary_init_containers_are_maxed():
@@ -304,10 +238,6 @@ def test_fit_error_histogram():
 
 
 # --- quota ----------------------------------------------------------------------------------------------
-
-
-def quota(name, hard, used, **spec):
-    return {"metadata": {"name": name}, "spec": {"hard": hard, **spec}, "status": {"hard": hard, "used": used}}
 
 
 def test_quota_exceeded_message_as_the_api_server_writes_it():
