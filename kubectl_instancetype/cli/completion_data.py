@@ -1075,10 +1075,12 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                     'live': 'contexts',
                                     'value': True},
                       '--default-architecture': {'help': "The cluster's default architecture, for VMs and preferences "
-                                                         'that set none.',
+                                                         'that set none (default amd64; with --launcher-pod, the '
+                                                         "KubeVirt resource's status.defaultArchitecture).",
                                                  'value': True},
-                      '--default-network-interface': {'help': "The cluster's default pod interface binding (bridge or "
-                                                              'masquerade).',
+                      '--default-network-interface': {'help': "The cluster's default pod interface binding, bridge or "
+                                                              'masquerade (default bridge; with --launcher-pod, the '
+                                                              "KubeVirt resource's).",
                                                       'value': True},
                       '--diff': {'help': 'A unified diff of spec.template.spec before and after.', 'value': False},
                       '--explain': {'help': 'A table of every field the expansion set: FIELD, VALUE, SOURCE '
@@ -1100,6 +1102,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                        'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
                                                '~/.kube/config).',
                                        'value': True},
+                      '--launcher-pod': {'help': 'Print the scheduling part of the virt-launcher pod KubeVirt will '
+                                                 'create for the VM instead.',
+                                         'value': False},
                       '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                       'live': 'namespaces',
                                       'value': True},

@@ -103,6 +103,29 @@ class Client:
         answer: dict[str, Any] = self.transport.request("POST", SUBJECT_ACCESS_REVIEWS.path(), review)
         return answer
 
+    def kubevirts(self) -> list[dict[str, Any]]:
+        """Every KubeVirt CR, in any namespace (``GET /apis/kubevirt.io/v1/kubevirts``; a cluster has one, and
+        virt-controller reads the one with a ``status.phase``)."""
+        from .resources import KUBEVIRTS
+
+        answer = self.transport.request("GET", KUBEVIRTS.path(None, limit=10))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
+    def namespace_object(self, name: str) -> dict[str, Any]:
+        """The Namespace ``name`` (its labels select auto CPU limits and the memory limit ratio)."""
+        from .resources import NAMESPACES
+
+        answer: dict[str, Any] = self.transport.request("GET", NAMESPACES.path(None, name))
+        return answer
+
+    def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
+        """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
+        holds a few, so one bounded page is read."""
+        from .resources import RESOURCE_QUOTAS
+
+        answer = self.transport.request("GET", RESOURCE_QUOTAS.path(namespace, limit=500))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
     def first_page(self, resource: Resource, namespace: str | None = None, *, limit: int = 1) -> dict[str, Any]:
         """One list request for at most ``limit`` objects (no further pages: where one object tells enough,
         such as the one KubeVirt or CDI resource of a cluster)."""
