@@ -99,8 +99,6 @@ DATA_SOURCES = Resource("cdi.kubevirt.io", "v1beta1", "datasources", "DataSource
 VOLUME_SNAPSHOTS = Resource("snapshot.storage.k8s.io", "v1", "volumesnapshots", "VolumeSnapshot", namespaced=True)
 NAMESPACES = Resource("", "v1", "namespaces", "Namespace", namespaced=False)
 NODES = Resource("", "v1", "nodes", "Node", namespaced=False)
-PODS = Resource("", "v1", "pods", "Pod", namespaced=True)
-RESOURCE_QUOTAS = Resource("", "v1", "resourcequotas", "ResourceQuota", namespaced=True)
 EVENTS = Resource("", "v1", "events", "Event", namespaced=True)
 RESOURCE_QUOTAS = Resource("", "v1", "resourcequotas", "ResourceQuota", namespaced=True)
 PODS = Resource("", "v1", "pods", "Pod", namespaced=True)
