@@ -163,18 +163,18 @@ class RecommendOptions:
 def run(env, opts: RecommendOptions, session) -> None:
     """Rank (the cluster's types, or the catalog's with --catalog) and print."""
     from ..instancetype.recommend import Minimums
-    from ..usecases.recommend import recommend_from
+    from ..usecases.ranking import recommend_types
 
-    result = recommend_from(
+    result = recommend_types(
         None if opts.source.catalog else session,
         opts.preference,
         opts.query,
+        fits=opts.fits,
         catalog_version=opts.source.catalog_version,
         namespace=opts.connection.namespace or "default",
         minimums=Minimums(opts.min_cpu, opts.min_memory),
         architecture=opts.arch,
         limit=opts.limit,
-        fits=opts.fits,
     )
     _print(
         env,

@@ -417,24 +417,6 @@ def fit_warning(session: Session, vm: dict[str, Any], namespace: str) -> str:
     return f"virtualmachine/{name} would not run now: {verdict.line} (kubectl instancetype fits for details)"
 
 
-def types_that_fit(
-    session: Session, names: Iterable[str], preference: str, namespace: str
-) -> tuple[set[str] | None, list[str]]:
-    """For ``--fits``: which of the instance types fit some node now (None when there are no nodes: unknown)."""
-    from ..instancetype import nodefit
-
-    state = read_nodes(session.client())
-    if not state.nodes:
-        return None, state.warnings
-    renderer = Renderer(session, namespace)
-    fitting = set()
-    for name in names:
-        candidate = nodefit.pod_filter(renderer.pod(type_vm(name, preference)))
-        if any(not nodefit.filter_reasons(candidate, node) for node in state.nodes):
-            fitting.add(name)
-    return fitting, state.warnings
-
-
 class FitsSource:
     """A listing source that passes on only the instance types whose VM (with ``preference``) fits some node now
     (``list --fits``, ``recommend --fits``). Without nodes nothing can be judged: everything passes, with one
@@ -478,3 +460,15 @@ class FitsSource:
             if any(not nodefit.filter_reasons(candidate, node) for node in state.nodes):
                 consume(obj, namespace)
         return warnings
+
+
+def recommend_fitting(session: Session, reference: str | None, query: Any, **options: Any) -> Any:
+    """``recommend --fits``: :func:`.recommend.recommend` over the cluster's instance types that fit some node now
+    (with the preference ``reference``)."""
+    from .listing import ClusterSource
+    from .recommend import cluster_preference, recommend
+
+    client = session.client()
+    preference = cluster_preference(client, reference) if reference is not None else {}
+    source = FitsSource(ClusterSource(client), session, reference or "")
+    return recommend(source, query, preference, **options)

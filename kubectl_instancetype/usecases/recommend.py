@@ -179,11 +179,10 @@ def recommend_from(
     minimums: Minimums = Minimums(),
     architecture: str | None = None,
     limit: int | None = None,
-    fits: bool = False,
 ) -> Recommendation:
     """``recommend``: the preference ``reference`` (None: no preference, only the minimums) and the instance types from the cluster through ``session``,
     or, when ``session`` is None, from the embedded catalog release ``catalog_version`` (namespaced copies in
-    ``namespace``); ``fits``: only the instance types whose VM fits some node now."""
+    ``namespace``)."""
     from .listing import CatalogSource, ClusterSource
 
     source: Source
@@ -197,8 +196,4 @@ def recommend_from(
         client = session.client()
         source = ClusterSource(client)
         preference = cluster_preference(client, reference) if reference is not None else {}
-        if fits:
-            from .placement import FitsSource
-
-            source = FitsSource(source, session, reference or "")
     return recommend(source, query, preference, minimums=minimums, architecture=architecture, limit=limit)
