@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
 
 import pytest
 
@@ -59,7 +58,8 @@ def test_units_round_up_as_milli_value_and_value():
         )
         == 1
     )
-    assert nodefit.scheduler_units("memory", Fraction(1, 2)) == 1
+    assert nodefit.scheduler_units("memory", nodefit.quantity_nanos("0.5")) == 1
+    assert nodefit.quantity_nanos("1Gi") == 2**30 * 10**9
 
 
 def test_every_node_short_of_memory():
