@@ -51,7 +51,7 @@ def quantity_nanos(text: object) -> int | None:
     key = text if isinstance(text, str) else str(text)
     found = _values.get(key, False)
     if found is not False:
-        return found  # type: ignore[return-value]
+        return found
     value: int | None = None
     if not isinstance(text, bool):
         try:
@@ -256,8 +256,7 @@ def bound_request(pod: Mapping[str, Any]) -> dict[str, int]:
         spec.get("initContainers")
         or spec.get("overhead")
         or spec.get("resources")
-        or status.get("conditions")
-        and _resize_infeasible(pod)
+        or (status.get("conditions") and _resize_infeasible(pod))
     ):
         return scheduler_request(pod_requests(pod, use_status=True))
     statuses = {item.get("name"): item for item in status.get("containerStatuses") or () if isinstance(item, dict)}
