@@ -118,6 +118,17 @@ class Client:
         answer: dict[str, Any] = self.transport.request("GET", NAMESPACES.path(None, name))
         return answer
 
+    def labelled_nodes(self, label: str) -> list[dict[str, Any]]:
+        """The Nodes that carry ``label`` (a ``labelSelector`` of the key alone), every page."""
+        from .resources import NODES
+
+        return [
+            item
+            for page in self.list_pages(NODES, label_selector=label)
+            for item in page.get("items") or ()
+            if isinstance(item, dict)
+        ]
+
     def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
         """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
         holds a few, so one bounded page is read."""

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
 
+TSC_FREQUENCY_NODE_LABEL = "cpu-timer.node.kubevirt.io/tsc-frequency"
 OFFLINE_WARNING = (
     "Warning: no cluster was read: the launcher pod is predicted with KubeVirt v1.9.0's defaults "
     "(cpuAllocationRatio 10, memoryOvercommit 100, amd64, no namespace quota or labels)"
@@ -130,6 +131,7 @@ class LauncherPods:
         self._online: LauncherInputs | None = None
         self._facts: dict[str, NamespaceFacts] = {}
         self._warned: set[str] = set()
+        self._tsc: int | None = None
 
     def _warn(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -174,6 +176,9 @@ class LauncherPods:
         template = (vm.get("spec") or {}).get("template") or {}
         config = self.inputs(offline=offline).config
         try:
+            tsc_frequency = config.minimum_cluster_tsc_frequency
+            if tsc_frequency is None and not offline:
+                tsc_frequency = self._lowest_tsc_frequency(template.get("spec") or {}, config)
             pod = render_launcher_pod(
                 template.get("spec") or {},
                 namespace=namespace,
@@ -181,11 +186,32 @@ class LauncherPods:
                 config=config,
                 namespace_facts=self.facts(namespace, offline=offline),
                 annotations=(template.get("metadata") or {}).get("annotations") or {},
-                tsc_frequency=config.minimum_cluster_tsc_frequency,
+                tsc_frequency=tsc_frequency,
             )
         except RenderError as exc:
             return LauncherPod(name, None, (f"failed to render launch manifest: {exc}",))
         return LauncherPod(name, pod)
+
+    def _lowest_tsc_frequency(self, spec: Mapping[str, Any], config: LauncherConfig) -> int | None:
+        """For a VMI that needs a TSC frequency (invtsc, HyperV reenlightenment): the lowest of the schedulable
+        nodes', read once (the nodes that carry the label only); None when the nodes cannot be read."""
+        from ..instancetype.launcherpod import apply_vmi_defaults, lowest_tsc_frequency, tsc_frequency_required
+
+        if not tsc_frequency_required(apply_vmi_defaults(spec, config)):
+            return None
+        if self._tsc is None:
+            try:
+                nodes = self.session.client().labelled_nodes(TSC_FREQUENCY_NODE_LABEL)
+            except ForbiddenError:
+                self._warn(
+                    [
+                        "Warning: nodes cannot be read (forbidden): the TSC frequency virt-controller selects for "
+                        "VMs with invtsc or HyperV reenlightenment is not predicted"
+                    ]
+                )
+                nodes = []
+            self._tsc = lowest_tsc_frequency(nodes)
+        return self._tsc or None
 
 
 def cluster_defaults(config: LauncherConfig, *, architecture: str | None, network_interface: str | None) -> Any:

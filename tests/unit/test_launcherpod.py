@@ -583,3 +583,33 @@ def test_parse_float_accepts_what_strconv_accepts(text, value) -> None:
 def test_parse_float_refuses_what_strconv_refuses(text) -> None:
     with pytest.raises(ValueError, match="strconv.ParseFloat"):
         parse_float(text)
+
+
+def _node(labels: dict[str, str]) -> dict[str, Any]:
+    return {"metadata": {"name": "n", "labels": labels}}
+
+
+@pytest.mark.parametrize(
+    ("nodes", "lowest"),
+    [
+        ([], 0),
+        (
+            [_node({"kubevirt.io/schedulable": "true", "cpu-timer.node.kubevirt.io/tsc-frequency": "2400000000"})],
+            2400000000,
+        ),
+        (
+            [
+                _node({"kubevirt.io/schedulable": "true", "cpu-timer.node.kubevirt.io/tsc-frequency": "2400000000"}),
+                _node({"kubevirt.io/schedulable": "true", "cpu-timer.node.kubevirt.io/tsc-frequency": "2100000000"}),
+                _node({"kubevirt.io/schedulable": "false", "cpu-timer.node.kubevirt.io/tsc-frequency": "1000"}),
+                _node({"kubevirt.io/schedulable": "true", "cpu-timer.node.kubevirt.io/tsc-frequency": "x"}),
+                _node({"kubevirt.io/schedulable": "true", "cpu-timer.node.kubevirt.io/tsc-frequency": "-5"}),
+            ],
+            2100000000,
+        ),
+    ],
+)
+def test_lowest_tsc_frequency_of_the_schedulable_nodes(nodes, lowest) -> None:
+    from kubectl_instancetype.instancetype.launcherpod import lowest_tsc_frequency
+
+    assert lowest_tsc_frequency(nodes) == lowest

@@ -5,13 +5,23 @@ Pure (no I/O): the caller gives the VMI spec (an expanded VM's template spec), t
 """
 
 from .config import ConfigError, LauncherConfig, NamespaceFacts
-from .render import RenderError, pod_qos_class, render_launcher_pod, scheduling_part, tsc_frequency_required
+from .render import (
+    RenderError,
+    apply_vmi_defaults,
+    lowest_tsc_frequency,
+    pod_qos_class,
+    render_launcher_pod,
+    scheduling_part,
+    tsc_frequency_required,
+)
 
 __all__ = [
     "ConfigError",
     "LauncherConfig",
     "NamespaceFacts",
     "RenderError",
+    "apply_vmi_defaults",
+    "lowest_tsc_frequency",
     "pod_qos_class",
     "render_launcher_pod",
     "scheduling_part",

@@ -19,7 +19,7 @@ receiver's format unless the receiver is zero) and printed as ``Quantity.String(
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -934,6 +934,31 @@ def tsc_frequency_required(spec: Mapping[str, Any]) -> bool:
         if feature.get("name") == "invtsc" and feature.get("policy") in ("require", "force"):
             return True
     return _get(spec, "domain", "features", "hyperv", "reenlightenment", "enabled") is True
+
+
+TSC_FREQUENCY_NODE_LABEL = "cpu-timer.node.kubevirt.io/tsc-frequency"
+
+
+def lowest_tsc_frequency(nodes: Iterable[Mapping[str, Any]]) -> int:
+    """``LowestTSCFrequencyOnCluster`` without ``minimumClusterTSCFrequency`` (pkg/virt-controller/watch/topology):
+    the lowest ``cpu-timer.node.kubevirt.io/tsc-frequency`` of the schedulable nodes that carry a valid one
+    (``HasInvTSCFrequency`` and ``IsSchedulable``; virt-controller also counts nodes running VMIs); 0 when none
+    does (then no frequency is selected)."""
+    lowest = 0
+    for node in nodes:
+        labels = (node.get("metadata") or {}).get("labels") or {}
+        if labels.get(NODE_SCHEDULABLE) != "true":
+            continue
+        text = labels.get(TSC_FREQUENCY_NODE_LABEL)
+        try:
+            frequency = int(text) if text is not None and text.lstrip("+-").isdigit() else 0
+        except ValueError:
+            frequency = 0
+        if frequency <= 0 or frequency >= 2**63:
+            continue
+        if lowest == 0 or frequency < lowest:
+            lowest = frequency
+    return lowest
 
 
 def node_selector(spec: Mapping[str, Any], config: LauncherConfig, tsc_frequency: int | None) -> dict[str, str]:
