@@ -29,7 +29,7 @@ def launcher(cpu="1", memory="2294Mi", *, hugepages=None, dedicated=False, arch=
         console = {"requests": {"cpu": "15m", "memory": "60M"}, "limits": {"cpu": "15m", "memory": "60M"}}
     selector = {"kubevirt.io/schedulable": "true", "machine-type.node.kubevirt.io/q35": "true"}
     if dedicated:
-        selector["cpumanager"] = "true"
+        selector["kubevirt.io/cpumanager"] = "true"
     spec = {
         "containers": [{"name": "compute", "resources": compute}],
         "initContainers": [{"name": "guest-console-log", "restartPolicy": "Always", "resources": console}],

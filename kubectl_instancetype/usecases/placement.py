@@ -152,6 +152,7 @@ class Renderer:
         self.expansion = Expansion(session, None, check=True, stdin=None, launcher_pod=request)
 
     def _warn(self, line: str) -> None:
+        line = line.removeprefix("Warning: ")
         if line not in self.warnings:
             self.warnings.append(line)
 
@@ -457,6 +458,7 @@ class FitsSource:
 
     def scan(self, query: Any, consume: Callable[[dict[str, Any], str | None], None]) -> list[str]:
         """Scan the inner source, then keep what fits."""
+        from ..errors import PluginError
         from ..instancetype import nodefit
         from ..instancetype.listing import INSTANCETYPES
 
@@ -479,9 +481,14 @@ class FitsSource:
             renderer = renderers.get(where) or renderers.setdefault(where, Renderer(self.session, where))
             name = str((obj.get("metadata") or {}).get("name") or "")
             reference = name if namespace is None else f"virtualmachineinstancetype/{name}"
-            candidate = nodefit.pod_filter(renderer.pod(type_vm(reference, self.preference)))
+            try:
+                candidate = nodefit.pod_filter(renderer.pod(type_vm(reference, self.preference)))
+            except PluginError:
+                continue  # KubeVirt would deny such a VM (a preference's requirements): nothing to run
             if any(not nodefit.filter_reasons(candidate, node) for node in state.nodes):
                 consume(obj, namespace)
+        for renderer in renderers.values():
+            warnings += [line for line in renderer.warnings if line not in warnings]
         return warnings
 
 

@@ -128,7 +128,7 @@ def test_dedicated_cpus_need_the_cpumanager_label():
     assert nodefit.diagnose(pod, [node("n")]).message == (
         "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector."
     )
-    assert nodefit.diagnose(pod, [node("n", labels={"cpumanager": "true"})]).fitting
+    assert nodefit.diagnose(pod, [node("n", labels={"kubevirt.io/cpumanager": "true"})]).fitting
 
 
 def test_hugepages_nowhere():
@@ -296,7 +296,7 @@ def test_hint_names_the_cpumanager_label_virt_handler_sets():
 
     pod = nodefit.pod_filter(launcher(cpu="4", memory="8Gi", dedicated=True))
     assert fithints.hints(pod, [node("a"), node("b")]) == [
-        "no node is labelled cpumanager=true: virt-handler sets it where the kubelet runs the static CPU manager "
+        "no node is labelled kubevirt.io/cpumanager=true: virt-handler sets it where the kubelet runs the static CPU manager "
         "policy and the KubeVirt CR enables the CPUManager feature gate; dedicated CPUs (dedicatedCPUPlacement) "
         "need such a node"
     ]
