@@ -301,7 +301,7 @@ def _kubeconfig_names(env: Environment, line: Line, prefix: str, source: str) ->
     """The kubeconfig's context or cluster names (kubectl completes --context and --cluster from them)."""
     from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
-    files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
+    files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home(), env.goos))
     names = files.contexts if source == "contexts" else files.clusters
     return [(name, "") for name in sorted(names) if name.startswith(prefix)]
 

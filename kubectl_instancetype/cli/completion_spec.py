@@ -17,6 +17,7 @@ from typing import Any
 FIXED_VALUES: dict[str, list[str]] = {
     "--run-strategy": ["Always", "Manual", "Halted", "Once", "RerunOnFailure"],
     "--sort-by": ["name", "cpu", "memory"],
+    "--scope": ["cluster", "namespaced", "all"],
     "--dry-run": ["none", "client", "server"],
     "--hugepages": ["2Mi", "1Gi"],
     "--iothreadspolicy": ["auto", "shared"],

@@ -77,10 +77,6 @@ Kind = Annotated[
 SCOPES = ("cluster", "namespaced", "all")
 
 
-def _complete_scope(incomplete: str) -> list[tuple[str, str]]:
-    return [(scope, "") for scope in SCOPES if scope.startswith(incomplete)]
-
-
 @options.dataclass
 class ScopeFlags:
     """One scope only: ``--scope cluster|namespaced`` (or the kind: ``list vmcf``).
@@ -99,7 +95,6 @@ class ScopeFlags:
             metavar="SCOPE",
             help="Only objects of one scope: cluster or namespaced (all: both, the default).",
             show_default=False,
-            autocompletion=_complete_scope,
         ),
     ] = None
     deprecated_cluster: Annotated[bool, typer.Option("--cluster-only", hidden=True)] = False

@@ -129,6 +129,32 @@ class Client:
             if isinstance(item, dict)
         ]
 
+    def priority_classes(self) -> list[dict[str, Any]]:
+        """Every PriorityClass (``scheduling.k8s.io/v1``; a cluster has a handful), every page."""
+        from .resources import PRIORITY_CLASSES
+
+        return [
+            item
+            for page in self.list_pages(PRIORITY_CLASSES)
+            for item in page.get("items") or ()
+            if isinstance(item, dict)
+        ]
+
+    def runtime_class(self, name: str) -> dict[str, Any]:
+        """The RuntimeClass ``name`` (``node.k8s.io/v1``): its pod overhead and scheduling."""
+        from .resources import RUNTIME_CLASSES
+
+        answer: dict[str, Any] = self.transport.request("GET", RUNTIME_CLASSES.path(None, name))
+        return answer
+
+    def limit_ranges(self, namespace: str) -> list[dict[str, Any]]:
+        """The LimitRanges of ``namespace`` (the LimitRanger admission plugin defaults pods' resources from them);
+        one bounded page, by name."""
+        from .resources import LIMIT_RANGES
+
+        answer = self.transport.request("GET", LIMIT_RANGES.path(namespace, limit=500))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
     def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
         """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
         holds a few, so one bounded page is read."""

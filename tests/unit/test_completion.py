@@ -59,6 +59,7 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
         (["create", "vm", "--name", "x", "--run-strategy", "H"], {"Halted"}),
         (["list", "--class", "c"], {"compute.exclusive"}),
         (["list", "--os-type", ""], {"linux", "windows", "legacy"}),
+        (["list", "--scope", ""], {"cluster", "namespaced", "all"}),
         (["create", "vm", "--instancetype", "virtualmachinei"], {"virtualmachineinstancetype/"}),
         (["create", "vm", "--preference", "virtualmachinec"], {"virtualmachineclusterpreference/"}),
         (["create", "vm", "--volume-pvc", ""], {"src:"}),

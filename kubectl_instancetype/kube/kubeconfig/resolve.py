@@ -44,11 +44,12 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
         raise ConfigurationError(f"context was not found for specified context: {context_name}")
     cluster_name = str(context.get("cluster") or "")
     if options.cluster:
-        # clientcmd's DirectClientConfig.getCluster: --cluster replaces the context's cluster, and a name the
-        # kubeconfig lacks is refused before anything else is checked
+        # clientcmd's overrides.Context.Cluster: --cluster replaces the context's cluster. A name the kubeconfig
+        # lacks leaves a cluster with no server (validateClusterInfo): kubectl v1.36.3 prints this, checked by
+        # tests/unit/test_scope_and_cluster_flags.py against the real kubectl
         cluster_name = options.cluster
         if cluster_name not in files.clusters:
-            raise ConfigurationError(f'cluster "{cluster_name}" does not exist')
+            raise ConfigurationError(f'no server found for cluster "{cluster_name}"')
     cluster = files.clusters.get(cluster_name)
     if cluster is None:
         raise ConfigurationError(
