@@ -41,6 +41,17 @@ class InputError(PluginError):
     """A file or value given by the user could not be read or parsed."""
 
 
+class TemplateExecutionError(InputError):
+    """A template failed on the objects (a missing key with --allow-missing-template-keys=false, a type
+    error); ``partial`` is what kubectl has written to stdout by then (the template's output so far, its
+    debugging block). ``keep_tabs``: the message is kubectl's tab-indented block, printed as it is."""
+
+    def __init__(self, message: str, partial: str = "", *, keep_tabs: bool = False) -> None:
+        super().__init__(message)
+        self.partial = partial
+        self.keep_tabs = keep_tabs
+
+
 class PreflightError(PluginError):
     """A check against the cluster before a write failed (missing reference, unmet requirement); nothing was written."""
 

@@ -375,7 +375,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                           'value': True,
                                           'values': ['legacy', 'linux', 'windows']},
-                            '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., '
+                            '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
                                                  'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
                                                  'go-template-file=..., custom-columns=..., custom-columns-file=... '
                                                  "(kubectl's).",
@@ -443,9 +443,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                                    'live': 'namespaces',
                                    'value': True},
-                            '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                           'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                           "custom-columns=..., custom-columns-file=... (kubectl's).",
+                            '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                           'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                           'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                           "(kubectl's).",
                                    'value': True,
                                    'values': ['json',
                                               'yaml',
@@ -1371,12 +1372,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                  'value': True,
                                  'values': ['legacy', 'linux', 'windows']},
-                   '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                        'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                        "custom-columns=..., custom-columns-file=... (kubectl's).",
+                   '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                        'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                        'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                        "(kubectl's).",
                                 'value': True,
                                 'values': ['json',
                                            'yaml',
+                                           'kyaml',
                                            'name',
                                            'go-template',
                                            'go-template-file',
@@ -1445,12 +1448,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                           'live': 'namespaces',
                           'value': True},
-                   '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                   '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                   'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                   "custom-columns-file=... (kubectl's).",
                           'value': True,
                           'values': ['json',
                                      'yaml',
+                                     'kyaml',
                                      'name',
                                      'go-template',
                                      'go-template-file',
@@ -1752,12 +1756,14 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--os-type': {'help': 'Preferences for linux, windows or legacy guests.',
                                   'value': True,
                                   'values': ['legacy', 'linux', 'windows']},
-                    '--output': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
-                                         'jsonpath-as-json=..., go-template=..., go-template-file=..., '
-                                         "custom-columns=..., custom-columns-file=... (kubectl's).",
+                    '--output': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., '
+                                         'jsonpath-file=..., jsonpath-as-json=..., go-template=..., '
+                                         'go-template-file=..., custom-columns=..., custom-columns-file=... '
+                                         "(kubectl's).",
                                  'value': True,
                                  'values': ['json',
                                             'yaml',
+                                            'kyaml',
                                             'name',
                                             'go-template',
                                             'go-template-file',
@@ -1826,12 +1832,13 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                            'live': 'namespaces',
                            'value': True},
-                    '-o': {'help': 'Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., '
+                    '-o': {'help': 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., '
                                    'jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., '
                                    "custom-columns-file=... (kubectl's).",
                            'value': True,
                            'values': ['json',
                                       'yaml',
+                                      'kyaml',
                                       'name',
                                       'go-template',
                                       'go-template-file',
