@@ -11,7 +11,9 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -59,6 +61,40 @@ def run_cli(
             setattr(env, name, value)
     code = run(args, env)
     return Result(code, stdout.getvalue(), stderr.getvalue())
+
+
+# --- platforms: the macOS and Windows CI jobs run tests/unit too (.github/workflows/ci.yml, release.yml) ---------
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``@pytest.mark.posix("what")`` (pyproject.toml): the test needs what only POSIX has (a ``#!/bin/sh`` stand-in,
+    bash, POSIX signals, file modes, a FIFO, symlinks); skipped on Windows, run on Linux and macOS.
+    ``linux_only=True``: what it needs is Linux's (``/proc``, or ``resource.setrlimit(RLIMIT_AS)``, which macOS
+    refuses with EINVAL, cpython#78783); skipped on macOS too."""
+    if sys.platform.startswith("linux"):
+        return
+    for item in items:
+        marker = item.get_closest_marker("posix")
+        if marker is None:
+            continue
+        needs = marker.args[0] if marker.args else "POSIX"
+        if marker.kwargs.get("linux_only"):
+            item.add_marker(pytest.mark.skip(reason=f"needs {needs} (Linux only): tested on Linux"))
+        elif sys.platform == "win32":
+            item.add_marker(pytest.mark.skip(reason=f"needs {needs}: tested on Linux and macOS"))
+
+
+def go_build_skip_reason(what: str) -> str | None:
+    """Why ``what`` (a Go reference or tool the hack/*/build.sh bash scripts build) cannot be built here, or None.
+    They run on Linux (.ci/run, make tools); the macOS and Windows jobs run the unit suite without them, since the
+    scripts are bash with GNU tools (sha256sum, flock) and a cold build takes longer than those jobs have."""
+    if shutil.which("go") is None:
+        return f"Go is not installed: cannot build {what}"
+    if shutil.which("bash") is None:
+        return f"bash is not on PATH: cannot run the hack/*/build.sh script that builds {what}"
+    if not sys.platform.startswith("linux"):
+        return f"{what} is built by a hack/*/build.sh bash script and compared on Linux only (.ci/run)"
+    return None
 
 
 FIXED_SUFFIX_LETTERS = "bcdfghjklmnpqrstvwxz"

@@ -54,6 +54,7 @@ def limited(*args: str, stdin: bytes | None = None, timeout: float = 120) -> sub
 
 
 @pytest.mark.parametrize("command", [["expand", "-f"], ["convert", "-f"], ["infer", "-f"]])
+@pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses) and /dev/zero", linux_only=True)
 def test_an_alias_bomb_is_refused(tmp_path: Path, command) -> None:
     path = tmp_path / "bomb.yaml"
     path.write_text(BOMB)
@@ -64,6 +65,7 @@ def test_an_alias_bomb_is_refused(tmp_path: Path, command) -> None:
     )
 
 
+@pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses) and /dev/zero", linux_only=True)
 def test_dev_zero_is_refused_at_the_bound() -> None:
     result = limited("convert", "-f", "/dev/zero")
     assert result.returncode == 1
@@ -72,6 +74,7 @@ def test_dev_zero_is_refused_at_the_bound() -> None:
     )
 
 
+@pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses) and /dev/zero", linux_only=True)
 def test_an_endless_stdin_is_refused_at_the_bound() -> None:
     result = limited("expand", "-f", "-", stdin=b"#" * (MAX_INPUT_BYTES + 10))
     assert result.returncode == 1
@@ -121,6 +124,7 @@ def test_an_oversized_password_file_is_refused(tmp_path: Path) -> None:
     assert result.stderr.splitlines()[-1].endswith(f"open {path}: file too large (more than 1 MiB)")
 
 
+@pytest.mark.posix("os.mkfifo")
 def test_a_fifo_as_registry_credentials_is_refused_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "auth.json"
     os.mkfifo(fifo)

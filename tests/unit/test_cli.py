@@ -165,6 +165,7 @@ def test_closed_stdout_is_one_error_line() -> None:
     assert (code, err.getvalue()) == (1, "error: write /dev/stdout: bad file descriptor\n")
 
 
+@pytest.mark.posix("bash closing stdout (>&-) of the console script")
 def test_closed_stdout_through_the_console_script() -> None:
     """``kubectl-instancetype version --client >&-``: the real process, started without a stdout."""
     import subprocess

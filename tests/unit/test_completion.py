@@ -216,6 +216,7 @@ def test_completion_never_imports_typer() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
+@pytest.mark.posix("bash and a POSIX PATH")
 def test_bash_script_completes_through_the_real_bash(tmp_path) -> None:
     script = tmp_path / "complete.bash"
     script.write_text(SCRIPTS["bash"])

@@ -24,6 +24,7 @@ def _plugin(folder: Path) -> Path:
     return plugin
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_writes_next_to_the_plugin_on_path_and_runs_its_complete_entry(tmp_path: Path) -> None:
     plugin = _plugin(tmp_path / "bin")
     result = run_cli(
@@ -39,6 +40,7 @@ def test_writes_next_to_the_plugin_on_path_and_runs_its_complete_entry(tmp_path:
     assert ran.stdout.splitlines() == ["[__complete]", "[create]", "[vm]", "[--instancetype]", "[]"]
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_default_is_krews_bin_folder_when_the_plugin_is_not_on_path(tmp_path: Path) -> None:
     krew_root = tmp_path / "krew"
     plugin = _plugin(krew_root / "bin")
@@ -51,6 +53,7 @@ def test_default_is_krews_bin_folder_when_the_plugin_is_not_on_path(tmp_path: Pa
     assert result.stderr == f"Warning: {krew_root / 'bin'} is not on PATH: kubectl will not find {HELPER} there\n"
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_home_krew_is_the_default_krew_root(tmp_path: Path) -> None:
     _plugin(tmp_path / ".krew" / "bin")
     result = run_cli(["completion", "install-helper"], environ={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
@@ -58,6 +61,7 @@ def test_home_krew_is_the_default_krew_root(tmp_path: Path) -> None:
     assert (tmp_path / ".krew" / "bin" / HELPER).is_file()
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_dir_puts_it_elsewhere(tmp_path: Path) -> None:
     plugin = _plugin(tmp_path / "bin")
     (tmp_path / "elsewhere").mkdir()
@@ -68,6 +72,7 @@ def test_dir_puts_it_elsewhere(tmp_path: Path) -> None:
     assert not (tmp_path / "bin" / HELPER).exists()
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_missing_dir_and_missing_plugin_are_one_line_errors(tmp_path: Path) -> None:
     _plugin(tmp_path / "bin")
     environ = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)}
@@ -85,6 +90,7 @@ def test_missing_dir_and_missing_plugin_are_one_line_errors(tmp_path: Path) -> N
     )
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_a_helper_it_did_not_write_is_kept_unless_forced(tmp_path: Path) -> None:
     _plugin(tmp_path / "bin")
     pip_helper = tmp_path / "bin" / HELPER
@@ -101,6 +107,7 @@ def test_a_helper_it_did_not_write_is_kept_unless_forced(tmp_path: Path) -> None
     assert [p.name for p in (tmp_path / "bin").iterdir() if p.name.startswith(".")] == []
 
 
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_launcher_is_silent_once_the_plugin_is_gone(tmp_path: Path) -> None:
     plugin = _plugin(tmp_path / "bin")
     run_cli(["completion", "install-helper"], environ={"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)})
@@ -110,6 +117,7 @@ def test_launcher_is_silent_once_the_plugin_is_gone(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ["/home/o'brien/.krew/bin/kubectl-instancetype", "/a b/$HOME/`x`"])
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_launcher_quotes_the_plugin_path(path: str, tmp_path: Path) -> None:
     text = launcher_text(path)
     script = tmp_path / "launcher"
@@ -137,6 +145,7 @@ def test_hidden_complete_entry_of_the_plugin_serves_the_protocol(monkeypatch, ca
 
 
 @pytest.mark.parametrize("hostile", ["esc\x1b[2J", "new\nline"])
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_a_path_with_control_characters_is_printed_escaped(tmp_path: Path, hostile: str) -> None:
     plugin = _plugin(tmp_path / hostile / "bin")
     elsewhere = tmp_path / hostile / "elsewhere"

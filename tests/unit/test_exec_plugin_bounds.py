@@ -13,6 +13,8 @@ from kubectl_instancetype.kube.kubeconfig.exec_credential import MAX_OUTPUT
 from tests.conftest import exec_plugin_kubeconfig as kubeconfig
 from tests.conftest import run_cli
 
+pytestmark = pytest.mark.posix("#!/bin/sh exec plugins and os.kill")
+
 V1 = "client.authentication.k8s.io/v1"
 
 

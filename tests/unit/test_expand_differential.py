@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import pytest
 from kubectl_instancetype.catalog.loader import load_catalog
 from kubectl_instancetype.instancetype.expand import ClusterDefaults, admission_problems, expand_vm
 from kubectl_instancetype.instancetype.expand.defaults import DEFAULT_CPU_REQUEST, DEFAULT_MACHINE_TYPES
+from tests.conftest import go_build_skip_reason
 
 pytestmark = pytest.mark.differential
 
@@ -31,8 +31,9 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "expand"
 
 @pytest.fixture(scope="module")
 def kubevirtref() -> Path:
-    if shutil.which("go") is None:
-        pytest.skip("Go is not installed: KubeVirt's reference expansion (hack/kubevirtref) cannot be built")
+    reason = go_build_skip_reason("KubeVirt's reference expansion (hack/kubevirtref)")
+    if reason:
+        pytest.skip(reason)
     built = subprocess.run(["bash", str(BUILD_SCRIPT)], check=True, capture_output=True, text=True, timeout=1800)
     return Path(built.stdout.strip().splitlines()[-1])
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from kubectl_instancetype.output.printers import as_list
@@ -89,6 +90,7 @@ def test_a_failing_vm_is_named_at_the_end_after_the_others_are_printed(tmp_path:
     )
 
 
+@pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses)", linux_only=True)
 def test_30000_vms_stream_in_flat_memory(tmp_path: Path) -> None:
     path = tmp_path / "many.yaml"
     with path.open("w") as out:

@@ -4,7 +4,6 @@ installed. The expansion's bytes against KubeVirt's own are tests/unit/test_expa
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.golang.gojson import load_table, roundtrip
+from tests.conftest import go_build_skip_reason
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -66,8 +66,9 @@ def test_the_table_knows_go_s_tags() -> None:
 
 
 def test_the_committed_table_is_what_the_go_types_say() -> None:
-    if shutil.which("go") is None:
-        pytest.skip("Go is not installed: the table cannot be regenerated")
+    reason = go_build_skip_reason("the Go types table (hack/kubevirtref/build-gotypes.sh)")
+    if reason:
+        pytest.skip(reason)
     done = subprocess.run(
         [sys.executable, str(REPO / "hack" / "gen_gotypes.py"), "--check"], capture_output=True, text=True, timeout=1800
     )

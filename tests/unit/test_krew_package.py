@@ -109,6 +109,7 @@ def frozen(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.posix("file modes and a symlink in the stand-in build")
 def test_archive_follows_krew_rules(frozen: Path, tmp_path: Path) -> None:
     archive = build_archive(frozen, tmp_path / "out", "linux", "amd64")
     assert archive.name == "kubectl-instancetype_linux_amd64.tar.gz"
@@ -127,6 +128,7 @@ def test_archive_follows_krew_rules(frozen: Path, tmp_path: Path) -> None:
         assert {member.uid for member in members.values()} == {0}
 
 
+@pytest.mark.posix("file modes and a symlink in the stand-in build")
 def test_archive_bytes_are_reproducible(frozen: Path, tmp_path: Path) -> None:
     first = build_archive(frozen, tmp_path / "a", "linux", "amd64").read_bytes()
     (frozen / "kubectl-instancetype").touch()  # a newer mtime must not change the archive

@@ -159,6 +159,7 @@ def test_an_oidc_user_without_id_token_is_named_not_quoted(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.posix("a #!/bin/sh exec plugin")
 def test_an_exec_plugin_may_return_a_client_key_pair(tmp_path: Path) -> None:
     pki = Path(__file__).resolve().parents[1] / "data" / "kubeconfigs" / "pki"
     cert, key = (pki / "client.crt").read_text(), (pki / "client.key").read_text()
@@ -186,6 +187,7 @@ def test_an_exec_plugin_may_return_a_client_key_pair(tmp_path: Path) -> None:
     build_ssl_context(resolved)  # the pair loads
 
 
+@pytest.mark.posix("a #!/bin/sh exec plugin")
 def test_an_exec_plugin_is_told_what_client_go_tells_it(tmp_path: Path) -> None:
     """KUBERNETES_EXEC_INFO: kind, apiVersion, spec.interactive, and spec.cluster when provideClusterInfo is set."""
     seen = tmp_path / "exec-info.json"

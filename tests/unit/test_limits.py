@@ -129,6 +129,7 @@ def test_a_proxy_port_out_of_range_is_go_dialers_invalid_port(tmp_path: Path, po
 MEMORY_LIMIT = 1 << 30  # 1 GiB of address space for the whole plugin process
 
 
+@pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses)", linux_only=True)
 def test_a_kubeconfig_alias_bomb_stays_small(tmp_path: Path) -> None:
     """A kubeconfig whose aliases would expand to a billion nodes is read in bounded memory: the plugin runs under
     an address-space limit, so a regression fails here, not the machine."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from hack.localcluster import __main__ as localcluster
 from hack.localcluster import controlplane
 
 # the harness runs the control plane's Linux binaries; its signal handling (SIGHUP) has no Windows counterpart
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP on this platform (Windows)")
+pytestmark = pytest.mark.posix("SIGTERM/SIGHUP handlers and os.kill")
 
 
 @pytest.fixture
@@ -65,6 +64,7 @@ def processes(tmp_path):
         process.wait(timeout=10)
 
 
+@pytest.mark.posix("/proc/PID/exe", linux_only=True)
 def test_down_stops_a_plane_an_older_version_recorded(state_dir, processes, capsys) -> None:
     """The state of the version before KubeVirt ran in the plane: no ``ca_file``, ``registered`` or ``kubevirt``
     (it failed with KeyError: 'ca_file')."""
@@ -84,6 +84,7 @@ def test_down_stops_a_plane_an_older_version_recorded(state_dir, processes, caps
     assert localcluster.main(["status"]) == 1
 
 
+@pytest.mark.posix("/proc/PID/exe", linux_only=True)
 def test_down_with_a_damaged_state_removes_it_and_signals_nothing(state_dir, processes) -> None:
     etcd = processes("etcd")
     (state_dir / "state.json").write_text('{"pids": {"etcd": ')
@@ -93,6 +94,7 @@ def test_down_with_a_damaged_state_removes_it_and_signals_nothing(state_dir, pro
     assert etcd.poll() is None  # nothing recorded could be read: nothing is signalled
 
 
+@pytest.mark.posix("/proc/PID/exe", linux_only=True)
 def test_down_never_signals_a_recycled_pid(state_dir, processes) -> None:
     """A recorded PID now running another program (here: a process named ``sleep``) is left alone; a recorded
     entry that is not a PID is skipped."""

@@ -191,7 +191,11 @@ def test_expand_reads_an_unquoted_date_annotation(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def kubectl() -> Path:
     from hack.localcluster import ControlPlaneUnavailable, binaries_dir
+    from tests.conftest import go_build_skip_reason
 
+    reason = go_build_skip_reason("kubectl (hack/controlplane/build.sh)")
+    if reason:
+        pytest.skip(reason)
     try:
         return binaries_dir() / "kubectl"
     except ControlPlaneUnavailable as exc:

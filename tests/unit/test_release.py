@@ -105,7 +105,7 @@ def _script(tmp_path: Path, body: str) -> Path:
     return path
 
 
-@pytest.mark.skipif(os.name == "nt", reason="a script with a shebang stands in for the executable")
+@pytest.mark.posix("a #!/bin/sh stand-in for the executable")
 def test_run_checks_passes_exact_output_and_reports_every_difference(tmp_path: Path) -> None:
     fake = _script(tmp_path, "print('Client Version: v1.2.3')\nsys.stderr.write('noise\\n')\nsys.exit(0)")
     good = Check(("version", "--client"), 0, stdout="Client Version: v1.2.3\n", stderr=None)

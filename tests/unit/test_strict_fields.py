@@ -6,7 +6,6 @@ installs: test_the_embedded_schemas_are_kubevirts."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ from kubectl_instancetype.catalog.loader import load_catalog
 from kubectl_instancetype.errors import InputError, UsageError
 from kubectl_instancetype.golang.structural import load_schemas, strict_decoding_message, unknown_fields, validate
 from kubectl_instancetype.usecases.fieldcheck import check, enforce, validation_directive
-from tests.conftest import run_cli
+from tests.conftest import go_build_skip_reason, run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 PREF = {
@@ -197,8 +196,9 @@ def test_lint_refuses_a_file_with_nothing_it_checks(tmp_path: Path, doc: dict) -
 
 def test_the_embedded_schemas_are_kubevirts() -> None:
     """hack/gen_schemas.py regenerates the embedded schemas from the CRDs kubevirt-manifests prints."""
-    if shutil.which("go") is None:
-        pytest.skip("Go is not installed: KubeVirt's manifests cannot be built")
+    reason = go_build_skip_reason("KubeVirt's manifests (hack/kubevirt/build.sh)")
+    if reason:
+        pytest.skip(reason)
     done = subprocess.run(
         [sys.executable, str(REPO / "hack" / "gen_schemas.py"), "--check"], capture_output=True, text=True, timeout=3600
     )

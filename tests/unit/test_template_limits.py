@@ -14,6 +14,8 @@ import textwrap
 
 import pytest
 
+pytestmark = pytest.mark.posix("an address-space limit (setrlimit RLIMIT_AS, which macOS refuses)", linux_only=True)
+
 LIMIT_BYTES = 768 << 20  # RLIMIT_AS of the child: the interpreter and the package fit, a gigabyte does not
 
 CASES = [

@@ -23,7 +23,11 @@ pytestmark = pytest.mark.differential
 @pytest.fixture(scope="module")
 def kubectl() -> Path:
     from hack.localcluster import ControlPlaneUnavailable, binaries_dir
+    from tests.conftest import go_build_skip_reason
 
+    reason = go_build_skip_reason("kubectl (hack/controlplane/build.sh)")
+    if reason:
+        pytest.skip(reason)
     try:
         return binaries_dir() / "kubectl"
     except ControlPlaneUnavailable as exc:

@@ -184,6 +184,7 @@ def test_event_lines_survive_any_chunking(tmp_path: Path, split: int) -> None:
     assert [line.rpartition("/")[2] for line in result.stdout.splitlines()] == ["n0", "n1", "n2"]
 
 
+@pytest.mark.posix("POSIX SIGINT delivery to a child process")
 def test_sigint_while_the_stream_waits_exits_1_without_a_traceback(tmp_path: Path) -> None:
     import os
     import signal

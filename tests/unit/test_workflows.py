@@ -5,7 +5,6 @@ command of the repository (so that what the workflows do on Linux is what ``make
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 import yaml
 
 from hack.krew import PLUGIN_YAML, archive_name
+from tests.conftest import go_build_skip_reason
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = REPO / ".github" / "workflows"
@@ -52,8 +52,9 @@ def _matrix(workflow: str, job: str) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def actionlint() -> Path:
-    if not shutil.which("go"):
-        pytest.skip("Go is not installed: cannot build actionlint")
+    reason = go_build_skip_reason("actionlint (hack/actionlint)")
+    if reason:
+        pytest.skip(reason)
     result = subprocess.run(
         ["bash", str(REPO / "hack" / "actionlint" / "build.sh")], capture_output=True, text=True, check=False
     )
