@@ -252,7 +252,8 @@ def compare(kubectl_get, resource: list[str], output: str, allow_missing: bool, 
     """The same stdout and the same stderr (kubectl's error line and, for JSONPath, its debugging block; a
     go-template's block is on stdout)."""
     flag = f"--allow-missing-template-keys={'true' if allow_missing else 'false'}"
-    document = json.loads(kubectl_get(*resource, "-o", "json").stdout)
+    # the objects as the template printers get them: -o json leaves managedFields out unless asked
+    document = json.loads(kubectl_get(*resource, "-o", "json", "--show-managed-fields").stdout)
     expected = kubectl_get(*resource, "-o", output, flag, *extra)
     stdout, stderr = plugin_print(document, output, allow_missing, no_headers="--no-headers" in extra)
     assert (stdout, stderr, 1 if stderr else 0) == (expected.stdout, expected.stderr, expected.returncode), output
