@@ -188,6 +188,14 @@ def switch(
     plan = plan_switch(session, request.name, list(request.changes), check=request.check, refresh=request.refresh)
     if plan.noop and not request.refresh:
         return SwitchResult(plan)
+    if request.plan_only and plan.changes:
+        from dataclasses import replace
+
+        from .placement import fit_warning
+
+        line = fit_warning(session, plan.updated, plan.namespace)
+        if line:
+            plan = replace(plan, warnings=(*plan.warnings, line))
     planned(plan)
     if request.plan_only or plan.noop:
         return SwitchResult(plan)
