@@ -147,7 +147,9 @@ class TemplatePrinter:
 
 def _go_open_error(exc: OSError, path: str) -> str:
     """os.ReadFile's error text: ``open PATH: no such file or directory``."""
-    reason = (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
+    from ..errors import go_errno_text  # "file too large (more than 1 MiB)" keeps its unit
+
+    reason = go_errno_text(exc.strerror) if exc.strerror else str(exc)
     return f"open {path}: {reason}"
 
 
