@@ -4,7 +4,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table docs generate unit cluster cluster-down demo bench controlplane kubevirt tools krew clean
+.PHONY: venv test lint completion-table docs generate unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
+	release-version release-archive smoke release-manifest dist dist-check actionlint
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,11 +29,11 @@ kubevirt:
 
 ## tools: every Go binary the tests use, built once per machine and cached by version: the control plane,
 ##        KubeVirt (v1.9.0 and v1.8.0) and CDI, virtctl + goref, krew, KubeVirt's infer and expand references, the
-##        distribution registry, KWOK (simulated nodes)
+##        distribution registry, actionlint, KWOK (simulated nodes)
 tools:
 	@if command -v go >/dev/null 2>&1; then \
 		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
-			hack/kubevirtref/build.sh hack/registry/build.sh hack/kwok/build.sh; do \
+			hack/kubevirtref/build.sh hack/registry/build.sh hack/actionlint/build.sh hack/kwok/build.sh; do \
 			bash $$script >/dev/null || exit 1; \
 		done; \
 		$(MAKE) --no-print-directory kubevirt || exit 1; \
@@ -47,6 +48,36 @@ test: venv lint tools
 ##       and dist/krew/instancetype.yaml generated from plugin.yaml with the archives' sha256
 krew: venv
 	$(PY) -m hack.krew
+
+## The release's steps (.github/workflows/release.yml runs the same commands on each platform; docs/krew.md).
+## release-version: the tag (TAG=vX.Y.Z, optional), kubectl_instancetype/__init__.py, plugin.yaml and .krew.yaml agree
+release-version: venv
+	$(PY) -m hack.release version $(if $(TAG),--tag $(TAG))
+
+## release-archive: this machine's frozen build packed as dist/release/kubectl-instancetype_<os>_<arch>.tar.gz + .sha256
+release-archive: venv
+	$(PY) -m hack.release archive
+
+## smoke: unpack that archive as krew does and run the frozen executable (version, catalog list, create vm
+##        --dry-run=client, completion, error paths)
+smoke: release-archive
+	$(PY) -m hack.release smoke
+
+## release-manifest: dist/release/instancetype.yaml from every platform's archive (all five required), validated by
+##                   validate-krew-manifest and installed per platform by the real krew
+release-manifest: venv
+	$(PY) -m hack.release manifest
+
+## dist: the sdist and the wheel in dist/python; dist-check: twine check, the wheel installed into a clean venv and run
+dist: venv
+	$(PY) -m hack.release dist
+
+dist-check: dist
+	$(PY) -m hack.release dist-check
+
+## actionlint: check .github/workflows with rhysd/actionlint (hack/actionlint, built once per version)
+actionlint:
+	"$$(bash hack/actionlint/build.sh)" -shellcheck= -pyflakes= .github/workflows/*.yml
 
 ## lint: ruff (lint + format check) and mypy (strict on the domain and the use cases)
 lint: venv

@@ -78,8 +78,8 @@ def main() -> int:
             ),
             ('kubectl __complete instancetype ""', lambda b: [kubectl, "__complete", "instancetype", ""]),
             (
-                "kubectl instancetype list --cluster --cpu 4",
-                lambda b: [kubectl, "instancetype", "list", "--cluster", "--cpu", "4"],
+                "kubectl instancetype list --scope=cluster --cpu 4",
+                lambda b: [kubectl, "instancetype", "list", "--scope=cluster", "--cpu", "4"],
             ),
         ]
         rows = []

@@ -1,7 +1,7 @@
 """Benchmark ``kubectl instancetype list`` against ``kubectl get`` on the same local control plane.
 
 Scenarios (each run alternately, plugin then kubectl, for several rounds; medians reported):
-  * the embedded catalog, 10 rows:           list --cpu 4 --cluster   vs  get ... -l instancetype.kubevirt.io/cpu=4
+  * the embedded catalog, 10 rows:           list --cpu 4 --scope=cluster   vs  get ... -l instancetype.kubevirt.io/cpu=4
   * 100 and 10,000 synthetic instance types: the same label filter (about one in six match),
                                               all objects, and a range filter (--min-cpu 8 --max-memory 64Gi)
   * ``kubectl instancetype version --client`` (start-up floor)
@@ -147,7 +147,11 @@ def startup_floor(environ: dict, rounds: int, kubectl: str, plugin: str, workdir
         ("python -c pass (the plugin's interpreter)", [python, "-c", "pass"], environ),
         ("python -c 'import typer'", [python, "-c", "import typer"], environ),
         ("kubectl-instancetype version --client (direct)", [plugin, "version", "--client"], environ),
-        ("kubectl-instancetype list --cluster --cpu 4 (direct)", [plugin, "list", "--cluster", "--cpu", "4"], environ),
+        (
+            "kubectl-instancetype list --scope=cluster --cpu 4 (direct)",
+            [plugin, "list", "--scope=cluster", "--cpu", "4"],
+            environ,
+        ),
         (
             "kubectl get ... -l instancetype.kubevirt.io/cpu=4",
             [kubectl, "get", "virtualmachineclusterinstancetypes", "-l", "instancetype.kubevirt.io/cpu=4"],
@@ -188,7 +192,7 @@ def main() -> int:
         rows.append(
             compare(
                 "catalog, 10 rows (--cpu 4)",
-                ["list", "--cluster", "--cpu", "4"],
+                ["list", "--scope=cluster", "--cpu", "4"],
                 [*get, *label],
                 environ,
                 args.rounds,
@@ -212,7 +216,7 @@ def main() -> int:
             rows.append(
                 compare(
                     f"{size:,} types, cpu=4 label (1 in 6)",
-                    ["list", "--cluster", "--cpu", "4", "-l", "bench=true"],
+                    ["list", "--scope=cluster", "--cpu", "4", "-l", "bench=true"],
                     [*get, "-l", "instancetype.kubevirt.io/cpu=4,bench=true"],
                     environ,
                     args.rounds,
@@ -223,7 +227,7 @@ def main() -> int:
             rows.append(
                 compare(
                     f"{size:,} types, all listed",
-                    ["list", "--cluster", *bench],
+                    ["list", "--scope=cluster", *bench],
                     [*get, *bench],
                     environ,
                     max(3, args.rounds // 3),
@@ -234,7 +238,7 @@ def main() -> int:
             rows.append(
                 compare(
                     f"{size:,} types, --min-cpu 8 --max-memory 64Gi",
-                    ["list", "--cluster", "--min-cpu", "8", "--max-memory", "64Gi", *bench],
+                    ["list", "--scope=cluster", "--min-cpu", "8", "--max-memory", "64Gi", *bench],
                     [*get, *bench],
                     environ,
                     max(3, args.rounds // 3),

@@ -40,7 +40,7 @@ OFFLINE = {
     ],
 }
 LIVE = {
-    "list --cluster --cpu 4": ["list", "--cluster", "--cpu", "4"],
+    "list --scope=cluster --cpu 4": ["list", "--scope=cluster", "--cpu", "4"],
     "__complete list vmcf/u1.m": ["__complete", "list", "vmcf/u1.m"],
 }
 

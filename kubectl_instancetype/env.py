@@ -11,7 +11,7 @@ import errno
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -46,11 +46,30 @@ def _stream(name: str) -> Callable[[], Any]:
     return default
 
 
+def _goos() -> str:
+    from .golang.goos import GOOS
+
+    return GOOS
+
+
 def random_suffix(length: int) -> str:
     """``length`` random characters as apimachinery's ``rand.String`` makes them (generated names)."""
     from .instancetype.params import random_string
 
     return random_string(length)
+
+
+def utf8_streams(streams: Sequence[Any], goos: str) -> None:
+    """On Windows, write UTF-8 to pipes and files as Go programs do (kubectl's ``-o yaml | ...``): Python would
+    use the ANSI code page there (cp1252), which cannot encode most names and fails on them. A console stream
+    is left alone (Python writes Unicode to the Windows console whatever the code page)."""
+    if goos != "windows":
+        return
+    for stream in streams:
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
+        if reconfigure is not None and encoding != "utf8":
+            reconfigure(encoding="utf-8")
 
 
 # A file a flag names for a small value (--password-file, an SSH key, a template file): more is refused.
@@ -81,7 +100,13 @@ class Environment:
     # files named on the command line; tests hand in their own
     read_file: Callable[[str], str] = read_text_file
     verbosity: int = 0
+    # runtime.GOOS of the machine: what differs by operating system (KUBECONFIG's separator, the home folder, the
+    # completion launcher, exec plugins' PATHEXT) follows it; tests hand in "windows" on Linux
+    goos: str = field(default_factory=_goos)
 
     def home(self) -> str:
-        """The user's home directory as kubectl finds it (``HOME``, else the platform default)."""
-        return self.environ.get("HOME") or os.path.expanduser("~")
+        """The user's home directory as kubectl finds it: client-go's ``homedir.HomeDir`` (``HOME``; on Windows
+        ``HOME``, ``HOMEDRIVE``+``HOMEPATH`` or ``USERPROFILE``, see :func:`..golang.goos.home_dir`)."""
+        from .golang.goos import home_dir
+
+        return home_dir(self.environ, self.goos)

@@ -14,6 +14,10 @@ export GONOSUMDB=kubevirt.io/containerized-data-importer
 CACHE_ROOT="${KUBECTL_INSTANCETYPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype}"
 BIN_DIR="${CACHE_ROOT}/cdi/${CDI_VERSION}-$(go env GOVERSION)-$(go env GOOS)-$(go env GOARCH)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time: test sessions in several worktrees run this script at once, and two builds
+# of one binary race on its .tmp file; flock makes the second wait, then find the binary built (util-linux; skipped
+# where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 exec 9>"$BIN_DIR.lock"
 flock 9
 stamp_of() { cat go.sum "$1"/*.go | sha256sum | cut -c1-16; }

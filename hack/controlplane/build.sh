@@ -9,6 +9,10 @@ GO_VERSION="$(go env GOVERSION)"
 CACHE_ROOT="${KUBECTL_INSTANCETYPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype}"
 BIN_DIR="${CACHE_ROOT}/controlplane/${KUBE_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go env GOARCH)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time: test sessions in several worktrees run this script at once, and two builds
+# of one binary race on its .tmp file; flock makes the second wait, then find the binary built (util-linux; skipped
+# where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 MINOR="${KUBE_VERSION#v1.}"; MINOR="${MINOR%%.*}"
 STAMP=""
 for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do

@@ -10,6 +10,10 @@ GO_VERSION="$(go env GOVERSION)"
 CACHE_ROOT="${KUBECTL_INSTANCETYPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype}"
 BIN_DIR="${CACHE_ROOT}/krew/${KREW_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go env GOARCH)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time: test sessions in several worktrees run this script at once, and two builds
+# of one binary race on its .tmp file; flock makes the second wait, then find the binary built (util-linux; skipped
+# where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 # krew prints its version from this variable (`kubectl krew version`); the release build sets it the same way.
 STAMP="-X sigs.k8s.io/krew/internal/version.gitTag=${KREW_VERSION}"
 build() {  # build <output name> <package>

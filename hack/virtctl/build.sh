@@ -14,6 +14,10 @@ GO_VERSION="$(go env GOVERSION)"
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype"
 BIN_DIR="${CACHE_ROOT}/virtctl/${VIRTCTL_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go env GOARCH)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time: test sessions in several worktrees run this script at once, and two builds
+# of one binary race on its .tmp file; flock makes the second wait, then find the binary built (util-linux; skipped
+# where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 build() {  # build <output name> <package> [source stamp]
   local out="$BIN_DIR/$1" stamp="${3:-}"
   # A stamp (the hash of a source we own) rebuilds the binary when that source changes.

@@ -14,7 +14,8 @@ Compared: what the catalog says of each object (labels, annotations, spec); depl
 app.kubernetes.io/* labels is left out. Objects the cluster lacks are diffed from /dev/null; vendor objects
 (instancetype.kubevirt.io/vendor=kubevirt.io) the catalog no longer has, to /dev/null. The cluster's CRD
 schemas are compared with the catalog too: a field this cluster's KubeVirt does not know (an older release)
-is named with the objects that would lose it; --strict fails then.
+is named with the objects that would lose it; --strict fails then. When nothing differs, stdout stays empty
+(as with diff and kubectl diff) and one line on stderr says so.
 
 \b
 Examples:
@@ -53,6 +54,12 @@ def run(env, opts: DiffOptions, session) -> int:
     found = diff_catalog(session, opts.selection.selection())
     diffs, skew = found.diffs, found.skew
     env.stdout.write("".join(diffs))
+    if not diffs:
+        # diff(1) and kubectl diff print nothing when equal; a silent success reads as "did nothing", so one
+        # status line goes to stderr (stdout, the patch, stays empty) and the exit status keeps diff's meaning
+        messages.info(
+            env, f"No differences: the cluster's {found.compared} object(s) match common-instancetypes {found.version}"
+        )
     for warning in skew.warnings:
         messages.warn(env, warning)
     for path, names in skew.fields.items():

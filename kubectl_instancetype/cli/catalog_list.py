@@ -13,7 +13,7 @@ from . import options
 from .catalog_options import OfflineFlags, Version
 from .list_options import Kind, ListFilters, ListOutputFlags, ScopeFlags, build_query, optional_value_flags
 
-__all__ = ["optional_value_flags", "register"]
+__all__ = ["bare_flags", "optional_value_flags", "register"]
 
 LIST_HELP = """List the instance types (default) or preferences of the embedded common-instancetypes catalog.
 
@@ -34,6 +34,13 @@ Examples:
   kubectl instancetype catalog show u1.medium
   kubectl instancetype catalog show fedora windows.11 -o json
   kubectl instancetype catalog show cx1.large -o wide"""
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``) : this command has no kubeconfig flags."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(True)
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:
@@ -74,7 +81,7 @@ class CatalogListOptions:
             self.kind,
             self.filters,
             self.output,
-            cluster_only=self.scope.cluster_only or not self.scope.namespaced_only,
+            cluster_only=self.scope.cluster_only or not (self.scope.namespaced_only or self.scope.scope == "all"),
             namespaced_only=self.scope.namespaced_only,
         )
 

@@ -57,6 +57,12 @@ OBJECT_PREFIXES = {
     "das/": "datasources",
     "volumesnapshot/": "volumesnapshots",
 }
+# what each kind of object argument takes (completion_spec.ARGUMENTS): only the kinds the command accepts
+ARGUMENT_PREFIXES = {
+    "objects": tuple(OBJECT_PREFIXES),  # infer: a VM or a volume
+    "vms": ("vm/",),  # expand, revisions, switch, adopt: options.vm_target
+    "volumes": ("pvc/", "dv/", "datasource/", "das/"),  # label: the volumes that carry inference labels
+}
 
 # positional instance type / preference arguments (usage, lint): kind/NAME -> the live source of names
 TYPE_PREFIXES = {
@@ -172,8 +178,8 @@ def candidates(
     argument = entry.get("argument")
     if argument == "kinds" and not line.positionals:
         found += _filtered([("instancetypes", "list instance types"), ("preferences", "list preferences")], prefix)
-    elif argument == "objects" and not line.positionals:
-        return _objects(line, prefix, live)
+    elif argument in ARGUMENT_PREFIXES and not line.positionals:
+        return _objects(line, prefix, live, ARGUMENT_PREFIXES[argument])
     elif argument == "types" and not line.positionals:
         return _types(line, prefix, live)
     elif argument == "type-names":
@@ -227,12 +233,15 @@ def _values(
 
 
 def _objects(
-    line: Line, prefix: str, live: Callable[[str, Line, str], list[Candidate]] | None
+    line: Line,
+    prefix: str,
+    live: Callable[[str, Line, str], list[Candidate]] | None,
+    taken: tuple[str, ...],
 ) -> tuple[list[Candidate], int]:
     kind, slash, name = prefix.partition("/")
     if not slash:
-        return _filtered([(p, "") for p in OBJECT_PREFIXES], prefix), NO_SPACE | NO_FILE_COMPLETION
-    resource = OBJECT_PREFIXES.get(f"{kind}/")
+        return _filtered([(p, "") for p in taken], prefix), NO_SPACE | NO_FILE_COMPLETION
+    resource = OBJECT_PREFIXES.get(f"{kind}/") if f"{kind}/" in taken else None
     if resource is None or live is None:
         return [], NO_FILE_COMPLETION
     return [(f"{kind}/{value}", help_text) for value, help_text in live(resource, line, name)], NO_FILE_COMPLETION
@@ -264,8 +273,8 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return []
-        if source == "contexts":
-            return _contexts(env, line, prefix)
+        if source in ("contexts", "clusters"):
+            return _kubeconfig_names(env, line, prefix, source)
         from ..kube.kubeconfig import ConnectionOptions
         from ..kube.session import Session
         from ..usecases.names import list_names
@@ -273,6 +282,7 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
         options = ConnectionOptions(
             kubeconfig=line.value("--kubeconfig"),
             context=line.value("--context"),
+            cluster=line.value("--cluster"),
             namespace=line.value("-n", "--namespace"),
             request_timeout=remaining,
             # names are listed as the command would run: impersonating, when the line says so
@@ -287,11 +297,13 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
     return look_up
 
 
-def _contexts(env: Environment, line: Line, prefix: str) -> list[Candidate]:
+def _kubeconfig_names(env: Environment, line: Line, prefix: str, source: str) -> list[Candidate]:
+    """The kubeconfig's context or cluster names (kubectl completes --context and --cluster from them)."""
     from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
     files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
-    return [(name, "") for name in sorted(files.contexts) if name.startswith(prefix)]
+    names = files.contexts if source == "contexts" else files.clusters
+    return [(name, "") for name in sorted(names) if name.startswith(prefix)]
 
 
 def live_deadline(env: Environment) -> float:

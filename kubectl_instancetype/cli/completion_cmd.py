@@ -102,7 +102,7 @@ def run_install_helper(env, opts: InstallHelperOptions) -> None:
     """Write the launcher; warn when kubectl will not find it."""
     from ..usecases.completion_helper import install_helper
 
-    launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force)
+    launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force, goos=env.goos)
     env.stdout.write(f"wrote {launcher.path} (runs {launcher.plugin} __complete)\n")
     if not launcher.on_path:
         from ..output import messages

@@ -61,7 +61,7 @@ OUTPUT_FORMATS: dict[str, list[str]] = {
     "version": ["json", "yaml"],
     "": ["json", "yaml", "name", *_TEMPLATES],
 }
-# Flags whose values are names read from the cluster (or the kubeconfig, for contexts).
+# Flags whose values are names read from the cluster (or the kubeconfig, for contexts and clusters).
 LIVE_VALUES: dict[str, str] = {
     "--instancetype": "instancetypes",
     "--preference": "preferences",
@@ -69,22 +69,24 @@ LIVE_VALUES: dict[str, str] = {
     "--namespace": "namespaces",
     "-n": "namespaces",
     "--context": "contexts",
+    "--cluster": "clusters",
     "--volume-pvc": "pvc-src",
 }
 # Flags whose value is a file: the shell completes file names there.
 FILE_FLAGS = frozenset({"--kubeconfig", "-f", "--filename", "--password-file", "--image-path", "--vms"})
 # Positional arguments: the values a command's first argument takes ("objects" = kind/NAME from the cluster,
+# "vms" = vm/NAME only, "volumes" = pvc/, dv/ or datasource/NAME only,
 # "types" = an instance type or preference as kind/NAME; "type-names" = that for every argument, or a kind word
 # first and then its names).
 ARGUMENTS: dict[str, str] = {
     "list": "kinds",
     "catalog list": "kinds",
     "infer": "objects",
-    "expand": "objects",
-    "label": "objects",
-    "revisions": "objects",
-    "switch": "objects",
-    "adopt": "objects",
+    "expand": "vms",
+    "label": "volumes",
+    "revisions": "vms",
+    "switch": "vms",
+    "adopt": "vms",
     "usage": "types",
     "lint": "types",
     "get": "type-names",

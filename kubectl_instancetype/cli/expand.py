@@ -22,6 +22,13 @@ are errors), the preference (filling only unset fields), then VMI defaults. Unli
 inferFromVolume matchers are inferred first, and VM admission's checks (spread divisibility, preference
 requirements) are run unless --skip-checks.
 
+With --launcher-pod the output is instead the scheduling part of the virt-launcher pod KubeVirt v1.9's
+virt-controller will create for the VM: every container's and init container's requests and limits (memory
+with KubeVirt's overhead), nodeSelector, affinity, tolerations, priorityClassName, schedulerName and the QoS
+class, as the scheduler will read them. It follows the cluster's KubeVirt configuration (cpuAllocationRatio,
+memoryOvercommit, supportContainerResources, nodeSelectors, ...) and the namespace's labels and ResourceQuotas;
+a VM expanded without reading the cluster gets KubeVirt's defaults, and a warning says so.
+
 The instance type and preference are read from the cluster (honouring revisionName and the ControllerRevisions
 in status), from --instancetype-file / --preference-file, or from documents of the same file (-f); with
 everything local no cluster is contacted.
@@ -31,7 +38,8 @@ Examples:
   kubectl instancetype expand vm/my-vm
   kubectl instancetype expand -f vm.yaml --explain
   kubectl instancetype expand -f vm.yaml --instancetype-file u1.medium.yaml --preference-file fedora.yaml --diff
-  kubectl instancetype expand vm/my-vm --server -o json"""
+  kubectl instancetype expand vm/my-vm --server -o json
+  kubectl instancetype expand vm/my-vm --launcher-pod"""
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -109,6 +117,14 @@ class ExpandOptions:
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False
+    launcher_pod: Annotated[
+        bool,
+        typer.Option(
+            "--launcher-pod",
+            help="Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.",
+            rich_help_panel=OUTPUT_PANEL,
+        ),
+    ] = False
     skip_checks: Annotated[
         bool,
         typer.Option(
@@ -117,23 +133,27 @@ class ExpandOptions:
         ),
     ] = False
     default_architecture: Annotated[
-        str,
+        Optional[str],
         typer.Option(
             "--default-architecture",
             metavar="ARCH",
-            help="The cluster's default architecture, for VMs and preferences that set none.",
+            help="The cluster's default architecture, for VMs and preferences that set none "
+            "(default amd64; with --launcher-pod, the KubeVirt resource's status.defaultArchitecture).",
             rich_help_panel=CLUSTER_PANEL,
+            show_default=False,
         ),
-    ] = "amd64"
+    ] = None
     default_network_interface: Annotated[
-        str,
+        Optional[str],
         typer.Option(
             "--default-network-interface",
             metavar="BINDING",
-            help="The cluster's default pod interface binding (bridge or masquerade).",
+            help="The cluster's default pod interface binding, bridge or masquerade "
+            "(default bridge; with --launcher-pod, the KubeVirt resource's).",
             rich_help_panel=CLUSTER_PANEL,
+            show_default=False,
         ),
-    ] = "bridge"
+    ] = None
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: Optional[str] = dataclasses.field(init=False, default=None)
 
@@ -153,6 +173,8 @@ class ExpandOptions:
             check_output_format(self.output, TEMPLATE_FORMATS)  # kubectl's words for a template left empty
         if self.diff and self.explain:
             raise UsageError("--diff and --explain cannot be used together")
+        if self.launcher_pod and (self.diff or self.explain):
+            raise UsageError(f"--launcher-pod cannot be used with {'--diff' if self.diff else '--explain'}")
         if (self.target is None) == (self.filename is None):
             raise UsageError("a VirtualMachine (vm/NAME) or a file (-f FILE) must be given, but not both")
         if self.server and (self.instancetype_file or self.preference_file):
@@ -166,11 +188,22 @@ class ExpandOptions:
 def run(env, opts: ExpandOptions, session) -> None:
     """Expand, then print the VMs, their diff or their provenance; a VM that cannot be expanded fails."""
     from ..instancetype.expand import ClusterDefaults
-    from ..usecases.expansion import expand
+    from ..usecases.expansion import LauncherPodRequest, expand
 
+    launcher_pod = None
+    if opts.launcher_pod:
+        from ..output.terminal import escape
+
+        def warn(line: str) -> None:
+            env.stderr.write(escape(line) + "\n")
+
+        launcher_pod = LauncherPodRequest(opts.default_architecture, opts.default_network_interface, warn)
     results = expand(
         session,
-        ClusterDefaults(architecture=opts.default_architecture, network_interface=opts.default_network_interface),
+        ClusterDefaults(
+            architecture=opts.default_architecture or "amd64",
+            network_interface=opts.default_network_interface or "bridge",
+        ),
         stdin=env.stdin,
         name=opts.name,
         filename=opts.filename,
@@ -178,6 +211,7 @@ def run(env, opts: ExpandOptions, session) -> None:
         preference_file=opts.preference_file,
         server=opts.server,
         check=not opts.skip_checks,
+        launcher_pod=launcher_pod,
     )
     # Streamed: each VM is printed as it is expanded (a file of 100,000 VMs never sits in memory expanded, and
     # output starts at once); the VMs that cannot be expanded are named at the end, as kubectl names the objects
@@ -189,6 +223,8 @@ def run(env, opts: ExpandOptions, session) -> None:
         count += 1
         if result.expanded is None:
             failed.append(result)
+        elif opts.launcher_pod:
+            printer.add(dataclasses.replace(result, expanded=result.launcher_pod))
         else:
             printer.add(result)
     printer.close()

@@ -48,7 +48,12 @@ class LabelOptions:
     ]
     default_instancetype: Annotated[
         Optional[str],
-        typer.Option("--default-instancetype", metavar="NAME", help="The instance type to infer.", show_default=False),
+        typer.Option(
+            "--default-instancetype",
+            metavar="[KIND/]NAME",
+            help="The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).",
+            show_default=False,
+        ),
     ] = None
     default_instancetype_kind: Annotated[
         Optional[str],
@@ -61,7 +66,12 @@ class LabelOptions:
     ] = None
     default_preference: Annotated[
         Optional[str],
-        typer.Option("--default-preference", metavar="NAME", help="The preference to infer.", show_default=False),
+        typer.Option(
+            "--default-preference",
+            metavar="[KIND/]NAME",
+            help="The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).",
+            show_default=False,
+        ),
     ] = None
     default_preference_kind: Annotated[
         Optional[str],
@@ -105,14 +115,20 @@ class LabelOptions:
             raise options.UsageError(
                 "at least one of --default-instancetype, --default-preference or --remove is required"
             )
-        from ..instancetype.infer import canonical_kind
+        from ..instancetype.infer import default_reference
         from ..usecases.inference import LabelRequest
 
+        instancetype, instancetype_kind = default_reference(
+            self.default_instancetype, self.default_instancetype_kind, "instancetype", "--default-instancetype"
+        )
+        preference, preference_kind = default_reference(
+            self.default_preference, self.default_preference_kind, "preference", "--default-preference"
+        )
         self.request = LabelRequest(
-            instancetype=self.default_instancetype,
-            instancetype_kind=canonical_kind(self.default_instancetype_kind or "", "instancetype"),
-            preference=self.default_preference,
-            preference_kind=canonical_kind(self.default_preference_kind or "", "preference"),
+            instancetype=instancetype,
+            instancetype_kind=instancetype_kind,
+            preference=preference,
+            preference_kind=preference_kind,
             remove=self.remove,
             overwrite=self.overwrite,
         )

@@ -26,7 +26,7 @@ effect on every VM are made.
 
 \b
 Examples:
-  kubectl instancetype lint --all -A
+  kubectl instancetype lint -A
   kubectl instancetype lint virtualmachineclusterpreference/legacy
   kubectl instancetype lint -f my-preferences.yaml --fix > fixed.yaml"""
 
@@ -62,7 +62,7 @@ class LintOptions:
         bool, typer.Option("--all", help="Every instance type and preference in scope (cluster and namespace).")
     ] = False
     all_namespaces: Annotated[
-        bool, typer.Option("-A", "--all-namespaces", help="With --all: the namespaced kinds of every namespace.")
+        bool, typer.Option("-A", "--all-namespaces", help="The namespaced kinds of every namespace (alone: --all -A).")
     ] = False
     fix: Annotated[bool, typer.Option("--fix", help="Print the objects with every fixable finding corrected.")] = False
     output: Annotated[
@@ -80,13 +80,15 @@ class LintOptions:
         from ..output.printers import DOCUMENT_FORMATS, check_output_format
 
         check_output_format(self.output, ("", *DOCUMENT_FORMATS))
+        if self.all_namespaces and not (self.filename or self.target):
+            self.everything = True  # kubectl's -A alone: every object, every namespace
         given = [bool(self.filename), bool(self.target), self.everything]
         if sum(given) != 1:
             raise UsageError("lint takes one of -f FILE, TYPE/NAME or --all")
         if self.fix and self.output:
             raise UsageError("--fix prints the corrected objects as YAML: it cannot go with -o")
         if self.all_namespaces and not self.everything:
-            raise UsageError("-A goes with --all")
+            raise UsageError("-A lints the objects of every namespace: it cannot go with -f or TYPE/NAME")
         self.chosen = options.type_target(self.target, "lint") if self.target else None
 
 

@@ -20,7 +20,7 @@ from .list_options import (
     optional_value_flags,
 )
 
-__all__ = ["optional_value_flags", "register"]
+__all__ = ["bare_flags", "optional_value_flags", "register"]
 
 HELP = """List instance types (default) or preferences: cluster-wide ones plus those in the namespace.
 
@@ -57,6 +57,13 @@ Examples:
   kubectl instancetype get vmcp
   kubectl instancetype get vmcf u1.small u1.large -o custom-columns=NAME:.metadata.name,MEM:.spec.memory.guest
   kubectl instancetype get vmcp/fedora -o jsonpath='{.spec.devices}'"""
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(False)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -104,7 +111,7 @@ class ListOptions:
             "-w",
             "--watch",
             help="After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, "
-            "--cluster or --namespaced); --request-timeout or Ctrl-C ends it.",
+            "--scope cluster|namespaced); --request-timeout or Ctrl-C ends it.",
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False
@@ -152,7 +159,7 @@ class ListOptions:
                 raise options.UsageError(
                     "watch is only supported on individual resources and resource collections, but 2 resources "
                     "were found: watch one scope, e.g. list vmcf -w (cluster-wide) or list vmf -w (namespaced), "
-                    "or add --cluster or --namespaced"
+                    "or add --scope=cluster or --scope=namespaced"
                 )
             if self.filters.compatible_with:
                 raise options.UsageError("--compatible-with cannot be used with --watch or --watch-only")

@@ -74,17 +74,66 @@ Kind = Annotated[
 ]
 
 
+SCOPES = ("cluster", "namespaced", "all")
+
+
+def _complete_scope(incomplete: str) -> list[tuple[str, str]]:
+    return [(scope, "") for scope in SCOPES if scope.startswith(incomplete)]
+
+
 @options.dataclass
 class ScopeFlags:
-    """One scope only."""
+    """One scope only: ``--scope cluster|namespaced`` (or the kind: ``list vmcf``).
 
-    cluster_only: Annotated[bool, typer.Option("--cluster", help="Only cluster-scoped objects.")] = False
-    namespaced_only: Annotated[bool, typer.Option("--namespaced", help="Only namespaced objects.")] = False
+    ``--cluster`` was this group's yes/no flag; ``--cluster NAME`` is kubectl's kubeconfig cluster
+    (:class:`~.options.ConnectionFlags`), so the yes/no spelling is deprecated as pflag deprecates a flag: hidden,
+    still working, and announced with pflag's line. A bare ``--cluster`` (last, or before another flag) reaches
+    this group as ``--cluster-only`` (:func:`~.options.expand_bare_flags`). ``--namespaced`` (the word create,
+    derive and catalog install use for the namespaced kinds) stays, as ``--scope=namespaced``.
+    """
+
+    scope: Annotated[
+        Optional[str],
+        typer.Option(
+            "--scope",
+            metavar="SCOPE",
+            help="Only objects of one scope: cluster or namespaced (all: both, the default).",
+            show_default=False,
+            autocompletion=_complete_scope,
+        ),
+    ] = None
+    deprecated_cluster: Annotated[bool, typer.Option("--cluster-only", hidden=True)] = False
+    deprecated_namespaced: Annotated[
+        bool, typer.Option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
+    ] = False
+    # derived by validate()
+    cluster_only: bool = dataclasses.field(init=False, default=False)
+    namespaced_only: bool = dataclasses.field(init=False, default=False)
+
+    def warnings(self) -> list[str]:
+        """pflag's deprecation line (spf13/pflag flag.go: ``Flag --%s has been deprecated, %s``)."""
+        return ["Flag --cluster has been deprecated, use --scope=cluster"] if self.deprecated_cluster else []
 
     def validate(self) -> None:
-        """Not both."""
-        if self.cluster_only and self.namespaced_only:
+        """One scope, however it is spelled."""
+        if self.scope is not None and self.scope not in SCOPES:
+            raise options.UsageError(
+                f'invalid argument "{self.scope}" for "--scope" flag: must be cluster, namespaced or all'
+            )
+        if self.deprecated_cluster and self.deprecated_namespaced:
             raise options.UsageError("--cluster and --namespaced cannot be used together")
+        given = "cluster" if self.deprecated_cluster else "namespaced" if self.deprecated_namespaced else None
+        if given and self.scope not in (None, given):
+            raise options.UsageError(f"--scope={self.scope} and --{given} cannot be used together")
+        chosen = self.scope or given
+        self.cluster_only = chosen == "cluster"
+        self.namespaced_only = chosen == "namespaced"
+
+
+def bare_flags(always: bool = False) -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` of the commands with :class:`ScopeFlags` (see
+    :func:`~.options.expand_bare_flags`); ``always`` for a command without kubeconfig flags."""
+    return {"--cluster": ("--cluster-only", always)}
 
 
 @options.dataclass
@@ -395,10 +444,10 @@ def build_query(
         raise UsageError(f"--chunk-size must not be negative (got {chunk_size}); 0 disables paging")
     if cluster_only and namespaced_only:
         if scope:
-            raise UsageError(f"--{'namespaced' if scope == 'cluster' else 'cluster'} contradicts the kind named")
-        raise UsageError("--cluster and --namespaced cannot be used together")
+            raise UsageError(f"--scope={'namespaced' if scope == 'cluster' else 'cluster'} contradicts the kind named")
+        raise UsageError("--scope=cluster and --namespaced cannot be used together")
     if cluster_only and all_namespaces and not scope:
-        raise UsageError("--cluster and --all-namespaces cannot be used together")
+        raise UsageError("--scope=cluster and --all-namespaces cannot be used together")
     if filters.compatible_with and what != listing.INSTANCETYPES:
         raise UsageError("--compatible-with only applies to instance types")
     sort_by = output.sort_by
@@ -421,6 +470,7 @@ def build_query(
     return Query(
         what=what,
         label_selector=selector_text,
+        enumerated=enumerated_filters(filters),
         ranges=ranges,
         all_namespaces=all_namespaces,
         cluster_only=cluster_only,
@@ -428,6 +478,27 @@ def build_query(
         chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
+    )
+
+
+# the filters whose values are label values the objects carry (checked after an empty answer)
+ENUMERATED = (
+    ("--class", "klass", "class"),
+    ("--size", "size", "size"),
+    ("--vendor", "vendor", "vendor"),
+    ("--os-type", "os_type", "os-type"),
+    ("--arch", "arch", "arch"),
+)
+
+
+def enumerated_filters(filters: Any) -> tuple[tuple[str, str, str], ...]:
+    """(flag, label key, value) of each enumerated filter given (``filters``: ListFilters or SelectionFlags)."""
+    from ..instancetype.listing import LABEL_PREFIX
+
+    return tuple(
+        (flag, LABEL_PREFIX + label, str(getattr(filters, field)))
+        for flag, field, label in ENUMERATED
+        if getattr(filters, field, None)
     )
 
 

@@ -11,7 +11,7 @@ import contextlib
 import sys
 from collections.abc import Sequence
 
-from ..env import Environment
+from ..env import Environment, utf8_streams
 from ..errors import ExitStatus, PluginError, exit_code, render
 from .commands import ALIASES, COMMANDS, PROG_NAME
 
@@ -42,7 +42,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     from typer._click import exceptions as click_exceptions
     from typer.exceptions import Abort, Exit
 
-    from .registry import build, normalise, optional_value_flags
+    from .registry import bare_flags, build, normalise, optional_value_flags
 
     env = env or Environment()
     args = normalise(sys.argv[1:] if argv is None else argv)
@@ -54,9 +54,9 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
         return complete(args[1:], env)
     try:
         app, modules = build(args)
-        from .options import expand_optional_values
+        from .options import expand_bare_flags, expand_optional_values
 
-        args = expand_optional_values(args, optional_value_flags(modules))
+        args = expand_bare_flags(expand_optional_values(args, optional_value_flags(modules)), bare_flags(modules))
         # Click writes help and prompts to sys.stdout/sys.stderr: point them at the environment's streams.
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
             result = app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)
@@ -100,7 +100,9 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
 def main() -> int:
     """Console script ``kubectl-instancetype``."""
-    code = run()
+    env = Environment()
+    utf8_streams([sys.stdout, sys.stderr], env.goos)
+    code = run(env=env)
     try:
         sys.stdout.flush()
     except (BrokenPipeError, AttributeError, ValueError, OSError):
@@ -124,4 +126,6 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
     """
     from .completion import complete
 
-    return complete(sys.argv[1:] if argv is None else argv, Environment())
+    env = Environment()
+    utf8_streams([sys.stdout], env.goos)
+    return complete(sys.argv[1:] if argv is None else argv, env)

@@ -10,13 +10,13 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import ScopeFlags, SelectionFlags
+from .list_options import ScopeFlags, SelectionFlags, enumerated_filters
 
 FORMATS = ("plain", "github", "grid")
 
 HELP = """Show the instance types as a matrix: series (rows) by size (columns), each cell vCPU/memory.
 
-Cluster-scoped instance types and those of the namespace are shown (--cluster or --namespaced for one
+Cluster-scoped instance types and those of the namespace are shown (--scope cluster|namespaced for one
 scope; -l, --class and --hide-deprecated filter them as list does); --catalog shows the embedded common-instancetypes catalog instead (no cluster needed). The *1gi
 sizes of cx1 and m1 (1Gi hugepages) have rows of their own; custom series and sizes come last.
 
@@ -27,6 +27,13 @@ Examples:
   kubectl instancetype matrix --catalog --hide-deprecated --class general.purpose
   kubectl instancetype matrix --catalog --class general.purpose -o name
   kubectl instancetype matrix --namespaced -n dev --format grid"""
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(False)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -73,8 +80,10 @@ class MatrixOptions:
             label_selector=label_selector,
             ranges=ranges,
             # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
+            cluster_only=self.scope.cluster_only
+            or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
             namespaced_only=self.scope.namespaced_only,
+            enumerated=enumerated_filters(self.selection),
         )
 
 

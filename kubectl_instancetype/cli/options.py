@@ -114,6 +114,17 @@ Namespace = Annotated[
         show_default=False,
     ),
 ]
+Cluster = Annotated[
+    Optional[str],
+    typer.Option(
+        "--cluster",
+        click_type=NON_BLANK,
+        metavar="NAME",
+        help="The name of the kubeconfig cluster to use (replaces the context's cluster, as kubectl's --cluster).",
+        rich_help_panel=CONNECTION_PANEL,
+        show_default=False,
+    ),
+]
 RequestTimeout = Annotated[
     str,
     typer.Option(
@@ -187,6 +198,25 @@ def expand_optional_values(args: list[str], optional: dict[str, str] | None = No
             out += [arg[:2], arg[3:]]
         else:
             out.append(arg)
+    return out
+
+
+def expand_bare_flags(args: list[str], bare: dict[str, tuple[str, bool]]) -> list[str]:
+    """A flag of ``bare`` given without a value becomes its replacement (``{flag: (replacement, always)}``):
+    ``list --cluster`` (last, or before another flag or ``--``) -> ``list --cluster-only``, the deprecated
+    scope flag, while ``--cluster NAME`` and ``--cluster=NAME`` stay kubectl's kubeconfig cluster. With
+    ``always`` (a command without kubeconfig flags: ``catalog list``) every bare spelling is replaced."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        if arg in bare:
+            replacement, always = bare[arg]
+            following = args[index + 1] if index + 1 < len(args) else None
+            if always or following is None or following.startswith("-"):
+                out.append(replacement)
+                continue
+        out.append(arg)
     return out
 
 
@@ -367,6 +397,7 @@ class ConnectionFlags:
 
     kubeconfig: Kubeconfig = None
     context: Context = None
+    cluster: Cluster = None
     namespace: Namespace = None
     request_timeout: RequestTimeout = "0"
     verbosity: Verbosity = 0
@@ -387,6 +418,7 @@ class ConnectionFlags:
         return ConnectionOptions(
             kubeconfig=self.kubeconfig or None,
             context=self.context or None,
+            cluster=self.cluster or None,
             namespace=self.namespace or None,
             request_timeout=parse_request_timeout(self.request_timeout),
             as_user=self.as_user or None,
@@ -468,6 +500,16 @@ def validate(opts: Any) -> None:
         own()
 
 
+def warnings_of(opts: Any) -> list[str]:
+    """The ``warnings()`` lines of the groups of ``opts`` (in field order), then of ``opts`` itself."""
+    lines: list[str] = []
+    for field in _fields(type(opts)):
+        if _group(field.type) is not None:
+            lines += warnings_of(getattr(opts, field.name))
+    own = getattr(opts, "warnings", None)
+    return lines + (list(own()) if own is not None else [])
+
+
 def _connection(opts: Any) -> Optional[ConnectionFlags]:
     found = getattr(opts, "connection", None)
     return found if isinstance(found, ConnectionFlags) else None
@@ -500,7 +542,7 @@ def command(
         opts = _fill(options_class, values)
         if extra:
             opts.extra = given
-        for line in getattr(opts, "warnings", list)():
+        for line in warnings_of(opts):
             env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
         validate(opts)
         connection = _connection(opts)

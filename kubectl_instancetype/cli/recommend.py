@@ -7,7 +7,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import NoHeaders, ScopeFlags, SelectionFlags
+from .list_options import NoHeaders, ScopeFlags, SelectionFlags, enumerated_filters
 
 HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
 first.
@@ -18,7 +18,7 @@ architecture; and when it meets --min-cpu and --min-memory. Without --preference
 Ranking (the cost order): vCPUs, then memory, then overcommit (none first), then the fewest special features
 (dedicated CPUs, hugepages, NUMA, realtime), then name: at the same size a general-purpose type comes before a
 dedicated, realtime or hugepages one. -o wide adds REASON: the fit, and what ranked the type after the one
-above it. Cluster-scoped instance types and those of the namespace are considered (--cluster or --namespaced
+above it. Cluster-scoped instance types and those of the namespace are considered (--scope cluster|namespaced
 for one scope); --catalog uses the embedded common-instancetypes catalog instead (no cluster needed).
 
 \b
@@ -30,6 +30,13 @@ Examples:
   kubectl instancetype recommend --preference virtualmachinepreference/my-pref -n dev -o name"""
 
 OUTPUT_PANEL = "Output"
+
+
+def bare_flags() -> dict[str, tuple[str, bool]]:
+    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
+    from .list_options import bare_flags as scope_bare_flags
+
+    return scope_bare_flags(False)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -128,6 +135,8 @@ class RecommendOptions:
         for flag, value in (("--min-cpu", self.min_cpu), ("--max", self.limit)):
             if value is not None and value < 0:
                 raise options.UsageError(f"{flag} must not be negative")
+        if self.limit == 0:  # "show at most 0" would always answer that nothing fits
+            raise options.UsageError('invalid argument "0" for "--max" flag: must be at least 1')
         if self.min_memory is not None:
             try:
                 parse_quantity(self.min_memory)
@@ -144,9 +153,11 @@ class RecommendOptions:
             label_selector=label_selector,
             ranges=ranges,
             # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.scope.cluster_only or (self.source.catalog and not self.scope.namespaced_only),
+            cluster_only=self.scope.cluster_only
+            or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
             namespaced_only=self.scope.namespaced_only,
             all_namespaces=self.all_namespaces,
+            enumerated=enumerated_filters(self.selection),
         )
 
 

@@ -15,7 +15,16 @@ from typing import Any
 
 from .commands import ALIASES, COMMANDS, CONTEXT_SETTINGS, HELP, PROG_NAME
 
-__all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "add_group", "build", "optional_value_flags", "register_modules"]
+__all__ = [
+    "ALIASES",
+    "COMMANDS",
+    "PROG_NAME",
+    "add_group",
+    "bare_flags",
+    "build",
+    "optional_value_flags",
+    "register_modules",
+]
 
 
 def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str | None:
@@ -33,6 +42,7 @@ def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str |
 GLOBAL_VALUE_FLAGS = (
     "--kubeconfig",
     "--context",
+    "--cluster",
     "-n",
     "--namespace",
     "--request-timeout",
@@ -144,6 +154,16 @@ def build(argv: Sequence[str]) -> tuple[Any, list[ModuleType]]:
 
     install(app, optional_value_flags(leaves))
     return app, leaves
+
+
+def bare_flags(modules: Sequence[ModuleType]) -> dict[str, tuple[str, bool]]:
+    """The flags of the registered commands whose bare spelling means another flag (:func:`.options.expand_bare_flags`)."""
+    flags: dict[str, tuple[str, bool]] = {}
+    for module in modules:
+        extra = getattr(module, "bare_flags", None)
+        if extra is not None:
+            flags.update(extra())
+    return flags
 
 
 def optional_value_flags(modules: Sequence[ModuleType]) -> dict[str, str]:

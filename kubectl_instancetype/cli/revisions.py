@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 """
 
 import dataclasses
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -20,12 +20,21 @@ matcher this prints the revision, the generation of the object it holds and the 
 below the table, notes saying in words what a "-", "not found" or stale reference means (no revision stored
 yet; a status reference stored for the name the matcher had before a switch, which KubeVirt ignores), then a unified diff of the stored spec against the live one for every object that changed.
 
+Then every ControllerRevision the VM owns (its owner references), oldest first: the copies of each instance
+type and preference it has used (KubeVirt keeps the old ones after a switch) and the VM's spec at its last
+start (revision-start-vm-UID-GENERATION, holding the VM), with CURRENT naming the reference that uses it
+(instancetype, preference, or vmi: the VMI's status.virtualMachineRevisionName). Without vm/NAME, the revisions of every VM in the namespace (-A: in every
+namespace, with a NAMESPACE column first, as kubectl prints one).
+
 \b
 Examples:
   kubectl instancetype revisions vm/my-vm
   kubectl instancetype revisions vm/my-vm -n prod
+  kubectl instancetype revisions -A
   kubectl instancetype revisions vm/my-vm -o jsonpath='{.items[*].revision}'"""
 
+OWNED_HEADERS = ("REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED")
+ALL_HEADERS = ("VM", *OWNED_HEADERS)
 HEADERS = ("MATCHER", "KIND", "NAME", "REVISION", "RECORDED IN", "STORED GEN", "LIVE GEN", "CHANGED")
 FLAVOURS = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
 
@@ -41,7 +50,13 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class RevisionsOptions:
     """Print a table of the VM's matchers and their revisions, then the spec diffs of changed objects."""
 
-    target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
+    target: Annotated[
+        Optional[str],
+        typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine (default: every VM).", show_default=False),
+    ] = None
+    all_namespaces: Annotated[
+        bool, typer.Option("-A", "--all-namespaces", help="The VMs of every namespace (without vm/NAME).")
+    ] = False
     output: Annotated[
         str,
         options.output_option(
@@ -56,6 +71,10 @@ class RevisionsOptions:
         from ..output.printers import DOCUMENT_FORMATS, check_output_format
 
         check_output_format(self.output, ("", *DOCUMENT_FORMATS))
+        if self.target is None:
+            return
+        if self.all_namespaces:  # kubectl get's words for a name with -A
+            raise options.UsageError("a resource cannot be retrieved by name across all namespaces")
         self.name = options.vm_target(self.target, "revisions")
 
 
@@ -63,9 +82,26 @@ def run(env, opts: RevisionsOptions, session) -> None:
     """Read the revisions and print them."""
     from ..output import messages
     from ..output.table import render_table
-    from ..usecases.revisions import vm_revisions
+    from ..usecases.revisions import AllRevisions, revisions
 
-    result = vm_revisions(session, opts.name)
+    result = revisions(session, opts.name, opts.all_namespaces)
+    if isinstance(result, AllRevisions):
+        every = result
+        if opts.output:
+            from ..output.printers import print_document
+            from ..output.revisions import owned_document
+
+            print_document(env, opts.output, owned_document(every.owned))
+            return
+        if not every.owned:
+            where = "" if every.namespace is None else f" in {every.namespace} namespace."
+            messages.info(env, f"No resources found{where}")
+            return
+        namespaced = every.namespace is None
+        headers = ("NAMESPACE", *ALL_HEADERS) if namespaced else ALL_HEADERS
+        rows = [((row.namespace,) if namespaced else ()) + (row.vm, *_owned_cells(row)) for row in every.owned]
+        env.stdout.write(render_table(headers, rows))
+        return
     if opts.output:
         from ..output.printers import print_document
         from ..output.revisions import revisions_document
@@ -90,3 +126,10 @@ def run(env, opts: RevisionsOptions, session) -> None:
     for matcher in result.matchers:
         if matcher.diff:
             env.stdout.write("\n" + escape_lines(matcher.diff))
+    if result.owned:
+        env.stdout.write(f"\nControllerRevisions owned by virtualmachine/{escape_lines(result.name)}:\n")
+        env.stdout.write(render_table(OWNED_HEADERS, [_owned_cells(row) for row in result.owned]))
+
+
+def _owned_cells(row) -> tuple:
+    return (row.name, row.holds, row.generation, row.current or "-", row.created or "-")

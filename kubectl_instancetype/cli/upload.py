@@ -178,8 +178,15 @@ class UploadOptions:
 
     def validate(self) -> None:
         """virtctl's checks of the arguments and flags; the plan of the upload."""
+        from ..instancetype.infer import default_reference
         from ..instancetype.upload import Flags, parse_flags
 
+        default_instancetype, default_instancetype_kind = default_reference(
+            self.default_instancetype, self.default_instancetype_kind or None, "instancetype", "--default-instancetype"
+        )
+        default_preference, default_preference_kind = default_reference(
+            self.default_preference, self.default_preference_kind or None, "preference", "--default-preference"
+        )
         words = list(self.args or [])
         if len(words) > 2:
             raise options.UsageError(f"accepts at most 2 arg(s), received {len(words)}")
@@ -200,10 +207,10 @@ class UploadOptions:
                 retry=_uint("--retry", self.retry),
                 force_bind=self.force_bind,
                 datasource=self.datasource,
-                default_instancetype=self.default_instancetype,
-                default_instancetype_kind=_kind(self.default_instancetype_kind, "instancetype"),
-                default_preference=self.default_preference,
-                default_preference_kind=_kind(self.default_preference_kind, "preference"),
+                default_instancetype=default_instancetype or "",
+                default_instancetype_kind=default_instancetype_kind,
+                default_preference=default_preference or "",
+                default_preference_kind=default_preference_kind,
             )
         )
         if (
@@ -234,15 +241,6 @@ def run(env, opts: UploadOptions, session) -> None:
         jitter=_jitter,
     )
     upload(session, plan, settings)
-
-
-def _kind(value: str, matcher: str) -> str:
-    """create vm's kind spellings, written in KubeVirt's canonical form ("" stays "")."""
-    if not value:
-        return ""
-    from ..instancetype.infer import canonical_kind
-
-    return canonical_kind(value, matcher)
 
 
 def _jitter(bound: int) -> int:

@@ -23,7 +23,9 @@ the vCPUs and memory of the VMs (every pool replica) using each instance type.
 --check-delete TYPE/NAME lists what deleting the object (or a controllerrevision/NAME) would break and exits
 non-zero while anything still needs it: a VM without a stored copy stops with FailedFindInstancetype, a pool
 cannot create replicas, a template cannot make VMs; a VM on a stored copy keeps running but cannot switch back
-or refresh. Deleting a ControllerRevision a VM records sends the VM back to the live object.
+or refresh. Deleting a ControllerRevision a VM records sends the VM back to the live object. A cluster-scoped
+object is looked for in every namespace, whatever -n says (each namespace on its own when RBAC refuses a list
+across all of them); when a namespace or kind could not be read, the check gives no verdict and exits 1.
 
 \b
 Examples:
@@ -105,7 +107,7 @@ def run(env, opts: UsageOptions, session) -> None:
     if opts.output:
         printer.print_document(env, opts.output, printer.document(report))
     elif opts.check_delete and only is not None:
-        env.stdout.write(printer.render_delete_check(report, only))
+        env.stdout.write(printer.render_delete_check(report, only, complete=not report.unread))
     elif only is not None:
         env.stdout.write(printer.render_details(report, only))
     elif not report.targets:
@@ -115,7 +117,14 @@ def run(env, opts: UsageOptions, session) -> None:
         env.stdout.write(printer.render_summary(report, opts.all_namespaces))
     if opts.check_delete and only is not None:
         blocking = [use for use in report.uses_of(only) if use.breaks]
+        unread = f"; and {'; '.join(report.unread)} could not be read" if report.unread else ""
         if blocking:
             raise PluginError(
-                f"{only} is still used by {len(blocking)} object(s) (listed above): delete or switch them first"
+                f"{only} is still used by {len(blocking)} object(s) (listed above){unread}: delete or switch them first"
+            )
+        if report.unread:
+            # "safe" needs every place a VM could name it: without them there is no verdict
+            raise PluginError(
+                f"cannot tell whether {only} can be deleted: {'; '.join(report.unread)} could not be read; "
+                "run the check as a user who may list them"
             )

@@ -426,6 +426,26 @@ def _string(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def default_reference(name: str | None, kind: str | None, matcher: str, flag: str) -> tuple[str | None, str]:
+    """``--default-instancetype [KIND/]NAME`` (``flag``) with ``--default-instancetype-kind KIND``: the name and
+    KubeVirt's canonical kind ("" for the cluster-scoped default). KIND/ is any spelling ``create vm`` takes
+    (vmf/, vmcf/, the long names); given both ways, the two must agree. Raises :class:`UsageError`."""
+    from ..errors import UsageError
+    from .params import ParamError, split_prefixed_name
+
+    canonical = canonical_kind(kind or "", matcher)
+    if name is None or "/" not in name:
+        return name, canonical
+    try:
+        prefix, bare = split_prefixed_name(name)
+    except ParamError as exc:
+        raise UsageError(f'invalid argument "{name}" for "{flag}" flag: {exc}') from None
+    named = canonical_kind(prefix, matcher)
+    if kind is not None and named != canonical:
+        raise UsageError(f'{flag} "{name}" names kind {named or prefix}, but {flag}-kind says {kind}: give one')
+    return bare, named
+
+
 def canonical_kind(value: str, matcher: str) -> str:
     """KubeVirt's lowercase singular kind for a ``--default-*-kind`` value (the kind labels hold; ``create vm``'s
     prefix spellings: any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind). Raises

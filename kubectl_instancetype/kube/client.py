@@ -103,6 +103,40 @@ class Client:
         answer: dict[str, Any] = self.transport.request("POST", SUBJECT_ACCESS_REVIEWS.path(), review)
         return answer
 
+    def kubevirts(self) -> list[dict[str, Any]]:
+        """Every KubeVirt CR, in any namespace (``GET /apis/kubevirt.io/v1/kubevirts``; a cluster has one, and
+        virt-controller reads the one with a ``status.phase``)."""
+        from .resources import KUBEVIRTS
+
+        answer = self.transport.request("GET", KUBEVIRTS.path(None, limit=10))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
+    def namespace_object(self, name: str) -> dict[str, Any]:
+        """The Namespace ``name`` (its labels select auto CPU limits and the memory limit ratio)."""
+        from .resources import NAMESPACES
+
+        answer: dict[str, Any] = self.transport.request("GET", NAMESPACES.path(None, name))
+        return answer
+
+    def labelled_nodes(self, label: str) -> list[dict[str, Any]]:
+        """The Nodes that carry ``label`` (a ``labelSelector`` of the key alone), every page."""
+        from .resources import NODES
+
+        return [
+            item
+            for page in self.list_pages(NODES, label_selector=label)
+            for item in page.get("items") or ()
+            if isinstance(item, dict)
+        ]
+
+    def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
+        """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
+        holds a few, so one bounded page is read."""
+        from .resources import RESOURCE_QUOTAS
+
+        answer = self.transport.request("GET", RESOURCE_QUOTAS.path(namespace, limit=500))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
     def first_page(self, resource: Resource, namespace: str | None = None, *, limit: int = 1) -> dict[str, Any]:
         """One list request for at most ``limit`` objects (no further pages: where one object tells enough,
         such as the one KubeVirt or CDI resource of a cluster)."""
@@ -180,9 +214,11 @@ class Client:
         namespace: str | None = None,
         *,
         label_selector: str | None = None,
+        field_selector: str | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
     ) -> Iterator[dict[str, Any]]:
-        """Yield the list pages of ``resource`` (``limit``/``continue``), one request per page.
+        """Yield the list pages of ``resource`` (``limit``/``continue``), one request per page; ``field_selector``
+        lets the server drop what is not needed (``spec.nodeName!=`` on pods: only bound ones).
 
         After the first page, the next page is fetched by a background thread while the caller works on
         the current one: the server's time and ours overlap instead of adding up on long lists.
@@ -192,6 +228,7 @@ class Client:
             return resource.path(
                 namespace,
                 labelSelector=label_selector,
+                fieldSelector=field_selector,
                 limit=chunk_size if chunk_size > 0 else None,
                 **{"continue": token},
             )

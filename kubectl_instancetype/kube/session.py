@@ -77,6 +77,11 @@ class Session:
             self._client = connect(self.options, dict(self.environ), self.home, self.log, self.warn)
         return self._client
 
+    @property
+    def connected(self) -> bool:
+        """Whether this invocation has made its API client (a command that read the cluster has)."""
+        return self._client is not None
+
     def credentials_may_prompt(self) -> bool:
         """True when the selected user's exec plugin may prompt (``interactiveMode: Always``): completion must
         not connect then. Reads the kubeconfig files only, not the credentials."""

@@ -74,7 +74,8 @@ def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
         raise ConfigurationError('tls: failed to find "CERTIFICATE" PEM block in certificate input')
     if not _has_pem(key):
         raise ConfigurationError("tls: failed to find any PEM data in key input")
-    # ssl reads a key pair only from files: private temporary copies (mode 0600) live for this call.
+    # ssl reads a key pair only from files: private temporary copies (mode 0600; on Windows, where modes are not
+    # enforced, in the user's own %TEMP%, which only that user can read) live for this call.
     temporary: list[str] = []
     try:
         temporary.append(_write_private_temp(cert))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..instancetype.usage import OwnedRevision
     from ..usecases.revisions import Revisions
 
 
@@ -30,4 +31,26 @@ def revisions_document(result: Revisions, namespace: str, flavours: dict[str, st
             }
             for m in result.matchers
         ],
+        "owned": owned_items(result.owned),
     }
+
+
+def owned_items(owned: list[OwnedRevision]) -> list[dict[str, Any]]:
+    """The ControllerRevisions VMs own, as data."""
+    return [
+        {
+            "namespace": row.namespace,
+            "virtualMachine": row.vm,
+            "revision": row.name,
+            "holds": row.holds,
+            "generation": row.generation,
+            "current": row.current or None,
+            "created": row.created or None,
+        }
+        for row in owned
+    ]
+
+
+def owned_document(owned: list[OwnedRevision]) -> dict[str, Any]:
+    """``revisions [-A] -o``: every revision of every VM in scope."""
+    return {"apiVersion": "kubectl-instancetype/v1", "kind": "OwnedRevisions", "items": owned_items(owned)}

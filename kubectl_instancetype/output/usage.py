@@ -106,11 +106,14 @@ def _summary(total: Totals, target: Target) -> str:
     return ", ".join(parts)
 
 
-def render_delete_check(report: UsageReport, target: Target) -> str:
-    """What deleting ``target`` would do to each user."""
+def render_delete_check(report: UsageReport, target: Target, complete: bool = True) -> str:
+    """What deleting ``target`` would do to each user found; "can be deleted" only when everything was read
+    (``complete``)."""
     uses = report.uses_of(target)
     blocking = [use for use in uses if use.breaks]
     copies = [use for use in uses if use.user_kind == "ControllerRevision"]
+    if not blocking and not complete:
+        return ""
     if not blocking:
         text = f"{_printable(str(target))} can be deleted: nothing uses it"
         if copies:

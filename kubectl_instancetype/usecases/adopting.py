@@ -101,10 +101,17 @@ def adopt_files(session: Session, request: AdoptRequest) -> AdoptReport:
 
 def _find(objects: list[dict[str, Any]], wanted: str, what: str) -> dict[str, Any]:
     from ..errors import UsageError
+    from ..instancetype import kinds
 
-    kind, _, name = wanted.rpartition("/")
+    word, _, name = wanted.rpartition("/")
+    # any spelling create vm takes (vmf/, vmcf/, vmp/, vmcp/, the long names; instancetype.kinds)
+    kind = kinds.spelled(word) if word else None
+    allowed = kinds.INSTANCETYPE_KINDS if what == "instancetype" else kinds.PREFERENCE_KINDS
+    if word and (kind is None or kind.kind not in allowed):
+        supported = ", ".join(kind.lower() for kind in allowed)
+        raise UsageError(f'invalid --{what} kind "{word.lower()}", supported values are: {supported}')
     for obj in objects:
-        if obj["metadata"]["name"] == name and (not kind or str(obj.get("kind", "")).lower() == kind.lower()):
+        if obj["metadata"]["name"] == name and (kind is None or obj.get("kind") == kind.kind):
             return obj
     raise UsageError(f'--{what} "{wanted}": no such {what} among the candidates')
 

@@ -473,6 +473,8 @@ class CatalogDiff:
 
     diffs: list[str]
     skew: Skew
+    compared: int = 0  # the catalog objects compared
+    version: str = ""  # the catalog release
 
 
 def diff_catalog(session: Session, selection: Selection) -> CatalogDiff:
@@ -483,4 +485,6 @@ def diff_catalog(session: Session, selection: Selection) -> CatalogDiff:
     return CatalogDiff(
         diff(selected.catalog, selected.objects, selected.existing, selected.kinds),
         schema_skew(session, selected.objects),
+        len(selected.objects),
+        selected.catalog.version,
     )

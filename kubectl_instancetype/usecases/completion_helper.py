@@ -8,9 +8,10 @@ only (krew #812), so this writes a launcher that runs the plugin's own ``__compl
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from ..golang.goos import GOOS
 
 PLUGIN = "kubectl-instancetype"
 HELPER = "kubectl_complete-instancetype"
@@ -28,14 +29,17 @@ class Launcher:
     on_path: bool
 
 
-def install_helper(environ: Mapping[str, str], home: str, *, directory: str | None, force: bool) -> Launcher:
-    """Write the launcher into ``directory`` (default: next to the plugin kubectl finds) for that plugin."""
+def install_helper(
+    environ: Mapping[str, str], home: str, *, directory: str | None, force: bool, goos: str = GOOS
+) -> Launcher:
+    """Write the launcher into ``directory`` (default: next to the plugin kubectl finds) for that plugin; on
+    Windows (``goos``) a ``.cmd`` file, which kubectl's ``exec.LookPath`` finds through PATHEXT."""
     import os
 
-    plugin = find_plugin(environ, home)
+    plugin = find_plugin(environ, home, goos)
     target_dir = os.path.abspath(os.path.expanduser(directory)) if directory else os.path.dirname(plugin)
-    path = write_launcher(target_dir, plugin, force=force, windows=sys.platform == "win32")
-    return Launcher(path, plugin, target_dir, _on_path(target_dir, environ))
+    path = write_launcher(target_dir, plugin, force=force, windows=goos == "windows")
+    return Launcher(path, plugin, target_dir, _on_path(target_dir, environ, goos))
 
 
 def krew_bin(environ: Mapping[str, str], home: str) -> str:
@@ -45,7 +49,7 @@ def krew_bin(environ: Mapping[str, str], home: str) -> str:
     return os.path.join(environ.get("KREW_ROOT") or os.path.join(home, ".krew"), "bin")
 
 
-def find_plugin(environ: Mapping[str, str], home: str) -> str:
+def find_plugin(environ: Mapping[str, str], home: str, goos: str = GOOS) -> str:
     """The ``kubectl-instancetype`` kubectl runs: the first on PATH, else the one in krew's bin folder.
 
     The path is kept as found (krew's symlink, not its target), so that the launcher follows upgrades.
@@ -55,7 +59,7 @@ def find_plugin(environ: Mapping[str, str], home: str) -> str:
 
     from ..errors import UsageError
 
-    names = [PLUGIN + ".exe", PLUGIN] if sys.platform == "win32" else [PLUGIN]
+    names = [PLUGIN + ".exe", PLUGIN] if goos == "windows" else [PLUGIN]
     for name in names:
         found = shutil.which(name, path=environ.get("PATH", ""))
         if found:
@@ -123,8 +127,10 @@ def _ours(path: str) -> bool:
         return False
 
 
-def _on_path(directory: str, environ: Mapping[str, str]) -> bool:
+def _on_path(directory: str, environ: Mapping[str, str], goos: str = GOOS) -> bool:
     import os
 
-    entries = [os.path.abspath(entry) for entry in environ.get("PATH", "").split(os.pathsep) if entry]
-    return os.path.abspath(directory) in entries
+    from ..golang.goos import split_list
+
+    entries = [os.path.normcase(os.path.abspath(entry)) for entry in split_list(environ.get("PATH", ""), goos) if entry]
+    return os.path.normcase(os.path.abspath(directory)) in entries

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,17 @@ from .manifests import iter_manifests, read_manifests, read_sources
 
 if TYPE_CHECKING:
     from ..kube.session import Session
+    from .launcher_inputs import LauncherPods
+
+
+@dataclass(frozen=True)
+class LauncherPodRequest:
+    """``expand --launcher-pod``: the flags that override the KubeVirt configuration's defaults (None: the
+    configuration's) and where the warnings about the configuration go."""
+
+    architecture: str | None = None
+    network_interface: str | None = None
+    warn: Callable[[str], None] | None = None
 
 
 def vm_name(vm: Mapping[str, Any]) -> str:
@@ -30,6 +41,7 @@ class Expanded:
     expanded: dict[str, Any] | None = None
     provenance: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    launcher_pod: dict[str, Any] | None = None
 
     @property
     def name(self) -> str:
@@ -48,18 +60,24 @@ def expand(
     preference_file: str | None = None,
     server: bool = False,
     check: bool = True,
+    launcher_pod: LauncherPodRequest | None = None,
 ) -> Iterator[Expanded]:
     """``expand``: the stored VirtualMachine ``name`` or the VirtualMachines of ``filename``, each expanded
     locally (the engine) or by the cluster's KubeVirt (``server``), one at a time: a file of 100,000 VMs is
-    converted, expanded and handed over document by document (its text is read once, within -f's bound)."""
-    run = Expansion(session, defaults, check=check, stdin=stdin)
+    converted, expanded and handed over document by document (its text is read once, within -f's bound).
+
+    With ``launcher_pod``, each VM also gets the scheduling part of the virt-launcher pod virt-controller
+    will create for it (``Expanded.launcher_pod``), with the cluster's KubeVirt configuration when the
+    expansion reads the cluster and KubeVirt's defaults when it does not (``launcher_pod.warn`` says so)."""
+    run = Expansion(session, defaults, check=check, stdin=stdin, launcher_pod=launcher_pod)
     if filename is not None:
         vms: Iterable[dict[str, Any]] = run.stream_manifests(filename)
     else:
         vms = [run.stored_vm(name or "")]
     run.load_overrides(instancetype_file, preference_file)
     for vm in vms:
-        yield run.expand_server(vm, stored=name is not None) if server else run.expand_local(vm)
+        stored = name is not None
+        yield run.expand_server(vm, stored=stored) if server else run.expand_local(vm, stored=stored)
 
 
 _KIND_LINE = re.compile(r"^kind:[ \t]*([A-Za-z0-9]+)[ \t]*(?:#.*)?$", re.MULTILINE)
@@ -87,11 +105,25 @@ class Expansion:
     Every method returns data; nothing is printed here.
     """
 
-    def __init__(self, session: Session, defaults: Any, *, check: bool, stdin: Any) -> None:
+    def __init__(
+        self,
+        session: Session,
+        defaults: Any,
+        *,
+        check: bool,
+        stdin: Any,
+        launcher_pod: LauncherPodRequest | None = None,
+    ) -> None:
         self.session = session
         self.stdin = stdin
         self.defaults = defaults
         self.check = check
+        self.launcher_request = launcher_pod
+        self.launcher: LauncherPods | None = None
+        if launcher_pod is not None:
+            from .launcher_inputs import LauncherPods
+
+            self.launcher = LauncherPods(session, launcher_pod.warn)
         self.local: dict[tuple[str, Any], dict[str, Any]] = {}  # (kind, name) -> object, from -f documents
         self.overrides: dict[str, Any] = {}  # "instancetype"/"preference" -> spec from --*-file
 
@@ -177,8 +209,31 @@ class Expansion:
 
         return cluster_fetch(self.connect())(kind, name, namespace)
 
-    def expand_local(self, vm: dict[str, Any]) -> Expanded:
-        """``vm`` expanded with the engine (or the problems that stop it)."""
+    def _launcher_defaults(self, online: bool) -> Any:
+        """The expansion's cluster defaults for a launcher pod: the KubeVirt configuration's, flags first."""
+        from .launcher_inputs import cluster_defaults
+
+        assert self.launcher is not None and self.launcher_request is not None
+        config = self.launcher.inputs(offline=not online).config
+        request = self.launcher_request
+        return cluster_defaults(config, architecture=request.architecture, network_interface=request.network_interface)
+
+    def _with_launcher_pod(self, result: Expanded, online: bool) -> Expanded:
+        if self.launcher is None or result.expanded is None:
+            return result
+        predicted = self.launcher.render(result.expanded, offline=not online)
+        if predicted.pod is None:
+            return Expanded(result.vm, problems=list(predicted.problems))
+        result.launcher_pod = predicted.pod
+        return result
+
+    def expand_local(self, vm: dict[str, Any], *, stored: bool = False) -> Expanded:
+        """``vm`` expanded with the engine (or the problems that stop it), with its launcher pod when asked."""
+        online = stored or self._needs_cluster(vm)
+        defaults = self._launcher_defaults(online) if self.launcher is not None else self.defaults
+        return self._with_launcher_pod(self._expand_local(vm, defaults), online)
+
+    def _expand_local(self, vm: dict[str, Any], defaults: Any) -> Expanded:
         from ..instancetype.expand import expand_vm
         from ..instancetype.expand.resolve import ResolveError, find_spec, infer
 
@@ -198,9 +253,7 @@ class Expansion:
             # KubeVirt's expand-vm-spec writes the request's namespace into the VM (pkg/virt-api/rest/expand.go:
             # vm.Namespace = the path's namespace); with no -n and no cluster read, no namespace is known
             resolved["metadata"].pop("namespace", None)
-        result = expand_vm(
-            resolved, specs["instancetype"], specs["preference"], defaults=self.defaults, check=self.check
-        )
+        result = expand_vm(resolved, specs["instancetype"], specs["preference"], defaults=defaults, check=self.check)
         if result.vm is None:
             return Expanded(vm, problems=self._with_hints(vm, resolved, specs["preference"], result.problems))
         return Expanded(vm, result.vm, result.provenance)
@@ -241,7 +294,7 @@ class Expansion:
             raise
         except APIError as exc:
             return Expanded(vm, problems=self._server_hints(vm, exc.message))
-        return Expanded(vm, expanded)
+        return self._with_launcher_pod(Expanded(vm, expanded), True)
 
     def _server_hints(self, vm: dict[str, Any], message: str) -> list[str]:
         """The server's message; a requirements failure (KubeVirt v1.9's expand does not check requirements, a

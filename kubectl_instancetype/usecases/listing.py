@@ -35,6 +35,8 @@ class Query(NamedTuple):
     chunk_size: int = 500
     sort_by: str | None = None  # name, cpu, memory, or kubectl's JSONPath
     names: tuple[str, ...] = ()  # only these objects (kubectl get TYPE NAME...)
+    # the filters whose values are label values (--class, --size, --os-type, ...): (flag, label key, value)
+    enumerated: tuple[tuple[str, str, str], ...] = ()
 
 
 class Source(Protocol):
@@ -158,3 +160,39 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     found = set(seen)
     missing = tuple(dict.fromkeys(name for name in query.names if name not in found))
     return Listing(rows, warnings, source.namespace, missing, tuple(seen))
+
+
+def check_enumerated(source: Source, query: Query) -> None:
+    """No silent empty answer to a value nothing carries: when ``query`` found nothing, each enumerated filter's
+    value must be one the objects of the scope (the cluster's, or the catalog's) carry, else a
+    :class:`UsageError` in pflag's words for a bad value, with the project's one did-you-mean
+    (:func:`.references.closest`) or the values there are. Read only after an empty answer (one more list)."""
+    if not query.enumerated:
+        return
+    from ..errors import UsageError
+    from .references import closest
+
+    keys = {key for _, key, _ in query.enumerated}
+    present: dict[str, set[str]] = {key: set() for key in keys}
+
+    def consume(obj: dict[str, Any], namespace: str | None) -> None:
+        labels = (obj.get("metadata") or {}).get("labels") or {}
+        for key in keys:
+            if key in labels:
+                present[key].add(str(labels[key]))
+
+    source.scan(query._replace(label_selector="", names=(), chunk_size=500), consume)
+    noun = "instance type" if query.what == INSTANCETYPES else "preference"
+    for flag, key, value in query.enumerated:
+        values = present[key]
+        if value in values:
+            continue
+        what = key.rsplit("/", 1)[-1]
+        close = closest(value, sorted(values))
+        if close:
+            hint = f" (did you mean {' or '.join(close)}?)"
+        elif values:
+            hint = f"; the values in scope are {', '.join(sorted(values))}"
+        else:
+            hint = f"; no {noun} in scope has the label {key}"
+        raise UsageError(f'invalid argument "{value}" for "{flag}" flag: no {noun} in scope has {what} {value}{hint}')

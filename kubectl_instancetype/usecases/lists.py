@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .listing import ClusterSource, Listing, Query, Source, list_rows
+from .listing import ClusterSource, Listing, Query, Source, check_enumerated, list_rows
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -29,7 +29,10 @@ def list_cluster(
         from .recommend import CompatibleSource, cluster_preference
 
         source = CompatibleSource(source, cluster_preference(client, compatible_with))
-    return list_rows(source, query, row_of)
+    listing = list_rows(source, query, row_of)
+    if not listing.rows:
+        check_enumerated(ClusterSource(client), query)
+    return listing
 
 
 def list_catalog(
@@ -51,4 +54,7 @@ def list_catalog(
         from .recommend import CompatibleSource, catalog_preference
 
         source = CompatibleSource(source, catalog_preference(catalog, compatible_with))
-    return list_rows(source, query, row_of)
+    listing = list_rows(source, query, row_of)
+    if not listing.rows:
+        check_enumerated(CatalogSource(catalog, namespace), query)
+    return listing

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .listing import CatalogSource, ClusterSource, Query, Source
+from .listing import CatalogSource, ClusterSource, Query, Source, check_enumerated
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -48,6 +48,7 @@ def size_matrix(
     objects: list[ScopedObject] = []
     warnings = source.scan(query, lambda obj, namespace: objects.append(ScopedObject(obj, namespace)))
     if not objects:
+        check_enumerated(source, query)
         return SizeMatrix(warnings=warnings)
     matrix = build_matrix((found.obj["metadata"]["name"], found.obj.get("spec") or {}) for found in objects)
     return SizeMatrix(matrix.headers, matrix.rows, warnings, objects)

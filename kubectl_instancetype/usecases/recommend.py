@@ -128,6 +128,10 @@ def recommend(
             result.near_misses.append(candidate)
 
     result.warnings = source.scan(query, consume)
+    if not result.considered:
+        from .listing import check_enumerated
+
+        check_enumerated(source, query)
     result.fitting.sort(key=lambda candidate: candidate.key)
     # The nearest miss of each series and scope: the largest type that still falls short.
     nearest: dict[tuple[str, str], Candidate] = {}

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..golang.strconv import go_quote
 
 if TYPE_CHECKING:
+    from ..instancetype.usage import OwnedRevision
     from ..kube.client import Client
     from ..kube.session import Session
 
@@ -56,17 +57,84 @@ class Revisions:
     name: str
     flavour: str
     matchers: list[MatcherRevision]
+    owned: list[OwnedRevision] = field(default_factory=list)  # every ControllerRevision the VM owns
+
+
+@dataclass
+class AllRevisions:
+    """``revisions`` without a VM: every revision every VM of the scope owns (``namespace`` None: all)."""
+
+    namespace: str | None
+    owned: list[OwnedRevision]
+
+
+def revisions(session: Session, name: str, all_namespaces: bool = False) -> Revisions | AllRevisions:
+    """``revisions``: VM ``name``'s matchers and revisions, or without a name every VM's revisions."""
+    return vm_revisions(session, name) if name else all_revisions(session, all_namespaces)
 
 
 def vm_revisions(session: Session, name: str) -> Revisions:
-    """GET the VirtualMachine ``name`` and, for each of its matchers, the revision and the live object."""
+    """GET the VirtualMachine ``name`` and, for each of its matchers, the revision and the live object; then
+    every ControllerRevision it owns (older copies and ``revision-start-vm-...`` included)."""
     from ..instancetype.expand.revisions import server_flavour
-    from ..kube.resources import VIRTUAL_MACHINES
+    from ..instancetype.usage import owned_revisions
+    from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
     client = session.client()
     vm: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, session.namespace)
     reports = [matcher_revision(client, vm, key) for key in ("instancetype", "preference")]
-    return Revisions(name, server_flavour(vm), [report for report in reports if report is not None])
+    revisions = [
+        item for page in client.list_pages(CONTROLLER_REVISIONS, session.namespace) for item in page.get("items") or ()
+    ]
+    owned = owned_revisions(vm, revisions, _vmi_revisions(client, session.namespace).get(name, ""))
+    return Revisions(name, server_flavour(vm), [report for report in reports if report is not None], owned)
+
+
+def all_revisions(session: Session, all_namespaces: bool) -> AllRevisions:
+    """Every ControllerRevision each VirtualMachine of the session's namespace (or of all) owns: three paged
+    lists (VMs, their VMIs, ControllerRevisions), grouped by owner."""
+    from ..instancetype.usage import owned_revisions
+    from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
+
+    client = session.client()
+    namespace = None if all_namespaces else session.namespace
+    by_owner: dict[str, list[dict[str, Any]]] = {}
+    for page in client.list_pages(CONTROLLER_REVISIONS, namespace):
+        for revision in page.get("items") or ():
+            for ref in (revision.get("metadata") or {}).get("ownerReferences") or ():
+                if ref.get("kind") == "VirtualMachine" and ref.get("uid"):
+                    by_owner.setdefault(str(ref["uid"]), []).append(revision)
+    started = _vmi_revisions(client, namespace)
+    owned: list[OwnedRevision] = []
+    for page in client.list_pages(VIRTUAL_MACHINES, namespace):
+        for vm in page.get("items") or ():
+            metadata = vm.get("metadata") or {}
+            key = (
+                f"{metadata.get('namespace')}/{metadata.get('name')}"
+                if namespace is None
+                else str(metadata.get("name"))
+            )
+            owned += owned_revisions(vm, by_owner.get(str(metadata.get("uid")), []), started.get(key, ""))
+    owned.sort(key=lambda row: (row.namespace, row.vm, row.created, row.name))
+    return AllRevisions(namespace, owned)
+
+
+def _vmi_revisions(client: Client, namespace: str | None) -> dict[str, str]:
+    """``status.virtualMachineRevisionName`` of each VMI of the scope, by name (``namespace/name`` across all)."""
+    from ..errors import ForbiddenError, NotFoundError
+    from ..kube.resources import VIRTUAL_MACHINE_INSTANCES
+
+    found: dict[str, str] = {}
+    try:
+        for page in client.list_pages(VIRTUAL_MACHINE_INSTANCES, namespace):
+            for vmi in page.get("items") or ():
+                metadata = vmi.get("metadata") or {}
+                name = str(metadata.get("name"))
+                key = f"{metadata.get('namespace')}/{name}" if namespace is None else name
+                found[key] = str((vmi.get("status") or {}).get("virtualMachineRevisionName") or "")
+    except (ForbiddenError, NotFoundError):
+        pass  # without VMIs no start revision is marked as the running one
+    return found
 
 
 def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRevision | None:

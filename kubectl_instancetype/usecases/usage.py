@@ -3,6 +3,13 @@ type and preference, read from the cluster (one paged list per kind), and what d
 
 Pools and templates are read when the cluster serves them (``pool.kubevirt.io/v1beta1``; ``template.kubevirt.io``
 at the version its discovery document prefers); a kind the user may not list is left out with one warning.
+
+A cluster-scoped instance type or preference is used from every namespace, so one asked about by name is looked
+for in all of them, whatever ``-n`` says. When RBAC refuses a list across all namespaces, each namespace the user
+may see is listed on its own; what stays unread is recorded (:attr:`UsageReport.unread`), and a delete check
+that did not read everything gives no verdict. KubeVirt v1.9.0 has no deletion protection of its own: its
+instance type webhooks (virt-operator's components/webhooks.go) admit CREATE and UPDATE only, and a
+VirtualMachineInstance holds its expanded spec, so the users are VMs, pools, templates and ControllerRevisions.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ if TYPE_CHECKING:
     from ..kube.session import Session
 
 KEYS = ("instancetype", "preference")
+UNREAD_SHOWN = 5  # namespaces named in the one error line (the warning names them all)
 
 
 @dataclass
@@ -30,6 +38,8 @@ class UsageReport:
     warnings: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # kinds the cluster does not serve
     only: Target | None = None  # the one target asked about
+    # what could not be read: "virtualmachines.kubevirt.io in namespaces a, b", "VMs whose inferFromVolume ..."
+    unread: list[str] = field(default_factory=list)
 
     def uses_of(self, target: Target) -> list[Use]:
         """The uses of one target."""
@@ -83,7 +93,9 @@ def usage(session: Session, request: UsageRequest) -> UsageReport | RevisionUser
     only = None
     if request.kind:
         only = Target(request.kind, "" if "Cluster" in request.kind else session.namespace, request.name)
-    return collect(session, None if request.all_namespaces else session.namespace, only)
+    # a cluster-scoped type is used from every namespace: one asked about by name is looked for everywhere
+    everywhere = request.all_namespaces or (only is not None and not only.namespace)
+    return collect(session, None if everywhere else session.namespace, only)
 
 
 def collect(session: Session, namespace: str | None, only: Target | None = None) -> UsageReport:
@@ -98,16 +110,62 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
     client = session.client()
     warnings: list[str] = []
     skipped: list[str] = []
+    unread: list[str] = []
+    visible: list[list[str] | None] = []  # the namespaces the user may list, once asked (None: may not)
 
-    def read(resource: Resource, scope: str | None, **query: Any) -> list[dict[str, Any]]:
+    def namespaces() -> list[str] | None:
+        if not visible:
+            try:
+                visible.append(sorted(client.list_names(resources.NAMESPACES)))
+            except ForbiddenError:
+                visible.append(None)
+        return visible[0]
+
+    def read(resource: Resource, scope: str | None, users: bool = True, **query: Any) -> list[dict[str, Any]]:
+        """Every object of ``resource`` in ``scope`` (None: every namespace) the user may list; what RBAC
+        refuses is a warning and, for the kinds that can use a type (``users``), an entry of ``unread``."""
         try:
             return list(_items(client, resource, scope, **query))
         except NotFoundError:
             skipped.append(resource.plural)
             return []
         except ForbiddenError as exc:
-            warnings.append(f"cannot list {resource.qualified}: {exc.message}; they are left out")
+            if scope is not None or not resource.namespaced:
+                warnings.append(f"cannot list {resource.qualified}: {exc.message}; they are left out")
+                if users:
+                    unread.append(f"{resource.qualified} in namespace {scope}")
+                return []
+            refusal = exc.message
+        # refused across all namespaces: each namespace the user may see, one list each (as RBAC may allow)
+        names = namespaces()
+        if names is None:
+            warnings.append(
+                f"cannot list {resource.qualified}: {refusal}; nor the namespaces to read them one by one; "
+                "they are left out"
+            )
+            if users:
+                unread.append(f"{resource.qualified} in any namespace")
             return []
+        found: list[dict[str, Any]] = []
+        refused: list[str] = []
+        for name in names:
+            try:
+                found += _items(client, resource, name, **query)
+            except NotFoundError:
+                continue  # a namespace deleted meanwhile
+            except ForbiddenError:
+                refused.append(name)
+        if refused:
+            where = f"namespace{'s' if len(refused) > 1 else ''} {', '.join(refused)}"
+            warnings.append(f"cannot list {resource.qualified} in {where}: forbidden; they are left out")
+            if users:
+                shown = (
+                    where
+                    if len(refused) <= UNREAD_SHOWN
+                    else (f"namespaces {', '.join(refused[:UNREAD_SHOWN])} and {len(refused) - UNREAD_SHOWN} more")
+                )
+                unread.append(f"{resource.qualified} in {shown}")
+        return found
 
     # the targets and their live generations and specs
     live: dict[Target, dict[str, Any]] = {}
@@ -117,7 +175,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
         resources.INSTANCETYPES,
         resources.PREFERENCES,
     ):
-        for obj in read(resource, namespace):
+        for obj in read(resource, namespace, users=False):
             metadata = obj.get("metadata") or {}
             target = domain.Target(resource.kind, str(metadata.get("namespace") or ""), str(metadata["name"]))
             live[target] = obj
@@ -137,6 +195,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
                 resolved = infer({**vm, "metadata": {**(vm.get("metadata") or {}), "namespace": ns}}, fetch)
             except (ResolveError, APIError) as exc:
                 warnings.append(f"{user_kind.lower()}/{user_name}: inferFromVolume cannot be resolved: {exc}")
+                unread.append(f"what {user_kind.lower()}/{user_name} ({ns}) infers from its volume")
                 return
         for key in KEYS:
             matcher = (resolved.get("spec") or {}).get(key)
@@ -240,7 +299,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
         targets = [only]
         uses = [use for use in uses if use.target == only]
     uses.sort(key=lambda use: (use.target, _USER_ORDER.get(use.user_kind, 9), use.namespace, use.user_name))
-    return UsageReport(targets, uses, domain.totals(uses), warnings, sorted(set(skipped)), only)
+    return UsageReport(targets, uses, domain.totals(uses), warnings, sorted(set(skipped)), only, unread)
 
 
 _USER_ORDER = {"VirtualMachine": 0, "VirtualMachinePool": 1, "VirtualMachineTemplate": 2, "ControllerRevision": 3}

@@ -37,3 +37,26 @@ def krew_package(tmp_path_factory: pytest.TempPathFactory) -> KrewPackage:
 
     archive, manifest, _ = package(tmp_path_factory.mktemp("krew-package"))
     return KrewPackage(archive, manifest)
+
+
+@dataclass
+class PythonDist:
+    """What ``make dist`` builds and ``make dist-check`` checked: the sdist, the wheel, and the clean virtualenv
+    the wheel was installed into (its executables already ran once)."""
+
+    sdist: Path
+    wheel: Path
+    venv_bin: Path
+    log: list[str]
+
+
+@pytest.fixture(scope="session")
+def python_dist(tmp_path_factory: pytest.TempPathFactory) -> PythonDist:
+    """The release's Python step, once per session: ``uv build``, ``twine check --strict``, the wheel installed
+    into a new virtualenv and run (hack.release.build_dist and check_dist)."""
+    from hack.release import build_dist, check_dist, venv_bin
+
+    root = tmp_path_factory.mktemp("python-dist")
+    sdist, wheel = build_dist(root / "dist")
+    log = check_dist(root / "dist", root / "venv")
+    return PythonDist(sdist, wheel, venv_bin(root / "venv"), log)

@@ -26,7 +26,7 @@ def test_recommend_and_matrix_through_kubectl(kubectl) -> None:
     recommended = kubectl("instancetype", "recommend", "--preference", "fedora", "--max", "1", "-o", "name")
     assert (recommended.returncode, recommended.stderr) == (0, "")
     assert recommended.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.small\n"
-    matrix = kubectl("instancetype", "matrix", "--cluster", "--format", "grid")
+    matrix = kubectl("instancetype", "matrix", "--scope=cluster", "--format", "grid")
     assert matrix.returncode == 0
     assert matrix.stdout.startswith("+----------+")
 
@@ -34,7 +34,12 @@ def test_recommend_and_matrix_through_kubectl(kubectl) -> None:
 def test_catalog_diff_exit_code_through_kubectl(kubectl) -> None:
     # the harness loaded the same catalog: nothing differs
     same = kubectl("instancetype", "catalog", "diff", "--instancetypes-only", "--exit-code")
-    assert (same.returncode, same.stdout, same.stderr) == (0, "", "")
+    # nothing on stdout (the patch), one status line on stderr (issue 29: a silent diff read as "did nothing")
+    assert (same.returncode, same.stdout, same.stderr) == (
+        0,
+        "",
+        "No differences: the cluster's 65 object(s) match common-instancetypes v1.7.0\n",
+    )
     other = kubectl(
         "instancetype", "catalog", "diff", "--namespaced", "-n", "mallory", "--preferences-only", "--exit-code"
     )

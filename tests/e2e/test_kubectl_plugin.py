@@ -136,13 +136,13 @@ def test_every_global_flag_may_come_before_the_command(kubectl, control_plane, w
     included, as kubectl takes them."""
     ok = kubectl(
         "instancetype", "--as", "carol", f"--kubeconfig={control_plane.kubeconfig('admin')}", "--request-timeout=30s",
-        "list", "--cluster", "--class", "general.purpose", "--size", "medium", "-o", "name",
+        "list", "--scope=cluster", "--class", "general.purpose", "--size", "medium", "-o", "name",
     )  # fmt: skip
     assert (ok.returncode, ok.stdout, ok.stderr) == (
         0,
         "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.medium\n",
         "",
     )
-    refused = kubectl("instancetype", "--as=mallory", "--as-group", "nobody", "list", "--cluster")
+    refused = kubectl("instancetype", "--as=mallory", "--as-group", "nobody", "list", "--scope=cluster")
     assert refused.returncode == 1
     assert 'User "mallory"' in refused.stderr and refused.stderr.count("\n") == 1

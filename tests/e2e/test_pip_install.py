@@ -1,4 +1,4 @@
-"""The Python channels: the wheel in a fresh virtualenv, ``pipx install .`` and ``uv tool install .``.
+"""The Python channels: the release's wheel in a fresh virtualenv, ``pipx install .`` and ``uv tool install .``.
 
 Each installs from the source tree into folders of the test (dependencies come from PyPI, through the
 installers' own caches), and the real kubectl then finds both executables with only that install's ``bin``
@@ -71,21 +71,12 @@ def _assert_works_through_kubectl(control_plane, bin_dir: Path, home: Path) -> N
     assert lines[-1] == ":4"
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    _install([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(REPO)])
-    (found,) = out.glob("kubectl_instancetype-*.whl")
-    return found
-
-
-def test_wheel_in_a_fresh_virtualenv(control_plane, wheel, tmp_path) -> None:
-    venv = tmp_path / "venv"
-    _install([BASE_PYTHON, "-m", "venv", str(venv)])
-    _install([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)])
-    _assert_works_through_kubectl(control_plane, venv / "bin", tmp_path)
+def test_wheel_in_a_fresh_virtualenv(control_plane, python_dist, tmp_path) -> None:
+    # the release's wheel (uv build, twine check), installed into a clean virtualenv by hack.release.check_dist
+    assert python_dist.wheel.name == f"kubectl_instancetype-{__version__}-py3-none-any.whl"
+    _assert_works_through_kubectl(control_plane, python_dist.venv_bin, tmp_path)
     # the server's version too: the installed plugin talks to the control plane
-    full = _kubectl(control_plane, venv / "bin", tmp_path, "instancetype", "version")
+    full = _kubectl(control_plane, python_dist.venv_bin, tmp_path, "instancetype", "version")
     assert full.stdout.splitlines()[:3] == [
         f"Client Version: v{__version__}",
         "Server Version: v1.36.3",

@@ -271,9 +271,9 @@ def test_common_instancetypes_deployment_matches_kubectl(sh) -> None:
     [
         # common-instancetypes README: pick by series and size
         ("list --class general.purpose --size medium -o name", ["u1.medium"]),
-        ("list --class compute.exclusive --cpu 2 --cluster -o name", ["cx1.large", "cx1.large1gi"]),
+        ("list --class compute.exclusive --cpu 2 --scope=cluster -o name", ["cx1.large", "cx1.large1gi"]),
         (
-            "list --class memory.intensive --min-memory 16Gi --max-memory 16Gi --cluster -o name",
+            "list --class memory.intensive --min-memory 16Gi --max-memory 16Gi --scope=cluster -o name",
             ["m1.large", "m1.large1gi"],
         ),
         ("recommend --preference windows.11 --max 1 -o name", ["u1.2xmedium"]),

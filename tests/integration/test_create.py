@@ -255,7 +255,7 @@ def test_flag_errors_send_nothing(cli, mocker) -> None:
 def test_create_instancetype_and_preference(cli, control_plane, namespace) -> None:
     result = cli("create", "instancetype", "--cpu", "3", "--memory", "6Gi", "--name", "itest-custom")
     assert result.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/itest-custom created\n"
-    listed = cli("list", "--min-cpu", "3", "--max-cpu", "3", "--cluster")
+    listed = cli("list", "--min-cpu", "3", "--max-cpu", "3", "--scope=cluster")
     assert listed.stdout.splitlines()[1].split()[:4] == ["itest-custom", "cluster", "3", "6Gi"]
     namespaced = cli("create", "instancetype", "--cpu", "2", "--memory", "1Gi", "--name", "ns-type", "-n", namespace)
     assert namespaced.stdout == "virtualmachineinstancetype.instancetype.kubevirt.io/ns-type created\n"

@@ -101,7 +101,7 @@ def test_derive_cluster_scoped_from_the_cluster(cli, control_plane) -> None:
             "numa": {"guestMappingPassthrough": {}},
         }
         assert stored["metadata"]["labels"]["instancetype.kubevirt.io/cpu"] == "6"
-        listed = cli("list", "--cluster", "--cpu", "6", "-o", "name")
+        listed = cli("list", "--scope=cluster", "--cpu", "6", "-o", "name")
         assert listed.stdout == "virtualmachineclusterinstancetype.instancetype.kubevirt.io/cx1.large.6c\n"
     finally:
         control_plane.delete(target)

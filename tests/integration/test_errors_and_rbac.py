@@ -73,7 +73,7 @@ def test_user_who_may_list_nothing_gets_an_error(cli, without_instancetype_view)
 
 
 def test_forbidden_single_scope(cli, without_instancetype_view) -> None:
-    result = cli("list", "--cluster", user="alice")
+    result = cli("list", "--scope=cluster", user="alice")
     assert_one_error_line(
         result,
         "error: virtualmachineclusterinstancetypes.instancetype.kubevirt.io is "
@@ -340,7 +340,7 @@ def test_kubeconfig_proxy_url_through_the_official_loader(control_plane, tmp_pat
                 }
             )
         )
-        result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--cluster"])
+        result = run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--scope=cluster"])
     finally:
         proxy.close()
     assert result.exit_code == 0, result.stderr

@@ -45,7 +45,7 @@ def admin_kubeconfig_acting_as(control_plane, tmp_path: Path, **impersonation) -
 
 def test_as_flag_is_refused_where_kubectl_is_refused(control_plane, without_instancetype_view) -> None:
     admin = str(control_plane.kubeconfig("admin"))
-    ours = run_cli(["list", "--cluster", "--kubeconfig", admin, "--as", "mallory"])
+    ours = run_cli(["list", "--scope=cluster", "--kubeconfig", admin, "--as", "mallory"])
     theirs = kubectl(control_plane, "get", "virtualmachineclusterinstancetypes", "--as", "mallory")
     assert theirs.returncode == 1
     assert theirs.stderr.strip() == "Error from server (Forbidden): " + CLUSTER_FORBIDDEN.format(user="mallory")
@@ -80,7 +80,9 @@ def test_as_flag_sees_what_the_impersonated_user_sees(control_plane) -> None:
 
 def test_as_group_grants_what_the_group_may(control_plane) -> None:
     admin = str(control_plane.kubeconfig("admin"))
-    ours = run_cli(["list", "--cluster", "--kubeconfig", admin, "--as", "mallory", "--as-group", "system:masters"])
+    ours = run_cli(
+        ["list", "--scope=cluster", "--kubeconfig", admin, "--as", "mallory", "--as-group", "system:masters"]
+    )
     theirs = kubectl(
         control_plane, "get", "virtualmachineclusterinstancetypes", "--as", "mallory", "--as-group", "system:masters"
     )
@@ -92,7 +94,7 @@ def test_kubeconfig_as_is_honoured_as_kubectl_honours_it(
     control_plane, tmp_path: Path, without_instancetype_view
 ) -> None:
     path = admin_kubeconfig_acting_as(control_plane, tmp_path, **{"as": "mallory"})
-    ours = run_cli(["list", "--cluster", "--kubeconfig", str(path)])
+    ours = run_cli(["list", "--scope=cluster", "--kubeconfig", str(path)])
     theirs = kubectl(control_plane, "get", "virtualmachineclusterinstancetypes", kubeconfig=path)
     assert theirs.returncode == 1 and CLUSTER_FORBIDDEN.format(user="mallory") in theirs.stderr
     assert ours.stderr == "error: " + CLUSTER_FORBIDDEN.format(user="mallory") + "\n"
@@ -100,7 +102,7 @@ def test_kubeconfig_as_is_honoured_as_kubectl_honours_it(
 
 def test_kubeconfig_as_groups_without_as_is_refused_as_kubectl_refuses_it(control_plane, tmp_path: Path) -> None:
     path = admin_kubeconfig_acting_as(control_plane, tmp_path, **{"as-groups": ["system:masters"]})
-    ours = run_cli(["list", "--cluster", "--kubeconfig", str(path)])
+    ours = run_cli(["list", "--scope=cluster", "--kubeconfig", str(path)])
     theirs = kubectl(control_plane, "get", "virtualmachineclusterinstancetypes", kubeconfig=path)
     assert theirs.returncode == 1
     sentence = "without impersonating a user"
@@ -110,7 +112,7 @@ def test_kubeconfig_as_groups_without_as_is_refused_as_kubectl_refuses_it(contro
 
 def test_a_user_who_may_not_impersonate_is_refused(control_plane, without_instancetype_view) -> None:
     mallory = str(control_plane.kubeconfig("mallory"))
-    ours = run_cli(["list", "--cluster", "--kubeconfig", mallory, "--as", "admin"])
+    ours = run_cli(["list", "--scope=cluster", "--kubeconfig", mallory, "--as", "admin"])
     theirs = kubectl(
         control_plane, "get", "virtualmachineclusterinstancetypes", "--as", "admin", kubeconfig=Path(mallory)
     )

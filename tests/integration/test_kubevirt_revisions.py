@@ -207,3 +207,64 @@ def test_switch_on_a_running_vm_is_live_updated_or_needs_a_restart(kubevirt_plan
         ),
     )
     assert sockets
+
+
+def _owned(stdout: str) -> list[list[str]]:
+    """The rows of the "ControllerRevisions owned by" table (the CREATED column left out)."""
+    lines = stdout.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("ControllerRevisions owned by"))
+    header = lines[start + 1]
+    assert header.split() == ["REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED"]
+    return [line.split()[:4] for line in lines[start + 2 :]]
+
+
+def test_revisions_lists_every_revision_the_vm_owns(kubevirt_plane) -> None:
+    """Issue 29: after a switch KubeVirt keeps the old copy, and a started VM has a revision-start-vm-...: all are
+    listed, the ones in use marked; -A lists every VM's with a NAMESPACE column first."""
+    namespace = _namespace(kubevirt_plane)
+    switched = _create(kubevirt_plane, namespace, "Halted")
+    old = _revision_ref(_vm(kubevirt_plane, namespace, switched), "instancetype")
+    preference = _revision_ref(_vm(kubevirt_plane, namespace, switched), "preference")
+    assert (
+        _cli(kubevirt_plane, "switch", f"vm/{switched}", "-n", namespace, "--instancetype", "u1.large").exit_code == 0
+    )
+    new = _until(
+        "store a revision for u1.large",
+        lambda: (ref := _revision_ref(_vm(kubevirt_plane, namespace, switched), "instancetype")) != old and ref,
+    )
+    listed = _cli(kubevirt_plane, "revisions", f"vm/{switched}", "-n", namespace)
+    assert (listed.exit_code, listed.stderr) == (0, "")
+    assert sorted(_owned(listed.stdout)) == sorted(
+        [
+            [old, "virtualmachineclusterinstancetype/u1.small", "1", "-"],
+            [preference, "virtualmachineclusterpreference/fedora", "1", "preference"],
+            [new, "virtualmachineclusterinstancetype/u1.large", "1", "instancetype"],
+        ]
+    )
+
+    started = _create(kubevirt_plane, namespace, "Always")
+    vmi = _until(
+        "record the VM's start revision on the VMI",
+        lambda: ((_vmi(kubevirt_plane, namespace, started) or {}).get("status") or {}).get(
+            "virtualMachineRevisionName"
+        ),
+    )
+    uid = _vm(kubevirt_plane, namespace, started)["metadata"]["uid"]
+    assert vmi.startswith(f"revision-start-vm-{uid}-")
+    owned = _owned(_cli(kubevirt_plane, "revisions", f"vm/{started}", "-n", namespace).stdout)
+    generation = str(_vm(kubevirt_plane, namespace, started)["metadata"]["generation"])
+    assert [vmi, f"virtualmachine/{started}", generation, "vmi"] in owned
+
+    every = _cli(kubevirt_plane, "revisions", "-A")
+    assert (every.exit_code, every.stderr) == (0, "")
+    header, *rows = every.stdout.splitlines()
+    assert header.split() == ["NAMESPACE", "VM", "REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED"]
+    mine = {tuple(row.split()[:3]) for row in rows if row.startswith(namespace + " ")}
+    assert {(namespace, switched, old), (namespace, switched, new), (namespace, started, vmi)} <= mine
+    here = _cli(kubevirt_plane, "revisions", "-n", namespace)
+    assert here.stdout.splitlines()[0].split()[0] == "VM"
+    named = _cli(kubevirt_plane, "revisions", f"vm/{started}", "-A")
+    assert (named.exit_code, named.stderr) == (
+        1,
+        "error: a resource cannot be retrieved by name across all namespaces\n",
+    )

@@ -220,3 +220,28 @@ def test_not_found_and_forbidden(cli, control_plane) -> None:
 def test_usage_errors(cli, args, message) -> None:
     result = cli("label", *args)
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"error: {message}\n")
+
+
+def test_kind_prefixes_as_create_vm_takes_them(cli, control_plane) -> None:
+    """Issue 29: --default-instancetype vmf/u1.small said "invalid resource name ... may not contain '/'"; the
+    prefix is the kind (one kinds table), written as the kind label."""
+    name = next(NAMES)
+    control_plane.apply(pvc(CATALOG_NAMESPACE, name, {"app": "demo"}))
+    result = cli(
+        "label",
+        f"pvc/{name}",
+        "-n",
+        CATALOG_NAMESPACE,
+        "--default-instancetype",
+        "vmf/u1.small",
+        "--default-preference",
+        "virtualmachineclusterpreference/fedora",
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (0, f"persistentvolumeclaim/{name} labeled\n", "")
+    assert labels(control_plane, "PersistentVolumeClaim", name, CATALOG_NAMESPACE) == {
+        "app": "demo",
+        IT: "u1.small",
+        IT_KIND: "virtualmachineinstancetype",
+        PREF: "fedora",
+        PREF_KIND: "virtualmachineclusterpreference",
+    }

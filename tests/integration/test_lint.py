@@ -48,3 +48,11 @@ def test_all_in_scope(cli, legacy) -> None:
     assert missing.stderr == (
         'Error from server (NotFound): virtualmachinepreferences.instancetype.kubevirt.io "absent" not found\n'
     )
+
+
+def test_all_namespaces_alone_is_all(cli, legacy) -> None:
+    """kubectl's -A alone (issue 29: it wanted --all): every object of every namespace, as --all -A."""
+    alone = cli("lint", "-A")
+    assert (alone.exit_code, alone.stdout) == (1, cli("lint", "--all", "-A").stdout)
+    rows = {tuple(row.split()[:1]) for row in alone.stdout.splitlines()[1:]}
+    assert ("virtualmachinepreference/legacy",) in rows

@@ -42,7 +42,7 @@ def test_default_scope_is_cluster_plus_current_namespace(cli) -> None:
 @pytest.mark.parametrize(
     "flags,expected",
     [
-        (["--cluster"], {("", "cluster")}),
+        (["--scope=cluster"], {("", "cluster")}),
         (["--namespaced", "-n", "catalog"], {("", "namespaced")}),
         (["-A"], {("", "cluster"), ("catalog", "namespaced")}),
         (["-A", "--namespaced"], {("catalog", "namespaced")}),
@@ -91,7 +91,7 @@ def test_no_resources_found(cli) -> None:
     ],
 )
 def test_filters(cli, flags: list[str], expected: list[str]) -> None:
-    result = cli("list", "--cluster", "--sort-by", "name", *flags)
+    result = cli("list", "--scope=cluster", "--sort-by", "name", *flags)
     assert result.exit_code == 0, result.stderr
     assert names(result.stdout) == expected
 
@@ -142,7 +142,7 @@ def test_memory_range_equates_units(cli, extra_objects) -> None:
 
 
 def test_output_formats(cli) -> None:
-    flags = ["list", "--cluster", "--size", "small", "--class", "general.purpose"]
+    flags = ["list", "--scope=cluster", "--size", "small", "--class", "general.purpose"]
     assert cli(*flags, "-o", "name").stdout == f"{CLUSTER_IT}/u1.small\n"
     as_json = json.loads(cli(*flags, "-o", "json").stdout)
     assert as_json["kind"] == "List" and [i["metadata"]["name"] for i in as_json["items"]] == ["u1.small"]
@@ -157,7 +157,7 @@ def test_output_formats(cli) -> None:
 
 
 def test_wide_output(cli) -> None:
-    result = cli("list", "--cluster", "-o", "wide", "--class", "compute.exclusive", "--size", "large1gi")
+    result = cli("list", "--scope=cluster", "-o", "wide", "--class", "compute.exclusive", "--size", "large1gi")
     header, row = result.stdout.splitlines()
     assert header.split() == [
         "NAME",
@@ -176,14 +176,14 @@ def test_wide_output(cli) -> None:
     cells = row.split()
     assert cells[:5] == ["cx1.large1gi", "cluster", "2", "4Gi", "compute.exclusive"]
     assert cells[6:] == ["large1gi", "1Gi", "true", "true", "<none>", "v1.7.0"]
-    overcommitted = cli("list", "--cluster", "-o", "wide", "--size", "nano", "--class", "overcommitted")
+    overcommitted = cli("list", "--scope=cluster", "-o", "wide", "--size", "nano", "--class", "overcommitted")
     assert overcommitted.stdout.splitlines()[1].split()[-2] == "50%"
 
 
 def test_sort_by_cpu_and_memory(cli) -> None:
-    by_cpu = names(cli("list", "--cluster", "--class", "general.purpose", "--sort-by", "cpu").stdout)
+    by_cpu = names(cli("list", "--scope=cluster", "--class", "general.purpose", "--sort-by", "cpu").stdout)
     assert by_cpu[:4] == ["u1.medium", "u1.micro", "u1.nano", "u1.small"] and by_cpu[-1] == "u1.8xlarge"
-    by_memory = names(cli("list", "--cluster", "--class", "general.purpose", "--sort-by", "memory").stdout)
+    by_memory = names(cli("list", "--scope=cluster", "--class", "general.purpose", "--sort-by", "memory").stdout)
     assert by_memory[:3] == ["u1.nano", "u1.micro", "u1.small"]
 
 
@@ -209,7 +209,7 @@ def test_preference_cpu_filter_matches_requirements(cli) -> None:
 
 
 def test_catalog_counts_in_both_scopes(cli) -> None:
-    assert len(cli("list", "--cluster", "-o", "name").stdout.splitlines()) == 65
+    assert len(cli("list", "--scope=cluster", "-o", "name").stdout.splitlines()) == 65
     assert len(cli("list", "--namespaced", "-n", "catalog", "-o", "name").stdout.splitlines()) == 65
     # both scopes at once: the cluster's and the "catalog" namespace's (not -A: other tests' namespaced objects
     # share this control plane, and a deleted namespace empties only once the controller gets to it)
@@ -236,7 +236,10 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
             "error: invalid memory quantity 'lots': quantities must match the "
             "regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n",
         ),
-        (["list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together\n"),
+        (
+            ["list", "--scope=cluster", "--namespaced"],
+            "error: --scope=cluster and --namespaced cannot be used together\n",
+        ),
         (
             ["list", "vms"],
             'error: unknown kind "vms": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl '
@@ -309,7 +312,7 @@ def test_wide_preferences(cli) -> None:
     result = cli(
         "list",
         "preferences",
-        "--cluster",
+        "--scope=cluster",
         "-o",
         "wide",
         "-l",
@@ -359,3 +362,21 @@ def test_kubectl_conventions_on_list(cli) -> None:
         'error: no instance type named "u1.smal" cluster-wide (virtualmachineclusterinstancetypes); '
         'for "u1.smal" did you mean u1.small, o1.small, d1.small?\n'
     )
+
+
+def test_a_value_the_cluster_does_not_have_is_refused(cli) -> None:
+    """Issue 29: list --class general-purpose answered "No resources found" (exit 0)."""
+    result = cli("list", "--class", "general-purpose")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1,
+        "",
+        'error: invalid argument "general-purpose" for "--class" flag: no instance type in scope has class '
+        "general-purpose (did you mean general.purpose?)\n",
+    )
+    windows = cli("list", "preferences", "--os-type", "windos", "--scope", "cluster")
+    assert windows.stderr == (
+        'error: invalid argument "windos" for "--os-type" flag: no preference in scope has os-type windos '
+        "(did you mean windows?)\n"
+    )
+    empty = cli("list", "--class", "general.purpose", "--cpu", "99")
+    assert (empty.exit_code, empty.stderr) == (0, "No resources found\n")

@@ -100,7 +100,7 @@ def test_list_compatible_with(cli) -> None:
 
 
 def test_matrix_of_the_cluster(cli) -> None:
-    result = cli("matrix", "--cluster", "--format", "github")
+    result = cli("matrix", "--scope=cluster", "--format", "github")
     assert (result.exit_code, result.stderr) == (0, "")
     rows = {
         line.split("|")[1].strip(): [cell.strip() for cell in line.split("|")[2:-1]]
@@ -122,21 +122,23 @@ def test_matrix_of_the_cluster(cli) -> None:
 
 
 def test_recommend_and_matrix_take_the_list_filters_on_the_cluster(cli) -> None:
-    """-l goes to the server as the label selector; --cluster keeps one scope; no preference, only minimums."""
+    """-l goes to the server as the label selector; --scope=cluster keeps one scope; no preference, only minimums."""
     selector = "instancetype.kubevirt.io/class in (general.purpose,overcommitted)"
-    result = cli("recommend", "--min-memory", "8Gi", "--cluster", "-l", selector, "--hide-deprecated", "-o", "wide")
+    result = cli(
+        "recommend", "--min-memory", "8Gi", "--scope=cluster", "-l", selector, "--hide-deprecated", "-o", "wide"
+    )
     assert (result.exit_code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
     assert [line.split()[0] for line in lines[1:3]] == ["u1.large", "o1.large"]
     assert lines[1].endswith("ranked first: the smallest fit")
     assert {line.split()[0].split(".")[0] for line in lines[1:]} == {"u1", "o1"}
-    matrix = cli("matrix", "--cluster", "-l", selector)
+    matrix = cli("matrix", "--scope=cluster", "-l", selector)
     assert (matrix.exit_code, matrix.stderr) == (0, "")
     assert [line.split()[0] for line in matrix.stdout.splitlines()] == ["SERIES", "u1", "o1"]
 
 
 def test_matrix_output_on_the_cluster(cli) -> None:
-    result = cli("matrix", "--cluster", "--class", "general.purpose", "-o", "jsonpath={.items[*].metadata.name}")
+    result = cli("matrix", "--scope=cluster", "--class", "general.purpose", "-o", "jsonpath={.items[*].metadata.name}")
     assert (result.exit_code, result.stderr) == (0, "")
     assert {name.split(".")[0] for name in result.stdout.split()} == {"u1"}
     assert "u1.medium" in result.stdout.split()

@@ -53,7 +53,7 @@ def kubeconfig(tmp_path: Path, control_plane, server: str, proxy_url: str | None
 
 
 def list_cluster(path: Path, environ: dict[str, str], *extra: str):
-    return run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--cluster", *extra], environ=environ)
+    return run_cli(["list", "--kubeconfig", str(path), "--cpu", "64", "--scope=cluster", *extra], environ=environ)
 
 
 def test_proxy_url_with_credentials(control_plane, proxy, tmp_path) -> None:

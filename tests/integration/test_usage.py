@@ -165,11 +165,14 @@ def test_document(plain_cli, users) -> None:
 def test_check_delete(plain_cli, users) -> None:
     result = plain_cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS)
     assert result.exit_code == 1
+    # every namespace is read (other tests' VMs may use u1.small too): these are NS's
+    used_here = [line for line in result.stdout.splitlines() if not line.startswith("  ") or f"({NS})" in line]
+    blocking = len(result.stdout.splitlines()) - 1
     assert result.stderr == (
-        "error: virtualmachineclusterinstancetype/u1.small is still used by 5 object(s) (listed above): "
+        f"error: virtualmachineclusterinstancetype/u1.small is still used by {blocking} object(s) (listed above): "
         "delete or switch them first\n"
     )
-    assert result.stdout.splitlines() == [
+    assert used_here == [
         "deleting virtualmachineclusterinstancetype/u1.small would affect:",
         f"  virtualmachine/vm-a ({NS}): keeps running on {users['rev_a']}; a restart is fine, but switching back "
         "or --refresh needs the object",
@@ -213,3 +216,130 @@ def test_a_pool_inferring_from_a_volume(plain_cli, users) -> None:
     row = next(line for line in result.stdout.splitlines() if line.startswith("virtualmachinepool/pool-2 "))
     assert "spec.virtualMachineTemplate.spec.instancetype (inferFromVolume root) (2 replicas)" in row
     assert row.split()[-2:] == ["2", "8Gi"]
+
+
+HIDDEN = "usage-rbac-hidden"
+ROLE_RULES = [
+    {"apiGroups": ["kubevirt.io"], "resources": ["virtualmachines"], "verbs": ["list"]},
+    {"apiGroups": ["pool.kubevirt.io"], "resources": ["virtualmachinepools"], "verbs": ["list"]},
+    {"apiGroups": ["template.kubevirt.io"], "resources": ["virtualmachinetemplates"], "verbs": ["list"]},
+    {"apiGroups": ["apps"], "resources": ["controllerrevisions"], "verbs": ["list"]},
+]
+
+
+@pytest.fixture(scope="module")
+def hidden_user(plain_plane, users) -> str:
+    """A cluster-scoped instance type used by one VM in HIDDEN only, and user "dana", who may list the kinds
+    that use types in NS (a Role) and, when bound, the namespaces (a ClusterRole), never HIDDEN's objects."""
+    plain_plane.ensure_namespace(HIDDEN)
+    spec = {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}}
+    for name in ("usage-rbac-used", "usage-rbac-free"):
+        plain_plane.apply(
+            {
+                "apiVersion": "instancetype.kubevirt.io/v1beta1",
+                "kind": "VirtualMachineClusterInstancetype",
+                "metadata": {"name": name},
+                "spec": spec,
+            }
+        )
+    plain_plane.apply(halted_vm("vm-hidden", HIDDEN, {"name": "usage-rbac-used"}, None))
+    plain_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "Role",
+            "metadata": {"name": "usage-readers", "namespace": NS},
+            "rules": ROLE_RULES,
+        }
+    )
+    plain_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": "usage-readers-dana", "namespace": NS},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "usage-readers"},
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "dana"}],
+        }
+    )
+    return "dana"
+
+
+def _bind_namespace_lister(plain_plane) -> None:
+    plain_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRole",
+            "metadata": {"name": "usage-namespace-lister"},
+            "rules": [{"apiGroups": [""], "resources": ["namespaces"], "verbs": ["list"]}],
+        }
+    )
+    plain_plane.apply(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "usage-namespace-lister-dana"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "ClusterRole",
+                "name": "usage-namespace-lister",
+            },
+            "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": "dana"}],
+        }
+    )
+
+
+def test_check_delete_of_a_cluster_type_looks_in_every_namespace(plain_cli, hidden_user) -> None:
+    """Issue 29: -n names where the user works, not where a cluster-scoped type is used."""
+    result = plain_cli("usage", "vmcf/usage-rbac-used", "--check-delete", "-n", NS)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "deleting virtualmachineclusterinstancetype/usage-rbac-used would affect:",
+        f"  virtualmachine/vm-hidden ({HIDDEN}): has no stored copy: the controller stops it with "
+        "FailedFindInstancetype",
+    ]
+    free = plain_cli("usage", "vmcf/usage-rbac-free", "--check-delete", "-n", NS)
+    assert (free.exit_code, free.stdout, free.stderr) == (
+        0,
+        "virtualmachineclusterinstancetype/usage-rbac-free can be deleted: nothing uses it\n",
+        "",
+    )
+
+
+def test_check_delete_that_could_not_read_everything_gives_no_verdict(plain_plane, plain_cli, hidden_user) -> None:
+    """Issue 34: an RBAC-limited user (VMs of NS only) got "can be deleted" after five warnings."""
+    args = ("usage", "vmcf/usage-rbac-free", "--check-delete", "-n", NS, "--as", hidden_user)
+    # dana may not list namespaces: nothing beyond a cluster-wide list can be tried
+    blind = plain_cli(*args)
+    assert (blind.exit_code, blind.stdout) == (1, "")
+    *warnings, last = blind.stderr.splitlines()
+    assert last == (
+        "error: cannot tell whether virtualmachineclusterinstancetype/usage-rbac-free can be deleted: "
+        "virtualmachines.kubevirt.io in any namespace; virtualmachinepools.pool.kubevirt.io in any namespace; "
+        "virtualmachinetemplates.template.kubevirt.io in any namespace; controllerrevisions.apps in any namespace "
+        "could not be read; run the check as a user who may list them"
+    )
+    assert warnings[0] == (
+        'Warning: cannot list virtualmachines.kubevirt.io: virtualmachines.kubevirt.io is forbidden: User "dana" '
+        'cannot list resource "virtualmachines" in API group "kubevirt.io" at the cluster scope; nor the namespaces '
+        "to read them one by one; they are left out"
+    )
+    # with the namespaces: each is listed on its own; NS is read, the others are named
+    _bind_namespace_lister(plain_plane)
+    seen = plain_cli(*args)
+    assert (seen.exit_code, seen.stdout) == (1, "")
+    *warnings, last = seen.stderr.splitlines()
+    assert last.startswith(
+        "error: cannot tell whether virtualmachineclusterinstancetype/usage-rbac-free can be deleted: "
+        "virtualmachines.kubevirt.io in namespaces "
+    )
+    assert last.endswith("could not be read; run the check as a user who may list them")
+    vm_warning = next(line for line in warnings if line.startswith("Warning: cannot list virtualmachines.kubevirt.io"))
+    refused = vm_warning.removeprefix("Warning: cannot list virtualmachines.kubevirt.io in namespaces ")
+    refused_names = refused.removesuffix(": forbidden; they are left out").split(", ")
+    assert HIDDEN in refused_names and NS not in refused_names
+    # a use found in what could be read is still listed, and the check still fails
+    used = plain_cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS, "--as", hidden_user)
+    assert used.exit_code == 1
+    assert "  virtualmachine/vm-c (usage-test): has no stored copy" in used.stdout
+    assert used.stderr.splitlines()[-1].startswith(
+        "error: virtualmachineclusterinstancetype/u1.small is still used by "
+    )

@@ -123,3 +123,34 @@ def test_nothing_fits_and_already_typed() -> None:
     assert adopt(typed, CATALOG.instancetypes, CATALOG.preferences).problems == [
         "the VM already has an instance type or preference: use switch to change them"
     ]
+
+
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        (["--instancetype", "vmcf/u1.large"], "u1.large"),
+        (["--instancetype", "virtualmachineclusterinstancetype/u1.large"], "u1.large"),
+        (["--instancetype", "u1.large", "--preference", "vmcp/fedora"], "u1.large"),
+    ],
+)
+def test_kind_prefixes_as_create_vm_takes_them(tmp_path, flags: list[str], expected: str) -> None:
+    """Issue 29: adopt --instancetype vmf/clarge said "no such instancetype among the candidates"."""
+    import json
+
+    from tests.conftest import run_cli
+
+    path = tmp_path / "vm.json"
+    path.write_text(json.dumps(flat({"cpu": {"sockets": 2}, "memory": {"guest": "8Gi"}, "devices": {}})))
+    result = run_cli(["adopt", "-f", str(path), "--catalog", *flags, "-o", "jsonpath={.spec.instancetype.name}"])
+    assert (result.exit_code, result.stdout) == (0, expected), result.stderr
+    wrong = run_cli(["adopt", "-f", str(path), "--catalog", "--instancetype", "vmp/u1.large"])
+    assert (wrong.exit_code, wrong.stderr) == (
+        1,
+        'error: invalid --instancetype kind "vmp", supported values are: virtualmachineinstancetype, '
+        "virtualmachineclusterinstancetype\n",
+    )
+    namespaced = run_cli(["adopt", "-f", str(path), "--catalog", "--instancetype", "vmf/u1.large"])
+    assert (namespaced.exit_code, namespaced.stderr) == (
+        1,
+        'error: --instancetype "vmf/u1.large": no such instancetype among the candidates\n',
+    )

@@ -26,7 +26,7 @@ def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
     listed = {name for name, _, _ in fields_of(ListOptions)}
     offline_options = {name for name, _, _ in fields_of(CatalogListOptions)}
     assert listed - offline_options == {
-        *("kubeconfig", "context", "request_timeout", "all_namespaces", "chunk_size"),
+        *("kubeconfig", "context", "cluster", "request_timeout", "all_namespaces", "chunk_size"),
         *("as_user", "as_groups", "as_uid"),
         *("watch", "watch_only", "output_watch_events"),  # the embedded catalog never changes
     }
@@ -122,7 +122,10 @@ def test_catalog_show() -> None:
             ["catalog", "list", "--version", "v0.3.0"],
             'error: no embedded common-instancetypes catalog for version "v0.3.0" (available: v1.7.0)',
         ),
-        (["catalog", "list", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together"),
+        (
+            ["catalog", "list", "--scope=cluster", "--namespaced"],
+            "error: --scope=cluster and --namespaced cannot be used together",
+        ),
         (["catalog", "list", "--namespaced", "-n", "a/b"], "error: invalid namespace \"a/b\": [may not contain '/']"),
         (
             ["catalog", "list", "sizes"],

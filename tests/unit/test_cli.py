@@ -120,7 +120,7 @@ def test_only_the_selected_command_is_registered() -> None:
         ([], "v", {"version"}),
         (["list"], "--min-", {"--min-cpu", "--min-memory"}),
         (["list"], "p", {"preferences"}),
-        (["version"], "--cl", {"--client"}),
+        (["version"], "--cl", {"--client", "--cluster"}),
     ],
 )
 def test_completion_candidates(args: list[str], incomplete: str, expected: set[str]) -> None:

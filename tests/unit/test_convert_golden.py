@@ -65,3 +65,14 @@ def test_expected_yaml_is_what_the_go_printer_writes(name: str) -> None:
 
     text = (GOLDEN / name / "expected-output.yaml").read_text()
     assert dump_all(list(yaml.safe_load_all(text))) == text
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_converted_output_passes_lint(name: str) -> None:
+    """Issue 29: convert -f old.yaml | lint -f - reported findings on the converted preferences."""
+    case = GOLDEN / name
+    converted = run_cli([*case_argv(case), "-o", "yaml"])
+    assert converted.exit_code == 0, converted.stderr
+    linted = run_cli(["lint", "-f", "-"], stdin=converted.stdout)
+    assert (linted.exit_code, linted.stdout) == (0, ""), linted.stdout
+    assert linted.stderr.endswith("object(s) checked: no findings\n")

@@ -10,6 +10,7 @@ from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.instancetype import infer
 from kubectl_instancetype.instancetype.infer import canonical_kind
 from kubectl_instancetype.usecases.inference import LabelPatch, LabelRequest, label_patch
+from tests.conftest import run_cli
 
 IT, IT_KIND = infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL
 PREF, PREF_KIND = infer.PREFERENCE_LABEL, infer.PREFERENCE_KIND_LABEL
@@ -91,3 +92,28 @@ def test_patch_applied_gives_the_request(current, instancetype, preference):
         assert result[PREF] == preference and PREF_KIND not in result
     assert result.get("app") == current.get("app")
     assert (planned.verb == "not labeled") == (not planned.labels)
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (
+            ["--default-instancetype", "vmp/u1.small"],
+            'invalid instancetype kind "vmp", supported values are: virtualmachineinstancetype, '
+            "virtualmachineclusterinstancetype",
+        ),
+        (
+            ["--default-instancetype", "vmf/u1.small", "--default-instancetype-kind", "vmcf"],
+            '--default-instancetype "vmf/u1.small" names kind virtualmachineinstancetype, but '
+            "--default-instancetype-kind says vmcf: give one",
+        ),
+        (
+            ["--default-preference", "vmp/a/b"],
+            'invalid argument "vmp/a/b" for "--default-preference" flag: invalid count 2 of slashes in prefix/name',
+        ),
+    ],
+)
+def test_kind_prefix_errors(flags, message) -> None:
+    for command in (["label", "pvc/x"], ["upload", "dv", "x", "--size", "1Gi", "--image-path", "/dev/null"]):
+        result = run_cli([*command, *flags])
+        assert (result.exit_code, result.stderr) == (1, f"error: {message}\n"), command

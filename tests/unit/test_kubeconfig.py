@@ -226,3 +226,25 @@ def test_an_exec_plugin_is_told_what_client_go_tells_it(tmp_path: Path) -> None:
         },
     }
     assert (tmp_path / "exec-info.json.env").read_text() == "from-the-kubeconfig\n"
+
+
+def test_cluster_flag_replaces_the_contexts_cluster(tmp_path: Path) -> None:
+    """kubectl's --cluster (clientcmd's overrides.Context.Cluster): the context's user and namespace, another
+    cluster; a name the kubeconfig lacks is clientcmd getCluster's error."""
+    path = write(
+        tmp_path / "k",
+        **{"current-context": "c"},
+        clusters=[
+            {"name": "c", "cluster": {"server": "https://one"}},
+            {"name": "d", "cluster": {"server": "https://two"}},
+        ],
+        users=[{"name": "u", "user": {"token": "t"}}],
+        contexts=[{"name": "c", "context": {"cluster": "c", "user": "u", "namespace": "team"}}],
+    )
+    files = kubeconfig.read_kubeconfig([str(path)])
+    assert kubeconfig.resolve_static(files, ConnectionOptions()).server == "https://one"
+    other = kubeconfig.resolve_static(files, ConnectionOptions(cluster="d"))
+    assert (other.server, other.namespace, other.token) == ("https://two", "team", "t")
+    with pytest.raises(ConfigurationError) as caught:
+        kubeconfig.resolve_static(files, ConnectionOptions(cluster="nope"))
+    assert caught.value.render() == 'error: cluster "nope" does not exist'

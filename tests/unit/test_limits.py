@@ -22,7 +22,7 @@ def kubeconfig(tmp_path: Path, user: dict, cluster: dict | None = None) -> Path:
 
 
 def listing(path: Path):
-    return run_cli(["list", "--cluster", "--kubeconfig", str(path)])
+    return run_cli(["list", "--scope=cluster", "--kubeconfig", str(path)])
 
 
 def test_a_kubeconfig_past_16_mib(tmp_path: Path) -> None:

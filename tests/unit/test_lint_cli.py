@@ -83,7 +83,7 @@ def test_usage_errors() -> None:
         (["lint", "--all", "-f", "x"], "lint takes one of -f FILE, TYPE/NAME or --all"),
         (["lint", "pod/x"], "lint takes TYPE/NAME with TYPE one of"),
         (["lint", "-f", "-", "--fix", "-o", "json"], "--fix prints the corrected objects as YAML"),
-        (["lint", "vmcp/x", "-A"], "-A goes with --all"),
+        (["lint", "vmcp/x", "-A"], "-A lints the objects of every namespace: it cannot go with -f or TYPE/NAME"),
     ):
         result = run_cli(args, stdin=CLEAN)
         assert result.exit_code == 1 and result.stderr.startswith(f"error: {message}"), (args, result.stderr)

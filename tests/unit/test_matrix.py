@@ -83,7 +83,10 @@ def test_catalog_matrix_formats(fmt: str) -> None:
     "args,message",
     [
         (["--catalog", "--format", "html"], 'error: --format must be one of plain, github, grid (got "html")'),
-        (["--catalog", "--cluster", "--namespaced"], "error: --cluster and --namespaced cannot be used together"),
+        (
+            ["--catalog", "--scope=cluster", "--namespaced"],
+            "error: --scope=cluster and --namespaced cannot be used together",
+        ),
         (["--catalog-version", "v1.7.0"], "error: --catalog-version goes with --catalog"),
         (
             ["--catalog", "--catalog-version", "v0.1"],

@@ -18,7 +18,7 @@ from tests.conftest import run_cli, write_kubeconfig
 from tests.doubles.http_server import ScriptedServer, read_request, respond, serve_each, trickle
 
 DEADLINE = 1.0
-LIST = ["list", "--cluster"]
+LIST = ["list", "--scope=cluster"]
 VERSION = ["version"]
 CREATE = ["create", "vm", "--name", "vm1", "--skip-checks"]
 TIMEOUT_HEADERS = "error: Unable to connect to the server: net/http: request canceled (Client.Timeout exceeded while awaiting headers)"

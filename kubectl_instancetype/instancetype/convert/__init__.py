@@ -70,6 +70,7 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
             conversion.objects.extend(convert_preset(obj, ctx, conversion))
         else:
             raise _unsupported(obj)
+    _undeprecate(conversion)
     if not conversion.presets:
         for obj in conversion.vms:
             if obj.get("kind") == "VirtualMachineInstance":
@@ -81,6 +82,24 @@ def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None 
                     "none; convert the VirtualMachine that starts it"
                 )
     return conversion
+
+
+def _undeprecate(conversion: Conversion) -> None:
+    """Lint's fixes on every converted instance type and preference (:func:`..lint.fix`: deprecated spellings
+    rewritten only where every VM gets the same), so that what convert prints passes ``lint``; each rewrite is
+    named in a warning, and what cannot be rewritten stays for lint to report."""
+    from ..lint import fix
+
+    for index, obj in enumerate(conversion.objects):
+        if obj.get("kind") not in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
+            continue
+        fixed, corrected = fix(obj)
+        if not corrected:
+            continue
+        conversion.objects[index] = fixed
+        ctx = Context(conversion, str(obj.get("kind")), str((obj.get("metadata") or {}).get("name") or ""))
+        for finding in corrected:
+            ctx.warn(f"{finding.path} is deprecated: written as {finding.replacement}")
 
 
 def _read_only(obj: Mapping[str, Any]) -> TypeGuard[dict[str, Any]]:

@@ -19,6 +19,7 @@ def convert_vm(obj: dict[str, Any], ctx: Context, profiles: Mapping[tuple[str, s
     if not isinstance(spec, dict):
         return vm
     spec = vm["spec"] = dict(spec)
+    running_strategy(spec, ctx)
     flavor = spec.pop("flavor", None)
     for key in ("instancetype", "preference"):
         if isinstance(spec.get(key), dict):
@@ -46,3 +47,16 @@ def _matcher(matcher: Mapping[str, Any], path: str, ctx: Context) -> dict[str, A
             "v1alpha2 object, KubeVirt v1.7+ cannot read it: remove revisionName"
         )
     return out
+
+
+def running_strategy(spec: dict[str, Any], ctx: Context) -> None:
+    """``spec.running`` (deprecated) -> ``spec.runStrategy``: true is Always, anything else Halted, as KubeVirt maps
+    them (kubevirt.io/api core/v1 types.go, VirtualMachine.RunStrategy). Both given (KubeVirt refuses the pair:
+    "running and runstrategy are mutually exclusive"), runStrategy is kept and running named in a warning."""
+    if "running" not in spec:
+        return
+    running = spec.pop("running")
+    if spec.get("runStrategy"):
+        ctx.warn(f"spec.running: {str(running).lower()} dropped: spec.runStrategy {spec['runStrategy']} is kept")
+    else:
+        spec["runStrategy"] = "Always" if running is True else "Halted"

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from ...errors import ConfigurationError, TransportError
+from ...golang.goos import GOOS, path_module
 from .model import check_authorization
 
 API_VERSIONS = ("client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1")
@@ -86,15 +87,19 @@ class ExecCredentialPlugin:
         cluster: dict[str, Any] | None,
         base_dir: str,
         stdin_is_terminal: bool | None = None,
+        goos: str = GOOS,
     ):
         api_version = str(exec_config.get("apiVersion") or "")
         if api_version not in API_VERSIONS:
             raise ConfigurationError(f'exec plugin: invalid apiVersion "{api_version}"')
         command = str(exec_config["command"])
-        # client-go resolves a relative command containing a slash against the kubeconfig's directory.
-        if os.sep in command and not os.path.isabs(command):
-            command = os.path.join(base_dir, command)
-        self.command = os.path.normpath(command) if os.sep in command else command
+        # client-go resolves a relative command containing filepath.Separator (a backslash on Windows) against
+        # the kubeconfig's directory (clientcmd's GetAuthInfoFileReferences).
+        filepath, separator = path_module(goos), "\\" if goos == "windows" else "/"
+        if separator in command and not filepath.isabs(command):
+            command = filepath.join(base_dir, command)
+        self.command = filepath.normpath(command) if separator in command else command
+        self.goos = goos
         args = exec_config.get("args") or []
         if not isinstance(args, list):
             raise ConfigurationError("exec args must be a list of strings")
@@ -145,13 +150,13 @@ class ExecCredentialPlugin:
         environ["KUBERNETES_EXEC_INFO"] = json.dumps(info, separators=(",", ":"))
         try:
             process = subprocess.Popen(
-                [self.command, *self.args],
+                [self.executable(), *self.args],
                 env=environ,
                 stdin=None if interactive else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
-            if os.sep in self.command:
+            if ("\\" if self.goos == "windows" else "/") in self.command:
                 # Go's exec.Command looks a name up on PATH only when it has no separator; a path that does not
                 # exist fails in os.StartProcess, which client-go reports as it is (wrapCmdRunErrorLocked)
                 raise TransportError(
@@ -163,7 +168,7 @@ class ExecCredentialPlugin:
             raise TransportError(
                 f"getting credentials: exec: fork/exec {self.command}: {(exc.strerror or str(exc)).lower()}"
             ) from None
-        returncode, stdout = self._collect(process)
+        returncode, stdout = self.collect(process)
         if returncode != 0:
             code = returncode if returncode > 0 else -1  # Go: -1 when killed by a signal
             raise TransportError(
@@ -172,7 +177,22 @@ class ExecCredentialPlugin:
         self._accept(_decode_output(stdout, self.api_version))
         self.fetched = True
 
-    def _collect(self, process: Any) -> tuple[int, bytes]:
+    def executable(self) -> str:
+        """What is started: the command itself on Unix (exec searches ``PATH`` as Go's ``LookPath`` does); on
+        Windows the file ``exec.Command`` finds, trying each ``PATHEXT`` extension (a ``.cmd`` or ``.bat``
+        plugin too, which CreateProcess alone would not find)."""
+        if self.goos != "windows":
+            return self.command
+        from ...golang.goos import LookPathError, look_path
+
+        try:
+            return look_path(self.command, self.base_environ, self.goos)
+        except LookPathError:
+            # exec.Command leaves an *exec.Error, which client-go's wrapCmdRunErrorLocked words as not found
+            hint = INSTALL_HINT_HELP + (f"\n\n{self.install_hint}" if self.install_hint else "")
+            raise TransportError(f"getting credentials: exec: executable {self.command} not found{hint}") from None
+
+    def collect(self, process: Any) -> tuple[int, bytes]:
         """The plugin's exit status and stdout, read within ``timeout`` and :data:`MAX_OUTPUT` bytes; killed past
         either bound."""
         import selectors
@@ -196,18 +216,24 @@ class ExecCredentialPlugin:
             return remaining
 
         try:
-            with process.stdout, selectors.DefaultSelector() as selector:
-                selector.register(process.stdout, selectors.EVENT_READ)
-                while True:
-                    if not selector.select(left()):
-                        continue
-                    data = os.read(process.stdout.fileno(), 65536)
-                    if not data:
-                        break
-                    size += len(data)
-                    if size > MAX_OUTPUT:
-                        raise stop(f"wrote more than {MAX_OUTPUT >> 20} MiB on stdout, more than a credential holds")
-                    chunks.append(data)
+            if self.goos == "windows":
+                # select() takes only sockets on Windows: a thread reads the pipe, this one waits for it
+                chunks = self._read_in_thread(process, left, stop)
+            else:
+                with process.stdout, selectors.DefaultSelector() as selector:
+                    selector.register(process.stdout, selectors.EVENT_READ)
+                    while True:
+                        if not selector.select(left()):
+                            continue
+                        data = os.read(process.stdout.fileno(), 65536)
+                        if not data:
+                            break
+                        size += len(data)
+                        if size > MAX_OUTPUT:
+                            raise stop(
+                                f"wrote more than {MAX_OUTPUT >> 20} MiB on stdout, more than a credential holds"
+                            )
+                        chunks.append(data)
             try:
                 returncode = process.wait(left())
             except subprocess.TimeoutExpired:
@@ -218,6 +244,36 @@ class ExecCredentialPlugin:
                 process.wait()
             raise
         return returncode, b"".join(chunks)
+
+    @staticmethod
+    def _read_in_thread(process: Any, left: Any, stop: Any) -> list[bytes]:
+        """The plugin's stdout read by a thread (Windows pipes cannot be select()ed), with the same bounds."""
+        import threading
+
+        chunks: list[bytes] = []
+        state = {"size": 0, "over": False}
+
+        def read() -> None:
+            with process.stdout:
+                while True:
+                    data = os.read(process.stdout.fileno(), 65536)
+                    if not data:
+                        return
+                    state["size"] += len(data)
+                    if state["size"] > MAX_OUTPUT:
+                        state["over"] = True
+                        return
+                    chunks.append(data)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        while reader.is_alive():
+            reader.join(timeout=min(left() or 0.1, 0.1))
+            if state["over"]:
+                break
+        if state["over"]:
+            raise stop(f"wrote more than {MAX_OUTPUT >> 20} MiB on stdout, more than a credential holds")
+        return chunks
 
     def _accept(self, credential: dict[str, Any]) -> None:
         status = credential.get("status")

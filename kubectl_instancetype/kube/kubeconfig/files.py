@@ -1,8 +1,9 @@
 """Reading kubeconfig files as kubectl reads them (client-go ``tools/clientcmd`` loading rules).
 
-``--kubeconfig`` names one file; otherwise ``KUBECONFIG`` lists files separated by ``os.pathsep`` (missing ones
-skipped) that are merged so that the first file to set a key wins; otherwise ``~/.kube/config``. Each file is
-checked against clientcmd's schema (:mod:`.schema`) as Go's ``encoding/json`` would decode it.
+``--kubeconfig`` names one file; otherwise ``KUBECONFIG`` lists files separated by ``;`` on Windows and ``:``
+elsewhere (missing ones skipped) that are merged so that the first file to set a key wins; otherwise
+``~/.kube/config``. Each file is checked against clientcmd's schema (:mod:`.schema`) as Go's ``encoding/json``
+would decode it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ConfigurationError
+from ...golang.goos import GOOS, path_module, split_list
 from .model import KubeconfigFiles, go_os_error
 from .schema import CONFIG, ShapeError, check_shape, json_kind
 
@@ -20,8 +22,9 @@ from .schema import CONFIG, ShapeError, check_shape, json_kind
 MAX_KUBECONFIG_BYTES = 16 * 1024 * 1024
 
 
-def kubeconfig_paths(explicit: str | None, environ: Mapping[str, str], home: str) -> list[str]:
-    """The files to read, in precedence order, following clientcmd's loading rules."""
+def kubeconfig_paths(explicit: str | None, environ: Mapping[str, str], home: str, goos: str = GOOS) -> list[str]:
+    """The files to read, in precedence order, following clientcmd's loading rules (``KUBECONFIG`` split as
+    ``filepath.SplitList`` splits it on ``goos``: ``;`` on Windows)."""
     if explicit:
         if not os.path.exists(explicit):
             raise ConfigurationError(f"stat {explicit}: no such file or directory")
@@ -29,11 +32,11 @@ def kubeconfig_paths(explicit: str | None, environ: Mapping[str, str], home: str
     listed = environ.get("KUBECONFIG", "")
     if listed:
         seen: list[str] = []
-        for path in listed.split(os.pathsep):
+        for path in split_list(listed, goos):
             if path and path not in seen and os.path.exists(path):
                 seen.append(path)
         return seen
-    default = os.path.join(home, ".kube", "config")
+    default = path_module(goos).join(home, ".kube", "config")
     return [default] if os.path.exists(default) else []
 
 

@@ -24,6 +24,7 @@ class ConnectionOptions:
 
     kubeconfig: str | None = None
     context: str | None = None
+    cluster: str | None = None  # --cluster: replaces the context's cluster (clientcmd's overrides.Context.Cluster)
     namespace: str | None = None
     request_timeout: float | None = None
     # --as, --as-uid, --as-group: override the kubeconfig user's as, as-uid, as-groups

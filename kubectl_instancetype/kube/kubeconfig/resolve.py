@@ -43,6 +43,12 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
     if context is None:
         raise ConfigurationError(f"context was not found for specified context: {context_name}")
     cluster_name = str(context.get("cluster") or "")
+    if options.cluster:
+        # clientcmd's DirectClientConfig.getCluster: --cluster replaces the context's cluster, and a name the
+        # kubeconfig lacks is refused before anything else is checked
+        cluster_name = options.cluster
+        if cluster_name not in files.clusters:
+            raise ConfigurationError(f'cluster "{cluster_name}" does not exist')
     cluster = files.clusters.get(cluster_name)
     if cluster is None:
         raise ConfigurationError(
@@ -187,8 +193,14 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
     files = read_kubeconfig(paths)
     try:
         config = resolve_static(files, options)
-    except NeedsOfficialLoader:
+    except NeedsOfficialLoader as exc:
         from . import official
+
+        if options.cluster:
+            raise ConfigurationError(
+                f"--cluster is not supported with a kubeconfig user that needs the official loader ({exc.why}): "
+                "use a context that names the cluster (--context)"
+            ) from None
 
         config = official.load_from_kubeconfig(files, options)
         context = files.contexts.get(options.context or files.current_context) or {}
