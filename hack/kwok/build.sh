@@ -16,6 +16,10 @@ BIN_DIR="${CACHE_ROOT}/kwok/${KWOK_VERSION}-${GO_VERSION}-$(go env GOOS)-$(go en
 OUT="$BIN_DIR/kwok"
 STAMP="$(cat go.mod go.sum | sha256sum | cut -c1-16)"
 mkdir -p "$BIN_DIR"
+# One build per cache folder at a time: test sessions in several worktrees run this script at once, and two builds
+# of one binary race on its .tmp file; flock makes the second wait, then find the binary built (util-linux; skipped
+# where it is missing).
+if command -v flock >/dev/null 2>&1; then exec 9>"$BIN_DIR/.build.lock"; flock 9; fi
 if ! { [ -x "$OUT" ] && [ "$(cat "$OUT.stamp" 2>/dev/null)" = "$STAMP" ]; }; then
   echo "building kwok ${KWOK_VERSION} into $BIN_DIR" >&2
   # The version stamp is what KWOK's own release build sets (hack/releases.sh: -X .../pkg/consts.Version).
