@@ -114,7 +114,14 @@ def run_list(env, opts: CatalogListOptions) -> None:
 class CatalogShowOptions:
     """Print catalog objects by name."""
 
-    names: Annotated[list[str], typer.Argument(help="Instance type or preference names.", metavar="NAME...")]
+    names: Annotated[
+        list[str],
+        typer.Argument(
+            help="Instance type or preference names, or TYPE/NAME (vmcf/u1.large, vmcp/fedora; vmf/, vmp/ with "
+            "--namespaced).",
+            metavar="NAME...",
+        ),
+    ]
     version: Version = None
     namespaced: Annotated[
         bool, typer.Option("--namespaced", help="The namespaced copy (VirtualMachineInstancetype/Preference).")
@@ -132,6 +139,21 @@ class CatalogShowOptions:
         check_output_format(self.output, ("", "wide", "yaml", "json", "name", *TEMPLATE_FORMATS))
         if self.offline.namespace and not self.namespaced:
             raise options.UsageError("-n/--namespace goes with --namespaced")
+        from ..instancetype import kinds
+
+        for word in self.names:
+            if "/" not in word:
+                continue
+            kind = kinds.spelled(word.partition("/")[0])
+            if kind is None:
+                raise options.UsageError(
+                    f'catalog show takes NAME or TYPE/NAME with an instance type or preference kind, not "{word}"'
+                )
+            if kind.namespaced != self.namespaced:
+                fix = "add --namespaced" if kind.namespaced else "without --namespaced, or name its namespaced kind"
+                raise options.UsageError(
+                    f'"{word}" names the {"namespaced" if kind.namespaced else "cluster-scoped"} kind: {fix}'
+                )
 
 
 def run_show(env, opts: CatalogShowOptions) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 FIXED_VALUES: dict[str, list[str]] = {
     "--run-strategy": ["Always", "Manual", "Halted", "Once", "RerunOnFailure"],
     "--sort-by": ["name", "cpu", "memory"],
+    "--scope": ["cluster", "namespaced", "all"],
     "--dry-run": ["none", "client", "server"],
     "--hugepages": ["2Mi", "1Gi"],
     "--iothreadspolicy": ["auto", "shared"],
@@ -49,8 +50,8 @@ _TEMPLATES = [
     "custom-columns-file",
 ]
 OUTPUT_FORMATS: dict[str, list[str]] = {
-    "list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
-    "get": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "list": ["json", "yaml", "kyaml", "name", *_TEMPLATES, "wide"],
+    "get": ["json", "yaml", "kyaml", "name", *_TEMPLATES, "wide"],
     "recommend": ["json", "yaml", "name", *_TEMPLATES, "wide"],
     "catalog list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
     "catalog show": ["json", "yaml", "name", *_TEMPLATES, "wide"],

@@ -17,7 +17,8 @@ EXAMPLES = """\
   # Convert presets and report which VMs of another file they match, with the conflicts KubeVirt would have reported
   kubectl instancetype convert -f presets.yaml --vms vms.yaml
 
-  # The same against the VMs of the current namespace, then create the converted objects
+  # The same against the VMs of the current namespace: check everything, create the converted objects and
+  # point the VMs the presets applied to at them
   kubectl instancetype convert -f presets.yaml --from-cluster --apply
 """
 
@@ -28,8 +29,12 @@ def register(app: typer.Typer, argv: list[str]) -> None:
         "convert",
         help="Convert flavor.kubevirt.io/v1alpha1 flavors and preferences, instancetype.kubevirt.io "
         "v1alpha1/v1alpha2 objects, VirtualMachines using spec.flavor and VirtualMachineInstancePresets to "
-        "instancetype.kubevirt.io/v1beta1 objects and kubevirt.io/v1 VirtualMachines. Fields without a v1beta1 "
-        "home are named in Warning lines on stderr. Nothing is created unless --apply.\n\nExamples:\n\n"
+        "instancetype.kubevirt.io/v1beta1 objects and kubevirt.io/v1 VirtualMachines (spec.running becomes "
+        "spec.runStrategy; deprecated preference spellings are rewritten as lint --fix rewrites them). Fields "
+        "without a v1beta1 home are named in Warning lines on stderr. VMs a preset applied to are rewritten to "
+        "reference what it became (--keep-preset-vms leaves them). Nothing is created unless --apply, which "
+        "checks everything first (a server-side dry run of every object, KubeVirt's conflicts between each VM "
+        "and its new types) and writes nothing when anything would be refused.\n\nExamples:\n\n"
         # "\b" keeps Click from rewrapping each example paragraph.
         + "\n\n".join("\b\n" + paragraph for paragraph in EXAMPLES.strip("\n").split("\n\n")),
         short_help="Convert legacy flavors, alpha objects and presets to v1beta1.",
@@ -64,7 +69,17 @@ class ConvertOptions:
     from_cluster: Annotated[
         bool, typer.Option("--from-cluster", help="Match the presets against the VirtualMachines of the namespace.")
     ] = False
-    apply: Annotated[bool, typer.Option("--apply", help="Create the converted objects on the cluster.")] = False
+    apply: Annotated[
+        bool,
+        typer.Option("--apply", help="Check everything with a server-side dry run, then create the converted objects."),
+    ] = False
+    keep_preset_vms: Annotated[
+        bool,
+        typer.Option(
+            "--keep-preset-vms",
+            help="Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).",
+        ),
+    ] = False
     memory: Annotated[
         Optional[str],
         typer.Option(
@@ -113,8 +128,17 @@ def run(env, opts: ConvertOptions, session) -> None:
         vms_file=opts.vms,
         from_cluster=opts.from_cluster,
         apply=opts.apply,
+        keep_preset_vms=opts.keep_preset_vms,
     )
-    result = convert(session, request, converted=report, created=lambda name: env.stdout.write(f"{name} created\n"))
+    from ..output.terminal import escape
+
+    result = convert(
+        session,
+        request,
+        converted=report,
+        created=lambda line: env.stdout.write(f"{line}\n"),
+        refused=lambda line: env.stdout.write(escape(line) + "\n"),
+    )
     if result.converted.nothing_written is None and not opts.apply:
         _print(env, opts.output, result.converted.conversion.objects)
 

@@ -92,7 +92,8 @@ def run(env, opts: UsageOptions, session) -> None:
     from ..usecases.usage import RevisionUsers, UsageRequest, usage
 
     kind, name = opts.chosen if opts.chosen else (None, "")
-    report = usage(session, UsageRequest(kind=kind, name=name, all_namespaces=opts.all_namespaces))
+    request = UsageRequest(kind=kind, name=name, all_namespaces=opts.all_namespaces, check_delete=opts.check_delete)
+    report = usage(session, request)
     if isinstance(report, RevisionUsers):
         env.stdout.write(printer.render_revision_check(report.name, report.users))
         if report.users:

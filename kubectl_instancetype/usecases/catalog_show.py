@@ -26,23 +26,29 @@ class CatalogObjects:
 def catalog_objects_named(version: str | None, names: list[str], namespace: str | None) -> CatalogObjects:
     """The instance types or preferences ``names`` of the embedded release ``version`` (namespaced copies in
     ``namespace`` unless it is None); a name the catalog lacks fails with the closest one as a hint."""
-    import difflib
-
     from ..catalog import DEFAULT_VERSION, load_catalog
     from ..errors import PluginError
+    from ..instancetype import kinds
+    from .references import closest
 
     catalog = load_catalog(version or DEFAULT_VERSION)
     if namespace is not None:
         catalog = catalog.namespaced(namespace)
     found: list[CatalogObject] = []
-    for name in names:
-        obj, what = catalog.instancetype(name), "instancetypes"
-        if obj is None:
+    for word in names:
+        # TYPE/NAME: the kind (any spelling instancetype.kinds reads) says which list; the CLI checked its scope
+        prefix, slash, name = word.rpartition("/")
+        kind = kinds.spelled(prefix) if slash else None
+        obj, what = None, ""
+        if kind is None or kind.what == kinds.INSTANCETYPES:
+            obj, what = catalog.instancetype(name), "instancetypes"
+        if obj is None and (kind is None or kind.what == kinds.PREFERENCES):
             obj, what = catalog.preference(name), "preferences"
         if obj is None:
-            known = [o["metadata"]["name"] for o in catalog.instancetypes + catalog.preferences]
-            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise PluginError(f'"{name}" is not in the common-instancetypes {catalog.version} catalog{hint}')
+            pool = [] if kind is not None and kind.what == kinds.PREFERENCES else catalog.instancetypes
+            pool = pool + ([] if kind is not None and kind.what == kinds.INSTANCETYPES else catalog.preferences)
+            close = closest(name, [o["metadata"]["name"] for o in pool])
+            hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+            raise PluginError(f'"{word}" is not in the common-instancetypes {catalog.version} catalog{hint}')
         found.append(CatalogObject(obj, what))
     return CatalogObjects(found, catalog.namespace)

@@ -4,8 +4,8 @@ type and preference, read from the cluster (one paged list per kind), and what d
 Pools and templates are read when the cluster serves them (``pool.kubevirt.io/v1beta1``; ``template.kubevirt.io``
 at the version its discovery document prefers); a kind the user may not list is left out with one warning.
 
-A cluster-scoped instance type or preference is used from every namespace, so one asked about by name is looked
-for in all of them, whatever ``-n`` says. When RBAC refuses a list across all namespaces, each namespace the user
+A cluster-scoped instance type or preference is used from every namespace, so a delete check of one looks in all
+of them, whatever ``-n`` says (the other views keep ``-n``'s scope, as kubectl's do). When RBAC refuses a list across all namespaces, each namespace the user
 may see is listed on its own; what stays unread is recorded (:attr:`UsageReport.unread`), and a delete check
 that did not read everything gives no verdict. KubeVirt v1.9.0 has no deletion protection of its own: its
 instance type webhooks (virt-operator's components/webhooks.go) admit CREATE and UPDATE only, and a
@@ -74,6 +74,7 @@ class UsageRequest:
     kind: str | None = None
     name: str = ""
     all_namespaces: bool = False
+    check_delete: bool = False  # a verdict: a cluster-scoped object is looked for in every namespace
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,8 @@ def usage(session: Session, request: UsageRequest) -> UsageReport | RevisionUser
     only = None
     if request.kind:
         only = Target(request.kind, "" if "Cluster" in request.kind else session.namespace, request.name)
-    # a cluster-scoped type is used from every namespace: one asked about by name is looked for everywhere
-    everywhere = request.all_namespaces or (only is not None and not only.namespace)
+    # a cluster-scoped type is used from every namespace: a delete check of one looks everywhere
+    everywhere = request.all_namespaces or (request.check_delete and only is not None and not only.namespace)
     return collect(session, None if everywhere else session.namespace, only)
 
 

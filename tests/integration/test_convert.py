@@ -158,25 +158,44 @@ def test_apply_failure_says_what_exists(cli, control_plane, namespace, tmp_path,
             ]
         )
     )
+    # checked first (issue 29): the server's dry run finds the existing object; nothing is written
     result = cli("convert", "-f", str(source), "--apply", "-n", namespace)
     assert result.exit_code == 1
     prefix = "virtualmachinepreference.instancetype.kubevirt.io"
-    assert result.stdout == f"{prefix}/{first} created\n"
+    assert result.stdout == (
+        f"{prefix}/{existing}: Error from server (AlreadyExists): virtualmachinepreferences.instancetype.kubevirt.io "
+        f'"{existing}" already exists\n'
+    )
     assert result.stderr == (
+        "error: 1 problem(s) found by checking every object first (listed above): nothing was created\n"
+    )
+    for name in (first, last):
+        assert control_plane.get(preference_ref(name, namespace)) is None
+
+    # a write that fails after the checks passed (another writer got there in between) says what exists
+    from kubectl_instancetype.cli.options import ConnectionFlags
+    from kubectl_instancetype.env import Environment
+    from kubectl_instancetype.errors import PluginError
+    from kubectl_instancetype.usecases.converting import ConvertRequest, convert
+
+    control_plane.delete(preference_ref(existing, namespace))
+    flags = ConnectionFlags(kubeconfig=str(control_plane.kubeconfig()), namespace=namespace)
+    lines: list[str] = []
+
+    def race(line: str) -> None:
+        lines.append(line)
+        if len(lines) == 1:
+            control_plane.apply({**preference_ref(existing, namespace), "spec": {}})
+
+    with flags.session(Environment()) as session, pytest.raises(PluginError) as caught:
+        convert(session, ConvertRequest(filename=str(source), apply=True), created=race)
+    assert lines == [f"{prefix}/{first} created"]
+    assert caught.value.render() == (
         f'error: Error from server (AlreadyExists): virtualmachinepreferences.instancetype.kubevirt.io "{existing}" '
-        f"already exists; {prefix}/{existing} was not created; created: {prefix}/{first}; "
-        f"not attempted: {prefix}/{last}\n"
+        f"already exists; {prefix}/{existing} was not created; written: {prefix}/{first}; "
+        f"not attempted: {prefix}/{last}"
     )
-    assert (
-        control_plane.get(
-            {
-                "apiVersion": "instancetype.kubevirt.io/v1beta1",
-                "kind": "VirtualMachinePreference",
-                "metadata": {"name": last, "namespace": namespace},
-            }
-        )
-        is None
-    )
+    assert control_plane.get(preference_ref(last, namespace)) is None
 
 
 def test_from_cluster_reports_against_the_namespace_vms(cli, control_plane, tmp_path, cleanup) -> None:
@@ -256,3 +275,80 @@ def test_a_file_that_converts_to_nothing_creates_nothing(cli, control_plane, tmp
     assert "Warning: nothing to write: VirtualMachineInstancePreset small-qemu (selector: kubevirt.io/size=small)" in (
         result.stderr
     )
+
+
+def test_apply_names_what_to_remove_from_a_vm_that_conflicts_with_its_new_type(
+    cli, control_plane, namespace, tmp_path, cleanup
+) -> None:
+    """A flavor VM whose own sockets conflict with the instance type it is converted to: the checks run
+    KubeVirt's conflict rules with the batch's types (not stored yet) and say what to remove; nothing is written."""
+    flavor, vm = next(NAMES), next(NAMES)
+    cleanup += [preference_ref(flavor, namespace, "VirtualMachineInstancetype")]
+    source = tmp_path / "old.yaml"
+    source.write_text(
+        yaml.safe_dump_all(
+            [
+                {
+                    "apiVersion": "flavor.kubevirt.io/v1alpha1",
+                    "kind": "VirtualMachineFlavor",
+                    "metadata": {"name": flavor},
+                    "spec": {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}},
+                },
+                {
+                    "apiVersion": "kubevirt.io/v1",
+                    "kind": "VirtualMachine",
+                    "metadata": {"name": vm},
+                    "spec": {
+                        "running": False,
+                        "flavor": {"name": flavor, "kind": "VirtualMachineFlavor"},
+                        "template": {"spec": {"domain": {"cpu": {"sockets": 2}, "devices": {}}}},
+                    },
+                },
+            ]
+        )
+    )
+    result = cli("convert", "-f", str(source), "--apply", "-n", namespace)
+    assert result.exit_code == 1
+    assert result.stdout == (
+        f"virtualmachine.kubevirt.io/{vm}: KubeVirt would deny it: VM field(s) spec.template.spec.domain.cpu.sockets "
+        "conflicts with selected instance type; remove spec.template.spec.domain.cpu.sockets from the VM (its new "
+        "instance type sets them)\n"
+    )
+    assert result.stderr.endswith(
+        "error: 1 problem(s) found by checking every object first (listed above): nothing was created\n"
+    )
+    assert control_plane.get(preference_ref(flavor, namespace, "VirtualMachineInstancetype")) is None
+
+
+def test_apply_rewrites_the_cluster_vms_a_preset_applied_to(cli, control_plane, tmp_path, cleanup) -> None:
+    """--from-cluster --apply: the preference is created and the VM the preset applied to is patched to reference
+    it (--keep-preset-vms leaves it)."""
+    namespace = "convert-preset-apply"
+    control_plane.ensure_namespace(namespace)
+    vms = parse_manifests((GOLDEN / "windows-10-preset" / "vms.yaml").read_text())
+    for vm in vms:
+        vm["metadata"]["namespace"] = namespace
+        control_plane.apply(vm)
+        cleanup.append(vm)
+    cleanup.append(preference_ref("windows-10", namespace))
+    source = str(GOLDEN / "windows-10-preset" / "input.yaml")
+    kept = cli("convert", "-f", source, "--from-cluster", "-n", namespace, "--keep-preset-vms")
+    assert ": rewritten to reference " not in kept.stderr
+    result = cli("convert", "-f", source, "--from-cluster", "-n", namespace, "--apply")
+    assert (result.exit_code, result.stdout) == (
+        0,
+        "virtualmachinepreference.instancetype.kubevirt.io/windows-10 created\n"
+        "virtualmachine.kubevirt.io/win10-vm patched\n",
+    ), result.stderr
+    assert (
+        "VirtualMachine win10-vm: rewritten to reference spec.preference: VirtualMachinePreference windows-10 "
+        "(patched with --apply)\n"
+    ) in result.stderr
+    stored = control_plane.get(
+        {
+            "apiVersion": "kubevirt.io/v1",
+            "kind": "VirtualMachine",
+            "metadata": {"name": "win10-vm", "namespace": namespace},
+        }
+    )
+    assert stored["spec"]["preference"] == {"kind": "VirtualMachinePreference", "name": "windows-10"}

@@ -59,9 +59,12 @@ def test_convert_apply_is_denied_with_kubevirts_message(cli, control_plane, name
     manifest.write_text(yaml.safe_dump(doc))
     denied = cli("convert", "-f", str(manifest), "--apply", "-n", namespace)
     assert denied.exit_code == 1
+    # checked with a server-side dry run before anything is written: KubeVirt's words, then nothing written
+    assert denied.stdout == (
+        "virtualmachineinstancetype.instancetype.kubevirt.io/denied: Error from server (Invalid): admission webhook "
+        '"virtualmachineinstancetype-validator.instancetype.kubevirt.io" denied the request: '
+        "spec.memory.overcommitPercent and spec.memory.hugepages should not be requested together.\n"
+    )
     assert denied.stderr == (
-        'error: Error from server (Invalid): admission webhook "virtualmachineinstancetype-validator.instancetype'
-        '.kubevirt.io" denied the request: spec.memory.overcommitPercent and spec.memory.hugepages should not be '
-        "requested together.; virtualmachineinstancetype.instancetype.kubevirt.io/denied was not created; "
-        "nothing was created\n"
+        "error: 1 problem(s) found by checking every object first (listed above): nothing was created\n"
     )

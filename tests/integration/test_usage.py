@@ -336,6 +336,10 @@ def test_check_delete_that_could_not_read_everything_gives_no_verdict(plain_plan
     refused = vm_warning.removeprefix("Warning: cannot list virtualmachines.kubevirt.io in namespaces ")
     refused_names = refused.removesuffix(": forbidden; they are left out").split(", ")
     assert HIDDEN in refused_names and NS not in refused_names
+    # issue 34's spelling: -A gives the same answer (it printed "can be deleted" after five warnings)
+    everywhere = plain_cli("usage", "vmcf/usage-rbac-free", "--check-delete", "-A", "--as", hidden_user)
+    assert (everywhere.exit_code, everywhere.stdout) == (1, "")
+    assert everywhere.stderr.splitlines()[-1] == last
     # a use found in what could be read is still listed, and the check still fails
     used = plain_cli("usage", "vmcf/u1.small", "--check-delete", "-n", NS, "--as", hidden_user)
     assert used.exit_code == 1

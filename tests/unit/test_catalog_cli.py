@@ -29,6 +29,7 @@ def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
         *("kubeconfig", "context", "cluster", "request_timeout", "all_namespaces", "chunk_size"),
         *("as_user", "as_groups", "as_uid"),
         *("watch", "watch_only", "output_watch_events"),  # the embedded catalog never changes
+        "fits",  # the catalog has no nodes
     }
     assert offline_options - listed == {"version"}
 
@@ -156,3 +157,28 @@ def test_catalog_install_without_a_cluster_fails_in_one_line() -> None:
         "",
         "error: no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "out"),
+    [
+        (["vmcf/u1.large"], 0, "virtualmachineclusterinstancetype.instancetype.kubevirt.io/u1.large\n"),
+        (
+            ["virtualmachineclusterpreference/fedora"],
+            0,
+            "virtualmachineclusterpreference.instancetype.kubevirt.io/fedora\n",
+        ),
+        (["vmp/fedora", "--namespaced"], 0, "virtualmachinepreference.instancetype.kubevirt.io/fedora\n"),
+        (["vmf/u1.large"], 1, 'error: "vmf/u1.large" names the namespaced kind: add --namespaced\n'),
+        (["vmcp/u1.large"], 1, 'error: "vmcp/u1.large" is not in the common-instancetypes v1.7.0 catalog\n'),
+        (
+            ["pod/x"],
+            1,
+            'error: catalog show takes NAME or TYPE/NAME with an instance type or preference kind, not "pod/x"\n',
+        ),
+    ],
+)
+def test_show_takes_the_kind_prefixes(args: list[str], code: int, out: str) -> None:
+    """Issue 29: one spelling of kinds everywhere (catalog show refused vmcf/u1.large)."""
+    result = run_cli(["catalog", "show", *args, "-o", "name"])
+    assert (result.exit_code, result.stdout if code == 0 else result.stderr) == (code, out)

@@ -148,10 +148,29 @@ def test_presets_match_the_vms_of_the_same_file(tmp_path, case) -> None:
     )
     assert (result.exit_code, result.stderr) == (0, (GOLDEN / case / "expected-stderr").read_text())
     converted_vms = run_cli(["convert", "-f", str(GOLDEN / case / "vms.yaml")], environ={"KUBECONFIG": "/x"})
+    kept = run_cli(["convert", "-f", str(both), "--keep-preset-vms"], environ={"KUBECONFIG": "/x"})
+    kept_separate = run_cli(
+        [
+            "convert",
+            "-f",
+            str(GOLDEN / case / "input.yaml"),
+            "--vms",
+            str(GOLDEN / case / "vms.yaml"),
+            "--keep-preset-vms",
+        ],
+        environ={"KUBECONFIG": "/x"},
+    )
+    rewritten = [line for line in result.stderr.splitlines() if ": rewritten to reference " in line]
+    assert kept.stderr.splitlines() == [line for line in result.stderr.splitlines() if line not in rewritten]
     if "kind: VirtualMachineInstance\n" in vms:
         assert result.stdout == separate.stdout
+        assert not rewritten
     else:
-        assert result.stdout == separate.stdout + "---\n" + converted_vms.stdout
+        assert kept.stdout == kept_separate.stdout + "---\n" + converted_vms.stdout
+        # the same VMs rewritten in place (same file) as added to the output (--vms)
+        documents = set(result.stdout.split("---\n"))
+        assert set(separate.stdout.split("---\n")) <= documents
+        assert len(documents - set(kept.stdout.split("---\n"))) == len(rewritten)
 
 
 def test_a_lone_preset_that_converts_to_nothing_says_why(tmp_path) -> None:

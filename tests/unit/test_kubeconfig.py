@@ -247,4 +247,4 @@ def test_cluster_flag_replaces_the_contexts_cluster(tmp_path: Path) -> None:
     assert (other.server, other.namespace, other.token) == ("https://two", "team", "t")
     with pytest.raises(ConfigurationError) as caught:
         kubeconfig.resolve_static(files, ConnectionOptions(cluster="nope"))
-    assert caught.value.render() == 'error: cluster "nope" does not exist'
+    assert caught.value.render() == 'error: no server found for cluster "nope"'

@@ -30,11 +30,20 @@ from .alpha import convert_type
 from .context import Context, Conversion, Preset
 from .flavors import convert_flavor, profile_names
 from .presets import convert_preset
-from .report import report_presets
+from .report import report_presets, rewrite_vms
 from .schema import FLAVOR_GROUP, INSTANCETYPE_GROUP, KUBEVIRT_GROUP, PRESET_KINDS
 from .vms import convert_vm
 
-__all__ = ["Conversion", "Preset", "apply_order", "convert", "format_selector", "nothing_written", "report_presets"]
+__all__ = [
+    "Conversion",
+    "Preset",
+    "apply_order",
+    "convert",
+    "format_selector",
+    "nothing_written",
+    "report_presets",
+    "rewrite_vms",
+]
 
 
 def convert(objects: Iterable[Mapping[str, Any]], *, default_memory: str | None = None) -> Conversion:

@@ -28,6 +28,7 @@ class VMReport:
     messages: list[str] = field(default_factory=list)
     applied: list[str] = field(default_factory=list)
     recommendation: str = ""
+    references: dict[str, dict[str, str]] = field(default_factory=dict)  # matcher -> {kind, name} to write
 
 
 def report_presets(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -62,6 +63,45 @@ def report_presets(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> l
         lines.extend(f"{subject}: {message}" for message in report.messages)
         lines.append(f"{subject}: {report.recommendation}")
     return lines
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A VirtualMachine a preset applied to, and the matchers it should now carry (``spec.<key>``: kind, name)."""
+
+    name: str
+    namespace: str | None
+    references: dict[str, dict[str, str]]
+
+    @property
+    def line(self) -> str:
+        """What the rewrite does, in one line."""
+        written = " and ".join(f"spec.{key}: {m['kind']} {m['name']}" for key, m in self.references.items())
+        return f"VirtualMachine {self.name}: rewritten to reference {written}"
+
+    def apply(self, vm: Mapping[str, Any]) -> dict[str, Any]:
+        """A copy of ``vm`` carrying the matchers."""
+        copy: dict[str, Any] = clone(dict(vm))
+        spec = copy.setdefault("spec", {})
+        for key, matcher in self.references.items():
+            spec[key] = dict(matcher)
+        return copy
+
+
+def rewrite_vms(presets: list[Preset], vms: Iterable[Mapping[str, Any]]) -> list[Rewrite]:
+    """Each VirtualMachine of ``vms`` a preset applied to, with the preference (and instance type) the preset was
+    converted to, exactly what the report recommends. VMs the report cannot give one reference (conflicting or
+    several presets, their own preference, their own size) are left out: their report lines say what to do."""
+    rewrites = []
+    for vm in vms:
+        if vm.get("kind") != "VirtualMachine":
+            continue
+        report = _vm_report(presets, vm)
+        if report.excluded or not report.references:
+            continue
+        namespace = (vm.get("metadata") or {}).get("namespace")
+        rewrites.append(Rewrite(report.name, str(namespace) if namespace else None, dict(report.references)))
+    return rewrites
 
 
 def _vm_report(presets: list[Preset], vm: Mapping[str, Any]) -> VMReport:
@@ -137,6 +177,7 @@ def _recommendation(report: VMReport, matching: list[Preset], vm: Mapping[str, A
         )
     elif preset.preference:
         references.append(_reference("preference", "VirtualMachinePreference", preset.preference))
+        report.references["preference"] = {"kind": "VirtualMachinePreference", "name": preset.preference}
     if preset.preference:
         notes.extend(_overridden(preset, vm))
     if preset.instancetype:
@@ -146,6 +187,7 @@ def _recommendation(report: VMReport, matching: list[Preset], vm: Mapping[str, A
             notes.append("it keeps its own instance type")
         else:
             references.append(_reference("instancetype", "VirtualMachineInstancetype", preset.instancetype))
+            report.references["instancetype"] = {"kind": "VirtualMachineInstancetype", "name": preset.instancetype}
     if not references and not notes:
         return f"the preset {preset.name} converted to nothing it could reference"
     if not references:
