@@ -221,3 +221,23 @@ def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_typ
 def test_a_template_left_empty_is_kubectls_error_before_any_request() -> None:
     result = run_cli(["expand", "vm/x", "-o", "jsonpath="], environ={"HOME": "/nonexistent", "KUBECONFIG": "/nope"})
     assert (result.exit_code, result.stderr) == (1, "error: template format specified but no template given\n")
+
+
+def test_launcher_pod_offline_uses_kubevirts_defaults_and_says_so(files) -> None:
+    from kubectl_instancetype.usecases.launcher_inputs import OFFLINE_WARNING
+
+    path = files("all.yaml", EXPAND_IT, EXPAND_PREF, expand_vm())
+    result = run_cli(["expand", "-f", path, "--launcher-pod", "-o", "json"])
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (0, OFFLINE_WARNING)
+    pod = json.loads(result.stdout)
+    assert (pod["kind"], pod["metadata"]["namespace"], pod["status"]["qosClass"]) == ("Pod", "default", "Burstable")
+    assert [c["name"] for c in pod["spec"]["containers"]] == ["compute"]
+    arm = run_cli(["expand", "-f", path, "--launcher-pod", "--default-architecture", "arm64", "-o", "json"])
+    assert json.loads(arm.stdout)["spec"]["nodeSelector"]["kubernetes.io/arch"] == "arm64"
+
+
+@pytest.mark.parametrize("flag", ["--diff", "--explain"])
+def test_launcher_pod_takes_no_diff_or_explain(files, flag) -> None:
+    result = run_cli(["expand", "-f", files("vm.yaml", expand_vm()), "--launcher-pod", flag])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: --launcher-pod cannot be used with {flag}\n"
