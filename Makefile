@@ -117,12 +117,13 @@ demo: venv
 	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) >/dev/null
 	@bash hack/demo.sh
 
-## bench: list (vs kubectl), create vm (vs virtctl when built) and completion benchmarks on a local control plane;
+## bench: list (vs kubectl), create vm (vs virtctl when built), completion and big-kubeconfig benchmarks;
 ##        prints the tables and writes them into bench/README.md
 bench: venv
 	$(PY) bench/list.py --write
 	$(PY) bench/create.py --write
 	$(PY) bench/completion.py --write
+	$(PY) bench/kubeconfig.py --write
 
 clean: cluster-down
 	rm -rf $(VENV) build dist *.egg-info

@@ -41,6 +41,17 @@ class InputError(PluginError):
     """A file or value given by the user could not be read or parsed."""
 
 
+class TemplateExecutionError(InputError):
+    """A template failed on the objects (a missing key with --allow-missing-template-keys=false, a type
+    error); ``partial`` is what kubectl has written to stdout by then (the template's output so far, its
+    debugging block). ``keep_tabs``: the message is kubectl's tab-indented block, printed as it is."""
+
+    def __init__(self, message: str, partial: str = "", *, keep_tabs: bool = False) -> None:
+        super().__init__(message)
+        self.partial = partial
+        self.keep_tabs = keep_tabs
+
+
 class PreflightError(PluginError):
     """A check against the cluster before a write failed (missing reference, unmet requirement); nothing was written."""
 
@@ -137,10 +148,15 @@ def render(exc: BaseException) -> str:
         return f"error: {internal}"
     if isinstance(exc, OSError) and exc.strerror:
         # Go's wording: "open /path: no such file or directory"; our closed-stream writes carry their own text.
-        text = f"open {exc.filename}: {exc.strerror.lower()}" if exc.filename else exc.strerror
+        text = f"open {exc.filename}: {go_errno_text(exc.strerror)}" if exc.filename else exc.strerror
         return f"error: {text}"
     text = str(exc) or exc.__class__.__name__
     return text if text.startswith("error:") else f"error: {text}"
+
+
+def sentence(exc: BaseException) -> str:
+    """:func:`render` without its ``error: `` prefix, for a message that quotes a failure inside a longer line."""
+    return render(exc).removeprefix("error: ")
 
 
 def _python_internal(exc: BaseException) -> str | None:
@@ -161,11 +177,33 @@ def _python_internal(exc: BaseException) -> str | None:
         reason = getattr(exc, "reason", None)
         words = str(reason).lower().replace("_", " ") if reason else re.sub(r"^\[SSL: [A-Z_]+\]\s*", "", text)
         return "tls: " + re.sub(r"\s*\(_ssl\.c:\d+\)", "", words)
+    if isinstance(exc, OverflowError):
+        return "a number is too large to compute with (more than a 64-bit float holds)"
+    document = getattr(exc, "doc", None)
+    if exc.__class__.__name__ == "JSONDecodeError" and isinstance(document, str):
+        from .golang.encoding_json import UNEXPECTED_END, syntax_error  # Go's words, not Python's "Expecting value"
+
+        return f"invalid JSON: {syntax_error(document.encode('utf-8', 'surrogateescape')) or UNEXPECTED_END}"
+    if exc.__class__.__module__.split(".")[0] == "yaml":
+        mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+        return f"yaml: line {mark.line + 1}: {problem}" if mark is not None and problem else "yaml: invalid document"
+    if isinstance(exc, (AttributeError, TypeError)):
+        # a value of another shape than the code expected (a string where an object belongs): never Python's text
+        return (
+            "the input holds a value of an unexpected type where an object, list or number belongs (-v 1 shows where)"
+        )
     if isinstance(exc, KeyError):
         return f"unexpected value {text}"
     if isinstance(exc, OSError) and exc.errno is not None and not exc.filename and exc.strerror:
-        return exc.strerror[:1].lower() + exc.strerror[1:]  # Go's words have no "[Errno N]"
+        return go_errno_text(exc.strerror)  # Go's words have no "[Errno N]"
     return None
+
+
+def go_errno_text(strerror: str) -> str:
+    """An errno's text as Go's syscall.Errno prints it: C's strerror with its first letter lowercased
+    (``No such file or directory`` -> ``no such file or directory``); the rest is kept, so that a limit the
+    plugin put in the text keeps its unit (``more than 1 MiB``, never ``1 mib``)."""
+    return strerror[:1].lower() + strerror[1:]
 
 
 def exit_code(exc: BaseException) -> ExitStatus:

@@ -364,6 +364,53 @@ def goref(binaries: Path):
     return lambda mode, cases: run_goref(binaries, mode, cases)
 
 
+# --- printref: kubectl v1.36.3's printers (hack/controlplane/printref/main.go) -------------------------------------
+
+CONTROLPLANE_MODULE = REPO / "hack" / "controlplane"
+KUBE_VERSION = (CONTROLPLANE_MODULE / "KUBE_VERSION").read_text().strip()
+
+
+def printref_binary() -> Path | None:
+    """printref built from this checkout's source (hack/controlplane/build.sh names its folder after the hash of
+    ``printref/main.go`` and ``go.sum``), or None."""
+    source = (CONTROLPLANE_MODULE / "printref" / "main.go").read_bytes() + (CONTROLPLANE_MODULE / "go.sum").read_bytes()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    root = os.environ.get("KUBECTL_INSTANCETYPE_CACHE") or str(
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubectl-instancetype"
+    )
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    for candidate in sorted((Path(root) / "controlplane").glob(f"{KUBE_VERSION}-*-{platform.system().lower()}-{arch}")):
+        binary = candidate / f"printref-{digest}" / "printref"
+        if binary.is_file():
+            return binary
+    return None
+
+
+@pytest.fixture(scope="session")
+def printref():
+    """``printref(cases)``: what kubectl's printers print for each case (see hack/controlplane/printref/main.go),
+    as [(stdout bytes, stderr bytes, exit code)]. Built first with ``KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1`` (make
+    test), as goref is."""
+    import base64
+
+    if os.environ.get("KUBECTL_INSTANCETYPE_BUILD_VIRTCTL") == "1":
+        subprocess.run(["bash", str(CONTROLPLANE_MODULE / "build.sh")], check=True, stdout=subprocess.DEVNULL)
+    binary = printref_binary()
+    if binary is None:
+        pytest.skip("printref not built (run make tools, or set KUBECTL_INSTANCETYPE_BUILD_VIRTCTL=1)")
+
+    def run_printref(cases: list) -> list[tuple[bytes, bytes, int]]:
+        result = subprocess.run(
+            [str(binary), "print"], input=json.dumps(cases).encode(), capture_output=True, check=True, timeout=120
+        )
+        return [
+            (base64.b64decode(item["stdout"] or ""), base64.b64decode(item["stderr"] or ""), item["exit"])
+            for item in json.loads(result.stdout)
+        ]
+
+    return run_printref
+
+
 # --- virtctl parity: the same command line through virtctl and through our CLI ------------------------------------
 
 RANDOM_SUFFIX = r"[bcdfghjklmnpqrstvwxz2456789]{5}"

@@ -21,6 +21,7 @@ done
 build() {  # build <output name> <package>
   local out="$BIN_DIR/$1"
   [ -x "$out" ] && return 0
+  mkdir -p "$(dirname "$out")"
   echo "building $1 ($2) into $BIN_DIR" >&2
   CGO_ENABLED=0 go build -p 2 -trimpath -tags grpcnotrace -ldflags "-s -w${STAMP}" -o "$out.tmp" "$2"
   mv "$out.tmp" "$out"
@@ -30,4 +31,9 @@ build kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver
 build kubectl k8s.io/kubernetes/cmd/kubectl
 build kube-controller-manager k8s.io/kubernetes/cmd/kube-controller-manager
 build kube-scheduler k8s.io/kubernetes/cmd/kube-scheduler
+# printref (printref/main.go): kubectl's printers from this very module graph, for the printer differential tests
+# (tests/unit/test_printers_differential.py). Content-addressed like goref (printref-<hash of its source>/), so
+# worktrees with different sources keep their own; built with kubectl's flags, it reuses kubectl's compiled
+# packages from the Go build cache (a link, seconds).
+build "printref-$(cat printref/main.go go.sum | sha256sum | cut -c1-16)/printref" ./printref
 echo "$BIN_DIR"

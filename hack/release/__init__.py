@@ -9,7 +9,8 @@ each one runs the same on a developer's machine, in ``make test`` and on the Git
   ``kubectl-instancetype_<os>_<arch>.tar.gz`` (:mod:`hack.krew`) with a ``.sha256`` file beside it.
 - ``smoke ARCHIVE``: unpacks the archive as krew does and runs the frozen executable itself (no Python of
   ours): ``version --client``, ``catalog list``, ``create vm --dry-run=client -o yaml``, completion
-  (``__complete``) and two error paths, each with its exact expected output.
+  (``__complete``, ``completion bash``) and two error paths: exit status, stdout and stderr checked (exactly
+  where the output is fixed, by the lines it must hold otherwise).
 - ``manifest [--dir DIR]``: every platform's archive checked against its ``.sha256``, ``instancetype.yaml``
   written from plugin.yaml with the real digests (every platform required), then krew-index's
   ``validate-krew-manifest -skip-install`` and, per platform, the real krew installing that archive

@@ -8,6 +8,7 @@ PROG_NAME = "kubectl instancetype"
 # command name -> the module that registers it. Order is the order of `--help`.
 COMMANDS: dict[str, str] = {
     "adopt": "kubectl_instancetype.cli.adopt",
+    "capacity": "kubectl_instancetype.cli.capacity",
     "catalog": "kubectl_instancetype.cli.catalog",
     "completion": "kubectl_instancetype.cli.completion_cmd",
     "convert": "kubectl_instancetype.cli.convert",
@@ -15,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "derive": "kubectl_instancetype.cli.derive",
     "describe": "kubectl_instancetype.cli.describe",
     "expand": "kubectl_instancetype.cli.expand",
+    "fits": "kubectl_instancetype.cli.fits",
     "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",

@@ -264,10 +264,23 @@ def live_names(env: Environment, deadline: float) -> Callable[[str, Line, str], 
     import time
 
     def look_up(source: str, line: Line, prefix: str) -> list[Candidate]:
-        try:
-            return _look_up(source, line, prefix)
-        except Exception:  # noqa: BLE001 - no live names, but the static candidates still count
-            return []
+        # The whole look-up (reading the kubeconfig, an exec plugin, the requests) runs in a worker that is
+        # waited for until the deadline, no longer: a kubeconfig of 150,000 contexts takes seconds to read, and
+        # completion answers within its budget or with no live names, as it does for a server that hangs.
+        import threading
+
+        found: list[list[Candidate]] = []
+
+        def work() -> None:
+            try:
+                found.append(_look_up(source, line, prefix))
+            except Exception:  # noqa: BLE001 - no live names, but the static candidates still count
+                found.append([])
+
+        worker = threading.Thread(target=work, name="completion-look-up", daemon=True)
+        worker.start()
+        worker.join(max(0.0, deadline - time.monotonic()))
+        return found[0] if found else []
 
     def _look_up(source: str, line: Line, prefix: str) -> list[Candidate]:
         remaining = deadline - time.monotonic()
@@ -301,7 +314,7 @@ def _kubeconfig_names(env: Environment, line: Line, prefix: str, source: str) ->
     """The kubeconfig's context or cluster names (kubectl completes --context and --cluster from them)."""
     from ..kube.kubeconfig import kubeconfig_paths, read_kubeconfig
 
-    files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home()))
+    files = read_kubeconfig(kubeconfig_paths(line.value("--kubeconfig"), env.environ, env.home(), env.goos))
     names = files.contexts if source == "contexts" else files.clusters
     return [(name, "") for name in sorted(names) if name.startswith(prefix)]
 

@@ -100,11 +100,13 @@ class InstallHelperOptions:
 
 def run_install_helper(env, opts: InstallHelperOptions) -> None:
     """Write the launcher; warn when kubectl will not find it."""
+    from ..output.terminal import escape
     from ..usecases.completion_helper import install_helper
 
     launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force, goos=env.goos)
-    env.stdout.write(f"wrote {launcher.path} (runs {launcher.plugin} __complete)\n")
+    # paths come from $PATH, $HOME and --directory: an ESC or a newline in them is shown escaped, not obeyed
+    env.stdout.write(f"wrote {escape(str(launcher.path))} (runs {escape(str(launcher.plugin))} __complete)\n")
     if not launcher.on_path:
         from ..output import messages
 
-        messages.warn(env, f"{launcher.directory} is not on PATH: kubectl will not find {HELPER} there")
+        messages.warn(env, f"{escape(str(launcher.directory))} is not on PATH: kubectl will not find {HELPER} there")

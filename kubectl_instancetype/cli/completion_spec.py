@@ -50,8 +50,8 @@ _TEMPLATES = [
     "custom-columns-file",
 ]
 OUTPUT_FORMATS: dict[str, list[str]] = {
-    "list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
-    "get": ["json", "yaml", "name", *_TEMPLATES, "wide"],
+    "list": ["json", "yaml", "kyaml", "name", *_TEMPLATES, "wide"],
+    "get": ["json", "yaml", "kyaml", "name", *_TEMPLATES, "wide"],
     "recommend": ["json", "yaml", "name", *_TEMPLATES, "wide"],
     "catalog list": ["json", "yaml", "name", *_TEMPLATES, "wide"],
     "catalog show": ["json", "yaml", "name", *_TEMPLATES, "wide"],

@@ -131,6 +131,15 @@ class ListOptions:
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False
+    fits: Annotated[
+        bool,
+        typer.Option(
+            "--fits",
+            help="Only instance types whose VM (with the --compatible-with preference) fits some node now, as "
+            "kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).",
+            rich_help_panel="Filters",
+        ),
+    ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
@@ -163,6 +172,10 @@ class ListOptions:
                 )
             if self.filters.compatible_with:
                 raise options.UsageError("--compatible-with cannot be used with --watch or --watch-only")
+            if self.fits:
+                raise options.UsageError("--fits cannot be used with --watch or --watch-only")
+        if self.fits and self.query.what != "instancetypes":
+            raise options.UsageError("--fits only applies to instance types")
 
 
 @options.dataclass
@@ -211,7 +224,7 @@ def run(env, opts: ListOptions, session) -> None:
             env.stdout.flush()
             raise typer.Exit(1) from None
         return
-    listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with)
+    listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with, fits=opts.fits)
     in_namespace = query.namespaced_only and not query.all_namespaces
     print_listing(
         env,

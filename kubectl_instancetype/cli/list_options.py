@@ -303,7 +303,7 @@ class ListOutputFlags:
     output: Annotated[
         str,
         options.output_option(
-            help="Output format: wide, yaml, json, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., "
+            help="Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., "
             "go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl's).",
             rich_help_panel=OUTPUT_PANEL,
         ),
@@ -369,13 +369,21 @@ class ListOutputFlags:
         """-o with --template folded in, --allow-missing-template-keys as pflag parses a bool, -L's CSV values."""
         from ..golang.encoding_csv import go_read_csv_record
         from ..golang.strconv import GoNumError, go_parse_bool
-        from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, TEMPLATE_FORMATS, check_output_format
+        from ..output.printers import (
+            KYAML_FORMATS,
+            OBJECT_FORMATS,
+            TABLE_FORMATS,
+            TEMPLATE_FORMATS,
+            check_output_format,
+        )
 
         output = self.output
         if self.template:
             # cli-runtime: --template gives the template of -o jsonpath|go-template|custom-columns(-file)
             output = f"{output}={self.template}" if output and "=" not in output else output
-        check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS + TEMPLATE_FORMATS)
+        if output.lower() in ("json", "yaml", "kyaml"):
+            output = output.lower()  # cli-runtime's JSONYamlPrintFlags takes them in any case
+        check_output_format(output, TABLE_FORMATS + OBJECT_FORMATS + KYAML_FORMATS + TEMPLATE_FORMATS)
         self.format = output
         try:
             self.allow_missing_keys = go_parse_bool(self.allow_missing_template_keys)
@@ -473,6 +481,7 @@ def build_query(
         chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
+        table=(output.format or output.output) in ("", "wide"),
     )
 
 

@@ -27,12 +27,14 @@ def build_app(argv: Sequence[str] = ()):
     return build(argv)[0]
 
 
-def _write_error(env: Environment, text: str) -> None:
+def _write_error(env: Environment, text: str, *, keep_tabs: bool = False) -> None:
     from ..output.terminal import escape_lines
 
     try:
         # the message may quote the cluster, a registry or a proxy: their control characters are shown escaped
-        env.stderr.write(escape_lines(text) + "\n")
+        # (kubectl's tab-indented debugging blocks keep their tabs); a newline ends it unless it has one (cmdutil)
+        text = "\t".join(escape_lines(part) for part in text.split("\t")) if keep_tabs else escape_lines(text)
+        env.stderr.write(text if text.endswith("\n") else text + "\n")
     except (OSError, ValueError):
         pass  # no stderr either: the exit status is all that is left
 
@@ -73,12 +75,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
         _write_error(env, "error: aborted")
         return ExitStatus.ERROR
     except PluginError as exc:
-        if env.verbosity:
-            import traceback
-
-            traceback.print_exception(exc, file=env.stderr)
-        _write_error(env, render(exc))
-        return exit_code(exc)
+        return report_failure(env, exc)
     except click_exceptions.ClickException as exc:
         from .usage import cobra_message
 
@@ -90,18 +87,28 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     except BrokenPipeError:
         return ExitStatus.ERROR
     except Exception as exc:  # noqa: BLE001 - an unexpected failure still ends in one line, unless -v asks for more
-        if env.verbosity:
-            import traceback
+        return report_failure(env, exc)
 
-            traceback.print_exception(exc, file=env.stderr)
-        _write_error(env, render(exc))
-        return ExitStatus.ERROR
+
+def report_failure(env: Environment, exc: Exception) -> int:
+    """The stderr and exit status of a command that failed with ``exc`` (a traceback first with ``-v``)."""
+    if env.verbosity:
+        import traceback
+
+        traceback.print_exception(exc, file=env.stderr)
+    _write_error(env, render(exc), keep_tabs=getattr(exc, "keep_tabs", False))
+    return exit_code(exc) if isinstance(exc, PluginError) else ExitStatus.ERROR
 
 
 def main() -> int:
     """Console script ``kubectl-instancetype``."""
     env = Environment()
     utf8_streams([sys.stdout, sys.stderr], env.goos)
+    try:
+        # a template may print bytes that are not UTF-8 ({{"\xff"}}): kubectl writes them as they are
+        sys.stdout.reconfigure(errors="surrogateescape")  # type: ignore[union-attr]
+    except (AttributeError, ValueError):
+        pass
     code = run(env=env)
     try:
         sys.stdout.flush()

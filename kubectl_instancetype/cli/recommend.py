@@ -107,6 +107,14 @@ class RecommendOptions:
             rich_help_panel=OUTPUT_PANEL,
         ),
     ] = False
+    fits: Annotated[
+        bool,
+        typer.Option(
+            "--fits",
+            help="Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype "
+            "fits judges it; without nodes nothing is left out (a warning says so).",
+        ),
+    ] = False
     output: Annotated[
         str,
         options.output_option(
@@ -147,6 +155,8 @@ class RecommendOptions:
                 raise options.UsageError("specify --preference, --min-cpu or --min-memory")
         else:
             parse_preference_reference(self.preference)  # a malformed reference fails before any request
+        if self.fits and self.source.catalog:
+            raise options.UsageError("--fits looks at the cluster's nodes: it cannot go with --catalog")
         label_selector, ranges = self.selection.query_parts()
         self.query = Query(
             what=INSTANCETYPES,
@@ -164,12 +174,13 @@ class RecommendOptions:
 def run(env, opts: RecommendOptions, session) -> None:
     """Rank (the cluster's types, or the catalog's with --catalog) and print."""
     from ..instancetype.recommend import Minimums
-    from ..usecases.recommend import recommend_from
+    from ..usecases.ranking import recommend_types
 
-    result = recommend_from(
+    result = recommend_types(
         None if opts.source.catalog else session,
         opts.preference,
         opts.query,
+        fits=opts.fits,
         catalog_version=opts.source.catalog_version,
         namespace=opts.connection.namespace or "default",
         minimums=Minimums(opts.min_cpu, opts.min_memory),

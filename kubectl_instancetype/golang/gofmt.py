@@ -20,6 +20,8 @@ def go_type(value: Any) -> str:
         return "int64"
     if isinstance(value, float):
         return "float64"
+    if isinstance(value, complex):
+        return "complex128"
     if isinstance(value, str):
         return "string"
     if isinstance(value, dict):
@@ -82,6 +84,10 @@ def sprint(value: Any) -> str:
         return format_float(value)
     if isinstance(value, str):
         return value
+    if isinstance(value, complex):
+        # fmtComplex: "(" real, the imaginary part always with its sign, "i)"
+        imag = format_float(value.imag)
+        return f"({format_float(value.real)}{'' if imag[0] in '+-' else '+'}{imag}i)"
     if isinstance(value, dict):
         return "map[" + " ".join(f"{key}:{sprint(value[key])}" for key in sorted(value)) + "]"
     if isinstance(value, (list, tuple)):
@@ -101,9 +107,13 @@ def _marshal_string(text: str) -> str:
 
 def _marshal_float(value: float) -> str:
     """encoding/json's float64: ``'f'`` form, ``'e'`` (with a 1-digit exponent kept) outside [1e-6, 1e21)."""
+    magnitude = abs(value)
+    if 1e-4 <= magnitude < 1e16:
+        # where Python's repr is positional too, it is Go's shortest 'f' form, less a trailing ".0"
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
     if value != value or value in (float("inf"), float("-inf")):
         raise ValueError(f"json: unsupported value: {format_float(value)}")
-    magnitude = abs(value)
     if magnitude != 0 and (magnitude < 1e-6 or magnitude >= 1e21):
         text = format_float(value, "e")
         # Go cleans e-07 to e-7
@@ -146,6 +156,42 @@ def marshal(value: Any, *, indent: str | None = None, _level: int = 0) -> str:
             return "[" + ",".join(parts) + "]"
         inner = "\n" + indent * (_level + 1)
         return "[" + inner + ("," + inner).join(parts) + "\n" + indent * _level + "]"
+    raise TypeError(f"json: unsupported type: {type(value).__name__}")
+
+
+def json_round_trip(value: Any) -> Any:
+    """``value`` after ``json.Marshal`` and apimachinery's ``json.Unmarshal`` (cli-runtime's go-template printer
+    passes the object through both): a whole float that Go writes without a point or exponent and that fits an
+    int64 comes back as an int64 (``2.0`` is ``2``; ``1e21`` stays a float)."""
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21 and -(2**63) <= value < 2**63:
+            return int(value)
+        return value
+    if isinstance(value, dict):
+        return {key: json_round_trip(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_round_trip(item) for item in value]
+    return value
+
+
+def marshal_indent(value: Any, indent: str = "    ") -> str:
+    """``json.MarshalIndent(value, "", indent)`` as :func:`marshal` writes it, through the standard library's
+    encoder (its indented form is the same walk, with Go's float format put in), then Go's HTML escapes."""
+    try:
+        from json.encoder import _make_iterencode, encode_basestring  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - a Python without the pure encoder
+        return marshal(value, indent=indent)
+    chunks = _make_iterencode(
+        {}, _unsupported, encode_basestring, indent, _marshal_float, ": ", ",", True, False, False
+    )(value, 0)
+    text = "".join(chunks)
+    if any(char in text for char in _HTML_ESCAPES):
+        # <, >, & and U+2028/U+2029 only stand inside strings in JSON text
+        text = text.translate({ord(char): escape for char, escape in _HTML_ESCAPES.items()})
+    return text
+
+
+def _unsupported(value: Any) -> Any:
     raise TypeError(f"json: unsupported type: {type(value).__name__}")
 
 

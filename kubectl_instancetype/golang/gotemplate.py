@@ -22,7 +22,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .gofmt import format_float, go_type, sprint
+from . import fmt as _fmt
+from .gofmt import go_type, sprint
 
 __all__ = ["Template", "TemplateError"]
 
@@ -51,12 +52,10 @@ class _Box:
         self.value = value
 
 
-class GoInt(int):
-    """A Go ``int`` (constants, ``len``, range indices), as opposed to the ``int64`` of decoded JSON."""
-
-
-class _Byte(int):
-    """A ``uint8`` (indexing a string)."""
+# a Go ``int`` (constants, ``len``, range indices), as opposed to the ``int64`` of decoded JSON; a ``uint8``
+# (indexing a string)
+GoInt = _fmt.GoInt
+_Byte = _fmt.GoByte
 
 
 def _type_name(value: Any) -> str:
@@ -262,12 +261,12 @@ def _lex(text: str) -> list[_Item]:
                     return items
                 emit(typ, start, pos, line)
             elif r in "+-.0123456789":
-                pos = _scan_number(text, start)
+                pos, is_complex = _scan_number(text, start)
                 if pos < 0:
                     bad = -pos
                     items.append(_Item("error", start, f"bad number syntax: {_quote(text[start:bad])}", line))
                     return items
-                emit("number", start, pos, line)
+                emit("complex" if is_complex else "number", start, pos, line)
             elif _is_alnum(r):
                 while pos < n and _is_alnum(text[pos]):
                     pos += 1
@@ -304,8 +303,9 @@ def _at_terminator(text: str, pos: int) -> bool:
     return r == "" or r in _SPACE or r in ".,|:)(" or text.startswith("}}", pos)
 
 
-def _scan_number(text: str, pos: int) -> int:
-    """lexer.scanNumber (and the complex suffix); the end position, or -(end) for bad syntax."""
+def _scan_number(text: str, pos: int) -> tuple[int, bool]:
+    """lexer.lexNumber: the end position (or -(end) for bad syntax), and whether it is a complex constant
+    (``1+2i``: a second number after a sign, ending in ``i``)."""
 
     def accept(chars: str) -> bool:
         nonlocal pos
@@ -346,10 +346,12 @@ def _scan_number(text: str, pos: int) -> int:
         return True
 
     if not scan():
-        return -pos
-    if text[pos : pos + 1] in ("+", "-") and (not scan() or text[pos - 1] != "i"):
-        return -pos
-    return pos
+        return -pos, False
+    if text[pos : pos + 1] in ("+", "-"):
+        if not scan() or text[pos - 1] != "i":
+            return -pos, False
+        return pos, True
+    return pos, False
 
 
 # ---- nodes and parser (parse/node.go, parse/parse.go) -----------------------------------------------
@@ -428,11 +430,30 @@ class BoolNode(Node):
 
 
 class NumberNode(Node):
-    def __init__(self, pos: int, text: str, value: Any, is_int: bool, is_float: bool) -> None:
-        self.pos, self.text, self.value, self.is_int, self.is_float = pos, text, value, is_int, is_float
+    """parse.NumberNode: the constant's text and each type it fits (IsInt, IsUint, IsFloat, IsComplex)."""
+
+    def __init__(self, pos: int, text: str) -> None:
+        self.pos, self.text = pos, text
+        self.is_int = self.is_uint = self.is_float = self.is_complex = False
+        self.int64 = self.uint64 = 0
+        self.float64 = 0.0
+        self.complex128 = 0j
 
     def __str__(self) -> str:
         return self.text
+
+    def set_float(self, value: float) -> None:
+        """The float and the integers it converts to exactly (Go's float64(int64(f)) == f on amd64)."""
+        self.is_float, self.float64 = True, value
+        if not self.is_int and value == value and -(2**63) <= value < 2**63 and value == int(value):
+            self.is_int, self.int64 = True, int(value)
+        if not self.is_uint and value == value and 0 <= value < 2**64 and value == int(value):
+            self.is_uint, self.uint64 = True, int(value)
+
+    def simplify_complex(self) -> None:
+        """simplifyComplex: a complex constant without an imaginary part is a float (and maybe an int) too."""
+        if self.complex128.imag == 0:
+            self.set_float(self.complex128.real)
 
 
 class StringNode(Node):
@@ -547,8 +568,39 @@ def _unquote(token: _Item) -> str:
         raise TemplateError("invalid syntax") from None
 
 
+def _go_parse_float(text: str) -> float | None:
+    """strconv.ParseFloat(text, 64), or None where it fails (bad syntax, or out of range: ±Inf with ErrRange)."""
+    from .strconv import _underscores_ok
+
+    body = text.lstrip("+-") if text[:1] in "+-" else text
+    if len(text) - len(body) > 1 or not body:
+        return None
+    negative = text.startswith("-")
+    if "_" in body and not _underscores_ok(text):
+        return None
+    clean = body.replace("_", "")
+    try:
+        if clean[:2].lower() == "0x":
+            if "p" not in clean.lower():
+                return None  # a hexadecimal mantissa needs a 'p' exponent
+            value = float.fromhex(clean)
+        elif re.fullmatch(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", clean):
+            value = float(clean)
+        else:
+            return None
+    except (OverflowError, ValueError):
+        return None
+    if value in (float("inf"), float("-inf")):
+        return None
+    return -value if negative else value
+
+
 def _parse_number(token: _Item) -> NumberNode:
+    """parse.(*Tree).newNumber: the types the constant fits, or Go's error."""
+    from .strconv import GoNumError, go_parse_int, go_parse_uint
+
     text = token.val
+    node = NumberNode(token.pos, text)
     if token.typ == "char":
         body = text[1:-1]
         from .jsonpath import JSONPathError, unquote_extend
@@ -556,36 +608,57 @@ def _parse_number(token: _Item) -> NumberNode:
         try:
             rune = unquote_extend('"' + body.replace('"', '\\"') + '"') if body != '"' else '"'
         except JSONPathError:
-            raise TemplateError(f"malformed character constant: {text}") from None
+            raise TemplateError("invalid syntax") from None
         if len(rune) != 1:
             raise TemplateError(f"malformed character constant: {text}")
-        return NumberNode(token.pos, text, ord(rune), True, True)
+        code = ord(rune)
+        if 0xDC80 <= code <= 0xDCFF:
+            code -= 0xDC00  # a byte escape (\xff) is that byte's value
+        node.is_int = node.is_uint = node.is_float = True
+        node.int64 = node.uint64 = code
+        node.float64 = float(code)
+        return node
+    if token.typ == "complex":
+        # fmt.Sscan of a complex128: a float, a signed float, then "i"
+        split = max(text.rfind("+"), text.rfind("-"))
+        while split > 0 and text[split - 1] in "eEpP":
+            split = max(text.rfind("+", 0, split), text.rfind("-", 0, split))
+        real, imag = _go_parse_float(text[:split]), _go_parse_float(text[split:-1])
+        if real is None or imag is None:
+            bad = text[:split] if real is None else text[split:-1]
+            raise TemplateError(f"strconv.ParseFloat: parsing {_quote(bad)}: invalid syntax")
+        node.is_complex, node.complex128 = True, complex(real, imag)
+        node.simplify_complex()
+        return node
     if text.endswith("i"):
+        imag = _go_parse_float(text[:-1])
+        if imag is not None:
+            node.is_complex, node.complex128 = True, complex(0, imag)
+            node.simplify_complex()
+            return node
+    try:
+        node.uint64, node.is_uint = go_parse_uint(text), True
+    except GoNumError:
+        pass
+    try:
+        node.int64, node.is_int = go_parse_int(text), True
+        if node.int64 == 0:
+            node.is_uint = True
+    except GoNumError:
+        pass
+    if node.is_int:
+        node.is_float, node.float64 = True, float(node.int64)
+    elif node.is_uint:
+        node.is_float, node.float64 = True, float(node.uint64)
+    else:
+        value = _go_parse_float(text)
+        if value is not None:
+            if not any(c in text for c in ".eEpP"):
+                raise TemplateError(f"integer overflow: {_quote(text)}")
+            node.set_float(value)
+    if not (node.is_int or node.is_uint or node.is_float):
         raise TemplateError(f"illegal number syntax: {_quote(text)}")
-    clean = text.replace("_", "")
-    sign = -1 if clean.startswith("-") else 1
-    body = clean.lstrip("+-")
-    int_value = None
-    try:
-        if body[:2].lower() in ("0x", "0o", "0b"):
-            if "p" not in body.lower() and "." not in body:
-                int_value = int(body, 0)
-        elif re.fullmatch(r"[0-9]+", body):
-            int_value = int(body, 8) if len(body) > 1 and body.startswith("0") else int(body)
-    except ValueError:
-        int_value = None
-    if int_value is not None:
-        int_value *= sign
-        return NumberNode(token.pos, text, int_value, -(2**63) <= int_value < 2**63, True)
-    try:
-        if body[:2].lower() == "0x":
-            float_value = sign * float.fromhex(body)
-        else:
-            float_value = sign * float(body)
-    except ValueError:
-        raise TemplateError(f"illegal number syntax: {_quote(text)}") from None
-    is_int = float_value == int(float_value) and abs(float_value) < 2**63 if float_value == float_value else False
-    return NumberNode(token.pos, text, float_value, is_int, True)
+    return node
 
 
 _BUILTINS = {
@@ -611,6 +684,15 @@ _BUILTINS = {
     "exists",
     "base64decode",
 }
+
+
+def _is_empty_tree(node: Node) -> bool:
+    """parse.IsEmptyTree: nothing but white space (and comments)."""
+    if isinstance(node, ListNode):
+        return all(_is_empty_tree(child) for child in node.nodes)
+    if isinstance(node, TextNode):
+        return not node.text.strip(" \t\n\v\f\r\x85\xa0")
+    return False
 
 
 class _Parser:
@@ -695,7 +777,18 @@ class _Parser:
         self.vars = saved
         if not isinstance(end, _End):
             raise self.error(f"unexpected {end} in {context}")
-        self.templates[name] = body
+        self.add(name, body)
+
+    def add(self, name: str, body: ListNode, line: int | None = None) -> None:
+        """parse.(*Tree).add: a template replaces an empty one of its name; two non-empty ones are an error."""
+        existing = self.templates.get(name)
+        if existing is None or _is_empty_tree(existing):
+            self.templates[name] = body
+        elif not _is_empty_tree(body):
+            message = f"template: multiple definition of template {_quote(name)}"
+            if line is None:
+                raise self.error(message)
+            raise TemplateError(f"template: {self.name}:{line}: {message}")
 
     def item_list(self) -> tuple[ListNode, Node]:
         body = ListNode(self.peek_non_space().pos)
@@ -780,7 +873,7 @@ class _Parser:
         self.vars = saved
         if not isinstance(end, _End):
             raise self.error(f"unexpected {end} in {context}")
-        self.templates[name] = body
+        self.add(name, body)
         return TemplateNode(token.pos, name, pipe)
 
     def template_control(self) -> TemplateNode:
@@ -833,6 +926,7 @@ class _Parser:
             if token.typ in (
                 "bool",
                 "char",
+                "complex",
                 "dot",
                 "field",
                 "identifier",
@@ -912,7 +1006,7 @@ class _Parser:
             return FieldNode(token.pos, token.val[1:].split("."))
         if typ == "bool":
             return BoolNode(token.pos, token.val == "true")
-        if typ in ("char", "number"):
+        if typ in ("char", "number", "complex"):
             try:
                 return _parse_number(token)
             except TemplateError as exc:
@@ -946,7 +1040,7 @@ def _is_true(value: Any) -> tuple[bool, bool]:
         return value.value is not None, True
     if isinstance(value, (dict, list, str)):
         return len(value) > 0, True
-    if isinstance(value, (bool, int, float)):
+    if isinstance(value, (bool, int, float, complex)):
         return bool(value), True
     return False, False
 
@@ -964,6 +1058,8 @@ def _basic_kind(value: Any) -> str:
         return "int"
     if isinstance(value, float):
         return "float"
+    if isinstance(value, complex):
+        return "complex"
     if isinstance(value, str):
         return "string"
     return "invalid"
@@ -991,8 +1087,14 @@ def _eq(arg1: Any, *rest: Any) -> bool:
         elif k1 == "invalid":
             if arg1 is INVALID or arg is INVALID:
                 truth = arg1 is INVALID and arg is INVALID
+            elif type(arg1) is not type(arg):
+                # canCompare: two kinds (a map and a slice)
+                raise _CallError(
+                    f"non-comparable types {_fmt.sprintf('%s', [arg1])}: {_type_name(arg1)}, "
+                    f"{_type_name(arg)}: {_fmt.sprintf('%v', [arg])}"
+                )
             else:
-                raise _CallError(f"non-comparable type {sprint(arg)}: {_type_name(arg)}")
+                raise _CallError(f"non-comparable type {_fmt.sprintf('%s', [arg])}: {_type_name(arg)}")
         else:
             truth = arg1 == arg
         if truth:
@@ -1009,7 +1111,7 @@ def _lt(arg1: Any, arg2: Any) -> bool:
         if {k1, k2} == {"int", "uint"}:
             return bool(int(arg1) < int(arg2))
         raise _CallError(f"incompatible types for comparison: {_type_name(arg1)} and {_type_name(arg2)}")
-    if k1 == "bool":
+    if k1 in ("bool", "complex"):
         raise _CallError("invalid type for comparison")
     return bool(arg1 < arg2)
 
@@ -1021,7 +1123,8 @@ def _le(arg1: Any, arg2: Any) -> bool:
 def _length(item: Any) -> GoInt:
     value = item.value if isinstance(item, _Box) else item
     if value is None or value is INVALID:
-        raise _CallError("len of nil pointer" if value is None else "len of type <nil>")
+        # a missing key: length() asks a zero reflect.Value for its type, and safeCall reports the panic
+        raise _CallError("len of nil pointer" if value is None else "reflect: call of reflect.Value.Type on zero Value")
     if isinstance(value, str):
         return GoInt(len(value.encode("utf-8", "surrogateescape")))
     if isinstance(value, (dict, list)):
@@ -1095,155 +1198,28 @@ def _slice(item: Any, *indexes: Any) -> Any:
     return item[bounds[0] : bounds[1]]
 
 
-def _sprint_args(args: list[Any]) -> str:
-    """fmt.Sprint: a space between operands when neither side is a string."""
-    out = []
-    previous_string = True
-    for i, arg in enumerate(args):
-        is_string = isinstance(arg, str)
-        if i > 0 and not is_string and not previous_string:
-            out.append(" ")
-        out.append(sprint(arg))
-        previous_string = is_string
-    return "".join(out)
-
-
-_VERB = re.compile(r"%([-+# 0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([a-zA-Z%])")
-
-
-def _bad_verb(verb: str, arg: Any) -> str:
-    if arg is None:
-        return f"%!{verb}(<nil>)"
-    return f"%!{verb}({_type_name(arg)}={sprint(arg)})"
-
-
-def sprintf(format_text: str, args: list[Any]) -> str:
-    """fmt.Sprintf for the verbs templates use: %v %s %q %d %f %g %e %x %X %o %b %t %c %T %%."""
-    out: list[str] = []
-    position = 0
-    arg_index = 0
-    for match in _VERB.finditer(format_text):
-        out.append(format_text[position : match.start()])
-        position = match.end()
-        flags, width_text, precision_text, verb = match.groups()
-        if verb == "%" and not flags and width_text is None and precision_text is None:
-            out.append("%")
-            continue
-        width = None
-        if width_text == "*":
-            width = int(args[arg_index]) if arg_index < len(args) else None
-            arg_index += 1
-        elif width_text:
-            width = int(width_text)
-        precision = None
-        if precision_text == "*":
-            precision = int(args[arg_index]) if arg_index < len(args) else None
-            arg_index += 1
-        elif precision_text is not None:
-            precision = int(precision_text or 0)
-        if arg_index >= len(args):
-            out.append(f"%!{verb}(MISSING)")
-            continue
-        arg = args[arg_index]
-        arg_index += 1
-        text = _format_one(verb, flags, precision, arg)
-        if width is not None and len(text) < width:
-            if "-" in flags:
-                text = text.ljust(width)
-            elif "0" in flags and verb in "dfgexXob" and not isinstance(arg, str):
-                sign = text[0] if text[:1] in "+-" else ""
-                text = sign + text[len(sign) :].rjust(width - len(sign), "0")
-            else:
-                text = text.rjust(width)
-        out.append(text)
-    out.append(format_text[position:])
-    if arg_index < len(args):
-        extra = ", ".join("<nil>" if a is None else f"{_type_name(a)}={sprint(a)}" for a in args[arg_index:])
-        out.append(f"%!(EXTRA {extra})")
-    return "".join(out)
-
-
-def _format_one(verb: str, flags: str, precision: int | None, arg: Any) -> str:
-    is_int = isinstance(arg, int) and not isinstance(arg, bool)
-    if verb == "v":
-        return sprint(arg)
-    if verb == "T":
-        return "<nil>" if arg is None else _type_name(arg)
-    if verb == "s":
-        if isinstance(arg, (dict, list, str)):
-            text = sprint(arg)
-            return text[:precision] if precision is not None and isinstance(arg, str) else text
-        return _bad_verb(verb, arg)
-    if verb == "q":
-        if isinstance(arg, str):
-            return _quote(arg)
-        if is_int:
-            return "'" + chr(arg) + "'"
-        return _bad_verb(verb, arg)
-    if verb == "t":
-        return ("true" if arg else "false") if isinstance(arg, bool) else _bad_verb(verb, arg)
-    if verb in "dboxXc":
-        if is_int:
-            value = int(arg)
-            if verb == "c":
-                return chr(value)
-            base = {"d": "d", "b": "b", "o": "o", "x": "x", "X": "X"}[verb]
-            text = format(abs(value), base)
-            if "#" in flags and verb in "xX":
-                text = ("0x" if verb == "x" else "0X") + text
-            sign = "-" if value < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
-            return sign + text
-        if verb in "xX" and isinstance(arg, str):
-            text = arg.encode("utf-8", "surrogateescape").hex()
-            return text.upper() if verb == "X" else text
-        return _bad_verb(verb, arg)
-    if verb in "feEgG":
-        if isinstance(arg, float):
-            if verb in "gG" and precision is None:
-                text = format_float(arg)
-            elif verb in "eE" and precision is None:
-                text = f"{arg:.6e}"
-            else:
-                text = format(arg, f".{6 if precision is None else precision}{verb}")
-            if "+" in flags and not text.startswith("-"):
-                text = "+" + text
-            return text.upper() if verb in "EG" else text
-        return _bad_verb(verb, arg)
-    return f"%!{verb}({_type_name(arg)}={sprint(arg)})"
-
-
 def _html_escape(text: str) -> str:
     replacements = {"\0": "\ufffd", '"': "&#34;", "'": "&#39;", "&": "&amp;", "<": "&lt;", ">": "&gt;"}
     return "".join(replacements.get(char, char) for char in text)
 
 
+_JS_ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "=": "\\u003D"}
+
+
 def _js_escape(text: str) -> str:
+    """text/template's JSEscape: quotes, backslash, < > & = escaped, control characters as \\u00XX, runes Go does
+    not print as \\uXXXX (a byte that is not UTF-8 is written as it is)."""
     out = []
     for char in text:
-        if char == "\\":
-            out.append("\\\\")
-        elif char == "'":
-            out.append("\\'")
-        elif char == '"':
-            out.append("\\u0022")
-        elif char == "<":
-            out.append("\\u003C")
-        elif char == ">":
-            out.append("\\u003E")
-        elif char == "&":
-            out.append("\\u0026")
-        elif char == "=":
-            out.append("\\u003D")
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\r":
-            out.append("\\r")
-        elif char == "\t":
-            out.append("\\t")
-        elif ord(char) < 0x20 or not char.isprintable():
-            out.append(f"\\u{ord(char):04X}")
-        else:
+        code = ord(char)
+        if char in _JS_ESCAPES:
+            out.append(_JS_ESCAPES[char])
+        elif code < 0x20:
+            out.append(f"\\u00{code:02X}")
+        elif code < 0x80 or 0xDC80 <= code <= 0xDCFF or char.isprintable():
             out.append(char)
+        else:
+            out.append(f"\\u{code:04X}")
     return "".join(out)
 
 
@@ -1251,7 +1227,8 @@ def _eval_args_text(args: list[Any]) -> str:
     """evalArgs of html/js/urlquery: one string argument as is, else fmt.Sprint of them."""
     if len(args) == 1 and isinstance(args[0], str):
         return args[0]
-    return _sprint_args(args)
+    # printableValue: a nil argument (a missing key, a JSON null) prints as "<no value>"
+    return _fmt.sprint(["<no value>" if arg is None else arg for arg in args])
 
 
 def _exists(item: Any, *indices: Any) -> bool:
@@ -1301,9 +1278,9 @@ _FUNCS: dict[str, tuple[tuple[str, ...], str | None, Callable[..., Any]]] = {
     "len": (("value",), None, _length),
     "index": (("value",), "value", _index),
     "slice": (("value",), "value", _slice),
-    "print": ((), "any", lambda *a: _sprint_args(list(a))),
-    "println": ((), "any", lambda *a: " ".join(sprint(x) for x in a) + "\n"),
-    "printf": (("string",), "any", lambda f, *a: sprintf(f, list(a))),
+    "print": ((), "any", lambda *a: _fmt.sprint(list(a))),
+    "println": ((), "any", lambda *a: _fmt.sprintln(list(a))),
+    "printf": (("string",), "any", lambda f, *a: _fmt.sprintf(f, list(a))),
     "html": ((), "any", lambda *a: _html_escape(_eval_args_text(list(a)))),
     "js": ((), "any", lambda *a: _js_escape(_eval_args_text(list(a)))),
     "urlquery": ((), "any", lambda *a: __import__("urllib.parse").parse.quote_plus(_eval_args_text(list(a)))),
@@ -1321,7 +1298,7 @@ _GO_TYPES = {"value": "reflect.Value", "any": "interface {}", "string": "string"
 
 
 class _State:
-    def __init__(self, template: Template, out: list[str]) -> None:
+    def __init__(self, template: Template, out: _Output) -> None:
         self.template = template
         self.out = out
         self.node: Node | None = None
@@ -1518,21 +1495,20 @@ class _State:
         raise self.errorf(f"can't evaluate command {_quote(str(first))}")
 
     def ideal_constant(self, node: NumberNode) -> Any:
+        """exec.go's idealConstant: complex, then float (by its spelling), then int."""
         self.node = node
         text = node.text
-        is_hex = len(text) > 2 and text[0] == "0" and text[1] in "xX" and not any(c in text for c in "pP")
-        if (
-            isinstance(node.value, float)
-            and not is_hex
-            and not text.startswith("'")
-            and any(c in text for c in ".eEpP")
-        ):
-            return node.value
+        is_hex_int = len(text) > 2 and text[0] == "0" and text[1] in "xX" and not any(c in text for c in "pP")
+        is_rune_int = text.startswith("'")
+        if node.is_complex:
+            return node.complex128
+        if node.is_float and not is_hex_int and not is_rune_int and any(c in text for c in ".eEpP"):
+            return node.float64
         if node.is_int:
-            return GoInt(int(node.value))
-        if isinstance(node.value, float):
-            return node.value
-        raise self.errorf(f"{text} overflows int")
+            return GoInt(node.int64)
+        if node.is_uint:
+            raise self.errorf(f"{text} overflows int")
+        return INVALID
 
     def eval_chain(self, dot: Any, chain: ChainNode, args: list[Node], final: Any) -> Any:
         self.node = chain
@@ -1604,9 +1580,16 @@ class _State:
             kind = params[len(call_args)] if len(call_args) < len(params) else variadic
             argv.append(self.validate_type(final, kind))
         if name == "call":
+            # funcs.go's call: the callee named as the template spells it; templates on JSON hold no functions
             self.node = cmd
-            target = argv[0] if argv else INVALID
-            raise self.errorf(f"error calling call: non-function {sprint(_iface(target))} of type {_type_name(target)}")
+            if call_args:
+                callee = str(call_args[0])
+            else:
+                callee = final if isinstance(final, str) else f"<{_type_name(final)} Value>"
+            target = _unbox(argv[0]) if argv else INVALID
+            if target is INVALID or target is None:
+                raise self.errorf("error calling call: call of nil")
+            raise self.errorf(f"error calling call: non-function {callee} of type {_type_name(target)}")
         plain = [self._as_param(arg, params[i] if i < len(params) else variadic) for i, arg in enumerate(argv)]
         try:
             result = function(*plain)
@@ -1666,6 +1649,35 @@ class _State:
         raise self.errorf(f"can't handle {node} for arg of type {_GO_TYPES.get(kind or '', kind)}")
 
 
+class _Output:
+    """What a template writes: kept until :data:`FLUSH_BYTES` have gathered, then handed to ``write`` (Go's
+    template writes to kubectl's stdout as it runs), so a template that prints without end streams."""
+
+    __slots__ = ("parts", "size", "write")
+
+    def __init__(self, write: Callable[[str], Any] | None) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.write = write
+
+    def append(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+        if self.write is not None and self.size >= FLUSH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.write is not None and self.parts:
+            self.write("".join(self.parts))
+            self.parts, self.size = [], 0
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+FLUSH_BYTES = 1 << 16
+
+
 class Template:
     """A parsed template named ``name`` (kubectl names it ``output``)."""
 
@@ -1676,23 +1688,23 @@ class Template:
         self.templates: dict[str, ListNode] = {}
         parser = _Parser(name, text, self.templates)
         self.root = parser.parse()
-        # parse.(*Tree).add: an empty main template does not replace a definition of the same name
-        if name not in self.templates or self.root.nodes:
-            self.templates[name] = self.root
+        # the main template is added last, at the end of the input (its line is the EOF token's)
+        parser.add(name, self.root, line=parser.items[-1].line)
 
-    def execute(self, data: Any) -> str:
-        """The template's output for ``data``; on an error, :class:`TemplateError` carries the text so far
-        in ``partial`` (Go has written it already)."""
-        out: list[str] = []
+    def execute(self, data: Any, write: Callable[[str], Any] | None = None) -> str:
+        """The template's output for ``data``; with ``write``, the output goes there as it is made (in pieces of
+        about :data:`FLUSH_BYTES`) and what is returned is the rest. On an error, :class:`TemplateError` carries
+        the text not yet written in ``partial`` (Go has written it already)."""
+        out = _Output(write)
         state = _State(self, out)
         state.vars = [["$", data]]
         try:
             state.walk(data, self.templates.get(self.name, self.root))
         except TemplateError as exc:
-            exc.partial = "".join(out)  # type: ignore[attr-defined]
+            exc.partial = out.text()  # type: ignore[attr-defined]
             raise
         except RecursionError:
             error = TemplateError(f"template: {self.name}: exceeded maximum template depth")
-            error.partial = "".join(out)  # type: ignore[attr-defined]
+            error.partial = out.text()  # type: ignore[attr-defined]
             raise error from None
-        return "".join(out)
+        return out.text()

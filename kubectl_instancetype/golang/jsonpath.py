@@ -178,7 +178,8 @@ def unquote_extend(text: str) -> str:
             value = int(digits, 16)
             i += size
             if escape == "x":
-                out.append(chr(value) if value < 0x80 else bytes([value]).decode("latin-1"))
+                # a byte, not a code point: \xff is the byte 0xff (carried as a surrogate escape, written raw)
+                out.append(chr(value) if value < 0x80 else chr(0xDC00 + value))
             elif value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
                 raise JSONPathError("invalid syntax")
             else:
@@ -187,7 +188,8 @@ def unquote_extend(text: str) -> str:
             digits = body[i - 1 : i + 2]
             if len(digits) != 3 or not all(d in "01234567" for d in digits) or int(digits, 8) > 255:
                 raise JSONPathError("invalid syntax")
-            out.append(chr(int(digits, 8)))
+            byte = int(digits, 8)
+            out.append(chr(byte) if byte < 0x80 else chr(0xDC00 + byte))
             i += 2
         else:
             raise JSONPathError("invalid syntax")

@@ -59,7 +59,11 @@ def check_memory(memory: str, spec: Mapping[str, Any], source: str) -> str:
         value = parse_quantity(memory)
         text = canonical_quantity(memory)
     except (QuantityError, ValueError) as exc:
-        raise DeriveError(f'invalid --memory "{memory}": {exc}') from None
+        from ..errors import sentence
+
+        raise DeriveError(
+            f'invalid --memory "{memory}": {exc if isinstance(exc, QuantityError) else sentence(exc)}'
+        ) from None
     if value <= 0:
         raise DeriveError(f'--memory must be more than 0 (got "{memory}")')
     page_size = ((spec.get("memory") or {}).get("hugepages") or {}).get("pageSize")

@@ -20,6 +20,11 @@ _LABEL_HINTS = (
         "virt-handler labels the nodes it runs on (virt-controller sets false when a node's heartbeat stops)",
     ),
     (
+        "kubevirt.io/cpumanager",
+        "virt-handler sets it where the kubelet runs the static CPU manager policy and the KubeVirt CR enables the "
+        "CPUManager feature gate; dedicated CPUs (dedicatedCPUPlacement) need such a node",
+    ),
+    (
         "cpumanager",
         "virt-handler sets it where the kubelet runs the static CPU manager policy and the KubeVirt CR enables the "
         "CPUManager feature gate; dedicated CPUs (dedicatedCPUPlacement) need such a node",

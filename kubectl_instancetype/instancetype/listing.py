@@ -306,7 +306,7 @@ class PathSort:
             self.field = relaxed_expression(expression)
             self._template = JSONPath(self.field, allow_missing_keys=True)
         except JSONPathError as exc:
-            raise FilterError(f"--sort-by {expression}: {exc}") from None
+            raise FilterError(str(exc)) from None
 
     def value_of(self, obj: dict[str, Any]) -> Any:
         """What the path finds first in ``obj`` (:data:`_NOTHING` when nothing)."""
@@ -316,45 +316,57 @@ class PathSort:
         results = template.find_results(obj)
         return results[0][0] if results and results[0] else _NOTHING
 
-    def order(self, values: list[Any]) -> list[int]:
-        """Indexes of ``values`` sorted as kubectl sorts them; :class:`FilterError` as kubectl fails."""
-        import functools
+    def order(self, values: list[Any], *, table: bool = False) -> list[int]:
+        """Indexes of ``values`` sorted as kubectl sorts them, with its words when it cannot.
 
-        if values and all(value is _NOTHING for value in values):
-            raise FilterError(
-                f'couldn\'t find any field with path "{self.field}" in the list of objects '
-                f"(--sort-by takes {', '.join(SORT_KEYS)} or a JSONPath such as .spec.cpu.guest)"
-            )
+        kubectl/pkg/cmd/get/sorter.go: SortObjects (objects printed as themselves) or NewTableSorter (a table): no
+        check on an empty list; an error when no object has the field; then Go's sort.Sort with RuntimeSort's
+        Less, where an object without the field is less than any other (so such objects come first, in the order
+        Go's unstable sort leaves them) and a pair isLess cannot compare ends the command (klog.Exitf)."""
+        from ..golang.gosort import sort_order as go_sort_order
+        from ..golang.strconv import go_quote
 
-        def compare(i: int, j: int) -> int:
-            if _less(values[i], values[j]):
-                return -1
-            return 1 if _less(values[j], values[i]) else 0
+        if not values:
+            return []
+        if all(value is _NOTHING for value in values):
+            raise FilterError(f"couldn't find any field with path {go_quote(self.field)} in the list of objects")
 
-        try:
-            return sorted(range(len(values)), key=functools.cmp_to_key(compare))
-        except _Unsortable as exc:
-            raise FilterError(f"--sort-by {self.field}: {exc}") from None
+        def less(i: int, j: int) -> bool:
+            left, right = values[i], values[j]
+            if left is _NOTHING:
+                return True
+            if right is _NOTHING:
+                return False
+            try:
+                return _less(left, right)
+            except _Unsortable as exc:
+                where = "[][][]reflect.Value" if table else "*unstructured.Unstructured"
+                raise FilterError(
+                    f"Field {self.field} in {where} is an unsortable type: interface, err: {exc}"
+                ) from None
+
+        return go_sort_order(len(values), less)
 
 
 class _Unsortable(Exception):
     pass
 
 
+_UNSORTABLE_TYPES = {bool: "bool", dict: "map[string]interface {}", list: "[]interface {}"}
+
+
 def _less(left: Any, right: Any) -> bool:
-    """kubectl's isLess on two found values: nothing sorts first, numbers and strings by value, two strings
-    that both parse as quantities by quantity (2Gi < 16Gi); maps, lists and booleans are unsortable."""
-    if left is _NOTHING:
-        return right is not _NOTHING
-    if right is _NOTHING:
-        return False
+    """kubectl's isLess on two found values (each an interface {} of a decoded object): nil first, then int64 with
+    int64, float64 with float64, and strings (by quantity when both parse as one: 2Gi < 16Gi); any other pair is
+    unsortable, with isLess's words."""
     if left is None or right is None:
         return left is None and right is not None
-    if isinstance(left, (bool, dict, list)):
-        raise _Unsortable(f"unsortable type: {type(left).__name__}")
-    if isinstance(left, bool) != isinstance(right, bool) or isinstance(left, str) != isinstance(right, str):
+    kind = type(left)
+    if kind in _UNSORTABLE_TYPES:
+        raise _Unsortable(f"unsortable type: {_UNSORTABLE_TYPES[kind]}")
+    if type(right) is not kind:
         raise _Unsortable("unsortable interface: interface")
-    if isinstance(left, str):
+    if kind is str:
         from ..golang.quantity import QuantityError, parse_quantity
 
         try:
@@ -364,7 +376,7 @@ def _less(left: Any, right: Any) -> bool:
     return bool(left < right)
 
 
-def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
+def sort_order(keys: list[SortKey], by: str | None, *, table: bool = False) -> list[int]:
     """The indexes of ``keys`` in the order ``--sort-by`` asks for (server order when ``by`` is empty)."""
     indexes = list(range(len(keys)))
     if not by:
@@ -376,7 +388,7 @@ def sort_order(keys: list[SortKey], by: str | None) -> list[int]:
     if by == "memory":
         memory = [_bytes(key.memory_text) or 0 for key in keys]
         return sorted(indexes, key=lambda i: (memory[i], keys[i].name, keys[i].namespace))
-    return PathSort(by).order([key.path_value for key in keys])
+    return PathSort(by).order([key.path_value for key in keys], table=table)
 
 
 def created_at(stamp: str) -> float | None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from ..golang import kubescheduler as words
@@ -41,18 +40,25 @@ UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable"
 # the order limitedBy and leftovers are reported in (after these: other resources by name)
 RESOURCE_ORDER = (CPU, MEMORY, EPHEMERAL)
 
-_values: dict[str, Fraction | None] = {}
+NANO = 10**9
+_values: dict[str, int | None] = {}
 
 
-def _quantity(text: object) -> Fraction | None:
-    """A quantity's exact value, memoised (a cluster's pods repeat a few request strings many times)."""
-    key = str(text)
-    if key in _values:
-        return _values[key]
-    try:
-        value: Fraction | None = parse_quantity(key) if not isinstance(text, bool) else None
-    except (QuantityError, ValueError):
-        value = None
+def quantity_nanos(text: object) -> int | None:
+    """A quantity's exact value in nano units (``resource.ParseQuantity`` rounds up to whole nanos, so every
+    quantity is a whole number of them: sums stay exact integers), memoised: a cluster's pods repeat a few
+    request strings many times. None for what is not a quantity."""
+    key = text if isinstance(text, str) else str(text)
+    found = _values.get(key, False)
+    if found is not False:
+        return found
+    value: int | None = None
+    if not isinstance(text, bool):
+        try:
+            exact = parse_quantity(key) * NANO
+            value = exact.numerator // exact.denominator
+        except (QuantityError, ValueError):
+            value = None
     if len(_values) < 100_000:
         _values[key] = value
     return value
@@ -69,35 +75,42 @@ def is_scalar_resource(name: str) -> bool:
     return "/" in name and not name.startswith("requests.")
 
 
+_tracked: dict[str, bool] = {}
+
+
 def tracked(name: str) -> bool:
     """A resource ``framework.Resource.Add`` keeps: cpu, memory, ephemeral-storage or a scalar resource."""
-    return name in (CPU, MEMORY, EPHEMERAL) or is_scalar_resource(name)
+    found = _tracked.get(name)
+    if found is None:
+        found = name in (CPU, MEMORY, EPHEMERAL) or is_scalar_resource(name)
+        if len(_tracked) < 10_000:
+            _tracked[name] = found
+    return found
 
 
-def scheduler_units(name: str, value: Fraction) -> int:
-    """``MilliValue()`` for cpu, ``Value()`` for everything else: rounded up (away from zero)."""
-    scaled = value * 1000 if name == CPU else value
-    whole = scaled.numerator // scaled.denominator
-    return whole + 1 if whole != scaled and scaled > 0 else whole
+def scheduler_units(name: str, nanos: int) -> int:
+    """``MilliValue()`` for cpu, ``Value()`` for everything else, of a value in nano units: rounded up (away
+    from zero)."""
+    return -(-nanos // 1_000_000) if name == CPU else -(-nanos // NANO)
 
 
-def _resource_list(raw: object) -> dict[str, Fraction]:
-    if not isinstance(raw, Mapping):
+def _resource_list(raw: object) -> dict[str, int]:
+    if not raw or not isinstance(raw, dict):
         return {}
     out = {}
     for name, text in raw.items():
-        value = _quantity(text)
+        value = quantity_nanos(text)
         if value is not None:
-            out[str(name)] = value
+            out[name] = value
     return out
 
 
-def _add(into: dict[str, Fraction], more: Mapping[str, Fraction]) -> None:
+def _add(into: dict[str, int], more: Mapping[str, int]) -> None:
     for name, value in more.items():
         into[name] = into.get(name, 0) + value
 
 
-def _max(into: dict[str, Fraction], other: Mapping[str, Fraction]) -> None:
+def _max(into: dict[str, int], other: Mapping[str, int]) -> None:
     for name, value in other.items():
         if name not in into or value > into[name]:
             into[name] = value
@@ -120,9 +133,9 @@ def _resize_infeasible(pod: Mapping[str, Any]) -> bool:
     return False
 
 
-def pod_requests(pod: Mapping[str, Any], *, use_status: bool = False) -> dict[str, Fraction]:
-    """``resource.PodRequests(pod, opts)`` with pod-level resources on (beta, default on) and the overhead;
-    ``use_status``: ``UseStatusResources`` (bound pods, ``determineEffectiveRequests``)."""
+def pod_requests(pod: Mapping[str, Any], *, use_status: bool = False) -> dict[str, int]:
+    """``resource.PodRequests(pod, opts)`` with pod-level resources on (beta, default on) and the overhead, in
+    nano units; ``use_status``: ``UseStatusResources`` (bound pods, ``determineEffectiveRequests``)."""
     spec = pod.get("spec") or {}
     statuses: dict[str, Mapping[str, Any]] = {}
     infeasible = False
@@ -134,23 +147,23 @@ def pod_requests(pod: Mapping[str, Any], *, use_status: bool = False) -> dict[st
                     statuses[str(item.get("name"))] = item
         infeasible = bool(statuses) and _resize_infeasible(pod)
 
-    def requests_of(container: Mapping[str, Any], effective: bool) -> dict[str, Fraction]:
+    def requests_of(container: Mapping[str, Any], effective: bool) -> dict[str, int]:
         own = _resource_list((container.get("resources") or {}).get("requests"))
         found = statuses.get(str(container.get("name"))) if effective else None
         if found is None or not isinstance(found.get("resources"), Mapping):
             return own
         actuated = _resource_list(found["resources"].get("requests"))
         allocated = _resource_list(found.get("allocatedResources"))
-        merged: dict[str, Fraction] = {} if infeasible else dict(own)
+        merged: dict[str, int] = {} if infeasible else dict(own)
         _max(merged, actuated)
         _max(merged, allocated)
         return merged
 
-    requests: dict[str, Fraction] = {}
+    requests: dict[str, int] = {}
     for container in spec.get("containers") or ():
         _add(requests, requests_of(container, True))
-    sidecars: dict[str, Fraction] = {}
-    init: dict[str, Fraction] = {}
+    sidecars: dict[str, int] = {}
+    init: dict[str, int] = {}
     for container in spec.get("initContainers") or ():
         if _is_sidecar(container):
             own = requests_of(container, True)
@@ -170,7 +183,7 @@ def pod_requests(pod: Mapping[str, Any], *, use_status: bool = False) -> dict[st
     return requests
 
 
-def scheduler_request(requests: Mapping[str, Fraction]) -> dict[str, int]:
+def scheduler_request(requests: Mapping[str, int]) -> dict[str, int]:
     """``Resource.SetMaxResource`` / ``Resource.Add`` of a request list: the tracked names in scheduler units,
     zeros dropped (``fitsRequest`` skips them)."""
     out = {}
@@ -232,8 +245,35 @@ def counts_on_node(pod: Mapping[str, Any]) -> bool:
 
 
 def bound_request(pod: Mapping[str, Any]) -> dict[str, int]:
-    """A bound pod's requests as ``PodInfo.CalculateResource`` counts them on its node."""
-    return scheduler_request(pod_requests(pod, use_status=True))
+    """A bound pod's requests as ``PodInfo.CalculateResource`` counts them on its node.
+
+    Most pods of a cluster have only containers (no init containers, overhead or pod-level resources) and no
+    pending resize: for them the sum of each container's max of spec, ``status.containerStatuses[].resources``
+    and ``allocatedResources`` is computed in one pass (the same arithmetic as :func:`pod_requests`)."""
+    spec = pod.get("spec") or {}
+    status = pod.get("status") or {}
+    if (
+        spec.get("initContainers")
+        or spec.get("overhead")
+        or spec.get("resources")
+        or (status.get("conditions") and _resize_infeasible(pod))
+    ):
+        return scheduler_request(pod_requests(pod, use_status=True))
+    statuses = {item.get("name"): item for item in status.get("containerStatuses") or () if isinstance(item, dict)}
+    total: dict[str, int] = {}
+    for container in spec.get("containers") or ():
+        own = _resource_list((container.get("resources") or {}).get("requests"))
+        found = statuses.get(container.get("name"))
+        if found is not None and isinstance(found.get("resources"), dict):
+            _max(own, _resource_list(found["resources"].get("requests")))
+            _max(own, _resource_list(found.get("allocatedResources")))
+        for name, value in own.items():
+            total[name] = total.get(name, 0) + value
+    out = {}
+    for name, value in total.items():
+        if value and tracked(name):
+            out[name] = -(-value // 1_000_000) if name == CPU else -(-value // NANO)
+    return out
 
 
 # --- the filters ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import PluginError
-from .kubeconfig import ClusterConfig, ConnectionOptions, load_cluster_config
+from .kubeconfig import ClusterConfig, ConnectionOptions, KubeconfigFiles, load_cluster_config
 from .resources import Resource
 from .transport import Transport
 
@@ -129,6 +129,32 @@ class Client:
             if isinstance(item, dict)
         ]
 
+    def priority_classes(self) -> list[dict[str, Any]]:
+        """Every PriorityClass (``scheduling.k8s.io/v1``; a cluster has a handful), every page."""
+        from .resources import PRIORITY_CLASSES
+
+        return [
+            item
+            for page in self.list_pages(PRIORITY_CLASSES)
+            for item in page.get("items") or ()
+            if isinstance(item, dict)
+        ]
+
+    def runtime_class(self, name: str) -> dict[str, Any]:
+        """The RuntimeClass ``name`` (``node.k8s.io/v1``): its pod overhead and scheduling."""
+        from .resources import RUNTIME_CLASSES
+
+        answer: dict[str, Any] = self.transport.request("GET", RUNTIME_CLASSES.path(None, name))
+        return answer
+
+    def limit_ranges(self, namespace: str) -> list[dict[str, Any]]:
+        """The LimitRanges of ``namespace`` (the LimitRanger admission plugin defaults pods' resources from them);
+        one bounded page, by name."""
+        from .resources import LIMIT_RANGES
+
+        answer = self.transport.request("GET", LIMIT_RANGES.path(namespace, limit=500))
+        return [item for item in (answer.get("items") or []) if isinstance(item, dict)]
+
     def resource_quotas(self, namespace: str) -> list[dict[str, Any]]:
         """The ResourceQuotas of ``namespace`` (``limits.*`` in ``spec.hard`` turns on auto limits); a namespace
         holds a few, so one bounded page is read."""
@@ -163,6 +189,25 @@ class Client:
     def get(self, resource: Resource, name: str, namespace: str | None = None) -> dict[str, Any]:
         """Fetch one object."""
         answer: dict[str, Any] = self.transport.request("GET", resource.path(namespace, name))
+        return answer
+
+    def read_back(
+        self, resource: Resource, name: str, namespace: str | None = None, *, seconds: float = 10.0
+    ) -> dict[str, Any] | None:
+        """The object as the server holds it now, or None when it does not exist: after a request that was
+        interrupted or failed on the way (it may or may not have been applied), on a fresh connection (the old one
+        may hold half an answer) and within ``seconds``."""
+        import time
+
+        from ..errors import NotFoundError
+
+        self.transport.close()
+        try:
+            answer: dict[str, Any] = self.transport.request(
+                "GET", resource.path(namespace, name), deadline=time.monotonic() + seconds
+            )
+        except NotFoundError:
+            return None
         return answer
 
     def get_all(self, requests: list[tuple[Resource, str, str | None]]) -> list[dict[str, Any] | PluginError]:
@@ -260,25 +305,32 @@ class Client:
         from . import errors as kube_errors
 
         path = resource.path(namespace, watch=1, labelSelector=label_selector, resourceVersion=resource_version)
+        pending = b""  # a value that continues on the next line (client-go's json.Decoder reads across lines)
         for line in self.transport.stream_lines(path):
-            if not line.strip():
+            data = pending + line if pending else line
+            if not data.strip():
+                pending = b""
                 continue
-            try:
-                event = json.loads(line)
-            except ValueError as exc:
-                raise PluginError(f"the watch stream sent a line that is not JSON: {exc}") from exc
-            if not isinstance(event, dict) or not isinstance(event.get("object"), dict):
-                raise PluginError("the watch stream sent an event without an object")
-            kind = str(event.get("type", ""))
-            obj: dict[str, Any] = event["object"]
-            if kind == "ERROR":
-                code = obj.get("code")
-                raise kube_errors.api_error(
-                    code if isinstance(code, int) else 500, json.dumps(obj).encode(), "GET", path, "application/json"
-                )
-            if kind == "BOOKMARK":
-                continue
-            yield kind, obj
+            events, pending = _watch_values(data)
+            for event in events:
+                if not isinstance(event, dict) or not isinstance(event.get("object"), dict):
+                    raise PluginError("the watch stream sent an event without an object")
+                kind = str(event.get("type", ""))
+                obj: dict[str, Any] = event["object"]
+                if kind == "ERROR":
+                    code = obj.get("code")
+                    raise kube_errors.api_error(
+                        code if isinstance(code, int) else 500,
+                        json.dumps(obj).encode(),
+                        "GET",
+                        path,
+                        "application/json",
+                    )
+                if kind == "BOOKMARK":
+                    continue
+                yield kind, obj
+        # A stream that ends inside a value: client-go's StreamWatcher logs io.ErrUnexpectedEOF (at -v 1) and ends
+        # the watch as if the server had closed it.
 
     def _prefetched_pages(
         self, path: Callable[[str | None], str], token: str, deadline: float | None
@@ -435,18 +487,80 @@ def continue_token(body: bytes) -> str | None:
     return str(token) if token else None
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(constant)
+
+
+def _watch_values(data: bytes) -> tuple[list[Any], bytes]:
+    """The JSON values of ``data`` (watch events, one per line as the API server frames them) and what is left of
+    a value the next line continues. A corrupt stream ends in the Status client-go makes of the decoder's error
+    (apimachinery watch.StreamWatcher.receive: "unable to decode an event from the watch stream: %v", reported
+    by rest.Request.Watch's NewClientErrorReporter(500, "GET", "ClientWatchDecoding") as an InternalError);
+    a number of more digits than are decoded, or nesting too deep, reads as on the list path."""
+    import json
+
+    from ..golang.encoding_json import UNEXPECTED_EOF, syntax_error
+    from . import errors as kube_errors
+    from .http import human_size
+    from .transport import MAX_STREAM_LINE
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")  # Go's encoding/json reads invalid UTF-8 as U+FFFD
+    decoder = json.JSONDecoder(parse_constant=_not_json)  # NaN and Infinity are Python's, not JSON
+    values: list[Any] = []
+    index = 0
+    while True:
+        while index < len(text) and text[index] in " \t\r\n":
+            index += 1
+        if index >= len(text):
+            return values, b""
+        try:
+            value, index = decoder.raw_decode(text, index)
+        except RecursionError:
+            raise kube_errors.ResponseError("the server sent JSON nested too deeply to decode") from None
+        except ValueError as exc:
+            if "integer string conversion" in str(exc):
+                raise kube_errors.ResponseError(
+                    f"the server sent a number with more than {kube_errors.MAX_INT_DIGITS} digits, which is not decoded"
+                ) from None
+            # Go's scanner reads the bytes as sent (an invalid byte is named as Go names it), from the line's start
+            problem = syntax_error(data, stream=True) or UNEXPECTED_EOF
+            if problem == UNEXPECTED_EOF:
+                rest = text[index:].encode("utf-8")
+                if len(rest) > MAX_STREAM_LINE:
+                    raise kube_errors.ResponseError(
+                        f"a watch event from the server is larger than {human_size(MAX_STREAM_LINE)}; stopped watching"
+                    ) from None
+                return values, rest
+            from ..errors import APIError
+            from ..golang.strconv import go_quote
+
+            reported = go_quote(f"unable to decode an event from the watch stream: {problem}")
+            raise APIError(
+                500,
+                f"an error on the server ({reported}) has prevented the request from succeeding",
+                reason="InternalError",
+            ) from None
+        values.append(value)
+
+
 def connect(
     options: ConnectionOptions,
     environ: dict[str, str],
     home: str,
     log: Callable[[str], None] | None = None,
     warn: Callable[[str], None] | None = None,
+    *,
+    files: KubeconfigFiles | None = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
     ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
-    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once.
+    server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once. ``files`` are the
+    kubeconfig files already read (the Session's), so that they are not read again.
     """
-    client = Client(load_cluster_config(options, environ, home), dict(environ), log)
+    client = Client(load_cluster_config(options, environ, home, files=files), dict(environ), log)
     client.transport.warn = warn
     return client

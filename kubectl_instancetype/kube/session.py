@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .client import Client
-    from .kubeconfig import ConnectionOptions
+    from .kubeconfig import ConnectionOptions, KubeconfigFiles
     from .upload_proxy import ProxyConnections
 
 Log = Callable[[str], None]
@@ -50,6 +50,7 @@ class Session:
         self.verbosity = verbosity
         self.warn = warn
         self._client: Client | None = None
+        self._files: KubeconfigFiles | None = None
 
     @property
     def options(self) -> ConnectionOptions:
@@ -74,7 +75,9 @@ class Session:
         if self._client is None:
             from .client import connect
 
-            self._client = connect(self.options, dict(self.environ), self.home, self.log, self.warn)
+            self._client = connect(
+                self.options, dict(self.environ), self.home, self.log, self.warn, files=self.kubeconfig_files()
+            )
         return self._client
 
     @property
@@ -82,15 +85,24 @@ class Session:
         """Whether this invocation has made its API client (a command that read the cluster has)."""
         return self._client is not None
 
+    def kubeconfig_files(self) -> KubeconfigFiles | None:
+        """The kubeconfig files kubectl would read, merged, read once per session (None when there are none:
+        the in-cluster configuration or kubectl's "no configuration" sentence decide then)."""
+        if self._files is None:
+            from .kubeconfig import kubeconfig_paths, read_kubeconfig
+
+            paths = kubeconfig_paths(self.options.kubeconfig, self.environ, self.home)
+            if not paths:
+                return None
+            self._files = read_kubeconfig(paths)
+        return self._files
+
     def credentials_may_prompt(self) -> bool:
         """True when the selected user's exec plugin may prompt (``interactiveMode: Always``): completion must
         not connect then. Reads the kubeconfig files only, not the credentials."""
-        from .kubeconfig import kubeconfig_paths, read_kubeconfig
-
-        paths = kubeconfig_paths(self.options.kubeconfig, self.environ, self.home)
-        if not paths:
+        files = self.kubeconfig_files()
+        if files is None:
             return False
-        files = read_kubeconfig(paths)
         context_name = self.options.context or files.current_context
         user_name = str((files.contexts.get(context_name) or {}).get("user") or "")
         user = files.users.get(user_name) or {}
@@ -101,7 +113,7 @@ class Session:
         """A session like this one whose requests give up after ``seconds`` (a fresh client)."""
         from dataclasses import replace
 
-        return Session(
+        session = Session(
             replace(self.options, request_timeout=seconds),
             self.environ,
             self.home,
@@ -109,6 +121,8 @@ class Session:
             verbosity=self.verbosity,
             warn=self.warn,
         )
+        session._files = self._files  # the same files: a 150,000-context kubeconfig is read once
+        return session
 
     def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:
         """The OCI image config of ``reference`` for ``platform``, with the registry credentials container

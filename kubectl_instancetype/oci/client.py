@@ -91,7 +91,7 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
         return None
     except OSError as exc:
         raise RegistryError(
-            f"reading the registry credentials in {path}: {(exc.strerror or str(exc)).lower()}"
+            f"reading the registry credentials in {path}: {_go_errno_text(exc.strerror or str(exc))}"
         ) from None
     if len(raw) > MAX_AUTH_FILE:
         raise RegistryError(f"reading the registry credentials in {path}: larger than {MAX_AUTH_FILE >> 20} MiB")
@@ -113,6 +113,12 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
         if entry.get("username"):
             return str(entry["username"]), str(entry.get("password", ""))
     return None
+
+
+def _go_errno_text(text: str) -> str:
+    from ..errors import go_errno_text
+
+    return go_errno_text(text)
 
 
 def _split(url: str) -> tuple[str, str, int, str]:

@@ -91,17 +91,12 @@ class CustomColumnsPrinter:
         return None if self.no_headers else [column.header for column in self.columns]
 
     def row(self, obj: dict[str, Any]) -> list[str]:
-        """One object's cells."""
+        """One object's cells (printOneObject); :class:`~..golang.jsonpath.JSONPathError` as FindResults fails."""
         from ..golang.gofmt import sprint
-        from ..golang.jsonpath import JSONPath, JSONPathError
 
         cells = []
-        for spec in self._field_specs:
-            # kubectl makes new parsers for each object (a parser's range state is not reusable)
-            try:
-                results = JSONPath(spec, allow_missing_keys=True).find_results(obj)
-            except JSONPathError as exc:
-                raise UsageError(str(exc)) from None
+        for parser in self._parsers:
+            results = parser.find_results(obj)
             values = [_escape_terminal(sprint(value)) for group in results for value in group]
             if not results or not results[0]:
                 values.insert(0, "<none>")
@@ -109,12 +104,20 @@ class CustomColumnsPrinter:
         return cells
 
     def render(self, objects: Iterable[dict[str, Any]]) -> str:
-        """The whole table, laid out by kubectl's tabwriter."""
+        """The whole table, laid out by kubectl's tabwriter: the header (also for no objects), then a row per
+        object. A cell that fails ends it as kubectl's PrintObj does: the header and the rows before are written
+        (its tab writer is flushed on the way out), the error follows."""
+        from ..errors import TemplateExecutionError
+        from ..golang.jsonpath import JSONPathError
         from ..golang.tabwriter import tabwriter
 
         lines = []
         headers = self.headers()
         if headers is not None:
             lines.append("\t".join(headers))
-        lines.extend("\t".join(self.row(obj)) for obj in objects)
+        try:
+            for obj in objects:
+                lines.append("\t".join(self.row(obj)))
+        except JSONPathError as exc:
+            raise TemplateExecutionError(str(exc), partial=tabwriter("".join(line + "\n" for line in lines))) from None
         return tabwriter("".join(line + "\n" for line in lines))

@@ -29,7 +29,7 @@ def row_function(
     from .printers import is_template_format
 
     table = table or TableOptions(show_labels=show_labels)
-    if output in ("yaml", "json") or is_template_format(output):
+    if output in ("yaml", "json", "kyaml") or is_template_format(output):
         return (lambda obj, namespace: obj), None
     if output == "name":
         cluster, namespaced = (
@@ -119,8 +119,11 @@ def print_listing(
     rows = listing.rows
     missing = getattr(listing, "missing", ())
     error = PluginError(not_found_message(query, listing.namespace, missing, listing.seen, kinds)) if missing else None
-    objects_out = output in ("yaml", "json") or is_template_format(output)
-    if not rows and output not in ("yaml", "json"):
+    objects_out = output in ("yaml", "json", "kyaml") or is_template_format(output)
+    if not rows and error is not None:
+        raise error
+    if not rows and not objects_out and output != "name":
+        # kubectl get's table path only; its other printers print the empty List (printGeneric: [], 0, a header)
         if error is not None:
             raise error
         if in_namespace:
@@ -164,7 +167,6 @@ def print_watch(
     per event as it arrives (flushed at once). A table's header comes once, with the first row; each later row is
     laid out on its own, as kubectl's tab writer flushed per event lays it out. ``with_events``
     (--output-watch-events): an EVENT column, or each object wrapped in a watch event {"type", "object"}."""
-    import json
 
     from ..golang.goyaml import dump
     from .printers import is_template_format, print_objects, without_managed_fields
@@ -191,11 +193,17 @@ def print_watch(
             from ..golang.gofmt import marshal
 
             env.stdout.write(json_text(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}') + "\n")
-        elif output in ("json", "yaml") or is_template_format(output):
+        elif output in ("json", "yaml", "kyaml") or is_template_format(output):
             obj = without_managed_fields(row)
             document = {"type": kind, "object": obj} if with_events else obj
             if output == "json":
-                env.stdout.write(json_text(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False)) + "\n")
+                from ..golang.gofmt import marshal_indent
+
+                env.stdout.write(json_text(marshal_indent(document)) + "\n")
+            elif output == "kyaml":
+                from ..golang.kyaml import dump_kyaml
+
+                env.stdout.write(dump_kyaml(document))
             elif output == "yaml":
                 # kubectl's YAML printer starts every object after the first with a document separator
                 env.stdout.write(("---\n" if state["documents"] else "") + dump(document))

@@ -4,14 +4,16 @@ lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..env import Environment
-from ..errors import InputError, UsageError
+from ..errors import TemplateExecutionError, UsageError
 
 TABLE_FORMATS = ("", "wide")
 OBJECT_FORMATS = ("yaml", "json", "name")
+# kubectl v1.36's KYAML printer (cli-runtime's KYAMLPrinter): list and get print it
+KYAML_FORMATS = ("kyaml",)
 # -o FORMAT=ARGUMENT (cli-runtime's JSONPathPrintFlags and GoTemplatePrintFlags, kubectl get's
 # CustomColumnsPrintFlags); "template" and "templatefile" are kubectl's older names for go-template(-file)
 JSONPATH_FORMATS = ("jsonpath", "jsonpath-file", "jsonpath-as-json")
@@ -93,9 +95,12 @@ class TemplatePrinter:
             except TemplateError as exc:
                 raise UsageError(f"error parsing template {argument}, {exc}") from None
 
-    def render(self, document: dict[str, Any], objects: list[dict[str, Any]]) -> str:
+    def render(
+        self, document: dict[str, Any], objects: list[dict[str, Any]], write: Callable[[str], Any] | None = None
+    ) -> str:
         """The text for ``document`` (one object, or kubectl's List of ``objects``); custom-columns prints
-        a row per object."""
+        a row per object. A go-template's output goes to ``write`` as it is made (the rest is returned). A failure
+        is :class:`TemplateExecutionError` with kubectl's words and what kubectl has written to stdout before it."""
         if self.format in CUSTOM_COLUMNS_FORMATS:
             return self.columns.render(objects)
         from ..golang.gofmt import go_quote_template
@@ -106,32 +111,45 @@ class TemplatePrinter:
             try:
                 return self.jsonpath.execute(document)
             except JSONPathError as exc:
+                # cli-runtime's JSONPathPrinter.PrintObj: the debugging block is part of the error, %#v of the object
+                from ..golang.fmt import sprintf
+
                 raise TemplateExecutionError(
-                    f"error executing jsonpath {go_quote_template(self.template)}: Error executing template: {exc}"
+                    f"error executing jsonpath {go_quote_template(self.template)}: "
+                    f"Error executing template: {exc}. Printing more information for debugging the template:\n"
+                    f"\ttemplate was:\n\t\t{self.template}\n"
+                    f"\tobject given to jsonpath engine was:\n\t\t{sprintf('%#v', [document])}\n\n\n",
+                    keep_tabs=True,
                 ) from None
+        from ..golang.gofmt import json_round_trip
         from ..golang.gotemplate import TemplateError
 
+        # GoTemplatePrinter.PrintObj runs the template on json.Unmarshal(json.Marshal(obj)): whole floats are ints
+        document = json_round_trip(document)
         try:
-            return self.gotemplate.execute(document)
+            return self.gotemplate.execute(document, write)
         except TemplateError as exc:
+            # cli-runtime's GoTemplatePrinter.PrintObj: after what the template wrote, a debugging block on stdout
+            # (the object as json.Marshal writes it, then as %+v prints it), and the error
+            from ..golang.gofmt import marshal, sprint
+
+            block = (
+                f"Error executing template: {exc}. Printing more information for debugging the template:\n"
+                f"\ttemplate was:\n\t\t{self.template}\n"
+                f"\traw data was:\n\t\t{marshal(document)}\n"
+                f"\tobject given to template engine was:\n\t\t{sprint(document)}\n\n"
+            )
             raise TemplateExecutionError(
                 f"error executing template {go_quote_template(self.template)}: {exc}",
-                partial=getattr(exc, "partial", ""),
+                partial=getattr(exc, "partial", "") + block,
             ) from None
-
-
-class TemplateExecutionError(InputError):
-    """A template failed on the objects (a missing key with --allow-missing-template-keys=false, a type
-    error); ``partial`` is what it had printed before (kubectl has written it)."""
-
-    def __init__(self, message: str, partial: str = "") -> None:
-        super().__init__(message)
-        self.partial = partial
 
 
 def _go_open_error(exc: OSError, path: str) -> str:
     """os.ReadFile's error text: ``open PATH: no such file or directory``."""
-    reason = (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
+    from ..errors import go_errno_text  # "file too large (more than 1 MiB)" keeps its unit
+
+    reason = go_errno_text(exc.strerror) if exc.strerror else str(exc)
     return f"open {path}: {reason}"
 
 
@@ -171,16 +189,22 @@ def print_objects(
     if printer is not None or is_template_format(output):
         printer = printer or TemplatePrinter(env, output, allow_missing_keys=allow_missing_keys, no_headers=no_headers)
         try:
-            text = printer.render(document, objects)
+            text = printer.render(document, objects, env.stdout.write)
         except TemplateExecutionError as exc:
             env.stdout.write(exc.partial)
             raise
         env.stdout.write(text)
         return
     if output == "json":
+        from ..golang.gofmt import marshal_indent
         from .terminal import json_text
 
-        env.stdout.write(json_text(json.dumps(document, indent=4, sort_keys=True, ensure_ascii=False)) + "\n")
+        # cli-runtime's JSONPrinter: json.MarshalIndent (Go's floats, <, > and & escaped)
+        env.stdout.write(json_text(marshal_indent(document)) + "\n")
+    elif output == "kyaml":
+        from ..golang.kyaml import dump_kyaml
+
+        env.stdout.write(dump_kyaml(document))
     else:
         from ..golang.goyaml import dump
 

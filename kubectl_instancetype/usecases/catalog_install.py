@@ -225,18 +225,58 @@ def install(
     """
     result = InstallReport()
     done: list[str] = []  # the -o name of every object handled, in order
+    sending: list[tuple[CatalogItem, dict[str, Any]]] = []  # the object whose apply is on the wire, and its body
     try:
         missing = ["." + path.lstrip(".") for path in known_missing]
-        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report, missing)
+        _install(client, objects, existing, result, done, dry_run, force, drop_unknown_fields, report, missing, sending)
     except KeyboardInterrupt:
-        raise PluginError(f"interrupted; {_what_exists(result, objects, done)}") from None
+        doubt = _settle(client, sending, existing, result, done)
+        raise PluginError(f"interrupted; {_what_exists(result, objects, done, doubt)}") from None
     except PluginError as exc:
-        raise PluginError(f"{exc.render().removeprefix('error: ')}; {_what_exists(result, objects, done)}") from exc
+        # a server's refusal (an APIError) applied nothing; a connection that failed on the way may have
+        doubt = "" if isinstance(exc, APIError) else _settle(client, sending, existing, result, done)
+        raise PluginError(
+            f"{exc.render().removeprefix('error: ')}; {_what_exists(result, objects, done, doubt)}"
+        ) from exc
     return result
 
 
-def _what_exists(result: InstallReport, objects: list[CatalogItem], done: list[str]) -> str:
-    """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``)."""
+def _settle(
+    client: Client,
+    sending: list[tuple[CatalogItem, dict[str, Any]]],
+    existing: dict[tuple[str, str], dict[str, Any]],
+    result: InstallReport,
+    done: list[str],
+) -> str:
+    """Find out whether the apply that was on the wire when the run was cut took effect: the server may have
+    applied it before the answer was read. The object is read back; when it holds what was sent it is counted
+    as applied (created, configured or unchanged, as kubectl apply would have said), otherwise as not applied.
+    Returns a sentence about the object when that could not be found out, else ''."""
+    if not sending:
+        return ""
+    item, body = sending[0]
+    namespace = item.obj["metadata"].get("namespace")
+    try:
+        now = client.read_back(item.resource, item.name, namespace)
+    except (PluginError, KeyboardInterrupt) as exc:
+        why = "interrupted again" if isinstance(exc, KeyboardInterrupt) else exc.render().removeprefix("error: ")
+        done.append(item.shown)
+        return f"{item.shown} may or may not have been applied (reading it back failed: {why})"
+    before = existing.get((item.resource.kind, item.name))
+    wanted = {
+        "metadata": {key: body["metadata"].get(key) or {} for key in ("labels", "annotations")},
+        "spec": body.get("spec") or {},
+    }
+    if now is not None and _contains(now, wanted):
+        outcome = Outcome(item.shown, apply_verb(before, now, body, "none"), [])
+        result.outcomes.append(outcome)
+        done.append(item.shown)
+    return ""
+
+
+def _what_exists(result: InstallReport, objects: list[CatalogItem], done: list[str], doubt: str = "") -> str:
+    """``applied: 3 created, 1 unchanged; not applied: <first> and 40 more`` (``nothing was applied``); ``doubt``
+    names an object whose apply may or may not have taken effect."""
     counts: dict[str, int] = {}
     for outcome in result.outcomes:
         counts[outcome.verb] = counts.get(outcome.verb, 0) + 1
@@ -247,6 +287,8 @@ def _what_exists(result: InstallReport, objects: list[CatalogItem], done: list[s
     skipped = sum(len(names) for names in result.unknown_fields.values())
     if skipped:
         parts.append(f"{skipped} left out for fields the cluster's schema lacks")
+    if doubt:
+        parts.append(doubt)
     if left:
         more = f" and {len(left) - 1} more" if len(left) > 1 else ""
         parts.append(f"not applied: {left[0]}{more}")
@@ -264,6 +306,7 @@ def _install(
     drop_unknown_fields: bool,
     report: Callable[[Outcome], None],
     missing: list[str],  # field paths the cluster's schema lacks, known or learnt
+    sending: list[tuple[CatalogItem, dict[str, Any]]],
 ) -> None:
     for item in objects:
         resource, desired, name, shown = item.resource, item.obj, item.name, item.shown
@@ -285,11 +328,14 @@ def _install(
             if dry_run == "client":
                 break
             try:
+                if dry_run == "none":
+                    sending[:] = [(item, body)]
                 answer = server_side_apply(
                     client, resource, name, namespace, body, dry_run=dry_run == "server", force=force
                 )
                 break
             except APIError as exc:
+                sending.clear()  # the server answered: a refusal applied nothing
                 paths = [path for path in unknown_fields(exc) if path not in missing]
                 if not paths or not all(_path_keys(path) for path in paths):
                     if exc.code == 409:
@@ -303,6 +349,7 @@ def _install(
         outcome = Outcome(shown, apply_verb(existing.get((resource.kind, name)), answer, body, dry_run), dropped)
         result.outcomes.append(outcome)
         done.append(shown)
+        sending.clear()  # answered and counted: no longer in doubt
         report(outcome)
 
 

@@ -153,6 +153,12 @@ def create_vm(
         if not is_admission_denial(exc):
             raise
         raise AdmissionDenied(exc, explain(verdict, exc.message, session)) from None
+    if checks and report is not None:
+        from .placement import fit_warning
+
+        line = fit_warning(session, answer, namespace)
+        if line:
+            report(f"Warning: {line}")
     return Created(answer, VIRTUAL_MACHINES, dry_run)
 
 

@@ -105,7 +105,9 @@ def _relations(client: Client, obj: dict[str, Any], what: str, namespace: str | 
     except ForbiddenError as exc:
         described.warnings.append(f"{exc.message}; relations not shown")
     except Exception as exc:  # noqa: BLE001 - NothingListable and the like: the page still prints
-        described.warnings.append(f"{exc}; relations not shown")
+        from ..errors import sentence
+
+        described.warnings.append(f"{sentence(exc)}; relations not shown")
     spec = obj.get("spec") or {}
     matches: list[tuple[Any, str, str | None]] = []
     for other_obj, other_namespace in pairs:

@@ -93,9 +93,9 @@ def _deleting(obj: Mapping[str, Any]) -> bool:
 
 
 def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
-    """The namespace's labels and ResourceQuotas (what virt-controller's informers hold); a namespace that does
-    not exist has no labels (virt-controller then uses the default ratio), one that cannot be read gives a
-    warning and no facts."""
+    """The namespace's labels and ResourceQuotas (what virt-controller's informers hold) and its LimitRanges (what
+    the API server's LimitRanger defaults from); a namespace that does not exist has no labels (virt-controller
+    then uses the default ratio), one that cannot be read gives a warning and no facts."""
     from ..instancetype.launcherpod import NamespaceFacts
 
     warnings = []
@@ -118,7 +118,15 @@ def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
             f"Warning: the ResourceQuotas of namespace {namespace} cannot be read (forbidden): auto CPU and memory "
             "limits under a limits.* quota are not predicted"
         )
-    return NamespaceInputs(NamespaceFacts.from_objects(namespace_object, quotas), tuple(warnings))
+    try:
+        limit_ranges = client.limit_ranges(namespace)
+    except ForbiddenError:
+        limit_ranges = []
+        warnings.append(
+            f"Warning: the LimitRanges of namespace {namespace} cannot be read (forbidden): their default requests "
+            "and limits are not predicted"
+        )
+    return NamespaceInputs(NamespaceFacts.from_objects(namespace_object, quotas, limit_ranges), tuple(warnings))
 
 
 class LauncherPods:
@@ -132,6 +140,8 @@ class LauncherPods:
         self._facts: dict[str, NamespaceFacts] = {}
         self._warned: set[str] = set()
         self._tsc: int | None = None
+        self._runtime_classes: dict[str, dict[str, Any] | None] = {}
+        self._priority: str | None = None
 
     def _warn(self, lines: Iterable[str]) -> None:
         for line in lines:
@@ -179,6 +189,13 @@ class LauncherPods:
             tsc_frequency = config.minimum_cluster_tsc_frequency
             if tsc_frequency is None and not offline:
                 tsc_frequency = self._lowest_tsc_frequency(template.get("spec") or {}, config)
+            runtime_class = None
+            if config.default_runtime_class and not offline:
+                runtime_class = self._runtime_class(config.default_runtime_class)
+                if runtime_class is None:
+                    return LauncherPod(
+                        name, None, (f'pod rejected: RuntimeClass "{config.default_runtime_class}" not found',)
+                    )
             pod = render_launcher_pod(
                 template.get("spec") or {},
                 namespace=namespace,
@@ -187,10 +204,51 @@ class LauncherPods:
                 namespace_facts=self.facts(namespace, offline=offline),
                 annotations=(template.get("metadata") or {}).get("annotations") or {},
                 tsc_frequency=tsc_frequency,
+                runtime_class=runtime_class,
+                default_priority_class=(
+                    None
+                    if offline or (template.get("spec") or {}).get("priorityClassName")
+                    else self._default_priority()
+                ),
             )
         except RenderError as exc:
             return LauncherPod(name, None, (f"failed to render launch manifest: {exc}",))
         return LauncherPod(name, pod)
+
+    def _default_priority(self) -> str | None:
+        """The cluster's ``globalDefault`` PriorityClass (read once); one that cannot be read gives a warning."""
+        from ..instancetype.launcherpod import default_priority_class
+
+        if self._priority is None:
+            try:
+                self._priority = default_priority_class(self.session.client().priority_classes()) or ""
+            except ForbiddenError:
+                self._warn(
+                    [
+                        "Warning: PriorityClasses cannot be read (forbidden): a cluster default PriorityClass, which "
+                        "the API server gives launcher pods that name none, is not predicted"
+                    ]
+                )
+                self._priority = ""
+        return self._priority or None
+
+    def _runtime_class(self, name: str) -> dict[str, Any] | None:
+        """The RuntimeClass ``name`` (read once; None when it does not exist). One that cannot be read gives a
+        warning and counts as one without overhead or scheduling."""
+        if name not in self._runtime_classes:
+            try:
+                self._runtime_classes[name] = self.session.client().runtime_class(name)
+            except NotFoundError:
+                self._runtime_classes[name] = None
+            except ForbiddenError:
+                self._warn(
+                    [
+                        f"Warning: RuntimeClass {name} cannot be read (forbidden): its pod overhead and scheduling "
+                        "are not predicted"
+                    ]
+                )
+                self._runtime_classes[name] = {}
+        return self._runtime_classes[name]
 
     def _lowest_tsc_frequency(self, spec: Mapping[str, Any], config: LauncherConfig) -> int | None:
         """For a VMI that needs a TSC frequency (invtsc, HyperV reenlightenment): the lowest of the schedulable

@@ -35,6 +35,7 @@ class Query(NamedTuple):
     chunk_size: int = 500
     sort_by: str | None = None  # name, cpu, memory, or kubectl's JSONPath
     names: tuple[str, ...] = ()  # only these objects (kubectl get TYPE NAME...)
+    table: bool = True  # printed as a table (kubectl then sorts table rows: its messages differ)
     # the filters whose values are label values (--class, --size, --os-type, ...): (flag, label key, value)
     enumerated: tuple[tuple[str, str, str], ...] = ()
 
@@ -156,7 +157,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
 
     warnings = source.scan(query, consume)
     if sorting:
-        rows = [rows[index] for index in sort_order(keys, query.sort_by)]
+        rows = [rows[index] for index in sort_order(keys, query.sort_by, table=query.table)]
     found = set(seen)
     missing = tuple(dict.fromkeys(name for name in query.names if name not in found))
     return Listing(rows, warnings, source.namespace, missing, tuple(seen))

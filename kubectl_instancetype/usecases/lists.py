@@ -20,15 +20,20 @@ def list_cluster(
     row_of: Callable[[dict[str, Any], str | None], RowT],
     *,
     compatible_with: str | None = None,
+    fits: bool = False,
 ) -> Listing[RowT]:
     """List ``query`` from the cluster (both scopes, paged); with ``compatible_with`` (a preference reference)
-    only the instance types that fit it."""
+    only the instance types that fit it; with ``fits`` only those whose VM fits some node now."""
     client = session.client()
     source: Source = ClusterSource(client)
     if compatible_with:
         from .recommend import CompatibleSource, cluster_preference
 
         source = CompatibleSource(source, cluster_preference(client, compatible_with))
+    if fits:
+        from .placement import FitsSource
+
+        source = FitsSource(source, session, compatible_with or "")
     listing = list_rows(source, query, row_of)
     if not listing.rows:
         check_enumerated(ClusterSource(client), query)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, go_errno_text
 from ..golang.strconv import go_quote
 
 MANIFEST_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -41,7 +41,7 @@ def read_text(path: str, stdin: Any) -> str:
         raise InputError(f"the path {go_quote(path)} does not exist") from exc  # cli-runtime builder.go %q
     except OSError as exc:
         # Go's wording, as kubectl reports it: "read <path>: is a directory".
-        raise InputError(f"read {path}: {(exc.strerror or str(exc)).lower()}") from exc
+        raise InputError(f"read {path}: {go_errno_text(exc.strerror or str(exc))}") from exc
     if len(raw) > MAX_INPUT_BYTES:
         raise _too_large(path)
     try:

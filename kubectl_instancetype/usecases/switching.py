@@ -188,6 +188,14 @@ def switch(
     plan = plan_switch(session, request.name, list(request.changes), check=request.check, refresh=request.refresh)
     if plan.noop and not request.refresh:
         return SwitchResult(plan)
+    if request.plan_only and plan.changes:
+        from dataclasses import replace
+
+        from .placement import fit_warning
+
+        line = fit_warning(session, plan.updated, plan.namespace)
+        if line:
+            plan = replace(plan, warnings=(*plan.warnings, line))
     planned(plan)
     if request.plan_only or plan.noop:
         return SwitchResult(plan)
@@ -708,6 +716,7 @@ def observe(
     outcome = SwitchOutcome()
     while True:
         vm = client.get(VIRTUAL_MACHINES, plan.name, plan.namespace)
+        _still_written(plan.name, vm, written, keys)
         vmi = get_or_none(client, VIRTUAL_MACHINE_INSTANCES, plan.name, plan.namespace) if plan.live.running else None
         status = vm.get("status") or {}
         recorded = {
@@ -743,6 +752,28 @@ def observe(
         outcome.vmi_changes = _vmi_changes(plan, vmi)
     _compare(plan, outcome)
     return outcome
+
+
+def _matcher_identity(vm: dict[str, Any], key: str) -> tuple[str, str, str]:
+    matcher = (vm.get("spec") or {}).get(key) or {}
+    return (str(matcher.get("kind") or ""), str(matcher.get("name") or ""), str(matcher.get("inferFromVolume") or ""))
+
+
+def _still_written(name: str, vm: dict[str, Any], written: dict[str, Any], keys: list[str]) -> None:
+    """Refuse to report the controller's answer for a VM whose matchers are no longer the ones written: another
+    writer (a GitOps controller, a second switch) changed them after the PUT, and what the controller records
+    then is about their type, not ours."""
+    from ..errors import PluginError
+
+    for key in keys:
+        if _matcher_identity(vm, key) != _matcher_identity(written, key):
+            resource_version = (vm.get("metadata") or {}).get("resourceVersion")
+            raise PluginError(
+                f"virtualmachine.kubevirt.io/{name} was changed by another writer after the switch: spec.{key} "
+                f"names {describe_matcher(vm, key)}, not {describe_matcher(written, key)} "
+                f"(resourceVersion {resource_version}); the controller's answer is not reported, as it is not about "
+                "the switch; see kubectl get vm " + name + " -o yaml, and run the switch again if it still applies"
+            )
 
 
 def _vmi_value(vmi: dict[str, Any], path: str) -> Any:

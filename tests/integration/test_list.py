@@ -247,7 +247,7 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
         ),
         (
             ["list", "--sort-by", "{.a"],
-            "error: --sort-by {.a: unexpected path string, expected a 'name1.name2' or "
+            "error: unexpected path string, expected a 'name1.name2' or "
             "'.name1.name2' or '{name1.name2}' or '{.name1.name2}'\n",
         ),
         (["list", "--bogus"], "error: unknown flag: --bogus\n"),

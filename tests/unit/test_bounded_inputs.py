@@ -166,3 +166,11 @@ def test_oversized_registry_credentials_and_token_files_are_refused(tmp_path: Pa
 )  # fmt: skip
 def test_python_internals_never_reach_users(exc, line) -> None:
     assert render(exc) == line
+
+
+def test_an_oversized_template_file_keeps_the_unit_of_its_limit(tmp_path: Path) -> None:
+    path = tmp_path / "template"
+    path.write_bytes(b"x" * ((1 << 20) + 1))
+    result = run_cli(["catalog", "list", "-o", f"go-template-file={path}"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: error reading --template {path}, open {path}: file too large (more than 1 MiB)\n"

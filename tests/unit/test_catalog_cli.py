@@ -29,6 +29,7 @@ def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
         *("kubeconfig", "context", "cluster", "request_timeout", "all_namespaces", "chunk_size"),
         *("as_user", "as_groups", "as_uid"),
         *("watch", "watch_only", "output_watch_events"),  # the embedded catalog never changes
+        "fits",  # the catalog has no nodes
     }
     assert offline_options - listed == {"version"}
 

@@ -127,16 +127,32 @@ def test_diff_ignores_deployment_metadata_and_annotations_the_catalog_does_not_c
 
 
 class _ApplyingClient:
-    """A client double for install(): applies succeed (a new resourceVersion) until ``fail_at``, which raises ``error``."""
+    """A client double for install(): applies succeed (a new resourceVersion) until ``fail_at``, which raises ``error``
+    (after storing the object when ``applied_then_cut``: the server applied it, the answer never arrived).
+    ``read_back`` answers from what was stored, or raises ``read_error``."""
 
-    def __init__(self, fail_at: int, error: BaseException):
+    def __init__(self, fail_at: int, error: BaseException, *, applied_then_cut: bool = False, read_error=None):
         self.fail_at, self.error, self.calls = fail_at, error, 0
+        self.applied_then_cut, self.read_error = applied_then_cut, read_error
+        self.stored: dict[str, dict] = {}
+        self.read: list[str] = []
 
     def apply(self, resource, name, namespace, body, **kwargs):
         self.calls += 1
+        if self.calls == self.fail_at and not self.applied_then_cut:
+            raise self.error
+        stored = copy.deepcopy(body)
+        stored["metadata"]["resourceVersion"] = str(self.calls)
+        self.stored[name] = stored
         if self.calls == self.fail_at:
             raise self.error
-        return {"metadata": {"name": name, "resourceVersion": str(self.calls)}}
+        return stored
+
+    def read_back(self, resource, name, namespace=None):
+        self.read.append(name)
+        if self.read_error is not None:
+            raise self.read_error
+        return self.stored.get(name)
 
 
 def _forbidden(name: str) -> APIError:
@@ -172,6 +188,48 @@ def test_an_interruption_says_what_was_applied() -> None:
     assert raised.value.render() == (
         f"error: interrupted; applied before that: 2 created; not applied: {third} and {len(objects) - 3} more"
     )
+
+
+def test_an_interruption_after_the_server_applied_counts_what_exists() -> None:
+    # Ctrl-C while the answer to the third apply was on its way: the server had applied it; reading it back finds it
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    client = _ApplyingClient(3, KeyboardInterrupt(), applied_then_cut=True)
+    with pytest.raises(PluginError) as raised:
+        use.install(client, objects, {})
+    assert client.read == [objects[2].name]
+    assert raised.value.render() == (
+        f"error: interrupted; applied before that: 3 created; not applied: {objects[3].shown} and "
+        f"{len(objects) - 4} more"
+    )
+
+
+def test_an_interruption_whose_read_back_fails_says_the_object_is_in_doubt() -> None:
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    client = _ApplyingClient(3, KeyboardInterrupt(), applied_then_cut=True, read_error=KeyboardInterrupt())
+    with pytest.raises(PluginError) as raised:
+        use.install(client, objects, {})
+    assert raised.value.render() == (
+        f"error: interrupted; applied before that: 2 created; {objects[2].shown} may or may not have been applied "
+        f"(reading it back failed: interrupted again); not applied: {objects[3].shown} and {len(objects) - 4} more"
+    )
+
+
+def test_a_connection_lost_after_sending_is_read_back_but_a_refusal_is_not() -> None:
+    from kubectl_instancetype.errors import TransportError
+
+    objects = use.catalog_objects(CATALOG, use.Scope(instancetypes=False))
+    lost = TransportError("read tcp 127.0.0.1:1: connection reset by peer")
+    client = _ApplyingClient(2, lost, applied_then_cut=True)
+    with pytest.raises(PluginError) as raised:
+        use.install(client, objects, {})
+    assert raised.value.render() == (
+        "error: Unable to connect to the server: read tcp 127.0.0.1:1: connection reset by peer; applied before "
+        f"that: 2 created; not applied: {objects[2].shown} and {len(objects) - 3} more"
+    )
+    refused = _ApplyingClient(2, _forbidden("b"))
+    with pytest.raises(PluginError):
+        use.install(refused, objects, {})
+    assert refused.read == []
 
 
 def test_a_failure_on_the_first_object_says_nothing_was_applied() -> None:

@@ -81,7 +81,7 @@ def test_help_everywhere(args: list[str]) -> None:
             ["list", "-o", "table"],
             'error: unable to match a printer suitable for the output format "table", '
             "allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
-            "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml\n",
+            "jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n",
         ),
         (["list", "--cpu"], "error: flag needs an argument: --cpu\n"),
     ],

@@ -52,7 +52,7 @@ def test_the_completions_folder_holds_the_scripts(shell: str) -> None:
         (["list", "p"], {"preferences"}),
         (["list", "--sort-by", ""], {"name", "cpu", "memory"}),
         (["list", "--sort-by=m"], {"--sort-by=memory"}),
-        (["list", "-o", ""], {"wide", "yaml", "json", "name", *TEMPLATES}),
+        (["list", "-o", ""], {"wide", "yaml", "json", "kyaml", "name", *TEMPLATES}),
         (["create", "vm", "-o", ""], {"yaml", "json", "name", *TEMPLATES}),
         (["usage", "-o", "j"], {"json", "jsonpath", "jsonpath-as-json", "jsonpath-file"}),
         (["create", "vm", "--run-strategy", "R"], {"RerunOnFailure"}),

@@ -134,3 +134,16 @@ def test_hidden_complete_entry_of_the_plugin_serves_the_protocol(monkeypatch, ca
     lines = capsys.readouterr().out.splitlines()
     assert "install-helper" in {line.split("\t")[0] for line in lines}
     assert lines[-1] == ":4"
+
+
+@pytest.mark.parametrize("hostile", ["esc\x1b[2J", "new\nline"])
+def test_a_path_with_control_characters_is_printed_escaped(tmp_path: Path, hostile: str) -> None:
+    plugin = _plugin(tmp_path / hostile / "bin")
+    elsewhere = tmp_path / hostile / "elsewhere"
+    elsewhere.mkdir()
+    environ = {"PATH": f"{plugin.parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    result = run_cli(["completion", "install-helper", "--dir", str(elsewhere)], environ=environ)
+    shown = str(tmp_path / hostile).replace("\x1b", "^[").replace("\n", "\\n")
+    assert result.exit_code == 0
+    assert result.stdout == f"wrote {shown}/elsewhere/{HELPER} (runs {shown}/bin/kubectl-instancetype __complete)\n"
+    assert result.stderr == f"Warning: {shown}/elsewhere is not on PATH: kubectl will not find {HELPER} there\n"

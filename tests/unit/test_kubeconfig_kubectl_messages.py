@@ -72,6 +72,9 @@ CASES: dict[str, tuple[str, dict[str, str | bytes]]] = {
         _config(f"{{server: {SERVER}}}", "{auth-provider: {name: oidc, config: {id-token: 5}}}"),
         {},
     ),
+    # issue 34: go-yaml's resolve keeps a plain scalar past int64/uint64/float64 a string; an anchor holding itself
+    "preference-of-5000-digits": ("preferences:\n  colors: " + "1" * 5000 + "\ncurrent-context: c\n", {}),
+    "anchor-containing-itself": ("x: &a [*a]\ncurrent-context: c\n", {}),
     "document-a-string": ("hello\n", {}),
     "document-a-number": ("42\n", {}),
     "not-utf8": (b'current-context: "\xff"\n', {}),  # type: ignore[dict-item]

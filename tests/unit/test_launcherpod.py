@@ -613,3 +613,78 @@ def test_lowest_tsc_frequency_of_the_schedulable_nodes(nodes, lowest) -> None:
     from kubectl_instancetype.instancetype.launcherpod import lowest_tsc_frequency
 
     assert lowest_tsc_frequency(nodes) == lowest
+
+
+def test_limit_range_defaults_are_merged_after_the_api_servers_defaulting() -> None:
+    limit_range = {
+        "spec": {
+            "limits": [
+                {"type": "Pod", "max": {"cpu": "64"}},
+                {
+                    "type": "Container",
+                    "default": {"cpu": "2", "memory": "8Gi"},
+                    "defaultRequest": {"cpu": "500m", "memory": "1Gi"},
+                },
+            ]
+        }
+    }
+    facts = NamespaceFacts.from_objects({"metadata": {"name": "ns"}}, [], [limit_range])
+    pod = _render(_vmi("u1.medium", "fedora"), namespace_facts=facts)
+    compute = _compute(pod)
+    # the compute container's own request stays; the missing limits come from the LimitRange
+    assert (compute["requests"]["cpu"], compute["requests"]["memory"]) == ("100m", "4364Mi")
+    assert (compute["limits"]["cpu"], compute["limits"]["memory"]) == ("2", "8Gi")
+    console = pod["spec"]["initContainers"][0]["resources"]
+    assert console == {"limits": {"cpu": "15m", "memory": "60M"}, "requests": {"cpu": "5m", "memory": "35M"}}
+    assert pod["status"]["qosClass"] == "Burstable"
+
+
+def test_the_default_runtime_class_sets_overhead_and_scheduling() -> None:
+    runtime_class = {
+        "handler": "kata",
+        "overhead": {"podFixed": {"memory": "120Mi", "cpu": "0.25"}},
+        "scheduling": {
+            "nodeSelector": {"runtime": "kata"},
+            "tolerations": [
+                {"key": "kata", "operator": "Exists", "effect": "NoSchedule"},
+                {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+            ],
+        },
+    }
+    config = LauncherConfig(default_runtime_class="kata")
+    spec = _render(_vmi("u1.medium", "fedora"), config, runtime_class=runtime_class)["spec"]
+    assert spec["runtimeClassName"] == "kata"
+    assert spec["overhead"] == {"cpu": "250m", "memory": "120Mi"}
+    assert spec["nodeSelector"]["runtime"] == "kata"
+    # MergeTolerations: the RuntimeClass's not-ready toleration (no tolerationSeconds) covers the 300 s one
+    assert spec["tolerations"] == [
+        TOLERATIONS[1],
+        {"key": "kata", "operator": "Exists", "effect": "NoSchedule"},
+        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute"},
+    ]
+    conflicting = {"scheduling": {"nodeSelector": {"kubevirt.io/schedulable": "false"}}}
+    with pytest.raises(RenderError) as caught:
+        _render(_vmi("u1.medium", "fedora"), config, runtime_class=conflicting)
+    assert str(caught.value) == (
+        "conflict: runtimeClass.scheduling.nodeSelector[kubevirt.io/schedulable] = false; "
+        "pod.spec.nodeSelector[kubevirt.io/schedulable] = true"
+    )
+
+
+def test_the_global_default_priority_class_names_pods_that_name_none() -> None:
+    from kubectl_instancetype.instancetype.launcherpod import default_priority_class
+
+    classes = [
+        {"metadata": {"name": "system-node-critical"}, "value": 2000001000},
+        {"metadata": {"name": "high"}, "value": 1000, "globalDefault": True},
+        {"metadata": {"name": "low"}, "value": 10, "globalDefault": True},
+    ]
+    assert default_priority_class(classes) == "low"
+    assert default_priority_class(classes[:1]) is None
+    pod = _render(_vmi("u1.medium", "fedora"), default_priority_class="low")
+    assert pod["spec"]["priorityClassName"] == "low"
+    named = _render(
+        _vmi("u1.medium", "fedora", {"domain": {"devices": {}}, "priorityClassName": "mine"}),
+        default_priority_class="low",
+    )
+    assert named["spec"]["priorityClassName"] == "mine"

@@ -4,79 +4,12 @@
 from __future__ import annotations
 
 import copy
-from fractions import Fraction
 
 import pytest
 
 from kubectl_instancetype.golang import kubescheduler as words
 from kubectl_instancetype.instancetype import nodefit, podquota
-
-GI = 1024**3
-
-
-def launcher(cpu="1", memory="2294Mi", *, hugepages=None, dedicated=False, arch="amd64"):
-    """The scheduling part of a v1.9 virt-launcher pod, as virt-controller writes it."""
-    compute = {"requests": {"cpu": cpu, "memory": memory, "ephemeral-storage": "50M"}, "limits": {}}
-    compute["limits"].update({"devices.kubevirt.io/kvm": "1", "devices.kubevirt.io/tun": "1"})
-    compute["requests"].update({"devices.kubevirt.io/kvm": "1", "devices.kubevirt.io/tun": "1"})
-    if hugepages:
-        compute["requests"][f"hugepages-{hugepages[0]}"] = hugepages[1]
-        compute["limits"][f"hugepages-{hugepages[0]}"] = hugepages[1]
-    console = {"requests": {"cpu": "5m", "memory": "35M"}, "limits": {"cpu": "15m", "memory": "60M"}}
-    if dedicated:
-        compute["limits"].update({"cpu": cpu, "memory": memory})
-        console = {"requests": {"cpu": "15m", "memory": "60M"}, "limits": {"cpu": "15m", "memory": "60M"}}
-    selector = {"kubevirt.io/schedulable": "true", "machine-type.node.kubevirt.io/q35": "true"}
-    if dedicated:
-        selector["cpumanager"] = "true"
-    spec = {
-        "containers": [{"name": "compute", "resources": compute}],
-        "initContainers": [{"name": "guest-console-log", "restartPolicy": "Always", "resources": console}],
-        "nodeSelector": selector,
-        "tolerations": [
-            {
-                "key": "node.kubernetes.io/not-ready",
-                "operator": "Exists",
-                "effect": "NoExecute",
-                "tolerationSeconds": 300,
-            },
-            {
-                "key": "node.kubernetes.io/unreachable",
-                "operator": "Exists",
-                "effect": "NoExecute",
-                "tolerationSeconds": 300,
-            },
-        ],
-    }
-    if arch == "amd64":
-        spec["affinity"] = {
-            "nodeAffinity": {
-                "requiredDuringSchedulingIgnoredDuringExecution": {
-                    "nodeSelectorTerms": [
-                        {
-                            "matchExpressions": [
-                                {"key": "node-labeller.kubevirt.io/obsolete-host-model", "operator": "DoesNotExist"}
-                            ]
-                        }
-                    ]
-                }
-            }
-        }
-    return {"spec": spec, "status": {"qosClass": "Guaranteed" if dedicated else "Burstable"}}
-
-
-def node(name, cpu="8", memory="32Gi", pods="110", *, labels=None, taints=None, unschedulable=False, **extra):
-    allocatable = {"cpu": cpu, "memory": memory, "pods": pods, "ephemeral-storage": "100Gi"}
-    allocatable.update({"devices.kubevirt.io/kvm": "1k", "devices.kubevirt.io/tun": "1k"})
-    allocatable.update({k.replace("_", "-"): v for k, v in extra.items()})
-    node_labels = {"kubevirt.io/schedulable": "true", "machine-type.node.kubevirt.io/q35": "true"}
-    node_labels.update(labels or {})
-    obj = {
-        "metadata": {"name": name, "labels": node_labels},
-        "spec": {"taints": taints or [], "unschedulable": unschedulable},
-        "status": {"allocatable": allocatable},
-    }
-    return nodefit.node_info(obj)
+from tests.scheduling import GI, launcher, node, quota
 
 
 def test_sidecar_init_container_is_added_and_ordinary_init_containers_are_maxed():
@@ -125,7 +58,8 @@ def test_units_round_up_as_milli_value_and_value():
         )
         == 1
     )
-    assert nodefit.scheduler_units("memory", Fraction(1, 2)) == 1
+    assert nodefit.scheduler_units("memory", nodefit.quantity_nanos("0.5")) == 1
+    assert nodefit.quantity_nanos("1Gi") == 2**30 * 10**9
 
 
 def test_every_node_short_of_memory():
@@ -194,7 +128,7 @@ def test_dedicated_cpus_need_the_cpumanager_label():
     assert nodefit.diagnose(pod, [node("n")]).message == (
         "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector."
     )
-    assert nodefit.diagnose(pod, [node("n", labels={"cpumanager": "true"})]).fitting
+    assert nodefit.diagnose(pod, [node("n", labels={"kubevirt.io/cpumanager": "true"})]).fitting
 
 
 def test_hugepages_nowhere():
@@ -306,10 +240,6 @@ def test_fit_error_histogram():
 # --- quota ----------------------------------------------------------------------------------------------
 
 
-def quota(name, hard, used, **spec):
-    return {"metadata": {"name": name}, "spec": {"hard": hard, **spec}, "status": {"hard": hard, "used": used}}
-
-
 def test_quota_exceeded_message_as_the_api_server_writes_it():
     pod = launcher(memory="2Gi")
     denial = podquota.check(
@@ -366,7 +296,7 @@ def test_hint_names_the_cpumanager_label_virt_handler_sets():
 
     pod = nodefit.pod_filter(launcher(cpu="4", memory="8Gi", dedicated=True))
     assert fithints.hints(pod, [node("a"), node("b")]) == [
-        "no node is labelled cpumanager=true: virt-handler sets it where the kubelet runs the static CPU manager "
+        "no node is labelled kubevirt.io/cpumanager=true: virt-handler sets it where the kubelet runs the static CPU manager "
         "policy and the KubeVirt CR enables the CPUManager feature gate; dedicated CPUs (dedicatedCPUPlacement) "
         "need such a node"
     ]

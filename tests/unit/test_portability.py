@@ -11,6 +11,7 @@ Environment's ``goos``, ntpath/posixpath), never by patching ``sys.platform``:
 
 from __future__ import annotations
 
+import io
 import ntpath
 import os
 import posixpath
@@ -311,3 +312,23 @@ def test_windows_pipes_get_utf8_as_go_writes_it() -> None:
     windows.write("Ωmega\n")
     windows.flush()
     assert windows.buffer.getvalue() == "Ωmega\n".encode()
+
+
+def test_context_completion_reads_a_windows_kubeconfig_list_through_the_environment(tmp_path: Path) -> None:
+    # `kubectl instancetype --context <TAB>` reads KUBECONFIG as kubectl on Windows would: ';'-separated
+    from kubectl_instancetype.cli import completion
+
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.write_text("apiVersion: v1\nkind: Config\ncontexts:\n- name: alpha\n  context: {cluster: c, user: u}\n")
+    second.write_text("apiVersion: v1\nkind: Config\ncontexts:\n- name: beta\n  context: {cluster: c, user: u}\n")
+    answers = {}
+    for goos, listed in (("windows", f"{first};{second}"), ("linux", f"{first};{second}")):
+        out = io.StringIO()
+        env = Environment(
+            stdout=out, stderr=io.StringIO(), environ={"KUBECONFIG": listed, "HOME": str(tmp_path)}, goos=goos
+        )
+        assert completion.complete(["list", "--context", ""], env) == 0
+        answers[goos] = out.getvalue().splitlines()
+    assert answers["windows"] == ["alpha", "beta", ":4"]
+    # the same value on Linux names one file, "<one>;<two>", which does not exist: no contexts
+    assert answers["linux"] == [":4"]

@@ -66,3 +66,44 @@ def test_endless_conflicts_end() -> None:
     with pytest.raises(PluginError, match=f"kept changing while it was written \\({CONFLICT_RETRIES} conflicts\\)"):
         replace_matchers(SessionDouble(client), "vm", "ns", READ, UPDATED)  # type: ignore[arg-type]
     assert len(client.puts) == CONFLICT_RETRIES
+
+
+class RevertedClientDouble:
+    """GETs answer the VM as a second writer left it right after the switch's PUT: the old instance type again,
+    and the controller's revision for it recorded in status."""
+
+    def __init__(self, current: dict[str, Any]) -> None:
+        self.current, self.gets = current, 0
+
+    def get(self, resource: Any, name: str, namespace: str) -> dict[str, Any]:
+        self.gets += 1
+        return copy.deepcopy(self.current)
+
+
+def test_a_vm_reverted_after_the_put_is_not_reported_as_the_switchs_outcome() -> None:
+    from types import SimpleNamespace
+
+    from kubectl_instancetype.usecases.switching import observe
+
+    reverted = copy.deepcopy(READ)
+    reverted["metadata"]["resourceVersion"] = "9"
+    reverted["status"] = {
+        "instancetypeRef": {"name": "u1.small", "controllerRevisionRef": {"name": "vm-u1.small-1-abc"}}
+    }
+    written = {**UPDATED, "metadata": {"resourceVersion": "8", "generation": 2}}
+    plan = SimpleNamespace(
+        name="vm",
+        namespace="ns",
+        changes=[SimpleNamespace(key="instancetype")],
+        live=SimpleNamespace(running=False, changes=(), restart_required=None),
+    )
+    client = RevertedClientDouble(reverted)
+    session = SessionDouble(client)  # type: ignore[arg-type]
+    with pytest.raises(PluginError) as raised:
+        observe(session, plan, written, timeout=5, clock=lambda: 0.0, sleep=lambda _: None)  # type: ignore[arg-type]
+    assert client.gets == 1
+    assert raised.value.render() == (
+        "error: virtualmachine.kubevirt.io/vm was changed by another writer after the switch: spec.instancetype names "
+        "u1.small, not u1.large (resourceVersion 9); the controller's answer is not reported, as it is not about the "
+        "switch; see kubectl get vm vm -o yaml, and run the switch again if it still applies"
+    )

@@ -156,10 +156,19 @@ def test_printers_print_lists_and_single_objects_as_kubectl() -> None:
 
 
 def test_template_errors_are_one_line_and_keep_partial_output() -> None:
+    """kubectl's GoTemplatePrinter: what the template wrote, then its debugging block on stdout; one error line."""
     env = Environment(stdout=io.StringIO(), stderr=io.StringIO(), environ={})
     with pytest.raises(PluginError) as raised:
-        print_objects(env, "go-template=a{{.missing}}", ITEMS, [], allow_missing_keys=False)
-    assert env.stdout.getvalue() == "a"
+        print_objects(env, "go-template=a{{.missing}}", ITEMS[1:], [], allow_missing_keys=False)
+    assert env.stdout.getvalue() == (
+        'aError executing template: template: output:1:3: executing "output" at <.missing>: map has no entry for '
+        'key "missing". Printing more information for debugging the template:\n'
+        "\ttemplate was:\n\t\ta{{.missing}}\n"
+        '\traw data was:\n\t\t{"apiVersion":"v1","items":[{"metadata":{"name":"cx1.large"},'
+        '"spec":{"cpu":{"dedicatedCPUPlacement":true,"guest":2}}}],"kind":"List","metadata":{"resourceVersion":""}}\n'
+        "\tobject given to template engine was:\n\t\tmap[apiVersion:v1 items:[map[metadata:map[name:cx1.large] "
+        "spec:map[cpu:map[dedicatedCPUPlacement:true guest:2]]]] kind:List metadata:map[resourceVersion:]]\n\n"
+    )
     assert raised.value.render() == (
         'error: error executing template "a{{.missing}}": template: output:1:3: executing "output" at '
         '<.missing>: map has no entry for key "missing"'

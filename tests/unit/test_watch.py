@@ -257,3 +257,51 @@ def test_json_events_escape_del_and_c1_controls(tmp_path: Path, events: bool) ->
             text = text.lstrip()[end:]
         assert documents == [listed, added]
     assert result.stdout.count(f'"note": "{SHOWN}"' if not events else f'"note":"{SHOWN}"') == 2
+
+
+DECODE = (
+    'Error from server (InternalError): an error on the server ("unable to decode an event from the watch stream: '
+    '{}") has prevented the request from succeeding\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "stderr"),
+    [
+        # client-go's StreamWatcher turns the decoder's error into a 500 Status (ClientWatchDecoding)
+        (b"garbage\n", DECODE.format("invalid character 'g' looking for beginning of value")),
+        (
+            b'{"type":"ADDED","object":{"x":NaN}}\n',
+            DECODE.format("invalid character 'N' looking for beginning of value"),
+        ),
+        (b"\xff\n", DECODE.format("invalid character '\xff' looking for beginning of value")),
+        (b'{"type" "ADDED"}\n', DECODE.format("invalid character '\\\"' after object key")),
+        # the list path's sentence, not Python's int-digits text
+        (
+            b'{"type":"ADDED","object":{"n":' + b"1" * 100_000 + b"}}\n",
+            "error: the server sent a number with more than 4300 digits, which is not decoded\n",
+        ),
+        # a stream that stops inside a value: client-go logs io.ErrUnexpectedEOF and ends the watch
+        (b'{"type":"ADD', ""),
+    ],
+)
+def test_a_corrupt_watch_stream_ends_in_client_gos_words(tmp_path: Path, raw: bytes, stderr: str) -> None:
+    server = serve([instancetype("a")], [], raw=chunk(raw), hang=0)
+    try:
+        result = run(tmp_path, server, "-w", "--request-timeout", "5s", "-o", "name")
+    finally:
+        server.close()
+    assert (result.exit_code, result.stderr) == (1 if stderr else 0, stderr)
+    assert result.stdout == "virtualmachineinstancetype.instancetype.kubevirt.io/a\n"
+
+
+def test_an_event_split_over_two_lines_is_read_as_client_gos_decoder_reads_it(tmp_path: Path) -> None:
+    raw = b'{"type":"ADDED",\n"object":' + json.dumps(instancetype("b")).encode() + b"}\n"
+    server = serve([instancetype("a")], [], raw=chunk(raw), hang=0)
+    try:
+        result = run(tmp_path, server, "-w", "--request-timeout", "5s", "-o", "name")
+    finally:
+        server.close()
+    assert (result.exit_code, result.stderr) == (0, "")
+    name = "virtualmachineinstancetype.instancetype.kubevirt.io"
+    assert result.stdout.splitlines() == [f"{name}/a", f"{name}/b"]

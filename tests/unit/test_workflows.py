@@ -146,10 +146,11 @@ def test_platform_jobs_build_and_smoke_the_archive_named_in_plugin_yaml(workflow
 
 def test_release_publishes_with_trusted_publishing_after_every_check() -> None:
     jobs = _load("release.yml")["jobs"]
-    # the tag and the package agree before anything is built
-    assert 'python -m hack.release version --tag "$GITHUB_REF_NAME"' in [
-        s.get("run") for s in jobs["platform"]["steps"]
-    ]
+    # the tag and the package agree before anything is built (after the install: the check reads YAML)
+    for job in ("platform", "python-dist"):
+        runs = [step.get("run") for step in jobs[job]["steps"] if step.get("run")]
+        check = runs.index('python -m hack.release version --tag "$GITHUB_REF_NAME"')
+        assert runs[check - 1].startswith("python -m pip install") and check < len(runs) - 2
     pypi = jobs["pypi"]
     assert pypi["permissions"] == {"id-token": "write"}
     assert pypi["environment"]["name"] == "pypi"

@@ -71,13 +71,15 @@ def revision_spec(revision: Json) -> Json:
     data = revision.get("data") or {}
     spec = data.get("spec")
     if isinstance(spec, str):  # v1alpha1 SpecRevision: the spec as JSON bytes, base64 in the revision's JSON
+        from ...errors import sentence
         from ...golang.encoding_base64 import CorruptInputError, std_decode
 
         try:
             decoded: Json = json.loads(std_decode(spec))
         except (CorruptInputError, ValueError) as exc:
             raise ResolveError(
-                f"unable to decode the spec stored in ControllerRevision {revision.get('metadata', {}).get('name')}: {exc}"
+                f"unable to decode the spec stored in ControllerRevision {revision.get('metadata', {}).get('name')}: "
+                + (str(exc) if isinstance(exc, CorruptInputError) else sentence(exc))
             ) from exc
         return decoded
     if not isinstance(spec, dict):

@@ -8,6 +8,7 @@ from .config import ConfigError, LauncherConfig, NamespaceFacts
 from .render import (
     RenderError,
     apply_vmi_defaults,
+    default_priority_class,
     lowest_tsc_frequency,
     pod_qos_class,
     render_launcher_pod,
@@ -21,6 +22,7 @@ __all__ = [
     "NamespaceFacts",
     "RenderError",
     "apply_vmi_defaults",
+    "default_priority_class",
     "lowest_tsc_frequency",
     "pod_qos_class",
     "render_launcher_pod",

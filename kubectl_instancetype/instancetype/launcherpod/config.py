@@ -237,14 +237,37 @@ class NamespaceFacts:
 
     labels: Mapping[str, str] | None = None
     quota_resources: frozenset[str] = frozenset()
+    container_defaults: tuple[tuple[Mapping[str, Any], Mapping[str, Any]], ...] = ()
 
     @classmethod
-    def from_objects(cls, namespace: Mapping[str, Any] | None, quotas: Sequence[Mapping[str, Any]]) -> NamespaceFacts:
-        """From the Namespace object (None when it does not exist) and its ResourceQuotas."""
+    def from_objects(
+        cls,
+        namespace: Mapping[str, Any] | None,
+        quotas: Sequence[Mapping[str, Any]],
+        limit_ranges: Sequence[Mapping[str, Any]] = (),
+    ) -> NamespaceFacts:
+        """From the Namespace object (None when it does not exist), its ResourceQuotas and its LimitRanges (by
+        name, as the API lists them)."""
         labels = None
         if namespace is not None:
             labels = {str(k): str(v) for k, v in ((namespace.get("metadata") or {}).get("labels") or {}).items()}
         hard: set[str] = set()
         for quota in quotas:
             hard.update(str(name) for name in ((quota.get("spec") or {}).get("hard") or {}))
-        return cls(labels=labels, quota_resources=frozenset(hard))
+        return cls(
+            labels=labels,
+            quota_resources=frozenset(hard),
+            container_defaults=tuple(container_defaults(limit_range) for limit_range in limit_ranges),
+        )
+
+
+def container_defaults(limit_range: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``defaultContainerResourceRequirements`` (plugin/pkg/admission/limitranger): the (limits, requests) a
+    LimitRange's ``Container`` items default, later items overriding earlier ones."""
+    limits: dict[str, Any] = {}
+    requests: dict[str, Any] = {}
+    for item in (limit_range.get("spec") or {}).get("limits") or ():
+        if isinstance(item, dict) and item.get("type") == "Container":
+            requests.update(item.get("defaultRequest") or {})
+            limits.update(item.get("default") or {})
+    return limits, requests

@@ -1089,6 +1089,94 @@ def default_requests_from_limits(container: Json) -> None:
     resources["requests"] = dict(sorted(requests.items()))
 
 
+def merge_container_defaults(container: Json, limits: Mapping[str, Any], requests: Mapping[str, Any]) -> None:
+    """The LimitRanger admission plugin's ``mergeContainerResources``: a LimitRange's default limits and requests
+    for what the container does not set (after ``SetDefaults_Pod``, which runs when the pod is decoded)."""
+    resources = container.setdefault("resources", {})
+    for section, defaults in (("limits", limits), ("requests", requests)):
+        current = resources.get(section) or {}
+        for name, value in defaults.items():
+            if name not in current:
+                quantity = _quantity(value)
+                current[name] = str(quantity) if quantity is not None else str(value)
+        if current:
+            resources[section] = dict(sorted(current.items()))
+
+
+def default_priority_class(priority_classes: Iterable[Mapping[str, Any]]) -> str | None:
+    """``getDefaultPriorityClass`` (plugin/pkg/admission/priority): the ``globalDefault`` PriorityClass with the
+    lowest value (several can exist after a race), None when there is none."""
+    chosen: Mapping[str, Any] | None = None
+    for priority_class in priority_classes:
+        if priority_class.get("globalDefault") is True and (
+            chosen is None or int(chosen.get("value") or 0) > int(priority_class.get("value") or 0)
+        ):
+            chosen = priority_class
+    return str((chosen.get("metadata") or {}).get("name") or "") or None if chosen is not None else None
+
+
+def _toleration_superset(ss: Mapping[str, Any], t: Mapping[str, Any]) -> bool:
+    """``isSuperset`` (pkg/util/tolerations): whether ``ss`` tolerates everything ``t`` does."""
+    if dict(ss) == dict(t):
+        return True
+    key, ss_key = t.get("key") or "", ss.get("key") or ""
+    if key != ss_key and (ss_key != "" or ss.get("operator") != "Exists"):
+        return False
+    if (t.get("effect") or "") != (ss.get("effect") or "") and (ss.get("effect") or "") != "":
+        return False
+    seconds = ss.get("tolerationSeconds")
+    if (
+        ss.get("effect") == "NoExecute"
+        and seconds is not None
+        and (t.get("tolerationSeconds") is None or t["tolerationSeconds"] > seconds)
+    ):
+        return False
+    operator = ss.get("operator") or ""
+    if operator in ("Equal", ""):
+        return (t.get("operator") or "") == "Equal" and (t.get("value") or "") == (ss.get("value") or "")
+    return operator == "Exists"
+
+
+def merge_tolerations(first: list[Json], second: list[Json]) -> list[Json]:
+    """``tolerations.MergeTolerations``: both lists without the tolerations another one covers."""
+    everything = [*first, *second]
+    merged: list[Json] = []
+    for index, toleration in enumerate(everything):
+        if any(_toleration_superset(kept, toleration) for kept in merged):
+            continue
+        if any(
+            dict(other) != dict(toleration) and _toleration_superset(other, toleration)
+            for other in everything[index + 1 :]
+        ):
+            continue
+        merged.append(toleration)
+    return merged
+
+
+def apply_runtime_class(pod_spec: Json, runtime_class: Mapping[str, Any]) -> None:
+    """The RuntimeClass admission plugin (plugin/pkg/admission/runtimeclass): ``setOverhead`` (the pod's
+    ``spec.overhead`` from ``overhead.podFixed``) and ``setScheduling`` (its node selector merged in, a
+    conflicting value refused; its tolerations merged with ``MergeTolerations``)."""
+    fixed = (runtime_class.get("overhead") or {}).get("podFixed")
+    if fixed is not None:
+        pod_spec["overhead"] = _render_list(_resource_list(fixed))
+    scheduling = runtime_class.get("scheduling")
+    if not isinstance(scheduling, dict):
+        return
+    selector = pod_spec.setdefault("nodeSelector", {})
+    for key, value in (scheduling.get("nodeSelector") or {}).items():
+        if key in selector and selector[key] != value:
+            raise RenderError(
+                f"conflict: runtimeClass.scheduling.nodeSelector[{key}] = {value}; "
+                f"pod.spec.nodeSelector[{key}] = {selector[key]}"
+            )
+        selector[key] = value
+    pod_spec["nodeSelector"] = dict(sorted(selector.items()))
+    pod_spec["tolerations"] = merge_tolerations(
+        pod_spec.get("tolerations") or [], list(scheduling.get("tolerations") or [])
+    )
+
+
 def pod_qos_class(pod: Mapping[str, Any]) -> str:
     """``ComputePodQOS`` (pkg/apis/core/helper/qos, no pod-level resources): Guaranteed when every container,
     init containers included, limits CPU and memory and the summed requests equal the summed limits;
@@ -1181,6 +1269,8 @@ def render_launcher_pod(
     namespace_facts: NamespaceFacts | None = None,
     annotations: Mapping[str, str] | None = None,
     tsc_frequency: int | None = None,
+    runtime_class: Mapping[str, Any] | None = None,
+    default_priority_class: str | None = None,
 ) -> Json:
     """The scheduling part of the virt-launcher pod virt-controller v1.9.0 renders for a VMI with spec
     ``vmi_spec`` (a VM's expanded ``spec.template.spec``, or a VMI's spec) in ``namespace``, after the API
@@ -1190,7 +1280,9 @@ def render_launcher_pod(
     ``config`` holds the KubeVirt CR's inputs; ``namespace_facts`` the namespace's labels and ResourceQuotas
     (none known: no auto limits); ``annotations`` the VMI's (the VM template's, with the instance type's and
     preference's); ``tsc_frequency`` the lowest TSC frequency of the schedulable nodes, or
-    ``minimumClusterTSCFrequency`` (for VMIs that need one). Raises :class:`RenderError` with virt-controller's
+    ``minimumClusterTSCFrequency`` (for VMIs that need one); ``runtime_class`` the RuntimeClass that
+    ``defaultRuntimeClass`` names (its overhead and scheduling); ``default_priority_class`` the cluster's
+    ``globalDefault`` PriorityClass, which the Priority admission plugin gives a pod that names none. Raises :class:`RenderError` with virt-controller's
     message where it would render no pod.
     """
     facts = namespace_facts if namespace_facts is not None else NamespaceFacts()
@@ -1207,6 +1299,8 @@ def render_launcher_pod(
         pod_spec["runtimeClassName"] = config.default_runtime_class
     if spec.get("priorityClassName"):
         pod_spec["priorityClassName"] = str(spec["priorityClassName"])
+    elif default_priority_class:
+        pod_spec["priorityClassName"] = default_priority_class
     affinity = pod_affinity(spec, config)
     if affinity:
         pod_spec["affinity"] = affinity
@@ -1214,6 +1308,11 @@ def render_launcher_pod(
     pod_spec["tolerations"] = default_tolerations([t for t in spec.get("tolerations") or () if isinstance(t, dict)])
     for container in [*containers, *init_containers]:
         default_requests_from_limits(container)
+    for limits, requests in facts.container_defaults:
+        for container in [*containers, *init_containers]:
+            merge_container_defaults(container, limits, requests)
+    if config.default_runtime_class and runtime_class is not None:
+        apply_runtime_class(pod_spec, runtime_class)
     metadata: Json = {"generateName": f"virt-launcher-{name}-" if name else "virt-launcher-", "namespace": namespace}
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": pod_spec}
     pod["status"] = {"qosClass": pod_qos_class(pod)}

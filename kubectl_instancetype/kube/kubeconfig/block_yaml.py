@@ -182,29 +182,49 @@ def _plain_characters(text: str) -> bool:
     return text.replace("\n", "").replace("\t", "").isprintable()
 
 
+# Lines that need a closer look before they are accepted: indentation tabs, document markers, directives,
+# anchors, aliases, tags, block scalars, flow collections and the like.
+_ODD_FIRST = frozenset("\t-.%&*!|>{[?@`")
+_ITEM_ODD = frozenset("&*!|>")
+
+
 class _Reader:
+    """The document's lines as (indent, text without indentation or trailing spaces), read in one pass.
+
+    Kubeconfigs with a hundred thousand contexts exist: every step per line is kept to a few string operations
+    (no regular expression, no slicing of the whole line for each look)."""
+
     def __init__(self, text: str):
         if not _plain_characters(text):
             raise _Unsupported
-        self.lines: list[tuple[int, str]] = []
+        lines: list[tuple[int, str]] = []
+        append = lines.append
         markers = 0
         for raw in text.split("\n"):
-            if "\t" in raw[: len(raw) - len(raw.lstrip())]:
-                raise _Unsupported
-            stripped = raw.strip()
-            if not stripped or stripped.startswith("#"):
+            body = raw.lstrip(" ")
+            if not body:
                 continue
-            if stripped in ("---", "...") or stripped.startswith(("--- ", "%")):
-                markers += 1
-                if self.lines or markers > 1 or stripped != "---":
-                    raise _Unsupported  # a second document, directives, document end: PyYAML decides
+            first = body[0]
+            if first == "#":
                 continue
-            if stripped[0] in "&*!|>{[?@`" or (
-                stripped.startswith("- ") and stripped[2:3] in ("&", "*", "!", "|", ">")
-            ):
-                raise _Unsupported
-            self.lines.append((len(raw) - len(raw.lstrip(" ")), raw.rstrip()))
+            stripped = body.rstrip()
+            if first in _ODD_FIRST:
+                if first == "\t" or (not stripped and "\t" in body):
+                    raise _Unsupported  # a tab in the indentation
+                if not stripped:
+                    continue
+                if stripped in ("---", "...") or stripped.startswith(("--- ", "%")):
+                    markers += 1
+                    if lines or markers > 1 or stripped != "---":
+                        raise _Unsupported  # a second document, directives, document end: PyYAML decides
+                    continue
+                if (first != "-" and first != ".") or (stripped.startswith("- ") and stripped[2:3] in _ITEM_ODD):
+                    raise _Unsupported
+            append((len(raw) - len(body), stripped))
+        self.lines = lines
         self.index = 0
+        self.keys: set[str] = set()  # keys already found well-formed
+        self.scalars: dict[str, Any] = {}  # inline values already read (a big kubeconfig repeats most of them)
 
     def peek(self) -> tuple[int, str] | None:
         return self.lines[self.index] if self.index < len(self.lines) else None
@@ -214,74 +234,92 @@ class _Reader:
         line = self.peek()
         if line is None or line[0] != indent:
             raise _Unsupported
-        if line[1].lstrip(" ").startswith("-") and line[1].lstrip(" ")[1:2] in ("", " "):
+        text = line[1]
+        if text[0] == "-" and (len(text) == 1 or text[1] == " "):
             return self.sequence(indent)
         return self.mapping(indent)
 
-    def value_after_key(self, rest: str, indent: int, allow_same_indent_sequence: bool) -> Any:
+    def value_after_key(self, rest: str, indent: int) -> Any:
         """The value of a key: inline, or the block that follows (deeper, or a sequence at the same indent)."""
-        rest = _strip_comment(rest.strip())
+        rest = rest.strip()
         if rest:
-            if rest[0] in "&*!|>[{" and rest not in ("{}", "[]"):
+            known = self.scalars.get(rest, self)
+            if known is not self:
+                return known
+            text = _strip_comment(rest) if "#" in rest else rest
+            if text[0] in "&*!|>[{" and text not in ("{}", "[]"):
                 raise _Unsupported
-            return _scalar(rest)
+            value = _scalar(text)
+            if value is None or isinstance(value, (str, int)):  # immutable: the same text may share it
+                self.scalars[rest] = value
+            return value
         following = self.peek()
         if following is None:
             return None
         if following[0] > indent:
             return self.block(following[0])
-        text = following[1].lstrip(" ")
-        if allow_same_indent_sequence and following[0] == indent and (text == "-" or text.startswith("- ")):
+        text = following[1]
+        if following[0] == indent and text[0] == "-" and (len(text) == 1 or text[1] == " "):
             return self.sequence(indent)
         return None
 
     def mapping(self, indent: int) -> dict:
         result: dict = {}
-        while True:
-            line = self.peek()
-            if line is None or line[0] < indent:
+        lines = self.lines
+        count = len(lines)
+        while self.index < count:
+            line_indent, text = lines[self.index]
+            if line_indent < indent:
                 return result
-            if line[0] > indent:
+            if line_indent > indent:
                 raise _Unsupported
-            text = line[1][indent:]
-            if text.startswith("-"):
+            if text[0] == "-":
                 return result  # a sequence at this indent belongs to the parent key
-            split = _split_key(text)
-            if split is None:
+            colon = text.find(":")
+            if colon < 1 or (colon + 1 < len(text) and text[colon + 1] != " "):
                 raise _Unsupported
-            key, rest = split
-            if key in result or key in _YAML11_WORDS:
+            key = text[:colon]
+            if key not in self.keys:
+                if not (key[0].isalpha() or key[0] == "_") or not _KEY_CHARS.issuperset(key) or key in _YAML11_WORDS:
+                    raise _Unsupported
+                self.keys.add(key)
+            if key in result:
                 raise _Unsupported
+            rest = text[colon + 1 :]
             self.index += 1
-            result[key] = self.value_after_key(rest, indent, allow_same_indent_sequence=True)
+            result[key] = self.value_after_key(rest, indent)
+        return result
 
     def sequence(self, indent: int) -> list:
         result: list = []
-        while True:
-            line = self.peek()
-            if line is None or line[0] < indent:
+        lines = self.lines
+        count = len(lines)
+        while self.index < count:
+            line_indent, text = lines[self.index]
+            if line_indent < indent:
                 return result
-            text = line[1][indent:]
-            if line[0] > indent or not (text == "-" or text.startswith("- ")):
-                if line[0] == indent:
+            if line_indent > indent or not (text == "-" or text.startswith("- ")):
+                if line_indent == indent:
                     return result  # the parent mapping continues
                 raise _Unsupported
             item = text[1:]
-            item_indent = indent + 1 + (len(item) - len(item.lstrip(" ")))
-            item = item.strip()
-            if not item or item.startswith("#"):
+            body = item.lstrip(" ")
+            item_indent = indent + 1 + (len(item) - len(body))
+            item = body.strip()
+            if not item or item[0] == "#":
                 self.index += 1
                 following = self.peek()
                 result.append(self.block(following[0]) if following and following[0] > indent else None)
             elif _split_key(item) is not None:
                 # "- key: value": a mapping whose keys line up at item_indent; rewrite the line in place
-                self.lines[self.index] = (item_indent, " " * item_indent + item)
+                lines[self.index] = (item_indent, item)
                 result.append(self.mapping(item_indent))
             elif item.startswith("- "):
                 raise _Unsupported  # nested inline sequences
             else:
                 self.index += 1
                 result.append(_scalar(_strip_comment(item)))
+        return result
 
 
 def load(text: str) -> Any:

@@ -97,11 +97,14 @@ class KubeconfigFiles:
     # the directory of the file that defined each cluster/user, for relative paths
     cluster_dirs: dict[str, str] = field(default_factory=dict)
     user_dirs: dict[str, str] = field(default_factory=dict)
+    user_files: dict[str, str] = field(default_factory=dict)  # the file that defined each user, for messages
 
 
 def go_os_error(operation: str, path: str, exc: OSError) -> str:
     """An OSError as Go's ``*fs.PathError`` reads: ``open /p: no such file or directory``."""
-    reason = (exc.strerror or str(exc)).lower() if exc.errno is not None else str(exc)
+    from ...errors import go_errno_text
+
+    reason = go_errno_text(exc.strerror or str(exc)) if exc.errno is not None else str(exc)
     return f"{operation} {path}: {reason}"
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -153,19 +152,24 @@ def _to_cluster_config(
     return config
 
 
-def load_from_kubeconfig(files: KubeconfigFiles, options: ConnectionOptions) -> ClusterConfig:
-    """Resolve the selected context of ``files`` with ``kubernetes.config.load_kube_config``."""
+def load_from_kubeconfig(files: KubeconfigFiles, options: ConnectionOptions, selected: dict[str, Any]) -> ClusterConfig:
+    """Resolve the selected context of ``files`` with the official loader, given ``selected``: a kubeconfig of that
+    context alone, its cluster and its user (relative paths already absolute). Its messages name the file that
+    defined the user, as the loader names the file it read."""
     context_name = options.context or files.current_context
     context = files.contexts.get(context_name, {})
     user = files.users.get(str(context.get("user") or ""), {})
     secrets = user_secrets(user)
     try:
-        from kubernetes.config.kube_config import load_kube_config
+        from kubernetes.config.kube_config import ConfigNode, load_kube_config_from_dict
 
         cfg = _configuration()
         with _quiet_root_logger():
-            load_kube_config(
-                config_file=os.pathsep.join(files.paths),
+            # the selected context alone, from the files already read: the loader's own KubeConfigMerger would
+            # parse every file again and deep-copy the whole merged config (150,000 contexts: seconds)
+            user_name = str(context.get("user") or "")
+            load_kube_config_from_dict(
+                ConfigNode(files.user_files.get(user_name, "kube-config"), selected),
                 context=context_name or None,
                 client_configuration=cfg,
                 persist_config=False,

@@ -166,6 +166,36 @@ def _exec_cluster_info(cluster: dict[str, Any], config: ClusterConfig) -> dict[s
     return info
 
 
+def _selected(files: KubeconfigFiles, context_name: str) -> dict[str, Any]:
+    """A kubeconfig holding only ``context_name``, its cluster and its user, their relative paths made absolute against
+    the file that defined each: the official loader, given the files, would parse them again and deep-copy the whole
+    merged config (KubeConfigMerger: seconds for 150,000 contexts), and resolves a dict's paths against the current
+    directory."""
+    context = files.contexts.get(context_name) or {}
+    cluster_name, user_name = str(context.get("cluster") or ""), str(context.get("user") or "")
+    config: dict[str, Any] = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": context_name,
+        "contexts": [{"name": context_name, "context": context}],
+        "clusters": [],
+        "users": [],
+    }
+    if cluster_name in files.clusters:
+        cluster = dict(files.clusters[cluster_name])
+        if cluster.get("certificate-authority"):
+            directory = files.cluster_dirs.get(cluster_name, "")
+            cluster["certificate-authority"] = resolve_path(cluster["certificate-authority"], directory)
+        config["clusters"].append({"name": cluster_name, "cluster": cluster})
+    if user_name in files.users:
+        user = dict(files.users[user_name])
+        for key in ("client-certificate", "client-key", "tokenFile"):
+            if user.get(key):
+                user[key] = resolve_path(user[key], files.user_dirs.get(user_name, ""))
+        config["users"].append({"name": user_name, "user": user})
+    return config
+
+
 def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> ClusterConfig:
     """Run the context's exec plugin now, as kubectl does before its first request; fail as kubectl fails."""
     plugin = config.exec_plugin
@@ -178,9 +208,12 @@ def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> Clust
     return config
 
 
-def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], home: str) -> ClusterConfig:
-    """The connection settings for ``options``: fast path first, official loader when it must."""
-    paths = kubeconfig_paths(options.kubeconfig, environ, home)
+def load_cluster_config(
+    options: ConnectionOptions, environ: Mapping[str, str], home: str, *, files: KubeconfigFiles | None = None
+) -> ClusterConfig:
+    """The connection settings for ``options``: fast path first, official loader when it must. ``files``: the
+    kubeconfig files already read and merged for ``options`` (they are read here otherwise)."""
+    paths = files.paths if files is not None else kubeconfig_paths(options.kubeconfig, environ, home)
     if not paths:
         if environ.get("KUBERNETES_SERVICE_HOST") and environ.get("KUBERNETES_SERVICE_PORT"):
             from . import official
@@ -191,7 +224,8 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
         raise ConfigurationError(
             "no configuration has been provided: set KUBECONFIG, pass --kubeconfig, or create ~/.kube/config"
         )
-    files = read_kubeconfig(paths)
+    if files is None:
+        files = read_kubeconfig(paths)
     try:
         config = resolve_static(files, options)
     except NeedsOfficialLoader as exc:
@@ -203,7 +237,9 @@ def load_cluster_config(options: ConnectionOptions, environ: Mapping[str, str], 
                 "use a context that names the cluster (--context)"
             ) from None
 
-        config = official.load_from_kubeconfig(files, options)
+        config = official.load_from_kubeconfig(
+            files, options, _selected(files, options.context or files.current_context)
+        )
         context = files.contexts.get(options.context or files.current_context) or {}
         user_name = str(context.get("user") or "")
         config.impersonation = _impersonation(_impersonation_fields(files.users.get(user_name, {}), options), user_name)

@@ -127,11 +127,14 @@ class ShapeError(Exception):
     pass
 
 
-def check_shape(value: Any, kind: Any, struct: str, path: str, seen: set[tuple[int, int]]) -> None:
-    """Raise :class:`ShapeError` with Go's ``UnmarshalTypeError`` sentence for the first misfit in ``value``."""
+def check_shape(value: Any, kind: Any, struct: str, path: str, seen: set[tuple[int, int]] | None) -> None:
+    """Raise :class:`ShapeError` with Go's ``UnmarshalTypeError`` sentence for the first misfit in ``value``.
+
+    ``seen`` is None for a document without shared nodes (no YAML alias): a kubeconfig of 150,000 contexts is
+    then checked without remembering each node."""
     if value is None or kind == _ANY:
         return
-    if isinstance(value, (dict, list)):
+    if seen is not None and isinstance(value, (dict, list)):
         # YAML aliases make a graph of shared nodes: check each node once per type, or a few kilobytes of
         # nested aliases would take exponential time.
         key = (id(value), id(kind))
@@ -165,10 +168,13 @@ def check_shape(value: Any, kind: Any, struct: str, path: str, seen: set[tuple[i
             raise misfit()
         for item in value.values():
             check_shape(item, kind[1], struct, path, seen)
-    else:  # a struct: unknown keys are ignored, as encoding/json does
+    else:  # a struct: unknown keys are ignored, as encoding/json does; fields in the document's order, as Go
         if not isinstance(value, dict):
             raise misfit()
         inner = kind[1].split(".", 1)[-1]
-        for field, field_kind in kind[2].items():
-            if field in value:
-                check_shape(value[field], field_kind, inner, f"{path}.{field}" if path else field, seen)
+        fields = kind[2]
+        for field, item in value.items():
+            field_kind = fields.get(field)
+            if field_kind is None or item is None or (field_kind == "string" and item.__class__ is str):
+                continue  # the common case, decided here: a string where a string belongs
+            check_shape(item, field_kind, inner, f"{path}.{field}" if path else field, seen)
