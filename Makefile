@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table docs generate unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
+.PHONY: venv test lint completion-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
 	release-version release-archive smoke release-manifest dist dist-check actionlint
 
 $(VENV)/.installed: pyproject.toml
@@ -33,7 +33,8 @@ kubevirt:
 tools:
 	@if command -v go >/dev/null 2>&1; then \
 		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
-			hack/kubevirtref/build.sh hack/registry/build.sh hack/actionlint/build.sh hack/kwok/build.sh; do \
+			hack/kubevirtref/build.sh hack/kubevirtref/build-gotypes.sh hack/registry/build.sh hack/actionlint/build.sh \
+			hack/kwok/build.sh; do \
 			bash $$script >/dev/null || exit 1; \
 		done; \
 		$(MAKE) --no-print-directory kubevirt || exit 1; \
@@ -97,6 +98,16 @@ docs: venv
 ## generate: everything generated from the app (completion table and scripts, docs/commands/); run it after
 ##           adding or changing a command, a flag or a help text
 generate: completion-table docs
+
+## gotypes: the Go field table of kubevirt.io/api's VirtualMachine (golang/data/), from the Go types (needs Go);
+##          tests/unit/test_gojson.py regenerates and compares it
+gotypes: venv
+	$(PY) hack/gen_gotypes.py
+
+## schemas: KubeVirt's CRD schemas for strict fields (golang/data/), from the CRDs kubevirt-manifests prints
+##          (needs Go); tests/unit/test_strict_fields.py regenerates and compares them
+schemas: venv
+	$(PY) hack/gen_schemas.py
 
 ## unit: the fast tests only
 unit: venv

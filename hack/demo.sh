@@ -104,6 +104,11 @@ kubectl delete virtualmachine demo-inferred -n demo --ignore-not-found >/dev/nul
 step kubectl instancetype create vm --name demo-inferred --volume-pvc src:fedora-disk -n demo
 step kubectl instancetype infer vm/demo-inferred -n demo --explain
 step kubectl instancetype infer pvc/no-such-disk -n demo || true
+# Will it run? (docs/scheduling.md) Where a VM fits on the simulated nodes, a hugepages type that fits nowhere (exit 1),
+# and how many more VMs of some types the nodes take now.
+step kubectl instancetype fits vm/demo-fedora -n demo
+step kubectl instancetype fits --instancetype m1.4xlarge1gi -n demo || true
+step kubectl instancetype capacity --instancetype u1.medium --instancetype u1.2xlarge --instancetype m1.xlarge1gi -n demo
 
 cat <<MSG
 

@@ -60,6 +60,7 @@ CONTROLLERS = [
     "serviceaccount-token-controller",
     "clusterrole-aggregation-controller",
     "root-ca-certificate-publisher-controller",
+    "resourcequota-controller",  # ResourceQuota status (hard, used): the quota admission plugin enforces status.hard
 ]
 FRONT_PROXY_CLIENT = "front-proxy-client"
 

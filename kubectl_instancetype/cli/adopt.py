@@ -23,7 +23,8 @@ what is unset).
 The proof: the original VM and the adopted one are each expanded as KubeVirt expands them and compared field by
 field; every field that differs is listed. -o yaml prints the adopted VMs (for kubectl apply -f -). --apply
 writes a stored VM: refused while the proof lists changes unless --allow-changes; a running VM gets the
-live-update plan first (what is hot-plugged, what waits for a restart).
+live-update plan first (what is hot-plugged, what waits for a restart). Without --apply and --catalog, each
+adopted VM is judged by KubeVirt with a server-side dry run (--offline: not); a VM it denies is not adopted.
 
 \b
 Examples:
@@ -31,6 +32,11 @@ Examples:
   kubectl instancetype adopt -f flat-vms.yaml --catalog
   kubectl instancetype adopt vm/legacy-db --instancetype u1.xlarge --preference rhel.9 --apply
   kubectl instancetype adopt -f flat-vms.yaml -o yaml | kubectl apply -f -"""
+
+
+def optional_value_flags() -> dict:
+    """A bare --validate means strict, as kubectl's."""
+    return dict(options.VALIDATE_OPTIONAL_VALUE)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -74,6 +80,7 @@ class AdoptOptions:
             help="yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs."
         ),
     ] = ""
+    checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
@@ -111,10 +118,16 @@ def run(env, opts: AdoptOptions, session) -> None:
             preference=opts.preference,
             apply=opts.apply,
             allow_changes=opts.allow_changes,
+            validation=opts.checks.validation,
+            offline=opts.checks.offline,
+            warn=lambda line: messages.warn(env, line),
         ),
     )
     for warning in report.warnings:
-        messages.warn(env, warning)
+        if warning.startswith("checked offline"):
+            messages.info(env, warning)
+        else:
+            messages.warn(env, warning)
     if opts.output:
         printer.print_vms(env, opts.output, [a.vm for a in report.adoptions if a.vm is not None])
     else:

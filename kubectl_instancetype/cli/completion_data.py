@@ -90,6 +90,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                      'live': 'namespaces',
                                      'value': True},
+                     '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                           'check offline only.',
+                                   'value': False},
                      '--output': {'help': 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., '
                                           'custom-columns=...): the adopted VMs.',
                                   'value': True,
@@ -112,6 +115,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True},
+                     '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                            "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                            'unknown fields, warn prints a warning for each, ignore drops them.',
+                                    'value': True},
                      '-f': {'file': True, 'help': 'VirtualMachine manifests; - reads stdin.', 'value': True},
                      '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
                             'live': 'namespaces',
@@ -575,6 +582,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                        'live': 'namespaces',
                                        'value': True},
+                       '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                             'check offline only.',
+                                     'value': False},
                        '--output': {'help': 'Output format: yaml, json, or a kubectl template (jsonpath=..., '
                                             'go-template=..., custom-columns=...).',
                                     'value': True,
@@ -1166,6 +1176,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                       'live': 'namespaces',
                                       'value': True},
+                      '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                            'check offline only.',
+                                    'value': False},
                       '--output': {'help': 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., '
                                            'custom-columns=...).',
                                    'value': True,
@@ -1195,6 +1208,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                       'request.',
                               'value': True},
+                      '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                             "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                             'unknown fields, warn prints a warning for each, ignore drops them.',
+                                     'value': True},
                       '-f': {'file': True,
                              'help': 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.',
                              'value': True},
@@ -1527,6 +1544,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                      'request.',
                              'value': True},
+                     '--validate': {'help': 'Must be one of: strict (or true), warn, ignore (or false). The -f '
+                                            "objects' fields are checked against KubeVirt's schema: strict refuses "
+                                            'unknown fields, warn prints a warning for each, ignore drops them.',
+                                    'value': True},
                      '-f': {'file': True,
                             'help': 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, '
                                     'DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read '
@@ -1637,6 +1658,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
                                     'live': 'namespaces',
                                     'value': True},
+                    '--offline': {'help': "Do not ask the cluster for KubeVirt's verdict (a server-side dry run): "
+                                          'check offline only.',
+                                  'value': False},
                     '--output': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the '
                                          'findings as data.',
                                  'value': True,
@@ -1657,6 +1681,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                     'request.',
                             'value': True},
+                    '--validate': {'help': "Must be one of: strict (or true), warn, ignore (or false). The -f objects' "
+                                           "fields are checked against KubeVirt's schema: strict refuses unknown "
+                                           'fields, warn prints a warning for each, ignore drops them.',
+                                   'value': True},
                     '-A': {'help': 'The namespaced kinds of every namespace (alone: --all -A).', 'value': False},
                     '-f': {'file': True,
                            'help': 'Manifests to lint (YAML or JSON; a directory; - reads stdin).',

@@ -89,6 +89,7 @@ class ConvertOptions:
             show_default=False,
         ),
     ] = None
+    offline: options.Offline = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
 
     def validate(self) -> None:
@@ -129,6 +130,7 @@ def run(env, opts: ConvertOptions, session) -> None:
         from_cluster=opts.from_cluster,
         apply=opts.apply,
         keep_preset_vms=opts.keep_preset_vms,
+        offline=opts.offline,
     )
     from ..output.terminal import escape
 
@@ -141,6 +143,17 @@ def run(env, opts: ConvertOptions, session) -> None:
     )
     if result.converted.nothing_written is None and not opts.apply:
         _print(env, opts.output, result.converted.conversion.objects)
+    judged = result.judged
+    if judged is not None:
+        if judged.offline:
+            messages.info(env, judged.offline)
+        for line in judged.denied:
+            messages.error(env, line if line.startswith("Error from server") else f"error: {line}")
+        if judged.denied:
+            from ..errors import PluginError
+
+            total = len(result.converted.conversion.objects)
+            raise PluginError(f"KubeVirt denies {len(judged.denied)} of the {total} converted object(s) (above)")
 
 
 def _print(env: Any, output: str, objects: list) -> None:

@@ -20,7 +20,11 @@ The output is the whole VirtualMachine with spec.template.spec expanded and the 
 KubeVirt's expand returns it: default disks and the default pod network, the instance type (conflicts
 are errors), the preference (filling only unset fields), then VMI defaults. Unlike KubeVirt's expand,
 inferFromVolume matchers are inferred first, and VM admission's checks (spread divisibility, preference
-requirements) are run unless --skip-checks.
+requirements, and the whole-VM rules instance types and preferences touch) are run unless --skip-checks.
+
+The VMs of -f are checked against KubeVirt's schema (--validate) and, when the kubeconfig names a cluster that
+answers, judged by KubeVirt itself with a server-side dry run (--offline: never); a VM it denies is not
+expanded. Offline, one line says what was checked.
 
 With --launcher-pod the output is instead the scheduling part of the virt-launcher pod KubeVirt v1.9's
 virt-controller will create for the VM: every container's and init container's requests and limits (memory
@@ -40,6 +44,11 @@ Examples:
   kubectl instancetype expand -f vm.yaml --instancetype-file u1.medium.yaml --preference-file fedora.yaml --diff
   kubectl instancetype expand vm/my-vm --server -o json
   kubectl instancetype expand vm/my-vm --launcher-pod"""
+
+
+def optional_value_flags() -> dict:
+    """A bare --validate means strict, as kubectl's."""
+    return dict(options.VALIDATE_OPTIONAL_VALUE)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -154,6 +163,7 @@ class ExpandOptions:
             show_default=False,
         ),
     ] = None
+    checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: Optional[str] = dataclasses.field(init=False, default=None)
 
@@ -188,6 +198,7 @@ class ExpandOptions:
 def run(env, opts: ExpandOptions, session) -> None:
     """Expand, then print the VMs, their diff or their provenance; a VM that cannot be expanded fails."""
     from ..instancetype.expand import ClusterDefaults
+    from ..output import messages
     from ..usecases.expansion import LauncherPodRequest, expand
 
     launcher_pod = None
@@ -212,6 +223,10 @@ def run(env, opts: ExpandOptions, session) -> None:
         server=opts.server,
         check=not opts.skip_checks,
         launcher_pod=launcher_pod,
+        validation=opts.checks.validation,
+        offline=opts.checks.offline,
+        warn=lambda line: messages.warn(env, line),
+        note=lambda line: messages.info(env, line),
     )
     # Streamed: each VM is printed as it is expanded (a file of 100,000 VMs never sits in memory expanded, and
     # output starts at once); the VMs that cannot be expanded are named at the end, as kubectl names the objects
@@ -234,7 +249,9 @@ def run(env, opts: ExpandOptions, session) -> None:
         for result in failed:
             prefix = f"virtualmachine/{result.name}: " if count > 1 else ""
             for line in result.problems:
-                env.stderr.write(escape(f"error: {prefix}{line}") + "\n")
+                # KubeVirt's verdict keeps kubectl's "Error from server (...)" shape
+                head = "" if line.startswith("Error from server") else "error: "
+                env.stderr.write(escape(f"{head}{prefix}{line}") + "\n")
         raise typer.Exit(1)
 
 

@@ -96,6 +96,7 @@ class InferOptions:
         bool,
         typer.Option("--insecure-registry", help="infer image: an insecure registry (unverified HTTPS or plain HTTP)."),
     ] = False
+    checks: options.FieldValidation = dataclasses.field(default_factory=options.FieldValidation)
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")
     name: str = dataclasses.field(init=False, default="")
@@ -114,6 +115,7 @@ class InferOptions:
 
 def run(env, opts: InferOptions, session) -> None:
     """Resolve through the use case, then print the table (or the objects)."""
+    from ..output import messages
     from ..usecases.infer import IMAGE, InferRequest, VMInference, infer_target
 
     request = InferRequest(
@@ -123,6 +125,8 @@ def run(env, opts: InferOptions, session) -> None:
         stdin=env.stdin,
         platform=opts.platform,
         insecure_registry=opts.insecure_registry,
+        validation=opts.checks.validation,
+        warn=lambda line: messages.warn(env, line),
     )
     result = infer_target(session, request)
     if opts.kind == IMAGE:
@@ -131,6 +135,11 @@ def run(env, opts: InferOptions, session) -> None:
         _report_vm(env, result, opts.output, opts.explain)
     else:
         _report_volume(env, result, opts.output, opts.explain)
+
+
+def optional_value_flags() -> dict:
+    """A bare --validate means strict, as kubectl's."""
+    return dict(options.VALIDATE_OPTIONAL_VALUE)
 
 
 def _parse_target(words: list[str]) -> tuple[str, str]:

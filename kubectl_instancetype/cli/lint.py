@@ -20,6 +20,12 @@ VM can run with (maxSockets below the vCPUs, maxGuest below the memory, overcomm
 of range), preferences whose preferredArchitecture contradicts requirements.architecture, and preferences no
 instance type satisfies (the cluster's, or for -f the file's and the common-instancetypes catalog's).
 
+With -f, lint also checks every object's fields against KubeVirt's schema (unknown fields are findings under
+--validate=strict, the default; warn prints them, ignore drops them) and VirtualMachines against KubeVirt's
+admission: the cluster's own verdict by a server-side dry run when the kubeconfig names a cluster that
+answers (--offline: never), else the rules instance types and preferences touch and the whole-VM rules they
+reach. A file with no instance type, preference or VirtualMachine is refused.
+
 Exits 1 when anything is found. --fix prints the objects corrected (YAML, ready for kubectl apply -f -) and
 exits 1 only while findings it cannot fix remain (they are listed on stderr). Only rewrites with the same
 effect on every VM are made.
@@ -31,6 +37,11 @@ Examples:
   kubectl instancetype lint -f my-preferences.yaml --fix > fixed.yaml"""
 
 HEADERS = ("OBJECT", "FIELD", "RULE", "PROBLEM", "REPLACEMENT")
+
+
+def optional_value_flags() -> dict:
+    """A bare --validate means strict, as kubectl's."""
+    return dict(options.VALIDATE_OPTIONAL_VALUE)
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -71,6 +82,7 @@ class LintOptions:
             help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data."
         ),
     ] = ""
+    checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
@@ -107,8 +119,13 @@ def run(env, opts: LintOptions, session) -> None:
         name=name,
         all_namespaces=opts.all_namespaces,
         fix=opts.fix,
+        validation=opts.checks.validation,
+        offline=opts.checks.offline,
+        warn=lambda line: messages.warn(env, line),
     )
     report = lint(session, request)
+    if report.note:
+        messages.info(env, report.note)
     if opts.fix:
         env.stdout.write(printer.render_fixed(report.fixed))
         for finding in report.findings:

@@ -442,6 +442,50 @@ class ConnectionFlags:
         )
 
 
+Validate = Annotated[
+    str,
+    typer.Option(
+        "--validate",
+        metavar="MODE",
+        help="Must be one of: strict (or true), warn, ignore (or false). The -f objects' fields are checked "
+        "against KubeVirt's schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.",
+    ),
+]
+Offline = Annotated[
+    bool,
+    typer.Option(
+        "--offline",
+        help="Do not ask the cluster for KubeVirt's verdict (a server-side dry run): check offline only.",
+    ),
+]
+
+
+@dataclass
+class FieldValidation:
+    """kubectl's ``--validate`` for objects read from ``-f`` (KubeVirt's schema; the directive it means in
+    ``validation``)."""
+
+    validate_mode: Validate = "strict"
+    validation: str = dataclasses.field(init=False, default="strict")
+
+    def validate(self) -> None:
+        """kubectl's GetValidationDirective."""
+        from ..usecases.fieldcheck import validation_directive
+
+        self.validation = validation_directive(self.validate_mode)
+
+
+@dataclass
+class FileChecks(FieldValidation):
+    """:class:`FieldValidation` and ``--offline`` (no server-side dry run for KubeVirt's verdict)."""
+
+    offline: Offline = False
+
+
+# pflag's NoOptDefVal of kubectl's --validate: alone it means strict
+VALIDATE_OPTIONAL_VALUE = {"--validate": "strict"}
+
+
 @dataclass
 class ShortTimeoutConnectionFlags(ConnectionFlags):
     """:class:`ConnectionFlags` for a command that must not wait long for an answer (``version``)."""

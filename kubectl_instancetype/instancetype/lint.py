@@ -153,6 +153,39 @@ def _lint_instancetype(obj: Mapping[str, Any]) -> list[Finding]:
     return found
 
 
+TOPOLOGIES = ("sockets", "cores", "threads", "spread", "any")
+SUPPORTED_TOPOLOGIES = "one of " + ", ".join(TOPOLOGIES)
+SPREAD_ACROSS = ("CoresThreads", "SocketsCores", "SocketsCoresThreads")
+
+
+def preference_admission(spec: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The causes KubeVirt's preference admission denies ``spec`` with (field, message), in its order: kubevirt.io
+    pkg/instancetype/preference/webhooks/admitter.go ``ValidatePreferenceSpec`` (an unknown topology, then the
+    spread options, each returning its first cause)."""
+    cpu: dict[str, Any] = spec["cpu"] if isinstance(spec.get("cpu"), dict) else {}
+    topology = cpu.get("preferredCPUTopology")
+    if topology is None:
+        return []
+    if topology not in TOPOLOGIES and topology not in DEPRECATED_TOPOLOGIES:
+        return [("spec.cpu.preferredCPUTopology", f"unknown preferredCPUTopology {topology}")]
+    if topology not in ("spread", "preferSpread"):
+        return []
+    options: dict[str, Any] = cpu["spreadOptions"] if isinstance(cpu.get("spreadOptions"), dict) else {}
+    # pkg/instancetype/preference/apply/cpu.go GetSpreadOptions: a set option wins, even a zero one
+    across = options["across"] if options.get("across") is not None else "SocketsCores"
+    ratio = options["ratio"] if options.get("ratio") is not None else spec.get("preferSpreadSocketToCoreRatio") or 2
+    if across not in SPREAD_ACROSS:
+        return [("spec.cpu.spreadOptions.across", f"across {across} is not supported")]
+    if across == "CoresThreads" and ratio != 2:
+        return [
+            (
+                "spec.cpu.spreadOptions.ratio",
+                "only a ratio of 2 (1 core 2 threads) is allowed when spreading vCPUs over cores and threads",
+            )
+        ]
+    return []
+
+
 def _lint_preference(obj: Mapping[str, Any], candidates: Sequence[Mapping[str, Any]] | None) -> list[Finding]:
     kind, name, namespace = _meta(obj)
     spec = _spec(obj)
@@ -162,6 +195,8 @@ def _lint_preference(obj: Mapping[str, Any], candidates: Sequence[Mapping[str, A
         found.append(Finding(kind, name, namespace, path, rule, message, replacement, fixable))
 
     topology = (spec.get("cpu") or {}).get("preferredCPUTopology")
+    for path, message in preference_admission(spec):
+        add(path, NEVER_WORKS, message, SUPPORTED_TOPOLOGIES if path.endswith("Topology") else "")
     if topology in DEPRECATED_TOPOLOGIES:
         new = DEPRECATED_TOPOLOGIES[str(topology)]
         add(

@@ -395,15 +395,32 @@ class Client:
         *,
         dry_run: bool = False,
         field_manager: str = "kubectl-instancetype",
+        field_validation: str | None = None,
     ) -> dict[str, Any]:
-        """POST ``body``; ``dry_run`` sends ``dryRun=All`` so the server validates without persisting."""
-        path = resource.path(namespace, dryRun="All" if dry_run else None, fieldManager=field_manager)
+        """POST ``body``; ``dry_run`` sends ``dryRun=All`` so the server validates without persisting;
+        ``field_validation`` is kubectl's ``fieldValidation`` (``Strict``, ``Warn``, ``Ignore``)."""
+        path = resource.path(
+            namespace,
+            dryRun="All" if dry_run else None,
+            fieldManager=field_manager,
+            fieldValidation=field_validation,
+        )
         answer: dict[str, Any] = self.transport.request("POST", path, body)
         return answer
 
-    def replace(self, resource: Resource, name: str, namespace: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    def replace(
+        self,
+        resource: Resource,
+        name: str,
+        namespace: str | None,
+        body: dict[str, Any],
+        *,
+        dry_run: bool = False,
+        field_validation: str | None = None,
+    ) -> dict[str, Any]:
         """PUT ``body`` over ``name`` (the server refuses it if ``metadata.resourceVersion`` is stale)."""
-        answer: dict[str, Any] = self.transport.request("PUT", resource.path(namespace, name), body)
+        path = resource.path(namespace, name, dryRun="All" if dry_run else None, fieldValidation=field_validation)
+        answer: dict[str, Any] = self.transport.request("PUT", path, body)
         return answer
 
     def patch(

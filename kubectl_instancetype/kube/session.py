@@ -109,6 +109,25 @@ class Session:
         exec_config = user.get("exec") if isinstance(user, Mapping) else None
         return isinstance(exec_config, Mapping) and exec_config.get("interactiveMode") == "Always"
 
+    def why_no_cluster(self) -> str:
+        """Why no cluster can be asked ("" when one can be): no kubeconfig file and no in-cluster service
+        account, or no context selected. Reads the kubeconfig files only: no connection, no credential plugin."""
+        from ..errors import ConfigurationError
+        from .kubeconfig import kubeconfig_paths, read_kubeconfig
+
+        try:
+            paths = kubeconfig_paths(self.options.kubeconfig, self.environ, self.home)
+            if not paths:
+                if self.environ.get("KUBERNETES_SERVICE_HOST") and self.environ.get("KUBERNETES_SERVICE_PORT"):
+                    return ""  # in-cluster configuration, as client-go falls back to it
+                return "no kubeconfig"
+            files = read_kubeconfig(paths)
+        except ConfigurationError as exc:
+            return exc.message
+        if not (self.options.context or files.current_context):
+            return "no current context in the kubeconfig"
+        return ""
+
     def with_request_timeout(self, seconds: float) -> Session:
         """A session like this one whose requests give up after ``seconds`` (a fresh client)."""
         from dataclasses import replace

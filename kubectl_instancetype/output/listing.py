@@ -194,7 +194,7 @@ def print_watch(
 
             env.stdout.write(json_text(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}') + "\n")
         elif output in ("json", "yaml", "kyaml") or is_template_format(output):
-            obj = without_managed_fields(row)
+            obj = without_managed_fields(row) if output in ("json", "yaml", "kyaml") else row
             document = {"type": kind, "object": obj} if with_events else obj
             if output == "json":
                 from ..golang.gofmt import marshal_indent

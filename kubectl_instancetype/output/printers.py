@@ -154,7 +154,8 @@ def _go_open_error(exc: OSError, path: str) -> str:
 
 
 def without_managed_fields(obj: dict[str, Any]) -> dict[str, Any]:
-    """kubectl hides ``metadata.managedFields`` in yaml/json output (``--show-managed-fields=false``)."""
+    """kubectl hides ``metadata.managedFields`` in yaml/json/kyaml output (``--show-managed-fields=false``); the
+    template printers see them."""
     metadata = obj.get("metadata")
     if not isinstance(metadata, dict) or "managedFields" not in metadata:
         return obj
@@ -184,7 +185,9 @@ def print_objects(
     if output == "name":
         env.stdout.write("".join(f"{name}\n" for name in names))
         return
-    objects = [without_managed_fields(obj) for obj in objects]
+    if output in ("yaml", "json", "kyaml"):
+        # cli-runtime's OmitManagedFieldsPrinter wraps these three only: templates see metadata.managedFields
+        objects = [without_managed_fields(obj) for obj in objects]
     document = objects[0] if single and len(objects) == 1 else as_list(objects)
     if printer is not None or is_template_format(output):
         printer = printer or TemplatePrinter(env, output, allow_missing_keys=allow_missing_keys, no_headers=no_headers)

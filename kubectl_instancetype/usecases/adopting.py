@@ -4,6 +4,7 @@ VM with the live-update plan when it runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -46,12 +47,19 @@ class AdoptRequest:
     preference: str | None = None
     apply: bool = False
     allow_changes: bool = False
+    validation: str = "strict"
+    offline: bool = False
+    warn: Callable[[str], None] | None = None
 
 
 def adopt(session: Session, request: AdoptRequest) -> AdoptReport:
     """``adopt``: the VMs of ``request.filename`` (none written), else the stored VM ``request.name``. A
-    requirements failure names the smallest instance types that satisfy the preference."""
+    requirements failure names the smallest instance types that satisfy the preference. Unless ``--apply`` writes
+    it (the write is KubeVirt's verdict), each adopted VM is judged by KubeVirt with a server-side dry run when
+    the cluster answers (:mod:`.admission`): a VM it denies is not adopted, its problem is KubeVirt's words."""
     report = _adopt(session, request)
+    if not request.apply and not request.catalog:
+        _judge(session, report, request)
     from .fitting import PreferenceInUse, with_hints
 
     for adoption in report.adoptions:
@@ -66,6 +74,22 @@ def adopt(session: Session, request: AdoptRequest) -> AdoptReport:
                 None if request.catalog else session, adoption.problems, used, catalog=request.catalog
             )
     return report
+
+
+def _judge(session: Session, report: AdoptReport, request: AdoptRequest) -> None:
+    """KubeVirt's verdict on each adopted VM (a dry-run create, or replace over the stored one)."""
+    from .admission import DryRun, Verdicts, offline_note
+
+    with DryRun(session, validation=request.validation, offline=request.offline) as judge:
+        for adoption in report.adoptions:
+            if adoption.vm is None:
+                continue
+            verdict = judge.ask(adoption.vm)
+            if verdict is not None and verdict.error is not None:
+                adoption.problems.append(verdict.line())
+                adoption.vm = None
+        if judge.offline:
+            report.warnings.append(offline_note(Verdicts(offline=judge.offline)))
 
 
 def _adopt(session: Session, request: AdoptRequest) -> AdoptReport:
@@ -89,17 +113,10 @@ def adopt_files(session: Session, request: AdoptRequest) -> AdoptReport:
     from .manifests import read_manifests
 
     filename = str(request.filename)
-    vms = [obj for obj in read_manifests(filename, request.stdin) if obj.get("kind") == "VirtualMachine"]
+    objects = read_manifests(filename, request.stdin, validation=request.validation, warn=request.warn)
+    vms = [obj for obj in objects if obj.get("kind") == "VirtualMachine"]
     if not vms:
         raise PluginError(f"{filename} holds no VirtualMachine")
-    from ..golang.strconv import go_quote
-    from ..instancetype.vmshape import invalid
-
-    for vm in vms:
-        # the API server's schema check, before any field is read (kubectl apply -f: 'error when creating "f": ...')
-        problem = invalid(vm)
-        if problem is not None:
-            raise PluginError(f"error when adopting {go_quote(filename)}: {problem}")
     namespace = str((vms[0].get("metadata") or {}).get("namespace") or "") or (
         "default" if request.catalog else session.namespace
     )

@@ -34,6 +34,7 @@ class ConvertRequest:
     from_cluster: bool = False
     apply: bool = False
     keep_preset_vms: bool = False
+    offline: bool = False  # no server-side dry run of the converted objects (without apply)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,39 @@ class ConvertResult:
 
     converted: Converted
     created: list[str] = field(default_factory=list)
+    judged: Judged | None = None  # without apply: KubeVirt's verdict on the converted objects
+
+
+@dataclass(frozen=True)
+class Judged:
+    """KubeVirt's verdict on the converted objects (a server-side dry run of each, :mod:`.admission`): one line
+    per object it denies (``kind/name: Error from server ...; what to change``), or ``offline`` saying that no
+    cluster was asked and what was checked instead."""
+
+    denied: list[str] = field(default_factory=list)
+    offline: str = ""
+
+
+def judge_converted(session: Session | None, objects: list[dict[str, Any]], *, offline: bool = False) -> Judged:
+    """Ask KubeVirt about each converted object (:class:`.admission.DryRun`), strict fields first (a converted
+    object with a field KubeVirt's schema lacks is the converter's fault and is said so the same way)."""
+    from .admission import DryRun, Verdicts, offline_note
+    from .fieldcheck import check
+
+    denied = []
+    for obj in objects:
+        problems = check(obj, "the converted output")
+        if problems is not None:
+            denied.append(problems.invalid_line() if problems.invalid else problems.strict_line())
+    with DryRun(session, offline=offline) as judge:
+        for obj in objects:
+            verdict = judge.ask(obj)
+            if verdict is not None and verdict.error is not None:
+                name = (obj.get("metadata") or {}).get("name") or ""
+                denied.append(f"{str(obj.get('kind')).lower()}/{name}: {verdict.line()}")
+        has_vms = any(obj.get("kind") == "VirtualMachine" for obj in objects)
+        note = offline_note(Verdicts(offline=judge.offline)) if judge.offline and has_vms else ""
+    return Judged(denied, note)
 
 
 def convert(
@@ -84,8 +118,10 @@ def convert(
         conversion, list(conversion.warnings), presets, nothing_written(conversion, request.filename), updates
     )
     converted(found)
-    if found.nothing_written is not None or not request.apply:
+    if found.nothing_written is not None:
         return ConvertResult(found)
+    if not request.apply:
+        return ConvertResult(found, judged=judge_converted(session, conversion.objects, offline=request.offline))
     problems = check_converted(session, conversion, updates)
     if problems:
         for line in problems:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..instancetype.kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
+from .admission import Verdicts
 from .manifests import iter_manifests, read_manifests, read_sources
 
 if TYPE_CHECKING:
@@ -61,6 +62,10 @@ def expand(
     server: bool = False,
     check: bool = True,
     launcher_pod: LauncherPodRequest | None = None,
+    validation: str = "strict",
+    offline: bool = False,
+    warn: Callable[[str], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Iterator[Expanded]:
     """``expand``: the stored VirtualMachine ``name`` or the VirtualMachines of ``filename``, each expanded
     locally (the engine) or by the cluster's KubeVirt (``server``), one at a time: a file of 100,000 VMs is
@@ -68,16 +73,35 @@ def expand(
 
     With ``launcher_pod``, each VM also gets the scheduling part of the virt-launcher pod virt-controller
     will create for it (``Expanded.launcher_pod``), with the cluster's KubeVirt configuration when the
-    expansion reads the cluster and KubeVirt's defaults when it does not (``launcher_pod.warn`` says so)."""
-    run = Expansion(session, defaults, check=check, stdin=stdin, launcher_pod=launcher_pod)
+    expansion reads the cluster and KubeVirt's defaults when it does not (``launcher_pod.warn`` says so).
+
+    The VMs of ``filename`` are checked against KubeVirt's schema (``validation``: kubectl's --validate
+    directive; ``warn`` receives its warnings) and, when a cluster is reachable and ``check`` is on, judged by
+    KubeVirt with a server-side dry run (:mod:`.admission`; ``offline`` asks nothing): a VM KubeVirt denies is
+    not expanded, its problem is KubeVirt's words. Unanswered, ``note`` receives the one line that says what
+    was checked offline."""
+    from .admission import DryRun, offline_note
+
+    run = Expansion(
+        session, defaults, check=check, stdin=stdin, launcher_pod=launcher_pod, validation=validation, warn=warn
+    )
     if filename is not None:
         vms: Iterable[dict[str, Any]] = run.stream_manifests(filename)
     else:
         vms = [run.stored_vm(name or "")]
     run.load_overrides(instancetype_file, preference_file)
-    for vm in vms:
-        stored = name is not None
-        yield run.expand_server(vm, stored=stored) if server else run.expand_local(vm, stored=stored)
+    # --server is KubeVirt's expand and nothing else (it does not run admission): as --skip-checks, no dry run
+    asked = filename is not None and check and not server
+    stored = name is not None
+    with DryRun(session if asked else None, validation=validation, offline=offline) as judge:
+        for vm in vms:
+            verdict = judge.ask(vm) if asked else None
+            if verdict is not None and not verdict.admitted:
+                yield Expanded(vm, problems=[verdict.line()])
+                continue
+            yield run.expand_server(vm, stored=stored) if server else run.expand_local(vm, stored=stored)
+        if asked and judge.offline and note is not None:
+            note(offline_note(Verdicts(offline=judge.offline)))
 
 
 _KIND_LINE = re.compile(r"^kind:[ \t]*([A-Za-z0-9]+)[ \t]*(?:#.*)?$", re.MULTILINE)
@@ -113,8 +137,12 @@ class Expansion:
         check: bool,
         stdin: Any,
         launcher_pod: LauncherPodRequest | None = None,
+        validation: str | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         self.session = session
+        self.validation = validation
+        self.warn = warn
         self.stdin = stdin
         self.defaults = defaults
         self.check = check
@@ -168,15 +196,23 @@ class Expansion:
             for doc in iter_manifests(source.text, source.name, skip=_plainly_a_vm):
                 kind = doc.get("kind")
                 if kind in INSTANCETYPE_KINDS + PREFERENCE_KINDS:
+                    self._enforce(doc, source.name)
                     self.local[(kind, (doc.get("metadata") or {}).get("name"))] = doc
         found = False
         for source in sources:
             for doc in iter_manifests(source.text, source.name, skip=_plainly_not_a_vm):
                 if doc.get("kind") == "VirtualMachine":
+                    self._enforce(doc, source.name)
                     found = True
                     yield doc
         if not found:
             raise InputError(f"error decoding VirtualMachine: no VirtualMachine in {path}")
+
+    def _enforce(self, obj: dict[str, Any], source: str) -> None:
+        if self.validation is not None:
+            from .fieldcheck import enforce
+
+            enforce(obj, source, self.validation, self.warn)
 
     def load_overrides(self, instancetype_file: str | None, preference_file: str | None) -> None:
         """Read --instancetype-file / --preference-file (an object or a bare spec)."""

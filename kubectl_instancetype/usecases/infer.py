@@ -3,6 +3,7 @@ cluster), the defaults one volume yields, or the defaults an image carries; thro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -41,6 +42,8 @@ class InferRequest:
     stdin: Any = None
     platform: str = "linux/amd64"
     insecure_registry: bool = False
+    validation: str = "strict"  # kubectl's --validate for the -f VM's fields
+    warn: Callable[[str], None] | None = None
 
 
 def infer_target(session: Session, request: InferRequest) -> VMInference | VolumeDefaults | ImageDefaults:
@@ -53,7 +56,8 @@ def infer_target(session: Session, request: InferRequest) -> VMInference | Volum
         return infer_image(session, request.name, request.platform, insecure=request.insecure_registry)
     if request.filename is not None or request.kind == "VirtualMachine":
         if request.filename is not None:
-            inference = infer_vm(session, read_vm(request.filename, request.stdin))
+            vm_file = read_vm(request.filename, request.stdin, validation=request.validation, warn=request.warn)
+            inference = infer_vm(session, vm_file)
         else:
             inference = infer_stored_vm(session, request.name)
         if inference.result.error is not None:
@@ -77,11 +81,14 @@ class VMFile:
     volumes: list[dict[str, Any]] = field(default_factory=list)
 
 
-def read_vm(filename: str, stdin: IO[str] | None) -> VMFile:
-    """The one VirtualMachine of ``filename`` (``-`` reads ``stdin``) and the volume objects beside it."""
+def read_vm(
+    filename: str, stdin: IO[str] | None, *, validation: str | None = None, warn: Callable[[str], None] | None = None
+) -> VMFile:
+    """The one VirtualMachine of ``filename`` (``-`` reads ``stdin``) and the volume objects beside it; the VM's
+    fields checked against KubeVirt's schema as ``validation`` (kubectl's --validate) says."""
     from .manifests import read_manifests
 
-    documents = read_manifests(filename, stdin)
+    documents = read_manifests(filename, stdin, validation=validation, warn=warn)
     vms = [doc for doc in documents if isinstance(doc, dict) and doc.get("kind") == "VirtualMachine"]
     others = [doc for doc in documents if doc not in vms]
     if len(vms) != 1:

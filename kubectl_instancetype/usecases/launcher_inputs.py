@@ -212,7 +212,10 @@ class LauncherPods:
                 ),
             )
         except RenderError as exc:
-            return LauncherPod(name, None, (f"failed to render launch manifest: {exc}",))
+            message = str(exc)
+            if not message.startswith("Pod "):
+                message = f"failed to render launch manifest: {message}"
+            return LauncherPod(name, None, (message,))
         return LauncherPod(name, pod)
 
     def _default_priority(self) -> str | None:

@@ -2,7 +2,8 @@
 
 kubectl's messages for a path that cannot be read; YAML or JSON, several documents per file; ``kind: List`` (and
 every ``*List``) flattened; a directory read as kubectl reads one (its ``.json``, ``.yaml`` and ``.yml`` files, in
-name order; subdirectories skipped). Every ``-f`` of the plugin (``convert``, ``expand``, ``infer``) reads through here.
+name order; subdirectories skipped). Every ``-f`` of the plugin (``adopt``, ``convert``, ``expand``, ``infer``,
+``lint``) reads through here, with kubectl's ``--validate`` (:mod:`.fieldcheck`).
 """
 
 from __future__ import annotations
@@ -50,10 +51,16 @@ def read_text(path: str, stdin: Any) -> str:
         raise InputError(f"read {path}: not UTF-8 text (byte {exc.start})") from None
 
 
-def read_manifests(path: str, stdin: Any, *, typed: bool = True) -> list[dict[str, Any]]:
-    """The objects of ``path`` (a file, ``-`` or a directory), as :func:`parse_manifests` reads them."""
+def read_manifests(
+    path: str, stdin: Any, *, typed: bool = True, validation: str | None = None, warn: Any = None
+) -> list[dict[str, Any]]:
+    """The objects of ``path`` (a file, ``-`` or a directory), as :func:`parse_manifests` reads them; with
+    ``validation`` (kubectl's ``--validate``: strict, warn, ignore) each VirtualMachine, instance type and
+    preference is checked against KubeVirt's schema (:mod:`.fieldcheck`; ``warn`` receives the warnings)."""
     return [
-        obj for source in read_sources(path, stdin) for obj in iter_manifests(source.text, source.name, typed=typed)
+        obj
+        for source in read_sources(path, stdin)
+        for obj in iter_manifests(source.text, source.name, typed=typed, validation=validation, warn=warn)
     ]
 
 
@@ -79,15 +86,27 @@ def read_sources(path: str, stdin: Any) -> list[ManifestSource]:
 
 
 def iter_manifests(
-    text: str, source: str = "STDIN", *, typed: bool = True, skip: Any = None
+    text: str,
+    source: str = "STDIN",
+    *,
+    typed: bool = True,
+    skip: Any = None,
+    validation: str | None = None,
+    warn: Any = None,
 ) -> Iterator[dict[str, Any]]:
     """The objects of ``text`` one document at a time (a large input is never held converted whole).
 
     ``skip(chunk)``, when given, is asked about each YAML document's text first: True leaves it unconverted (a
-    quick look at its ``kind`` line, for a pass that wants only some kinds)."""
+    quick look at its ``kind`` line, for a pass that wants only some kinds). ``validation``: see
+    :func:`read_manifests`."""
     for document in _iter_documents(text, source, skip):
         out: list[dict[str, Any]] = []
         _flatten(document, source, out, typed)
+        if validation is not None and typed:
+            from .fieldcheck import enforce
+
+            for obj in out:
+                enforce(obj, source, validation, warn)
         yield from out
 
 

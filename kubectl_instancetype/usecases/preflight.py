@@ -206,7 +206,7 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
                 "architecture requirement is not checked here"
             )
         defaults = ClusterDefaults(architecture=architecture)
-    problems = admission_problems(vm, found.instancetype, found.preference, defaults=defaults)
+    problems = admission_problems(vm, found.instancetype, found.preference, defaults=defaults, whole_vm=True)
     denial = None
     if problems:
         denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])

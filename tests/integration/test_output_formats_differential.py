@@ -21,7 +21,7 @@ import pytest
 
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.errors import PluginError
-from kubectl_instancetype.output.printers import TemplatePrinter, as_list, without_managed_fields
+from kubectl_instancetype.output.printers import TemplatePrinter, as_list
 
 pytestmark = [pytest.mark.controlplane]
 
@@ -238,7 +238,7 @@ def plugin_print(document: dict, output: str, allow_missing: bool, no_headers: b
     from kubectl_instancetype.cli.main import report_failure
 
     env = Environment(stdout=io.StringIO(), stderr=io.StringIO(), environ={})
-    objects = [without_managed_fields(item) for item in document.get("items", [document])]
+    objects = list(document.get("items", [document]))  # templates see managedFields, as kubectl's do
     try:
         printer = TemplatePrinter(env, output, allow_missing_keys=allow_missing, no_headers=no_headers)
         text = printer.render(as_list(objects) if "items" in document else objects[0], objects)
@@ -252,7 +252,8 @@ def compare(kubectl_get, resource: list[str], output: str, allow_missing: bool, 
     """The same stdout and the same stderr (kubectl's error line and, for JSONPath, its debugging block; a
     go-template's block is on stdout)."""
     flag = f"--allow-missing-template-keys={'true' if allow_missing else 'false'}"
-    document = json.loads(kubectl_get(*resource, "-o", "json").stdout)
+    # the objects as the template printers get them: -o json leaves managedFields out unless asked
+    document = json.loads(kubectl_get(*resource, "-o", "json", "--show-managed-fields").stdout)
     expected = kubectl_get(*resource, "-o", output, flag, *extra)
     stdout, stderr = plugin_print(document, output, allow_missing, no_headers="--no-headers" in extra)
     assert (stdout, stderr, 1 if stderr else 0) == (expected.stdout, expected.stderr, expected.returncode), output

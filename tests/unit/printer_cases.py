@@ -85,6 +85,7 @@ MEDIUM = _instancetype(
     {"data": TYPES, "store": STORE, "points": POINTS, "shapes": SHAPES},
     labels={"instancetype.kubevirt.io/class": "general.purpose", "instancetype.kubevirt.io/size": "medium"},
     annotations={"note": "a <b> & c", "kubernetes.io/hostname": "host-1"},
+    managedFields=[{"manager": "kubectl", "operation": "Update", "fieldsV1": {"f:spec": {}}}],
 )
 LARGE = _instancetype(
     "u1.large",
@@ -191,6 +192,7 @@ _add(
         J + "{.spec.shapes.ports[5]}",
         J + "{.spec.shapes.ports[?(@.port>100)].name}",
         J + "{.spec.cpu.guest}{'\\t'}{.spec.memory.guest}{'\\n'}",
+        J + "{.metadata.managedFields[0].manager}",
         J + '{"\\xff"}',
         J + "{.kind",
         J + "{.items[}",

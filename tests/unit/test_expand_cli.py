@@ -24,6 +24,13 @@ def files(tmp_path):
     return write
 
 
+# no cluster is configured in these tests: one line says what was checked without KubeVirt's verdict
+OFFLINE_NOTE = (
+    "checked offline (no kubeconfig): instance type and preference rules, input devices, interface bindings and "
+    "launch security firmware only\n"
+)
+
+
 def _stdin_run(args: list[str], text: str):
     stdout, stderr = io.StringIO(), io.StringIO()
     env = Environment(stdin=io.StringIO(text), stdout=stdout, stderr=stderr, environ={"HOME": "/nonexistent"})
@@ -32,7 +39,7 @@ def _stdin_run(args: list[str], text: str):
 
 def test_same_file_documents_need_no_cluster(files) -> None:
     result = run_cli(["expand", "-f", files("all.yaml", EXPAND_IT, EXPAND_PREF, expand_vm())])
-    assert (result.exit_code, result.stderr) == (0, "")
+    assert (result.exit_code, result.stderr) == (0, OFFLINE_NOTE)
     expanded = yaml.safe_load(result.stdout)
     assert "instancetype" not in expanded["spec"]
     assert expanded["spec"]["template"]["spec"]["domain"]["cpu"] == {"cores": 1, "sockets": 2, "threads": 1}
@@ -49,7 +56,7 @@ def test_files_override_and_stdin_json(files) -> None:
         files("p.yaml", EXPAND_PREF),
     ]
     code, out, err = _stdin_run([*argv, "-o", "json"], json.dumps(expand_vm()))
-    assert (code, err) == (0, "")
+    assert (code, err) == (0, OFFLINE_NOTE)
     assert json.loads(out)["spec"]["template"]["spec"]["domain"]["memory"] == {"guest": "2Gi"}
     assert out.startswith('{\n    "apiVersion"')
     # a bare spec works as an instance type file too
@@ -75,6 +82,7 @@ def test_conflicts_print_nothing_on_stdout(files) -> None:
     result = run_cli(["expand", "-f", files("c.yaml", EXPAND_IT, EXPAND_PREF, vm)])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr.splitlines() == [
+        OFFLINE_NOTE.strip(),
         "error: VM field(s) spec.template.spec.domain.cpu.sockets conflicts with selected instance type",
         "error: VM field(s) spec.template.spec.domain.cpu.threads conflicts with selected instance type",
     ]
@@ -85,7 +93,7 @@ def test_requirements_and_skip_checks(files) -> None:
     path = files("r.yaml", small, EXPAND_PREF, expand_vm())
     result = run_cli(["expand", "-f", path])
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
+    assert result.stderr == OFFLINE_NOTE + (
         "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 1 vCPU "
         "provided by instance type, preference requires 2 vCPU; the smallest instance types of the "
         f"common-instancetypes {DEFAULT_VERSION} catalog that satisfy preference p: u1.2xmedium, d1.2xmedium, cx1.large\n"
@@ -176,10 +184,12 @@ def test_vm_without_matchers_is_printed_unchanged(files) -> None:
         "apiVersion": "kubevirt.io/v1",
         "kind": "VirtualMachine",
         "metadata": {"name": "plain"},
-        "spec": {"template": {"spec": {}}},
+        "spec": {"template": {"spec": {"domain": {"devices": {}}}}},
     }
     result = run_cli(["expand", "-f", files("p.yaml", vm)])
-    assert yaml.safe_load(result.stdout) == vm
+    # as KubeVirt answers it: the typed VM encoded again, with the structs Go always writes
+    template = {"metadata": {}, "spec": {"domain": {"devices": {}, "resources": {}}}}
+    assert yaml.safe_load(result.stdout) == {**vm, "spec": {"template": template}, "status": {}}
 
 
 def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_types(files) -> None:
@@ -200,7 +210,7 @@ def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_typ
     vm["spec"]["instancetype"], vm["spec"]["preference"] = {"name": "tiny"}, {"name": "needs-two"}
     result = run_cli(["expand", "-f", files("all.yaml", tiny, needs_two, vm)])
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
+    assert result.stderr == OFFLINE_NOTE + (
         "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 1 vCPU "
         "provided by instance type, preference requires 2 vCPU; the smallest instance types of the "
         f"common-instancetypes {DEFAULT_VERSION} "
@@ -211,3 +221,23 @@ def test_an_offline_requirements_failure_names_the_catalogs_smallest_fitting_typ
 def test_a_template_left_empty_is_kubectls_error_before_any_request() -> None:
     result = run_cli(["expand", "vm/x", "-o", "jsonpath="], environ={"HOME": "/nonexistent", "KUBECONFIG": "/nope"})
     assert (result.exit_code, result.stderr) == (1, "error: template format specified but no template given\n")
+
+
+def test_launcher_pod_offline_uses_kubevirts_defaults_and_says_so(files) -> None:
+    from kubectl_instancetype.usecases.launcher_inputs import OFFLINE_WARNING
+
+    path = files("all.yaml", EXPAND_IT, EXPAND_PREF, expand_vm())
+    result = run_cli(["expand", "-f", path, "--launcher-pod", "-o", "json"])
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (0, OFFLINE_WARNING)
+    pod = json.loads(result.stdout)
+    assert (pod["kind"], pod["metadata"]["namespace"], pod["status"]["qosClass"]) == ("Pod", "default", "Burstable")
+    assert [c["name"] for c in pod["spec"]["containers"]] == ["compute"]
+    arm = run_cli(["expand", "-f", path, "--launcher-pod", "--default-architecture", "arm64", "-o", "json"])
+    assert json.loads(arm.stdout)["spec"]["nodeSelector"]["kubernetes.io/arch"] == "arm64"
+
+
+@pytest.mark.parametrize("flag", ["--diff", "--explain"])
+def test_launcher_pod_takes_no_diff_or_explain(files, flag) -> None:
+    result = run_cli(["expand", "-f", files("vm.yaml", expand_vm()), "--launcher-pod", flag])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"error: --launcher-pod cannot be used with {flag}\n"

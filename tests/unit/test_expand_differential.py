@@ -1,10 +1,12 @@
 """The expansion engine against KubeVirt's own: ``kubevirt.io/kubevirt@v1.9.0/pkg/instancetype/expand`` built by
 ``hack/kubevirtref/build.sh`` and run on generated cases.
 
-Each generated VM is first decoded into KubeVirt's types and encoded again by the reference (``roundtrip``),
-so both sides start from the object the API would hold; then the expanded VMs must be equal as JSON, field for
-field (including the empty objects Go prints, such as ``features.acpi: {}``), or both must fail with the same
-error text. Skipped only when Go is not installed.
+The expansion is compared on the VMs as written (KubeVirt decodes each into its types itself, as expand-vm-spec
+does): the expanded VMs must be the same bytes in JSON (keys sorted, as kubectl prints JSON), including what
+only Go's JSON tags decide (an input's ``"type": ""``, ``features.acpi: {}``, omitempty zero values dropped,
+canonical quantities), or both must fail with the same error text. The catalog test expands every
+common-instancetypes instance type with every preference over the golden VMs. Skipped only when Go is not
+installed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from kubectl_instancetype.instancetype.expand.defaults import DEFAULT_CPU_REQUES
 pytestmark = pytest.mark.differential
 
 BUILD_SCRIPT = Path(__file__).resolve().parents[2] / "hack" / "kubevirtref" / "build.sh"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "expand"
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +91,8 @@ def _vm(rng: random.Random) -> dict:
         domain["devices"]["autoattachPodInterface"] = False
     if _maybe(rng, 0.2):
         domain["devices"]["inputs"] = [{"name": "tablet", "type": "tablet"}]
+    elif _maybe(rng, 0.1):
+        domain["devices"]["inputs"] = [{"name": "in", "bus": "usb"}]  # no type: Go writes "type": ""
     if _maybe(rng, 0.1):
         domain["devices"]["panicDevices"] = [{}]
     if _maybe(rng, 0.15):
@@ -106,7 +111,7 @@ def _vm(rng: random.Random) -> dict:
         domain["cpu"] = cpu
     memory: dict = {}
     if _maybe(rng, 0.15):
-        memory["guest"] = rng.choice(["1Gi", "512Mi", "2G"])
+        memory["guest"] = rng.choice(["1Gi", "512Mi", "2G", "1024Mi"])
     if _maybe(rng, 0.05):
         memory["hugepages"] = {"pageSize": "2Mi"}
     if memory:
@@ -123,6 +128,8 @@ def _vm(rng: random.Random) -> dict:
         domain["resources"] = resources
     if _maybe(rng, 0.1):
         domain["features"] = {"smm": {"enabled": False}}
+    elif _maybe(rng, 0.1):
+        domain["features"] = {"apic": {"endOfInterrupt": False}}  # omitempty: Go writes apic: {}
     if _maybe(rng, 0.1):
         domain["firmware"] = {"bootloader": rng.choice([{"bios": {}}, {"efi": {}}])}
     if _maybe(rng, 0.1):
@@ -152,6 +159,8 @@ def _vm(rng: random.Random) -> dict:
     if _maybe(rng, 0.7):
         vm_spec["preference"] = {"name": "pref"}
     status = {"instancetypeRef": {"name": "it", "controllerRevisionRef": {"name": "vm-it-1"}}} if _maybe(rng) else {}
+    if _maybe(rng, 0.1):
+        status["ready"] = False
     return {
         "apiVersion": "kubevirt.io/v1",
         "kind": "VirtualMachine",
@@ -348,11 +357,13 @@ def _cases(count: int) -> list[dict]:
     return cases
 
 
-def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
-    cases = _cases(600)
-    decoded = _run(kubevirtref, "roundtrip", [case["vm"] for case in cases])
-    for case, vm in zip(cases, decoded, strict=True):
-        case["vm"] = vm
+def _json_bytes(value: object) -> str:
+    """The JSON text kubectl prints for a decoded object (keys sorted)."""
+    return json.dumps(value, indent=4, sort_keys=True, ensure_ascii=False)
+
+
+def _compare_expansions(kubevirtref: Path, cases: list[dict]) -> dict[str, int]:
+    """Expand ``cases`` (VMs as written) with KubeVirt's code and ours; the same bytes, or the same error."""
     expected = _run(kubevirtref, "expand", cases)
     outcomes = {"expanded": 0, "conflicts": 0}
     for index, (case, want) in enumerate(zip(cases, expected, strict=True)):
@@ -364,11 +375,59 @@ def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
             outcomes["conflicts"] += 1
         else:
             assert got.error is None, f"{context}\n{got.error}"
-            if got.vm != want["vm"]:
+            if _json_bytes(got.vm) != _json_bytes(want["vm"]):
                 pytest.fail(f"{context}\n{_diff(want['vm'], got.vm)}")
             outcomes["expanded"] += 1
+    return outcomes
+
+
+def test_same_expansion_as_kubevirt(kubevirtref: Path) -> None:
+    outcomes = _compare_expansions(kubevirtref, _cases(600))
     # the generator must exercise both outcomes in earnest
     assert outcomes["expanded"] > 100 and outcomes["conflicts"] > 100, outcomes
+
+
+def _golden_vms() -> list[dict]:
+    """The VirtualMachines of tests/golden/expand (their input files) and of the create vm corpus
+    (tests/corpus), matchers pointing at "it" and "pref"."""
+    import yaml
+
+    from tests.corpus.createvm import iter_manifests
+
+    vms = []
+    for _, manifest in iter_manifests("corpus"):
+        manifest["spec"]["instancetype"] = {"name": "it"}
+        manifest["spec"]["preference"] = {"name": "pref"}
+        vms.append(manifest)
+    for path in sorted(GOLDEN.glob("*/*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if isinstance(doc, dict) and doc.get("kind") == "VirtualMachine" and "expected" not in path.name:
+                doc["spec"]["instancetype"] = {"name": "it", "kind": "VirtualMachineClusterInstancetype"}
+                doc["spec"]["preference"] = {"name": "pref", "kind": "VirtualMachineClusterPreference"}
+                vms.append(doc)
+    return vms
+
+
+def test_catalog_expansions_are_kubevirts_bytes(kubevirtref: Path) -> None:
+    """Every common-instancetypes instance type with every preference, each over a golden VM in turn."""
+    catalog = load_catalog()
+    vms = _golden_vms()
+    assert len(vms) >= 10, len(vms)
+    cases = []
+    for i, instancetype in enumerate(catalog.instancetypes):
+        for j, preference in enumerate(catalog.preferences):
+            vm = json.loads(json.dumps(vms[(i * len(catalog.preferences) + j) % len(vms)]))
+            cases.append(
+                {
+                    "vm": vm,
+                    "instancetype": instancetype["spec"],
+                    "preference": preference["spec"],
+                    "arch": "amd64",
+                    "config": None,
+                }
+            )
+    outcomes = _compare_expansions(kubevirtref, cases)
+    assert outcomes["expanded"] > 1000, outcomes
 
 
 def test_same_admission_denials_as_kubevirt(kubevirtref: Path) -> None:

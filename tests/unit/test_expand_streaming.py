@@ -82,7 +82,11 @@ def test_a_failing_vm_is_named_at_the_end_after_the_others_are_printed(tmp_path:
     assert result.exit_code == 1
     assert [document["metadata"]["name"] for document in yaml.safe_load_all(result.stdout)] == ["a"]
     # KubeVirt's words (kubevirt.io/kubevirt/pkg/instancetype/find, unexpectedKindFmt)
-    assert result.stderr == "error: virtualmachine/broken: got unexpected kind in InstancetypeMatcher: Nonsense\n"
+    assert result.stderr == (
+        "checked offline (no kubeconfig): instance type and preference rules, input devices, interface bindings and "
+        "launch security firmware only\n"
+        "error: virtualmachine/broken: got unexpected kind in InstancetypeMatcher: Nonsense\n"
+    )
 
 
 def test_30000_vms_stream_in_flat_memory(tmp_path: Path) -> None:

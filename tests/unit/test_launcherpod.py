@@ -155,12 +155,13 @@ CASES = [
         {"cpu": "5", "memory": "392Mi", "hugepages-1Gi": "8Gi"},
         "Guaranteed",
     ),
-    # cpuAllocationRatio 3: %g of 1/3*1000 is 333.3333333333333, parsed back rounded up to nano units
+    # cpuAllocationRatio 3: %g of 1/3*1000 is 333.3333333333333, parsed back rounded up to nano units (333333334n),
+    # then by the API server to milli units (SetDefaults_ResourceList)
     (
         "u1.medium",
         "fedora",
         LauncherConfig(cpu_allocation_ratio=3),
-        {"cpu": "333333334n", "memory": "4364Mi"},
+        {"cpu": "334m", "memory": "4364Mi"},
         {},
         "Burstable",
     ),
@@ -688,3 +689,17 @@ def test_the_global_default_priority_class_names_pods_that_name_none() -> None:
         default_priority_class="low",
     )
     assert named["spec"]["priorityClassName"] == "mine"
+
+
+def test_hugepages_with_memory_overcommit_make_a_pod_the_api_server_refuses() -> None:
+    # cx1.medium: 2Gi guest at memoryOvercommit 150: 1431655765 bytes of 2Mi pages (seen on the real plane:
+    # virt-controller's event "Error creating pod: Pod ... is invalid: [...]")
+    with pytest.raises(RenderError) as caught:
+        _render(_vmi("cx1.medium", "fedora"), LauncherConfig(memory_overcommit=150))
+    assert str(caught.value) == (
+        'Pod "virt-launcher-vm-" is invalid: ['
+        'spec.containers[0].resources.limits[hugepages-2Mi]: Invalid value: "1431655765": '
+        "1431655765 is not positive integer multiple of hugepages-2Mi, "
+        'spec.containers[0].resources.requests[hugepages-2Mi]: Invalid value: "1431655765": '
+        "1431655765 is not positive integer multiple of hugepages-2Mi]"
+    )

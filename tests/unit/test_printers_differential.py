@@ -231,3 +231,19 @@ def test_the_kubectl_binary_agrees_offline(tmp_path, allow: bool) -> None:
         got = plugin(output, "medium", {"single": True, "allow": allow})
         want = expected((done.stdout, done.stderr, done.returncode), (output, "medium", {}))
         assert got == want, output
+
+
+def test_table_sort_errors_name_the_table_sorter() -> None:
+    """The table formats sort rows as kubectl's TableSorter does (sorter.go; printref runs printGeneric's
+    SortingPrinter only): the same order, and its klog line names the rows' type, [][][]reflect.Value."""
+    stdout, stderr, code = plugin("", "sorting", {"sort_by": ".spec.sort"})
+    assert (stdout, code) == (b"", 1)
+    assert stderr == (
+        b"error: Field {.spec.sort} in [][][]reflect.Value is an unsortable type: interface, err: unsortable type: "
+        b"map[string]interface {}\n"
+    )
+    names, _, _ = plugin("name", "sorting", {"sort_by": ".spec.sort.n"})
+    table, _, _ = plugin("", "sorting", {"sort_by": ".spec.sort.n", "no_headers": True})
+    assert [line.split()[0] for line in table.decode().splitlines()] == [
+        line.rsplit("/", 1)[1] for line in names.decode().splitlines()
+    ]

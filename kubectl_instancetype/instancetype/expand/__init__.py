@@ -121,12 +121,14 @@ def _requirement_field(message: str) -> str:
 
 
 def _admission_checks(
-    vm: Json, instancetype: Json | None, preference: Json | None, defaults: ClusterDefaults
+    vm: Json, instancetype: Json | None, preference: Json | None, defaults: ClusterDefaults, *, whole_vm: bool = False
 ) -> list[Conflict]:
-    """VM admission's instance type checks on a copy of ``vm``: spread, conflicts, then requirements."""
-    if instancetype is None and preference is None:
+    """VM admission's instance type checks on a copy of ``vm``: spread, conflicts, then requirements; with
+    ``whole_vm`` then the whole-VM rules of :mod:`..vmrules` on the applied, defaulted copy (KubeVirt's order,
+    vms-admitter.go ``Admit``)."""
+    if instancetype is None and preference is None and not whole_vm:
         return []
-    spread = check_spread(instancetype, preference)
+    spread = check_spread(instancetype, preference) if instancetype is not None or preference is not None else None
     if spread is not None:
         return [spread]
     copy = clone(vm)
@@ -135,9 +137,13 @@ def _admission_checks(
         return conflicts
     spec, _ = _template(copy)
     vmi_spec_defaults(TEMPLATE_SPEC, spec, defaults, Provenance())
-    problem = unmet_requirement(instancetype, preference, spec)
+    problem = unmet_requirement(instancetype, preference, spec) if instancetype or preference else None
     if problem:
         return [Conflict(_requirement_field(problem), DENIAL_PREFIX + problem)]
+    if whole_vm:
+        from ..vmrules import whole_vm_problems
+
+        return whole_vm_problems(spec, TEMPLATE_SPEC, architecture=defaults.architecture or "amd64")
     return []
 
 
@@ -147,11 +153,13 @@ def admission_problems(
     preference: Mapping[str, Any] | None,
     *,
     defaults: ClusterDefaults | None = None,
+    whole_vm: bool = False,
 ) -> list[Conflict]:
     """What KubeVirt's VM admission would deny ``vm`` with, one :class:`Conflict` per StatusCause (field, message).
 
     In KubeVirt's order: the spread divisibility check, else one per conflict, else the first unmet preference
-    requirement. ``defaults`` with ``architecture=None`` (the default here) leaves an unset architecture unset.
+    requirement, else (``whole_vm``) the whole-VM rules of :mod:`..vmrules`. ``defaults`` with
+    ``architecture=None`` (the default here) leaves an unset architecture unset.
     """
     defaults = defaults if defaults is not None else ClusterDefaults(architecture=None)
     try:
@@ -160,6 +168,7 @@ def admission_problems(
             clone(dict(instancetype)) if instancetype is not None else None,
             clone(dict(preference)) if preference is not None else None,
             defaults,
+            whole_vm=whole_vm,
         )
     except DefaultsError as exc:
         return [Conflict("", str(exc))]
@@ -200,17 +209,17 @@ def expand_vm(
     """
     defaults = defaults if defaults is not None else ClusterDefaults()
     spec_of_vm = vm.get("spec") or {}
-    if spec_of_vm.get("instancetype") is None and spec_of_vm.get("preference") is None:
-        return ExpandResult(vm=clone(dict(vm)))
     instancetype_spec = clone(dict(instancetype)) if instancetype is not None else None
     preference_spec = clone(dict(preference)) if preference is not None else None
     expanded: Json = clone(dict(vm))
     provenance = Provenance()
     try:
         if check:
-            problems = _admission_checks(expanded, instancetype_spec, preference_spec, defaults)
+            problems = _admission_checks(expanded, instancetype_spec, preference_spec, defaults, whole_vm=True)
             if problems:
                 return ExpandResult(vm=None, problems=tuple(problems), error=", ".join(p.error() for p in problems))
+        if spec_of_vm.get("instancetype") is None and spec_of_vm.get("preference") is None:
+            return ExpandResult(vm=go_roundtrip(vm))
         spec, _ = _template(expanded)
         default_volume_disks(TEMPLATE_SPEC, spec, provenance)
         default_network_interface(TEMPLATE_SPEC, spec, defaults, provenance)
@@ -223,15 +232,20 @@ def expand_vm(
     expanded["spec"].pop("instancetype", None)
     expanded["spec"].pop("preference", None)
     status = expanded.get("status")
-    if not isinstance(status, dict):
-        status = expanded["status"] = {}
-    status.pop("instancetypeRef", None)
-    status.pop("preferenceRef", None)
-    # KubeVirt returns a typed VM: these structs are printed even when empty
-    domain = spec.setdefault("domain", {})
-    domain.setdefault("resources", {})
-    domain.setdefault("devices", {})
-    return ExpandResult(vm=expanded, provenance=dict(provenance.sources))
+    if isinstance(status, dict):
+        status.pop("instancetypeRef", None)
+        status.pop("preferenceRef", None)
+    return ExpandResult(vm=go_roundtrip(expanded), provenance=dict(provenance.sources))
+
+
+def go_roundtrip(vm: Mapping[str, Any]) -> Json:
+    """What KubeVirt answers for ``vm``: the typed ``v1.VirtualMachine`` it decoded and encodes again (Go's JSON
+    tags: fields without omitempty always written, omitempty zero values dropped, structs written even when
+    empty, canonical quantities; :mod:`...golang.gojson`)."""
+    from ...golang.gojson import roundtrip
+
+    result: Json = roundtrip(vm)
+    return result
 
 
 def lookup(obj: Any, path: str) -> Any:

@@ -174,8 +174,7 @@ def _features(preference: Json, spec: Json, fill: _Filler) -> None:
     if features_pref is None:
         return
     features = child(child(spec, "domain"), "features")
-    # acpi is a struct in KubeVirt's Features, so Go always prints it, empty when unset.
-    features.setdefault("acpi", {})
+    # (acpi is a struct in KubeVirt's Features, so Go always writes it: the Go round trip adds it, golang/gojson.py)
     if is_set(features_pref, "preferredAcpi"):
         # KubeVirt cannot tell an unset acpi from an empty one, so the preference always wins.
         fill.set(features, "acpi", features_pref["preferredAcpi"], "domain.features.acpi")

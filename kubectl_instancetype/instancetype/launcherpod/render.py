@@ -144,6 +144,21 @@ def _render_list(resources: Mapping[str, Q]) -> dict[str, str]:
     return {name: str(quantity) for name, quantity in sorted(resources.items())}
 
 
+def _round_up_milli(quantity: Q) -> Q:
+    """``Quantity.RoundUp(-3)`` as ``SetDefaults_ResourceList`` (pkg/apis/core/v1/defaults.go) applies it to every
+    container's limits and requests when the API server decodes the pod: a value finer than a milli-unit is
+    rounded up (away from zero) to one (virt-controller's ``333333334n`` CPUs are stored as ``334m``)."""
+    scaled = quantity.value * 1000
+    if scaled.denominator == 1:
+        return quantity
+    return Q(Fraction(_ceil(scaled), 1000), quantity.format)
+
+
+def _container_list(resources: Mapping[str, Q]) -> dict[str, str]:
+    """A container's limits or requests as the API server stores them (rounded up to milli-units)."""
+    return _render_list({name: _round_up_milli(quantity) for name, quantity in resources.items()})
+
+
 # ------------------------------------------------------------------------------------------------ the VMI
 
 
@@ -828,9 +843,9 @@ def _hook_sidecar_count(spec: Mapping[str, Any], annotations: Mapping[str, str],
 def _container(name: str, limits: Mapping[str, Q], requests: Mapping[str, Q], **extra: Any) -> Json:
     resources: Json = {}
     if limits:
-        resources["limits"] = _render_list(limits)
+        resources["limits"] = _container_list(limits)
     if requests:
-        resources["requests"] = _render_list(requests)
+        resources["requests"] = _container_list(requests)
     return {"name": name, "resources": resources, **extra}
 
 
@@ -1177,6 +1192,35 @@ def apply_runtime_class(pod_spec: Json, runtime_class: Mapping[str, Any]) -> Non
     )
 
 
+def hugepages_errors(containers: list[Json], section: str) -> list[str]:
+    """The pod validation's hugepages check (``validateResourceQuantityHugePageValue``,
+    pkg/apis/core/validation): a ``hugepages-<size>`` limit or request that is not a whole number of pages,
+    worded as ``field.Invalid``."""
+    errors = []
+    for index, container in enumerate(containers):
+        resources = container.get("resources") or {}
+        for kind in ("limits", "requests"):
+            for name, value in (resources.get(kind) or {}).items():
+                if not name.startswith("hugepages-"):
+                    continue
+                page = _quantity(name.removeprefix("hugepages-"))
+                quantity = _quantity(value)
+                divisible = (
+                    page is not None
+                    and quantity is not None
+                    and page.value > 0
+                    and (page.value * 1000).denominator == 1
+                    and int(page.value * 1000) % 1000 == 0
+                    and quantity.int_value() % page.int_value() == 0
+                )
+                if not divisible:
+                    errors.append(
+                        f'spec.{section}[{index}].resources.{kind}[{name}]: Invalid value: "{value}": '
+                        f"{value} is not positive integer multiple of {name}"
+                    )
+    return errors
+
+
 def pod_qos_class(pod: Mapping[str, Any]) -> str:
     """``ComputePodQOS`` (pkg/apis/core/helper/qos, no pod-level resources): Guaranteed when every container,
     init containers included, limits CPU and memory and the summed requests equal the summed limits;
@@ -1313,6 +1357,11 @@ def render_launcher_pod(
             merge_container_defaults(container, limits, requests)
     if config.default_runtime_class and runtime_class is not None:
         apply_runtime_class(pod_spec, runtime_class)
+    invalid = hugepages_errors(containers, "containers") + hugepages_errors(init_containers, "initContainers")
+    if invalid:
+        # the API server's words for the pod virt-controller would send (its name ends in 5 random characters)
+        details = invalid[0] if len(invalid) == 1 else "[" + ", ".join(invalid) + "]"
+        raise RenderError(f'Pod "virt-launcher-{name}-" is invalid: {details}')
     metadata: Json = {"generateName": f"virt-launcher-{name}-" if name else "virt-launcher-", "namespace": namespace}
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": pod_spec}
     pod["status"] = {"qosClass": pod_qos_class(pod)}
