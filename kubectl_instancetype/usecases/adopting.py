@@ -117,14 +117,6 @@ def adopt_files(session: Session, request: AdoptRequest) -> AdoptReport:
     vms = [obj for obj in objects if obj.get("kind") == "VirtualMachine"]
     if not vms:
         raise PluginError(f"{filename} holds no VirtualMachine")
-    from ..golang.strconv import go_quote
-    from ..instancetype.vmshape import invalid
-
-    for vm in vms:
-        # the API server's schema check, before any field is read (kubectl apply -f: 'error when creating "f": ...')
-        problem = invalid(vm)
-        if problem is not None:
-            raise PluginError(f"error when adopting {go_quote(filename)}: {problem}")
     namespace = str((vms[0].get("metadata") or {}).get("namespace") or "") or (
         "default" if request.catalog else session.namespace
     )

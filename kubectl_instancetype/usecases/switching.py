@@ -756,7 +756,9 @@ def observe(
 
 def _matcher_identity(vm: dict[str, Any], key: str) -> tuple[str, str, str]:
     matcher = (vm.get("spec") or {}).get(key) or {}
-    return (str(matcher.get("kind") or ""), str(matcher.get("name") or ""), str(matcher.get("inferFromVolume") or ""))
+    # KubeVirt reads a matcher's kind case-insensitively (virtualmachineinstancetype is VirtualMachineInstancetype)
+    kind = str(matcher.get("kind") or "").lower()
+    return (kind, str(matcher.get("name") or ""), str(matcher.get("inferFromVolume") or ""))
 
 
 def _still_written(name: str, vm: dict[str, Any], written: dict[str, Any], keys: list[str]) -> None:

@@ -55,6 +55,10 @@ def test_kubeconfigs_kubectl_refuses_are_refused_in_its_words(tmp_path: Path, ex
 
 
 VM_HEAD = "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: vm1\n"
+CEL_NOTE = (
+    "* <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct "
+    "the existing errors to complete validation"
+)
 
 
 @pytest.mark.parametrize(
@@ -62,32 +66,27 @@ VM_HEAD = "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\nmetadata:\n  name: 
     [
         (
             "spec:\n  template:\n    spec:\n      domain:\n        cpu:\n          cores: abc\n",
-            'spec.template.spec.domain.cpu.cores: Invalid value: "string": spec.template.spec.domain.cpu.cores in '
+            '* spec.template.spec.domain.cpu.cores: Invalid value: "string": spec.template.spec.domain.cpu.cores in '
             'body must be of type integer: "string"',
         ),
         (
             f"spec:\n  template:\n    spec:\n      domain:\n        cpu:\n          cores: {DIGITS}\n",
-            'spec.template.spec.domain.cpu.cores: Invalid value: "string": spec.template.spec.domain.cpu.cores in '
+            '* spec.template.spec.domain.cpu.cores: Invalid value: "string": spec.template.spec.domain.cpu.cores in '
             'body must be of type integer: "string"',
         ),
-        ("spec: null\n", "spec: Required value"),
+        ("spec: null\n", "* spec.template: Required value"),
         (
             'spec:\n  template: "x"\n',
-            'spec.template: Invalid value: "string": spec.template in body must be of type object: "string"',
-        ),
-        (
-            "spec:\n  template:\n    spec:\n      domain:\n        memory: []\n        cpu:\n          sockets: true\n",
-            '[spec.template.spec.domain.memory: Invalid value: "array": spec.template.spec.domain.memory in body must '
-            'be of type object: "array", spec.template.spec.domain.cpu.sockets: Invalid value: "boolean": '
-            'spec.template.spec.domain.cpu.sockets in body must be of type integer: "boolean"]',
+            '* spec.template: Invalid value: "string": spec.template in body must be of type object: "string"',
         ),
     ],
-    ids=["cores-string", "cores-digits", "spec-null", "template-string", "two-problems"],
+    ids=["cores-string", "cores-digits", "spec-null", "template-string"],
 )
 def test_adopt_input_of_the_wrong_shape_reads_as_the_api_servers_refusal(spec: str, problem: str) -> None:
+    # read_manifests checks -f against KubeVirt's CRD schema (golang/structural.py) before adopt reads a field
     result = run_cli(["adopt", "-f", "-", "--catalog"], stdin=VM_HEAD + spec)
     assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == f'error: error when adopting "-": VirtualMachine.kubevirt.io "vm1" is invalid: {problem}\n'
+    assert result.stderr == f'error: STDIN: The VirtualMachine "vm1" is invalid: \n{problem}\n{CEL_NOTE}\n'
 
 
 def test_the_funnel_names_the_input_and_the_limit_for_every_parser_exception() -> None:
