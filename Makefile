@@ -15,8 +15,8 @@ $(VENV)/.installed: pyproject.toml
 
 venv: $(VENV)/.installed
 
-## controlplane: build etcd, kube-apiserver, kube-controller-manager and kubectl v1.36.3 from Go modules (cached
-##               per version)
+## controlplane: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubectl v1.36.3 from Go
+##               modules (cached per version)
 controlplane:
 	bash hack/controlplane/build.sh
 
@@ -29,11 +29,12 @@ kubevirt:
 
 ## tools: every Go binary the tests use, built once per machine and cached by version: the control plane,
 ##        KubeVirt (v1.9.0 and v1.8.0) and CDI, virtctl + goref, krew, KubeVirt's infer and expand references, the
-##        distribution registry, actionlint
+##        distribution registry, actionlint, KWOK (simulated nodes)
 tools:
 	@if command -v go >/dev/null 2>&1; then \
 		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
-			hack/kubevirtref/build.sh hack/kubevirtref/build-gotypes.sh hack/registry/build.sh hack/actionlint/build.sh; do \
+			hack/kubevirtref/build.sh hack/kubevirtref/build-gotypes.sh hack/registry/build.sh hack/actionlint/build.sh \
+			hack/kwok/build.sh; do \
 			bash $$script >/dev/null || exit 1; \
 		done; \
 		$(MAKE) --no-print-directory kubevirt || exit 1; \
@@ -112,19 +113,22 @@ schemas: venv
 unit: venv
 	$(PY) -m pytest tests/unit $(PYTEST_ARGS)
 
-## cluster: start the local plane (etcd, kube-apiserver, kube-controller-manager, KubeVirt's virt-api and
-##          virt-controller, CDI's cdi-apiserver) with the catalog loaded; prints the kubeconfig path. Logs in
+## cluster: start the local plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, KubeVirt's virt-api
+##          and virt-controller, CDI's cdi-apiserver) with the catalog loaded; prints the kubeconfig path. Logs in
 ##          .cluster/run/. BARE=1: the API server with KubeVirt's CRDs only. KUBEVIRT_VERSION=v1.8.0: that KubeVirt.
+##          NODES=N: N simulated nodes (KWOK; shapes from hack/localcluster/nodes.yaml), else none: pods stay Pending.
 CLUSTER_ARGS = --catalog --namespace demo $(if $(BARE),--bare) $(if $(KUBEVIRT_VERSION),--kubevirt-version $(KUBEVIRT_VERSION))
+DEMO_NODES ?= 8
 cluster: venv
-	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS)
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) $(if $(NODES),--nodes $(NODES))
 
 cluster-down: venv
 	@$(PY) -m hack.localcluster down
 
-## demo: install, start the control plane with the catalog, and tour the plugin through the real kubectl
+## demo: install, start the control plane with the catalog and a few simulated nodes (NODES, default 8: one of each
+##       shape), and tour the plugin through the real kubectl
 demo: venv
-	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) >/dev/null
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) >/dev/null
 	@bash hack/demo.sh
 
 ## bench: list (vs kubectl), create vm (vs virtctl when built), completion and big-kubeconfig benchmarks;

@@ -31,11 +31,16 @@ step kubectl instancetype create vm --name demo-fedora --instancetype u1.medium 
 kubectl delete virtualmachine demo-halted -n demo --ignore-not-found >/dev/null
 step kubectl instancetype create vm --name demo-halted --instancetype u1.small --preference fedora \
   --run-strategy Halted --volume-containerdisk src:quay.io/containerdisks/fedora:41 -n demo
-# KubeVirt's virt-controller stores a ControllerRevision per type and starts demo-fedora (no kubelet here:
-# its VMI stays Scheduling, so the VM shows Starting; demo-halted shows Stopped).
+# KubeVirt's virt-controller stores a ControllerRevision per type and starts demo-fedora: kube-scheduler binds its
+# virt-launcher pod to one of the simulated nodes (KWOK runs it) and the VMI is Scheduled there; no virt-handler
+# runs the guest, so the VM shows Starting; demo-halted shows Stopped.
 kubectl wait vm/demo-fedora vm/demo-halted -n demo --timeout=60s \
   --for=jsonpath='{.status.instancetypeRef.controllerRevisionRef.name}' >/dev/null 2>&1 || true
+kubectl wait vmi/demo-fedora -n demo --timeout=60s --for=jsonpath='{.status.phase}'=Scheduled >/dev/null 2>&1 || true
 step kubectl get virtualmachines -n demo
+# The simulated nodes (KWOK; shapes from hack/localcluster/nodes.yaml), labelled as virt-handler labels them.
+step kubectl get nodes -L kubernetes.io/arch,kubevirt.io/schedulable,cpumanager
+step kubectl get pods -n demo -l kubevirt.io=virt-launcher -o wide
 step kubectl instancetype revisions vm/demo-fedora -n demo
 step kubectl instancetype expand vm/demo-fedora -n demo --diff
 step kubectl instancetype expand vm/demo-fedora -n demo --explain

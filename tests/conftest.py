@@ -195,6 +195,41 @@ def bare_plane(control_plane, tmp_path_factory: pytest.TempPathFactory) -> Itera
         plane.stop()
 
 
+@pytest.fixture(scope="session")
+def simulated_nodes(control_plane) -> Iterator[SimulatedNodes]:  # noqa: F821
+    """KWOK and the simulated virt-handler heartbeat on the session's plane (hack/localcluster/kwok.py), started
+    on first use. Use :func:`kwok_nodes` for nodes: without any, the plane has no node and every pod stays Pending
+    (``0/0 nodes are available``), which is what the tests that do not ask for nodes see."""
+    from hack.localcluster import ControlPlaneUnavailable
+
+    try:
+        simulated = control_plane.simulated_nodes()
+    except ControlPlaneUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        yield simulated
+    finally:
+        simulated.clear()
+
+
+@pytest.fixture(scope="module")
+def kwok_nodes(simulated_nodes) -> Iterator[NodeGroup]:  # noqa: F821
+    """One simulated node of each shape of hack/localcluster/nodes.yaml (``kwok-general-N``, ``kwok-hugepages-2m-N``,
+    ..., ``kwok-cordoned-N``: 8 nodes, Ready, labelled as virt-handler labels them), for this module's tests. The
+    real kube-scheduler binds pods to them and KWOK runs them. ``kwok_nodes.add(shapes, count)`` adds more (and
+    ``kwok_nodes.added(...)`` for a ``with`` block), ``remove(names)`` deletes nodes with their pods. At the
+    module's end every node of the group is removed with the pods bound to it: tests in other modules see no
+    nodes. ``kwok_nodes.simulated.plane`` is the plane."""
+    from hack.localcluster.kwok import NodeGroup
+
+    group = NodeGroup(simulated_nodes)
+    try:
+        group.add()
+        yield group
+    finally:
+        group.clear()
+
+
 def run_on(plane, *args: str, user: str = "admin") -> Result:
     """Run the CLI in-process against ``plane`` as ``user``."""
     return run_cli(list(args), environ={"HOME": "/nonexistent", "KUBECONFIG": str(plane.kubeconfig(user))})

@@ -1,8 +1,9 @@
 """``python -m hack.localcluster up|down|status``: the local plane for ``make cluster`` and ``make demo``.
 
-``up`` starts etcd, kube-apiserver, kube-controller-manager and (unless ``--bare``) KubeVirt's virt-api and
-virt-controller and CDI's cdi-apiserver in the background (they outlive this process), installs KubeVirt's and
-CDI's CRDs, optionally loads the embedded catalog, writes ``.cluster/kubeconfig`` and prints its path. Logs are in
+``up`` starts etcd, kube-apiserver, kube-controller-manager and (unless ``--bare``) kube-scheduler, KubeVirt's
+virt-api and virt-controller and CDI's cdi-apiserver in the background (they outlive this process), installs
+KubeVirt's and CDI's CRDs, optionally loads the embedded catalog and (``--nodes N``) starts KWOK with N simulated
+nodes and their simulated virt-handler heartbeat, writes ``.cluster/kubeconfig`` and prints its path. Logs are in
 ``.cluster/run/*.log``. ``down`` deletes the webhook configurations and APIServices first (they fail closed), then
 stops exactly the processes ``up`` recorded in ``.cluster/state.json``.
 """
@@ -26,12 +27,26 @@ from .crds import default_kubevirt_version
 
 STATE_DIR = REPO_ROOT / ".cluster"
 STATE_FILE = STATE_DIR / "state.json"
-STOP_ORDER = ("virt-api", "virt-controller", "cdi-apiserver", "kube-controller-manager", "kube-apiserver", "etcd")
+STOP_ORDER = (
+    "virt-handler-heartbeat",
+    "kwok",
+    "kube-scheduler",
+    "virt-api",
+    "virt-controller",
+    "cdi-apiserver",
+    "kube-controller-manager",
+    "kube-apiserver",
+    "etcd",
+)
+# Processes of the plane that are Python modules (their /proc/PID/exe is the interpreter): name -> module.
+PYTHON_MODULES = {"virt-handler-heartbeat": "hack.localcluster.heartbeat"}
 
 
 def _alive(pid: int, binary: str) -> bool:
-    """True when ``pid`` runs and is the binary we started (never signal a recycled PID)."""
+    """True when ``pid`` runs and is the binary (or harness module) we started (never signal a recycled PID)."""
     try:
+        if binary in PYTHON_MODULES:
+            return PYTHON_MODULES[binary].encode() in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         return Path(f"/proc/{pid}/exe").resolve().name == binary
     except OSError:
         return False
@@ -70,12 +85,12 @@ def _running(state: dict) -> bool:
     return bool(pids) and all(_alive(pid, name) for name, pid in pids.items())
 
 
-def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str) -> int:
+def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str, nodes: int = 0) -> int:
     """Start the plane unless it runs already; print the kubeconfig path."""
     state = _read_state()
     if state is not None:
-        wanted = (not bare, kubevirt_version)
-        running = (state.get("kubevirt", False), state.get("kubevirt_version"))
+        wanted = (not bare, kubevirt_version, nodes)
+        running = (state.get("kubevirt", False), state.get("kubevirt_version"), state.get("nodes", 0))
         if _running(state) and wanted == running and state.get("kubeconfig"):
             print(state["kubeconfig"])
             return 0
@@ -102,7 +117,15 @@ def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: 
     if load_catalog:
         count = plane.load_catalog(namespaces=tuple(namespaces))
         print(f"loaded {count} catalog objects", file=sys.stderr)
-    what = "bare API server" if bare else f"KubeVirt {kubevirt_version} + CDI"
+    if nodes:
+        try:
+            plane.add_nodes(count=nodes)
+        except (ControlPlaneUnavailable, RuntimeError) as exc:
+            plane.stop()
+            print(f"error: the simulated nodes did not start (logs in {workdir}): {exc}", file=sys.stderr)
+            return 1
+        print(f"{nodes} simulated nodes (KWOK, hack/localcluster/nodes.yaml)", file=sys.stderr)
+    what = "bare API server" if bare else f"KubeVirt {kubevirt_version} + CDI + kube-scheduler"
     print(f"local plane ({what}) ready in {time.monotonic() - began:.1f}s; logs in {workdir}", file=sys.stderr)
     kubeconfig = STATE_DIR / "kubeconfig"
     shutil.copy(plane.kubeconfig("admin"), kubeconfig)
@@ -119,6 +142,7 @@ def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: 
                 "ca_file": str(plane.ca_file),
                 "kubevirt": not bare,
                 "kubevirt_version": kubevirt_version,
+                "nodes": nodes,
                 "registered": [plane._object_path(o) + "/" + o["metadata"]["name"] for o in registered],
             }
         )
@@ -212,12 +236,17 @@ def main(argv: list[str] | None = None) -> int:
     start.add_argument(
         "--kubevirt-version", default=default_kubevirt_version(), help="KubeVirt version (default: %(default)s)"
     )
+    start.add_argument(
+        "--nodes", type=int, default=0, help="simulated nodes (KWOK) to start, shapes from hack/localcluster/nodes.yaml"
+    )
     sub.add_parser("down", help="stop it")
     sub.add_parser("status", help="print the kubeconfig path if it runs")
     sub.add_parser("bin-dir", help="build (once) and print the folder of etcd, kube-apiserver, kubectl")
     args = parser.parse_args(argv)
     if args.command == "up":
-        return up(args.catalog, args.namespace, args.bare, args.kubevirt_version)
+        if args.nodes and args.bare:
+            parser.error("--nodes needs KubeVirt and the scheduler: drop --bare")
+        return up(args.catalog, args.namespace, args.bare, args.kubevirt_version, args.nodes)
     if args.command == "down":
         return down()
     if args.command == "bin-dir":

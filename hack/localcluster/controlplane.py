@@ -1,10 +1,12 @@
 """Start and stop a local Kubernetes control plane with KubeVirt's real components beside it.
 
 etcd + kube-apiserver (with the front-proxy flags aggregated API servers need) + kube-controller-manager (namespace
-deletion, garbage collection, service accounts and their tokens, the root CA configmap, RBAC aggregation), all
-built from Kubernetes' Go modules (hack/controlplane). By default KubeVirt's virt-api and virt-controller and CDI's
-cdi-apiserver run beside them as local processes (hack/localcluster/kubevirt.py); ``kubevirt=False`` gives a bare
-API server with KubeVirt's and CDI's real CRDs only.
+deletion, garbage collection, service accounts and their tokens, the root CA configmap, RBAC aggregation) +
+kube-scheduler, all built from Kubernetes' Go modules (hack/controlplane). By default KubeVirt's virt-api and
+virt-controller and CDI's cdi-apiserver run beside them as local processes (hack/localcluster/kubevirt.py);
+``kubevirt=False`` gives a bare API server with KubeVirt's and CDI's real CRDs only (and no scheduler). Simulated
+nodes (KWOK and a simulated virt-handler heartbeat, hack/localcluster/kwok.py) start on first use:
+:meth:`ControlPlane.add_nodes`. Without nodes, every pod stays Pending.
 
 Modelled on controller-runtime's envtest: free ports, a work directory (logs there), ``/readyz`` polling, and on
 stop only the processes this object started are signalled.
@@ -188,6 +190,7 @@ class ControlPlane:
     ``kubevirt``: run virt-api, virt-controller and cdi-apiserver (else a bare API server with the real CRDs).
     ``kubevirt_version``: which KubeVirt (hack/kubevirt/<version>/; default ``$KUBEVIRT_VERSION`` or v1.9.0).
     ``kubevirt_configuration``: the KubeVirt CR's ``spec.configuration``.
+    ``scheduler``: run kube-scheduler (default: when KubeVirt runs).
     """
 
     workdir: Path | None = None
@@ -197,11 +200,14 @@ class ControlPlane:
     kubevirt_version: str = field(default_factory=default_kubevirt_version)
     kubevirt_configuration: dict = field(default_factory=dict)
     controller_manager: bool = True
+    scheduler: bool | None = None
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
     port: int = 0
+    scheduler_port: int = 0
     timings: dict[str, float] = field(default_factory=dict)
     components: object = None  # hack.localcluster.kubevirt.KubeVirtComponents when kubevirt=True
+    simulated: object = None  # hack.localcluster.kwok.SimulatedNodes once nodes were asked for
 
     @property
     def server(self) -> str:
@@ -252,6 +258,10 @@ class ControlPlane:
             self._write_kubeconfigs()
             if self.controller_manager:
                 self._start_controller_manager()
+            if self.scheduler is None:
+                self.scheduler = self.kubevirt
+            if self.scheduler:
+                self._start_scheduler()
             self._install_rbac()
             self.install_crds()
             self.timings["crds"] = time.monotonic() - began
@@ -259,6 +269,8 @@ class ControlPlane:
                 self.components = components
                 components.start()
                 self.timings["kubevirt"] = time.monotonic() - began
+            if self.scheduler:
+                self._wait_scheduler_ready()
         except BaseException:
             self.stop()
             raise
@@ -362,6 +374,69 @@ class ControlPlane:
                 "--v=1",
             ],
         )
+
+    def _start_scheduler(self) -> None:
+        """kube-scheduler with its default profile, as kubeadm runs it (one kubeconfig for the API, authentication
+        and authorization delegation), leader election off (one scheduler), on a free loopback port with a
+        self-signed serving certificate (--cert-dir); :meth:`_wait_scheduler_ready` polls its /readyz."""
+        self.scheduler_port = free_port()
+        kubeconfig = self.kubeconfig("admin")
+        self._spawn(
+            "kube-scheduler",
+            [
+                str(self.bin_dir / "kube-scheduler"),
+                f"--kubeconfig={kubeconfig}",
+                f"--authentication-kubeconfig={kubeconfig}",
+                f"--authorization-kubeconfig={kubeconfig}",
+                "--leader-elect=false",
+                "--bind-address=127.0.0.1",
+                f"--secure-port={self.scheduler_port}",
+                f"--cert-dir={self.workdir / 'certs' / 'kube-scheduler'}",
+                "--v=1",
+            ],
+        )
+
+    def _wait_scheduler_ready(self, timeout: float = START_TIMEOUT) -> None:
+        """Wait for kube-scheduler's /readyz: its informers have synced and its event handlers are registered
+        (cmd/kube-scheduler/app/server.go: the sched-handler-sync and informer-sync checks; /healthz, which that
+        file marks deprecated, would pass before). Anonymous: /readyz is one of the scheduler's
+        --authorization-always-allow-paths."""
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE  # readiness only, on loopback: the certificate is self-signed
+        deadline = time.monotonic() + timeout
+        last = "not started"
+        while time.monotonic() < deadline:
+            self.check_processes()
+            connection = http.client.HTTPSConnection("127.0.0.1", self.scheduler_port, context=context, timeout=2)
+            try:
+                connection.request("GET", "/readyz")
+                response = connection.getresponse()
+                body = response.read()
+                if response.status == 200:
+                    return
+                last = f"readyz {response.status}: {body[-300:].decode(errors='replace')}"
+            except (OSError, http.client.HTTPException) as exc:
+                last = str(exc)
+            finally:
+                connection.close()
+            time.sleep(0.1)
+        raise RuntimeError(f"kube-scheduler not ready after {timeout:.0f}s: {last}")
+
+    def add_nodes(self, shapes: list[str] | tuple[str, ...] | None = None, count: int | None = None) -> list[str]:
+        """Create simulated nodes (KWOK and the simulated virt-handler heartbeat start on first use) and return
+        their names; see :meth:`hack.localcluster.kwok.SimulatedNodes.add`."""
+        return self.simulated_nodes().add(shapes, count)
+
+    def simulated_nodes(self):  # -> hack.localcluster.kwok.SimulatedNodes
+        """This plane's simulated nodes (KWOK and the heartbeat started on first call)."""
+        if self.simulated is None:
+            from .kwok import SimulatedNodes
+
+            simulated = SimulatedNodes(self)
+            simulated.start()
+            self.simulated = simulated
+        return self.simulated
 
     def check_processes(self) -> None:
         """Raise with the end of its log when a process of this plane has exited."""
@@ -591,8 +666,11 @@ class ControlPlane:
         STOP_SIGNALS.stopping(self)
         if self.components is not None:
             self.components.unregister()
-        first = [name for name in self.processes if name != "etcd"]
-        self._terminate(first)
+        # The API server's clients first (KWOK, the heartbeat, the scheduler, controllers), then the API server,
+        # then etcd: no client logs a storm of refused connections and etcd outlives every write.
+        clients = [name for name in self.processes if name not in ("kube-apiserver", "etcd")]
+        self._terminate(clients)
+        self._terminate(["kube-apiserver"])
         self._terminate(["etcd"])
         if self.workdir and not self.keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)

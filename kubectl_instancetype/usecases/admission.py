@@ -42,6 +42,7 @@ class ObjectVerdict:
 
     obj: dict[str, Any]
     error: APIError | None = None
+    advice: str | None = None  # what to change, when worked out with the cluster at hand (else :func:`hint`)
 
     @property
     def admitted(self) -> bool:
@@ -52,7 +53,7 @@ class ObjectVerdict:
         if self.error is None:
             return ""
         text = self.error.render()
-        advice = hint(self.error.message)
+        advice = self.advice if self.advice is not None else hint(self.error.message)
         return f"{text}; {advice}" if advice else text
 
 
@@ -152,7 +153,7 @@ class DryRun:
             if exc.code == 404 and "namespaces" in exc.message:
                 self.offline = exc.render()
                 return None
-            return ObjectVerdict(obj, exc)
+            return ObjectVerdict(obj, exc, _advice(self._session, obj, namespace, exc))
         except (ConfigurationError, TransportError) as exc:
             self.offline = f"the cluster did not answer: {exc.render().removeprefix('error: ')}"
             return None
@@ -186,6 +187,21 @@ def _ask(client: Any, resource: Any, obj: dict[str, Any], namespace: str | None,
         "resourceVersion": (stored.get("metadata") or {}).get("resourceVersion"),
     }
     client.replace(resource, name, namespace, {**body, "metadata": metadata}, dry_run=True, field_validation=validation)
+
+
+def _advice(session: Session | None, obj: dict[str, Any], namespace: str | None, error: APIError) -> str | None:
+    """For a VM, what ``create vm`` says about the same denial (the requirements hint names the smallest instance
+    types that satisfy the preference, read from the cluster); None: :func:`hint`'s words."""
+    if session is None or obj.get("kind") != "VirtualMachine" or any(m in error.message for m, _ in _HINTS):
+        return None
+    from ..errors import PluginError
+    from .preflight import Verdict, explain, fetch_references
+
+    try:
+        found = fetch_references(session.client(), obj, namespace or session.namespace).found
+        return explain(Verdict(obj, found), error.message, session) or None
+    except PluginError:
+        return None
 
 
 # metadata the server sets: a manifest read back from the cluster (kubectl get -o yaml) carries them

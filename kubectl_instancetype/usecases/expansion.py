@@ -90,7 +90,8 @@ def expand(
     else:
         vms = [run.stored_vm(name or "")]
     run.load_overrides(instancetype_file, preference_file)
-    asked = filename is not None and check
+    # --server is KubeVirt's expand and nothing else (it does not run admission): as --skip-checks, no dry run
+    asked = filename is not None and check and not server
     stored = name is not None
     with DryRun(session if asked else None, validation=validation, offline=offline) as judge:
         for vm in vms:

@@ -153,9 +153,11 @@ def test_the_server_expands_what_admission_would_deny(cli, control_plane, namesp
 
     offline = cli("expand", "-f", str(manifest), "-n", namespace, "-o", "json")
     assert (offline.exit_code, offline.stdout) == (1, "")
-    # the admission webhook's words, then the types that would do (the plane's catalog, shared with other tests)
+    # KubeVirt's own verdict (a server-side dry run), then the types that would do (the plane's catalog, shared
+    # with other tests)
     assert offline.stderr.startswith(
-        "error: spec.instancetype: failure checking preference requirements: insufficient CPU resources of 2 vCPU "
+        'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
+        "failure checking preference requirements: insufficient CPU resources of 2 vCPU "
         "provided by instance type, preference requires 4 vCPU; the smallest instance types that satisfy "
         "preference vmp/needs4: "
     ), offline.stderr

@@ -252,7 +252,7 @@ def test_revisions_lists_every_revision_the_vm_owns(kubevirt_plane) -> None:
     uid = _vm(kubevirt_plane, namespace, started)["metadata"]["uid"]
     assert vmi.startswith(f"revision-start-vm-{uid}-")
     owned = _owned(_cli(kubevirt_plane, "revisions", f"vm/{started}", "-n", namespace).stdout)
-    generation = str(_vm(kubevirt_plane, namespace, started)["metadata"]["generation"])
+    generation = vmi.rsplit("-", 1)[1]  # getVMRevisionName: revision-start-vm-<uid>-<generation>
     assert [vmi, f"virtualmachine/{started}", generation, "vmi"] in owned
 
     every = _cli(kubevirt_plane, "revisions", "-A")

@@ -82,6 +82,29 @@ def test_garbage_collection_and_namespace_deletion(control_plane, namespace) -> 
     assert control_plane.request("GET", f"{base}/virtualmachines/left")[0] == 404
 
 
+def test_without_simulated_nodes_the_scheduler_leaves_pods_pending(control_plane, namespace) -> None:
+    """kube-scheduler runs in the plane, but a test that does not ask for simulated nodes (the ``kwok_nodes``
+    fixture) sees none: its pods stay Pending with the scheduler's verdict, as before the scheduler ran."""
+    assert control_plane.request("GET", "/api/v1/nodes")[1]["items"] == []
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "unplaced", "namespace": namespace},
+        "spec": {"containers": [{"name": "main", "image": "registry.k8s.io/pause:3.10"}]},
+    }
+    control_plane.apply(pod)
+    path = f"/api/v1/namespaces/{namespace}/pods/unplaced"
+
+    def verdict():
+        conditions = (control_plane.request("GET", path)[1].get("status") or {}).get("conditions") or []
+        return next((c for c in conditions if c["type"] == "PodScheduled"), None)
+
+    condition = _wait(verdict, "the scheduler's verdict")
+    assert (condition["status"], condition["reason"]) == ("False", "Unschedulable")
+    assert condition["message"] == "no nodes available to schedule pods"
+    assert control_plane.request("GET", path)[1]["status"]["phase"] == "Pending"
+
+
 def test_service_accounts_and_aggregated_roles(control_plane, namespace) -> None:
     """kube-controller-manager: a default service account and the root CA in each namespace, and the aggregated
     view role includes what KubeVirt's kubevirt.io:view adds (instance types among it)."""

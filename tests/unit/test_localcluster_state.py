@@ -106,6 +106,39 @@ def test_down_never_signals_a_recycled_pid(state_dir, processes) -> None:
     assert not state_dir.exists()
 
 
+def test_down_stops_the_scheduler_kwok_and_the_heartbeat_module(state_dir, processes) -> None:
+    """A plane with simulated nodes records kube-scheduler, kwok and the heartbeat, a Python module: ``down``
+    recognises that one by its command line (its executable is the interpreter) and stops all three; a recorded
+    PID whose command line is another module's is left alone."""
+    import sys
+
+    scheduler, kwok, apiserver = processes("kube-scheduler"), processes("kwok"), processes("kube-apiserver")
+    module = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "hack.localcluster.heartbeat"])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", "hack.localcluster.other"])
+    try:
+        pids = {
+            "kube-scheduler": scheduler.pid,
+            "kwok": kwok.pid,
+            "virt-handler-heartbeat": module.pid,
+            "kube-apiserver": apiserver.pid,
+        }
+        (state_dir / "state.json").write_text(json.dumps({"pids": pids, "kubeconfig": "k"}))
+        assert localcluster.main(["status"]) == 0
+        (state_dir / "state.json").write_text(
+            json.dumps({"pids": {**pids, "virt-handler-heartbeat": other.pid}, "kubeconfig": "k"})
+        )
+        assert localcluster.main(["status"]) == 1  # a PID that is not the heartbeat: the plane is not running
+        (state_dir / "state.json").write_text(json.dumps({"pids": pids, "kubeconfig": "k"}))
+        assert localcluster.main(["down"]) == 0
+        assert [p.wait(timeout=10) for p in (scheduler, kwok, module, apiserver)] == [-15, -15, -15, -15]
+        assert other.poll() is None
+    finally:
+        for process in (module, other):
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
 @pytest.fixture
 def stop_signals():
     """A StopSignals of the test's own, with SIGTERM/SIGHUP at their defaults (as in a script), and the handlers
