@@ -106,6 +106,7 @@ def test_down_never_signals_a_recycled_pid(state_dir, processes) -> None:
     assert not state_dir.exists()
 
 
+@pytest.mark.posix("/proc/PID/exe", linux_only=True)
 def test_down_stops_the_scheduler_kwok_and_the_heartbeat_module(state_dir, processes) -> None:
     """A plane with simulated nodes records kube-scheduler, kwok and the heartbeat, a Python module: ``down``
     recognises that one by its command line (its executable is the interpreter) and stops all three; a recorded
