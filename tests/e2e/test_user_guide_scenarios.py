@@ -167,6 +167,9 @@ def test_spread_topology_from_a_preference(sh, tmp_path) -> None:
         "kind: VirtualMachine\n"
         "metadata: {name: spread-vm}\n"
         "spec:\n"
+        # KubeVirt v1.9's webhook denies a VM with neither running nor runStrategy ("RunStrategy must be
+        # specified"); the user guide's example predates that rule, and expand -f now asks the webhook.
+        "  runStrategy: Halted\n"
         "  instancetype: {kind: VirtualMachineInstancetype, name: four}\n"
         "  preference: {kind: VirtualMachinePreference, name: spread}\n"
         "  template: {spec: {domain: {devices: {}}}}\n"
@@ -241,6 +244,7 @@ def test_presets_convert_to_a_preference(sh, tmp_path) -> None:
         "apiVersion: kubevirt.io/v1\nkind: VirtualMachine\n"
         "metadata: {name: selected}\n"
         "spec:\n"
+        "  runStrategy: Halted\n"  # as above: convert now asks KubeVirt's webhook about the converted VM
         "  template:\n"
         "    metadata: {labels: {kubevirt.io/size: small}}\n"
         "    spec: {domain: {devices: {disks: [{name: root}]}}, volumes: [{name: root, containerDisk: {image: x}}]}\n"

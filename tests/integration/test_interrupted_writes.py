@@ -175,13 +175,18 @@ def test_switch_wait_does_not_report_a_reverted_vm_as_its_outcome(control_plane,
                 stdout, stderr = process.communicate(timeout=30)
                 raise AssertionError(f"the switch's PUT never reached the proxy: {stdout!r} {stderr!r}")
             # the second writer: the VM goes back to its old instance type before the switch hears of its PUT
-            code, current = control_plane.request("GET", vm_path)
-            assert code == 200 and current["spec"]["instancetype"]["name"] == "large"
-            current["spec"]["instancetype"] = {
-                "name": "small",
-                "kind": "VirtualMachineInstancetype",
-            }
-            code, reverted = control_plane.request("PUT", vm_path, current)
+            # virt-controller writes the VM too (revision references), so the revert retries on 409 Conflict as
+            # client-go's retry.RetryOnConflict does, a bounded number of times
+            for _attempt in range(10):
+                code, current = control_plane.request("GET", vm_path)
+                assert code == 200 and current["spec"]["instancetype"]["name"] == "large"
+                current["spec"]["instancetype"] = {
+                    "name": "small",
+                    "kind": "VirtualMachineInstancetype",
+                }
+                code, reverted = control_plane.request("PUT", vm_path, current)
+                if code != 409:
+                    break
             assert code == 200, reverted
             proxy.release.set()
             stdout, stderr = process.communicate(timeout=90)
