@@ -181,12 +181,26 @@ def _ask(client: Any, resource: Any, obj: dict[str, Any], namespace: str | None,
         if exc.code != 409 or exc.reason != "AlreadyExists":
             raise
     name = str((body.get("metadata") or {}).get("name") or "")
-    stored = client.get(resource, name, namespace)
-    metadata = {
-        **(body.get("metadata") or {}),
-        "resourceVersion": (stored.get("metadata") or {}).get("resourceVersion"),
-    }
-    client.replace(resource, name, namespace, {**body, "metadata": metadata}, dry_run=True, field_validation=validation)
+    # virt-controller writes a VM it manages (status, revision references) between our GET and the dry-run PUT: a
+    # 409 Conflict there says nothing about the object, so read it again and ask again, a bounded number of times,
+    # as client-go's retry.RetryOnConflict (DefaultRetry: 5 steps) does.
+    for attempt in range(_CONFLICT_RETRIES):
+        stored = client.get(resource, name, namespace)
+        metadata = {
+            **(body.get("metadata") or {}),
+            "resourceVersion": (stored.get("metadata") or {}).get("resourceVersion"),
+        }
+        try:
+            client.replace(
+                resource, name, namespace, {**body, "metadata": metadata}, dry_run=True, field_validation=validation
+            )
+            return
+        except APIError as exc:
+            if exc.code != 409 or exc.reason != "Conflict" or attempt == _CONFLICT_RETRIES - 1:
+                raise
+
+
+_CONFLICT_RETRIES = 5
 
 
 def _advice(session: Session | None, obj: dict[str, Any], namespace: str | None, error: APIError) -> str | None:
