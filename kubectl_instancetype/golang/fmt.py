@@ -18,6 +18,8 @@ import math
 import struct
 from typing import Any
 
+from .gofmt import go_type
+
 __all__ = ["GoByte", "GoInt", "go_type_name", "sprint", "sprintf"]
 
 _MAX = 1_000_000  # fmt's tooLarge
@@ -35,26 +37,13 @@ class GoByte(int):
 
 
 def go_type_name(value: Any) -> str:
-    """``reflect.TypeOf(value).String()`` of a template value."""
-    if isinstance(value, bool):
-        return "bool"
+    """``reflect.TypeOf(value).String()`` of a template value: Go's ``int`` and ``uint8`` here, every decoded JSON
+    shape from :func:`.gofmt.go_type` (the one table of those names)."""
     if isinstance(value, GoInt):
         return "int"
     if isinstance(value, GoByte):
         return "uint8"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
-    if isinstance(value, complex):
-        return "complex128"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "map[string]interface {}"
-    if isinstance(value, (list, tuple)):
-        return "[]interface {}"
-    return "interface {}"
+    return go_type(value, unknown="interface {}")
 
 
 def _rune_count(text: str) -> int:

@@ -12,8 +12,9 @@ import json
 from typing import Any
 
 
-def go_type(value: Any) -> str:
-    """The Go type name of a decoded JSON value, as ``%T`` and error messages spell it."""
+def go_type(value: Any, unknown: str | None = None) -> str:
+    """The Go type name of a decoded JSON value, as ``%T`` and error messages spell it; a value of no JSON shape
+    gives ``unknown`` (its Python type name when None)."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -30,7 +31,7 @@ def go_type(value: Any) -> str:
         return "[]interface {}"
     if value is None:
         return "interface {}"
-    return type(value).__name__
+    return type(value).__name__ if unknown is None else unknown
 
 
 def _shortest_digits(value: float) -> tuple[str, int]:
