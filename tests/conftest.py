@@ -984,10 +984,20 @@ def revised(control_plane, vm: dict, timeout: float = 30.0) -> dict:
             if stored["spec"].get(matcher)
         ]
         if all((status.get(key) or {}).get("controllerRevisionRef") for key in wanted):
-            return stored
+            break
         if time.monotonic() > deadline:
             raise AssertionError(f"virt-controller recorded no revisions in {timeout:.0f}s: {status}")
         time.sleep(0.1)
+    # virt-controller goes on writing the status (the Ready condition, printableStatus) in later syncs; a test that
+    # compares the whole object waits until it has held still for half a second.
+    while True:
+        time.sleep(0.5)
+        again = control_plane.get(vm)
+        if again["metadata"]["resourceVersion"] == stored["metadata"]["resourceVersion"]:
+            return stored
+        stored = again
+        if time.monotonic() > deadline:
+            raise AssertionError(f"virt-controller kept writing the VM for {timeout:.0f}s")
 
 
 VIRT_API_SNAPSHOT_READER = "kubectl-instancetype-tests:virt-api-volumesnapshots"
