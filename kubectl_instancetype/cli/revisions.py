@@ -79,6 +79,8 @@ def run(env, opts: RevisionsOptions, session) -> None:
     from ..usecases.revisions import AllRevisions, revisions
 
     result = revisions(session, opts.name, opts.all_namespaces)
+    for warning in result.warnings:
+        messages.warn(env, warning)
     if isinstance(result, AllRevisions):
         printer.print_all_revisions(env, opts.output, result)
     else:
