@@ -75,6 +75,7 @@ class RevisionsOptions:
 
 def run(env, opts: RevisionsOptions, session) -> None:
     """Read the revisions and print them."""
+    from ..output import messages
     from ..output import revisions as printer
     from ..usecases.revisions import AllRevisions, revisions
 
