@@ -1,7 +1,4 @@
-"""``list`` and ``catalog list``: listing instance types and preferences, source -> select -> rows.
-
-The entry points are :func:`list_cluster` (the cluster through the Session) and :func:`list_catalog` (the
-embedded catalog), each narrowed to what fits a preference with ``--compatible-with``.
+"""Listing instance types and preferences: source -> select -> rows.
 
 A *source* yields objects of one kind with the scope they were found in: the cluster (through
 :mod:`..kube`, one request per scope per page, the label selector evaluated by the API server) or the
@@ -21,7 +18,6 @@ from ..instancetype.listing import INSTANCETYPES, SORT_KEYS, PathSort, RangeFilt
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..kube.client import Client
-    from ..kube.session import Session
 
 RowT = TypeVar("RowT")
 Consume = Callable[[dict[str, Any], "str | None"], None]
@@ -201,56 +197,3 @@ def check_enumerated(source: Source, query: Query) -> None:
         else:
             hint = f"; no {noun} in scope has the label {key}"
         raise UsageError(f'invalid argument "{value}" for "{flag}" flag: no {noun} in scope has {what} {value}{hint}')
-
-
-# ---- the use case: list and catalog list ------------------------------------------------------------
-
-
-def list_cluster(
-    session: Session,
-    query: Query,
-    row_of: Callable[[dict[str, Any], str | None], RowT],
-    *,
-    compatible_with: str | None = None,
-    fits: bool = False,
-) -> Listing[RowT]:
-    """List ``query`` from the cluster (both scopes, paged); with ``compatible_with`` (a preference reference)
-    only the instance types that fit it; with ``fits`` only those whose VM fits some node now."""
-    client = session.client()
-    source: Source = ClusterSource(client)
-    if compatible_with:
-        from .recommend import CompatibleSource, cluster_preference
-
-        source = CompatibleSource(source, cluster_preference(client, compatible_with))
-    if fits:
-        from .placement import FitsSource
-
-        source = FitsSource(source, session, compatible_with or "")
-    listing = list_rows(source, query, row_of)
-    if not listing.rows:
-        check_enumerated(ClusterSource(client), query)
-    return listing
-
-
-def list_catalog(
-    version: str | None,
-    namespace: str,
-    query: Query,
-    row_of: Callable[[dict[str, Any], str | None], RowT],
-    *,
-    compatible_with: str | None = None,
-) -> Listing[RowT]:
-    """List ``query`` from the embedded catalog release ``version`` (the newest when None), namespaced copies in
-    ``namespace``; with ``compatible_with`` only the instance types that fit that catalog preference."""
-    from ..catalog import DEFAULT_VERSION, load_catalog
-
-    catalog = load_catalog(version or DEFAULT_VERSION)
-    source: Source = CatalogSource(catalog, namespace)
-    if compatible_with:
-        from .recommend import CompatibleSource, catalog_preference
-
-        source = CompatibleSource(source, catalog_preference(catalog, compatible_with))
-    listing = list_rows(source, query, row_of)
-    if not listing.rows:
-        check_enumerated(CatalogSource(catalog, namespace), query)
-    return listing
