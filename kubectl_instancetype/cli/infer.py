@@ -128,7 +128,7 @@ def run(env, opts: InferOptions, session) -> None:
         warn=lambda line: messages.warn(env, line),
     )
     result = infer_target(session, request)
-    from ..output import inference as printer
+    from ..output import infer_report as printer
 
     if opts.kind == IMAGE:
         printer.print_image(env, result, opts.output, opts.explain)
