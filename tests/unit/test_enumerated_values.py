@@ -1,5 +1,5 @@
 """Issue 29: a filter value no object carries is refused in pflag's words with the one did-you-mean
-(usecases.references.closest), not answered with an empty list; recommend --max 0 is refused."""
+(golang.cobra.did_you_mean), not answered with an empty list; recommend --max 0 is refused."""
 
 from __future__ import annotations
 
