@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..instancetype.usage import OwnedRevision
+    from ..instancetype.expand.revisions import OwnedRevision
     from ..usecases.revisions import Revisions
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._tree import Json, clone
+from .revisions import OBJECT_NAME_LABEL
 
 Fetch = Callable[[str, str, str], Json | None]
 
@@ -32,7 +33,6 @@ _MATCHERS = {
     "instancetype": ("InstancetypeMatcher", "VirtualMachineInstancetype", "VirtualMachineClusterInstancetype"),
     "preference": ("PreferenceMatcher", "VirtualMachinePreference", "VirtualMachineClusterPreference"),
 }
-OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
 
 
 class ResolveError(Exception):
