@@ -48,10 +48,12 @@ class Found:
 
 @dataclass(frozen=True)
 class References:
-    """What :func:`check_matcher_types` read: the specs found, and one message per reference that is missing."""
+    """What :func:`check_matcher_types` read: the specs found, one message per reference that is missing, and the
+    objects themselves (so that a later step, the fit check, does not read them again)."""
 
     found: Found
     missing: tuple[str, ...] = ()
+    objects: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,7 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     inference: Any = None  # the InferenceResult, when inference ran
+    fetched: tuple[dict[str, Any], ...] = ()  # the instance type and preference objects read
 
     @property
     def admitted(self) -> bool:
@@ -147,7 +150,13 @@ def check_matcher_types(client: Client, manifest: dict[str, Any], namespace: str
         references.append(TypeReference(kind or kinds.DEFAULT_KIND[key].kind, str(name), MATCHER_FLAGS[key]))
     checked = check_types(client, references, namespace)
     found = {key: obj.get("spec") or {} for key, obj in zip(wanted, checked.objects) if obj is not None}
-    return References(Found(found.get("instancetype"), found.get("preference")), (*problems, *checked.missing))
+    objects = tuple(
+        {**obj, "kind": obj.get("kind") or reference.resource.kind}
+        for reference, obj in zip(references, checked.objects)
+        if obj is not None
+    )
+    missing = (*problems, *checked.missing)
+    return References(Found(found.get("instancetype"), found.get("preference")), missing, objects)
 
 
 def uses_inference(manifest: dict[str, Any]) -> bool:
@@ -196,7 +205,7 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
     denial = None
     if problems:
         denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])
-    return Verdict(vm, found, denial, notes, missing)
+    return Verdict(vm, found, denial, notes, missing, fetched=references.objects)
 
 
 def _requires_architecture(preference: dict[str, Any] | None) -> bool:
