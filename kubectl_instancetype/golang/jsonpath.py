@@ -13,9 +13,11 @@ keys are visited in sorted order, so the output is stable.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .gofmt import go_type, marshal, sprint
+from .text_template.value import INVALID  # Go's zero reflect.Value: what a range over nothing walks with
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -29,20 +31,6 @@ class JSONPathError(ValueError):
     def __init__(self, message: str, values: list[Any] | None = None) -> None:
         super().__init__(message)
         self.values = values or []
-
-
-class _Invalid:
-    """Go's zero ``reflect.Value`` (``reflect.ValueOf(nil)``): what a range over nothing walks with."""
-
-    def __repr__(self) -> str:
-        return "<invalid>"
-
-
-INVALID: Any = _Invalid()
-
-
-class _Byte(int):
-    """A ``uint8`` of a string (what ``*`` and ``..`` yield when they index a string)."""
 
 
 # ---- nodes (node.go) ---------------------------------------------------------------------------------
@@ -428,60 +416,27 @@ def parse(text: str) -> ListNode:
     return _Parser(text).parse()
 
 
-# ---- comparisons (third_party/forked/golang/template/funcs.go) --------------------------------------
+# ---- comparisons (third_party/forked/golang/template/funcs.go, in .text_template.funcs) ----------------
 
-_BAD_TYPE = "invalid type for comparison"
-_INCOMPATIBLE = "incompatible types for comparison"
-
-
-def _basic_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, _Byte):
-        return "uint"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    raise JSONPathError(_BAD_TYPE)
-
-
-def _equal(left: Any, right: Any) -> bool:
-    k1, k2 = _basic_kind(left), _basic_kind(right)
-    if k1 != k2:
-        if {k1, k2} == {"int", "uint"}:
-            return bool(int(left) == int(right))
-        raise JSONPathError(_INCOMPATIBLE)
-    return bool(left == right)
-
-
-def _less(left: Any, right: Any) -> bool:
-    k1, k2 = _basic_kind(left), _basic_kind(right)
-    if k1 != k2:
-        if {k1, k2} == {"int", "uint"}:
-            return bool(int(left) < int(right))
-        raise JSONPathError(_INCOMPATIBLE)
-    if k1 == "bool":
-        raise JSONPathError(_BAD_TYPE)
-    return bool(left < right)
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {}
 
 
 def _compare(operator: str, left: Any, right: Any) -> bool:
-    if operator == "<":
-        return _less(left, right)
-    if operator == ">":
-        return not (_less(left, right) or _equal(left, right))
-    if operator == "==":
-        return _equal(left, right)
-    if operator == "!=":
-        return not _equal(left, right)
-    if operator == "<=":
-        return _less(left, right) or _equal(left, right)
-    if operator == ">=":
-        return not _less(left, right)
-    raise JSONPathError(f"unrecognized filter operator {operator}")
+    """evalFilter's switch over the operator: the fork's Less, Greater, Equal, NotEqual, LessEqual, GreaterEqual."""
+    # loaded when a filter compares: a JSONPath without one does not load it
+    from .text_template.funcs import CallError, equal, greater, greater_equal, less, less_equal, not_equal
+
+    if not _COMPARISONS:
+        _COMPARISONS.update(
+            {"<": less, ">": greater, "==": equal, "!=": not_equal, "<=": less_equal, ">=": greater_equal}
+        )
+    compare = _COMPARISONS.get(operator)
+    if compare is None:
+        raise JSONPathError(f"unrecognized filter operator {operator}")
+    try:
+        return compare(left, right)
+    except CallError as exc:
+        raise JSONPathError(str(exc)) from None
 
 
 # ---- evaluation (jsonpath.go) ------------------------------------------------------------------------
@@ -494,7 +449,9 @@ def _children(value: Any) -> list[Any] | None:
     if isinstance(value, list):
         return list(value)
     if isinstance(value, str):
-        return [_Byte(byte) for byte in value.encode("utf-8", "surrogateescape")]
+        from .fmt import GoByte
+
+        return [GoByte(byte) for byte in value.encode("utf-8", "surrogateescape")]
     return None
 
 

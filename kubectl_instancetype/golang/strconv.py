@@ -154,3 +154,34 @@ def pflag_int(flag: str, text: str, *, bits: int = 64, unsigned: bool = False) -
         return go_parse_uint(text, base=0, bits=bits) if unsigned else go_parse_int(text, base=0, bits=bits)
     except GoNumError as exc:
         raise FlagValueError(f"invalid argument {go_quote(text)} for {go_quote('--' + flag)} flag: {exc}") from None
+
+
+def go_parse_float(text: str) -> float:
+    """Go's ``strconv.ParseFloat(text, 64)`` (atof.go: ``special``, then ``readFloat``) with its errors: a signed
+    ``Inf``/``Infinity`` (any case), an unsigned ``NaN``, decimal digits with an optional point and exponent, or a
+    hexadecimal mantissa with its ``p`` exponent; ``_`` only where Go allows it (:func:`_underscores_ok`); a value
+    beyond float64 is ``value out of range``."""
+    import re
+
+    negative = text[:1] == "-"
+    body = text[1:] if text[:1] in ("+", "-") else text
+    lower = body.lower()
+    if lower in ("inf", "infinity"):
+        return float("-inf") if negative else float("inf")
+    if lower == "nan" and body is text:
+        return float("nan")
+    if "_" in body and not _underscores_ok(text):
+        raise GoNumError("ParseFloat", text, _SYNTAX)
+    clean = body.replace("_", "")
+    try:
+        if re.fullmatch(r"0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+", clean):
+            value = float.fromhex(clean)
+        elif re.fullmatch(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", clean):
+            value = float(clean)
+        else:
+            raise GoNumError("ParseFloat", text, _SYNTAX)
+    except OverflowError:
+        value = float("inf")
+    if value == float("inf"):
+        raise GoNumError("ParseFloat", text, _RANGE)
+    return -value if negative else value
