@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 from .gofmt import go_type, marshal, sprint
-from .text_template.value import INVALID  # Go's zero reflect.Value: what a range over nothing walks with
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -31,6 +30,16 @@ class JSONPathError(ValueError):
     def __init__(self, message: str, values: list[Any] | None = None) -> None:
         super().__init__(message)
         self.values = values or []
+
+
+class _Invalid:
+    """Go's zero ``reflect.Value`` (``reflect.ValueOf(nil)``): what a range over nothing walks with."""
+
+    def __repr__(self) -> str:
+        return "<invalid>"
+
+
+INVALID: Any = _Invalid()
 
 
 # ---- nodes (node.go) ---------------------------------------------------------------------------------
@@ -126,62 +135,6 @@ def _rune_repr(r: str) -> str:
     """Go's ``%#U``: ``U+0021 '!'``."""
     code = ord(r)
     return f"U+{code:04X} '{r}'" if r.isprintable() else f"U+{code:04X}"
-
-
-_SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
-
-
-def unquote_extend(text: str) -> str:
-    """client-go's ``UnquoteExtend``: ``strconv.Unquote`` that also takes single-quoted strings."""
-    if len(text) < 2 or text[0] != text[-1] or text[0] not in "\"'":
-        raise JSONPathError("invalid syntax")
-    quote, body = text[0], text[1:-1]
-    if "\\" not in body and quote not in body:
-        return body
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        char = body[i]
-        if char == quote:
-            raise JSONPathError("invalid syntax")
-        if char != "\\":
-            out.append(char)
-            i += 1
-            continue
-        if i + 1 >= len(body):
-            raise JSONPathError("invalid syntax")
-        escape = body[i + 1]
-        i += 2
-        if escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
-        elif escape in "'\"":
-            if escape != quote:
-                raise JSONPathError("invalid syntax")
-            out.append(escape)
-        elif escape in "xuU":
-            size = {"x": 2, "u": 4, "U": 8}[escape]
-            digits = body[i : i + size]
-            if len(digits) != size or not all(d in "0123456789abcdefABCDEF" for d in digits):
-                raise JSONPathError("invalid syntax")
-            value = int(digits, 16)
-            i += size
-            if escape == "x":
-                # a byte, not a code point: \xff is the byte 0xff (carried as a surrogate escape, written raw)
-                out.append(chr(value) if value < 0x80 else chr(0xDC00 + value))
-            elif value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
-                raise JSONPathError("invalid syntax")
-            else:
-                out.append(chr(value))
-        elif escape in "01234567":
-            digits = body[i - 1 : i + 2]
-            if len(digits) != 3 or not all(d in "01234567" for d in digits) or int(digits, 8) > 255:
-                raise JSONPathError("invalid syntax")
-            byte = int(digits, 8)
-            out.append(chr(byte) if byte < 0x80 else chr(0xDC00 + byte))
-            i += 2
-        else:
-            raise JSONPathError("invalid syntax")
-    return "".join(out)
 
 
 class _Parser:
@@ -385,9 +338,11 @@ class _Parser:
             if r == end and self.input[self.pos - 2] != "\\":
                 break
         value = self._consume()
+        from .strconv import GoSyntaxError, go_unquote
+
         try:
-            text = unquote_extend(value)
-        except JSONPathError as exc:
+            text = go_unquote(value, single_quoted=True)
+        except GoSyntaxError as exc:
             raise JSONPathError(f"unquote string {value} error {exc}") from None
         cur.nodes.append(TextNode(text))
 

@@ -7,7 +7,7 @@ the parser's own ``endNode`` and ``elseNode``.
 
 from __future__ import annotations
 
-from ..strconv import GoNumError, go_parse_float, go_parse_int, go_parse_uint, go_quote
+from ..strconv import GoNumError, GoSyntaxError, go_parse_float, go_parse_int, go_parse_uint, go_quote, go_unquote
 from . import TemplateError
 from .lex import Item
 
@@ -245,12 +245,10 @@ def unquote(token: Item) -> str:
     if token.typ == "char":
         body = value[1:-1]
         value = '"' + body.replace('"', '\\"') + '"' if body != '"' else '"\\""'
-    from ..jsonpath import JSONPathError, unquote_extend
-
     try:
-        return unquote_extend(value)
-    except JSONPathError:
-        raise TemplateError("invalid syntax") from None
+        return go_unquote(value)
+    except GoSyntaxError as exc:
+        raise TemplateError(str(exc)) from None
 
 
 def new_number(token: Item) -> NumberNode:
