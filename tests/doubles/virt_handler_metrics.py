@@ -143,10 +143,10 @@ class Profile:
     guest memory in use (0..1), major faults per second and swap traffic in bytes per second, and whether the guest
     reports balloon statistics."""
 
-    cpu: Callable[[float], float] = _const(0.1)
-    memory: Callable[[float], float] = _const(0.3)
-    major_faults: Callable[[float], float] = _const(0.0)
-    swap: Callable[[float], float] = _const(0.0)
+    cpu: Callable[[float], float] = field(default=_const(0.1))
+    memory: Callable[[float], float] = field(default=_const(0.3))
+    major_faults: Callable[[float], float] = field(default=_const(0.0))
+    swap: Callable[[float], float] = field(default=_const(0.0))
     balloon: bool = True
 
 
@@ -343,7 +343,7 @@ class VirtHandlerMetrics:
         double = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            def do_GET(self) -> None:
                 if self.path.split("?", 1)[0] != "/metrics":
                     self.send_error(404)
                     return
