@@ -27,13 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.list import peak_rss_mb  # noqa: E402
-from bench.report import publish  # noqa: E402
-from bench.scale import create_all  # noqa: E402
-from hack.localcluster import ControlPlane, binaries_dir  # noqa: E402
-from hack.localcluster.api import Api  # noqa: E402
-from hack.localcluster.prometheus import Prometheus, backfill  # noqa: E402
-from tests.doubles.virt_handler_metrics import Profile, Size, Subject, write_openmetrics  # noqa: E402
+from bench.list import peak_rss_mb
+from bench.report import publish
+from bench.scale import create_all
+from hack.localcluster import ControlPlane, binaries_dir
+from hack.localcluster.api import Api
+from hack.localcluster.prometheus import Prometheus, backfill
+from tests.doubles.virt_handler_metrics import Profile, Size, Subject, write_openmetrics
 
 NAMESPACES = 10
 TYPES = ("u1.small", "u1.medium", "u1.large", "u1.xlarge")
