@@ -169,3 +169,46 @@ class Prometheus:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def demo(namespace: str) -> int:
+    """``make demo``'s rightsize step: the profile VMs of tests/rightsize_profiles.py in ``namespace`` (halted), three
+    days of their history backfilled, the real Prometheus over it, and ``kubectl instancetype rightsize`` through
+    the real kubectl (on PATH, with the plugin); Prometheus stops afterwards."""
+    import sys
+    import tempfile
+
+    from tests.rightsize_profiles import CASES, vm_manifest, write_history
+
+    for case in CASES:
+        manifest = vm_manifest(case)
+        subprocess.run(
+            ["kubectl", "delete", "virtualmachine", case.name, "-n", namespace, "--ignore-not-found"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            ["kubectl", "create", "-n", namespace, "-f", "-"],
+            input=__import__("json").dumps(manifest).encode(),
+            check=True,
+            capture_output=True,
+        )
+    with tempfile.TemporaryDirectory(prefix="rightsize-demo-") as tmp:
+        work = Path(tmp)
+        end = float(int(time.time()) // 120 * 120)
+        start = end - 3 * 86400
+        write_history(work / "history.om", [c.subject(namespace, start, end) for c in CASES], start, end, 120.0)
+        backfill(work / "history.om", work / "tsdb")
+        with Prometheus(work, work / "tsdb") as server:
+            command = ["kubectl", "instancetype", "rightsize", "-n", namespace, "--prometheus-url", server.url]
+            command += ["--window", "3d", "--step", "2m"]
+            print(f"\n\033[1m$ {' '.join(command)}\033[0m", flush=True)
+            return subprocess.run(command, check=False, stdout=sys.stdout, stderr=sys.stderr).returncode
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "demo":
+        raise SystemExit("usage: python -m hack.localcluster.prometheus demo NAMESPACE")
+    raise SystemExit(demo(sys.argv[2]))
