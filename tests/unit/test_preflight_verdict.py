@@ -88,4 +88,3 @@ def test_the_preflight_records_which_check_denies() -> None:
     needs_more = {"requirements": {"cpu": {"guest": 4}}}
     assert admission_check({"spec": {"template": {"spec": {}}}}, instancetype, needs_more).check == "cpu"
     assert admission_check({"spec": {"template": {"spec": {}}}}, instancetype, {}).check == ""
-
