@@ -17,8 +17,19 @@ from ..fmt import GoInt
 from ..gofmt import sprint
 from ..strconv import go_quote
 from . import TemplateError
-from .funcs import FUNCS, GO_TYPES, CallError, as_param, truth
-from .node import (
+from .funcs import (
+    FUNCS,
+    GO_TYPES,
+    INVALID,
+    Box,
+    CallError,
+    as_param,
+    indirect_interface,
+    is_true,
+    truth,
+    type_name,
+)
+from .parse import (
     ActionNode,
     BoolNode,
     BranchNode,
@@ -39,11 +50,11 @@ from .node import (
     TextNode,
     VariableNode,
 )
-from .value import INVALID, MISSING, Box, indirect_interface, is_true, type_name
 
 __all__ = ["FLUSH_BYTES", "MAX_EXEC_DEPTH", "Output", "State"]
 
 MAX_EXEC_DEPTH = 100000  # maxExecDepth
+MISSING: Any = object()  # missingVal: no final value passed down a pipeline
 FLUSH_BYTES = 1 << 16
 
 
