@@ -282,6 +282,14 @@ class Reference:
             out += "#" + self.fragment
         return out
 
+    def redacted(self) -> str:
+        """``URL.Redacted()``: the password replaced by ``xxxxx``."""
+        if self.userinfo is None or ":" not in self.userinfo:
+            return str(self)
+        from dataclasses import replace
+
+        return str(replace(self, userinfo=self.userinfo.partition(":")[0] + ":xxxxx"))
+
     @property
     def request_uri(self) -> str:
         """``URL.RequestURI()``: the escaped path (``/`` for none) and the query, what a request line carries."""

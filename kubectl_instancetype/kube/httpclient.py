@@ -120,19 +120,6 @@ def valid_header_value(name: str, value: str) -> bool:
     return True
 
 
-def redacted(url: Reference) -> str:
-    """``URL.Redacted()`` of a reference: the password replaced by ``xxxxx``."""
-    return _redacted(url)
-
-
-def _redacted(url: Reference) -> str:
-    if url.userinfo is None or ":" not in url.userinfo:
-        return str(url)
-    from dataclasses import replace
-
-    return str(replace(url, userinfo=url.userinfo.partition(":")[0] + ":xxxxx"))
-
-
 # --- The client ------------------------------------------------------------------------------------------------
 
 
@@ -198,13 +185,13 @@ class HTTPClient:
         try:
             parsed = url.url()
         except URLError as exc:
-            raise RequestError(method, _redacted(url), str(exc)) from None
+            raise RequestError(method, url.redacted(), str(exc)) from None
         if url.scheme not in ("http", "https"):
-            raise RequestError(method, _redacted(url), f"unsupported protocol scheme {_go_quote(url.scheme)}")
+            raise RequestError(method, url.redacted(), f"unsupported protocol scheme {_go_quote(url.scheme)}")
         if parsed is None:
-            raise RequestError(method, _redacted(url), "http: no Host in request URL")
+            raise RequestError(method, url.redacted(), "http: no Host in request URL")
         if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):  # Go's dialer: at most 65535
-            raise RequestError(method, _redacted(url), f"dial tcp: address {parsed.port}: invalid port")
+            raise RequestError(method, url.redacted(), f"dial tcp: address {parsed.port}: invalid port")
         port = int(parsed.port) if parsed.port else DEFAULT_PORTS[parsed.scheme]
         key = (parsed.scheme, parsed.host, port)
         connection = self._connections.get(key) if self.keep_alive else None
@@ -220,7 +207,7 @@ class HTTPClient:
             except UnsupportedProxy as exc:
                 raise ConfigurationError(str(exc)) from None
             except ValueError as exc:
-                raise RequestError(method, _redacted(url), str(exc)) from None
+                raise RequestError(method, url.redacted(), str(exc)) from None
             if self.keep_alive:
                 self._connections[key] = connection
         return connection, key
@@ -303,8 +290,8 @@ class HTTPClient:
                 hop = redirects.follow(response.status, response.headers.get("location"))
             except RedirectError as exc:
                 # url.Error names the Location for the redirect limit, the URL that sent it for a bad Location
-                shown = exc.location if str(exc).startswith("stopped") else _redacted(hop_url)
-                raise RequestError(method, shown, str(exc), last=_redacted(hop_url)) from None
+                shown = exc.location if str(exc).startswith("stopped") else hop_url.redacted()
+                raise RequestError(method, shown, str(exc), last=hop_url.redacted()) from None
             if hop is None:
                 return Answer(response, hop_url)
             hop_method, hop_url, hop_headers = hop.method, hop.url, hop.headers
@@ -342,18 +329,18 @@ class HTTPClient:
             except DeadlineExceeded as exc:
                 self._drop(key, connection)
                 raise RequestError(
-                    first_method, _redacted(url), failure_reason(exc), timed_out=True, deadline=True
+                    first_method, url.redacted(), failure_reason(exc), timed_out=True, deadline=True
                 ) from exc
             except (ServerClosed, BrokenPipeError, ConnectionResetError) as exc:
                 self._drop(key, connection)
                 if reused and attempt == 1 and _replayable(body):
                     continue
-                raise RequestError(first_method, _redacted(url), failure_reason(exc, self.verify_hint)) from exc
+                raise RequestError(first_method, url.redacted(), failure_reason(exc, self.verify_hint)) from exc
             except (OSError, ProtocolError, ValueError) as exc:
                 self._drop(key, connection)
                 raise RequestError(
                     first_method,
-                    _redacted(url),
+                    url.redacted(),
                     failure_reason(exc, self.verify_hint),
                     timed_out=isinstance(exc, TimeoutError),
                 ) from exc
@@ -361,6 +348,6 @@ class HTTPClient:
                 if not self.keep_alive:
                     self._drop(key, connection)
             if self.log:
-                self.log(f"{method} {_redacted(url)} {response.status} {response.reason}")
+                self.log(f"{method} {url.redacted()} {response.status} {response.reason}")
             return response
         raise AssertionError("unreachable")

@@ -193,7 +193,7 @@ class Registry:
                 self.authorization = self._authorize(response.headers.get("www-authenticate", ""))
                 continue
             if response.status != 200:
-                raise RegistryError(f"GET {_redacted_reference(answer.url)}: {_describe(response)}")
+                raise RegistryError(f"GET {answer.url.redacted()}: {_describe(response)}")
             return response
 
     def _authorize(self, header: str) -> str:
@@ -330,12 +330,6 @@ _DIGEST_ENCODED = re.compile(r"[a-zA-Z0-9=_-]+")
 
 def _host_port(url: URL | None) -> str:
     return url.host_port if url is not None else ""
-
-
-def _redacted_reference(url: Reference) -> str:
-    from ..kube.httpclient import redacted
-
-    return redacted(url)
 
 
 def _depth_ok(text: str) -> bool:

@@ -140,3 +140,8 @@ def test_a_location_url_parse_refuses_is_refused_with_its_words(raw: str, messag
     with pytest.raises(URLError) as failure:
         parse_reference(raw)
     assert str(failure.value) == message
+
+
+def test_redacted_hides_the_password_only() -> None:
+    assert parse_reference("https://u:secret@h/p?q").redacted() == "https://u:xxxxx@h/p?q"
+    assert parse_reference("https://u@h/p").redacted() == "https://u@h/p"
