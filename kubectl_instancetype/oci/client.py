@@ -120,9 +120,9 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
 
 
 def _go_errno_text(text: str) -> str:
-    from ..errors import go_errno_text
+    from ..golang.goos import errno_text
 
-    return go_errno_text(text)
+    return errno_text(text)
 
 
 class Registry:
