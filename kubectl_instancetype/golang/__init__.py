@@ -9,6 +9,7 @@ kubectl's ``--request-timeout``, apimachinery's ``HumanDuration``), ``neturl`` (
 (apimachinery's ``resource.Quantity``: parsing, ``String()``, ``Value()``), ``tabwriter`` (kubectl's
 tables), ``goyaml`` (``sigs.k8s.io/yaml``'s printer), ``yamltojson`` (how kubectl reads ``-f``:
 ``sigs.k8s.io/yaml`` over go-yaml v2), ``validation`` (apimachinery's name checks), ``jsonpath``,
-``gotemplate`` and ``gofmt`` (kubectl's template printers).
+``text_template`` (a package, as Go's ``text/template`` and ``text/template/parse``) and ``gofmt`` (kubectl's
+template printers).
 Differential tests compare each with the Go code itself (``hack/virtctl/goref``).
 """

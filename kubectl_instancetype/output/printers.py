@@ -90,7 +90,7 @@ class TemplatePrinter:
             except JSONPathError as exc:
                 raise UsageError(f"error parsing jsonpath {argument}, {exc}") from None
         else:
-            from ..golang.gotemplate import Template, TemplateError
+            from ..golang.text_template import Template, TemplateError
 
             try:
                 self.gotemplate = Template(argument, missing_key_error=not allow_missing_keys)
@@ -124,7 +124,7 @@ class TemplatePrinter:
                     keep_tabs=True,
                 ) from None
         from ..golang.gofmt import json_round_trip
-        from ..golang.gotemplate import TemplateError
+        from ..golang.text_template import TemplateError
 
         # GoTemplatePrinter.PrintObj runs the template on json.Unmarshal(json.Marshal(obj)): whole floats are ints
         document = json_round_trip(document)

@@ -10,8 +10,8 @@ import pytest
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.errors import PluginError, UsageError
 from kubectl_instancetype.golang.gofmt import format_float, marshal, sprint
-from kubectl_instancetype.golang.gotemplate import Template, TemplateError
 from kubectl_instancetype.golang.jsonpath import JSONPath, JSONPathError
+from kubectl_instancetype.golang.text_template import Template, TemplateError
 from kubectl_instancetype.output.customcolumns import columns_from_spec, columns_from_template, relaxed_jsonpath
 from kubectl_instancetype.output.printers import check_output_format, print_objects
 
