@@ -4,7 +4,7 @@ A template is text with actions in braces: ``{.items[*].metadata.name}``, ``{ran
 filters ``[?(@.x=="y")]``, recursive descent ``..``, slices ``[1:3:2]``, unions ``[a,b]``, quoted text
 ``{"\\n"}``. The parser and evaluator follow parser.go and jsonpath.go statement by statement (including
 the range machinery that walks a flat node list, and its error messages) so that templates behave as in
-kubectl. Values are decoded JSON (see :mod:`.gofmt` for the Go types they stand for).
+kubectl. Values are decoded JSON (see :mod:`.fmt` for the Go types they stand for).
 
 One deliberate difference: Go iterates a map in random order (``*`` and ``..`` over an object); here the
 keys are visited in sorted order, so the output is stable.
@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .gofmt import go_type, marshal, sprint
+from .encoding_json import marshal
+from .fmt import go_type, sprint_value
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -475,7 +476,7 @@ class JSONPath:
             elif value is None:
                 texts.append("null")
             else:
-                texts.append(sprint(value))
+                texts.append(sprint_value(value))
         return " ".join(texts)
 
     # walk visits the tree rooted at node
@@ -582,7 +583,9 @@ class JSONPath:
         results: list[Any] = []
         for value in values:
             if not isinstance(value, list):
-                shown = "<nil>" if value is None else "<invalid reflect.Value>" if value is INVALID else sprint(value)
+                shown = (
+                    "<nil>" if value is None else "<invalid reflect.Value>" if value is INVALID else sprint_value(value)
+                )
                 raise JSONPathError(f"{shown} is not array or slice and cannot be filtered", values)
             for item in value:
                 if node.operator == "exists":

@@ -55,7 +55,7 @@ def _render(value: Any, indent: int, compact: bool, out: list[str]) -> None:
     elif isinstance(value, str):
         out.append(_render_string(value, indent + 1, lazy=False, compact=compact))
     else:
-        from .gofmt import marshal
+        from .encoding_json import marshal
 
         out.append(marshal(value))  # int, float, bool, null: the scalar as JSON wrote it
 

@@ -8,21 +8,13 @@ from __future__ import annotations
 
 _SYNTAX = "invalid syntax"
 _RANGE = "value out of range"
-_QUOTE_ESCAPES = {
-    "\a": r"\a",
-    "\b": r"\b",
-    "\f": r"\f",
-    "\n": r"\n",
-    "\r": r"\r",
-    "\t": r"\t",
-    "\v": r"\v",
-    "\\": r"\\",
-    '"': r"\"",
-}
+_CONTROL_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v"}
 
 
-def go_quote(text: str) -> str:
-    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept.
+def go_quote(text: str, *, ascii_only: bool = False, quote: str = '"') -> str:
+    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept; with ``ascii_only``
+    ``QuoteToASCII`` (``%+q``: ``\\u00e9``), with ``quote="'"`` ``QuoteRune`` of a one-character text (``%c`` as
+    ``%q``: ``'x'``). strconv/quote.go ``appendQuotedWith`` and ``appendEscapedRune``.
 
     Undecodable command-line bytes (which Python carries as ``surrogateescape`` code points) are written
     as the ``\\xNN`` Go writes for the invalid byte.
@@ -30,19 +22,21 @@ def go_quote(text: str) -> str:
     out = []
     for char in text:
         code = ord(char)
-        if char in _QUOTE_ESCAPES:
-            out.append(_QUOTE_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
+        if char == quote or char == "\\":
+            out.append("\\" + char)
         elif 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\x{code - 0xDC00:02x}")
+        elif (code < 0x80 or not ascii_only) and char.isprintable():
+            out.append(char)
+        elif char in _CONTROL_ESCAPES:
+            out.append(_CONTROL_ESCAPES[char])
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
         elif code <= 0xFFFF:
             out.append(f"\\u{code:04x}")
         else:
             out.append(f"\\U{code:08x}")
-    return '"' + "".join(out) + '"'
+    return quote + "".join(out) + quote
 
 
 class GoNumError(ValueError):

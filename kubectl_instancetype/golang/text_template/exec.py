@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..fmt import GoInt
-from ..gofmt import sprint
+from ..fmt import GoInt, sprint_value
 from ..strconv import go_quote
 from . import TemplateError
 from .funcs import FUNCS, GO_TYPES, CallError, as_param, truth
@@ -153,7 +152,7 @@ class State:
             value = self.eval_pipeline(dot, node.pipe)
             is_truth, ok = is_true(indirect_interface(value))
             if not ok:
-                raise self.errorf(f"if/with can't use {sprint(value)}")
+                raise self.errorf(f"if/with can't use {sprint_value(value)}")
             if is_truth:
                 self.walk(value if node.kind == "with" else dot, node.list)
             elif node.else_list is not None:
@@ -206,7 +205,7 @@ class State:
                             one(key, Box(value[key]))
                         return
                 elif value is not INVALID:
-                    raise self.errorf(f"range can't iterate over {sprint(value)}")
+                    raise self.errorf(f"range can't iterate over {sprint_value(value)}")
             except _Break:
                 return
             if node.else_list is not None:
@@ -234,9 +233,9 @@ class State:
         if value is INVALID:
             self.out.append("<no value>")
         elif isinstance(value, Box):
-            self.out.append(sprint(value.value))
+            self.out.append(sprint_value(value.value))
         else:
-            self.out.append(sprint(value))
+            self.out.append(sprint_value(value))
 
     # pipelines and commands
     def eval_pipeline(self, dot: Any, pipe: PipeNode | None) -> Any:
