@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..golang.neturl import DEFAULT_PORTS, Reference, URLError
+from ..golang.strconv import go_quote
 from .http import (
     DEFAULT_CONNECT_TIMEOUT,
     MAX_BODY_BYTES,
@@ -42,13 +43,6 @@ from .http import (
     connection_to,
     proxy_for,
 )
-
-
-def _go_quote(text: str) -> str:
-    from ..golang.strconv import go_quote
-
-    return go_quote(text)
-
 
 # --- Failures in Go's words ------------------------------------------------------------------------------------
 
@@ -187,7 +181,7 @@ class HTTPClient:
         except URLError as exc:
             raise RequestError(method, url.redacted(), str(exc)) from None
         if url.scheme not in ("http", "https"):
-            raise RequestError(method, url.redacted(), f"unsupported protocol scheme {_go_quote(url.scheme)}")
+            raise RequestError(method, url.redacted(), f"unsupported protocol scheme {go_quote(url.scheme)}")
         if parsed is None:
             raise RequestError(method, url.redacted(), "http: no Host in request URL")
         if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):  # Go's dialer: at most 65535
@@ -268,7 +262,7 @@ class HTTPClient:
             try:
                 url = parse_reference(raw)
             except URLError as exc:
-                raise RequestError(method, raw, f"parse {_go_quote(raw)}: {exc}") from None
+                raise RequestError(method, raw, f"parse {go_quote(raw)}: {exc}") from None
         redirects: Redirects | None = None
         hop_method, hop_url, hop_headers, hop_body, hop_length = method, url, headers, body, content_length
         while True:
