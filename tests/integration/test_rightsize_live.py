@@ -34,14 +34,14 @@ def history(control_plane, tmp_path_factory):
     namespace = f"rightsize-{secrets.token_hex(3)}"
     control_plane.ensure_namespace(namespace)
     client = client_of(control_plane)
-    for case in CASES:
-        from tests.rightsize_profiles import vm_manifest
+    from tests.rightsize_profiles import APPLY_CASE, vm_manifest
 
+    for case in (*CASES, APPLY_CASE):
         client.create(resources.VIRTUAL_MACHINES, vm_manifest(case), namespace)
     workdir = tmp_path_factory.mktemp("prometheus")
     end = float(int(time.time()) // 120 * 120)
     start = end - 3 * 86400
-    subjects = [case.subject(namespace, start, end) for case in CASES]
+    subjects = [case.subject(namespace, start, end) for case in (*CASES, APPLY_CASE)]
     write_history(workdir / "history.om", subjects, start, end, 120.0)
     backfill(workdir / "history.om", workdir / "tsdb")
     server = Prometheus(workdir, workdir / "tsdb").start()
@@ -61,7 +61,11 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
     answer = _run(cli, namespace, server, end, "-o", "json")
     assert answer.exit_code == 0, answer.stderr
     report = json.loads(answer.stdout)
-    got = {item["name"]: (item["finding"], (item["recommended"] or {}).get("name")) for item in report["items"]}
+    got = {
+        item["name"]: (item["finding"], (item["recommended"] or {}).get("name"))
+        for item in report["items"]
+        if item["name"] != "apply-me"
+    }
     assert got == {case.name: (case.finding, case.recommended) for case in CASES}
     # a fixed number of queries, whatever the number of VMs
     assert report["queries"] == 10
@@ -138,3 +142,21 @@ def test_the_doubles_exposition_passes_promtool_check_metrics() -> None:
         check=False,
     )
     assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", "")
+
+
+def test_apply_switches_a_halted_vm_through_switchs_plan(cli, control_plane, history) -> None:
+    from tests.scheduling import client_of
+
+    namespace, server, end = history
+    answer = _run(cli, namespace, server, end, "vm/apply-me", "--apply")
+    assert answer.exit_code == 0, answer.stderr
+    text = answer.stdout
+    assert "virtualmachine.kubevirt.io/apply-me (not running; rollout strategy" in text
+    assert (
+        "  instancetype: VirtualMachineClusterInstancetype/u1.2xlarge -> VirtualMachineClusterInstancetype/u1.small"
+        in text
+    )
+    assert "The VM is not running: it gets the new values when it starts." in text
+    assert text.rstrip().endswith("=> virtualmachine.kubevirt.io/apply-me switched")
+    stored = client_of(control_plane).get(resources.VIRTUAL_MACHINES, "apply-me", namespace)
+    assert stored["spec"]["instancetype"]["name"] == "u1.small"
