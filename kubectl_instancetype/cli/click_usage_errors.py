@@ -45,19 +45,11 @@ def _flag(name: str) -> str:
     return name
 
 
-def _flag_names(param: Any) -> str:
-    """pflag's ``"-n, --namespace"`` spelling of an option (long name alone when it has no shorthand)."""
-    opts = list(getattr(param, "opts", []) or [])
-    short = [o for o in opts if len(o) == 2 and o[0] == "-" and o[1] != "-"]
-    long = [o for o in opts if o.startswith("--")]
-    if short and long:
-        return f"{short[0]}, {long[0]}"
-    return (long or short or [getattr(param, "name", "") or ""])[0]
-
-
 def cobra_message(exc: Any) -> str:
     """The one ``error: ...`` line for a Click exception, worded as cobra/pflag would word it."""
     from typer._click import exceptions as click_exceptions
+
+    from .options import flag_names  # pflag's "-n, --namespace" (Typer, and so options, is loaded by now)
 
     if isinstance(exc, click_exceptions.NoSuchOption):
         name = exc.option_name
@@ -75,13 +67,13 @@ def cobra_message(exc: Any) -> str:
     if isinstance(exc, click_exceptions.MissingParameter):
         param = exc.param
         if param is not None and getattr(param, "param_type_name", "") == "option":
-            return f'error: required flag(s) "{_flag_names(param).split(", ")[-1].lstrip("-")}" not set'
+            return f'error: required flag(s) "{flag_names(param).split(", ")[-1].lstrip("-")}" not set'
         return "error: accepts 1 arg(s), received 0"
     if isinstance(exc, click_exceptions.BadParameter):
         param = exc.param
         if param is not None and getattr(param, "param_type_name", "") == "option":
             detail = exc.message
-            return f'error: invalid argument for "{_flag_names(param)}" flag: {detail}'
+            return f'error: invalid argument for "{flag_names(param)}" flag: {detail}'
         return f"error: {exc.format_message()}"
     if isinstance(exc, click_exceptions.UsageError):
         message = exc.format_message()
