@@ -87,7 +87,7 @@ class InstallHelperOptions:
 
     directory: Annotated[
         Optional[str],
-        typer.Option(
+        options.value_option(
             "--dir",
             metavar="DIR",
             help="Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.",

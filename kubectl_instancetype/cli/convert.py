@@ -47,7 +47,7 @@ class ConvertOptions:
 
     filename: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "-f",
             "--filename",
             metavar="FILE",
@@ -62,7 +62,7 @@ class ConvertOptions:
     ] = "yaml"
     vms: Annotated[
         Optional[str],
-        typer.Option(
+        options.value_option(
             "--vms", metavar="FILE", help="VirtualMachines to match the presets against (YAML, JSON or a List)."
         ),
     ] = None

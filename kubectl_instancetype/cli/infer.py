@@ -80,7 +80,7 @@ class InferOptions:
     ] = False
     platform: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "--platform", metavar="OS/ARCH[/VARIANT]", help="infer image: the platform to pick from an image index."
         ),
     ] = "linux/amd64"

@@ -262,11 +262,11 @@ class ListOutputFlags:
     ] = None
     allow_missing_template_keys: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "--allow-missing-template-keys",
             metavar="BOOL",
             help="Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = "true"
     template: Annotated[

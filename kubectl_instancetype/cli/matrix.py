@@ -40,8 +40,7 @@ class MatrixOptions:
 
     source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     fmt: Annotated[
-        str,
-        typer.Option("--format", metavar="FORMAT", help="Table format: plain, github or grid."),
+        str, options.value_option("--format", metavar="FORMAT", help="Table format: plain, github or grid.")
     ] = "plain"
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)

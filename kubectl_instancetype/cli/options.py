@@ -105,6 +105,11 @@ def path_option(*names: str, metavar: str, help: str, panel: Optional[str] = Non
     return typer.Option(*names, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
+def value_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+    """A flag with a value and a default the help shows (``--window DURATION ... [default: 14d]``)."""
+    return typer.Option(*names, metavar=metavar, help=help, rich_help_panel=panel)
+
+
 def string_option(*names: str, help: str) -> Any:
     """A flag with a text value and no metavar (virtctl's string flags: ``--size string``)."""
     return typer.Option(*names, help=help, show_default=False)

@@ -82,53 +82,54 @@ class RightsizeOptions:
         typer.Argument(metavar="[vm/NAME ...]", help="VirtualMachines (default: all in scope).", show_default=False),
     ] = None
     all_namespaces: Annotated[
-        bool, typer.Option("-A", "--all-namespaces", help="Look at every namespace, not only the current one.")
+        bool, options.all_namespaces_option("Look at every namespace, not only the current one.")
     ] = False
     window: Annotated[
-        str, typer.Option("--window", metavar="DURATION", help="How far back to measure (Prometheus duration).")
+        str, options.value_option("--window", metavar="DURATION", help="How far back to measure (Prometheus duration).")
     ] = "14d"
     step: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "--step", metavar="DURATION", help="The resolution of the measures (at least the scrape interval)."
         ),
     ] = "1m"
     percentile: Annotated[
-        str, typer.Option("--percentile", metavar="P", help="The percentile of use that must fit (0-100].")
+        str, options.value_option("--percentile", metavar="P", help="The percentile of use that must fit (0-100].")
     ] = "95"
     headroom: Annotated[
-        str, typer.Option("--headroom", metavar="PERCENT", help="Room to leave above the percentile.")
+        str, options.value_option("--headroom", metavar="PERCENT", help="Room to leave above the percentile.")
     ] = "20%"
     prometheus_url: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "--prometheus-url", metavar="URL", help="A Prometheus-compatible query API (Prometheus, Thanos, Mimir)."
         ),
     ] = ""
     prometheus_service: Annotated[
         str,
-        typer.Option(
+        options.value_option(
             "--prometheus-service",
             metavar="NAMESPACE/NAME:PORT",
             help="A Prometheus service, reached through the API server's service proxy with your credentials.",
         ),
     ] = ""
     prometheus_ca_file: Annotated[
-        str, typer.Option("--prometheus-ca-file", metavar="FILE", help="CA certificates for --prometheus-url.")
+        str, options.value_option("--prometheus-ca-file", metavar="FILE", help="CA certificates for --prometheus-url.")
     ] = ""
     prometheus_token_file: Annotated[
         str,
-        typer.Option("--prometheus-token-file", metavar="FILE", help="A bearer token file for --prometheus-url."),
+        options.value_option(
+            "--prometheus-token-file", metavar="FILE", help="A bearer token file for --prometheus-url."
+        ),
     ] = ""
     apply: Annotated[
-        bool, typer.Option("--apply", help="Switch each VM to its recommended type where no restart is needed.")
+        bool, options.bool_option("--apply", help="Switch each VM to its recommended type where no restart is needed.")
     ] = False
     allow_restart: Annotated[
-        bool, typer.Option("--allow-restart", help="With --apply: also switch VMs whose change needs a restart.")
+        bool, options.bool_option("--allow-restart", help="With --apply: also switch VMs whose change needs a restart.")
     ] = False
     output: Annotated[
-        str,
-        options.output_option(help="yaml, json or a kubectl template (jsonpath=..., custom-columns=...)."),
+        str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., custom-columns=...).")
     ] = ""
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     names: tuple = dataclasses.field(init=False, default=())

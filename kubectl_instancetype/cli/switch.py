@@ -65,8 +65,7 @@ class SwitchOptions:
         bool, options.bool_option("--wait", help="After writing, wait for the controller and report what it did.")
     ] = False
     timeout: Annotated[
-        str,
-        typer.Option("--timeout", metavar="DURATION", help="How long --wait waits (30s, 2m)."),
+        str, options.value_option("--timeout", metavar="DURATION", help="How long --wait waits (30s, 2m).")
     ] = "60s"
     output: Annotated[
         str,

@@ -125,8 +125,7 @@ class UploadOptions:
         ),
     ] = ""
     default_preference: Annotated[
-        str,
-        options.string_option("--default-preference", help="The default preference to associate with the image."),
+        str, options.string_option("--default-preference", help="The default preference to associate with the image.")
     ] = ""
     default_preference_kind: Annotated[
         str,
