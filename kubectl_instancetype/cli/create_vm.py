@@ -3,12 +3,10 @@
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import flagtable, options
 
 
-def register(group: typer.Typer, argv: list[str]) -> None:
+def register(group: Any, argv: list[str]) -> None:
     """Add ``vm`` to the ``create`` group."""
     from ..instancetype import createvm
 
@@ -39,14 +37,14 @@ class VMCheckFlags:
 
     skip_checks: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--skip-checks",
             help="Send the VM as built: no inference, look-ups, conflict or requirement checks first.",
         ),
     ] = False
     resolve_inference: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--resolve-inference",
             help="Write the instance type and preference that inferFromVolume resolves to into the VM "
             "({name, kind}) instead of leaving inference to the server.",
@@ -54,7 +52,7 @@ class VMCheckFlags:
     ] = False
     infer_from_image: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--infer-from-image",
             help="Read the default instance type and preference from the image of a --volume-containerdisk "
             "or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and "
@@ -63,7 +61,7 @@ class VMCheckFlags:
     ] = False
     insecure_registry: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--insecure-registry", help="--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP)."
         ),
     ] = False

@@ -7,8 +7,6 @@ annotation on each run (measured: ~13 ms of a 40 ms warm run).
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import options
 from .list_options import (
     OUTPUT_PANEL,
@@ -66,7 +64,7 @@ def bare_flags() -> dict[str, tuple[str, bool]]:
     return scope_bare_flags(False)
 
 
-def register(app: typer.Typer, argv: list[str]) -> None:
+def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app`` (``list``, and ``get`` when ``argv`` names it or none is named)."""
     selected = argv[0] if argv else ""
     if selected in ("", "list"):
@@ -89,14 +87,16 @@ class ListOptions:
     kind: Kind = None
     all_namespaces: Annotated[
         bool,
-        typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one."),
+        options.Option(
+            "-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one."
+        ),
     ] = False
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     filters: ListFilters = dataclasses.field(default_factory=ListFilters)
     output: ListOutputFlags = dataclasses.field(default_factory=ListOutputFlags)
     chunk_size: Annotated[
         int,
-        typer.Option(
+        options.Option(
             "--chunk-size",
             click_type=options.GO_INT,
             metavar="N",
@@ -107,7 +107,7 @@ class ListOptions:
     ] = 500
     watch: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "-w",
             "--watch",
             help="After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, "
@@ -117,7 +117,7 @@ class ListOptions:
     ] = False
     watch_only: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--watch-only",
             help="Watch for changes without listing first.",
             rich_help_panel=OUTPUT_PANEL,
@@ -125,7 +125,7 @@ class ListOptions:
     ] = False
     output_watch_events: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--output-watch-events",
             help="With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.",
             rich_help_panel=OUTPUT_PANEL,
@@ -133,7 +133,7 @@ class ListOptions:
     ] = False
     fits: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--fits",
             help="Only instance types whose VM (with the --compatible-with preference) fits some node now, as "
             "kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).",
@@ -222,6 +222,8 @@ def run(env, opts: ListOptions, session) -> None:
             # kubectl's interrupt handler ends a watch on SIGINT with exit 1 and no message
             # (k8s.io/kubectl/pkg/util/interrupt).
             env.stdout.flush()
+            import typer
+
             raise typer.Exit(1) from None
         return
     listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with, fits=opts.fits)

@@ -9,8 +9,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
-import typer
-
 from ..instancetype import kinds as type_kinds
 from . import options
 
@@ -32,7 +30,7 @@ OUTPUT_PANEL = "Output"
 # Flags declared once for every command that takes them (list, catalog list, recommend, matrix).
 SeriesClass = Annotated[
     Optional[str],
-    typer.Option(
+    options.Option(
         "--class",
         click_type=options.NON_BLANK,
         metavar="CLASS",
@@ -43,7 +41,7 @@ SeriesClass = Annotated[
 ]
 Selector = Annotated[
     Optional[str],
-    typer.Option(
+    options.Option(
         "-l",
         "--selector",
         click_type=options.NON_BLANK,
@@ -54,7 +52,7 @@ Selector = Annotated[
     ),
 ]
 NoHeaders = Annotated[
-    bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+    bool, options.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
 ]
 
 
@@ -65,7 +63,7 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
 
 Kind = Annotated[
     Optional[list[str]],
-    typer.Argument(
+    options.Argument(
         help="instancetypes (default), preferences, vmcf, vmf, vmcp or vmp; then NAMEs (or TYPE/NAME...).",
         show_default=False,
         metavar="[KIND] [NAME...]",
@@ -90,16 +88,16 @@ class ScopeFlags:
 
     scope: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--scope",
             metavar="SCOPE",
             help="Only objects of one scope: cluster or namespaced (all: both, the default).",
             show_default=False,
         ),
     ] = None
-    deprecated_cluster: Annotated[bool, typer.Option("--cluster-only", hidden=True)] = False
+    deprecated_cluster: Annotated[bool, options.Option("--cluster-only", hidden=True)] = False
     deprecated_namespaced: Annotated[
-        bool, typer.Option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
+        bool, options.Option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
     ] = False
     # derived by validate()
     cluster_only: bool = dataclasses.field(init=False, default=False)
@@ -137,7 +135,7 @@ class ListFilters:
 
     cpu: Annotated[
         Optional[int],
-        typer.Option(
+        options.Option(
             "--cpu",
             click_type=options.GO_INT,
             metavar="N",
@@ -148,7 +146,7 @@ class ListFilters:
     ] = None
     memory: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--memory",
             click_type=options.NON_BLANK,
             metavar="QUANTITY",
@@ -160,7 +158,7 @@ class ListFilters:
     klass: SeriesClass = None
     size: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--size",
             click_type=options.NON_BLANK,
             metavar="SIZE",
@@ -171,7 +169,7 @@ class ListFilters:
     ] = None
     hugepages: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--hugepages",
             help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).",
             metavar="[=SIZE]",
@@ -180,26 +178,26 @@ class ListFilters:
         ),
     ] = None
     dedicated_cpu: Annotated[
-        bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)
+        bool, options.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)
     ] = False
     isolate_emulator_thread: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL
         ),
     ] = False
-    numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = (
-        False
-    )
+    numa: Annotated[
+        bool, options.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)
+    ] = False
     realtime: Annotated[
-        bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)
+        bool, options.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)
     ] = False
     gpus: Annotated[
-        bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)
+        bool, options.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)
     ] = False
     vendor: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--vendor",
             click_type=options.NON_BLANK,
             metavar="VENDOR",
@@ -210,7 +208,7 @@ class ListFilters:
     ] = None
     os_type: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--os-type",
             click_type=options.NON_BLANK,
             metavar="OS",
@@ -221,7 +219,7 @@ class ListFilters:
     ] = None
     arch: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--arch",
             click_type=options.NON_BLANK,
             metavar="ARCH",
@@ -233,7 +231,7 @@ class ListFilters:
     selector: Selector = None
     min_cpu: Annotated[
         Optional[int],
-        typer.Option(
+        options.Option(
             "--min-cpu",
             click_type=options.GO_INT,
             metavar="N",
@@ -244,7 +242,7 @@ class ListFilters:
     ] = None
     max_cpu: Annotated[
         Optional[int],
-        typer.Option(
+        options.Option(
             "--max-cpu",
             click_type=options.GO_INT,
             metavar="N",
@@ -255,7 +253,7 @@ class ListFilters:
     ] = None
     min_memory: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--min-memory",
             click_type=options.NON_BLANK,
             metavar="QUANTITY",
@@ -266,7 +264,7 @@ class ListFilters:
     ] = None
     max_memory: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--max-memory",
             click_type=options.NON_BLANK,
             metavar="QUANTITY",
@@ -277,7 +275,7 @@ class ListFilters:
     ] = None
     hide_deprecated: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--hide-deprecated",
             help="Leave out deprecated objects (shown marked otherwise).",
             rich_help_panel=FILTER_PANEL,
@@ -285,7 +283,7 @@ class ListFilters:
     ] = False
     compatible_with: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--compatible-with",
             click_type=options.NON_BLANK,
             metavar="PREFERENCE",
@@ -310,11 +308,11 @@ class ListOutputFlags:
     ] = ""
     no_headers: NoHeaders = False
     show_labels: Annotated[
-        bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
+        bool, options.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
     ] = False
     label_columns: Annotated[
         Optional[list[str]],
-        typer.Option(
+        options.Option(
             "-L",
             "--label-columns",
             metavar="LABEL",
@@ -325,13 +323,13 @@ class ListOutputFlags:
     ] = None
     show_kind: Annotated[
         bool,
-        typer.Option(
+        options.Option(
             "--show-kind", help="Name each object with its kind, as kind.group/name.", rich_help_panel=OUTPUT_PANEL
         ),
     ] = False
     sort_by: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--sort-by",
             click_type=options.NON_BLANK,
             metavar="KEY",
@@ -343,7 +341,7 @@ class ListOutputFlags:
     ] = None
     allow_missing_template_keys: Annotated[
         str,
-        typer.Option(
+        options.Option(
             "--allow-missing-template-keys",
             metavar="BOOL",
             help="Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.",
@@ -352,7 +350,7 @@ class ListOutputFlags:
     ] = "true"
     template: Annotated[
         Optional[str],
-        typer.Option(
+        options.Option(
             "--template",
             metavar="TEMPLATE",
             help="The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.",
@@ -571,7 +569,7 @@ class SelectionFlags:
     selector: Selector = None
     hide_deprecated: Annotated[
         bool,
-        typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
+        options.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
     ] = False
     klass: SeriesClass = None
 
