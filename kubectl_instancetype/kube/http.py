@@ -214,7 +214,9 @@ class Connection:
             if self.tls_context is not None:
                 # CPython bounds the whole handshake by the socket timeout set here.
                 self.arm(self.connect_timeout)
-                sock = self.tls_context.wrap_socket(sock, server_hostname=self.server_hostname or self.target_host)
+                sock = self.tls_context.wrap_socket(
+                    sock, server_hostname=tls_name(self.server_hostname or self.target_host)
+                )
         except BaseException as exc:
             sock.close()
             self._sock = None
@@ -569,3 +571,10 @@ def _go_quote(text: str) -> str:
     from ..golang.strconv import go_quote
 
     return go_quote(text.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))
+
+
+def tls_name(host: str) -> str | bytes:
+    """The name ``ssl`` sends and checks: an ASCII name as bytes, which ``ssl`` takes as it is, where a str goes
+    through the ``idna`` codec first; for ASCII that codec returns the same bytes, but importing it (with
+    ``stringprep`` and ``unicodedata``) costs more start-up than a small list request's own work."""
+    return host.encode("ascii") if host.isascii() else host
