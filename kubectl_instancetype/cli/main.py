@@ -121,7 +121,7 @@ def _framework_exit(env: Environment, exc: Exception) -> int:
             _write_error(env, "error: aborted")
             return ExitStatus.ERROR
         if isinstance(exc, click_exceptions.ClickException):
-            from .usage import cobra_message
+            from .click_usage_errors import cobra_message
 
             _write_error(env, cobra_message(exc))
             return ExitStatus.ERROR

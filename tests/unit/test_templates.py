@@ -194,7 +194,7 @@ def test_output_format_checks(output: str, message: str) -> None:
 
 def test_unknown_commands_suggest_by_edit_distance_over_the_real_table() -> None:
     """cobra's SuggestionsFor (Levenshtein <= 2, or a prefix): describe is not taken for derive."""
-    from kubectl_instancetype.cli.usage import suggestions_for
+    from kubectl_instancetype.cli.click_usage_errors import suggestions_for
     from tests.conftest import run_cli
 
     assert run_cli(["describ"]).stderr == (
