@@ -62,8 +62,7 @@ def not_found_message(
 ) -> str:
     """The error for NAMEs that matched nothing: the kinds and scopes that were read, and close names (or, for a
     lone word close to a kind spelling in ``kinds``, that kind)."""
-    import difflib
-
+    from ..golang.cobra import did_you_mean
     from ..golang.strconv import go_quote
     from ..instancetype.listing import INSTANCETYPES
 
@@ -80,16 +79,17 @@ def not_found_message(
     message = f"no {noun}{filtered} named {quoted} " + " or ".join(places)
     hints = []
     for name in missing:
-        close = difflib.get_close_matches(name, list(dict.fromkeys(seen)), n=3)
+        close = did_you_mean(name, seen)
         if close:
-            hints.append(f'for "{name}" did you mean {", ".join(close)}?')
+            hints.append(f'for "{name}" did you mean {" or ".join(close)}?')
     if hints:
         return message + "; " + "; ".join(hints)
     if len(missing) == 1 and missing[0].lower() in kinds:
         # kubectl get vmcp vmp reads vmp as a name too; kubectl's vmcp,vmp (several kinds) is not taken here
         return message + f'; "{missing[0]}" is a kind: list one kind at a time (list {missing[0]})'
-    if len(missing) == 1 and (kind := difflib.get_close_matches(missing[0].lower(), list(kinds), n=1, cutoff=0.75)):
-        return message + f'; if "{missing[0]}" was meant as a kind: did you mean "{kind[0]}"?'
+    if len(missing) == 1 and (close_kinds := did_you_mean(missing[0].lower(), kinds)):
+        meant = " or ".join(f'"{kind}"' for kind in close_kinds)
+        return message + f'; if "{missing[0]}" was meant as a kind: did you mean {meant}?'
     if query.what == INSTANCETYPES:
         return message + "; preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)"
     return message
@@ -254,3 +254,21 @@ class WatchTable:
             padded = [cell.ljust(self.widths[column]) for column, cell in enumerate(row[:-1])]
             lines.append("".join(padded) + (row[-1] if row else "") + "\n")
         return "".join(lines)
+
+
+def print_found(env: Environment, output: str, found: Sequence[Any], namespace: str | None) -> None:
+    """Objects found by name (``catalog show``: each with its ``what`` and ``obj``): yaml/json/names/a template
+    (one object alone, several as a List), or one table per kind in the order first named."""
+    from .printers import print_objects, prints_objects
+
+    if prints_objects(output):
+        print_objects(env, output, [each.obj for each in found], single=True)
+        return
+    from .columns import CellContext, cells, columns_for, headers
+    from .table import render_table
+
+    context = CellContext(env.clock())
+    for what in dict.fromkeys(each.what for each in found):
+        columns = columns_for(what, wide=output == "wide")
+        rows = [cells(columns, each.obj, namespace, context) for each in found if each.what == what]
+        env.stdout.write(render_table(headers(columns), rows))
