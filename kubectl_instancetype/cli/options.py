@@ -135,7 +135,7 @@ class GoInt(FlagType):
         """Parse ``value`` as pflag would, or raise the usage error pflag would print."""
         if isinstance(value, int):
             return value
-        from ..instancetype.params import GoNumError, go_parse_int
+        from ..golang.strconv import GoNumError, go_parse_int
 
         try:
             return go_parse_int(str(value))

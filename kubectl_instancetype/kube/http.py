@@ -201,7 +201,9 @@ class Connection:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
         self.phase = "connect"
         try:
-            sock = socket.create_connection((self.host, self.port), timeout=self._left(self.connect_timeout))
+            sock = socket.create_connection(
+                (ascii_host(self.host), self.port), timeout=self._left(self.connect_timeout)
+            )
         except TimeoutError as exc:
             if self.deadline is not None and not isinstance(exc, DeadlineExceeded):
                 raise DeadlineExceeded("connect") from exc
@@ -215,7 +217,7 @@ class Connection:
                 # CPython bounds the whole handshake by the socket timeout set here.
                 self.arm(self.connect_timeout)
                 sock = self.tls_context.wrap_socket(
-                    sock, server_hostname=tls_name(self.server_hostname or self.target_host)
+                    sock, server_hostname=ascii_host(self.server_hostname or self.target_host)
                 )
         except BaseException as exc:
             sock.close()
@@ -573,8 +575,9 @@ def _go_quote(text: str) -> str:
     return go_quote(text.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))
 
 
-def tls_name(host: str) -> str | bytes:
-    """The name ``ssl`` sends and checks: an ASCII name as bytes, which ``ssl`` takes as it is, where a str goes
-    through the ``idna`` codec first; for ASCII that codec returns the same bytes, but importing it (with
-    ``stringprep`` and ``unicodedata``) costs more start-up than a small list request's own work."""
+def ascii_host(host: str) -> str | bytes:
+    """``host`` for ``getaddrinfo`` and ``ssl``: an ASCII name as bytes, which both take as they are, where a str
+    goes through the ``idna`` codec first (always, in Python 3.11's getaddrinfo); for ASCII that codec returns
+    the same bytes (it only refuses empty or over-long labels, which the resolver refuses too), but importing
+    it (with ``stringprep`` and ``unicodedata``) costs more start-up than a small list request's own work."""
     return host.encode("ascii") if host.isascii() else host
