@@ -201,9 +201,9 @@ class Connection:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
         self.phase = "connect"
         try:
-            sock = socket.create_connection(
-                (ascii_host(self.host), self.port), timeout=self._left(self.connect_timeout)
-            )
+            # getaddrinfo takes a bytes host too (typeshed says str only)
+            address: tuple = (ascii_host(self.host), self.port)
+            sock = socket.create_connection(address, timeout=self._left(self.connect_timeout))
         except TimeoutError as exc:
             if self.deadline is not None and not isinstance(exc, DeadlineExceeded):
                 raise DeadlineExceeded("connect") from exc
