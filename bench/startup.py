@@ -7,9 +7,10 @@ kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` 
 gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
 but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
 own code differs. Both trees are byte-compiled first (as an install is). Medians are printed with each tree's
-ratio to the peer and the goal of issue 30. A bare local control plane (kube-apiserver v1.36.3 with KubeVirt's
-CRDs and the catalog's 65 + 54 objects) serves the lists, unless ``--kubeconfig`` names one. Never a test:
-timings are printed, not asserted.
+ratio to the peer and the goal of issue 30, and the same ratio of CPU time (user + system of the process and its
+children: kubectl and the plugin it runs), which a busy machine changes far less than wall time. A bare local
+control plane (kube-apiserver v1.36.3 with KubeVirt's CRDs and the catalog's 65 + 54 objects) serves the lists,
+unless ``--kubeconfig`` names one. Never a test: timings are printed, not asserted.
 
 Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--markdown] [--write]
 """
@@ -20,6 +21,7 @@ import argparse
 import compileall
 import contextlib
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -79,14 +81,18 @@ def cases(kubectl: str, virtctl: str | None) -> list[tuple[str, list[str], list[
     return found
 
 
-def wall(command: list[str], environ: dict) -> float:
-    """Wall seconds of one run (stdout discarded, failures fatal)."""
+def wall(command: list[str], environ: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the process and its children) of one run (stdout discarded,
+    failures fatal). CPU time barely moves with the machine's load, where wall time on a busy machine grows
+    with every other process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)}: exit {result.returncode}: {result.stderr.decode()[:300]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def launchers(tree: Path, folder: Path) -> Path:
@@ -119,7 +125,7 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
             name: [str(bins[name] / "kubectl-instancetype") if word == "PLUGIN" else word for word in plugin]
             for name in columns
         }
-        times: dict[str, list[float]] = {name: [] for name in [*columns, "peer"]}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*columns, "peer"]}
         for name in columns:
             wall(commands[name], environs[name])  # warm the page cache
         wall(peer, peer_environ)
@@ -127,15 +133,18 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
             for name in columns:
                 times[name].append(wall(commands[name], environs[name]))
             times["peer"].append(wall(peer, peer_environ))
-        medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+        medians = {name: statistics.median(t[0] for t in values) * 1000 for name, values in times.items()}
+        cpu = {name: statistics.median(t[1] for t in values) * 1000 for name, values in times.items()}
         ratios = {name: medians[name] / medians["peer"] for name in columns}
         met = "-" if goal is None else ("met" if ratios["after"] <= goal else "not met")
         row = [case]
         row += [f"{medians[name]:.0f}" for name in columns] + [f"{medians['peer']:.0f}"]
         row += [f"{ratios[name]:.2f}x" for name in columns] + ["-" if goal is None else f"{goal}x", met]
+        row += [f"{cpu[name] / cpu['peer']:.2f}x" for name in columns]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
-    headers = ["case (median ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", "after"]
+    headers = ["case (median wall ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", "after"]
+    headers += [f"{name} / peer, CPU time" for name in columns]
     from tabulate import tabulate
 
     return tabulate(rows, headers, tablefmt="github" if args.markdown or args.write else "simple")
