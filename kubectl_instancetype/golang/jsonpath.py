@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .encoding_json import marshal
-from .fmt import go_type, sprint_value
+from .fmt import GoByte, go_type, sprint_value
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -405,8 +405,6 @@ def _children(value: Any) -> list[Any] | None:
     if isinstance(value, list):
         return list(value)
     if isinstance(value, str):
-        from .fmt import GoByte
-
         return [GoByte(byte) for byte in value.encode("utf-8", "surrogateescape")]
     return None
 
@@ -418,9 +416,21 @@ class JSONPath:
         self.allow_missing_keys = allow_missing_keys
         self.output_json = output_json
         self._nodes = parse(text).nodes
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the state of a run (where its ranges stand)."""
         self._offset = 0
         self._begin_range = self._in_range = self._end_range = 0
         self._last_end: int | None = None
+
+    def fresh(self) -> JSONPath:
+        """This template with the state of a run reset, not parsed again: one parse, many runs (as kubectl's
+        sorter runs one parsed JSONPath on each object)."""
+        clone = object.__new__(JSONPath)
+        clone.__dict__.update(self.__dict__)
+        clone.reset()
+        return clone
 
     def execute(self, data: Any) -> str:
         """The text the template produces for ``data``; :class:`JSONPathError` when it fails."""
