@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "create": "kubectl_instancetype.cli.create",
     "derive": "kubectl_instancetype.cli.derive",
     "describe": "kubectl_instancetype.cli.describe",
+    "doctor": "kubectl_instancetype.cli.doctor",
     "expand": "kubectl_instancetype.cli.expand",
     "fits": "kubectl_instancetype.cli.fits",
     "get": "kubectl_instancetype.cli.list",
