@@ -157,3 +157,31 @@ def test_commands_quote_what_the_shell_would_split() -> None:
     vm["metadata"]["namespace"] = "a b"
     [finding] = rules.missing_revisions([vm], {})
     assert "-n 'a b'" in finding.action
+
+
+def _printed(report: Any) -> tuple[str, str]:
+    import io
+
+    from kubectl_instancetype.env import Environment
+    from kubectl_instancetype.output.doctor import print_report
+
+    out, err = io.StringIO(), io.StringIO()
+    print_report(Environment(stdout=out, stderr=err, environ={}), "", report)
+    return out.getvalue(), err.getvalue()
+
+
+def test_every_namespace_gets_a_namespace_column_and_an_incomplete_check_never_says_no_problems() -> None:
+    from kubectl_instancetype.usecases.doctor import DoctorReport
+
+    finding = rules.Finding("info", "orphan-revision", NS, "controllerrevision/x", "owned by no VirtualMachine", "rm")
+    out, err = _printed(DoctorReport(None, [finding], checked_vms=1, checked_revisions=1))
+    assert out.splitlines()[0].split()[:3] == ["NAMESPACE", "SEVERITY", "OBJECT"]
+    assert out.splitlines()[1].split()[:3] == [NS, "info", "controllerrevision/x"]
+    assert err == ""
+    out, err = _printed(DoctorReport(NS, [], ["cannot list x: forbidden"], ["every check on VMs"]))
+    assert (out, err) == (
+        "",
+        "Warning: doctor could not check everything (every check on VMs not checked): findings may be missing\n",
+    )
+    out, err = _printed(DoctorReport(NS, [], checked_vms=2, checked_revisions=3))
+    assert err == f"2 VirtualMachine(s) and 3 ControllerRevision(s) in namespace {NS} checked: no problems found\n"
