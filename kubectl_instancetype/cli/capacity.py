@@ -73,7 +73,7 @@ class CapacityOptions:
     output: Annotated[
         str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")
     ] = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 
     def validate(self) -> None:
         """-o is a report format; -l parses as a label selector; -l and --instancetype exclude each other."""

@@ -42,7 +42,7 @@ class DiffOptions:
         bool,
         typer.Option("--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."),
     ] = False
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 
 
 def run(env, opts: DiffOptions, session) -> int:

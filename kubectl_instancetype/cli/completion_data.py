@@ -40,7 +40,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                       "kubectl's --cluster).",
                               'live': 'clusters',
                               'value': True},
-                '--context': {'help': 'The name of the kubeconfig context to use.', 'live': 'contexts', 'value': True},
+                '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                      'table or List, a CONTEXT column first).',
+                              'live': 'contexts',
+                              'value': True},
                 '--help': {'help': 'help for kubectl instancetype', 'value': False},
                 '--kubeconfig': {'file': True,
                                  'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -143,7 +146,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             'value': True}}},
  'capacity': {'argument': None,
               'commands': {},
-              'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+              'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                        '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                          'service account in a namespace.',
                                  'value': True},
                         '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -154,9 +158,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               "cluster, as kubectl's --cluster).",
                                       'live': 'clusters',
                                       'value': True},
-                        '--context': {'help': 'The name of the kubeconfig context to use.',
+                        '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                              '(one table or List, a CONTEXT column first).',
                                       'live': 'contexts',
                                       'value': True},
+                        '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                      '(1s, 2m); one that takes longer is reported as failed and the '
+                                                      'others print. 0 waits forever.',
+                                              'value': True},
+                        '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                               'prod matches eu-prod-1).',
+                                       'value': True},
                         '--help': {'help': 'help for capacity', 'value': False},
                         '--instancetype': {'help': 'A cluster instance type to count (repeat for several; default: all '
                                                    'of them).',
@@ -184,6 +196,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                 'jsonpath-file',
                                                 'custom-columns',
                                                 'custom-columns-file']},
+                        '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                         '--preference': {'help': 'The preference of the VMs counted.',
                                          'live': 'preferences',
                                          'value': True},
@@ -226,7 +239,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '-h': {'help': 'help for catalog', 'value': False}}},
  'catalog diff': {'argument': None,
                   'commands': {},
-                  'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user '
+                  'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                            '--as': {'help': 'Username to impersonate for the operation. User could be a regular user '
                                              'or a service account in a namespace.',
                                      'value': True},
                             '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated '
@@ -237,9 +251,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                   "cluster, as kubectl's --cluster).",
                                           'live': 'clusters',
                                           'value': True},
-                            '--context': {'help': 'The name of the kubeconfig context to use.',
+                            '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on '
+                                                  'each (one table or List, a CONTEXT column first).',
                                           'live': 'contexts',
                                           'value': True},
+                            '--context-timeout': {'help': 'With several contexts: how long each context may take in '
+                                                          'all (1s, 2m); one that takes longer is reported as failed '
+                                                          'and the others print. 0 waits forever.',
+                                                  'value': True},
+                            '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a '
+                                                   'search: prod matches eu-prod-1).',
+                                           'value': True},
                             '--exit-code': {'help': 'Exit with 1 when there are differences.', 'value': False},
                             '--help': {'help': 'help for diff', 'value': False},
                             '--instancetypes-only': {'help': 'Only the instance types.', 'value': False},
@@ -254,6 +276,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--namespaced': {'help': 'The namespaced kinds, in the namespace (-n), not the '
                                                      'cluster-scoped ones.',
                                              'value': False},
+                            '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                             '--preferences-only': {'help': 'Only the preferences.', 'value': False},
                             '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                           'waits forever.',
@@ -1091,7 +1114,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'describe': {'argument': 'type-names',
               'commands': {},
-              'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+              'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                        '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                          'service account in a namespace.',
                                  'value': True},
                         '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1102,9 +1126,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               "cluster, as kubectl's --cluster).",
                                       'live': 'clusters',
                                       'value': True},
-                        '--context': {'help': 'The name of the kubeconfig context to use.',
+                        '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                              '(one table or List, a CONTEXT column first).',
                                       'live': 'contexts',
                                       'value': True},
+                        '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                      '(1s, 2m); one that takes longer is reported as failed and the '
+                                                      'others print. 0 waits forever.',
+                                              'value': True},
+                        '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                               'prod matches eu-prod-1).',
+                                       'value': True},
                         '--help': {'help': 'help for describe', 'value': False},
                         '--kubeconfig': {'file': True,
                                          'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -1114,6 +1146,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                 'default).',
                                         'live': 'namespaces',
                                         'value': True},
+                        '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                         '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                       'forever.',
                                               'value': True},
@@ -1128,7 +1161,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                'value': True}}},
  'expand': {'argument': 'vms',
             'commands': {},
-            'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+            'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                      '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                        'service account in a namespace.',
                                'value': True},
                       '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1139,9 +1173,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             "cluster, as kubectl's --cluster).",
                                     'live': 'clusters',
                                     'value': True},
-                      '--context': {'help': 'The name of the kubeconfig context to use.',
+                      '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                            '(one table or List, a CONTEXT column first).',
                                     'live': 'contexts',
                                     'value': True},
+                      '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                    '2m); one that takes longer is reported as failed and the others '
+                                                    'print. 0 waits forever.',
+                                            'value': True},
+                      '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                             'matches eu-prod-1).',
+                                     'value': True},
                       '--default-architecture': {'help': "The cluster's default architecture, for VMs and preferences "
                                                          'that set none (default amd64; with --launcher-pod, the '
                                                          "KubeVirt resource's status.defaultArchitecture).",
@@ -1194,6 +1236,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               'jsonpath-file',
                                               'custom-columns',
                                               'custom-columns-file']},
+                      '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                       '--preference-file': {'help': 'Use this (cluster) preference instead of the one the VM names.',
                                             'value': True},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
@@ -1238,7 +1281,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'fits': {'argument': None,
           'commands': {},
-          'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+          'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                    '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                      'service account in a namespace.',
                              'value': True},
                     '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1249,9 +1293,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                           "as kubectl's --cluster).",
                                   'live': 'clusters',
                                   'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--filename': {'file': True,
                                    'help': 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads '
                                            'stdin.',
@@ -1282,6 +1334,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             'jsonpath-file',
                                             'custom-columns',
                                             'custom-columns-file']},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--preference': {'help': "With --instancetype: the VM's preference.",
                                      'live': 'preferences',
                                      'value': True},
@@ -1316,7 +1369,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                            'value': True}}},
  'get': {'argument': 'type-names',
          'commands': {},
-         'flags': {'--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
+         'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                   '--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
                                         'value': False},
                    '--allow-missing-template-keys': {'help': 'Templates (jsonpath, go-template) print nothing for a '
                                                              'missing field or key; =false fails instead.',
@@ -1349,9 +1403,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'recommend judges them).',
                                          'live': 'preferences',
                                          'value': True},
-                   '--context': {'help': 'The name of the kubeconfig context to use.',
+                   '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                         'table or List, a CONTEXT column first).',
                                  'live': 'contexts',
                                  'value': True},
+                   '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                 '2m); one that takes longer is reported as failed and the others '
+                                                 'print. 0 waits forever.',
+                                         'value': True},
+                   '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                          'matches eu-prod-1).',
+                                  'value': True},
                    '--cpu': {'help': 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).', 'value': True},
                    '--dedicated-cpu': {'help': 'With dedicated CPU placement.', 'value': False},
                    '--fits': {'help': 'Only instance types whose VM (with the --compatible-with preference) fits some '
@@ -1411,6 +1473,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
                                                      'watch events as -o json/yaml objects.',
                                              'value': False},
+                   '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                    '--realtime': {'help': 'Realtime instance types.', 'value': False},
                    '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                  'forever.',
@@ -1491,7 +1554,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                           'value': False}}},
  'infer': {'argument': 'objects',
            'commands': {},
-           'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+           'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                     '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                       'service account in a namespace.',
                               'value': True},
                      '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1502,9 +1566,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                            "as kubectl's --cluster).",
                                    'live': 'clusters',
                                    'value': True},
-                     '--context': {'help': 'The name of the kubeconfig context to use.',
+                     '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                           '(one table or List, a CONTEXT column first).',
                                    'live': 'contexts',
                                    'value': True},
+                     '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                   '2m); one that takes longer is reported as failed and the others '
+                                                   'print. 0 waits forever.',
+                                           'value': True},
+                     '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                            'matches eu-prod-1).',
+                                    'value': True},
                      '--explain': {'help': 'Print the chain of objects read for each matcher below the table.',
                                    'value': False},
                      '--filename': {'file': True,
@@ -1537,6 +1609,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                              'jsonpath-file',
                                              'custom-columns',
                                              'custom-columns-file']},
+                     '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                      '--platform': {'help': 'infer image: the platform to pick from an image index.', 'value': True},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
@@ -1630,6 +1703,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
           'commands': {},
           'flags': {'--all': {'help': 'Every instance type and preference in scope (cluster and namespace).',
                               'value': False},
+                    '--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
                     '--all-namespaces': {'help': 'The namespaced kinds of every namespace (alone: --all -A).',
                                          'value': False},
                     '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
@@ -1643,9 +1717,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                           "as kubectl's --cluster).",
                                   'live': 'clusters',
                                   'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--filename': {'file': True,
                                    'help': 'Manifests to lint (YAML or JSON; a directory; - reads stdin).',
                                    'value': True},
@@ -1675,6 +1757,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             'jsonpath-file',
                                             'custom-columns',
                                             'custom-columns-file']},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                   'forever.',
                                           'value': True},
@@ -1711,7 +1794,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                            'value': True}}},
  'list': {'argument': 'kinds',
           'commands': {},
-          'flags': {'--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
+          'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                    '--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
                                          'value': False},
                     '--allow-missing-template-keys': {'help': 'Templates (jsonpath, go-template) print nothing for a '
                                                               'missing field or key; =false fails instead.',
@@ -1744,9 +1828,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                   'recommend judges them).',
                                           'live': 'preferences',
                                           'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--cpu': {'help': 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).', 'value': True},
                     '--dedicated-cpu': {'help': 'With dedicated CPU placement.', 'value': False},
                     '--fits': {'help': 'Only instance types whose VM (with the --compatible-with preference) fits some '
@@ -1806,6 +1898,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
                                                       'watch events as -o json/yaml objects.',
                                               'value': False},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--realtime': {'help': 'Realtime instance types.', 'value': False},
                     '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                   'forever.',
@@ -2096,7 +2189,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                 'value': True}}},
  'revisions': {'argument': 'vms',
                'commands': {},
-               'flags': {'--all-namespaces': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
+               'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                         '--all-namespaces': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
                          '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
                                           'a service account in a namespace.',
                                   'value': True},
@@ -2108,9 +2202,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                "cluster, as kubectl's --cluster).",
                                        'live': 'clusters',
                                        'value': True},
-                         '--context': {'help': 'The name of the kubeconfig context to use.',
+                         '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                               '(one table or List, a CONTEXT column first).',
                                        'live': 'contexts',
                                        'value': True},
+                         '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                       '(1s, 2m); one that takes longer is reported as failed and the '
+                                                       'others print. 0 waits forever.',
+                                               'value': True},
+                         '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                                'prod matches eu-prod-1).',
+                                        'value': True},
                          '--help': {'help': 'help for revisions', 'value': False},
                          '--kubeconfig': {'file': True,
                                           'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -2134,6 +2236,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'jsonpath-file',
                                                  'custom-columns',
                                                  'custom-columns-file']},
+                         '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                        'forever.',
                                                'value': True},
@@ -2324,7 +2427,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'usage': {'argument': 'types',
            'commands': {},
-           'flags': {'--all-namespaces': {'help': 'Look at every namespace, not only the current one.', 'value': False},
+           'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                     '--all-namespaces': {'help': 'Look at every namespace, not only the current one.', 'value': False},
                      '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                       'service account in a namespace.',
                               'value': True},
@@ -2339,9 +2443,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                            "as kubectl's --cluster).",
                                    'live': 'clusters',
                                    'value': True},
-                     '--context': {'help': 'The name of the kubeconfig context to use.',
+                     '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                           '(one table or List, a CONTEXT column first).',
                                    'live': 'contexts',
                                    'value': True},
+                     '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                   '2m); one that takes longer is reported as failed and the others '
+                                                   'print. 0 waits forever.',
+                                           'value': True},
+                     '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                            'matches eu-prod-1).',
+                                    'value': True},
                      '--help': {'help': 'help for usage', 'value': False},
                      '--kubeconfig': {'file': True,
                                       'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -2363,6 +2475,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                              'jsonpath-file',
                                              'custom-columns',
                                              'custom-columns-file']},
+                     '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
                                            'value': True},

@@ -78,7 +78,7 @@ class FitsOptions:
     output: Annotated[
         str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")
     ] = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:

@@ -97,7 +97,7 @@ class InferOptions:
         typer.Option("--insecure-registry", help="infer image: an insecure registry (unverified HTTPS or plain HTTP)."),
     ] = False
     checks: options.FieldValidation = dataclasses.field(default_factory=options.FieldValidation)
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")
     name: str = dataclasses.field(init=False, default="")
 

@@ -68,7 +68,7 @@ class UsageOptions:
         str,
         options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...)."),
     ] = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
     def validate(self) -> None:

@@ -180,8 +180,14 @@ def print_objects(
 ) -> None:
     """Print ``objects`` as yaml/json/a template (one object, or a List) or their ``names`` for ``-o name``.
 
-    ``single``: the user named one object, so kubectl prints it rather than a List of one.
+    ``single``: the user named one object, so kubectl prints it rather than a List of one. While a command runs
+    for one context of several (:mod:`.fleet`), they go to that context's capture instead.
     """
+    from .capture import capture
+
+    if (target := capture()) is not None and printer is None:
+        target.printed_objects(output, objects, names, allow_missing_keys=allow_missing_keys, no_headers=no_headers)
+        return
     if output == "name":
         env.stdout.write("".join(f"{name}\n" for name in names))
         return
@@ -216,7 +222,13 @@ def print_objects(
 
 def print_document(env: Environment, output: str, document: dict[str, Any]) -> None:
     """A report as data (``usage``, ``lint``, ``switch``'s plan): ``-o json|yaml``, or a template run on it as on
-    one object (custom-columns: a row per item of its ``items``, else one row)."""
+    one object (custom-columns: a row per item of its ``items``, else one row). While a command runs for one
+    context of several (:mod:`.fleet`), the document goes to that context's capture instead."""
+    from .capture import capture
+
+    if (target := capture()) is not None:
+        target.printed_document(output, document)
+        return
     if is_template_format(output):
         items = document.get("items")
         rows = items if isinstance(items, list) and all(isinstance(item, dict) for item in items) else [document]
