@@ -148,8 +148,9 @@ def render(exc: BaseException) -> str:
         return f"error: {internal}"
     if isinstance(exc, OSError) and exc.strerror:
         # Go's wording: "open /path: no such file or directory"; our closed-stream writes carry their own text.
-        text = f"open {exc.filename}: {go_errno_text(exc.strerror)}" if exc.filename else exc.strerror
-        return f"error: {text}"
+        from .golang.goos import read_file_error
+
+        return f"error: {read_file_error(exc.filename, exc) if exc.filename else exc.strerror}"
     text = str(exc) or exc.__class__.__name__
     return text if text.startswith("error:") else f"error: {text}"
 
@@ -195,15 +196,10 @@ def _python_internal(exc: BaseException) -> str | None:
     if isinstance(exc, KeyError):
         return f"unexpected value {text}"
     if isinstance(exc, OSError) and exc.errno is not None and not exc.filename and exc.strerror:
-        return go_errno_text(exc.strerror)  # Go's words have no "[Errno N]"
+        from .golang.goos import errno_text
+
+        return errno_text(exc.strerror)  # Go's words have no "[Errno N]"
     return None
-
-
-def go_errno_text(strerror: str) -> str:
-    """An errno's text as Go's syscall.Errno prints it: C's strerror with its first letter lowercased
-    (``No such file or directory`` -> ``no such file or directory``); the rest is kept, so that a limit the
-    plugin put in the text keeps its unit (``more than 1 MiB``, never ``1 mib``)."""
-    return strerror[:1].lower() + strerror[1:]
 
 
 def exit_code(exc: BaseException) -> ExitStatus:

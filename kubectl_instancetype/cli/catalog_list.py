@@ -89,7 +89,7 @@ class CatalogListOptions:
 def run_list(env, opts: CatalogListOptions) -> None:
     """List the embedded catalog and print it as list prints (no AGE: catalog objects were never created)."""
     from ..output.listing import TableOptions, print_listing, row_function
-    from ..usecases.lists import list_catalog
+    from ..usecases.list_cluster_or_catalog import list_catalog
     from .list_options import KINDS
 
     query, out = opts.query, opts.output

@@ -95,7 +95,7 @@ class LabelOptions:
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")
     name: str = dataclasses.field(init=False, default="")
-    request: Any = dataclasses.field(init=False, default=None)  # usecases.inference.LabelRequest
+    request: Any = dataclasses.field(init=False, default=None)  # usecases.labeling.LabelRequest
 
     def validate(self) -> None:
         """The target is a volume kind; the flags combine as virtctl image-upload's do."""
@@ -116,7 +116,7 @@ class LabelOptions:
                 "at least one of --default-instancetype, --default-preference or --remove is required"
             )
         from ..instancetype.infer import default_reference
-        from ..usecases.inference import LabelRequest
+        from ..usecases.labeling import LabelRequest
 
         instancetype, instancetype_kind = default_reference(
             self.default_instancetype, self.default_instancetype_kind, "instancetype", "--default-instancetype"
@@ -136,7 +136,7 @@ class LabelOptions:
 
 def run(env, opts: LabelOptions, session) -> None:
     """Label the volume and print kubectl label's line."""
-    from ..usecases.inference import label_volume
+    from ..usecases.labeling import label_volume
 
     outcome = label_volume(session, opts.kind, opts.name, opts.request, skip_checks=opts.skip_checks)
     from ..output.terminal import escape

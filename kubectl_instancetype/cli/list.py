@@ -198,7 +198,7 @@ class GetOptions(ListOptions):
 def run(env, opts: ListOptions, session) -> None:
     """List from the cluster and print."""
     from ..output.listing import TableOptions, print_listing, row_function
-    from ..usecases.lists import list_cluster
+    from ..usecases.list_cluster_or_catalog import list_cluster
     from .list_options import KINDS
 
     query = opts.query

@@ -550,14 +550,13 @@ def parse_words(words: list[str], hugepages: Optional[str]) -> tuple[str, Option
 
 
 def _unknown_kind(word: str) -> str:
-    import difflib
+    from ..golang.cobra import did_you_mean
 
     usual = ["instancetypes", "preferences", *(kind.short for kind in type_kinds.ALL)]
     # the usual words first: "vms" means "vmp" more likely than the plural short name "vmps"
-    close = difflib.get_close_matches(word.lower(), usual, n=1) or difflib.get_close_matches(
-        word.lower(), list(KINDS), n=1
-    )
-    hint = f'; did you mean "{close[0]}"?' if close else ""
+    close = did_you_mean(word.lower(), usual) or did_you_mean(word.lower(), list(KINDS))
+    meant = " or ".join(f'"{kind}"' for kind in close)
+    hint = f"; did you mean {meant}?" if close else ""
     return (
         f'unknown kind "{word}": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl names){hint}'
     )

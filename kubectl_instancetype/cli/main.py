@@ -77,7 +77,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     except PluginError as exc:
         return report_failure(env, exc)
     except click_exceptions.ClickException as exc:
-        from .usage import cobra_message
+        from .click_usage_errors import cobra_message
 
         _write_error(env, cobra_message(exc))
         return ExitStatus.ERROR

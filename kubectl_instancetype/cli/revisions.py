@@ -85,6 +85,8 @@ def run(env, opts: RevisionsOptions, session) -> None:
     from ..usecases.revisions import AllRevisions, revisions
 
     result = revisions(session, opts.name, opts.all_namespaces)
+    for warning in result.warnings:
+        messages.warn(env, warning)
     if isinstance(result, AllRevisions):
         every = result
         if opts.output:

@@ -216,7 +216,11 @@ class UploadOptions:
         if (
             not self.plan.image_path
         ):  # the deprecated --pvc-name form skips virtctl's path checks; open("") fails as Go's
-            raise options.UsageError("open : no such file or directory")
+            import errno
+
+            from ..golang.goos import path_error
+
+            raise options.UsageError(path_error("open", "", errno.ENOENT))
 
 
 def run(env, opts: UploadOptions, session) -> None:

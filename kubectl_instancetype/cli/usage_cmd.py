@@ -1,7 +1,8 @@
 """``kubectl instancetype usage [TYPE/NAME] [--check-delete]``: who uses which instance type and preference.
 
-(The module is ``usage_cmd``: ``cli/usage.py`` words Click's usage errors as cobra does.) No
-``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
+The module is ``usage_cmd`` (as ``completion_cmd``) so that no module name in cli/ means two things: Click's
+usage errors are :mod:`.click_usage_errors`. No ``from __future__ import annotations`` in command modules
+(typer evaluates annotations on every run).
 """
 
 import dataclasses

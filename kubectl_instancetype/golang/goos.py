@@ -8,7 +8,10 @@
   the first of ``HOME``, ``USERPROFILE``, ``HOMEDRIVE``+``HOMEPATH`` that is a writable folder, exists, or is set;
 - :func:`look_path`: ``os/exec.LookPath`` as ``exec.Command`` uses it (an exec credential plugin's command): a
   name is searched on ``PATH``; on Windows with each ``PATHEXT`` extension (``.com;.exe;.bat;.cmd`` by default),
-  and a name with an extension of its own is tried as it is first.
+  and a name with an extension of its own is tried as it is first;
+- :func:`errno_text`, :func:`path_error`, :func:`read_file_error`: the text of Go's ``syscall.Errno`` and
+  ``*fs.PathError`` (``open /p: no such file or directory``), the one place the plugin writes a file error in Go's
+  words.
 
 Each takes the file-system look-ups it needs as functions, defaulting to the real ones.
 """
@@ -56,6 +59,36 @@ def split_list(value: str, goos: str = GOOS) -> list[str]:
             start = index + 1
     items.append(value[start:])
     return [item.replace('"', "") for item in items]
+
+
+def errno_text(strerror: str) -> str:
+    """An errno's text as Go's ``syscall.Errno.Error()`` prints it (syscall/zerrors_linux_*.go: C's strerror with its
+    first letter lowercased, ``No such file or directory`` -> ``no such file or directory``); the rest is kept, so
+    that a limit the plugin put in the text keeps its unit (``file too large (more than 1 MiB)``)."""
+    return strerror[:1].lower() + strerror[1:]
+
+
+def _reason(error: OSError | int) -> str:
+    if isinstance(error, int):
+        return errno_text(os.strerror(error))
+    if error.errno is not None and error.strerror:
+        return errno_text(error.strerror)
+    return error.strerror or str(error)
+
+
+def path_error(op: str, path: str, error: OSError | int) -> str:
+    """``(*fs.PathError).Error()`` (io/fs/fs.go): ``op + " " + path + ": " + err.Error()``, for an ``OSError`` or an
+    errno number (``path_error("stat", p, errno.ENOENT)``): ``open /p: permission denied``."""
+    return f"{op} {path}: {_reason(error)}"
+
+
+def read_file_error(path: str, error: OSError | int) -> str:
+    """The error of ``os.ReadFile(path)`` (os/file.go): opening fails with ``open PATH: ...``, except a folder,
+    which opens and then fails to read: ``read PATH: is a directory``."""
+    import errno
+
+    number = error if isinstance(error, int) else error.errno
+    return path_error("read" if number == errno.EISDIR else "open", path, error)
 
 
 def _stat(path: str) -> os.stat_result | None:

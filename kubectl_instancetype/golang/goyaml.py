@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from .strconv import go_parse_int_or_uint
+
 _STR_TAG = "tag:yaml.org,2002:str"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
@@ -86,12 +88,6 @@ _GO_DECIMAL_FLOAT = re.compile(
 )
 _GO_HEX_FLOAT = re.compile(r"[-+]?0[xX](_?[0-9a-fA-F])*(\.([0-9a-fA-F](_?[0-9a-fA-F])*)?)?[pP][-+]?[0-9](_?[0-9])*")
 _GO_SPECIAL_FLOAT = re.compile(r"[-+]?(inf|infinity|nan)", re.IGNORECASE)
-_GO_INT = {
-    16: re.compile(r"0[xX](_?[0-9a-fA-F])+"),
-    8: re.compile(r"0[oO](_?[0-7])+|0(_?[0-7])*"),
-    2: re.compile(r"0[bB](_?[01])+"),
-    10: re.compile(r"[1-9](_?[0-9])*"),
-}
 _TIMESTAMP = re.compile(
     r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{1,2})-(?P<d>[0-9]{1,2})"
     r"(?:(?P<sep>[Tt ])(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{1,2}):(?P<s>[0-9]{1,2})(?:\.[0-9]+)?(?P<tz>Z|[+-][0-9]{2}:[0-9]{2})?)?"
@@ -112,25 +108,6 @@ def _go_parse_float_ok(text: str) -> bool:
     if "_" in text or not _GO_DECIMAL_FLOAT.fullmatch(text):
         return False
     return not math.isinf(float(text))
-
-
-def _go_parse_int_ok(text: str, *, signed: bool) -> bool:
-    """True when Go's ``strconv.ParseInt(text, 0, 64)`` (or ``ParseUint``) accepts ``text``."""
-    sign = ""
-    if text[:1] in ("+", "-"):
-        if not signed:
-            return False
-        sign, text = text[0], text[1:]
-    for base, pattern in _GO_INT.items():
-        if pattern.fullmatch(text):
-            digits = text.replace("_", "")
-            if base != 10 and len(digits) > 1 and digits[1] in "xXoObB":
-                digits = digits[2:]
-            value = int(digits, base) if digits else 0
-            if not signed:
-                return value < 2**64
-            return value <= 2**63 if sign == "-" else value < 2**63
-    return False
 
 
 def _is_timestamp(text: str) -> bool:
@@ -166,7 +143,7 @@ def resolves_to_non_string(text: str) -> bool:
     if _is_timestamp(text):
         return True
     plain = text.replace("_", "")
-    if plain and (_go_parse_int_ok(plain, signed=True) or _go_parse_int_ok(plain, signed=False)):
+    if plain and go_parse_int_or_uint(plain) is not None:
         return True
     return bool(_YAML_STYLE_FLOAT.fullmatch(plain)) and _go_parse_float_ok(plain)
 

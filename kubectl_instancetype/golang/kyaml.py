@@ -163,13 +163,16 @@ def _needs_quotes(text: str) -> bool:
 
 def _type_ambiguous(text: str) -> bool:
     """isTypeAmbiguous: what a YAML reader would take for null, a bool, a number or a timestamp."""
-    from .strconv import GoNumError, go_parse_int
+    from .strconv import GoNumError, go_parse_bool, go_parse_int
 
     lower = text.lower()
     if len(text) <= 5 and lower in ("null", "~", ""):
         return True
-    if text in ("1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"):
+    try:
+        go_parse_bool(text)
         return True
+    except GoNumError:
+        pass
     if len(text) <= 5 and lower in ("true", "y", "yes", "on", "false", "n", "no", "off"):
         return True
     bare = text.replace("_", "")

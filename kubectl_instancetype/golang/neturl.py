@@ -61,11 +61,22 @@ class URL:
 
     def redacted(self) -> str:
         """The URL with its password replaced by ``xxxxx`` (``URL.Redacted``)."""
-        user = ""
-        if self.userinfo is not None:
-            name, colon, _ = self.userinfo.partition(":")
-            user = f"{name}:xxxxx@" if colon else f"{name}@"
-        return f"{self.scheme}://{user}{self.authority}{self.path}"
+        user = "" if self.userinfo is None else self.userinfo + "@"
+        return redacted(f"{self.scheme}://{user}{self.authority}{self.path}")
+
+
+def redacted(raw: str) -> str:
+    """``URL.Redacted()`` (net/url/url.go) of the URL written ``raw``, done on its text: the password of the userinfo
+    becomes ``xxxxx`` and the rest stays as written, also in a URL that ``url.Parse`` refuses, so that a message
+    quoting any URL never shows a password. The one place a URL is redacted."""
+    scheme, sep, rest = raw.partition("://")
+    if not sep:
+        return raw
+    authority, slash, path = rest.partition("/")
+    user, at, host = authority.rpartition("@")
+    if at and ":" in user:
+        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
+    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 class URLError(ValueError):

@@ -88,6 +88,11 @@ def go_parse_uint(text: str, *, base: int = 0, bits: int = 64, func: str = "Pars
             else:
                 base, digits = 8, text[1:]
     maximum = (1 << bits) - 1
+    if base == 10 and len(digits) <= 40 and digits.isascii() and digits.isdigit():
+        value = int(digits)  # the common case at once: ASCII decimal digits only (the loop below reads the rest)
+        if value > maximum:
+            raise GoNumError(func, text, _RANGE)
+        return value
     value, underscores = 0, False
     for char in digits:
         if char == "_" and base0:
@@ -124,6 +129,20 @@ def go_parse_int(text: str, *, base: int = 0, bits: int = 64) -> int:
     if (not negative and magnitude >= cutoff) or (negative and magnitude > cutoff):
         raise GoNumError("ParseInt", text, _RANGE)
     return -magnitude if negative else magnitude
+
+
+def go_parse_int_or_uint(text: str) -> int | None:
+    """``strconv.ParseInt(text, 0, 64)``, else ``strconv.ParseUint(text, 0, 64)``, None when both fail: how
+    go-yaml v2's ``resolve`` reads a plain scalar as an integer (go.yaml.in/yaml/v2 resolve.go), for reading
+    (:mod:`.yamltojson`) and for writing (:mod:`.goyaml`: a string that would read back as a number is quoted)."""
+    try:
+        return go_parse_int(text)
+    except GoNumError:
+        pass
+    try:
+        return go_parse_uint(text)
+    except GoNumError:
+        return None
 
 
 _GO_TRUE = frozenset({"1", "t", "T", "TRUE", "true", "True"})

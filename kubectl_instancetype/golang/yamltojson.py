@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from .strconv import go_parse_int_or_uint
+
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _MAP: dict[str, Any] = {
     **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
@@ -148,35 +150,6 @@ def split_documents(text: str) -> list[str]:
     return documents
 
 
-def _parse_int_base0(text: str, signed: bool) -> int | None:
-    """``strconv.ParseInt(text, 0, 64)`` (``signed``) or ``ParseUint(text, 0, 64)``; None where Go fails."""
-    sign, digits = "", text
-    if signed and digits[:1] in ("+", "-"):
-        sign, digits = digits[:1], digits[1:]
-    base, body = 10, digits
-    prefix = digits[:2].lower()
-    if prefix in ("0x", "0o", "0b"):
-        base, body = {"0x": 16, "0o": 8, "0b": 2}[prefix], digits[2:]
-    elif len(digits) > 1 and digits[0] == "0":
-        base, body = 8, digits[1:]
-    if not body or not body.isascii() or not body.isalnum():
-        return None
-    try:
-        value = int(body, base)
-    except ValueError:
-        return None
-    if signed:
-        value = -value if sign == "-" else value
-        return value if -_INT64 <= value < _INT64 else None
-    return value if value < 2 * _INT64 else None
-
-
-def go_parse_int(text: str) -> int | None:
-    """go-yaml v2's integer reading: ``strconv.ParseInt(text, 0, 64)``, else ``ParseUint``; None when neither."""
-    value = _parse_int_base0(text, signed=True)
-    return value if value is not None else _parse_int_base0(text, signed=False)
-
-
 def resolve_plain(text: str) -> Any:
     """go-yaml v2's ``resolve("", text)`` for an untagged plain scalar: bool, null, int, float or the string."""
     if text in _MAP:
@@ -187,7 +160,7 @@ def resolve_plain(text: str) -> Any:
         value = _go_float(text) if _FLOAT.fullmatch(text) else None
         return text if value is None else value
     plain = text.replace("_", "")
-    number = go_parse_int(plain)
+    number = go_parse_int_or_uint(plain)
     if number is not None:
         return number
     value = _go_float(plain) if _FLOAT.fullmatch(plain) else None

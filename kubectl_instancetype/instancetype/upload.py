@@ -263,15 +263,15 @@ def missing_data_volume_message(pvc: Mapping[str, Any], name: str) -> str:
     return f"No DataVolume is associated with the existing PVC {namespace}/{name}"
 
 
-def go_parse_bool(text: str) -> bool:
-    """Go's strconv.ParseBool, false on error (virtctl ignores the error)."""
-    return text in ("1", "t", "T", "TRUE", "true", "True")
-
-
 def pvc_upload_ready(pvc: Mapping[str, Any]) -> bool:
     """``waitUploadServerReady``: the PVC's ``cdi.kubevirt.io/storage.pod.ready`` annotation parses true."""
     annotations = (pvc.get("metadata") or {}).get("annotations") or {}
-    return go_parse_bool(str(annotations.get(POD_READY_ANNOTATION, "")))
+    from ..golang.strconv import GoNumError, go_parse_bool
+
+    try:
+        return go_parse_bool(str(annotations.get(POD_READY_ANNOTATION, "")))
+    except GoNumError:
+        return False  # virtctl ignores ParseBool's error: not ready
 
 
 def dv_phase(dv: Mapping[str, Any]) -> str:

@@ -12,7 +12,8 @@ import ssl
 from collections.abc import Mapping
 
 from ..errors import ConfigurationError
-from .kubeconfig.model import ClusterConfig, go_os_error
+from ..golang.goos import read_file_error
+from .kubeconfig.model import ClusterConfig
 
 
 def _write_private_temp(data: bytes) -> str:
@@ -36,10 +37,8 @@ def _read(path: str) -> bytes:
                 f"{path} is larger than {MAX_PEM_FILE_BYTES >> 20} MiB, more than a PEM file holds"
             )
         return data
-    except IsADirectoryError as exc:
-        raise ConfigurationError(go_os_error("read", path, exc)) from None
     except OSError as exc:
-        raise ConfigurationError(go_os_error("open", path, exc)) from None
+        raise ConfigurationError(read_file_error(path, exc)) from None
 
 
 def _has_pem(data: bytes, kind: str | None = None) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import PluginError
 from ..golang.encoding_base64 import std_decode
+from ..golang.neturl import redacted
 from ..golang.strconv import go_quote
 from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
@@ -116,9 +117,9 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
 
 
 def _go_errno_text(text: str) -> str:
-    from ..errors import go_errno_text
+    from ..golang.goos import errno_text
 
-    return go_errno_text(text)
+    return errno_text(text)
 
 
 def _split(url: str) -> tuple[str, str, int, str]:
@@ -127,7 +128,7 @@ def _split(url: str) -> tuple[str, str, int, str]:
     try:
         scheme, host, port, path = split_url(url.split("?", 1)[0])
     except PluginError as exc:  # the API server's "Unable to connect to the server: ..." is not about a registry
-        raise RegistryError(f"GET {_redacted(url)}: {exc.message}") from None
+        raise RegistryError(f"GET {redacted(url)}: {exc.message}") from None
     query = url.split("?", 1)[1] if "?" in url else ""
     return scheme, host, port, (path or "/") + (f"?{query}" if query else "")
 
@@ -229,10 +230,10 @@ class Registry:
             response = connection.request("GET", target, headers, deadline=self.deadline)
         except DeadlineExceeded as exc:
             connection.close()
-            raise RegistryError(f"GET {_redacted(url)}: no complete answer within {self.deadline_flag}") from exc
+            raise RegistryError(f"GET {redacted(url)}: no complete answer within {self.deadline_flag}") from exc
         except (OSError, ProtocolError, ValueError) as exc:
             connection.close()
-            raise RegistryError(f"GET {_redacted(url)}: {_failure(exc)}") from exc
+            raise RegistryError(f"GET {redacted(url)}: {_failure(exc)}") from exc
         if self.log:
             self.log(f"GET {url} {response.status} {response.reason}")
         return response
@@ -410,16 +411,6 @@ def _failure(exc: BaseException) -> str:
         return "connect: connection refused"
     why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
     return why or type(exc).__name__
-
-
-def _redacted(url: str) -> str:
-    """``url`` without a password in its userinfo (a realm may carry one)."""
-    scheme, sep, rest = url.partition("://")
-    authority, slash, path = rest.partition("/")
-    user, at, host = authority.rpartition("@")
-    if at and ":" in user:
-        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
-    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def _depth_ok(text: str) -> bool:

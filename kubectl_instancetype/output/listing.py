@@ -62,8 +62,7 @@ def not_found_message(
 ) -> str:
     """The error for NAMEs that matched nothing: the kinds and scopes that were read, and close names (or, for a
     lone word close to a kind spelling in ``kinds``, that kind)."""
-    import difflib
-
+    from ..golang.cobra import did_you_mean
     from ..golang.strconv import go_quote
     from ..instancetype.listing import INSTANCETYPES
 
@@ -80,16 +79,17 @@ def not_found_message(
     message = f"no {noun}{filtered} named {quoted} " + " or ".join(places)
     hints = []
     for name in missing:
-        close = difflib.get_close_matches(name, list(dict.fromkeys(seen)), n=3)
+        close = did_you_mean(name, seen)
         if close:
-            hints.append(f'for "{name}" did you mean {", ".join(close)}?')
+            hints.append(f'for "{name}" did you mean {" or ".join(close)}?')
     if hints:
         return message + "; " + "; ".join(hints)
     if len(missing) == 1 and missing[0].lower() in kinds:
         # kubectl get vmcp vmp reads vmp as a name too; kubectl's vmcp,vmp (several kinds) is not taken here
         return message + f'; "{missing[0]}" is a kind: list one kind at a time (list {missing[0]})'
-    if len(missing) == 1 and (kind := difflib.get_close_matches(missing[0].lower(), list(kinds), n=1, cutoff=0.75)):
-        return message + f'; if "{missing[0]}" was meant as a kind: did you mean "{kind[0]}"?'
+    if len(missing) == 1 and (close_kinds := did_you_mean(missing[0].lower(), kinds)):
+        meant = " or ".join(f'"{kind}"' for kind in close_kinds)
+        return message + f'; if "{missing[0]}" was meant as a kind: did you mean {meant}?'
     if query.what == INSTANCETYPES:
         return message + "; preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)"
     return message

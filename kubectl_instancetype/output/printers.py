@@ -66,9 +66,11 @@ class TemplatePrinter:
             try:
                 argument = env.read_file(argument)
             except OSError as exc:
+                from ..golang.goos import read_file_error
+
                 what = "template" if self.format == "custom-columns-file" else "--template"
                 raise UsageError(
-                    f"error reading {what} {self.argument}, {_go_open_error(exc, self.argument)}"
+                    f"error reading {what} {self.argument}, {read_file_error(self.argument, exc)}"
                 ) from None
         self.template = argument
         if self.format in CUSTOM_COLUMNS_FORMATS:
@@ -143,14 +145,6 @@ class TemplatePrinter:
                 f"error executing template {go_quote_template(self.template)}: {exc}",
                 partial=getattr(exc, "partial", "") + block,
             ) from None
-
-
-def _go_open_error(exc: OSError, path: str) -> str:
-    """os.ReadFile's error text: ``open PATH: no such file or directory``."""
-    from ..errors import go_errno_text  # "file too large (more than 1 MiB)" keeps its unit
-
-    reason = go_errno_text(exc.strerror) if exc.strerror else str(exc)
-    return f"open {path}: {reason}"
 
 
 def without_managed_fields(obj: dict[str, Any]) -> dict[str, Any]:

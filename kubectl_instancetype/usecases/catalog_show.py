@@ -28,8 +28,8 @@ def catalog_objects_named(version: str | None, names: list[str], namespace: str 
     ``namespace`` unless it is None); a name the catalog lacks fails with the closest one as a hint."""
     from ..catalog import DEFAULT_VERSION, load_catalog
     from ..errors import PluginError
+    from ..golang.cobra import did_you_mean
     from ..instancetype import kinds
-    from .references import closest
 
     catalog = load_catalog(version or DEFAULT_VERSION)
     if namespace is not None:
@@ -47,7 +47,7 @@ def catalog_objects_named(version: str | None, names: list[str], namespace: str 
         if obj is None:
             pool = [] if kind is not None and kind.what == kinds.PREFERENCES else catalog.instancetypes
             pool = pool + ([] if kind is not None and kind.what == kinds.INSTANCETYPES else catalog.preferences)
-            close = closest(name, [o["metadata"]["name"] for o in pool])
+            close = did_you_mean(name, [o["metadata"]["name"] for o in pool])
             hint = f" (did you mean {' or '.join(close)}?)" if close else ""
             raise PluginError(f'"{word}" is not in the common-instancetypes {catalog.version} catalog{hint}')
         found.append(CatalogObject(obj, what))

@@ -85,7 +85,7 @@ def create_vm_from_flags(
 
     manifest, _ = build_vm(request.vm, random_suffix=request.random_suffix, read_file=request.read_file, warn=report)
     if request.infer_from_image:
-        from .image_inference import apply_image_defaults
+        from .infer_from_image import apply_image_defaults
 
         manifest = apply_image_defaults(
             session,
@@ -125,7 +125,7 @@ def create_vm(
     """
     from ..errors import APIError, ForbiddenError
     from ..kube.resources import VIRTUAL_MACHINES
-    from .inference import InferenceForbidden
+    from .infer_resolve import InferenceForbidden
     from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
     if dry_run == "client":
@@ -177,7 +177,7 @@ def client_dry_run_preflight(
     as KubeVirt admits the VM. Returns the manifest to print (inference resolved with ``resolve_inference``)."""
     from ..errors import APIError, ConfigurationError, TransportError
     from ..kube.resources import VIRTUAL_MACHINES
-    from .inference import InferenceForbidden
+    from .infer_resolve import InferenceForbidden
     from .preflight import AdmissionDenied, check_vm, explain, report_notes
 
     say = report or (lambda line: None)

@@ -60,16 +60,15 @@ def _build(source: dict[str, Any], request: DeriveRequest, namespace: str | None
 
 
 def _catalog_source(request: DeriveRequest) -> dict[str, Any]:
-    import difflib
-
     from ..catalog import DEFAULT_VERSION, load_catalog
+    from ..golang.cobra import did_you_mean
 
     embedded = load_catalog(request.catalog_version or DEFAULT_VERSION)
     found = embedded.instancetype(request.source_name)
     if found is None:
         names = [o["metadata"]["name"] for o in embedded.instancetypes]
-        close = difflib.get_close_matches(request.source_name, names, 1, 0.6)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        close = did_you_mean(request.source_name, names)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise PreflightError(
             f'instance type "{request.source_name}" not found in the common-instancetypes {embedded.version} '
             f"catalog{hint}"

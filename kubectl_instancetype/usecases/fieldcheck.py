@@ -84,12 +84,12 @@ class FieldProblems:
 
 def suggestions(unknown: tuple[Any, ...]) -> list[str]:
     """For each unknown field, the known fields of its parent that are close to it (``"spec.a" or "spec.b"``;
-    "" when none is), by the project's one suggestion helper (:func:`.references.closest`)."""
-    from .references import closest
+    "" when none is), by the project's one suggestion policy (:func:`..golang.cobra.did_you_mean`)."""
+    from ..golang.cobra import did_you_mean
 
     found = []
     for item in unknown:
-        close = closest(item.name, list(item.known))
+        close = did_you_mean(item.name, sorted(item.known))
         parent = item.path[: len(item.path) - len(item.name)]
         found.append(" or ".join(f'"{parent}{name}"' for name in close))
     return found

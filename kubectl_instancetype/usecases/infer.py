@@ -10,7 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import InputError, UsageError
 from ..golang.strconv import go_quote
 from ..instancetype import infer
-from .inference import ImageDefaults, VolumeDefaults, image_defaults, resolve_vm, resolve_volume_object
+from .infer_resolve import ImageDefaults, VolumeDefaults, image_defaults, resolve_vm, resolve_volume_object
 
 if TYPE_CHECKING:
     from ..kube.session import Session
@@ -50,7 +50,7 @@ def infer_target(session: Session, request: InferRequest) -> VMInference | Volum
     """``infer``: what admission's inference makes of a VirtualMachine (from ``-f`` or the cluster), the
     defaults one volume yields, or the defaults an image carries. What admission would reject raises
     :class:`..inference.InferenceRejected` with KubeVirt's message (and, for a VM, what fixes it)."""
-    from .inference import InferenceRejected, dropped_warnings, explain_rejection
+    from .infer_resolve import InferenceRejected, dropped_warnings, explain_rejection
 
     if request.kind == IMAGE:
         return infer_image(session, request.name, request.platform, insecure=request.insecure_registry)
@@ -117,7 +117,7 @@ def infer_vm(session: Session, given: VMFile | dict[str, Any]) -> VMInference:
     file's own volumes are read first (an object without a namespace is in the VM's); the cluster is asked
     only for what the file lacks, so a file that holds the whole chain needs no cluster."""
     from ..errors import PluginError
-    from .inference import file_then_cluster_lookup
+    from .infer_resolve import file_then_cluster_lookup
 
     vm_file = given if isinstance(given, VMFile) else VMFile(given)
     vm = vm_file.vm

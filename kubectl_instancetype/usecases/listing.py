@@ -167,11 +167,11 @@ def check_enumerated(source: Source, query: Query) -> None:
     """No silent empty answer to a value nothing carries: when ``query`` found nothing, each enumerated filter's
     value must be one the objects of the scope (the cluster's, or the catalog's) carry, else a
     :class:`UsageError` in pflag's words for a bad value, with the project's one did-you-mean
-    (:func:`.references.closest`) or the values there are. Read only after an empty answer (one more list)."""
+    (:func:`..golang.cobra.did_you_mean`) or the values there are. Read only after an empty answer (one more list)."""
     if not query.enumerated:
         return
     from ..errors import UsageError
-    from .references import closest
+    from ..golang.cobra import did_you_mean
 
     keys = {key for _, key, _ in query.enumerated}
     present: dict[str, set[str]] = {key: set() for key in keys}
@@ -189,7 +189,7 @@ def check_enumerated(source: Source, query: Query) -> None:
         if value in values:
             continue
         what = key.rsplit("/", 1)[-1]
-        close = closest(value, sorted(values))
+        close = did_you_mean(value, sorted(values))
         if close:
             hint = f" (did you mean {' or '.join(close)}?)"
         elif values:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError, go_errno_text
+from ..errors import InputError
 from ..golang.strconv import go_quote
 
 MANIFEST_EXTENSIONS = (".json", ".yaml", ".yml")
@@ -41,8 +41,10 @@ def read_text(path: str, stdin: Any) -> str:
     except FileNotFoundError as exc:
         raise InputError(f"the path {go_quote(path)} does not exist") from exc  # cli-runtime builder.go %q
     except OSError as exc:
-        # Go's wording, as kubectl reports it: "read <path>: is a directory".
-        raise InputError(f"read {path}: {go_errno_text(exc.strerror or str(exc))}") from exc
+        # Go's wording, as kubectl reports it: "read <path>: is a directory", "open <path>: permission denied"
+        from ..golang.goos import read_file_error
+
+        raise InputError(read_file_error(path, exc)) from exc
     if len(raw) > MAX_INPUT_BYTES:
         raise _too_large(path)
     try:

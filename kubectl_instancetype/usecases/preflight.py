@@ -182,7 +182,7 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
     if problem:
         return Verdict(manifest, denial=_matcher_denial(manifest))
     if uses_inference(manifest):
-        from .inference import dropped_warnings, resolve_vm, resolved_lines
+        from .infer_resolve import dropped_warnings, resolve_vm, resolved_lines
 
         result = resolve_vm(client, manifest, namespace)
         notes += [f"Inferred {line}" for line in resolved_lines(result)]
@@ -285,7 +285,7 @@ def explain(verdict: Verdict | None, message: str, session: Session | None = Non
 
     inference = verdict.inference if verdict is not None else None
     if inference is not None and inference.error and inference.error in message:
-        from .inference import explain_rejection
+        from .infer_resolve import explain_rejection
 
         # the volume, every object read and the label command that fixes it (" (...); label ...")
         return explain_rejection(inference)[len(inference.error) :]

@@ -70,14 +70,14 @@ def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
 
 def catalog_preference(catalog: Catalog, reference: str) -> dict[str, Any]:
     """The preference object ``reference`` names in the embedded catalog (namespaced copies are identical)."""
-    import difflib
+    from ..golang.cobra import did_you_mean
 
     name = parse_preference_reference(reference).name
     found = catalog.preference(name)
     if found is None:
         names = [str(obj["metadata"]["name"]) for obj in catalog.preferences]
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        close = did_you_mean(name, names)
+        hint = f" (did you mean {' or '.join(close)}?)" if close else ""
         raise PreflightError(
             f'preference "{name}" not found in the common-instancetypes {catalog.version} catalog{hint}'
         )

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from ..kube.resources import Resource
     from ..kube.session import Session
 
-MAX_SUGGESTIONS = 3
-
 
 class MissingTypes(PreflightError):
     """Referenced instance types or preferences do not exist (the message names each, with a hint)."""
@@ -138,7 +136,9 @@ def not_found_message(
         names = client.list_names(resource, scope)
     except PluginError:
         return message
-    close = closest(name, names)
+    from ..golang.cobra import did_you_mean
+
+    close = did_you_mean(name, sorted(names))
     return f"{message} (did you mean {' or '.join(close)}?)" if close else message
 
 
@@ -152,24 +152,3 @@ def _other_scope(resource: Resource) -> Resource | None:
         resources.CLUSTER_PREFERENCES.kind: resources.PREFERENCES,
     }
     return pairs.get(resource.kind)
-
-
-def edit_distance(left: str, right: str) -> int:
-    """Levenshtein distance: insertions, deletions and substitutions of one character each."""
-    previous = list(range(len(right) + 1))
-    for row, char in enumerate(left, 1):
-        current = [row]
-        for column, other in enumerate(right, 1):
-            current.append(min(previous[column] + 1, current[column - 1] + 1, previous[column - 1] + (char != other)))
-        previous = current
-    return previous[-1]
-
-
-def closest(name: str, names: Sequence[str]) -> list[str]:
-    """The names nearest to ``name`` by edit distance (up to :data:`MAX_SUGGESTIONS`, in name order), if they are
-    near enough: at most a third of its length away, two edits always allowed."""
-    limit = max(2, len(name) // 3)
-    scored = sorted((edit_distance(name, candidate), candidate) for candidate in set(names) if candidate != name)
-    if not scored or scored[0][0] > limit:
-        return []
-    return [candidate for distance, candidate in scored if distance == scored[0][0]][:MAX_SUGGESTIONS]

@@ -58,6 +58,7 @@ class Revisions:
     flavour: str
     matchers: list[MatcherRevision]
     owned: list[OwnedRevision] = field(default_factory=list)  # every ControllerRevision the VM owns
+    warnings: list[str] = field(default_factory=list)  # what could not be read (RBAC), one line each
 
 
 @dataclass
@@ -66,6 +67,7 @@ class AllRevisions:
 
     namespace: str | None
     owned: list[OwnedRevision]
+    warnings: list[str] = field(default_factory=list)  # what could not be read (RBAC), one line each
 
 
 def revisions(session: Session, name: str, all_namespaces: bool = False) -> Revisions | AllRevisions:
@@ -86,8 +88,9 @@ def vm_revisions(session: Session, name: str) -> Revisions:
     revisions = [
         item for page in client.list_pages(CONTROLLER_REVISIONS, session.namespace) for item in page.get("items") or ()
     ]
-    owned = owned_revisions(vm, revisions, _vmi_revisions(client, session.namespace).get(name, ""))
-    return Revisions(name, server_flavour(vm), [report for report in reports if report is not None], owned)
+    started, warnings = _vmi_revisions(client, session.namespace)
+    owned = owned_revisions(vm, revisions, started.get(name, ""))
+    return Revisions(name, server_flavour(vm), [report for report in reports if report is not None], owned, warnings)
 
 
 def all_revisions(session: Session, all_namespaces: bool) -> AllRevisions:
@@ -104,7 +107,7 @@ def all_revisions(session: Session, all_namespaces: bool) -> AllRevisions:
             for ref in (revision.get("metadata") or {}).get("ownerReferences") or ():
                 if ref.get("kind") == "VirtualMachine" and ref.get("uid"):
                     by_owner.setdefault(str(ref["uid"]), []).append(revision)
-    started = _vmi_revisions(client, namespace)
+    started, warnings = _vmi_revisions(client, namespace)
     owned: list[OwnedRevision] = []
     for page in client.list_pages(VIRTUAL_MACHINES, namespace):
         for vm in page.get("items") or ():
@@ -116,11 +119,13 @@ def all_revisions(session: Session, all_namespaces: bool) -> AllRevisions:
             )
             owned += owned_revisions(vm, by_owner.get(str(metadata.get("uid")), []), started.get(key, ""))
     owned.sort(key=lambda row: (row.namespace, row.vm, row.created, row.name))
-    return AllRevisions(namespace, owned)
+    return AllRevisions(namespace, owned, warnings)
 
 
-def _vmi_revisions(client: Client, namespace: str | None) -> dict[str, str]:
-    """``status.virtualMachineRevisionName`` of each VMI of the scope, by name (``namespace/name`` across all)."""
+def _vmi_revisions(client: Client, namespace: str | None) -> tuple[dict[str, str], list[str]]:
+    """``status.virtualMachineRevisionName`` of each VMI of the scope, by name (``namespace/name`` across all),
+    and the warning to print when RBAC forbids listing VMIs (the table is still right, but CURRENT cannot name
+    the revision a running VMI started from)."""
     from ..errors import ForbiddenError, NotFoundError
     from ..kube.resources import VIRTUAL_MACHINE_INSTANCES
 
@@ -132,9 +137,15 @@ def _vmi_revisions(client: Client, namespace: str | None) -> dict[str, str]:
                 name = str(metadata.get("name"))
                 key = f"{metadata.get('namespace')}/{name}" if namespace is None else name
                 found[key] = str((vmi.get("status") or {}).get("virtualMachineRevisionName") or "")
-    except (ForbiddenError, NotFoundError):
-        pass  # without VMIs no start revision is marked as the running one
-    return found
+    except ForbiddenError:
+        where = "at the cluster scope" if namespace is None else f"in the namespace {go_quote(namespace)}"
+        return found, [
+            f"cannot list {VIRTUAL_MACHINE_INSTANCES.qualified} {where}: forbidden; CURRENT does not mark the "
+            "start revisions that running VMIs use (ask for list on virtualmachineinstances to see them)"
+        ]
+    except NotFoundError:
+        pass  # VMIs not served: nothing runs, so no start revision is in use
+    return found, []
 
 
 def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRevision | None:

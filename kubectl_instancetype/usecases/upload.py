@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import APIError, PluginError, UploadError, UsageError
+from ..golang.neturl import redacted
 from ..golang.strconv import go_quote
 from ..instancetype import upload as spec
 
@@ -135,29 +136,17 @@ def check_proxy_url(url: str) -> str:
     try:
         parsed = parse_url(full)
     except URLError as exc:
-        raise UsageError(f"parse {go_quote(redact_url(full))}: {exc}") from None
+        raise UsageError(f"parse {go_quote(redacted(full))}: {exc}") from None
     if parsed is None or not parsed.host:
-        raise UsageError(f"parse {go_quote(redact_url(full))}: the upload proxy URL names no host")
+        raise UsageError(f"parse {go_quote(redacted(full))}: the upload proxy URL names no host")
     if parsed.scheme not in ("http", "https"):
-        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        target = redacted(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
         raise UsageError(f"Post {go_quote(target)}: unsupported protocol scheme {go_quote(parsed.scheme)}")
     if parsed.port and (len(parsed.port) > 5 or int(parsed.port) > 65535):
         # Go's dialer refuses it at the first request; here before the volume exists
-        target = redact_url(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
+        target = redacted(spec.proxy_path(full, spec.UPLOAD_PROXY_URI))
         raise UsageError(f"Post {go_quote(target)}: dial tcp: address {parsed.port}: invalid port")
     return full
-
-
-def redact_url(url: str) -> str:
-    """``url`` with the password of its userinfo replaced by ``xxxxx`` (Go's URL.Redacted), whatever else it holds."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    authority, slash, path = rest.partition("/")
-    user, at, host = authority.rpartition("@")
-    if at and ":" in user:
-        authority = f"{user.partition(':')[0]}:xxxxx@{host}"
-    return f"{scheme}{sep}{authority}{slash}{path}"
 
 
 def check_image(path: str) -> None:
@@ -166,23 +155,24 @@ def check_image(path: str) -> None:
 
 
 def _open_image(path: str) -> Any:
+    import errno
     import stat
 
-    from ..kube.kubeconfig.model import go_os_error
+    from ..golang.goos import path_error
 
     # checked before opening: opening a FIFO waits for a writer, and a device never ends
     try:
         mode = os.stat(path).st_mode
     except OSError as exc:
-        raise UsageError(go_os_error("open", path, exc)) from None
+        raise UsageError(path_error("open", path, exc)) from None
     if stat.S_ISDIR(mode):
-        raise UsageError(f"read {path}: is a directory")
+        raise UsageError(path_error("read", path, errno.EISDIR))
     if not stat.S_ISREG(mode):
         raise UsageError(f"{path}: not a regular file (a FIFO, device or socket has no size to upload)")
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the caller
     except OSError as exc:
-        raise UsageError(go_os_error("open", path, exc)) from None
+        raise UsageError(path_error("open", path, exc)) from None
     return handle
 
 
@@ -220,7 +210,7 @@ def _run(session: Session, plan: spec.Plan, namespace: str, settings: Settings, 
         if not url:
             raise UsageError("uploadproxy URL not found")
         url = check_proxy_url(url)
-        settings.say(f"Uploading data to {redact_url(url)}")
+        settings.say(f"Uploading data to {redacted(url)}")
         token = upload_token(client, name, namespace)
         _upload_data(session, plan, namespace, settings, state, url, token, image)
         state.uploaded = True
@@ -512,7 +502,7 @@ def _upload_data(
                 )
             except connections.FAILURES as exc:
                 # net/url's Error: "%s %q: %s"
-                status, message = 0, f"Post {go_quote(redact_url(target))}: {connections.describe(exc)}"
+                status, message = 0, f"Post {go_quote(redacted(target))}: {connections.describe(exc)}"
             else:
                 if response.status == 200:
                     if display is not None:

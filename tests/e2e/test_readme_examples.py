@@ -1,5 +1,5 @@
 """The README's examples are true: each ``$ kubectl instancetype ...`` line runs through the real kubectl on the
-local control plane (the catalog loaded, as ``make cluster`` has it) and prints the lines the README shows.
+local control plane (the catalog loaded and eight simulated nodes, as ``make cluster NODES=8`` has it) and prints the lines the README shows.
 
 Compared line by line with runs of spaces collapsed and the AGE value dropped (tables widen when the shared
 control plane holds other tests' objects; ages differ); a shortened output in the README is a prefix of the real
@@ -60,7 +60,8 @@ def test_the_readme_has_examples() -> None:
     assert all(command.startswith("kubectl instancetype ") for command, _ in examples())
 
 
-def test_each_readme_example_prints_what_the_readme_shows(kubectl) -> None:
+def test_each_readme_example_prints_what_the_readme_shows(kubectl, kwok_nodes) -> None:
+    # kwok_nodes: the eight simulated nodes of `make cluster NODES=8` that the fits and capacity examples run on
     kubectl("delete", "virtualmachine", "fedora-vm", "-n", "default", "--ignore-not-found")
     try:
         for command, shown in examples():

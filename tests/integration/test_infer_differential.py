@@ -22,7 +22,7 @@ import pytest
 
 from kubectl_instancetype.kube.client import connect
 from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
-from kubectl_instancetype.usecases.inference import resolve_vm
+from kubectl_instancetype.usecases.infer_resolve import resolve_vm
 from tests.conftest import (
     INFER_A as A,
 )

@@ -243,7 +243,7 @@ def test_filter_usage_errors_send_nothing(cli, mocker) -> None:
         (
             ["list", "vms"],
             'error: unknown kind "vms": use instancetypes, preferences, vmcf, vmf, vmcp or vmp (or their kubectl '
-            'names); did you mean "vmp"?\n',
+            'names); did you mean "vmf" or "vmp"?\n',  # both one edit away (golang/cobra.did_you_mean)
         ),
         (
             ["list", "--sort-by", "{.a"],
@@ -358,7 +358,7 @@ def test_kubectl_conventions_on_list(cli) -> None:
     assert missing.exit_code == 1
     assert missing.stderr == (
         'error: no instance type named "u1.smal" cluster-wide (virtualmachineclusterinstancetypes); '
-        'for "u1.smal" did you mean u1.small, o1.small, d1.small?\n'
+        'for "u1.smal" did you mean u1.small?\n'  # the nearest only: o1.small and d1.small are two edits away
     )
 
 

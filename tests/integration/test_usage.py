@@ -348,3 +348,18 @@ def test_check_delete_that_could_not_read_everything_gives_no_verdict(plain_plan
     assert used.stderr.splitlines()[-1].startswith(
         "error: virtualmachineclusterinstancetype/u1.small is still used by "
     )
+
+
+def test_revisions_says_once_when_it_may_not_list_vmis(plain_cli, hidden_user) -> None:
+    """The RBAC rule: dana may list VMs and ControllerRevisions in NS but not VMIs; ``revisions`` still prints every
+    revision, and one warning says CURRENT cannot mark what a running VMI uses."""
+    result = plain_cli("revisions", "-n", NS, "--as", hidden_user)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == (
+        f'Warning: cannot list virtualmachineinstances.kubevirt.io in the namespace "{NS}": forbidden; CURRENT '
+        "does not mark the start revisions that running VMIs use (ask for list on virtualmachineinstances to see "
+        "them)\n"
+    )
+    assert result.stdout.splitlines()[0].split() == ["VM", "REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED"]
+    admin = plain_cli("revisions", "-n", NS)
+    assert (admin.exit_code, admin.stderr, admin.stdout) == (0, "", result.stdout)

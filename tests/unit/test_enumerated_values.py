@@ -1,5 +1,5 @@
 """Issue 29: a filter value no object carries is refused in pflag's words with the one did-you-mean
-(usecases.references.closest), not answered with an empty list; recommend --max 0 is refused."""
+(golang.cobra.did_you_mean), not answered with an empty list; recommend --max 0 is refused."""
 
 from __future__ import annotations
 
@@ -19,8 +19,14 @@ CLASSES = "compute.exclusive, dedicated.vcpu, general.purpose, memory.intensive,
             "general-purpose (did you mean general.purpose?)",
         ),
         (
+            # a prefix of a value is a suggestion (cobra's rule, golang/cobra.did_you_mean)
             ["catalog", "list", "preferences", "--os-type", "win"],
-            'invalid argument "win" for "--os-type" flag: no preference in scope has os-type win; the values in '
+            'invalid argument "win" for "--os-type" flag: no preference in scope has os-type win (did you mean '
+            "windows?)",
+        ),
+        (
+            ["catalog", "list", "preferences", "--os-type", "bsd"],
+            'invalid argument "bsd" for "--os-type" flag: no preference in scope has os-type bsd; the values in '
             "scope are legacy, linux, windows",
         ),
         (

@@ -118,3 +118,39 @@ def test_pflag_int_reads_like_pflag() -> None:
         )
     with pytest.raises(FlagValueError, match='strconv.ParseUint: parsing "-1": invalid syntax'):
         pflag_int("cpu", "-1", bits=32, unsigned=True)
+
+
+def test_path_errors_read_as_go_prints_them() -> None:
+    import errno
+
+    from kubectl_instancetype.golang.goos import errno_text, path_error, read_file_error
+
+    assert path_error("open", "/p", PermissionError(13, "Permission denied")) == "open /p: permission denied"
+    assert path_error("stat", "/p", errno.ENOENT) == "stat /p: no such file or directory"
+    assert path_error("open", "/p", OSError("not a number")) == "open /p: not a number"
+    # os.ReadFile opens a folder and fails reading it
+    assert read_file_error("/d", IsADirectoryError(21, "Is a directory")) == "read /d: is a directory"
+    assert read_file_error("/p", FileNotFoundError(2, "No such file or directory")) == (
+        "open /p: no such file or directory"
+    )
+    # a limit the plugin puts in the text keeps its unit
+    assert errno_text("File too large (more than 1 MiB)") == "file too large (more than 1 MiB)"
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("https://user:secret@proxy:3128/path", "https://user:xxxxx@proxy:3128/path"),
+        ("https://user@proxy:3128", "https://user@proxy:3128"),  # no password, nothing to hide
+        ("https://proxy/a@b:c", "https://proxy/a@b:c"),  # an @ in the path is no userinfo
+        ("http://u:p@host:bad port/x", "http://u:xxxxx@host:bad port/x"),  # url.Parse refuses it, still redacted
+        ("no scheme here", "no scheme here"),
+    ],
+)
+def test_url_redacted(raw: str, shown: str) -> None:
+    from kubectl_instancetype.golang.neturl import parse_url, redacted
+
+    assert redacted(raw) == shown
+    if "bad port" not in raw and "://" in raw:
+        parsed = parse_url(raw)
+        assert parsed is not None and parsed.redacted() == shown

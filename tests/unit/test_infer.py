@@ -621,7 +621,7 @@ def test_labels_property(labels, policy):
 
 
 def test_lines_for_create_vm() -> None:
-    from kubectl_instancetype.usecases.inference import dropped_warnings, resolved_lines
+    from kubectl_instancetype.usecases.infer_resolve import dropped_warnings, resolved_lines
 
     labelled = {("PersistentVolumeClaim", "ns", "pvc"): obj({IT: "u1.medium", PREF_KIND: "x"})}
     result = resolve_matchers(

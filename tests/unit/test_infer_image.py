@@ -180,7 +180,7 @@ def test_credentials_from_auth_files(tmp_path):
 
 
 def test_image_defaults_matchers_for_create_vm():
-    from kubectl_instancetype.usecases.inference import ImageDefaults
+    from kubectl_instancetype.usecases.infer_resolve import ImageDefaults
 
     found = ImageDefaults(
         image=None,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from kubectl_instancetype.errors import UsageError
 from kubectl_instancetype.instancetype import infer
 from kubectl_instancetype.instancetype.infer import canonical_kind
-from kubectl_instancetype.usecases.inference import LabelPatch, LabelRequest, label_patch
+from kubectl_instancetype.usecases.labeling import LabelPatch, LabelRequest, label_patch
 from tests.conftest import run_cli
 
 IT, IT_KIND = infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL

@@ -133,13 +133,6 @@ def test_no_configuration_at_all(tmp_path: Path) -> None:
         kubeconfig.load_cluster_config(ConnectionOptions(), {}, str(tmp_path))
 
 
-def test_os_errors_read_as_go_reports_them() -> None:
-    from kubectl_instancetype.kube.kubeconfig.model import go_os_error
-
-    assert go_os_error("open", "/p", PermissionError(13, "Permission denied")) == "open /p: permission denied"
-    assert go_os_error("read", "/d", IsADirectoryError(21, "Is a directory")) == "read /d: is a directory"
-
-
 def test_an_oidc_user_without_id_token_is_named_not_quoted(tmp_path: Path) -> None:
     """The official loader names the node by the repr of the whole user entry; we name it users[name=u]."""
     from tests.conftest import run_cli

@@ -244,7 +244,7 @@ def test_the_one_use_case_check_reads_imports(tmp_path: Path) -> None:
         "    from ..usecases import infer\n"
         "    infer.read_vm(opts.filename)\n"
         "def _report(env):\n"
-        "    from ..usecases.inference import dropped_warnings\n"
+        "    from ..usecases.infer_resolve import dropped_warnings\n"
     )
     assert _use_cases_called(command) == {"convert_file", "infer.read_vm", "dropped_warnings"}
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.errors import InputError
-from kubectl_instancetype.golang.yamltojson import go_parse_int, resolve_plain
+from kubectl_instancetype.golang.strconv import go_parse_int_or_uint
+from kubectl_instancetype.golang.yamltojson import resolve_plain
 from kubectl_instancetype.usecases.manifests import parse_manifests, read_manifests
 from tests.conftest import run_cli
 
@@ -152,11 +153,12 @@ def test_files_name_themselves_in_errors(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text,value",
-    [("0", 0), ("-0", 0), ("+7", 7), ("0x", None), ("0_1", None), ("9223372036854775807", 2**63 - 1)]
+    [("0", 0), ("-0", 0), ("+7", 7), ("0x", None), ("0_1", 1), ("0_", None), ("9223372036854775807", 2**63 - 1)]
     + [("18446744073709551615", 2**64 - 1), ("18446744073709551616", None), ("-9223372036854775809", None)],
 )
-def test_integers_as_go_parse_int_reads_them(text: str, value: int | None) -> None:
-    assert go_parse_int(text) == value
+def test_integers_as_go_yaml_resolve_reads_them(text: str, value: int | None) -> None:
+    # go-yaml v2: ParseInt(text, 0, 64), else ParseUint (base-0 "_" separators are Go's: 0_1 is octal 1)
+    assert go_parse_int_or_uint(text) == value
 
 
 def test_plain_words_are_strings() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...errors import UsageError
+from ...golang.goos import read_file_error
 from ..params import flag_error, parse_params
 from .flags import (
     ACCESS_CRED_PARAMS,
@@ -15,14 +16,6 @@ from .flags import (
     CLOUD_INIT_NONE,
 )
 from .state import Manifest, VMState, text_param
-
-
-def _go_os_error(path: str, exc: OSError) -> str:
-    """Go's ``*PathError`` text for a failed ``os.ReadFile``."""
-    if isinstance(exc, IsADirectoryError):
-        return f"read {path}: is a directory"
-    reason = exc.strerror or str(exc)
-    return f"open {path}: {reason[:1].lower()}{reason[1:]}"
 
 
 def read_text_file(path: str) -> str:
@@ -176,7 +169,7 @@ class CloudInitSteps(VMState):
             try:
                 password = self.read_file(options.password_file).strip()
             except OSError as exc:
-                raise flag_error("password-file", _go_os_error(options.password_file, exc)) from None
+                raise flag_error("password-file", read_file_error(options.password_file, exc)) from None
             if password:
                 config += f"\npassword: {password}\nchpasswd: {{ expire: False }}"
         if options.ssh_key:

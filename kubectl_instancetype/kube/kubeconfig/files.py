@@ -8,13 +8,14 @@ would decode it.
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ConfigurationError
-from ...golang.goos import GOOS, path_module, split_list
-from .model import KubeconfigFiles, go_os_error
+from ...golang.goos import GOOS, path_error, path_module, read_file_error, split_list
+from .model import KubeconfigFiles
 from .schema import CONFIG, ShapeError, check_shape, json_kind
 
 # Larger kubeconfigs are refused rather than parsed: real ones are a few kilobytes, a runaway file would
@@ -27,7 +28,7 @@ def kubeconfig_paths(explicit: str | None, environ: Mapping[str, str], home: str
     ``filepath.SplitList`` splits it on ``goos``: ``;`` on Windows)."""
     if explicit:
         if not os.path.exists(explicit):
-            raise ConfigurationError(f"stat {explicit}: no such file or directory")
+            raise ConfigurationError(path_error("stat", explicit, errno.ENOENT))
         return [explicit]
     listed = environ.get("KUBECONFIG", "")
     if listed:
@@ -82,10 +83,8 @@ def decode_file(path: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_KUBECONFIG_BYTES + 1)
-    except IsADirectoryError as exc:
-        raise ConfigurationError(f'error loading config file "{path}": {go_os_error("read", path, exc)}') from None
     except OSError as exc:
-        raise ConfigurationError(f'error loading config file "{path}": {go_os_error("open", path, exc)}') from None
+        raise ConfigurationError(f'error loading config file "{path}": {read_file_error(path, exc)}') from None
     if len(raw) > MAX_KUBECONFIG_BYTES:
         raise ConfigurationError(
             f'error loading config file "{path}": the file is larger than {MAX_KUBECONFIG_BYTES // 1048576} MiB'

@@ -100,14 +100,6 @@ class KubeconfigFiles:
     user_files: dict[str, str] = field(default_factory=dict)  # the file that defined each user, for messages
 
 
-def go_os_error(operation: str, path: str, exc: OSError) -> str:
-    """An OSError as Go's ``*fs.PathError`` reads: ``open /p: no such file or directory``."""
-    from ...errors import go_errno_text
-
-    reason = go_errno_text(exc.strerror or str(exc)) if exc.errno is not None else str(exc)
-    return f"{operation} {path}: {reason}"
-
-
 def check_authorization(value: str) -> str:
     """``value`` unchanged, unless it would break or inject an HTTP header (CR, LF, NUL, other controls).
 
@@ -126,10 +118,10 @@ def read_token_file(path: str) -> str:
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_TOKEN_FILE_BYTES + 1)
-    except IsADirectoryError as exc:  # Go opens a directory and fails reading it
-        raise ConfigurationError(go_os_error("read", path, exc)) from None
-    except OSError as exc:
-        raise ConfigurationError(go_os_error("open", path, exc)) from None
+    except OSError as exc:  # Go opens a directory and fails reading it: read_file_error says which
+        from ...golang.goos import read_file_error
+
+        raise ConfigurationError(read_file_error(path, exc)) from None
     if len(raw) > MAX_TOKEN_FILE_BYTES:
         raise ConfigurationError(f"the tokenFile {path} is larger than 1 MiB, more than a token holds")
     try:

@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from ...errors import ConfigurationError
-from .model import go_os_error
+from ...golang.goos import path_error
 
 
 def resolve_path(path: Any, directory: str) -> str | None:
@@ -25,7 +25,7 @@ def _unreadable(path: str) -> str | None:
     except IsADirectoryError:
         return None  # Go opens a directory; reading it fails later, with its own message
     except OSError as exc:
-        return go_os_error("open", path, exc)
+        return path_error("open", path, exc)
 
 
 def validate_user(name: str, user: dict[str, Any], user_dir: str) -> list[str]:

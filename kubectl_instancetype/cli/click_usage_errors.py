@@ -13,28 +13,6 @@ import re
 from typing import Any
 
 _NO_SUCH_COMMAND = re.compile(r"^No such command ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\.")
-SUGGESTIONS_MINIMUM_DISTANCE = 2  # cobra's default
-
-
-def levenshtein(a: str, b: str) -> int:
-    """cobra's ld (case-insensitive there: callers lower both)."""
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i]
-        for j, char_b in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
-        previous = current
-    return previous[-1]
-
-
-def suggestions_for(typed: str, commands: list[str]) -> list[str]:
-    """cobra's SuggestionsFor: commands within edit distance 2 of ``typed``, or that it is a prefix of."""
-    lowered = typed.lower()
-    return [
-        name
-        for name in commands
-        if levenshtein(lowered, name.lower()) <= SUGGESTIONS_MINIMUM_DISTANCE or name.lower().startswith(lowered)
-    ]
 
 
 def _commands_of(exc: Any) -> list[str]:
@@ -110,7 +88,9 @@ def cobra_message(exc: Any) -> str:
         found = _NO_SUCH_COMMAND.match(message)
         if found:
             name = _literal(found.group(1))
-            suggestions = suggestions_for(name, _commands_of(exc))
+            from ..golang.cobra import did_you_mean  # cobra's SuggestionsFor rule, the one policy
+
+            suggestions = did_you_mean(name, _commands_of(exc))
             hint = f"; did you mean {' or '.join(suggestions)}?" if suggestions else ""
             return f'error: unknown command "{name}" for "{_command_path(exc)}"{hint}'
         found = _EXTRA_ARGUMENTS.match(message)

@@ -72,7 +72,7 @@ def apply_image_defaults(
     A matcher the user gave by name (``--instancetype``, ``--preference``) is kept. Raises :class:`UsageError`
     when the VM has no image volume, or the image carries neither default.
     """
-    from .inference import image_defaults
+    from .infer_resolve import image_defaults
 
     result = copy.deepcopy(manifest)
     spec = result.setdefault("spec", {})

@@ -1,5 +1,6 @@
 """``list`` and ``catalog list``: the source for the flags (the cluster through the Session, or the embedded
-catalog), narrowed to what fits a preference with ``--compatible-with``, listed into rows (:mod:`.listing`)."""
+catalog), narrowed to what fits a preference with ``--compatible-with``, listed into rows (:mod:`.listing`, the source -> select -> rows engine that describe, recommend, fits and
+watching share; this module is apart from it because recommend's and placement's sources import that engine)."""
 
 from __future__ import annotations
 
