@@ -303,7 +303,7 @@ def namespace(control_plane, request) -> Iterator[str]:
 # missing and two instance types of another size than the plane's v1.7.0 catalog.
 FLEET_OLD_VERSION = "v1.6.0"
 FLEET_OLD_MISSING = ("u1.2xlarge", "windows.11")
-FLEET_OLD_MEMORY = {"u1.medium": "6Gi", "cx1.large": "4Gi"}
+FLEET_OLD_MEMORY = {"u1.medium": "6Gi", "cx1.large": "5Gi"}
 
 
 @dataclass

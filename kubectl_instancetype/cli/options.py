@@ -550,6 +550,24 @@ class FleetConnectionFlags(ConnectionFlags):
         )
 
 
+@dataclass
+class FleetFlags(FleetConnectionFlags):
+    """:class:`FleetConnectionFlags` of a command made for several contexts (``fleet diff``): it is given the
+    :meth:`fleet` itself rather than run once per context, and without any context flag it runs on every one."""
+
+    @property
+    def several(self) -> bool:
+        """Never run once per context by :func:`command`: the command compares the contexts itself."""
+        return False
+
+    def fleet(self, env: Any) -> Any:
+        """As :meth:`FleetConnectionFlags.fleet`; every context when none was chosen."""
+        fleet = super().fleet(env)
+        if not (self.context or self.contexts is not None or self.all_contexts):
+            fleet.every = True
+        return fleet
+
+
 def run_across_contexts(env: Any, opts: Any, connection: FleetConnectionFlags, run: Callable[..., Any]) -> int:
     """``run(env, opts, session)`` once per selected context (:func:`..usecases.fleet.across_contexts`), each
     printing into its own capture, then everything printed as one (:func:`..output.fleet.print_fleet`)."""

@@ -164,3 +164,69 @@ def test_exec_credential_plugin_runs_once_per_user(fleet, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert {line.split()[0] for line in result.stdout.splitlines()} == {"one", "two", "three"}
     assert counter.read_text().splitlines() == ["run"], sys.platform
+
+
+# --- fleet diff -------------------------------------------------------------------------------------------------
+
+
+def test_fleet_diff_names_missing_different_and_other_release(fleet):
+    result = fleet.run("fleet", "diff", "--context", "plane", "--context", "old", "--kind", "vmcf,vmcp", "-o", "json")
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["contexts"] == ["plane", "old"] and document["failed"] == []
+    states = {(item["name"], item["state"]) for item in document["items"]}
+    assert ("u1.2xlarge", "missing") in states and ("windows.11", "missing") in states
+    assert ("u1.medium", "version") in states and ("u1.small", "version") in states
+    different = {item["name"]: item["fields"] for item in document["items"] if item["state"] == "different"}
+    assert different.pop("u1.medium") == [{"path": "spec.memory.guest", "base": "4Gi", "value": "6Gi"}]
+    assert different.pop("cx1.large") == [{"path": "spec.memory.guest", "base": "4Gi", "value": "5Gi"}]
+    # KubeVirt v1.8.0's CRD schema has no spec.devices.preferredVideoType: the old server pruned it from the
+    # preferences that set it (the skew catalog diff warns about), a difference of the clusters too
+    assert different, "the old server kept a field its schema does not have"
+    for fields in different.values():
+        assert [(f["path"], f["value"]) for f in fields] == [("spec.devices.preferredVideoType", None)]
+    assert {item["context"] for item in document["items"]} == {"old"}
+    assert {item["kind"] for item in document["items"]} == {
+        "VirtualMachineClusterInstancetype",
+        "VirtualMachineClusterPreference",
+    }
+
+
+def test_fleet_diff_table_diff_and_failed_contexts(fleet):
+    result = fleet.run("fleet", "diff", "--kind", "vmcf", *TIMEOUT)
+    assert result.exit_code == 1  # three contexts failed
+    assert set(_warned(result.stderr)) == {"forbidden", "down", "slow"}
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["NAME", "CONTEXT", "DIFFERENCE"]
+    assert ["vmcf/u1.medium", "old", "spec.memory.guest:", "6Gi", "(plane:", "4Gi)"] in [line.split() for line in lines]
+    assert ["vmcf/u1.2xlarge", "old", "missing", "(present", "in", "plane)"] in [line.split() for line in lines]
+    assert ["vmcf/u1.small", "old", "common-instancetypes", "v1.6.0", "(plane:", "v1.7.0)"] in [
+        line.split() for line in lines
+    ]
+    diff = fleet.run("fleet", "diff", "--contexts", "^(plane|old)$", "--kind", "vmcf", "-o", "diff")
+    assert diff.exit_code == 0, diff.stderr
+    assert "--- plane/vmcf/u1.medium\n+++ old/vmcf/u1.medium\n" in diff.stdout
+    assert "-    guest: 4Gi\n+    guest: 6Gi\n" in diff.stdout
+    assert "--- plane/vmcf/u1.2xlarge\n+++ /dev/null\n" in diff.stdout
+
+
+def test_fleet_diff_namespaced_and_exit_code(fleet, tmp_path):
+    namespaced = fleet.run("fleet", "diff", "--contexts", "^(plane|old)$", "--kind", "vmf", "--exit-code")
+    assert namespaced.exit_code == 1
+    rows = [line.split() for line in namespaced.stdout.splitlines()]
+    assert rows[0] == ["NAME", "NAMESPACE", "CONTEXT", "DIFFERENCE"]
+    assert ["vmf/u1.medium", CATALOG_NAMESPACE, "old", "spec.memory.guest:", "6Gi", "(plane:", "4Gi)"] in rows
+    # two contexts of one cluster: nothing differs, --exit-code keeps 0
+    from hack.localcluster.fleet import Member, write_kubeconfig
+    from tests.conftest import run_cli
+
+    plane = fleet.plane
+    twins = [
+        Member(name, plane.server, plane.ca_file, plane.tokens["admin"], "admin", CATALOG_NAMESPACE)
+        for name in ("a", "b")
+    ]
+    kubeconfig = write_kubeconfig(tmp_path / "kubeconfig", twins)
+    same = run_cli(["fleet", "diff", "--exit-code"], environ={"HOME": "/nonexistent", "KUBECONFIG": str(kubeconfig)})
+    assert same.exit_code == 0, same.stderr
+    assert same.stdout == ""
+    assert same.stderr == "No differences between 2 context(s): a, b\n"

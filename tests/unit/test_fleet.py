@@ -156,3 +156,29 @@ def test_text_is_printed_per_context():
     result = FleetResult((ContextResult("a", 0), ContextResult("b", 0)))
     print_fleet(Environment(stdout=out, stderr=io.StringIO()), result, captures)
     assert out.getvalue() == "Context:  a\nName: x\n\nContext:  b\nName: y\n"
+
+
+def test_compare_finds_missing_different_and_release():
+    from kubectl_instancetype.instancetype.fleetdiff import DIFFERENT, MISSING, VERSION, FieldDifference, Key, compare
+
+    def obj(memory: str, version: str, extra: dict | None = None) -> dict:
+        labels = {"instancetype.kubevirt.io/common-instancetypes-version": version, **(extra or {})}
+        return {"metadata": {"name": "x", "labels": labels}, "spec": {"memory": {"guest": memory}}}
+
+    medium, small = Key("VirtualMachineClusterInstancetype", "", "u1.medium"), Key("K", "", "u1.small")
+    objects = {
+        "a": {medium: obj("4Gi", "v1.7.0")},
+        "b": {medium: obj("6Gi", "v1.6.0", {"app/x": "1"}), small: obj("2Gi", "v1.6.0")},
+        "c": {medium: obj("4Gi", "v1.7.0"), small: obj("2Gi", "v1.6.0")},
+    }
+    findings = compare(["a", "b", "c"], objects, ["VirtualMachineClusterInstancetype"])
+    assert [(f.key.name, f.context, f.state, f.base_context) for f in findings] == [
+        ("u1.medium", "b", VERSION, "a"),
+        ("u1.medium", "b", DIFFERENT, "a"),
+        ("u1.small", "a", MISSING, "b"),  # its base is the first context that has it
+    ]
+    assert findings[0].base_version == "v1.7.0" and findings[0].version == "v1.6.0"
+    assert findings[1].fields == (
+        FieldDifference('metadata.labels["app/x"]', None, "1"),
+        FieldDifference("spec.memory.guest", "4Gi", "6Gi"),
+    )
