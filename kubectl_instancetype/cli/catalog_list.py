@@ -158,26 +158,11 @@ class CatalogShowOptions:
 
 def run_show(env, opts: CatalogShowOptions) -> None:
     """Print the named objects: yaml/json/names, or one table per kind in the order first named."""
-    from ..kube import resources
     from ..usecases.catalog_show import catalog_objects_named
 
     shown = catalog_objects_named(
         opts.version, opts.names, (opts.offline.namespace or "default") if opts.namespaced else None
     )
-    from ..output.printers import prints_objects
+    from ..output.listing import print_found
 
-    if prints_objects(opts.output):
-        from ..output.printers import print_objects
-
-        objects = [found.obj for found in shown.objects]
-        names = [resources.BY_KIND[obj["kind"]].name_of(obj["metadata"]["name"]) for obj in objects]
-        print_objects(env, opts.output, objects, names, single=True)
-        return
-    from ..output.columns import CellContext, cells, columns_for, headers
-    from ..output.table import render_table
-
-    context = CellContext(env.clock())
-    for what in dict.fromkeys(found.what for found in shown.objects):
-        columns = columns_for(what, wide=opts.output == "wide")
-        rows = [cells(columns, found.obj, shown.namespace, context) for found in shown.objects if found.what == what]
-        env.stdout.write(render_table(headers(columns), rows))
+    print_found(env, opts.output, shown.objects, shown.namespace)

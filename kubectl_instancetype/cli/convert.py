@@ -1,7 +1,7 @@
 """``kubectl instancetype convert``: legacy flavors, alpha objects, ``spec.flavor`` VMs and presets to v1beta1."""
 
 import dataclasses
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -142,7 +142,9 @@ def run(env, opts: ConvertOptions, session) -> None:
         refused=lambda line: env.stdout.write(escape(line) + "\n"),
     )
     if result.converted.nothing_written is None and not opts.apply:
-        _print(env, opts.output, result.converted.conversion.objects)
+        from ..output.printers import print_all
+
+        print_all(env, opts.output, result.converted.conversion.objects)
     judged = result.judged
     if judged is not None:
         if judged.offline:
@@ -154,25 +156,3 @@ def run(env, opts: ConvertOptions, session) -> None:
 
             total = len(result.converted.conversion.objects)
             raise PluginError(f"KubeVirt denies {len(judged.denied)} of the {total} converted object(s) (above)")
-
-
-def _print(env: Any, output: str, objects: list) -> None:
-    from ..output.printers import is_template_format
-
-    if is_template_format(output):
-        from ..output.printers import print_objects
-
-        print_objects(env, output, objects, [])
-        return
-    if output == "json":
-        import json
-
-        from ..output.printers import as_list
-        from ..output.terminal import json_text
-
-        text = json.dumps(as_list(objects), indent=4, sort_keys=True, ensure_ascii=False)
-        env.stdout.write(json_text(text) + "\n")
-        return
-    from ..golang.goyaml import dump_all
-
-    env.stdout.write(dump_all(objects))

@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 """
 
 import dataclasses
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -231,7 +231,9 @@ def run(env, opts: ExpandOptions, session) -> None:
     # Streamed: each VM is printed as it is expanded (a file of 100,000 VMs never sits in memory expanded, and
     # output starts at once); the VMs that cannot be expanded are named at the end, as kubectl names the objects
     # of a -f it could not handle, and the command fails.
-    printer = _StreamPrinter(env, "explain" if opts.explain else "diff" if opts.diff else opts.output)
+    from ..output.expansion import ExpandedPrinter, print_failures
+
+    printer = ExpandedPrinter(env, "explain" if opts.explain else "diff" if opts.diff else opts.output)
     failed = []
     count = 0
     for result in results:
@@ -244,122 +246,5 @@ def run(env, opts: ExpandOptions, session) -> None:
             printer.add(result)
     printer.close()
     if failed:
-        from ..output.terminal import escape
-
-        for result in failed:
-            prefix = f"virtualmachine/{result.name}: " if count > 1 else ""
-            for line in result.problems:
-                # KubeVirt's verdict keeps kubectl's "Error from server (...)" shape
-                head = "" if line.startswith("Error from server") else "error: "
-                env.stderr.write(escape(f"{head}{prefix}{line}") + "\n")
+        print_failures(env, failed, several=count > 1)
         raise typer.Exit(1)
-
-
-class _StreamPrinter:
-    """Prints expanded VMs one at a time in the form of ``expand``'s output for all of them: one YAML document,
-    or several separated by ``---``; one JSON object, or a ``kind: List`` of them; one --explain table, or one
-    per VM under its name. The first VM is held until the second (or the end) says which form it takes."""
-
-    def __init__(self, env, form: str):
-        self.env, self.form = env, form
-        self.first: Any = None
-        self.count = 0
-        from ..output.printers import is_template_format
-
-        self.template: list[Any] | None = [] if is_template_format(form) else None
-
-    def add(self, result) -> None:
-        """One expanded VM (a usecases.expansion.Expanded)."""
-        self.count += 1
-        if self.template is not None:
-            self.template.append(result.expanded)  # a template sees all the objects at once (kubectl's List)
-            return
-        if self.form == "diff":
-            _print_diff(self.env, result)
-            return
-        if self.count == 1:
-            self.first = result
-            return
-        if self.count == 2:
-            self._write(self.first, several=True, first=True)
-            self.first = None
-        self._write(result, several=True, first=False)
-
-    def close(self) -> None:
-        if self.template:
-            from ..output.printers import print_objects
-
-            print_objects(self.env, self.form, self.template, [], single=True)
-            return
-        if self.first is not None:
-            self._write(self.first, several=False, first=True)
-        elif self.count > 1 and self.form == "json":
-            self.env.stdout.write(
-                '\n    ],\n    "kind": "List",\n    "metadata": {\n        "resourceVersion": ""\n    }\n}\n'
-            )
-
-    def _write(self, result, *, several: bool, first: bool) -> None:
-        write = self.env.stdout.write
-        if self.form == "explain":
-            _print_explain(self.env, result, header=several, separator=not first)
-        elif self.form == "json":
-            import json
-
-            text = json.dumps(result.expanded, indent=4, sort_keys=True, ensure_ascii=False)
-            if not several:
-                write(text + "\n")
-                return
-            item = "\n".join("        " + line for line in text.split("\n"))
-            write(('{\n    "apiVersion": "v1",\n    "items": [\n' if first else ",\n") + item)
-        else:
-            from ..golang.goyaml import dump
-
-            write(("" if first else "---\n") + dump(result.expanded))
-
-
-def _template_spec(vm) -> dict:
-    return ((vm.get("spec") or {}).get("template") or {}).get("spec") or {}
-
-
-def _print_diff(env, result) -> None:
-    import difflib
-
-    from ..golang.goyaml import dump
-    from ..output.terminal import escape_lines
-
-    name = result.name
-    before = dump(_template_spec(result.vm)).splitlines(keepends=True)
-    after = dump(_template_spec(result.expanded)).splitlines(keepends=True)
-    diff = difflib.unified_diff(
-        before, after, f"virtualmachine/{name} spec.template.spec", f"virtualmachine/{name} expanded"
-    )
-    env.stdout.writelines(escape_lines(line.removesuffix("\n")) + "\n" for line in diff)
-
-
-def _format_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        import json
-
-        return json.dumps(value, separators=(",", ":"), sort_keys=True)
-    return "" if value is None else str(value)
-
-
-def _path_key(path: str):
-    """Sort fields by path with list indexes in numeric order."""
-    import re
-
-    return [int(part) if part.isdigit() else part for part in re.split(r"\[(\d+)\]", path)]
-
-
-def _print_explain(env, result, *, header: bool, separator: bool) -> None:
-    from ..instancetype.expand import lookup
-    from ..output.table import render_table
-
-    rows = [
-        (path, _format_value(lookup(result.expanded, path)), source)
-        for path, source in sorted(result.provenance.items(), key=lambda item: _path_key(item[0]))
-    ]
-    title = render_table(None, [[f"virtualmachine/{result.name}"]]) if header else ""
-    env.stdout.write(("\n" if separator else "") + title + render_table(("FIELD", "VALUE", "SOURCE"), rows))

@@ -4,7 +4,7 @@ No ``from __future__ import annotations`` in command modules (typer would eval e
 """
 
 import dataclasses
-from typing import Annotated, Any, Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -46,7 +46,6 @@ OUTPUT_FORMATS = (
     "custom-columns",
     "custom-columns-file",
 )
-NONE = "<none>"
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -129,12 +128,14 @@ def run(env, opts: InferOptions, session) -> None:
         warn=lambda line: messages.warn(env, line),
     )
     result = infer_target(session, request)
+    from ..output import infer_report as printer
+
     if opts.kind == IMAGE:
-        _report_image(env, result, opts.output, opts.explain)
+        printer.print_image(env, result, opts.output, opts.explain)
     elif isinstance(result, VMInference):
-        _report_vm(env, result, opts.output, opts.explain)
+        printer.print_vm(env, result, opts.output, opts.explain)
     else:
-        _report_volume(env, result, opts.output, opts.explain)
+        printer.print_volume(env, result, opts.output, opts.explain)
 
 
 def optional_value_flags() -> dict:
@@ -154,114 +155,3 @@ def _parse_target(words: list[str]) -> tuple[str, str]:
         ("VirtualMachine", "PersistentVolumeClaim", "DataVolume", "DataSource", "VolumeSnapshot"),
         'the server doesn\'t have a resource type "{word}" to infer from (vm, pvc, dv, datasource, volumesnapshot)',
     )
-
-
-def _report_vm(env: Any, inference: Any, output: str, explain: bool) -> None:
-    from ..output import messages
-
-    vm, result = inference.given, inference.result
-    for line in inference.warnings:
-        messages.warn(env, line)
-    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
-        from ..output.printers import print_objects
-
-        admitted = result.vm
-        if not (vm.get("metadata") or {}).get("namespace"):
-            admitted["metadata"].pop("namespace", None)  # as given: the file can still be created anywhere
-        print_objects(env, output, [admitted], [], single=True)
-        return
-    if not result.outcomes:
-        messages.info(env, "The VirtualMachine has no instancetype or preference matcher.")
-        return
-    rows = []
-    for outcome in result.outcomes:
-        chain = outcome.resolution.chain_text() if outcome.resolution else "set in the VirtualMachine"
-        row = [
-            outcome.matcher,
-            outcome.volume or NONE,
-            outcome.name or NONE,
-            outcome.kind or NONE,
-            outcome.policy or NONE,
-            {"given": "given"}.get(outcome.action, outcome.action),
-        ]
-        rows.append(row + [chain] if output == "wide" else row)
-    headers = ["MATCHER", "VOLUME", "NAME", "KIND", "POLICY", "RESULT"] + (["CHAIN"] if output == "wide" else [])
-    _print_table(env, headers, rows)
-    if explain:
-        for outcome in result.outcomes:
-            if outcome.resolution is not None:
-                env.stdout.write(escape(f"{outcome.matcher}: {outcome.resolution.chain_text()}") + "\n")
-
-
-def _report_volume(env: Any, defaults: Any, output: str, explain: bool) -> None:
-    resolutions = (("instancetype", defaults.instancetype), ("preference", defaults.preference))
-    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
-        from ..output import messages
-        from ..output.printers import print_objects
-
-        for matcher, resolution in resolutions:
-            if not resolution.ok:
-                messages.warn(env, f"{matcher}: {resolution.error}")
-        print_objects(env, output, [defaults.as_dict()], [], single=True)
-        return
-    rows = []
-    for matcher, resolution in resolutions:
-        row = [
-            matcher,
-            resolution.name or NONE if resolution.ok else NONE,
-            resolution.kind or NONE if resolution.ok else NONE,
-            "inferred" if resolution.ok else resolution.error or "",
-        ]
-        rows.append(row + [resolution.chain_text()] if output == "wide" else row)
-    _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
-    if explain:
-        for matcher, resolution in resolutions:
-            env.stdout.write(escape(f"{matcher}: {resolution.chain_text()}") + "\n")
-
-
-def _report_image(env: Any, result: Any, output: str, explain: bool) -> None:
-    from ..instancetype import imagedefaults
-    from ..output import messages
-
-    image, defaults = result.image, result.defaults
-    reference, platform = image.reference, image.platform
-    chain = " -> ".join([f"image {reference}"] + [step.text() for step in image.steps] + ["env"])
-    if output in ("yaml", "json") or "=" in output:  # yaml, json or a template (-o jsonpath=...)
-        from ..output.printers import print_objects
-
-        for matcher, found in defaults.items():
-            if not found.ok:
-                messages.warn(env, f"{matcher}: {found.problem}")
-        document = {
-            "image": str(reference),
-            "platform": str(platform),
-            "digest": image.steps[-2].digest if len(image.steps) > 1 else "",
-            **{
-                matcher: {"name": default.name, "kind": default.kind} if default.ok else None
-                for matcher, default in defaults.items()
-            },
-            "labels": imagedefaults.labels_from_config(image.config),
-            "chain": [{"what": step.what, "digest": step.digest} for step in image.steps],
-        }
-        print_objects(env, output, [document], [], single=True)
-        return
-    rows = []
-    for matcher, found in defaults.items():
-        row = [matcher, found.name or NONE, found.kind or NONE, "inferred" if found.ok else found.problem]
-        rows.append(row + [chain] if output == "wide" else row)
-    _print_table(env, ["MATCHER", "NAME", "KIND", "RESULT"] + (["CHAIN"] if output == "wide" else []), rows)
-    if explain:
-        env.stdout.write(escape(f"chain: {chain}") + "\n")
-
-
-def escape(text: str) -> str:
-    """Cluster and registry data with its control characters shown (output/terminal.py)."""
-    from ..output.terminal import escape as escape_controls
-
-    return escape_controls(text)
-
-
-def _print_table(env: Any, headers: list[str], rows: list[list[str]]) -> None:
-    from ..output.table import render_table
-
-    env.stdout.write(render_table(headers, rows))

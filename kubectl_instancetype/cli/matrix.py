@@ -1,7 +1,4 @@
-"""``kubectl instancetype matrix``: series by size, each cell ``vCPU/memory``, rendered with tabulate.
-
-tabulate is imported here only (about 25 ms, measured in docs/finding.md): no other command pays for it.
-"""
+"""``kubectl instancetype matrix``: series by size, each cell ``vCPU/memory`` (printed by output/matrix.py)."""
 
 import dataclasses
 from typing import Annotated, Any
@@ -11,8 +8,6 @@ import typer
 from . import options
 from .catalog_options import CatalogSourceFlags
 from .list_options import ScopeFlags, SelectionFlags, enumerated_filters
-
-FORMATS = ("plain", "github", "grid")
 
 HELP = """Show the instance types as a matrix: series (rows) by size (columns), each cell vCPU/memory.
 
@@ -72,6 +67,8 @@ class MatrixOptions:
 
         if self.output:
             check_output_format(self.output, OBJECT_FORMATS + TEMPLATE_FORMATS)
+        from ..output.matrix import FORMATS
+
         if self.fmt not in FORMATS:
             raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
         label_selector, ranges = self.selection.query_parts()
@@ -101,25 +98,10 @@ def run(env, opts: MatrixOptions, session) -> None:
     for warning in result.warnings:
         messages.warn(env, warning)
     if opts.output:
-        from ..kube import resources
         from ..output.printers import print_objects
 
-        names = [
-            (resources.INSTANCETYPES if found.namespace else resources.CLUSTER_INSTANCETYPES).name_of(
-                found.obj["metadata"]["name"]
-            )
-            for found in result.objects
-        ]
-        print_objects(env, opts.output, [found.obj for found in result.objects], names)  # kubectl: an empty List
+        print_objects(env, opts.output, [found.obj for found in result.objects])  # kubectl: an empty List
         return
-    if not result.rows:
-        messages.info(env, "No resources found")
-        return
-    env.stdout.write(render(result.headers, result.rows, opts.fmt) + "\n")
+    from ..output.matrix import print_matrix
 
-
-def render(headers: list[str], rows: list[list[str]], fmt: str) -> str:
-    """The matrix in tabulate's ``fmt`` (cells are text: ``1/4Gi`` must not be read as a number)."""
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
+    print_matrix(env, result.headers, result.rows, opts.fmt)

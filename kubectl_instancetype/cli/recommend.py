@@ -187,7 +187,9 @@ def run(env, opts: RecommendOptions, session) -> None:
         architecture=opts.arch,
         limit=opts.limit,
     )
-    _print(
+    from ..output.recommend_columns import print_recommendations
+
+    print_recommendations(
         env,
         result,
         opts.preference,
@@ -197,60 +199,3 @@ def run(env, opts: RecommendOptions, session) -> None:
         # kubectl's NAMESPACE column first with -A (empty for cluster-scoped rows, as list prints them)
         namespace_column=opts.query.all_namespaces and not opts.query.cluster_only,
     )
-
-
-def _print(
-    env, result, preference, *, output: str, no_headers: bool, show_rejected: bool, namespace_column: bool = False
-) -> None:
-    from ..kube import resources
-    from ..output import messages
-
-    for warning in result.warnings:
-        messages.warn(env, warning)
-    from ..output.printers import prints_objects
-
-    if prints_objects(output):
-        from ..output.printers import print_objects
-
-        objects = [candidate.obj for candidate in result.fitting]
-        names = [
-            (resources.INSTANCETYPES if c.namespace else resources.CLUSTER_INSTANCETYPES).name_of(
-                c.obj["metadata"]["name"]
-            )
-            for c in result.fitting
-        ]
-        print_objects(env, output, objects, names)
-        if not objects:
-            messages.info(env, "No instance type fits " + _wanted(preference))
-        return
-    from ..output.columns import CellContext
-    from ..output.recommend_columns import recommend_columns, recommend_headers, recommend_row
-    from ..output.table import render_table
-
-    with_reason = output == "wide" or show_rejected
-    columns = recommend_columns(wide=output == "wide", all_namespaces=namespace_column)
-    context = CellContext(env.clock())
-    from ..instancetype.recommend import rank_reason
-
-    rows = []
-    previous = None
-    for c in result.fitting:
-        reason = None
-        if with_reason:
-            why = rank_reason(c.obj.get("spec") or {}, c.key, previous)
-            reason = f"{c.verdict.reason}; {why}" if c.verdict.reason else why
-        rows.append(recommend_row(columns, c.obj, c.namespace, context, reason))
-        previous = c.key
-    if show_rejected:
-        rows += [
-            recommend_row(columns, c.obj, c.namespace, context, "rejected: " + c.verdict.reason)
-            for c in result.near_misses
-        ]
-    if not result.fitting:
-        messages.info(env, f"No instance type fits {_wanted(preference)} ({result.considered} considered)")
-    if rows:
-        env.stdout.write(render_table(None if no_headers else recommend_headers(columns, reason=with_reason), rows))
-
-
-def _wanted(preference) -> str:
-    return f'preference "{preference}"' if preference is not None else "the minimums"

@@ -33,11 +33,6 @@ Examples:
   kubectl instancetype revisions -A
   kubectl instancetype revisions vm/my-vm -o jsonpath='{.items[*].revision}'"""
 
-OWNED_HEADERS = ("REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED")
-ALL_HEADERS = ("VM", *OWNED_HEADERS)
-HEADERS = ("MATCHER", "KIND", "NAME", "REVISION", "RECORDED IN", "STORED GEN", "LIVE GEN", "CHANGED")
-FLAVOURS = {"status-refs": "status references (KubeVirt v1.5+)", "spec-revision-name": "spec revisionName"}
-
 
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app``."""
@@ -81,57 +76,13 @@ class RevisionsOptions:
 def run(env, opts: RevisionsOptions, session) -> None:
     """Read the revisions and print them."""
     from ..output import messages
-    from ..output.table import render_table
+    from ..output import revisions as printer
     from ..usecases.revisions import AllRevisions, revisions
 
     result = revisions(session, opts.name, opts.all_namespaces)
     for warning in result.warnings:
         messages.warn(env, warning)
     if isinstance(result, AllRevisions):
-        every = result
-        if opts.output:
-            from ..output.printers import print_document
-            from ..output.revisions import owned_document
-
-            print_document(env, opts.output, owned_document(every.owned))
-            return
-        if not every.owned:
-            where = "" if every.namespace is None else f" in {every.namespace} namespace."
-            messages.info(env, f"No resources found{where}")
-            return
-        namespaced = every.namespace is None
-        headers = ("NAMESPACE", *ALL_HEADERS) if namespaced else ALL_HEADERS
-        rows = [((row.namespace,) if namespaced else ()) + (row.vm, *_owned_cells(row)) for row in every.owned]
-        env.stdout.write(render_table(headers, rows))
-        return
-    if opts.output:
-        from ..output.printers import print_document
-        from ..output.revisions import revisions_document
-
-        print_document(env, opts.output, revisions_document(result, session.namespace, FLAVOURS))
-        return
-    if not result.matchers:
-        messages.info(env, f"virtualmachine/{result.name} has no instance type and no preference")
-        return
-    rows = [
-        (m.matcher, m.kind, m.name, m.revision, m.recorded_in, m.stored_generation, m.live_generation, m.changed)
-        for m in result.matchers
-    ]
-    env.stdout.write(render_table(HEADERS, rows))
-    if result.flavour in FLAVOURS:
-        env.stdout.write(f"\nRevisions recorded in: {FLAVOURS[result.flavour]}\n")
-    from ..output.terminal import escape_lines
-
-    notes = [f"  {m.matcher}: {note}" for m in result.matchers for note in m.notes]
-    if notes:
-        env.stdout.write("\nNotes:\n" + escape_lines("\n".join(notes) + "\n"))
-    for matcher in result.matchers:
-        if matcher.diff:
-            env.stdout.write("\n" + escape_lines(matcher.diff))
-    if result.owned:
-        env.stdout.write(f"\nControllerRevisions owned by virtualmachine/{escape_lines(result.name)}:\n")
-        env.stdout.write(render_table(OWNED_HEADERS, [_owned_cells(row) for row in result.owned]))
-
-
-def _owned_cells(row) -> tuple:
-    return (row.name, row.holds, row.generation, row.current or "-", row.created or "-")
+        printer.print_all_revisions(env, opts.output, result)
+    else:
+        printer.print_revisions(env, opts.output, result, session.namespace)

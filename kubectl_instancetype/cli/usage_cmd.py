@@ -37,8 +37,6 @@ Examples:
   kubectl instancetype usage -A -o yaml"""
 
 KINDS = {**options.TYPE_KINDS, "ControllerRevision": ("controllerrevision",)}
-SUMMARY_HEADERS = ("NAME", "VMS", "RUNNING", "OLDER", "POOLS", "TEMPLATES", "REVISIONS", "VCPUS", "MEMORY")
-DETAIL_HEADERS = ("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY")
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:

@@ -254,3 +254,21 @@ class WatchTable:
             padded = [cell.ljust(self.widths[column]) for column, cell in enumerate(row[:-1])]
             lines.append("".join(padded) + (row[-1] if row else "") + "\n")
         return "".join(lines)
+
+
+def print_found(env: Environment, output: str, found: Sequence[Any], namespace: str | None) -> None:
+    """Objects found by name (``catalog show``: each with its ``what`` and ``obj``): yaml/json/names/a template
+    (one object alone, several as a List), or one table per kind in the order first named."""
+    from .printers import print_objects, prints_objects
+
+    if prints_objects(output):
+        print_objects(env, output, [each.obj for each in found], single=True)
+        return
+    from .columns import CellContext, cells, columns_for, headers
+    from .table import render_table
+
+    context = CellContext(env.clock())
+    for what in dict.fromkeys(each.what for each in found):
+        columns = columns_for(what, wide=output == "wide")
+        rows = [cells(columns, each.obj, namespace, context) for each in found if each.what == what]
+        env.stdout.write(render_table(headers(columns), rows))

@@ -161,11 +161,87 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}}
 
 
+def sorted_json(obj: Any) -> str:
+    """The JSON ``expand`` and ``convert`` print: 4-space indents, keys sorted, text as it is (not ``\\u``-escaped),
+    DEL and C1 controls escaped for the terminal."""
+    from .terminal import json_text
+
+    return json_text(json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False))
+
+
+def _list_json_parts() -> tuple[str, str]:
+    """The text of :func:`as_list`'s JSON before its first item and after its last, for a List written item by
+    item."""
+    head, _, tail = json.dumps(as_list([{}]), indent=4, sort_keys=True).partition(" " * 8 + "{}")
+    return head, tail
+
+
+class DocumentStream:
+    """Objects printed as they come, in the form of all of them printed at once: yaml documents separated by
+    ``---``; json: one object alone, else :func:`as_list`'s ``kind: List`` written item by item (the first object
+    is held until the second, or the end, says which)."""
+
+    def __init__(self, env: Environment, output: str):
+        self.env, self.output = env, output
+        self.count = 0
+        self.first: Any = None
+
+    def add(self, obj: dict[str, Any]) -> None:
+        """Print ``obj`` (or hold it, when it is the first json object)."""
+        self.count += 1
+        write = self.env.stdout.write
+        if self.output != "json":
+            from ..golang.goyaml import dump
+
+            write(("" if self.count == 1 else "---\n") + dump(obj))
+            return
+        if self.count == 1:
+            self.first = obj
+            return
+        if self.count == 2:
+            write(_list_json_parts()[0] + self._item(self.first))
+            self.first = None
+        write(",\n" + self._item(obj))
+
+    @staticmethod
+    def _item(obj: Any) -> str:
+        return "\n".join(" " * 8 + line for line in sorted_json(obj).split("\n"))
+
+    def close(self) -> None:
+        """The end: the object held alone, or the List's end."""
+        if self.first is not None:
+            self.env.stdout.write(sorted_json(self.first) + "\n")
+        elif self.output == "json" and self.count > 1:
+            self.env.stdout.write(_list_json_parts()[1] + "\n")
+
+
+def print_all(env: Environment, output: str, objects: list[dict[str, Any]]) -> None:
+    """Every object: yaml documents separated by ``---``, a json ``kind: List`` (even of one), or a template."""
+    if is_template_format(output):
+        print_objects(env, output, objects, [])
+    elif output == "json":
+        env.stdout.write(sorted_json(as_list(objects)) + "\n")
+    else:
+        from ..golang.goyaml import dump_all
+
+        env.stdout.write(dump_all(objects))
+
+
+def object_name(obj: dict[str, Any]) -> str:
+    """``-o name``'s line for an object: ``resource.group/NAME`` from its kind (kubectl's NamePrinter), the plain
+    name for a kind the plugin does not know."""
+    from ..kube.resources import BY_KIND
+
+    name = str((obj.get("metadata") or {}).get("name", ""))
+    resource = BY_KIND.get(str(obj.get("kind", "")))
+    return resource.name_of(name) if resource is not None else name
+
+
 def print_objects(
     env: Environment,
     output: str,
     objects: list[dict[str, Any]],
-    names: list[str],
+    names: list[str] | None = None,
     *,
     single: bool = False,
     allow_missing_keys: bool = True,
@@ -174,15 +250,22 @@ def print_objects(
 ) -> None:
     """Print ``objects`` as yaml/json/a template (one object, or a List) or their ``names`` for ``-o name``.
 
-    ``single``: the user named one object, so kubectl prints it rather than a List of one. While a command runs
-    for one context of several (:mod:`.fleet`), they go to that context's capture instead.
+    ``single``: the user named one object, so kubectl prints it rather than a List of one. ``names`` default to
+    :func:`object_name` of each object. While a command runs for one context of several (:mod:`.fleet`), they go
+    to that context's capture instead.
     """
     from .capture import capture
 
     if (target := capture()) is not None and printer is None:
-        target.printed_objects(output, objects, names, allow_missing_keys=allow_missing_keys, no_headers=no_headers)
+        if output == "name" and names is None:
+            names = [object_name(obj) for obj in objects]
+        target.printed_objects(
+            output, objects, names or [], allow_missing_keys=allow_missing_keys, no_headers=no_headers
+        )
         return
     if output == "name":
+        if names is None:
+            names = [object_name(obj) for obj in objects]
         env.stdout.write("".join(f"{name}\n" for name in names))
         return
     if output in ("yaml", "json", "kyaml"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..env import Environment
 from .columns import INSTANCETYPE_COLUMNS, CellContext, Column, cells
 
 _SHOWN = ("NAME", "KIND", "CPU", "MEMORY", "CLASS")
@@ -36,3 +37,60 @@ def recommend_row(
     """One row: the object's cells, then the reason when it is shown (None: no REASON column)."""
     row = cells(columns, obj, namespace, context)
     return row + [reason] if reason is not None else row
+
+
+def print_recommendations(
+    env: Environment,
+    result: Any,
+    preference: str | None,
+    *,
+    output: str,
+    no_headers: bool,
+    show_rejected: bool,
+    namespace_column: bool = False,
+) -> None:
+    """``recommend``'s result (a ``usecases.ranking`` result): the fitting types best first as a table (REASON
+    with -o wide or --show-rejected, the near misses after them with --show-rejected), or as objects."""
+    from . import messages
+
+    for warning in result.warnings:
+        messages.warn(env, warning)
+    from .printers import prints_objects
+
+    if prints_objects(output):
+        from .printers import print_objects
+
+        objects = [candidate.obj for candidate in result.fitting]
+        print_objects(env, output, objects)
+        if not objects:
+            messages.info(env, "No instance type fits " + _wanted(preference))
+        return
+    from .table import render_table
+
+    with_reason = output == "wide" or show_rejected
+    columns = recommend_columns(wide=output == "wide", all_namespaces=namespace_column)
+    context = CellContext(env.clock())
+    from ..instancetype.recommend import rank_reason
+
+    rows = []
+    previous = None
+    for c in result.fitting:
+        reason = None
+        if with_reason:
+            why = rank_reason(c.obj.get("spec") or {}, c.key, previous)
+            reason = f"{c.verdict.reason}; {why}" if c.verdict.reason else why
+        rows.append(recommend_row(columns, c.obj, c.namespace, context, reason))
+        previous = c.key
+    if show_rejected:
+        rows += [
+            recommend_row(columns, c.obj, c.namespace, context, "rejected: " + c.verdict.reason)
+            for c in result.near_misses
+        ]
+    if not result.fitting:
+        messages.info(env, f"No instance type fits {_wanted(preference)} ({result.considered} considered)")
+    if rows:
+        env.stdout.write(render_table(None if no_headers else recommend_headers(columns, reason=with_reason), rows))
+
+
+def _wanted(preference: str | None) -> str:
+    return f'preference "{preference}"' if preference is not None else "the minimums"

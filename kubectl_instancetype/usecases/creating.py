@@ -156,7 +156,8 @@ def create_vm(
     if checks and report is not None:
         from .placement import fit_warning
 
-        line = fit_warning(session, answer, namespace)
+        # the instance type and preference the pre-flight read are not read again
+        line = fit_warning(session, answer, namespace, verdict.fetched if verdict is not None else ())
         if line:
             report(f"Warning: {line}")
     return Created(answer, VIRTUAL_MACHINES, dry_run)

@@ -49,6 +49,10 @@ class NamespaceInputs:
 
     facts: NamespaceFacts
     warnings: tuple[str, ...] = ()
+    # the ResourceQuota objects (the quota check of ``fits`` and ``create vm`` reads them too: one GET), or the
+    # server's message when they may not be listed
+    quotas: tuple[dict[str, Any], ...] = ()
+    quotas_forbidden: str | None = None
 
 
 def read_launcher_config(client: Client) -> LauncherInputs:
@@ -110,10 +114,11 @@ def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
             f"Warning: namespace {namespace} cannot be read (forbidden): its labels (auto CPU limits, memory limit "
             "ratio) are not taken into account"
         )
+    quotas_forbidden = None
     try:
         quotas = client.resource_quotas(namespace)
-    except ForbiddenError:
-        quotas = []
+    except ForbiddenError as exc:
+        quotas, quotas_forbidden = [], exc.message
         warnings.append(
             f"Warning: the ResourceQuotas of namespace {namespace} cannot be read (forbidden): auto CPU and memory "
             "limits under a limits.* quota are not predicted"
@@ -126,7 +131,12 @@ def read_namespace_facts(client: Client, namespace: str) -> NamespaceInputs:
             f"Warning: the LimitRanges of namespace {namespace} cannot be read (forbidden): their default requests "
             "and limits are not predicted"
         )
-    return NamespaceInputs(NamespaceFacts.from_objects(namespace_object, quotas, limit_ranges), tuple(warnings))
+    return NamespaceInputs(
+        NamespaceFacts.from_objects(namespace_object, quotas, limit_ranges),
+        tuple(warnings),
+        tuple(quotas),
+        quotas_forbidden,
+    )
 
 
 class LauncherPods:
@@ -137,7 +147,7 @@ class LauncherPods:
         self.session = session
         self.warn = warn
         self._online: LauncherInputs | None = None
-        self._facts: dict[str, NamespaceFacts] = {}
+        self._facts: dict[str, NamespaceInputs] = {}
         self._warned: set[str] = set()
         self._tsc: int | None = None
         self._runtime_classes: dict[str, dict[str, Any] | None] = {}
@@ -167,9 +177,13 @@ class LauncherPods:
 
         if offline:
             return NamespaceFacts()
+        return self.namespace_inputs(namespace).facts
+
+    def namespace_inputs(self, namespace: str) -> NamespaceInputs:
+        """What was read of the namespace (on first need): its facts, and its ResourceQuota objects."""
         if namespace not in self._facts:
             read = read_namespace_facts(self.session.client(), namespace)
-            self._facts[namespace] = read.facts
+            self._facts[namespace] = read
             self._warn(read.warnings)
         return self._facts[namespace]
 

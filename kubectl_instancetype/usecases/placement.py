@@ -125,20 +125,6 @@ def place(
     )
 
 
-def read_quotas(client: Client, namespace: str, warnings: list[str]) -> list[dict[str, Any]]:
-    """The namespace's ResourceQuotas (a user who may not list them: one warning, no quota check)."""
-    from ..errors import ForbiddenError
-    from ..kube import resources
-
-    try:
-        return [
-            item for page in client.list_pages(resources.RESOURCE_QUOTAS, namespace) for item in page.get("items") or ()
-        ]
-    except ForbiddenError as exc:
-        warnings.append(f"cannot list resourcequotas in namespace {namespace} ({exc.message}): quotas were not checked")
-        return []
-
-
 class Renderer:
     """The launcher pods of VMs in one namespace, the KubeVirt configuration read once (:mod:`.launcherpods`
     through the expansion); instance types and preferences given to :meth:`know` are not fetched again."""
@@ -155,6 +141,18 @@ class Renderer:
         line = line.removeprefix("Warning: ")
         if line not in self.warnings:
             self.warnings.append(line)
+
+    def quotas(self, warnings: list[str]) -> list[dict[str, Any]]:
+        """The namespace's ResourceQuotas, as the launcher pod's rendering read them (one GET for both; a user who
+        may not list them: one warning, no quota check)."""
+        assert self.expansion.launcher is not None  # made with a LauncherPodRequest
+        read = self.expansion.launcher.namespace_inputs(self.namespace)
+        if read.quotas_forbidden is not None:
+            warnings.append(
+                f"cannot list resourcequotas in namespace {self.namespace} ({read.quotas_forbidden}): "
+                "quotas were not checked"
+            )
+        return list(read.quotas)
 
     def know(self, kind: str, objects: Iterable[dict[str, Any]]) -> None:
         """Objects already read (a listing), so expanding VMs that name them sends no GET."""
@@ -212,7 +210,7 @@ def fits(session: Session, request: FitsRequest) -> FitsReport:
     renderer = Renderer(session, namespace)
     state = read_nodes(client)
     warnings = list(state.warnings)
-    quotas = read_quotas(client, namespace, warnings)
+    quotas = renderer.quotas(warnings)
     placements = []
     smaller: dict[str, str] = {}
     for subject, vm in subjects:
@@ -392,20 +390,26 @@ class FitCheck:
 LAZY_NODES = 5
 
 
-def check_vm(session: Session, vm: dict[str, Any], namespace: str) -> FitCheck:
+def check_vm(session: Session, vm: dict[str, Any], namespace: str, known: Iterable[dict[str, Any]] = ()) -> FitCheck:
     """For ``create vm`` and ``switch --plan``: the fit of ``vm`` now, as one line (the quota's refusal or the
-    scheduler's line).
+    scheduler's line). ``known``: the instance type and preference objects already read (the pre-flight's), not
+    fetched again.
 
-    Cheap when the VM fits: the nodes are read, and the pods of at most :data:`LAZY_NODES` nodes that would take
-    the pod were they empty (``fieldSelector=spec.nodeName=NODE,...``); the first where it fits answers. Only
-    when none of those does are all pods read, for the scheduler's exact line."""
+    Cheap when the VM fits: the KubeVirt configuration and the namespace's labels, quotas and limit ranges are
+    read once (the quota check uses the quotas the rendering read), then the nodes, and the pods of at most
+    :data:`LAZY_NODES` nodes that would take the pod were they empty (``fieldSelector=spec.nodeName=NODE,...``);
+    the first where it fits answers. Only when none of those does are all pods read, for the scheduler's exact
+    line."""
     from ..instancetype import nodefit
     from ..kube import resources
 
     client = session.client()
     warnings: list[str] = []
-    pod = Renderer(session, namespace).pod(vm)
-    denial = place("", namespace, pod, [], read_quotas(client, namespace, warnings), generate_name(vm)).quota
+    renderer = Renderer(session, namespace)
+    for obj in known:
+        renderer.know(str(obj.get("kind") or ""), [obj])
+    pod = renderer.pod(vm)
+    denial = place("", namespace, pod, [], renderer.quotas(warnings), generate_name(vm)).quota
     if denial is not None:
         return FitCheck(False, denial.forbidden)
     nodes = [nodefit.node_info(item) for page in client.list_pages(resources.NODES) for item in page.get("items") or ()]
@@ -426,13 +430,14 @@ def check_vm(session: Session, vm: dict[str, Any], namespace: str) -> FitCheck:
     return FitCheck(placement.runs, placement.message)
 
 
-def fit_warning(session: Session, vm: dict[str, Any], namespace: str) -> str:
+def fit_warning(session: Session, vm: dict[str, Any], namespace: str, known: Iterable[dict[str, Any]] = ()) -> str:
     """``create vm`` and ``switch --plan``: the one warning line when ``vm`` would not run now ("" when it would,
-    when there are no nodes to judge by, or when the nodes cannot be read: the check is a courtesy)."""
+    when there are no nodes to judge by, or when the nodes cannot be read: the check is a courtesy). ``known``:
+    the instance type and preference objects already read."""
     from ..errors import PluginError
 
     try:
-        verdict = check_vm(session, vm, namespace)
+        verdict = check_vm(session, vm, namespace, known)
     except PluginError:
         return ""
     if verdict.runs is not False:

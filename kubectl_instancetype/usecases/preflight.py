@@ -49,10 +49,12 @@ class Found:
 
 @dataclass(frozen=True)
 class References:
-    """What :func:`fetch_references` read: the specs found, and one message per reference that is missing."""
+    """What :func:`fetch_references` read: the specs found, one message per reference that is missing, and the
+    objects themselves (so that a later step, the fit check, does not read them again)."""
 
     found: Found
     missing: tuple[str, ...] = ()
+    objects: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     inference: Any = None  # the InferenceResult, when inference ran
+    fetched: tuple[dict[str, Any], ...] = ()  # the instance type and preference objects read
 
     @property
     def admitted(self) -> bool:
@@ -154,6 +157,7 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
         requests.append((resource, str(name), namespace if resource.namespaced else None))
     results = client.get_all(requests) if requests else []
     found: dict[str, dict[str, Any]] = {}
+    objects: list[dict[str, Any]] = []
     for key, (resource, name, scope), result in zip(wanted, requests, results):
         if isinstance(result, PluginError):
             if getattr(result, "code", None) != 404:
@@ -161,7 +165,8 @@ def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -
             missing.append(not_found_message(client, resource, name, scope, namespace, MATCHER_FLAGS[key]))
         else:
             found[key] = result.get("spec") or {}
-    return References(Found(found.get("instancetype"), found.get("preference")), tuple(missing))
+            objects.append({**result, "kind": result.get("kind") or resource.kind})
+    return References(Found(found.get("instancetype"), found.get("preference")), tuple(missing), tuple(objects))
 
 
 def uses_inference(manifest: dict[str, Any]) -> bool:
@@ -210,7 +215,7 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
     denial = None
     if problems:
         denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])
-    return Verdict(vm, found, denial, notes, missing)
+    return Verdict(vm, found, denial, notes, missing, fetched=references.objects)
 
 
 def _requires_architecture(preference: dict[str, Any] | None) -> bool:

@@ -71,11 +71,23 @@ def test_create_vm_with_each_kind_of_reference(
         "catalog",
     )
     assert (result.exit_code, result.stdout, result.stderr) == (0, f"virtualmachine.kubevirt.io/{name} created\n", "")
-    methods = [call.args[1] for call in spy.call_args_list]
-    # One GET per reference, then the one POST; after it only the fit check's reads (usecases/placement.fit_warning:
-    # the KubeVirt CR, the namespace's quotas and limits, the nodes), never another write.
-    assert methods[:3] == ["GET", "GET", "POST"]
-    assert set(methods[3:]) <= {"GET"}
+    requests = [(call.args[1], call.args[2].split("?")[0].rsplit("/", 1)[-1]) for call in spy.call_args_list]
+    # One GET per reference, then the one POST; after it only the fit check's reads (usecases/placement.fit_warning),
+    # each once: the KubeVirt CR, the namespace, its quotas (read once, for the launcher pod and the quota check)
+    # and limit ranges, the priority classes, the nodes (then the pods of a few nodes, when there are nodes). The
+    # instance type and preference the pre-flight read are not read again. Before: 9 GETs after the POST.
+    assert [method for method, _ in requests[:3]] == ["GET", "GET", "POST"]
+    after = requests[3:]
+    assert {method for method, _ in after} == {"GET"}
+    assert [what for _, what in after[:6]] == [
+        "kubevirts",
+        "catalog",
+        "resourcequotas",
+        "limitranges",
+        "priorityclasses",
+        "nodes",
+    ]
+    assert {what for _, what in after[6:]} <= {"pods"}
     stored = vm(control_plane, name, "catalog")
     assert {key: stored["spec"][key] for key in ("instancetype", "preference")} == expected_spec
     assert (
