@@ -109,6 +109,9 @@ step kubectl instancetype infer pvc/no-such-disk -n demo || true
 step kubectl instancetype fits vm/demo-fedora -n demo
 step kubectl instancetype fits --instancetype m1.4xlarge1gi -n demo || true
 step kubectl instancetype capacity --instancetype u1.medium --instancetype u1.2xlarge --instancetype m1.xlarge1gi -n demo
+# Measured use (docs/rightsize.md): VMs with three days of history (written by the virt-handler metrics double,
+# backfilled by promtool) in the real Prometheus with KubeVirt's recording rules; one finding per profile.
+.venv/bin/python -m hack.localcluster.prometheus demo demo || true
 
 cat <<MSG
 

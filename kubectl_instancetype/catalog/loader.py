@@ -46,14 +46,15 @@ from functools import cache
 from typing import Any
 
 from kubectl_instancetype.errors import UsageError
+from kubectl_instancetype.instancetype import kinds
 
 KubeObject = dict[str, Any]
 
-API_VERSION = "instancetype.kubevirt.io/v1beta1"
-CLUSTER_INSTANCETYPE_KIND = "VirtualMachineClusterInstancetype"
-CLUSTER_PREFERENCE_KIND = "VirtualMachineClusterPreference"
-INSTANCETYPE_KIND = "VirtualMachineInstancetype"
-PREFERENCE_KIND = "VirtualMachinePreference"
+API_VERSION = kinds.API_VERSION
+CLUSTER_INSTANCETYPE_KIND = kinds.CLUSTER_INSTANCETYPE.kind
+CLUSTER_PREFERENCE_KIND = kinds.CLUSTER_PREFERENCE.kind
+INSTANCETYPE_KIND = kinds.INSTANCETYPE.kind
+PREFERENCE_KIND = kinds.PREFERENCE.kind
 
 DEFAULT_VERSION = "v1.7.0"
 # The releases shipped as package data; hack/gen_catalog.py writes one file per entry.

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "matrix": "kubectl_instancetype.cli.matrix",
     "recommend": "kubectl_instancetype.cli.recommend",
     "revisions": "kubectl_instancetype.cli.revisions",
+    "rightsize": "kubectl_instancetype.cli.rightsize",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
     "usage": "kubectl_instancetype.cli.usage_cmd",

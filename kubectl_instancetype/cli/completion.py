@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..env import Environment
+from ..instancetype import kinds as type_kinds
 
 NO_FILE_COMPLETION = 4
 NO_SPACE = 2
@@ -24,28 +25,24 @@ DEFAULT = 0
 LIVE_DEADLINE = 1.0  # seconds for every live look-up of one completion together
 COMPLETION_TIMEOUT_VARIABLE = "KUBECTL_INSTANCETYPE_COMPLETION_TIMEOUT"
 
+
 # kind prefixes --instancetype and --preference accept (virtctl's spellings, canonical form first, then
-# kubectl's short names: the CRDs' shortNames)
-INSTANCETYPE_PREFIXES = ("virtualmachineclusterinstancetype/", "virtualmachineinstancetype/", "vmcf/", "vmf/")
-PREFERENCE_PREFIXES = ("virtualmachineclusterpreference/", "virtualmachinepreference/", "vmcp/", "vmp/")
-# every short name of the four kinds, as instancetype/kinds.py lists them (not imported: completion stays light;
-# tests/unit/test_completion.py keeps the two equal)
-SHORT_KINDS = {
-    "vmclusterinstancetype": "virtualmachineclusterinstancetype",
-    "vmcf": "virtualmachineclusterinstancetype",
-    "vminstancetype": "virtualmachineinstancetype",
-    "vmf": "virtualmachineinstancetype",
-    "vmcp": "virtualmachineclusterpreference",
-    "vmpref": "virtualmachinepreference",
-    "vmp": "virtualmachinepreference",
-}
+# kubectl's short names: the CRDs' shortNames), from the kinds table
+def _matcher_prefixes(what: str) -> tuple[str, ...]:
+    cluster, namespaced = type_kinds.of(what, False), type_kinds.of(what, True)
+    return (f"{cluster.singular}/", f"{namespaced.singular}/", f"{cluster.short}/", f"{namespaced.short}/")
+
+
+INSTANCETYPE_PREFIXES = _matcher_prefixes(type_kinds.INSTANCETYPES)
+PREFERENCE_PREFIXES = _matcher_prefixes(type_kinds.PREFERENCES)
 
 
 def kind_word(word: str) -> str:
     """A kind as typed (any case, plural or short name) -> the lowercase singular kind."""
-    lowered = word.lower().removesuffix(".instancetype.kubevirt.io")
-    lowered = SHORT_KINDS.get(lowered.removesuffix("s"), SHORT_KINDS.get(lowered, lowered))
-    return lowered.removesuffix("s")
+    kind = type_kinds.spelled(word)
+    if kind is not None:
+        return kind.singular
+    return word.lower().removesuffix("." + type_kinds.GROUP).removesuffix("s")
 
 
 # positional "kind/NAME" arguments (infer, expand, label, ...), with kubectl's short names
@@ -64,16 +61,15 @@ ARGUMENT_PREFIXES = {
     "volumes": ("pvc/", "dv/", "datasource/", "das/"),  # label: the volumes that carry inference labels
 }
 
+
 # positional instance type / preference arguments (usage, lint): kind/NAME -> the live source of names
+def _type_source(kind: type_kinds.TypeKind) -> str:
+    return f"{kind.what}:{'namespaced' if kind.namespaced else 'cluster'}"
+
+
 TYPE_PREFIXES = {
-    "virtualmachineclusterinstancetype/": "instancetypes:cluster",
-    "virtualmachineinstancetype/": "instancetypes:namespaced",
-    "virtualmachineclusterpreference/": "preferences:cluster",
-    "virtualmachinepreference/": "preferences:namespaced",
-    "vmcf/": "instancetypes:cluster",
-    "vmf/": "instancetypes:namespaced",
-    "vmcp/": "preferences:cluster",
-    "vmp/": "preferences:namespaced",
+    **{f"{kind.singular}/": _type_source(kind) for kind in type_kinds.ALL},
+    **{f"{kind.short}/": _type_source(kind) for kind in type_kinds.ALL},
 }
 
 Candidate = tuple[str, str]

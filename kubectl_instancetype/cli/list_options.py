@@ -59,7 +59,7 @@ NoHeaders = Annotated[
 
 
 def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
-    names = ("instancetypes", "preferences", "vmcf", "vmf", "vmcp", "vmp")
+    names = (type_kinds.INSTANCETYPES, type_kinds.PREFERENCES, *(kind.short for kind in type_kinds.ALL))
     return [(name, f"list {name}") for name in names if name.startswith(incomplete)]
 
 

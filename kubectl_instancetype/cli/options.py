@@ -295,7 +295,7 @@ def object_target(words: list[str], kinds: tuple[str, ...], unknown: str) -> tup
 
 
 # kind -> its spellings (instancetype.kinds: singular, plural, the CRDs' shortNames), in the order messages list them
-TYPE_KINDS = {
+TYPE_SPELLINGS = {
     kind.kind: kind.spellings()
     for kind in (
         type_kinds.INSTANCETYPE,
@@ -306,7 +306,7 @@ TYPE_KINDS = {
 }
 
 
-def type_target(text: str, command: str, kinds: dict[str, tuple[str, ...]] = TYPE_KINDS) -> tuple[str, str]:
+def type_target(text: str, command: str, kinds: dict[str, tuple[str, ...]] = TYPE_SPELLINGS) -> tuple[str, str]:
     """(kind, NAME) of a ``TYPE/NAME`` argument whose TYPE spells one of ``kinds`` (singular, plural or short,
     with or without its API group); a usage error naming ``command`` for any other."""
     word, slash, name = text.partition("/")

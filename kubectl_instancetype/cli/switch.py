@@ -93,7 +93,8 @@ class SwitchOptions:
         """The flags go together; the timeout is a duration; the kinds are instance type / preference kinds."""
         from ..errors import UsageError
         from ..golang.duration import DurationError, parse_duration
-        from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+        from ..instancetype.createvm import normalize_kind
+        from ..instancetype.kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
         from ..output.printers import DOCUMENT_FORMATS, check_output_format
         from ..usecases.switching import MatcherTarget
 
@@ -113,8 +114,8 @@ class SwitchOptions:
         if self.wait_seconds < 0:
             raise UsageError(f'invalid argument "{self.timeout}" for "--timeout" flag: must not be negative')
         for key, value, kinds in (
-            ("instancetype", self.instancetype, INSTANCETYPE_KINDS),
-            ("preference", self.preference, PREFERENCE_KINDS),
+            ("instancetype", self.instancetype, INSTANCETYPE_SINGULARS),
+            ("preference", self.preference, PREFERENCE_SINGULARS),
         ):
             if value is None:
                 continue

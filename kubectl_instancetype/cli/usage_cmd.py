@@ -36,7 +36,7 @@ Examples:
   kubectl instancetype usage controllerrevision/my-vm-u1.small-v1beta1-0e1f-1 --check-delete
   kubectl instancetype usage -A -o yaml"""
 
-KINDS = {**options.TYPE_KINDS, "ControllerRevision": ("controllerrevision",)}
+KINDS = {**options.TYPE_SPELLINGS, "ControllerRevision": ("controllerrevision",)}
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:

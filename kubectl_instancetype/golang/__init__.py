@@ -9,6 +9,9 @@ kubectl's ``--request-timeout``, apimachinery's ``HumanDuration``), ``neturl`` (
 (apimachinery's ``resource.Quantity``: parsing, ``String()``, ``Value()``), ``tabwriter`` (kubectl's
 tables), ``goyaml`` (``sigs.k8s.io/yaml``'s printer), ``yamltojson`` (how kubectl reads ``-f``:
 ``sigs.k8s.io/yaml`` over go-yaml v2), ``validation`` (apimachinery's name checks), ``jsonpath``,
-``gotemplate`` and ``gofmt`` (kubectl's template printers).
+``text_template`` (a package, as Go's ``text/template`` and ``text/template/parse``: kubectl's go-template
+printer), ``fmt`` (``Sprintf``/``Sprint``, ``strconv.FormatFloat``), ``encoding_json`` (``json.Marshal``, the
+scanner's syntax errors), ``goos`` (``GOOS`` differences, ``fs.PathError`` texts), ``cobra`` (cobra's suggestions,
+the one did-you-mean policy).
 Differential tests compare each with the Go code itself (``hack/virtctl/goref``).
 """

@@ -1,7 +1,11 @@
-"""Go's ``fmt.Sprintf`` and ``fmt.Sprint`` (fmt/print.go, fmt/format.go), statement for statement, for the values a
-go-template holds: the decoded JSON of an object (``map[string]interface {}``, ``[]interface {}``, ``string``,
-``int64``, ``float64``, ``bool``, nil) and the template's own constants (``int``, ``float64``, ``complex128``,
-``uint8``).
+"""Go's ``fmt`` (fmt/print.go, fmt/format.go) and ``strconv.FormatFloat``, the one home of both: ``Sprintf``,
+``Sprint`` and ``Sprintln`` statement for statement (:func:`sprintf`, :func:`sprint`, :func:`sprintln`), for the
+values a go-template holds: the decoded JSON of an object (``map[string]interface {}``, ``[]interface {}``,
+``string``, ``int64``, ``float64``, ``bool``, nil) and the template's own constants (``int``, ``float64``,
+``complex128``, ``uint8``). :func:`sprint_value` is ``fmt.Sprint`` of one decoded JSON value (``%v``: what
+custom-columns cells, JSONPath and go-templates print), written for speed: one call per cell. :func:`go_type` and
+:func:`go_type_name` are ``%T``'s type names. Quoting (``%q``) is :func:`.strconv.go_quote`; ``json.Marshal`` is
+:mod:`.encoding_json`.
 
 Go's limits are kept: a width or precision above 1e6 is refused (``%!(BADWIDTH)``, ``%!(BADPREC)``; a literal one
 that grows past it ends the verb, ``%!(NOVERB)``), so no format asks for more than about ten million bytes. Every
@@ -18,9 +22,9 @@ import math
 import struct
 from typing import Any
 
-from .gofmt import go_type
+from .strconv import go_quote
 
-__all__ = ["GoByte", "GoInt", "go_type_name", "sprint", "sprintf"]
+__all__ = ["GoByte", "GoInt", "format_float", "go_type", "go_type_name", "sprint", "sprint_value", "sprintf"]
 
 _MAX = 1_000_000  # fmt's tooLarge
 _LDIGITS = "0123456789abcdefx"
@@ -36,9 +40,31 @@ class GoByte(int):
     """A ``uint8`` (a byte of a string)."""
 
 
+def go_type(value: Any, unknown: str | None = None) -> str:
+    """The Go type name of a decoded JSON value, as ``%T`` and error messages spell it; a value of no JSON shape
+    gives ``unknown`` (its Python type name when None)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "float64"
+    if isinstance(value, complex):
+        return "complex128"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "map[string]interface {}"
+    if isinstance(value, (list, tuple)):
+        return "[]interface {}"
+    if value is None:
+        return "interface {}"
+    return type(value).__name__ if unknown is None else unknown
+
+
 def go_type_name(value: Any) -> str:
     """``reflect.TypeOf(value).String()`` of a template value: Go's ``int`` and ``uint8`` here, every decoded JSON
-    shape from :func:`.gofmt.go_type` (the one table of those names)."""
+    shape from :func:`go_type` (the one table of those names)."""
     if isinstance(value, GoInt):
         return "int"
     if isinstance(value, GoByte):
@@ -68,7 +94,8 @@ def _shortest(value: float) -> tuple[str, int]:
 
 
 def format_float(value: float, fmt: str, prec: int) -> str:
-    """``strconv.FormatFloat(value, fmt, prec, 64)`` for fmt in ``e E f g G b x X``."""
+    """``strconv.FormatFloat(value, fmt, prec, 64)`` for fmt in ``e E f g G b x X`` (``prec`` -1: the shortest
+    digits that read back as ``value``; ``format_float(x, "g", -1)`` is what ``%v`` prints)."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
@@ -177,34 +204,6 @@ def _fmt_x(prec: int, fmt: str, mant: int, exp: int) -> str:
     exp = abs(exp)
     out.append(f"{exp:02d}" if exp < 100 else str(exp))
     return "".join(out)
-
-
-def _quote(text: str, *, ascii_only: bool = False, quote: str = '"') -> str:
-    """strconv.Quote / QuoteToASCII / QuoteRune(ToASCII)."""
-    from .strconv import go_quote
-
-    if not ascii_only and quote == '"':
-        return go_quote(text)
-    out = []
-    for char in text:
-        code = ord(char)
-        if char == quote or char == "\\":
-            out.append("\\" + char)
-        elif 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif (code < 0x80 or not ascii_only) and char.isprintable():
-            out.append(char)
-        elif char in "\a\b\f\n\r\t\v":
-            out.append(
-                {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}[char]
-            )
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return quote + "".join(out) + quote
 
 
 def _can_backquote(text: str) -> bool:
@@ -362,7 +361,7 @@ class _Printer:
         if self.sharp and _can_backquote(text):
             self.pad("`" + text + "`")
             return
-        self.pad(_quote(text, ascii_only=self.plus))
+        self.pad(go_quote(text, ascii_only=self.plus))
 
     def fmt_c(self, c: int) -> None:
         rune = c if c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF else 0xFFFD
@@ -370,7 +369,7 @@ class _Printer:
 
     def fmt_qc(self, c: int) -> None:
         rune = c if c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF else 0xFFFD
-        self.pad(_quote(chr(rune), ascii_only=self.plus, quote="'"))
+        self.pad(go_quote(chr(rune), ascii_only=self.plus, quote="'"))
 
     def fmt_float(self, value: float, verb: str, prec: int) -> None:
         if self.prec_present:
@@ -789,3 +788,27 @@ def sprintln(args: list[Any]) -> str:
         printer.print_arg(arg, "v")
     printer.buf.append("\n")
     return "".join(printer.buf)
+
+
+def sprint_value(value: Any) -> str:
+    """``fmt.Sprint(value)`` (the ``%v`` verb) of one decoded JSON value: ``map[a:1 b:[x y]]``, ``<nil>``; what
+    :func:`sprint` gives for ``[value]``, without its printer state (a property test holds the two equal)."""
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return format_float(value, "g", -1)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, complex):
+        # fmtComplex: "(" real, the imaginary part always with its sign, "i)"
+        imag = format_float(value.imag, "g", -1)
+        return f"({format_float(value.real, 'g', -1)}{'' if imag[0] in '+-' else '+'}{imag}i)"
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{key}:{sprint_value(value[key])}" for key in sorted(value)) + "]"
+    if isinstance(value, (list, tuple)):
+        return "[" + " ".join(sprint_value(item) for item in value) + "]"
+    return str(value)

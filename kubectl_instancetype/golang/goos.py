@@ -68,7 +68,9 @@ def errno_text(strerror: str) -> str:
     return strerror[:1].lower() + strerror[1:]
 
 
-def _reason(error: OSError | int) -> str:
+def _reason(error: OSError | int | str) -> str:
+    if isinstance(error, str):
+        return error
     if isinstance(error, int):
         return errno_text(os.strerror(error))
     if error.errno is not None and error.strerror:
@@ -76,9 +78,10 @@ def _reason(error: OSError | int) -> str:
     return error.strerror or str(error)
 
 
-def path_error(op: str, path: str, error: OSError | int) -> str:
-    """``(*fs.PathError).Error()`` (io/fs/fs.go): ``op + " " + path + ": " + err.Error()``, for an ``OSError`` or an
-    errno number (``path_error("stat", p, errno.ENOENT)``): ``open /p: permission denied``."""
+def path_error(op: str, path: str, error: OSError | int | str) -> str:
+    """``(*fs.PathError).Error()`` (io/fs/fs.go): ``op + " " + path + ": " + err.Error()``, for an ``OSError``, an
+    errno number (``path_error("stat", p, errno.ENOENT)``) or the plugin's own reason as text (``read PATH: the
+    input is larger than 64 MiB``): ``open /p: permission denied``."""
     return f"{op} {path}: {_reason(error)}"
 
 

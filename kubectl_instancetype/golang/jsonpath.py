@@ -4,7 +4,7 @@ A template is text with actions in braces: ``{.items[*].metadata.name}``, ``{ran
 filters ``[?(@.x=="y")]``, recursive descent ``..``, slices ``[1:3:2]``, unions ``[a,b]``, quoted text
 ``{"\\n"}``. The parser and evaluator follow parser.go and jsonpath.go statement by statement (including
 the range machinery that walks a flat node list, and its error messages) so that templates behave as in
-kubectl. Values are decoded JSON (see :mod:`.gofmt` for the Go types they stand for).
+kubectl. Values are decoded JSON (see :mod:`.fmt` for the Go types they stand for).
 
 One deliberate difference: Go iterates a map in random order (``*`` and ``..`` over an object); here the
 keys are visited in sorted order, so the output is stable.
@@ -13,9 +13,11 @@ keys are visited in sorted order, so the output is stable.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from .gofmt import go_type, marshal, sprint
+from .encoding_json import marshal
+from .fmt import go_type, sprint_value
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -39,10 +41,6 @@ class _Invalid:
 
 
 INVALID: Any = _Invalid()
-
-
-class _Byte(int):
-    """A ``uint8`` of a string (what ``*`` and ``..`` yield when they index a string)."""
 
 
 # ---- nodes (node.go) ---------------------------------------------------------------------------------
@@ -138,62 +136,6 @@ def _rune_repr(r: str) -> str:
     """Go's ``%#U``: ``U+0021 '!'``."""
     code = ord(r)
     return f"U+{code:04X} '{r}'" if r.isprintable() else f"U+{code:04X}"
-
-
-_SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
-
-
-def unquote_extend(text: str) -> str:
-    """client-go's ``UnquoteExtend``: ``strconv.Unquote`` that also takes single-quoted strings."""
-    if len(text) < 2 or text[0] != text[-1] or text[0] not in "\"'":
-        raise JSONPathError("invalid syntax")
-    quote, body = text[0], text[1:-1]
-    if "\\" not in body and quote not in body:
-        return body
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        char = body[i]
-        if char == quote:
-            raise JSONPathError("invalid syntax")
-        if char != "\\":
-            out.append(char)
-            i += 1
-            continue
-        if i + 1 >= len(body):
-            raise JSONPathError("invalid syntax")
-        escape = body[i + 1]
-        i += 2
-        if escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
-        elif escape in "'\"":
-            if escape != quote:
-                raise JSONPathError("invalid syntax")
-            out.append(escape)
-        elif escape in "xuU":
-            size = {"x": 2, "u": 4, "U": 8}[escape]
-            digits = body[i : i + size]
-            if len(digits) != size or not all(d in "0123456789abcdefABCDEF" for d in digits):
-                raise JSONPathError("invalid syntax")
-            value = int(digits, 16)
-            i += size
-            if escape == "x":
-                # a byte, not a code point: \xff is the byte 0xff (carried as a surrogate escape, written raw)
-                out.append(chr(value) if value < 0x80 else chr(0xDC00 + value))
-            elif value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
-                raise JSONPathError("invalid syntax")
-            else:
-                out.append(chr(value))
-        elif escape in "01234567":
-            digits = body[i - 1 : i + 2]
-            if len(digits) != 3 or not all(d in "01234567" for d in digits) or int(digits, 8) > 255:
-                raise JSONPathError("invalid syntax")
-            byte = int(digits, 8)
-            out.append(chr(byte) if byte < 0x80 else chr(0xDC00 + byte))
-            i += 2
-        else:
-            raise JSONPathError("invalid syntax")
-    return "".join(out)
 
 
 class _Parser:
@@ -397,9 +339,11 @@ class _Parser:
             if r == end and self.input[self.pos - 2] != "\\":
                 break
         value = self._consume()
+        from .strconv import GoSyntaxError, go_unquote
+
         try:
-            text = unquote_extend(value)
-        except JSONPathError as exc:
+            text = go_unquote(value, single_quoted=True)
+        except GoSyntaxError as exc:
             raise JSONPathError(f"unquote string {value} error {exc}") from None
         cur.nodes.append(TextNode(text))
 
@@ -428,60 +372,27 @@ def parse(text: str) -> ListNode:
     return _Parser(text).parse()
 
 
-# ---- comparisons (third_party/forked/golang/template/funcs.go) --------------------------------------
+# ---- comparisons (third_party/forked/golang/template/funcs.go, in .text_template.funcs) ----------------
 
-_BAD_TYPE = "invalid type for comparison"
-_INCOMPATIBLE = "incompatible types for comparison"
-
-
-def _basic_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, _Byte):
-        return "uint"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    raise JSONPathError(_BAD_TYPE)
-
-
-def _equal(left: Any, right: Any) -> bool:
-    k1, k2 = _basic_kind(left), _basic_kind(right)
-    if k1 != k2:
-        if {k1, k2} == {"int", "uint"}:
-            return bool(int(left) == int(right))
-        raise JSONPathError(_INCOMPATIBLE)
-    return bool(left == right)
-
-
-def _less(left: Any, right: Any) -> bool:
-    k1, k2 = _basic_kind(left), _basic_kind(right)
-    if k1 != k2:
-        if {k1, k2} == {"int", "uint"}:
-            return bool(int(left) < int(right))
-        raise JSONPathError(_INCOMPATIBLE)
-    if k1 == "bool":
-        raise JSONPathError(_BAD_TYPE)
-    return bool(left < right)
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {}
 
 
 def _compare(operator: str, left: Any, right: Any) -> bool:
-    if operator == "<":
-        return _less(left, right)
-    if operator == ">":
-        return not (_less(left, right) or _equal(left, right))
-    if operator == "==":
-        return _equal(left, right)
-    if operator == "!=":
-        return not _equal(left, right)
-    if operator == "<=":
-        return _less(left, right) or _equal(left, right)
-    if operator == ">=":
-        return not _less(left, right)
-    raise JSONPathError(f"unrecognized filter operator {operator}")
+    """evalFilter's switch over the operator: the fork's Less, Greater, Equal, NotEqual, LessEqual, GreaterEqual."""
+    # loaded when a filter compares: a JSONPath without one does not load it
+    from .text_template.funcs import CallError, equal, greater, greater_equal, less, less_equal, not_equal
+
+    if not _COMPARISONS:
+        _COMPARISONS.update(
+            {"<": less, ">": greater, "==": equal, "!=": not_equal, "<=": less_equal, ">=": greater_equal}
+        )
+    compare = _COMPARISONS.get(operator)
+    if compare is None:
+        raise JSONPathError(f"unrecognized filter operator {operator}")
+    try:
+        return compare(left, right)
+    except CallError as exc:
+        raise JSONPathError(str(exc)) from None
 
 
 # ---- evaluation (jsonpath.go) ------------------------------------------------------------------------
@@ -494,7 +405,9 @@ def _children(value: Any) -> list[Any] | None:
     if isinstance(value, list):
         return list(value)
     if isinstance(value, str):
-        return [_Byte(byte) for byte in value.encode("utf-8", "surrogateescape")]
+        from .fmt import GoByte
+
+        return [GoByte(byte) for byte in value.encode("utf-8", "surrogateescape")]
     return None
 
 
@@ -563,7 +476,7 @@ class JSONPath:
             elif value is None:
                 texts.append("null")
             else:
-                texts.append(sprint(value))
+                texts.append(sprint_value(value))
         return " ".join(texts)
 
     # walk visits the tree rooted at node
@@ -670,7 +583,9 @@ class JSONPath:
         results: list[Any] = []
         for value in values:
             if not isinstance(value, list):
-                shown = "<nil>" if value is None else "<invalid reflect.Value>" if value is INVALID else sprint(value)
+                shown = (
+                    "<nil>" if value is None else "<invalid reflect.Value>" if value is INVALID else sprint_value(value)
+                )
                 raise JSONPathError(f"{shown} is not array or slice and cannot be filtered", values)
             for item in value:
                 if node.operator == "exists":

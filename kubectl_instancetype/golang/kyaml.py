@@ -55,7 +55,7 @@ def _render(value: Any, indent: int, compact: bool, out: list[str]) -> None:
     elif isinstance(value, str):
         out.append(_render_string(value, indent + 1, lazy=False, compact=compact))
     else:
-        from .gofmt import marshal
+        from .encoding_json import marshal
 
         out.append(marshal(value))  # int, float, bool, null: the scalar as JSON wrote it
 
@@ -192,19 +192,10 @@ def _type_ambiguous(text: str) -> bool:
 
 def _parses_as_float(text: str) -> bool:
     """strconv.ParseFloat(text, 64) succeeds (a value out of range is an error, not a float)."""
-    body = text[1:] if text[:1] in "+-" else text
-    lower = body.lower()
-    if lower in ("inf", "infinity", "nan"):
-        return True
+    from .strconv import GoNumError, go_parse_float
+
     try:
-        if lower.startswith("0x"):
-            if "p" not in lower:
-                return False
-            value = float.fromhex(body)
-        elif re.fullmatch(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", body):
-            value = float(body)
-        else:
-            return False
-    except (OverflowError, ValueError):
+        go_parse_float(text)
+    except GoNumError:
         return False
-    return value not in (float("inf"), float("-inf"))
+    return True

@@ -8,21 +8,13 @@ from __future__ import annotations
 
 _SYNTAX = "invalid syntax"
 _RANGE = "value out of range"
-_QUOTE_ESCAPES = {
-    "\a": r"\a",
-    "\b": r"\b",
-    "\f": r"\f",
-    "\n": r"\n",
-    "\r": r"\r",
-    "\t": r"\t",
-    "\v": r"\v",
-    "\\": r"\\",
-    '"': r"\"",
-}
+_CONTROL_ESCAPES = {"\a": r"\a", "\b": r"\b", "\f": r"\f", "\n": r"\n", "\r": r"\r", "\t": r"\t", "\v": r"\v"}
 
 
-def go_quote(text: str) -> str:
-    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept.
+def go_quote(text: str, *, ascii_only: bool = False, quote: str = '"') -> str:
+    """Go's ``strconv.Quote`` (``%q``): double quotes, Go escapes, printable Unicode kept; with ``ascii_only``
+    ``QuoteToASCII`` (``%+q``: ``\\u00e9``), with ``quote="'"`` ``QuoteRune`` of a one-character text (``%c`` as
+    ``%q``: ``'x'``). strconv/quote.go ``appendQuotedWith`` and ``appendEscapedRune``.
 
     Undecodable command-line bytes (which Python carries as ``surrogateescape`` code points) are written
     as the ``\\xNN`` Go writes for the invalid byte.
@@ -30,19 +22,21 @@ def go_quote(text: str) -> str:
     out = []
     for char in text:
         code = ord(char)
-        if char in _QUOTE_ESCAPES:
-            out.append(_QUOTE_ESCAPES[char])
-        elif char.isprintable():
-            out.append(char)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
+        if char == quote or char == "\\":
+            out.append("\\" + char)
         elif 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\x{code - 0xDC00:02x}")
+        elif (code < 0x80 or not ascii_only) and char.isprintable():
+            out.append(char)
+        elif char in _CONTROL_ESCAPES:
+            out.append(_CONTROL_ESCAPES[char])
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
         elif code <= 0xFFFF:
             out.append(f"\\u{code:04x}")
         else:
             out.append(f"\\U{code:08x}")
-    return '"' + "".join(out) + '"'
+    return quote + "".join(out) + quote
 
 
 class GoNumError(ValueError):
@@ -173,3 +167,99 @@ def pflag_int(flag: str, text: str, *, bits: int = 64, unsigned: bool = False) -
         return go_parse_uint(text, base=0, bits=bits) if unsigned else go_parse_int(text, base=0, bits=bits)
     except GoNumError as exc:
         raise FlagValueError(f"invalid argument {go_quote(text)} for {go_quote('--' + flag)} flag: {exc}") from None
+
+
+def go_parse_float(text: str) -> float:
+    """Go's ``strconv.ParseFloat(text, 64)`` (atof.go: ``special``, then ``readFloat``) with its errors: a signed
+    ``Inf``/``Infinity`` (any case), an unsigned ``NaN``, decimal digits with an optional point and exponent, or a
+    hexadecimal mantissa with its ``p`` exponent; ``_`` only where Go allows it (:func:`_underscores_ok`); a value
+    beyond float64 is ``value out of range``."""
+    import re
+
+    negative = text[:1] == "-"
+    body = text[1:] if text[:1] in ("+", "-") else text
+    lower = body.lower()
+    if lower in ("inf", "infinity"):
+        return float("-inf") if negative else float("inf")
+    if lower == "nan" and body is text:
+        return float("nan")
+    if "_" in body and not _underscores_ok(text):
+        raise GoNumError("ParseFloat", text, _SYNTAX)
+    clean = body.replace("_", "")
+    try:
+        if re.fullmatch(r"0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+", clean):
+            value = float.fromhex(clean)
+        elif re.fullmatch(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", clean):
+            value = float(clean)
+        else:
+            raise GoNumError("ParseFloat", text, _SYNTAX)
+    except OverflowError:
+        value = float("inf")
+    if value == float("inf"):
+        raise GoNumError("ParseFloat", text, _RANGE)
+    return -value if negative else value
+
+
+class GoSyntaxError(ValueError):
+    """``strconv.ErrSyntax`` as Unquote returns it: ``invalid syntax``."""
+
+    def __init__(self) -> None:
+        super().__init__(_SYNTAX)
+
+
+_SIMPLE_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
+
+
+def go_unquote(text: str, *, single_quoted: bool = False) -> str:
+    """``strconv.Unquote`` of a double-quoted string (text/template's string constants; a character constant
+    reads as one), or with ``single_quoted`` client-go's ``UnquoteExtend`` (util/jsonpath), which also reads a
+    single-quoted string as a string. :class:`GoSyntaxError` where Go returns ``ErrSyntax``."""
+    if len(text) < 2 or text[0] != text[-1] or text[0] not in ("\"'" if single_quoted else '"'):
+        raise GoSyntaxError
+    quote, body = text[0], text[1:-1]
+    if "\\" not in body and quote not in body:
+        return body
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        char = body[i]
+        if char == quote:
+            raise GoSyntaxError
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        if i + 1 >= len(body):
+            raise GoSyntaxError
+        escape = body[i + 1]
+        i += 2
+        if escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+        elif escape in "'\"":
+            if escape != quote:
+                raise GoSyntaxError
+            out.append(escape)
+        elif escape in "xuU":
+            size = {"x": 2, "u": 4, "U": 8}[escape]
+            digits = body[i : i + size]
+            if len(digits) != size or not all(d in "0123456789abcdefABCDEF" for d in digits):
+                raise GoSyntaxError
+            value = int(digits, 16)
+            i += size
+            if escape == "x":
+                # a byte, not a code point: \xff is the byte 0xff (carried as a surrogate escape, written raw)
+                out.append(chr(value) if value < 0x80 else chr(0xDC00 + value))
+            elif value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                raise GoSyntaxError
+            else:
+                out.append(chr(value))
+        elif escape in "01234567":
+            digits = body[i - 1 : i + 2]
+            if len(digits) != 3 or not all(d in "01234567" for d in digits) or int(digits, 8) > 255:
+                raise GoSyntaxError
+            byte = int(digits, 8)
+            out.append(chr(byte) if byte < 0x80 else chr(0xDC00 + byte))
+            i += 2
+        else:
+            raise GoSyntaxError
+    return "".join(out)

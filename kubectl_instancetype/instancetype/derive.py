@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
+from . import kinds
 
-API_VERSION = "instancetype.kubevirt.io/v1beta1"
-CLUSTER_KIND = "VirtualMachineClusterInstancetype"
-NAMESPACED_KIND = "VirtualMachineInstancetype"
+API_VERSION = kinds.API_VERSION
+CLUSTER_KIND = kinds.CLUSTER_INSTANCETYPE.kind
+NAMESPACED_KIND = kinds.INSTANCETYPE.kind
 PREFIX = "instancetype.kubevirt.io/"
 LABEL_CPU = PREFIX + "cpu"
 LABEL_MEMORY = PREFIX + "memory"

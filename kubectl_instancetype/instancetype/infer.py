@@ -451,9 +451,10 @@ def canonical_kind(value: str, matcher: str) -> str:
     prefix spellings: any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind). Raises
     :class:`UsageError` for a kind of the other matcher or none."""
     from ..errors import UsageError
-    from .createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+    from .createvm import normalize_kind
+    from .kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
 
-    kinds = INSTANCETYPE_KINDS if matcher == "instancetype" else PREFERENCE_KINDS
+    kinds = INSTANCETYPE_SINGULARS if matcher == "instancetype" else PREFERENCE_SINGULARS
     kind = normalize_kind(value, kinds)
     if kind is None:
         raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(kinds)}')

@@ -1,38 +1,52 @@
-"""The four kinds of ``instancetype.kubevirt.io`` and every way kubectl lets a user spell them.
+"""The four kinds of ``instancetype.kubevirt.io``: the one table of their facts.
 
-One table for every command that takes a kind (``list vmcf``, ``describe vmf/NAME``, ``--instancetype
-vmcf/u1.medium``, ``usage vmp/NAME``) and every printer that names one (``--show-kind``, describe, messages).
+Everything the plugin knows about a kind is here, and every other table is derived from it: the API paths'
+pieces (group, version, plural) that :mod:`..kube.resources` builds its resources from, the scope and the
+other-scope counterpart (``references``' "exists in the other scope" hint), the matcher a kind fills
+(``spec.instancetype`` or ``spec.preference``), and every way kubectl lets a user spell it, which the CLI's
+arguments and completion read (``list vmcf``, ``describe vmf/NAME``, ``--instancetype vmcf/u1.medium``,
+``usage vmp/NAME``). ``tests/unit/test_kinds.py`` fails when another module spells a plural or short name, or
+writes a table of these kinds, itself.
+
 The short names are the CRDs' ``shortNames`` (kubevirt.io/kubevirt
 pkg/virt-operator/resource/generate/components/crds.go, NewVirtualMachineInstancetypeCrd and its three
 siblings); kubectl resolves a word against the singular, the plural and the short names, each with or without the
 ``.instancetype.kubevirt.io`` group (k8s.io/apimachinery pkg/api/meta RESTMapper's ResourceFor).
+
+A plain class, not a dataclass: completion imports this table on every key press.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 GROUP = "instancetype.kubevirt.io"
+VERSION = "v1beta1"  # the version the plugin reads and writes
+API_VERSION = f"{GROUP}/{VERSION}"
 INSTANCETYPES = "instancetypes"  # what a kind holds (instancetype.listing's INSTANCETYPES and PREFERENCES)
 PREFERENCES = "preferences"
 
 
-@dataclass(frozen=True)
 class TypeKind:
-    """One kind: its name, what it holds, its scope and its kubectl spellings."""
+    """One kind: its name (CamelCase, as objects carry it), what it holds, its scope and its kubectl spellings."""
 
-    kind: str
-    what: str  # INSTANCETYPES or PREFERENCES
-    namespaced: bool
-    short_names: tuple[str, ...]  # the CRD's shortNames, the usual one (vmcf) first among the short ones
+    __slots__ = ("kind", "namespaced", "short_names", "what")
+
+    def __init__(self, kind: str, what: str, namespaced: bool, short_names: tuple[str, ...]):
+        self.kind = kind
+        self.what = what  # INSTANCETYPES or PREFERENCES
+        self.namespaced = namespaced
+        self.short_names = short_names  # the CRD's shortNames, the usual one (vmcf) first among the short ones
+
+    def __repr__(self) -> str:
+        return f"TypeKind({self.kind!r})"
 
     @property
     def singular(self) -> str:
-        """``virtualmachineclusterinstancetype``: how KubeVirt's matchers and ``-o name`` spell it."""
+        """``virtualmachineclusterinstancetype``: how KubeVirt's matchers, ``-o name`` and messages spell it."""
         return self.kind.lower()
 
     @property
     def plural(self) -> str:
+        """``virtualmachineclusterinstancetypes``: the resource in API paths."""
         return self.singular + "s"
 
     @property
@@ -41,9 +55,30 @@ class TypeKind:
         return f"{self.singular}.{GROUP}"
 
     @property
+    def qualified_plural(self) -> str:
+        """``virtualmachineclusterinstancetypes.instancetype.kubevirt.io``: the resource as the server names it."""
+        return f"{self.plural}.{GROUP}"
+
+    @property
     def short(self) -> str:
         """The shortest name a user types: ``vmcf``."""
         return min(self.short_names, key=len)
+
+    @property
+    def matcher(self) -> str:
+        """The VM's matcher this kind fills: ``instancetype`` or ``preference`` (``spec.<matcher>``)."""
+        return self.what[:-1]
+
+    @property
+    def matcher_type(self) -> str:
+        """KubeVirt's Go type of that matcher, as its messages name it: ``InstancetypeMatcher``."""
+        return self.matcher.capitalize() + "Matcher"
+
+    @property
+    def other_scope(self) -> TypeKind:
+        """The kind holding the same thing in the other scope (VirtualMachineInstancetype <->
+        VirtualMachineClusterInstancetype)."""
+        return of(self.what, not self.namespaced)
 
     def spellings(self) -> tuple[str, ...]:
         """Every word that names this kind, without the group."""
@@ -62,11 +97,18 @@ INSTANCETYPE = TypeKind(
 CLUSTER_PREFERENCE = TypeKind("VirtualMachineClusterPreference", PREFERENCES, False, ("vmcp", "vmcps"))
 PREFERENCE = TypeKind("VirtualMachinePreference", PREFERENCES, True, ("vmpref", "vmprefs", "vmp", "vmps"))
 
+# cluster-scoped first within each matcher: the order of the short names users see (vmcf, vmf, vmcp, vmp)
 ALL = (CLUSTER_INSTANCETYPE, INSTANCETYPE, CLUSTER_PREFERENCE, PREFERENCE)
 BY_KIND = {kind.kind: kind for kind in ALL}
-# the kind names as objects carry them, namespaced first (the order KubeVirt's messages list them)
+# namespaced first: the order KubeVirt's messages list them. CamelCase kinds (as objects carry them) ...
 INSTANCETYPE_KINDS = (INSTANCETYPE.kind, CLUSTER_INSTANCETYPE.kind)
 PREFERENCE_KINDS = (PREFERENCE.kind, CLUSTER_PREFERENCE.kind)
+TYPE_KINDS = INSTANCETYPE_KINDS + PREFERENCE_KINDS
+# ... and their lowercase singulars (as matchers' ``kind`` and virtctl's flags spell them)
+INSTANCETYPE_SINGULARS = (INSTANCETYPE.singular, CLUSTER_INSTANCETYPE.singular)
+PREFERENCE_SINGULARS = (PREFERENCE.singular, CLUSTER_PREFERENCE.singular)
+# the kind a matcher without ``kind`` names (KubeVirt's default: the cluster-scoped one), by matcher
+DEFAULT_KIND = {"instancetype": CLUSTER_INSTANCETYPE, "preference": CLUSTER_PREFERENCE}
 
 _SPELLINGS = {word: kind for kind in ALL for word in kind.spellings()}
 

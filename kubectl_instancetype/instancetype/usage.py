@@ -31,10 +31,6 @@ INSTANCETYPE = "instancetype"
 PREFERENCE = "preference"
 CLUSTER_KINDS = {INSTANCETYPE: kinds.CLUSTER_INSTANCETYPE.kind, PREFERENCE: kinds.CLUSTER_PREFERENCE.kind}
 NAMESPACED_KINDS = {INSTANCETYPE: kinds.INSTANCETYPE.kind, PREFERENCE: kinds.PREFERENCE.kind}
-OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
-OBJECT_KIND_LABEL = "instancetype.kubevirt.io/object-kind"
-OBJECT_GENERATION_LABEL = "instancetype.kubevirt.io/object-generation"
-START_REVISION_PREFIX = "revision-start-vm-"
 
 _PARAMETER = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 
@@ -154,27 +150,16 @@ def guest_size(spec: Mapping[str, Any] | None) -> tuple[int, Fraction]:
     return vcpus, memory
 
 
-def revision_target(revision: Mapping[str, Any]) -> tuple[Target, int | None] | None:
-    """Which object (and generation) a ControllerRevision holds a copy of, from its labels (None: not one of ours)."""
-    metadata = revision.get("metadata") or {}
-    labels = metadata.get("labels") or {}
-    kind, name = labels.get(OBJECT_KIND_LABEL), labels.get(OBJECT_NAME_LABEL)
-    if not kind or not name:
+def stored_copy(revision: Mapping[str, Any]) -> tuple[Target, int | None] | None:
+    """Which object (and generation) a ControllerRevision holds a copy of (None: not a copy of a type);
+    :func:`.expand.revisions.revision_target` as a :class:`Target`."""
+    from .expand.revisions import revision_target
+
+    found = revision_target(revision)
+    if found is None:
         return None
-    namespace = "" if "Cluster" in str(kind) else str(metadata.get("namespace") or "")
-    try:
-        generation: int | None = int(str(labels.get(OBJECT_GENERATION_LABEL)))
-    except (TypeError, ValueError):
-        generation = None
-    return Target(str(kind), namespace, str(name)), generation
-
-
-def recorded_revision(vm: Mapping[str, Any], key: str) -> str:
-    """The ControllerRevision KubeVirt resolves matcher ``key`` through: ``revisionName``, else the status ref."""
-    matcher = (vm.get("spec") or {}).get(key) or {}
-    if matcher.get("revisionName"):
-        return str(matcher["revisionName"])
-    return str(((vm.get("status") or {}).get(f"{key}Ref") or {}).get("controllerRevisionRef", {}).get("name") or "")
+    kind, namespace, name, generation = found
+    return Target(kind, namespace, name), generation
 
 
 def delete_consequence(use: Use, revision_exists: bool) -> str:
@@ -213,64 +198,3 @@ def totals(uses: Iterable[Use]) -> dict[Target, Totals]:
             total.vcpus += use.vcpus * use.replicas
             total.memory += use.memory * use.replicas
     return result
-
-
-START_REVISION_PREFIX = "revision-start-vm-"  # KubeVirt's getVMRevisionName: revision-start-vm-<uid>-<generation>
-
-
-@dataclass(frozen=True)
-class OwnedRevision:
-    """One ControllerRevision a VM owns: a copy of an instance type or preference (``holds`` names it,
-    ``generation`` is the object's generation it copied), or the VM's spec at a start (``revision-start-vm-...``,
-    ``generation`` the VM's, ``holds`` the VM); ``current`` says which reference names it: instancetype,
-    preference, or vmi (the VMI's ``status.virtualMachineRevisionName``); "" when none does."""
-
-    namespace: str
-    vm: str
-    name: str
-    holds: str
-    generation: str
-    current: str
-    created: str
-
-
-def owned_revisions(
-    vm: Mapping[str, Any], revisions: Iterable[Mapping[str, Any]], vmi_revision: str = ""
-) -> list[OwnedRevision]:
-    """Every revision of ``revisions`` whose owner references name ``vm`` (by uid), oldest first, marked current
-    when ``vm``'s matcher (``revisionName``, else the status reference) or its VMI's
-    ``status.virtualMachineRevisionName`` (``vmi_revision``) names it. KubeVirt sets the owner reference on both
-    kinds (pkg/instancetype/revision store; pkg/virt-controller/watch/vm createVMRevision)."""
-    metadata = vm.get("metadata") or {}
-    uid = metadata.get("uid")
-    current = {recorded_revision(vm, key): key for key in (INSTANCETYPE, PREFERENCE)}
-    current.pop("", None)
-    if vmi_revision:
-        current[vmi_revision] = "vmi"
-    rows = []
-    for revision in revisions:
-        meta = revision.get("metadata") or {}
-        if not uid or not any(ref.get("uid") == uid for ref in meta.get("ownerReferences") or ()):
-            continue
-        name = str(meta.get("name") or "")
-        found = revision_target(revision)
-        if found is not None:
-            target, generation = found
-            holds, held_generation = str(target), "-" if generation is None else str(generation)
-        elif name.startswith(START_REVISION_PREFIX):
-            holds, held_generation = f"virtualmachine/{metadata.get('name')}", str(revision.get("revision", "-"))
-        else:
-            holds, held_generation = "-", str(revision.get("revision", "-"))
-        rows.append(
-            OwnedRevision(
-                str(meta.get("namespace") or ""),
-                str(metadata.get("name") or ""),
-                name,
-                holds,
-                held_generation,
-                current.get(name, ""),
-                str(meta.get("creationTimestamp") or ""),
-            )
-        )
-    rows.sort(key=lambda row: (row.created, row.name))
-    return rows

@@ -22,6 +22,7 @@ from ..errors import (
     UnauthorizedError,
     UploadError,
 )
+from ..golang.strconv import go_quote
 from .http import (
     BodyReadError,
     BodyTooLarge,
@@ -119,15 +120,8 @@ def api_error(status: int, body: bytes, method: str, path: str, content_type: st
         reason, message = "UnsupportedMediaType", server_message
     elif status >= 500 and status not in _GENERIC:
         reason = "InternalError"
-        message = f"an error on the server ({_go_quote(server_message)}) has prevented the request from succeeding"
+        message = f"an error on the server ({go_quote(server_message)}) has prevented the request from succeeding"
     return cls(status, message, reason=reason)
-
-
-def _go_quote(text: str) -> str:
-    """Go's %q (golang/strconv.go_quote), imported only when a message needs it."""
-    from ..golang.strconv import go_quote
-
-    return go_quote(text)
 
 
 def timeout_error(phase: str) -> TransportError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..golang.strconv import go_quote
 from ..golang.validation import dns1123_label_errors, dns1123_subdomain_errors, path_segment_errors
 
 
@@ -22,13 +23,6 @@ class Resource(Protocol):
         ...
 
 
-def _quote(text: str) -> str:
-    """Go's %q, as client-go and apimachinery print names: a newline in a name cannot break the one line."""
-    from ..golang.strconv import go_quote
-
-    return go_quote(text)
-
-
 def _go_list(messages: list[str]) -> str:
     return "[" + " ".join(messages) + "]"
 
@@ -37,7 +31,7 @@ def invalid_path_segment(what: str, value: str) -> str | None:
     """client-go's message for a namespace (``what="namespace"``) or name (``"resource name"``) that is not a
     valid path segment, or None."""
     errors = path_segment_errors(value)
-    return f"invalid {what} {_quote(value)}: {_go_list(errors)}" if errors else None
+    return f"invalid {what} {go_quote(value)}: {_go_list(errors)}" if errors else None
 
 
 def invalid_namespace(namespace: str) -> str | None:
@@ -46,7 +40,7 @@ def invalid_namespace(namespace: str) -> str | None:
     if segment:
         return segment
     errors = dns1123_label_errors(namespace)
-    return f"invalid namespace {_quote(namespace)}: {'; '.join(errors)}" if errors else None
+    return f"invalid namespace {go_quote(namespace)}: {'; '.join(errors)}" if errors else None
 
 
 def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> str:
@@ -59,17 +53,18 @@ def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namesp
     problems = []
     if name:
         problems += [
-            f"metadata.name: Invalid value: {_quote(name)}: {message}" for message in path_segment_errors(name)
+            f"metadata.name: Invalid value: {go_quote(name)}: {message}" for message in path_segment_errors(name)
         ]
         if not problems:
             problems += [
-                f"metadata.name: Invalid value: {_quote(name)}: {message}" for message in dns1123_subdomain_errors(name)
+                f"metadata.name: Invalid value: {go_quote(name)}: {message}"
+                for message in dns1123_subdomain_errors(name)
             ]
     elif not metadata.get("generateName"):
         problems.append("metadata.name: Required value: name or generateName is required")
     if not problems:
         return ""
-    head = f"The {resource.kind} {_quote(name)} is invalid: "
+    head = f"The {resource.kind} {go_quote(name)} is invalid: "
     if len(problems) == 1:
         return head + problems[0]
     return head + "\n" + "\n".join(f"* {problem}" for problem in problems)

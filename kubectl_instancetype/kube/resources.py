@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..instancetype import kinds as type_kinds
 from .names import invalid_path_segment
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -61,28 +62,18 @@ class Resource:
         return f"{prefix}/{obj_name}"
 
 
-INSTANCETYPE_GROUP = "instancetype.kubevirt.io"
+INSTANCETYPE_GROUP = type_kinds.GROUP
 
-CLUSTER_INSTANCETYPES = Resource(
-    INSTANCETYPE_GROUP,
-    "v1beta1",
-    "virtualmachineclusterinstancetypes",
-    "VirtualMachineClusterInstancetype",
-    namespaced=False,
-)
-INSTANCETYPES = Resource(
-    INSTANCETYPE_GROUP, "v1beta1", "virtualmachineinstancetypes", "VirtualMachineInstancetype", namespaced=True
-)
-CLUSTER_PREFERENCES = Resource(
-    INSTANCETYPE_GROUP,
-    "v1beta1",
-    "virtualmachineclusterpreferences",
-    "VirtualMachineClusterPreference",
-    namespaced=False,
-)
-PREFERENCES = Resource(
-    INSTANCETYPE_GROUP, "v1beta1", "virtualmachinepreferences", "VirtualMachinePreference", namespaced=True
-)
+
+def type_resource(kind: type_kinds.TypeKind) -> Resource:
+    """The resource of one of the four kinds of instancetype.kubevirt.io, from the kinds table."""
+    return Resource(type_kinds.GROUP, type_kinds.VERSION, kind.plural, kind.kind, kind.namespaced)
+
+
+CLUSTER_INSTANCETYPES = type_resource(type_kinds.CLUSTER_INSTANCETYPE)
+INSTANCETYPES = type_resource(type_kinds.INSTANCETYPE)
+CLUSTER_PREFERENCES = type_resource(type_kinds.CLUSTER_PREFERENCE)
+PREFERENCES = type_resource(type_kinds.PREFERENCE)
 VIRTUAL_MACHINES = Resource("kubevirt.io", "v1", "virtualmachines", "VirtualMachine", namespaced=True)
 VIRTUAL_MACHINE_INSTANCES = Resource(
     "kubevirt.io", "v1", "virtualmachineinstances", "VirtualMachineInstance", namespaced=True
@@ -144,3 +135,9 @@ BY_KIND = {
 }
 
 BY_LOWERCASE_KIND = {kind.lower(): resource for kind, resource in BY_KIND.items()}
+
+
+def other_scope(resource: Resource) -> Resource | None:
+    """The resource of the same instance type or preference kind in the other scope (None for other kinds)."""
+    kind = type_kinds.BY_KIND.get(resource.kind)
+    return BY_KIND[kind.other_scope.kind] if kind is not None else None

@@ -92,12 +92,12 @@ class CustomColumnsPrinter:
 
     def row(self, obj: dict[str, Any]) -> list[str]:
         """One object's cells (printOneObject); :class:`~..golang.jsonpath.JSONPathError` as FindResults fails."""
-        from ..golang.gofmt import sprint
+        from ..golang.fmt import sprint_value
 
         cells = []
         for parser in self._parsers:
             results = parser.find_results(obj)
-            values = [_escape_terminal(sprint(value)) for group in results for value in group]
+            values = [_escape_terminal(sprint_value(value)) for group in results for value in group]
             if not results or not results[0]:
                 values.insert(0, "<none>")
             cells.append(",".join(values))

@@ -182,6 +182,9 @@ def render_description(described: Any, now: float) -> str:
     page.add(0, "Used by", "" if described.vms else ("<unknown>" if described.vms is None else NONE))
     for vm in described.vms or ():
         page.add(1, "", f"virtualmachine/{vm.name} in {vm.namespace}")
+    if what == INSTANCETYPES and described.vms:
+        # measured use: docs/rightsize.md
+        page.add(0, "Measured use", "kubectl instancetype rightsize vm/NAME -n NAMESPACE --prometheus-url URL")
     return page.render()
 
 

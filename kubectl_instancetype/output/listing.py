@@ -190,14 +190,14 @@ def print_watch(
             env.stdout.write(escape(str(row)) + "\n")
         elif with_events and output == "json":
             # kubectl prints a metav1.WatchEvent as json.Marshal does: one line, the object as the server sent it
-            from ..golang.gofmt import marshal
+            from ..golang.encoding_json import marshal
 
             env.stdout.write(json_text(f'{{"type":{marshal(kind)},"object":{marshal(row)}}}') + "\n")
         elif output in ("json", "yaml", "kyaml") or is_template_format(output):
             obj = without_managed_fields(row) if output in ("json", "yaml", "kyaml") else row
             document = {"type": kind, "object": obj} if with_events else obj
             if output == "json":
-                from ..golang.gofmt import marshal_indent
+                from ..golang.encoding_json import marshal_indent
 
                 env.stdout.write(json_text(marshal_indent(document)) + "\n")
             elif output == "kyaml":

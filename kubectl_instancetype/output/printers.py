@@ -90,7 +90,7 @@ class TemplatePrinter:
             except JSONPathError as exc:
                 raise UsageError(f"error parsing jsonpath {argument}, {exc}") from None
         else:
-            from ..golang.gotemplate import Template, TemplateError
+            from ..golang.text_template import Template, TemplateError
 
             try:
                 self.gotemplate = Template(argument, missing_key_error=not allow_missing_keys)
@@ -105,7 +105,7 @@ class TemplatePrinter:
         is :class:`TemplateExecutionError` with kubectl's words and what kubectl has written to stdout before it."""
         if self.format in CUSTOM_COLUMNS_FORMATS:
             return self.columns.render(objects)
-        from ..golang.gofmt import go_quote_template
+        from ..golang.strconv import go_quote
 
         if self.format in JSONPATH_FORMATS:
             from ..golang.jsonpath import JSONPathError
@@ -117,14 +117,14 @@ class TemplatePrinter:
                 from ..golang.fmt import sprintf
 
                 raise TemplateExecutionError(
-                    f"error executing jsonpath {go_quote_template(self.template)}: "
+                    f"error executing jsonpath {go_quote(self.template)}: "
                     f"Error executing template: {exc}. Printing more information for debugging the template:\n"
                     f"\ttemplate was:\n\t\t{self.template}\n"
                     f"\tobject given to jsonpath engine was:\n\t\t{sprintf('%#v', [document])}\n\n\n",
                     keep_tabs=True,
                 ) from None
-        from ..golang.gofmt import json_round_trip
-        from ..golang.gotemplate import TemplateError
+        from ..golang.encoding_json import json_round_trip
+        from ..golang.text_template import TemplateError
 
         # GoTemplatePrinter.PrintObj runs the template on json.Unmarshal(json.Marshal(obj)): whole floats are ints
         document = json_round_trip(document)
@@ -133,16 +133,17 @@ class TemplatePrinter:
         except TemplateError as exc:
             # cli-runtime's GoTemplatePrinter.PrintObj: after what the template wrote, a debugging block on stdout
             # (the object as json.Marshal writes it, then as %+v prints it), and the error
-            from ..golang.gofmt import marshal, sprint
+            from ..golang.encoding_json import marshal
+            from ..golang.fmt import sprint_value
 
             block = (
                 f"Error executing template: {exc}. Printing more information for debugging the template:\n"
                 f"\ttemplate was:\n\t\t{self.template}\n"
                 f"\traw data was:\n\t\t{marshal(document)}\n"
-                f"\tobject given to template engine was:\n\t\t{sprint(document)}\n\n"
+                f"\tobject given to template engine was:\n\t\t{sprint_value(document)}\n\n"
             )
             raise TemplateExecutionError(
-                f"error executing template {go_quote_template(self.template)}: {exc}",
+                f"error executing template {go_quote(self.template)}: {exc}",
                 partial=getattr(exc, "partial", "") + block,
             ) from None
 
@@ -282,7 +283,7 @@ def print_objects(
         env.stdout.write(text)
         return
     if output == "json":
-        from ..golang.gofmt import marshal_indent
+        from ..golang.encoding_json import marshal_indent
         from .terminal import json_text
 
         # cli-runtime's JSONPrinter: json.MarshalIndent (Go's floats, <, > and & escaped)

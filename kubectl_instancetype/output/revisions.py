@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ..env import Environment
 
 if TYPE_CHECKING:
-    from ..instancetype.usage import OwnedRevision
+    from ..instancetype.expand.revisions import OwnedRevision
     from ..usecases.revisions import AllRevisions, Revisions
 
 OWNED_HEADERS = ("REVISION", "HOLDS", "GENERATION", "CURRENT", "CREATED")

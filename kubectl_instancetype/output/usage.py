@@ -91,6 +91,9 @@ def render_details(report: UsageReport, target: Target) -> str:
         text = render_table(("USER", "NAMESPACE", "VIA", "REVISION", "GENERATION", "VCPUS", "MEMORY"), rows) + "\n"
     total = report.totals.get(target) or Totals()
     text += f"{_printable(str(target))}: {_summary(total, target)}\n"
+    if target.key == "instancetype" and any(use.user_kind == "VirtualMachine" for use in uses):
+        # measured use: docs/rightsize.md
+        text += "Measured use of these VMs: kubectl instancetype rightsize vm/NAME ... --prometheus-url URL\n"
     return text
 
 

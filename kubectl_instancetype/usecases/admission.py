@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..instancetype.kinds import TYPE_KINDS
+
 if TYPE_CHECKING:
     from ..errors import APIError
     from ..kube.session import Session
@@ -160,13 +162,7 @@ class DryRun:
         return ObjectVerdict(obj)
 
 
-_SENT_KINDS = (
-    "VirtualMachine",
-    "VirtualMachineInstancetype",
-    "VirtualMachineClusterInstancetype",
-    "VirtualMachinePreference",
-    "VirtualMachineClusterPreference",
-)
+_SENT_KINDS = ("VirtualMachine", *TYPE_KINDS)
 
 
 def _ask(client: Any, resource: Any, obj: dict[str, Any], namespace: str | None, validation: str | None) -> None:
@@ -209,10 +205,10 @@ def _advice(session: Session | None, obj: dict[str, Any], namespace: str | None,
     if session is None or obj.get("kind") != "VirtualMachine" or any(m in error.message for m, _ in _HINTS):
         return None
     from ..errors import PluginError
-    from .preflight import Verdict, explain, fetch_references
+    from .preflight import Verdict, check_matcher_types, explain
 
     try:
-        found = fetch_references(session.client(), obj, namespace or session.namespace).found
+        found = check_matcher_types(session.client(), obj, namespace or session.namespace).found
         return explain(Verdict(obj, found), error.message, session) or None
     except PluginError:
         return None

@@ -20,15 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InputError, UsageError
+from ..instancetype.kinds import API_VERSION as TYPES_API_VERSION
+from ..instancetype.kinds import TYPE_KINDS
 
 VALIDATE_VALUES = "strict (or true), warn, ignore (or false)"
-CHECKED_VERSIONS = {
-    "VirtualMachine": "kubevirt.io/v1",
-    "VirtualMachineInstancetype": "instancetype.kubevirt.io/v1beta1",
-    "VirtualMachineClusterInstancetype": "instancetype.kubevirt.io/v1beta1",
-    "VirtualMachinePreference": "instancetype.kubevirt.io/v1beta1",
-    "VirtualMachineClusterPreference": "instancetype.kubevirt.io/v1beta1",
-}
+CHECKED_VERSIONS = {"VirtualMachine": "kubevirt.io/v1", **dict.fromkeys(TYPE_KINDS, TYPES_API_VERSION)}
 
 
 def validation_directive(value: str) -> str:

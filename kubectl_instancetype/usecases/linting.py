@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..instancetype.kinds import TYPE_KINDS
+
 if TYPE_CHECKING:
     from ..instancetype.lint import Finding
     from ..kube.session import Session
@@ -84,13 +86,7 @@ def lint_objects(
     return LintReport(chosen, findings, fixed, candidates_from)
 
 
-LINTED_KINDS = (
-    "VirtualMachineInstancetype",
-    "VirtualMachineClusterInstancetype",
-    "VirtualMachinePreference",
-    "VirtualMachineClusterPreference",
-    "VirtualMachine",
-)
+LINTED_KINDS = (*TYPE_KINDS, "VirtualMachine")
 
 
 def from_files(

@@ -24,7 +24,11 @@ MAX_INPUT_BYTES = 128 << 20
 
 
 def _too_large(path: str) -> InputError:
-    return InputError(f"read {path}: the input is larger than {MAX_INPUT_BYTES >> 20} MiB, more than -f reads")
+    from ..golang.goos import path_error
+
+    return InputError(
+        path_error("read", path, f"the input is larger than {MAX_INPUT_BYTES >> 20} MiB, more than -f reads")
+    )
 
 
 def read_text(path: str, stdin: Any) -> str:
@@ -50,7 +54,9 @@ def read_text(path: str, stdin: Any) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"read {path}: not UTF-8 text (byte {exc.start})") from None
+        from ..golang.goos import path_error
+
+        raise InputError(path_error("read", path, f"not UTF-8 text (byte {exc.start})")) from None
 
 
 def read_manifests(

@@ -25,11 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import APIError, PluginError
+from ..errors import APIError
 
 if TYPE_CHECKING:
     from ..kube.client import Client
-    from ..kube.resources import Resource
     from ..kube.session import Session
 
 MUTATING_WEBHOOK = "virtualmachines-mutator.kubevirt.io"
@@ -49,7 +48,7 @@ class Found:
 
 @dataclass(frozen=True)
 class References:
-    """What :func:`fetch_references` read: the specs found, one message per reference that is missing, and the
+    """What :func:`check_matcher_types` read: the specs found, one message per reference that is missing, and the
     objects themselves (so that a later step, the fit check, does not read them again)."""
 
     found: Found
@@ -126,47 +125,38 @@ class Verdict:
         return self.denial is None
 
 
-def fetch_references(client: Client, manifest: dict[str, Any], namespace: str) -> References:
-    """GET every instance type and preference ``manifest`` references (namespaced kinds in ``namespace``).
-
-    Returns the specs found and one message per missing object (KubeVirt ignores what its finders cannot
-    find, an unknown kind included); other failures (RBAC, transport) are raised as they are.
-    """
-    from ..instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
-    from ..kube.resources import BY_LOWERCASE_KIND
-    from .references import MATCHER_FLAGS, not_found_message
+def check_matcher_types(client: Client, manifest: dict[str, Any], namespace: str) -> References:
+    """The instance type and preference ``manifest``'s matchers name, through :func:`.references.check_types`
+    (namespaced kinds in ``namespace``): the specs found, and one message per missing object or unknown kind
+    (KubeVirt ignores what its finders cannot find, an unknown kind included)."""
+    from ..instancetype import kinds
+    from ..instancetype.createvm import normalize_kind
+    from .references import MATCHER_FLAGS, TypeReference, check_types
 
     spec = manifest.get("spec") or {}
-    requests: list[tuple[Resource, str, str | None]] = []
-    missing: list[str] = []
+    references: list[TypeReference] = []
+    problems: list[str] = []
     wanted: list[str] = []
-    for key, kinds, title in (
-        ("instancetype", INSTANCETYPE_KINDS, "InstancetypeMatcher"),
-        ("preference", PREFERENCE_KINDS, "PreferenceMatcher"),
-    ):
+    for key, singulars in (("instancetype", kinds.INSTANCETYPE_SINGULARS), ("preference", kinds.PREFERENCE_SINGULARS)):
         matcher = spec.get(key) or {}
         name = matcher.get("name")
         if not name:
             continue
-        kind = normalize_kind(str(matcher.get("kind") or ""), kinds)
+        kind = normalize_kind(str(matcher.get("kind") or ""), singulars)
         if kind is None:
-            missing.append(f"got unexpected kind in {title}: {matcher.get('kind')}")
+            problems.append(f"got unexpected kind in {kinds.DEFAULT_KIND[key].matcher_type}: {matcher.get('kind')}")
             continue
-        resource = BY_LOWERCASE_KIND[kind or kinds[1]]
         wanted.append(key)
-        requests.append((resource, str(name), namespace if resource.namespaced else None))
-    results = client.get_all(requests) if requests else []
-    found: dict[str, dict[str, Any]] = {}
-    objects: list[dict[str, Any]] = []
-    for key, (resource, name, scope), result in zip(wanted, requests, results):
-        if isinstance(result, PluginError):
-            if getattr(result, "code", None) != 404:
-                raise result
-            missing.append(not_found_message(client, resource, name, scope, namespace, MATCHER_FLAGS[key]))
-        else:
-            found[key] = result.get("spec") or {}
-            objects.append({**result, "kind": result.get("kind") or resource.kind})
-    return References(Found(found.get("instancetype"), found.get("preference")), tuple(missing), tuple(objects))
+        references.append(TypeReference(kind or kinds.DEFAULT_KIND[key].kind, str(name), MATCHER_FLAGS[key]))
+    checked = check_types(client, references, namespace)
+    found = {key: obj.get("spec") or {} for key, obj in zip(wanted, checked.objects) if obj is not None}
+    objects = tuple(
+        {**obj, "kind": obj.get("kind") or reference.resource.kind}
+        for reference, obj in zip(references, checked.objects)
+        if obj is not None
+    )
+    missing = (*problems, *checked.missing)
+    return References(Found(found.get("instancetype"), found.get("preference")), missing, objects)
 
 
 def uses_inference(manifest: dict[str, Any]) -> bool:
@@ -196,7 +186,7 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
             rejected = Denial(MUTATING_WEBHOOK, result.error, 400, "")
             return Verdict(result.vm, denial=rejected, notes=notes, inference=result)
         vm = result.vm
-    references = fetch_references(client, vm, namespace)
+    references = check_matcher_types(client, vm, namespace)
     found, missing = references.found, list(references.missing)
     notes += [f"Warning: {line}: {MISSING_NOTE}" for line in missing]
     defaults = None

@@ -1,6 +1,7 @@
-"""The one "referenced types exist" pre-flight: ``create vm``, ``infer``, ``upload``, ``label``, ``switch`` and
-``derive`` GET the instance types and preferences they are about to reference (concurrently, one request each)
-before anything is written, and a missing one fails with a hint.
+"""The one "referenced types exist" check (:func:`check_types`): ``create vm`` (and ``expand``'s admission
+verdict), ``upload``, ``label``, ``switch`` and ``derive`` GET the instance types and preferences they
+are about to reference (concurrently, one request each) before anything is written, and a missing one fails with
+a hint (:func:`require_types`), or, for ``create vm``, is a warning with that hint.
 
 The hint costs requests only on that failure path: one list of the kind's names (the closest ones by edit
 distance are suggested), and one GET of the same name in the other scope (a cluster-wide type named where a
@@ -74,34 +75,55 @@ class TypeReference:
         return BY_LOWERCASE_KIND.get(lowered) or BY_LOWERCASE_KIND[lowered.removesuffix("s")]
 
 
+@dataclass(frozen=True)
+class CheckedTypes:
+    """What :func:`check_types` read: per reference, the object (None when it is missing), and one message (with
+    its hint) per missing reference."""
+
+    objects: tuple[dict[str, Any] | None, ...]
+    missing: tuple[str, ...] = ()
+
+
+def check_types(client: Client, references: Sequence[TypeReference], namespace: str) -> CheckedTypes:
+    """The one "referenced types exist" check: GET every referenced type (namespaced kinds in ``namespace``,
+    concurrently, one request each) and say, with a hint, which ones are missing.
+
+    Other failures (RBAC, transport) are raised as they are. A command that must not go on without them calls
+    :func:`require_types`; ``create vm``'s pre-flight keeps the missing ones as warnings (KubeVirt v1.6+ admits
+    a VM whose types do not exist yet).
+    """
+    requests = [
+        (reference.resource, reference.name, namespace if reference.resource.namespaced else None)
+        for reference in references
+    ]
+    results = client.get_all(requests) if requests else []
+    missing: list[str] = []
+    objects: list[dict[str, Any] | None] = []
+    for reference, (resource, name, scope), result in zip(references, requests, results):
+        if isinstance(result, PluginError):
+            if getattr(result, "code", None) != 404:
+                raise result
+            missing.append(not_found_message(client, resource, name, scope, namespace, reference.spelling))
+            objects.append(None)
+        else:
+            objects.append(result)
+    return CheckedTypes(tuple(objects), tuple(missing))
+
+
 def require_types(
     session: Session, references: Sequence[TypeReference], namespace: str, *, then: str = ""
 ) -> list[dict[str, Any]]:
-    """GET every referenced type (namespaced kinds in ``namespace``) and return the objects, in order.
+    """:func:`check_types`, failing when one is missing: return the objects, in order.
 
     Raises :class:`MissingTypes` naming every missing one (``then`` is appended: what was not done, how to go on);
     other failures (RBAC, transport) as they are.
     """
     if not references:
         return []
-    client = session.client()
-    requests = [
-        (reference.resource, reference.name, namespace if reference.resource.namespaced else None)
-        for reference in references
-    ]
-    results = client.get_all(requests)
-    missing: list[str] = []
-    found: list[dict[str, Any]] = []
-    for reference, (resource, name, scope), result in zip(references, requests, results):
-        if isinstance(result, PluginError):
-            if getattr(result, "code", None) != 404:
-                raise result
-            missing.append(not_found_message(client, resource, name, scope, namespace, reference.spelling))
-        else:
-            found.append(result)
-    if missing:
-        raise MissingTypes("; ".join(missing) + then)
-    return found
+    checked = check_types(session.client(), references, namespace)
+    if checked.missing:
+        raise MissingTypes("; ".join(checked.missing) + then)
+    return [obj for obj in checked.objects if obj is not None]
 
 
 def not_found_message(
@@ -116,20 +138,21 @@ def not_found_message(
     to name it there (``spelling``), else the closest names of the kind (``namespace`` is where a namespaced kind
     of the other scope is looked for)."""
     from ..golang.strconv import go_quote
+    from ..kube.resources import other_scope
 
     where = f" in namespace {go_quote(scope)}" if scope else ""
 
     message = f"{resource.singular} {go_quote(name)} not found{where}"  # apimachinery's "%s %q not found"
-    other = _other_scope(resource)
+    other = other_scope(resource)
     if other is not None:
-        other_scope = (scope or namespace) if other.namespaced else None
-        if not other.namespaced or other_scope:
+        other_namespace = (scope or namespace) if other.namespaced else None
+        if not other.namespaced or other_namespace:
             try:
-                client.get(other, name, other_scope)
+                client.get(other, name, other_namespace)
             except PluginError:
                 pass
             else:
-                there = f" in namespace {go_quote(other_scope or '')}" if other.namespaced else ""
+                there = f" in namespace {go_quote(other_namespace or '')}" if other.namespaced else ""
                 use = spelling.spell(other, name)
                 return f"{message} (a {other.kind} named {go_quote(name)} exists{there}: use {use})"
     try:
@@ -140,15 +163,3 @@ def not_found_message(
 
     close = did_you_mean(name, sorted(names))
     return f"{message} (did you mean {' or '.join(close)}?)" if close else message
-
-
-def _other_scope(resource: Resource) -> Resource | None:
-    from ..kube import resources
-
-    pairs = {
-        resources.INSTANCETYPES.kind: resources.CLUSTER_INSTANCETYPES,
-        resources.CLUSTER_INSTANCETYPES.kind: resources.INSTANCETYPES,
-        resources.PREFERENCES.kind: resources.CLUSTER_PREFERENCES,
-        resources.CLUSTER_PREFERENCES.kind: resources.PREFERENCES,
-    }
-    return pairs.get(resource.kind)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..golang.strconv import go_quote
 
 if TYPE_CHECKING:
-    from ..instancetype.usage import OwnedRevision
+    from ..instancetype.expand.revisions import OwnedRevision
     from ..kube.client import Client
     from ..kube.session import Session
 
@@ -78,8 +78,7 @@ def revisions(session: Session, name: str, all_namespaces: bool = False) -> Revi
 def vm_revisions(session: Session, name: str) -> Revisions:
     """GET the VirtualMachine ``name`` and, for each of its matchers, the revision and the live object; then
     every ControllerRevision it owns (older copies and ``revision-start-vm-...`` included)."""
-    from ..instancetype.expand.revisions import server_flavour
-    from ..instancetype.usage import owned_revisions
+    from ..instancetype.expand.revisions import owned_revisions, server_flavour
     from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
     client = session.client()
@@ -96,7 +95,7 @@ def vm_revisions(session: Session, name: str) -> Revisions:
 def all_revisions(session: Session, all_namespaces: bool) -> AllRevisions:
     """Every ControllerRevision each VirtualMachine of the session's namespace (or of all) owns: three paged
     lists (VMs, their VMIs, ControllerRevisions), grouped by owner."""
-    from ..instancetype.usage import owned_revisions
+    from ..instancetype.expand.revisions import owned_revisions
     from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
     client = session.client()
@@ -155,7 +154,8 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
     from ..instancetype.expand.revisions import (
         FROM_SPEC,
         FROM_STATUS,
-        KIND_LABEL,
+        OBJECT_KIND_LABEL,
+        OBJECT_NAME_LABEL,
         revision_generation,
         revision_in_use,
         revision_matches,
@@ -215,7 +215,7 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
     if recorded_in == FROM_STATUS and not revision_matches(vm, key, revision):
         # KubeVirt ignores it: the matcher was switched since it was stored
         labels = (revision.get("metadata") or {}).get("labels") or {}
-        stored_for = labels.get("instancetype.kubevirt.io/object-name", "?")
+        stored_for = labels.get(OBJECT_NAME_LABEL, "?")
         report.recorded_in = f"status (stale: for {stored_for})"
         report.notes.append(
             f"revision {go_quote(str(revision_name))} in status.{key}Ref was stored for {kind.lower()} "
@@ -227,7 +227,7 @@ def matcher_revision(client: Client, vm: dict[str, Any], key: str) -> MatcherRev
     generation = revision_generation(revision)
     report.stored_generation = "-" if generation is None else str(generation)
     stored = revision_spec(revision)
-    kind_label = ((revision.get("metadata") or {}).get("labels") or {}).get(KIND_LABEL)
+    kind_label = ((revision.get("metadata") or {}).get("labels") or {}).get(OBJECT_KIND_LABEL)
     if kind_label and report.kind == "-":
         report.kind = kind_label.lower()
     if live is None:

@@ -330,7 +330,7 @@ def plan_switch(
     from ..errors import PreflightError
     from ..instancetype.expand import preflight
     from ..instancetype.expand.resolve import ResolveError, find_spec
-    from ..instancetype.expand.revisions import server_flavour, switched
+    from ..instancetype.expand.revisions import OBJECT_GENERATION_LABEL, server_flavour, switched
     from ..instancetype.liveupdate import LivePlan, plan_live_update
     from ..kube.resources import VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES
     from .revisions import cluster_fetch
@@ -355,7 +355,7 @@ def plan_switch(
         updated, to_create = refreshed.vm, refreshed.revisions
         notes += refreshed.notes
         for planned in to_create:
-            generation = planned.revision["metadata"]["labels"]["instancetype.kubevirt.io/object-generation"]
+            generation = planned.revision["metadata"]["labels"][OBJECT_GENERATION_LABEL]
             described = describe_matcher(vm, planned.key)
             matcher_changes.append(MatcherChange(planned.key, described, f"{described} (generation {generation})"))
     if not matcher_changes and not refresh:
@@ -502,57 +502,13 @@ def _with_revisions(
 # --- --refresh ------------------------------------------------------------------------------------------------
 
 
-def revision_for(vm: dict[str, Any], obj: dict[str, Any]) -> dict[str, Any]:
-    """The ControllerRevision KubeVirt itself stores for ``obj`` used by ``vm`` (``pkg/instancetype/revision``:
-    ``CreateControllerRevision``): its name ``<vm>-<object>-v1beta1-<uid>-<generation>``, owned by the VM, the
-    object labels, and the object without labels, annotations, finalizers, owner references and managed fields."""
-    metadata = obj.get("metadata") or {}
-    kind = str(obj.get("kind") or "")
-    version = str(obj.get("apiVersion") or "instancetype.kubevirt.io/v1beta1").rpartition("/")[2]
-    generation = int(metadata.get("generation") or 0)
-    uid = str(metadata.get("uid") or "")
-    stored_metadata = {
-        key: value
-        for key, value in metadata.items()
-        if key not in ("labels", "annotations", "finalizers", "ownerReferences", "managedFields")
-    }
-    vm_metadata = vm.get("metadata") or {}
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "ControllerRevision",
-        "metadata": {
-            "name": f"{vm_metadata.get('name')}-{metadata.get('name')}-{version}-{uid}-{generation}",
-            "namespace": vm_metadata.get("namespace"),
-            "ownerReferences": [
-                {
-                    "apiVersion": "kubevirt.io/v1",
-                    "kind": "VirtualMachine",
-                    "name": vm_metadata.get("name"),
-                    "uid": vm_metadata.get("uid"),
-                    "controller": True,
-                    "blockOwnerDeletion": True,
-                }
-            ],
-            "labels": {
-                "instancetype.kubevirt.io/object-generation": str(generation),
-                "instancetype.kubevirt.io/object-kind": kind,
-                "instancetype.kubevirt.io/object-name": str(metadata.get("name") or ""),
-                "instancetype.kubevirt.io/object-uid": uid,
-                "instancetype.kubevirt.io/object-version": version,
-            },
-        },
-        "data": {**{k: v for k, v in obj.items() if k != "metadata"}, "metadata": stored_metadata},
-        "revision": 0,
-    }
-
-
 def _refreshed(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) -> Refreshed:
     """The VM with each matcher pinned (``revisionName``) to a new revision of its object's current generation,
     the revisions to create, and notes. A matcher whose revision already holds the current generation, or that
     infers from a volume, is left alone."""
     from ..instancetype.expand._tree import clone
     from ..instancetype.expand.resolve import matcher_kind
-    from ..instancetype.expand.revisions import revision_generation, revision_in_use
+    from ..instancetype.expand.revisions import controller_revision, revision_generation, revision_in_use
 
     updated: dict[str, Any] = clone(vm)
     namespace = str(vm["metadata"].get("namespace") or "")
@@ -578,7 +534,7 @@ def _refreshed(vm: dict[str, Any], fetch: Callable[[str, str, str], Any]) -> Ref
         if stored is not None and revision_generation(stored) == live_generation:
             notes.append(f"{key}: {revision_name} already holds generation {live_generation}")
             continue
-        revision = revision_for(vm, live)
+        revision = controller_revision(vm, live)
         to_create.append(PlannedRevision(key, revision))
         updated["spec"][key] = {**matcher, "revisionName": revision["metadata"]["name"]}
     return Refreshed(updated, tuple(to_create), tuple(notes))

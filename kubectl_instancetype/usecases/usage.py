@@ -105,6 +105,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
     from ..errors import APIError, ForbiddenError, NotFoundError
     from ..instancetype import usage as domain
     from ..instancetype.expand.resolve import ResolveError, infer
+    from ..instancetype.expand.revisions import OBJECT_KIND_LABEL, revision_in_use
     from ..kube import resources
     from .revisions import cluster_fetch
 
@@ -181,7 +182,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
             target = domain.Target(resource.kind, str(metadata.get("namespace") or ""), str(metadata["name"]))
             live[target] = obj
     revisions: dict[tuple[str, str], dict[str, Any]] = {}
-    for revision in read(resources.CONTROLLER_REVISIONS, namespace, label_selector=domain.OBJECT_KIND_LABEL):
+    for revision in read(resources.CONTROLLER_REVISIONS, namespace, label_selector=OBJECT_KIND_LABEL):
         metadata = revision.get("metadata") or {}
         revisions[(str(metadata.get("namespace")), str(metadata["name"]))] = revision
 
@@ -209,9 +210,9 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
             via = f"{via_root}.{key}"
             if original.get("inferFromVolume"):
                 via += f" (inferFromVolume {original['inferFromVolume']})"
-            revision_name = domain.recorded_revision(vm, key) if user_kind == "VirtualMachine" else ""
+            revision_name = revision_in_use(vm, key)[0] if user_kind == "VirtualMachine" else ""
             revision = revisions.get((ns, revision_name)) if revision_name else None
-            stored = domain.revision_target(revision) if revision else None
+            stored = domain.stored_copy(revision) if revision else None
             live_obj = live.get(target)
             live_generation = int((live_obj or {}).get("metadata", {}).get("generation") or 0) or None
             sized: Any = None
@@ -268,7 +269,7 @@ def collect(session: Session, namespace: str | None, only: Target | None = None)
                 replicas=0,
             )
     for (ns, name), revision in revisions.items():
-        found = domain.revision_target(revision)
+        found = domain.stored_copy(revision)
         if found is None:
             continue
         target, generation = found
@@ -309,27 +310,17 @@ _USER_ORDER = {"VirtualMachine": 0, "VirtualMachinePool": 1, "VirtualMachineTemp
 def revision_users(session: Session, name: str) -> list[str]:
     """The VMs that resolve through ControllerRevision ``name`` (revisionName, status ref, or their start
     revision pins it): deleting it sends them back to the live object."""
+    from ..instancetype.expand.revisions import is_start_revision, pinned_revisions
     from ..kube.resources import CONTROLLER_REVISIONS, VIRTUAL_MACHINES
 
     client, namespace = session.client(), session.namespace
-    users = []
-    starts = {
-        str(rev["metadata"]["name"]): rev
+    starts = [
+        rev
         for rev in _items(client, CONTROLLER_REVISIONS, namespace)
-        if str(rev["metadata"]["name"]).startswith("revision-start-vm-")
-    }
-    for vm in _items(client, VIRTUAL_MACHINES, namespace):
-        spec, status = vm.get("spec") or {}, vm.get("status") or {}
-        pinned = [
-            (spec.get(key) or {}).get("revisionName")
-            or ((status.get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name")
-            for key in KEYS
-        ]
-        uid = (vm.get("metadata") or {}).get("uid")
-        for start_name, start in starts.items():
-            if uid and start_name.startswith(f"revision-start-vm-{uid}-"):
-                start_spec = (start.get("data") or {}).get("spec") or {}
-                pinned += [(start_spec.get(key) or {}).get("revisionName") for key in KEYS]
-        if name in pinned:
-            users.append(str(vm["metadata"]["name"]))
-    return users
+        if is_start_revision(str(rev["metadata"]["name"]))
+    ]
+    return [
+        str(vm["metadata"]["name"])
+        for vm in _items(client, VIRTUAL_MACHINES, namespace)
+        if name in pinned_revisions(vm, starts)
+    ]

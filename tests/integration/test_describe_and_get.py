@@ -55,6 +55,7 @@ def test_describe_instancetype(cli, vm_user) -> None:
     assert "fedora" in fields["Preferences it satisfies"].split(", ")
     assert "windows.11" not in fields["Preferences it satisfies"]  # requires 2 vCPUs
     assert "  virtualmachine/describe-user in catalog\n" in result.stdout
+    assert fields["Measured use"] == "kubectl instancetype rightsize vm/NAME -n NAMESPACE --prometheus-url URL"
 
 
 def test_describe_preference_lists_the_smallest_fitting_types_and_users(cli, vm_user) -> None:

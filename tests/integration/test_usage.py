@@ -138,6 +138,9 @@ def test_one_instancetype_in_detail(plain_cli, users) -> None:
         f"controllerrevision/{users['rev_b']}",
     ]
     assert result.stdout.splitlines()[-1] == (
+        "Measured use of these VMs: kubectl instancetype rightsize vm/NAME ... --prometheus-url URL"
+    )
+    assert result.stdout.splitlines()[-2] == (
         "virtualmachineclusterinstancetype/u1.small: 3 VM(s) (1 running, 1 on an older generation), "
         "1 pool(s) (3 replicas), 1 template(s), 2 ControllerRevision(s), 6 vCPU and 12Gi memory in use"
     )

@@ -10,9 +10,12 @@ from kubectl_instancetype.instancetype.expand.revisions import (
     SPEC_REVISIONS,
     STATUS_REFS,
     UNKNOWN,
+    controller_revision,
+    pinned_revisions,
     revision_generation,
     revision_in_use,
     revision_matches,
+    revision_target,
     server_flavour,
     switched,
 )
@@ -67,3 +70,36 @@ def test_switched_clears_revision_name_and_inference() -> None:
     assert (new["spec"]["instancetype"], cleared) == ({"name": "custom", "kind": "virtualmachineinstancetype"}, False)
     added, _ = switched({"spec": {}}, "preference", "fedora", "")
     assert added["spec"]["preference"] == {"name": "fedora"}
+
+
+def test_controller_revision_is_the_copy_kubevirt_stores_and_reads_back() -> None:
+    # pkg/instancetype/revision CreateControllerRevision: <vm>-<object>-<version>-<uid>-<generation>, the object's
+    # labels, owned by the VM; revision_target and revision_generation read what it wrote
+    vm = {"metadata": {"name": "vm1", "namespace": "ns", "uid": "vm-uid"}}
+    obj = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineInstancetype",
+        "metadata": {"name": "small", "namespace": "ns", "uid": "it-uid", "generation": 3, "labels": {"a": "b"}},
+        "spec": {"cpu": {"guest": 1}},
+    }
+    revision = controller_revision(vm, obj)
+    assert revision["metadata"]["name"] == "vm1-small-v1beta1-it-uid-3"
+    assert revision["metadata"]["ownerReferences"][0]["uid"] == "vm-uid"
+    assert revision["data"]["metadata"] == {"name": "small", "namespace": "ns", "uid": "it-uid", "generation": 3}
+    assert revision_target(revision) == ("VirtualMachineInstancetype", "ns", "small", 3)
+    assert revision_generation(revision) == 3
+    cluster = {**obj, "kind": "VirtualMachineClusterInstancetype", "metadata": {"name": "u1", "generation": 1}}
+    assert revision_target(controller_revision(vm, cluster)) == ("VirtualMachineClusterInstancetype", "", "u1", 1)
+    assert revision_target({"metadata": {"name": "revision-start-vm-x-1"}}) is None
+
+
+def test_pinned_revisions_reads_matchers_and_the_vms_own_start_revisions() -> None:
+    vm = {
+        "metadata": {"uid": "u"},
+        "spec": {"instancetype": {"name": "a", "revisionName": "it-rev"}, "preference": {"name": "p"}},
+        "status": {"preferenceRef": {"controllerRevisionRef": {"name": "pref-rev"}}},
+    }
+    mine = {"metadata": {"name": "revision-start-vm-u-2"}, "data": {"spec": {"instancetype": {"revisionName": "old"}}}}
+    other = {"metadata": {"name": "revision-start-vm-v-1"}, "data": {"spec": {"preference": {"revisionName": "x"}}}}
+    assert pinned_revisions(vm, [mine, other]) == ["it-rev", "pref-rev", "old"]
+    assert pinned_revisions({"spec": {}}) == []

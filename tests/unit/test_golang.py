@@ -154,3 +154,61 @@ def test_url_redacted(raw: str, shown: str) -> None:
     if "bad port" not in raw and "://" in raw:
         parsed = parse_url(raw)
         assert parsed is not None and parsed.redacted() == shown
+
+
+# strconv.ParseFloat(text, 64), printed by Go 1.26 (FormatFloat 'g', -1); None where it fails with that error
+_PARSE_FLOAT = [
+    ("1_000", 1000.0, None),
+    ("1_000.5", 1000.5, None),
+    ("0x1_0p1", 32.0, None),
+    ("0x_1p0", 1.0, None),
+    ("+inf", float("inf"), None),
+    ("-Infinity", float("-inf"), None),
+    ("INF", float("inf"), None),
+    ("+nan", None, 'strconv.ParseFloat: parsing "+nan": invalid syntax'),
+    ("infinit", None, 'strconv.ParseFloat: parsing "infinit": invalid syntax'),
+    ("1e400", None, 'strconv.ParseFloat: parsing "1e400": value out of range'),
+    ("-1e400", None, 'strconv.ParseFloat: parsing "-1e400": value out of range'),
+    ("0x1p2000", None, 'strconv.ParseFloat: parsing "0x1p2000": value out of range'),
+    ("0x10", None, 'strconv.ParseFloat: parsing "0x10": invalid syntax'),
+    ("0x1p", None, 'strconv.ParseFloat: parsing "0x1p": invalid syntax'),
+    ("1__0", None, 'strconv.ParseFloat: parsing "1__0": invalid syntax'),
+    ("_1", None, 'strconv.ParseFloat: parsing "_1": invalid syntax'),
+    (".5", 0.5, None),
+    ("5.", 5.0, None),
+    (".", None, 'strconv.ParseFloat: parsing ".": invalid syntax'),
+    ("1e", None, 'strconv.ParseFloat: parsing "1e": invalid syntax'),
+    ("0b1", None, 'strconv.ParseFloat: parsing "0b1": invalid syntax'),
+    ("0o7", None, 'strconv.ParseFloat: parsing "0o7": invalid syntax'),
+    ("1_e5", None, 'strconv.ParseFloat: parsing "1_e5": invalid syntax'),
+    ("--1", None, 'strconv.ParseFloat: parsing "--1": invalid syntax'),
+    ("+.5e-3", 0.0005, None),
+    ("1e-400", 0.0, None),
+    (" 1", None, 'strconv.ParseFloat: parsing " 1": invalid syntax'),
+    ("0x1p1 ", None, 'strconv.ParseFloat: parsing "0x1p1 ": invalid syntax'),
+    ("1.5e+3_0", 1.5e30, None),
+    ("", None, 'strconv.ParseFloat: parsing "": invalid syntax'),
+    ("+", None, 'strconv.ParseFloat: parsing "+": invalid syntax'),
+    ("0x.8p1", 1.0, None),
+    ("1e1_0", 1e10, None),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "error"), _PARSE_FLOAT)
+def test_parse_float(text: str, value: float | None, error: str | None) -> None:
+    from kubectl_instancetype.golang.strconv import GoNumError, go_parse_float
+
+    if error is None:
+        assert go_parse_float(text) == value
+    else:
+        with pytest.raises(GoNumError) as caught:
+            go_parse_float(text)
+        assert str(caught.value) == error
+
+
+@pytest.mark.parametrize("text", ["nan", "NaN", "nAn"])
+def test_parse_float_nan(text: str) -> None:
+    from kubectl_instancetype.golang.strconv import go_parse_float
+
+    value = go_parse_float(text)
+    assert value != value

@@ -5,23 +5,24 @@ from __future__ import annotations
 import pytest
 
 from kubectl_instancetype.cli.list_options import parse_words
-from kubectl_instancetype.instancetype.createvm import INSTANCETYPE_KINDS, PREFERENCE_KINDS, normalize_kind
+from kubectl_instancetype.instancetype.createvm import normalize_kind
+from kubectl_instancetype.instancetype.kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
 
 
 @pytest.mark.parametrize(
     ("prefix", "kinds", "expected"),
     [
-        ("vmcf", INSTANCETYPE_KINDS, "virtualmachineclusterinstancetype"),
-        ("vmf", INSTANCETYPE_KINDS, "virtualmachineinstancetype"),
-        ("VMCP", PREFERENCE_KINDS, "virtualmachineclusterpreference"),
-        ("vmp", PREFERENCE_KINDS, "virtualmachinepreference"),
+        ("vmcf", INSTANCETYPE_SINGULARS, "virtualmachineclusterinstancetype"),
+        ("vmf", INSTANCETYPE_SINGULARS, "virtualmachineinstancetype"),
+        ("VMCP", PREFERENCE_SINGULARS, "virtualmachineclusterpreference"),
+        ("vmp", PREFERENCE_SINGULARS, "virtualmachinepreference"),
         (
             "virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
-            INSTANCETYPE_KINDS,
+            INSTANCETYPE_SINGULARS,
             "virtualmachineclusterinstancetype",
         ),
-        ("vmcp", INSTANCETYPE_KINDS, None),
-        ("", INSTANCETYPE_KINDS, ""),
+        ("vmcp", INSTANCETYPE_SINGULARS, None),
+        ("", INSTANCETYPE_SINGULARS, ""),
     ],
 )
 def test_kind_spellings(prefix: str, kinds: tuple[str, str], expected: str | None) -> None:

@@ -150,11 +150,11 @@ def test_plain_dataclasses_work_too() -> None:
 @pytest.mark.parametrize(
     "text,kinds,expected",
     [
-        ("vmcf/u1.small", options.TYPE_KINDS, ("VirtualMachineClusterInstancetype", "u1.small")),
-        ("VMPS/fedora", options.TYPE_KINDS, ("VirtualMachinePreference", "fedora")),
+        ("vmcf/u1.small", options.TYPE_SPELLINGS, ("VirtualMachineClusterInstancetype", "u1.small")),
+        ("VMPS/fedora", options.TYPE_SPELLINGS, ("VirtualMachinePreference", "fedora")),
         (
             "virtualmachineclusterpreferences.instancetype.kubevirt.io/fedora",
-            options.TYPE_KINDS,
+            options.TYPE_SPELLINGS,
             ("VirtualMachineClusterPreference", "fedora"),
         ),
         ("controllerrevision.apps/r-1", USAGE_KINDS, ("ControllerRevision", "r-1")),
@@ -175,7 +175,7 @@ def test_type_target_reads_kubectls_spellings(text, kinds, expected) -> None:
     ],
 )
 def test_type_target_refuses_other_kinds_and_groups(text, message) -> None:
-    known = ", ".join(spellings[0] for spellings in options.TYPE_KINDS.values())
+    known = ", ".join(spellings[0] for spellings in options.TYPE_SPELLINGS.values())
     with pytest.raises(UsageError) as raised:
         options.type_target(text, "lint")
     assert str(raised.value) == message.format(known=known)

@@ -20,7 +20,7 @@ PRINTING_MODULES = {
     "json": "json serialises objects",
     "yaml": "yaml serialises objects",
     f"{ROOT}.golang.goyaml": "Go's YAML serialises objects",
-    f"{ROOT}.golang.gofmt": "Go's JSON serialises objects",
+    f"{ROOT}.golang.encoding_json": "Go's JSON serialises objects",
     f"{ROOT}.golang.kyaml": "KYAML serialises objects",
     f"{ROOT}.golang.tabwriter": "Go's tab writer lays out tables",
     f"{ROOT}.output.table": "render_table lays out tables",

@@ -6,12 +6,15 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.errors import PluginError, UsageError
-from kubectl_instancetype.golang.gofmt import format_float, marshal, sprint
-from kubectl_instancetype.golang.gotemplate import Template, TemplateError
+from kubectl_instancetype.golang.encoding_json import marshal
+from kubectl_instancetype.golang.fmt import format_float, sprint, sprint_value
 from kubectl_instancetype.golang.jsonpath import JSONPath, JSONPathError
+from kubectl_instancetype.golang.text_template import Template, TemplateError
 from kubectl_instancetype.output.customcolumns import columns_from_spec, columns_from_template, relaxed_jsonpath
 from kubectl_instancetype.output.printers import check_output_format, print_objects
 
@@ -30,11 +33,25 @@ LIST = {"apiVersion": "v1", "items": ITEMS, "kind": "List", "metadata": {"resour
     [(1.0, "1"), (1e6, "1e+06"), (123456.0, "123456"), (0.0001, "0.0001"), (1e-5, "1e-05"), (-2.5, "-2.5")],
 )
 def test_go_float_formatting(value: float, text: str) -> None:
-    assert format_float(value) == text
+    assert format_float(value, "g", -1) == text == sprint([value])
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES)
+@settings(max_examples=200, deadline=None)
+def test_sprint_value_is_sprint_of_one_value(value: object) -> None:
+    # the per-cell fast path and fmt's printer (one fmt module, two entry points) print every JSON value alike
+    assert sprint_value(value) == sprint([value])
 
 
 def test_sprint_and_marshal_are_go_shaped() -> None:
-    assert sprint({"b": [1, None], "a": True}) == "map[a:true b:[1 <nil>]]"
+    assert sprint_value({"b": [1, None], "a": True}) == "map[a:true b:[1 <nil>]]"
     assert marshal({"b": "<&>", "a": 1e21, "c": 2.0}) == '{"a":1e+21,"b":"\\u003c\\u0026\\u003e","c":2}'
 
 
@@ -86,7 +103,7 @@ def test_jsonpath_errors(template: str, message: str) -> None:
         ("{{len .items}} {{.missing}} {{(index .items 0).spec.none}}", "2 <no value> <no value>"),
         ("{{range $i, $e := .items}}{{$i}}={{$e.spec.cpu.guest}};{{end}}", "0=1;1=2;"),
         ("{{range .items}}{{if eq .spec.cpu.guest 2}}two{{else}}one{{end}}{{end}}", "onetwo"),
-        ('{{printf "%-6s|%3d|%v" "ab" 7 .items}}', "ab    |  7|" + sprint(ITEMS)),
+        ('{{printf "%-6s|%3d|%v" "ab" 7 .items}}', "ab    |  7|" + sprint_value(ITEMS)),
         ("{{with .metadata}}{{.resourceVersion}}!{{end}}", "!"),
         ("{{- range .items -}}\n  {{ .metadata.name }}\n{{- end }}", "u1.smallcx1.large"),
         ('{{define "n"}}<{{.metadata.name}}>{{end}}{{range .items}}{{template "n" .}}{{end}}', "<u1.small><cx1.large>"),

@@ -3,7 +3,7 @@ the v1beta1 spec fields (KubeVirt v1.9's CRD schemas)."""
 
 from __future__ import annotations
 
-from ..kinds import GROUP
+from ..kinds import CLUSTER_INSTANCETYPE, GROUP, INSTANCETYPE, TYPE_KINDS
 
 INSTANCETYPE_API = "instancetype.kubevirt.io/v1beta1"
 VM_API = "kubevirt.io/v1"
@@ -17,12 +17,9 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 # Old kind -> v1beta1 kind. VM matcher kinds are renamed with the same table.
 KIND_MAP = {
-    "VirtualMachineFlavor": "VirtualMachineInstancetype",
-    "VirtualMachineClusterFlavor": "VirtualMachineClusterInstancetype",
-    "VirtualMachineInstancetype": "VirtualMachineInstancetype",
-    "VirtualMachineClusterInstancetype": "VirtualMachineClusterInstancetype",
-    "VirtualMachinePreference": "VirtualMachinePreference",
-    "VirtualMachineClusterPreference": "VirtualMachineClusterPreference",
+    "VirtualMachineFlavor": INSTANCETYPE.kind,
+    "VirtualMachineClusterFlavor": CLUSTER_INSTANCETYPE.kind,
+    **{kind: kind for kind in TYPE_KINDS},
 }
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import kinds as type_kinds
 from ..params import (
     FLAG_BOOL,
     FLAG_INT64,
@@ -27,9 +26,6 @@ CLOUD_INIT_DISK = "cloudinitdisk"
 SYSPREP_DISK = "sysprepdisk"
 CLOUD_CONFIG_HEADER = "#cloud-config"
 RUN_STRATEGIES = ("Always", "Manual", "Halted", "Once", "RerunOnFailure")
-# the matcher kinds virtctl accepts, lowercase singular (its create vm: "supported values are: ...")
-INSTANCETYPE_KINDS = (type_kinds.INSTANCETYPE.singular, type_kinds.CLUSTER_INSTANCETYPE.singular)
-PREFERENCE_KINDS = (type_kinds.PREFERENCE.singular, type_kinds.CLUSTER_PREFERENCE.singular)
 CLOUD_INIT_NOCLOUD, CLOUD_INIT_CONFIGDRIVE, CLOUD_INIT_NONE = "nocloud", "configdrive", "none"
 
 VOLUME_PARAMS = (Param("name"), Param("src"), Param("bootorder", PARAM_UINT))

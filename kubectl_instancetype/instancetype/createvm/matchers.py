@@ -8,7 +8,6 @@ from typing import Any
 from ...errors import UsageError
 from .. import kinds as type_kinds
 from ..params import ParamError, flag_error, split_prefixed_name
-from .flags import INSTANCETYPE_KINDS, PREFERENCE_KINDS
 from .state import Manifest, VMState
 
 
@@ -41,11 +40,15 @@ class MatcherSteps(VMState):
         return matcher
 
     def instancetype(self) -> None:
-        self.vm["spec"]["instancetype"] = self._matcher("instancetype", self.options.instancetype, INSTANCETYPE_KINDS)
+        self.vm["spec"]["instancetype"] = self._matcher(
+            "instancetype", self.options.instancetype, type_kinds.INSTANCETYPE_SINGULARS
+        )
         self.template_spec["domain"].pop("memory", None)
 
     def preference(self) -> None:
-        self.vm["spec"]["preference"] = self._matcher("preference", self.options.preference, PREFERENCE_KINDS)
+        self.vm["spec"]["preference"] = self._matcher(
+            "preference", self.options.preference, type_kinds.PREFERENCE_SINGULARS
+        )
 
     def infer(self) -> None:
         options = self.options
@@ -121,7 +124,10 @@ def referenced_objects(vm_manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
     """
     spec = vm_manifest.get("spec") or {}
     found = []
-    for key, kinds in (("instancetype", INSTANCETYPE_KINDS), ("preference", PREFERENCE_KINDS)):
+    for key, kinds in (
+        ("instancetype", type_kinds.INSTANCETYPE_SINGULARS),
+        ("preference", type_kinds.PREFERENCE_SINGULARS),
+    ):
         matcher = spec.get(key) or {}
         name = matcher.get("name")
         if not name:

@@ -12,27 +12,26 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .. import kinds as type_kinds
 from ._tree import Json, clone
+from .revisions import OBJECT_NAME_LABEL
 
 Fetch = Callable[[str, str, str], Json | None]
 
 # kind -> how the API names the resource in a NotFound message
 QUALIFIED = {
-    "VirtualMachineInstancetype": "virtualmachineinstancetypes.instancetype.kubevirt.io",
-    "VirtualMachineClusterInstancetype": "virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
-    "VirtualMachinePreference": "virtualmachinepreferences.instancetype.kubevirt.io",
-    "VirtualMachineClusterPreference": "virtualmachineclusterpreferences.instancetype.kubevirt.io",
+    **{kind.kind: kind.qualified_plural for kind in type_kinds.ALL},
     "ControllerRevision": "controllerrevisions.apps",
     "PersistentVolumeClaim": "persistentvolumeclaims",
     "DataVolume": "datavolumes.cdi.kubevirt.io",
     "DataSource": "datasources.cdi.kubevirt.io",
     "VolumeSnapshot": "volumesnapshots.snapshot.storage.k8s.io",
 }
+# matcher -> (KubeVirt's name of its Go type, the namespaced kind, the cluster-scoped kind)
 _MATCHERS = {
-    "instancetype": ("InstancetypeMatcher", "VirtualMachineInstancetype", "VirtualMachineClusterInstancetype"),
-    "preference": ("PreferenceMatcher", "VirtualMachinePreference", "VirtualMachineClusterPreference"),
+    key: (cluster.matcher_type, cluster.other_scope.kind, cluster.kind)
+    for key, cluster in type_kinds.DEFAULT_KIND.items()
 }
-OBJECT_NAME_LABEL = "instancetype.kubevirt.io/object-name"
 
 
 class ResolveError(Exception):
@@ -110,9 +109,7 @@ def find_spec(vm: Json, key: str, fetch: Fetch) -> tuple[Json | None, str]:
             return revision_spec(revision), f"controllerrevision/{ref['name']}"
     kind = matcher_kind(key, str(matcher.get("kind") or ""))
     name = str(matcher.get("name") or "")
-    found = _get(
-        fetch, kind, name, namespace if kind in ("VirtualMachineInstancetype", "VirtualMachinePreference") else ""
-    )
+    found = _get(fetch, kind, name, namespace if type_kinds.BY_KIND[kind].namespaced else "")
     return clone(found.get("spec") or {}), f"{kind.lower()}/{name}"
 
 

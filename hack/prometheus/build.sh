@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds Prometheus (github.com/prometheus/prometheus at PROMETHEUS_VERSION: cmd/prometheus and cmd/promtool) from
+# this wrapper module (update-gomod.sh: Prometheus's own go.sum as the seed) into a per-version cache
+# (hack/lib/gobuild.sh) and prints the folder: .../prometheus/<version>-<go version>-<os>-<arch>/{prometheus,promtool}
+# The tests run the real Prometheus with KubeVirt's recording rules (hack/kubevirtrules) over TSDB blocks that
+# promtool backfills. Tags: netgo and remove_all_sd (no cloud service discovery: plugins/plugin_*.go are built only
+# without it); builtinassets stays off (web/ui/ui.go then embeds no UI: the query API is all the tests use).
+# Binaries whose stamp (hash of go.mod and go.sum) matches are not rebuilt. Cold build at -p 2 on a loaded 2-core
+# machine: promtool about 15 minutes, prometheus about 10 more (they share most packages).
+set -euo pipefail
+cd "$(dirname "$0")"
+source ../lib/gobuild.sh
+gobuild_bin_dir prometheus "$(cat PROMETHEUS_VERSION)"
+STAMP="$(gobuild_stamp go.mod go.sum)"
+# The version stamps Prometheus's own release build sets (.promu.yml: -X github.com/prometheus/common/version.*).
+LDFLAGS="-X github.com/prometheus/common/version.Version=$(cat "$(go list -m -f '{{.Dir}}' github.com/prometheus/prometheus)/VERSION")"
+LDFLAGS+=" -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.BuildUser=kubectl-instancetype"
+for tool in promtool prometheus; do
+  gobuild "$BIN_DIR/$tool" "$STAMP" "$LDFLAGS" "github.com/prometheus/prometheus/cmd/$tool" -tags netgo,remove_all_sd
+done
+echo "$BIN_DIR"

@@ -1,0 +1,492 @@
+"""``rightsize``: measure each VM that uses an instance type in Prometheus, then size it (:mod:`..instancetype.rightsize`).
+
+The cluster is read once: the VMs in scope (one paged list, or the ones named), the cluster instance types and
+preferences, and the namespaced ones of the namespaces in scope. Prometheus is asked a fixed number of instant
+queries (:data:`QUERY_NAMES`), each aggregated ``by (namespace, name)`` over the window with a subquery
+(``quantile_over_time(0.95, (...)[14d:1m])``), so the cost does not grow with the number of queries per VM: there
+are none per VM.
+
+Where the numbers come from, per VM (the report says which):
+
+- CPU: ``rate(kubevirt_vmi_vcpu_seconds_total[5m])`` summed over the VM's vCPUs (guest time), else
+  ``rate(kubevirt_vmi_cpu_usage_seconds_total[5m])`` (vCPU plus hypervisor time) for a VM without vCPU series.
+- Memory: the balloon statistics, available - usable (KubeVirt's recording rule
+  ``vmi:kubevirt_vmi_memory_used_bytes:sum`` when the server has it over the window, else the same expression on the
+  raw series), else, for a guest that reports none, ``kubevirt_vmi_memory_resident_bytes`` capped at
+  ``kubevirt_vmi_memory_domain_bytes``.
+- Memory pressure: KubeVirt's alert expressions (``KubeVirtVMGuestMemoryPressure``,
+  ``KubeVirtVMGuestMemoryAvailableLow``) on its recording rules ``vmi:kubevirt_vmi_memory_headroom_ratio:sum``,
+  ``vmi:kubevirt_vmi_pgmajfaults:rate5m``/``rate30m`` and ``vmi:kubevirt_vmi_swap_traffic_bytes:rate5m``/``rate30m``,
+  or their expressions on the raw series.
+
+Only samples taken at the VM's current size count (its domain memory and vCPU count equal to their last values in
+the window, ``@`` the query's time): a VM that changed type within the window is measured since the change, and
+its history is that long.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..instancetype.rightsize import Candidate, Measured, Sizing
+    from ..kube.prometheus import Prometheus
+    from ..kube.session import Session
+
+QUERY_TIMEOUT = 60.0  # seconds for each query
+RULES = {
+    "used": "vmi:kubevirt_vmi_memory_used_bytes:sum",
+    "headroom": "vmi:kubevirt_vmi_memory_headroom_ratio:sum",
+    "faults5m": "vmi:kubevirt_vmi_pgmajfaults:rate5m",
+    "swap5m": "vmi:kubevirt_vmi_swap_traffic_bytes:rate5m",
+    "faults30m": "vmi:kubevirt_vmi_pgmajfaults:rate30m",
+    "swap30m": "vmi:kubevirt_vmi_swap_traffic_bytes:rate30m",
+}
+BY = "by (namespace, name)"
+# The raw expressions of KubeVirt v1.9.0's recording rules (pkg/monitoring/rules/recordingrules/vmi.go)
+RAW = {
+    "used": "kubevirt_vmi_memory_available_bytes - kubevirt_vmi_memory_usable_bytes",
+    "headroom": f"sum {BY} (kubevirt_vmi_memory_usable_bytes) / sum {BY} (kubevirt_vmi_memory_available_bytes)",
+    "faults5m": f"sum {BY} (rate(kubevirt_vmi_memory_pgmajfault_total[5m]))",
+    "swap5m": f"sum {BY} (rate(kubevirt_vmi_memory_swap_in_traffic_bytes[5m])) + "
+    f"sum {BY} (rate(kubevirt_vmi_memory_swap_out_traffic_bytes[5m]))",
+    "faults30m": f"sum {BY} (rate(kubevirt_vmi_memory_pgmajfault_total[30m]))",
+    "swap30m": f"sum {BY} (rate(kubevirt_vmi_memory_swap_in_traffic_bytes[30m])) + "
+    f"sum {BY} (rate(kubevirt_vmi_memory_swap_out_traffic_bytes[30m]))",
+}
+QUERY_NAMES = (
+    "rules",
+    "sources",
+    "cpu",
+    "cpu_peak",
+    "memory",
+    "memory_peak",
+    "history",
+    "pressure",
+    "low_available",
+    "headroom",
+)
+
+
+def _duration(seconds: int) -> str:
+    """Seconds as a PromQL duration (``14d``, ``90m``, ``45s``)."""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+@dataclass(frozen=True)
+class Queries:
+    """The PromQL of each measure for a window ending at ``at``, with or without KubeVirt's recording rules."""
+
+    window: int
+    step: int
+    at: float
+    percentile: float
+    rules: frozenset[str] = frozenset()
+
+    def _part(self, key: str) -> str:
+        if key in self.rules:
+            return f"sum {BY} ({RULES[key]})"
+        return RAW[key] if key != "used" else f"sum {BY} ({RAW['used']})"
+
+    def _current(self) -> str:
+        """Drops a VM's samples taken at another size than its size at ``at`` (domain memory or vCPU count); a VM not
+        running at ``at`` keeps them all."""
+        at = f"{self.at:.3f}"
+        domain = f"max {BY} (kubevirt_vmi_memory_domain_bytes{{}})"
+        vcpus = f"count {BY} (kubevirt_vmi_vcpu_seconds_total{{}})"
+        return "".join(
+            f" unless on (namespace, name) ({series.format('')} != on (namespace, name) {series.format(' @ ' + at)})"
+            for series in (domain, vcpus)
+        )
+
+    def cpu(self) -> str:
+        return (
+            f"(sum {BY} (rate(kubevirt_vmi_vcpu_seconds_total[5m])) or "
+            f"sum {BY} (rate(kubevirt_vmi_cpu_usage_seconds_total[5m])))" + self._current()
+        )
+
+    def memory(self) -> str:
+        resident = (
+            f"(sum {BY} (kubevirt_vmi_memory_resident_bytes) < sum {BY} (kubevirt_vmi_memory_domain_bytes) "
+            f"or sum {BY} (kubevirt_vmi_memory_domain_bytes))"
+        )
+        return f"({self._part('used')} or {resident})" + self._current()
+
+    def pressure(self) -> str:
+        # KubeVirtVMGuestMemoryPressure (pkg/monitoring/rules/alerts/vms.go)
+        return (
+            f"(({self._part('headroom')}) < 0.05 and (({self._part('faults5m')}) > 5 or "
+            f"({self._part('swap5m')}) > 1048576))" + self._current()
+        )
+
+    def low_available(self) -> str:
+        # KubeVirtVMGuestMemoryAvailableLow (pkg/monitoring/rules/alerts/vms.go)
+        return (
+            f"(({self._part('headroom')}) < 0.03 and ({self._part('swap30m')}) < 2048 and "
+            f"({self._part('faults30m')}) < 1)" + self._current()
+        )
+
+    def over(self, function: str, inner: str, *args: str) -> str:
+        head = ", ".join((*args, "")) if args else ""
+        return f"{function}({head}({inner})[{_duration(self.window)}:{_duration(self.step)}])"
+
+    def all(self) -> dict[str, str]:
+        """Every measure's query but the probe (``rules``)."""
+        q = f"{self.percentile / 100:g}"
+        step = str(self.step)
+        return {
+            "sources": (
+                f"label_replace(group {BY} (last_over_time(kubevirt_vmi_vcpu_seconds_total[{_duration(self.window)}])), "
+                '"source", "vcpu", "", "") or label_replace(group '
+                f"{BY} (last_over_time(kubevirt_vmi_memory_usable_bytes[{_duration(self.window)}])), "
+                '"source", "balloon", "", "")'
+            ),
+            "cpu": self.over("quantile_over_time", self.cpu(), q),
+            "cpu_peak": self.over("max_over_time", self.cpu()),
+            "memory": self.over("quantile_over_time", self.memory(), q),
+            "memory_peak": self.over("max_over_time", self.memory()),
+            "history": f"{self.over('count_over_time', self.cpu())} * {step}",
+            "pressure": f"{self.over('count_over_time', self.pressure())} * {step}",
+            "low_available": f"{self.over('count_over_time', self.low_available())} * {step}",
+            "headroom": self.over("min_over_time", f"({self._part('headroom')})" + self._current()),
+        }
+
+    def probe(self) -> str:
+        """Which recording rules the server has over the whole window (at its start and at its end)."""
+        names = "|".join(RULES.values())
+        start = f"{self.at - self.window + 3600:.3f}"
+        return (
+            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {start})) and '
+            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {self.at:.3f}))'
+        )
+
+
+@dataclass(frozen=True)
+class RightsizeRequest:
+    """What to size: the VMs ``names`` (none: every VM in the namespace, or in all with ``all_namespaces``) that
+    use an instance type, over ``window`` seconds at ``step`` seconds, at ``percentile`` plus ``headroom``."""
+
+    names: tuple[str, ...] = ()
+    all_namespaces: bool = False
+    window: int = 14 * 86400
+    step: int = 60
+    percentile: float = 95.0
+    headroom: Any = None  # a Fraction; None: the domain's default
+    prometheus_url: str = ""
+    prometheus_service: str = ""
+    ca_file: str = ""
+    token_file: str = ""
+    now: float | None = None
+    apply: bool = False
+    allow_restart: bool = False
+
+
+@dataclass(frozen=True)
+class Applied:
+    """``--apply`` for one VM: the ``switch --plan`` of its recommendation, whether it was written, and why not."""
+
+    namespace: str
+    name: str
+    plan: Any  # a switching.SwitchPlan
+    written: bool
+    why_not: str = ""
+
+
+@dataclass(frozen=True)
+class VMSizing:
+    """One VM's measures and verdict."""
+
+    namespace: str
+    name: str
+    instancetype: str
+    preference: str
+    measured: Measured | None
+    sizing: Sizing
+
+
+@dataclass(frozen=True)
+class RightsizeReport:
+    """Every VM in scope that uses an instance type, the server asked, the queries sent, and warnings."""
+
+    vms: list[VMSizing]
+    server: str
+    queries: int
+    rules_used: tuple[str, ...]
+    window: int
+    step: int
+    percentile: float
+    headroom: Any
+    nodes_known: bool
+    warnings: list[str] = field(default_factory=list)
+    applied: list[Applied] = field(default_factory=list)
+
+
+def connect(session: Session, request: RightsizeRequest) -> Prometheus:
+    """The Prometheus the request names (``--prometheus-url``, else the service through the API server's proxy)."""
+    from ..kube import prometheus
+
+    if request.prometheus_url:
+        return prometheus.direct(
+            request.prometheus_url,
+            ca_file=request.ca_file or None,
+            token_file=request.token_file or None,
+            environ=session.environ,
+            log=session.log,
+        )
+    return prometheus.via_service(session.client(), request.prometheus_service, session.environ, session.log)
+
+
+@dataclass(frozen=True)
+class Measures:
+    """Every VM's measures by (namespace, name), and the recording rules they were read from."""
+
+    vms: dict[tuple[str, str], Measured]
+    rules: frozenset[str]
+
+
+def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measures:
+    """Every VM's measures, from the fixed set of queries; and the recording rules used."""
+    from ..instancetype import rightsize as domain
+
+    queries = Queries(request.window, request.step, at, request.percentile)
+    present = {sample.labels.get("__name__", "") for sample in server.query(queries.probe(), at, QUERY_TIMEOUT)}
+    rules = frozenset(key for key, name in RULES.items() if name in present)
+    queries = Queries(request.window, request.step, at, request.percentile, rules)
+    values: dict[str, dict[tuple[str, str], float]] = {}
+    sources: dict[tuple[str, str], set[str]] = {}
+    for name, promql in queries.all().items():
+        samples = server.query(promql, at, QUERY_TIMEOUT)
+        if name == "sources":
+            for sample in samples:
+                key = (sample.labels.get("namespace", ""), sample.labels.get("name", ""))
+                sources.setdefault(key, set()).add(sample.labels.get("source", ""))
+            continue
+        values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
+    out = {}
+    for key in set(values["history"]) | set(values["cpu"]) | set(values["memory"]):
+        seen = sources.get(key, set())
+        out[key] = domain.Measured(
+            cpu=values["cpu"].get(key),
+            cpu_peak=values["cpu_peak"].get(key),
+            memory=values["memory"].get(key),
+            memory_peak=values["memory_peak"].get(key),
+            history_seconds=values["history"].get(key, 0.0),
+            cpu_source=domain.CPU_FROM_VCPU if "vcpu" in seen else domain.CPU_FROM_TOTAL,
+            memory_source=domain.MEMORY_FROM_BALLOON if "balloon" in seen else domain.MEMORY_FROM_RESIDENT,
+            pressure_seconds=values["pressure"].get(key, 0.0),
+            low_available_seconds=values["low_available"].get(key, 0.0),
+            min_headroom_ratio=values["headroom"].get(key),
+        )
+    return Measures(out, frozenset(RULES[key] for key in rules))
+
+
+def _items(session: Session, resource: Any, namespace: str | None) -> list[dict[str, Any]]:
+    return [item for page in session.client().list_pages(resource, namespace) for item in page.get("items") or ()]
+
+
+def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
+    """``rightsize``: read the VMs and types, measure in Prometheus, size each VM."""
+    from ..errors import ForbiddenError
+    from ..instancetype import rightsize as domain
+    from ..kube import resources
+
+    client = session.client()
+    namespace = None if request.all_namespaces else session.namespace
+    warnings: list[str] = []
+    if request.names:
+        vms = []
+        for name in request.names:
+            vms.append(client.get(resources.VIRTUAL_MACHINES, name, namespace or session.namespace))
+    else:
+        vms = _items(session, resources.VIRTUAL_MACHINES, namespace)
+    vms = [vm for vm in vms if ((vm.get("spec") or {}).get("instancetype") or {}).get("name")]
+    cluster_types = {
+        str(item["metadata"]["name"]): item for item in _items(session, resources.CLUSTER_INSTANCETYPES, None)
+    }
+    cluster_preferences = {
+        str(item["metadata"]["name"]): item for item in _items(session, resources.CLUSTER_PREFERENCES, None)
+    }
+    namespaced_types: dict[str, dict[str, dict[str, Any]]] = {}
+    namespaced_preferences: dict[str, dict[str, dict[str, Any]]] = {}
+    for where in sorted({str(vm["metadata"].get("namespace") or "") for vm in vms}):
+        for resource, into in (
+            (resources.INSTANCETYPES, namespaced_types),
+            (resources.PREFERENCES, namespaced_preferences),
+        ):
+            try:
+                into[where] = {str(item["metadata"]["name"]): item for item in _items(session, resource, where)}
+            except ForbiddenError as exc:
+                into[where] = {}
+                warnings.append(f"cannot list {resource.plural} in namespace {where} ({exc.message})")
+    fits, nodes_known, fit_warnings = _fit_check(session, vms)
+    warnings += fit_warnings
+    server = connect(session, request)
+    at = request.now if request.now is not None else time.time()
+    measures = measure(server, request, at)
+    measured, rules = measures.vms, measures.rules
+    policy = domain.Policy(
+        percentile=request.percentile,
+        headroom=request.headroom if request.headroom is not None else domain.DEFAULT_HEADROOM,
+        window_seconds=request.window,
+    )
+    out = []
+    for vm in vms:
+        meta = vm["metadata"]
+        where, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
+        matcher = vm["spec"]["instancetype"]
+        kind = str(matcher.get("kind") or "VirtualMachineClusterInstancetype")
+        type_name = str(matcher["name"])
+        cluster = kind.lower().startswith("virtualmachineclusterinstancetype")
+        current_obj = (cluster_types if cluster else namespaced_types.get(where, {})).get(type_name)
+        pref_matcher = (vm.get("spec") or {}).get("preference") or {}
+        pref_name = str(pref_matcher.get("name") or "")
+        pref_cluster = (
+            str(pref_matcher.get("kind") or "VirtualMachineClusterPreference")
+            .lower()
+            .startswith("virtualmachineclusterpreference")
+        )
+        pref_obj = (cluster_preferences if pref_cluster else namespaced_preferences.get(where, {})).get(pref_name)
+        candidates = [
+            domain.Candidate("VirtualMachineClusterInstancetype", n, obj.get("spec") or {})
+            for n, obj in cluster_types.items()
+        ] + [
+            domain.Candidate("VirtualMachineInstancetype", n, obj.get("spec") or {}, where)
+            for n, obj in namespaced_types.get(where, {}).items()
+        ]
+        if current_obj is None:
+            sizing = domain.Sizing(
+                domain.INSUFFICIENT, f"{kind.lower()}/{type_name} not found: nothing to compare with", None, None, 0, 0
+            )
+            out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
+            continue
+        current = domain.Candidate(
+            "VirtualMachineClusterInstancetype" if cluster else "VirtualMachineInstancetype",
+            type_name,
+            current_obj.get("spec") or {},
+            None if cluster else where,
+        )
+        preference_spec = (pref_obj or {}).get("spec") if pref_obj else None
+        architecture = ((vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("architecture")
+        sizing = domain.size(
+            current,
+            measured.get((where, name)),
+            candidates,
+            policy,
+            admit=domain.default_admit(preference_spec, architecture),
+            fits=_bind(fits, where, pref_name) if nodes_known else None,
+        )
+        out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
+    out.sort(key=lambda v: (v.namespace, v.name))
+    applied = apply_recommendations(session, out, request.allow_restart) if request.apply else []
+    return RightsizeReport(
+        out,
+        server.described,
+        server.queries_sent,
+        tuple(sorted(rules)),
+        request.window,
+        request.step,
+        request.percentile,
+        policy.headroom,
+        nodes_known,
+        warnings,
+        applied,
+    )
+
+
+def _session_in(session: Session, namespace: str) -> Session:
+    """A session like ``session`` whose namespace is ``namespace`` (``switch`` plans in the session's namespace)."""
+    from dataclasses import replace
+
+    from ..kube.session import Session
+
+    if session.namespace == namespace:
+        return session
+    return Session(
+        replace(session.options, namespace=namespace),
+        session.environ,
+        session.home,
+        log=session.log,
+        verbosity=session.verbosity,
+        warn=session.warn,
+    )
+
+
+def apply_recommendations(session: Session, vms: list[VMSizing], allow_restart: bool) -> list[Applied]:
+    """``--apply``: each recommendation as ``switch --plan`` plans it (:func:`.switching.plan_switch`: admission
+    checked, the controller's answer predicted), every plan made before anything is written; then each plan is
+    written (:func:`.switching.apply_switch`) unless it needs a restart and ``allow_restart`` is off."""
+    from .switching import MatcherTarget, apply_switch, plan_switch
+
+    planned = []
+    for row in vms:
+        choice = row.sizing.recommended
+        if (
+            choice is None
+            or choice.name == row.instancetype
+            or row.sizing.verdict not in ("Over-provisioned", "Under-provisioned")
+        ):
+            continue
+        where = _session_in(session, row.namespace)
+        target = MatcherTarget("instancetype", choice.name, choice.kind)
+        planned.append((row, where, plan_switch(where, row.name, [target], check=True)))
+    out = []
+    for row, where, plan in planned:
+        if plan.live.needs_restart and not allow_restart:
+            why = f"needs a restart ({plan.live.restart_required}); --allow-restart applies it"
+            out.append(Applied(row.namespace, row.name, plan, False, why))
+            continue
+        if plan.noop:
+            out.append(Applied(row.namespace, row.name, plan, False, "nothing to change"))
+            continue
+        apply_switch(where, plan)
+        out.append(Applied(row.namespace, row.name, plan, True))
+    return out
+
+
+def _bind(
+    fits: Callable[[Candidate, str, str], bool | None], where: str, preference: str
+) -> Callable[[Candidate], bool | None]:
+    return lambda candidate: fits(candidate, where, preference)
+
+
+def _fit_check(
+    session: Session, vms: list[dict[str, Any]]
+) -> tuple[Callable[[Candidate, str, str], bool | None], bool, list[str]]:
+    """Whether a VM of a candidate type (with the VM's preference) fits some node now, cached per type, preference
+    and namespace; whether there are nodes to judge by, and the warnings."""
+    from ..errors import PluginError
+    from ..instancetype import nodefit
+    from .placement import UNKNOWN_NO_NODES, Renderer, read_nodes, type_vm
+
+    if not vms:
+        return (lambda c, w, p: None), False, []
+    state = read_nodes(session.client())
+    warnings = list(state.warnings)
+    if not state.nodes:
+        warnings.append(f"{UNKNOWN_NO_NODES}; recommendations are not checked against nodes")
+        return (lambda c, w, p: None), False, warnings
+    renderers: dict[str, Renderer] = {}
+    cache: dict[tuple[str, str, str | None, str], bool | None] = {}
+
+    def fits(candidate: Candidate, where: str, preference: str) -> bool | None:
+        key = (where, candidate.name, candidate.namespace, preference)
+        if key not in cache:
+            renderer = renderers.get(where) or renderers.setdefault(where, Renderer(session, where))
+            reference = (
+                candidate.name if candidate.namespace is None else f"virtualmachineinstancetype/{candidate.name}"
+            )
+            try:
+                pod = nodefit.pod_filter(renderer.pod(type_vm(reference, preference)))
+            except PluginError:
+                cache[key] = False
+            else:
+                cache[key] = any(not nodefit.filter_reasons(pod, node) for node in state.nodes)
+        return cache[key]
+
+    return fits, True, warnings

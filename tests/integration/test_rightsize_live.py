@@ -1,0 +1,118 @@
+"""``rightsize`` end to end: the real Prometheus v0.316.0 (hack/prometheus) with KubeVirt v1.9.0's own rule file
+(hack/kubevirtrules), history backfilled as TSDB blocks by ``promtool tsdb create-blocks-from openmetrics`` from the
+virt-handler metrics double's series (tests/doubles/virt_handler_metrics.py), and the VMs on the real plane
+(virt-api admits them). One Prometheus for the module; three days of history at two-minute steps keep it to seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from kubectl_instancetype.kube import resources
+from tests.conftest import go_build_skip_reason
+from tests.rightsize_profiles import CASES, write_history
+
+pytestmark = pytest.mark.controlplane
+
+WINDOW, STEP = "3d", "2m"
+
+
+@pytest.fixture(scope="module")
+def history(control_plane, tmp_path_factory):
+    """A namespace with one VM per profile, and a Prometheus holding their history up to now."""
+    import secrets
+
+    from hack.localcluster.prometheus import Prometheus, backfill
+    from tests.scheduling import client_of
+
+    reason = go_build_skip_reason("Prometheus")
+    if reason:
+        pytest.skip(reason)
+    namespace = f"rightsize-{secrets.token_hex(3)}"
+    control_plane.ensure_namespace(namespace)
+    client = client_of(control_plane)
+    for case in CASES:
+        from tests.rightsize_profiles import vm_manifest
+
+        client.create(resources.VIRTUAL_MACHINES, vm_manifest(case), namespace)
+    workdir = tmp_path_factory.mktemp("prometheus")
+    end = float(int(time.time()) // 120 * 120)
+    start = end - 3 * 86400
+    subjects = [case.subject(namespace, start, end) for case in CASES]
+    write_history(workdir / "history.om", subjects, start, end, 120.0)
+    backfill(workdir / "history.om", workdir / "tsdb")
+    server = Prometheus(workdir, workdir / "tsdb").start()
+    try:
+        yield namespace, server, end
+    finally:
+        server.stop()
+        control_plane.delete_namespace(namespace)
+
+
+def _run(cli, namespace, server, end, *extra):
+    return cli("rightsize", "-n", namespace, "--prometheus-url", server.url, "--window", WINDOW, "--step", STEP, *extra)
+
+
+def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
+    namespace, server, end = history
+    answer = _run(cli, namespace, server, end, "-o", "json")
+    assert answer.exit_code == 0, answer.stderr
+    report = json.loads(answer.stdout)
+    got = {item["name"]: (item["finding"], (item["recommended"] or {}).get("name")) for item in report["items"]}
+    assert got == {case.name: (case.finding, case.recommended) for case in CASES}
+    # a fixed number of queries, whatever the number of VMs
+    assert report["queries"] == 10
+    items = {item["name"]: item for item in report["items"]}
+    assert items["no-balloon"]["memory"]["source"] == "resident"
+    assert items["idle"]["memory"]["source"] == "balloon" and items["idle"]["cpu"]["source"] == "vcpu"
+    assert "KubeVirtVMGuestMemoryPressure" in items["pressure"]["reason"]
+    assert items["late"]["reason"].startswith("20h0m of history") or items["late"]["reason"].startswith("19h")
+    # the VM that changed type two days ago is measured since the change only
+    assert 47 * 3600 <= items["changed"]["historySeconds"] <= 48 * 3600 + 120
+    assert items["idle"]["change"] == {"vcpus": -7, "memoryBytes": -30 * (1 << 30)}
+
+
+def test_the_table_names_the_sources_and_the_server(cli, history) -> None:
+    namespace, server, end = history
+    answer = _run(cli, namespace, server, end)
+    assert answer.exit_code == 0, answer.stderr
+    lines = answer.stdout.splitlines()
+    assert lines[0] == f"p95 and peak over 3d (+20% headroom) from Prometheus at {server.url}: 10 queries"
+    assert lines[1].split() == [
+        "NAMESPACE",
+        "NAME",
+        "INSTANCETYPE",
+        "FINDING",
+        "CPU",
+        "MEMORY",
+        "RECOMMENDED",
+        "CHANGE",
+        "SOURCE",
+    ]
+    idle = next(line for line in lines if " idle " in line)
+    assert "Over-provisioned" in idle and "u1.small" in idle and "-7 vCPU, -30Gi" in idle and "vcpu/balloon" in idle
+
+
+def test_a_prometheus_that_is_down_is_one_error_line(cli, history) -> None:
+    from hack.localcluster.controlplane import free_port
+
+    namespace, _server, _end = history
+    url = f"http://127.0.0.1:{free_port()}"
+    answer = cli("rightsize", "-n", namespace, "--prometheus-url", url)
+    assert answer.exit_code == 1
+    assert answer.stderr.splitlines() == [
+        f"error: Prometheus at {url}: The connection to the server 127.0.0.1:{url.rsplit(':', 1)[1]} was refused - did you specify the right host or port?"
+    ]
+
+
+def test_kubevirts_rule_file_passes_promtool_check_rules() -> None:
+    reason = go_build_skip_reason("Prometheus")
+    if reason:
+        pytest.skip(reason)
+    from hack.localcluster.prometheus import check_rules, rules_file
+
+    out = check_rules(rules_file())
+    assert "SUCCESS: 101 rules found" in out or "SUCCESS" in out
