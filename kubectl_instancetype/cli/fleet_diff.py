@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..instancetype import kinds as type_kinds
 from . import options
 
 HELP = """List, per instance type and preference, the kubeconfig contexts where it is missing, where its fields
@@ -27,12 +28,8 @@ Examples:
   kubectl instancetype fleet diff --exit-code -o json"""
 
 KIND_HELP = "Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated)."
-ALL_KINDS = (
-    "VirtualMachineClusterInstancetype",
-    "VirtualMachineClusterPreference",
-    "VirtualMachineInstancetype",
-    "VirtualMachinePreference",
-)
+# cluster-scoped kinds first, then the namespaced ones (instancetype/kinds.py)
+ALL_KINDS = tuple(kind.kind for kind in sorted(type_kinds.ALL, key=lambda kind: kind.namespaced))
 
 
 def register(group: typer.Typer, argv: list[str]) -> None:

@@ -11,13 +11,6 @@ if TYPE_CHECKING:
     from ..instancetype.fleetdiff import Finding, Key
     from ..usecases.fleet_diff import FleetDiff
 
-SHORT = {
-    "VirtualMachineClusterInstancetype": "vmcf",
-    "VirtualMachineInstancetype": "vmf",
-    "VirtualMachineClusterPreference": "vmcp",
-    "VirtualMachinePreference": "vmp",
-}
-
 
 def _value(value: Any) -> str:
     if value is None:
@@ -28,7 +21,10 @@ def _value(value: Any) -> str:
 
 
 def _name(key: Key) -> str:
-    return f"{SHORT.get(key.kind, key.kind)}/{key.name}"
+    from ..instancetype.kinds import BY_KIND
+
+    kind = BY_KIND.get(key.kind)
+    return f"{kind.short if kind else key.kind}/{key.name}"
 
 
 def difference(finding: Finding) -> list[str]:
