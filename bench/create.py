@@ -4,7 +4,12 @@ Runs the same flags alternately through our plugin (directly and through the rea
 KubeVirt's virtctl v1.8.0 built by ``hack/virtctl/build.sh`` (its create-vm code equals v1.9.0's), and
 prints medians and the ratio. Nothing is sent to a server; a dummy kubeconfig satisfies virtctl.
 
+With ``--server KUBECONFIG`` (a running plane: ``make cluster``) it times instead ``create vm --dry-run=server``
+in the ``default`` namespace (the pre-flight's GETs, the POST with dryRun=All, then the fit check's GETs) and
+counts the requests of one run (``-v 6``), for the plugin given by ``--plugin`` (default: this venv's).
+
 Usage: python bench/create.py [--rounds N] [--markdown] [--write]
+       python bench/create.py --server KUBECONFIG [--plugin PATH] [--rounds N]
 """
 
 from __future__ import annotations
@@ -58,14 +63,35 @@ def median_ms(command: list[str], environ: dict, rounds: int) -> float:
     return statistics.median(times) * 1000
 
 
+def server_run(plugin: str, kubeconfig: str, rounds: int) -> int:
+    """``create vm --dry-run=server`` against a running plane: the median time and the requests of one run."""
+    environ = {**os.environ, "KUBECONFIG": kubeconfig}
+    command = [plugin, *FLAGS, "-n", "default", "--dry-run=server"]
+    logged = subprocess.run(
+        [*command, "-v", "6"], env=environ, capture_output=True, text=True, check=True, stdin=subprocess.DEVNULL
+    ).stderr.splitlines()
+    requests = [line.split() for line in logged if line.startswith("I ") and line.split()[1].isupper()]
+    methods = [words[1] for words in requests]
+    after_post = requests[methods.index("POST") + 1 :] if "POST" in methods else []
+    waited = sum(int(words[-2]) for words in after_post if words[-1] == "milliseconds")
+    ms = median_ms(command, environ, rounds)
+    print(f"create vm --dry-run=server: median {ms:.0f} ms over {rounds} runs; {len(methods)} requests")
+    print(f"  {' '.join(methods)}; {len(after_post)} GETs after the POST, answered in {waited} ms (one run)")
+    return 0
+
+
 def main() -> int:
     """Time the three ways and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
+    parser.add_argument("--server", metavar="KUBECONFIG", help="time --dry-run=server against this running plane")
+    parser.add_argument("--plugin", help="the kubectl-instancetype executable (default: this venv's)")
     args = parser.parse_args()
-    plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
+    plugin = args.plugin or str(Path(sys.executable).parent / "kubectl-instancetype")
+    if args.server:
+        return server_run(plugin, args.server, args.rounds)
     kubectl = sorted((cache_root() / "controlplane").glob("*/kubectl"))
     virtctl = sorted((cache_root() / "virtctl").glob("*/virtctl"))
     with tempfile.TemporaryDirectory() as home:

@@ -33,10 +33,23 @@ from bench.scale import create_all
 from hack.localcluster import ControlPlane, binaries_dir
 from hack.localcluster.api import Api
 from hack.localcluster.prometheus import Prometheus, backfill
+from tests.doubles import virt_handler_metrics as double
 from tests.doubles.virt_handler_metrics import Profile, Size, Subject, write_openmetrics
 
 NAMESPACES = 10
 TYPES = ("u1.small", "u1.medium", "u1.large", "u1.xlarge")
+# what rightsize reads (the double writes them all for the tests; the bench writes these only)
+READ = (
+    double.CPU_USAGE,
+    double.VCPU_SECONDS,
+    double.RESIDENT,
+    double.AVAILABLE,
+    double.USABLE,
+    double.DOMAIN,
+    double.SWAP_IN,
+    double.SWAP_OUT,
+    double.MAJOR_FAULTS,
+)
 SIZES = {
     "u1.small": Size(1, 2 << 30),
     "u1.medium": Size(1, 4 << 30),
@@ -75,7 +88,7 @@ def subject(namespace: str, name: str, instancetype: str, start: float, index: i
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000")
-    parser.add_argument("--days", type=float, default=1.0)
+    parser.add_argument("--days", type=float, default=0.25)
     parser.add_argument("--scrape", type=int, default=120, help="seconds between samples (the subquery step too)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--write", action="store_true")
@@ -83,7 +96,7 @@ def main() -> int:
     sizes = [int(value) for value in args.sizes.split(",")]
     plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
     rows, setup = [], []
-    window = f"{int(args.days * 24)}h"
+    window = f"{round(args.days * 24)}h"
     step = f"{args.scrape // 60}m" if args.scrape % 60 == 0 else f"{args.scrape}s"
     with (
         tempfile.TemporaryDirectory(prefix="rightsize-bench-") as tmp,

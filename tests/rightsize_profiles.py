@@ -141,3 +141,13 @@ def write_history(path: Path, subjects: list[Subject], start: float, end: float,
     """The subjects' series as OpenMetrics text in ``path``; the number of samples."""
     with path.open("w") as out:
         return write_openmetrics(subjects, start, end, step, out)
+
+
+# a copy of "idle" that --apply's test switches (the other cases stay as they are for the other tests)
+APPLY_CASE = Case(
+    "apply-me",
+    "u1.2xlarge",
+    "Over-provisioned",
+    "u1.small",
+    _steady_subject("u1.2xlarge", Profile(cpu=const(0.02), memory=const(0.04)), "apply-me"),
+)

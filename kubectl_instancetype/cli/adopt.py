@@ -50,29 +50,19 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class AdoptOptions:
     """Adopt the VMs; print the choice, the fields removed and the proof (or the adopted VMs)."""
 
-    target: Annotated[
-        Optional[str], typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine.", show_default=False)
-    ] = None
-    filename: Annotated[
-        Optional[str],
-        typer.Option(
-            "-f", "--filename", metavar="FILE", help="VirtualMachine manifests; - reads stdin.", show_default=False
-        ),
-    ] = None
-    instancetype: Annotated[
-        Optional[str],
-        typer.Option("--instancetype", metavar="[KIND/]NAME", help="Use this instance type.", show_default=False),
-    ] = None
-    preference: Annotated[
-        Optional[str],
-        typer.Option("--preference", metavar="[KIND/]NAME", help="Use this preference.", show_default=False),
-    ] = None
+    target: options.VMTarget = None
+    filename: Annotated[Optional[str], options.file_option("VirtualMachine manifests; - reads stdin.")] = None
+    instancetype: Annotated[Optional[str], options.reference_option("--instancetype", "Use this instance type.")] = None
+    preference: Annotated[Optional[str], options.reference_option("--preference", "Use this preference.")] = None
     catalog: Annotated[
-        bool, typer.Option("--catalog", help="Choose from the embedded common-instancetypes catalog, not the cluster.")
+        bool,
+        options.bool_option(
+            "--catalog", help="Choose from the embedded common-instancetypes catalog, not the cluster."
+        ),
     ] = False
-    apply: Annotated[bool, typer.Option("--apply", help="Write the adopted VM (vm/NAME only).")] = False
+    apply: Annotated[bool, options.bool_option("--apply", help="Write the adopted VM (vm/NAME only).")] = False
     allow_changes: Annotated[
-        bool, typer.Option("--allow-changes", help="With --apply: write even when the proof lists changes.")
+        bool, options.bool_option("--allow-changes", help="With --apply: write even when the proof lists changes.")
     ] = False
     output: Annotated[
         str,

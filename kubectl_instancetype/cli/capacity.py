@@ -42,37 +42,25 @@ class CapacityOptions:
 
     instancetype: Annotated[
         Optional[list[str]],
-        typer.Option(
+        options.text_option(
             "--instancetype",
-            click_type=options.NON_BLANK,
             metavar="NAME",
             help="A cluster instance type to count (repeat for several; default: all of them).",
-            show_default=False,
         ),
     ] = None
     preference: Annotated[
-        Optional[str],
-        typer.Option(
-            "--preference",
-            click_type=options.NON_BLANK,
-            metavar="[KIND/]NAME",
-            help="The preference of the VMs counted.",
-            show_default=False,
-        ),
+        Optional[str], options.reference_option("--preference", "The preference of the VMs counted.")
     ] = None
     selector: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "-l",
             "--selector",
             metavar="SELECTOR",
             help="Only the cluster instance types with these labels (a label selector).",
-            show_default=False,
         ),
     ] = None
-    output: Annotated[
-        str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")
-    ] = ""
+    output: options.ReportOutput = ""
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 
     def validate(self) -> None:

@@ -37,10 +37,14 @@ class DiffOptions:
     """Print the differences."""
 
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
-    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit with 1 when there are differences.")] = False
+    exit_code: Annotated[bool, options.bool_option("--exit-code", help="Exit with 1 when there are differences.")] = (
+        False
+    )
     strict: Annotated[
         bool,
-        typer.Option("--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."),
+        options.bool_option(
+            "--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."
+        ),
     ] = False
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 

@@ -45,25 +45,26 @@ class InstallOptions:
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
     dry_run: Annotated[
         str,
-        typer.Option(
+        options.path_option(
             "--dry-run",
             metavar="[=none|client|server]",
-            show_default=False,
             help='"client": compare with the cluster and send no writes; "server": apply with dryRun=All; '
             '"none" (default): apply. A bare --dry-run means client.',
         ),
     ] = "none"
     force: Annotated[
         bool,
-        typer.Option("--force", help="Apply objects virt-operator manages, and take over conflicting fields."),
+        options.bool_option("--force", help="Apply objects virt-operator manages, and take over conflicting fields."),
     ] = False
     drop_unknown_fields: Annotated[
         bool,
-        typer.Option("--drop-unknown-fields", help="Apply objects without the fields the cluster's schema lacks."),
+        options.bool_option(
+            "--drop-unknown-fields", help="Apply objects without the fields the cluster's schema lacks."
+        ),
     ] = False
     strict: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--strict", help="Write nothing when any object would lose a field the cluster's CRD schema lacks."
         ),
     ] = False

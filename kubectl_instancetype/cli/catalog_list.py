@@ -68,12 +68,6 @@ class CatalogListOptions:
     offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
-    def warnings(self) -> list[str]:
-        """Lines printed before anything runs (a memory filter given in bytes)."""
-        from .list_options import unit_warnings
-
-        return unit_warnings(self.filters)
-
     def validate(self) -> None:
         """The flags combine, and make a query."""
         # The namespaced copies equal the cluster objects: show one scope, the cluster one unless asked.
@@ -124,12 +118,9 @@ class CatalogShowOptions:
     ]
     version: Version = None
     namespaced: Annotated[
-        bool, typer.Option("--namespaced", help="The namespaced copy (VirtualMachineInstancetype/Preference).")
+        bool, options.bool_option("--namespaced", help="The namespaced copy (VirtualMachineInstancetype/Preference).")
     ] = False
-    output: Annotated[
-        str,
-        options.output_option(help="yaml (default), json, name or wide."),
-    ] = "yaml"
+    output: Annotated[str, options.output_option(help="yaml (default), json, name or wide.")] = "yaml"
     offline: OfflineFlags = dataclasses.field(default_factory=OfflineFlags)
 
     def validate(self) -> None:

@@ -8,18 +8,12 @@ No ``from __future__ import annotations`` (Typer reads the field types as object
 
 from typing import Annotated, Any, Optional
 
-import typer
-
 from . import options
 
 Version = Annotated[
     Optional[str],
-    typer.Option(
-        "--version",
-        click_type=options.NON_BLANK,
-        metavar="VERSION",
-        help="The embedded common-instancetypes release (default: the newest).",
-        show_default=False,
+    options.text_option(
+        "--version", metavar="VERSION", help="The embedded common-instancetypes release (default: the newest)."
     ),
 ]
 
@@ -29,16 +23,14 @@ class CatalogSourceFlags:
     """``--catalog [--catalog-version V]``: read the embedded common-instancetypes catalog, not the cluster."""
 
     catalog: Annotated[
-        bool, typer.Option("--catalog", help="Use the embedded common-instancetypes catalog, not the cluster.")
+        bool, options.bool_option("--catalog", help="Use the embedded common-instancetypes catalog, not the cluster.")
     ] = False
     catalog_version: Annotated[
         Optional[str],
-        typer.Option(
+        options.text_option(
             "--catalog-version",
-            click_type=options.NON_BLANK,
             metavar="VERSION",
             help="The embedded catalog release for --catalog (default: the newest).",
-            show_default=False,
         ),
     ] = None
 
@@ -71,10 +63,14 @@ class SelectionFlags:
     version: Version = None
     namespaced: Annotated[
         bool,
-        typer.Option("--namespaced", help="The namespaced kinds, in the namespace (-n), not the cluster-scoped ones."),
+        options.bool_option(
+            "--namespaced", help="The namespaced kinds, in the namespace (-n), not the cluster-scoped ones."
+        ),
     ] = False
-    instancetypes_only: Annotated[bool, typer.Option("--instancetypes-only", help="Only the instance types.")] = False
-    preferences_only: Annotated[bool, typer.Option("--preferences-only", help="Only the preferences.")] = False
+    instancetypes_only: Annotated[
+        bool, options.bool_option("--instancetypes-only", help="Only the instance types.")
+    ] = False
+    preferences_only: Annotated[bool, options.bool_option("--preferences-only", help="Only the preferences.")] = False
 
     def validate(self) -> None:
         """The two -only flags exclude each other."""

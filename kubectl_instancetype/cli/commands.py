@@ -29,7 +29,7 @@ COMMANDS: dict[str, str] = {
     "rightsize": "kubectl_instancetype.cli.rightsize",
     "switch": "kubectl_instancetype.cli.switch",
     "upload": "kubectl_instancetype.cli.upload",
-    "usage": "kubectl_instancetype.cli.usage_cmd",
+    "usage": "kubectl_instancetype.cli.usage",
     "version": "kubectl_instancetype.cli.version",
 }
 ALIASES = {"ls": "list"}

@@ -94,7 +94,7 @@ class InstallHelperOptions:
         ),
     ] = None
     force: Annotated[
-        bool, typer.Option("--force", help=f"Replace an existing {HELPER} not written by this command.")
+        bool, options.bool_option("--force", help=f"Replace an existing {HELPER} not written by this command.")
     ] = False
 
 

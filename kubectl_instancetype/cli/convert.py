@@ -67,26 +67,26 @@ class ConvertOptions:
         ),
     ] = None
     from_cluster: Annotated[
-        bool, typer.Option("--from-cluster", help="Match the presets against the VirtualMachines of the namespace.")
+        bool,
+        options.bool_option("--from-cluster", help="Match the presets against the VirtualMachines of the namespace."),
     ] = False
     apply: Annotated[
         bool,
-        typer.Option("--apply", help="Check everything with a server-side dry run, then create the converted objects."),
+        options.bool_option(
+            "--apply", help="Check everything with a server-side dry run, then create the converted objects."
+        ),
     ] = False
     keep_preset_vms: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--keep-preset-vms",
             help="Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).",
         ),
     ] = False
     memory: Annotated[
         Optional[str],
-        typer.Option(
-            "--memory",
-            metavar="QUANTITY",
-            help="memory.guest for flavors that have none (v1beta1 requires it).",
-            show_default=False,
+        options.path_option(
+            "--memory", metavar="QUANTITY", help="memory.guest for flavors that have none (v1beta1 requires it)."
         ),
     ] = None
     offline: options.Offline = False

@@ -39,14 +39,13 @@ class VMCheckFlags:
 
     skip_checks: Annotated[
         bool,
-        typer.Option(
-            "--skip-checks",
-            help="Send the VM as built: no inference, look-ups, conflict or requirement checks first.",
+        options.bool_option(
+            "--skip-checks", help="Send the VM as built: no inference, look-ups, conflict or requirement checks first."
         ),
     ] = False
     resolve_inference: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--resolve-inference",
             help="Write the instance type and preference that inferFromVolume resolves to into the VM "
             "({name, kind}) instead of leaving inference to the server.",
@@ -54,7 +53,7 @@ class VMCheckFlags:
     ] = False
     infer_from_image: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--infer-from-image",
             help="Read the default instance type and preference from the image of a --volume-containerdisk "
             "or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and "
@@ -63,7 +62,7 @@ class VMCheckFlags:
     ] = False
     insecure_registry: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--insecure-registry", help="--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP)."
         ),
     ] = False

@@ -45,32 +45,13 @@ class DeriveOptions:
         str,
         typer.Argument(help="The instance type to copy: NAME or virtualmachineinstancetype/NAME.", metavar="SOURCE"),
     ]
-    name: Annotated[
-        str,
-        typer.Option(
-            "--name",
-            click_type=options.NON_BLANK,
-            metavar="NAME",
-            help="Name of the new instance type.",
-            show_default=False,
-        ),
-    ]
+    name: Annotated[str, options.text_option("--name", metavar="NAME", help="Name of the new instance type.")]
     memory: Annotated[
-        Optional[str],
-        typer.Option(
-            "--memory",
-            click_type=options.NON_BLANK,
-            metavar="QUANTITY",
-            help="New guest memory, e.g. 6Gi.",
-            show_default=False,
-        ),
+        Optional[str], options.text_option("--memory", metavar="QUANTITY", help="New guest memory, e.g. 6Gi.")
     ] = None
-    cpu: Annotated[
-        Optional[int],
-        typer.Option("--cpu", click_type=options.GO_INT, metavar="N", help="New number of vCPUs.", show_default=False),
-    ] = None
+    cpu: Annotated[Optional[int], options.int_option("--cpu", metavar="N", help="New number of vCPUs.")] = None
     namespaced: Annotated[
-        bool, typer.Option("--namespaced", help="Create a VirtualMachineInstancetype in the namespace.")
+        bool, options.bool_option("--namespaced", help="Create a VirtualMachineInstancetype in the namespace.")
     ] = False
     source_catalog: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     create: flagtable.CreateFlags = dataclasses.field(default_factory=flagtable.CreateFlags)

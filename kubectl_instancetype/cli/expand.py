@@ -62,47 +62,39 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class ExpandOptions:
     """Expand VirtualMachines and print them, their diff or their provenance."""
 
-    target: Annotated[
-        Optional[str], typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine.", show_default=False)
-    ] = None
+    target: options.VMTarget = None
     filename: Annotated[
         Optional[str],
-        typer.Option(
-            "-f",
-            "--filename",
+        options.file_option(
+            "A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.",
             "--file",
-            metavar="FILE",
-            help="A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.",
-            rich_help_panel=SOURCE_PANEL,
-            show_default=False,
+            panel=SOURCE_PANEL,
         ),
     ] = None
     instancetype_file: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--instancetype-file",
             metavar="FILE",
             help="Use this (cluster) instance type instead of the one the VM names.",
-            rich_help_panel=SOURCE_PANEL,
-            show_default=False,
+            panel=SOURCE_PANEL,
         ),
     ] = None
     preference_file: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--preference-file",
             metavar="FILE",
             help="Use this (cluster) preference instead of the one the VM names.",
-            rich_help_panel=SOURCE_PANEL,
-            show_default=False,
+            panel=SOURCE_PANEL,
         ),
     ] = None
     server: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--server",
             help="Ask the cluster's KubeVirt (expand-vm-spec subresource) instead of expanding locally.",
-            rich_help_panel=SOURCE_PANEL,
+            panel=SOURCE_PANEL,
         ),
     ] = False
     output: Annotated[
@@ -114,53 +106,51 @@ class ExpandOptions:
     ] = "yaml"
     diff: Annotated[
         bool,
-        typer.Option(
-            "--diff", help="A unified diff of spec.template.spec before and after.", rich_help_panel=OUTPUT_PANEL
+        options.bool_option(
+            "--diff", help="A unified diff of spec.template.spec before and after.", panel=OUTPUT_PANEL
         ),
     ] = False
     explain: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--explain",
             help="A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = False
     launcher_pod: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--launcher-pod",
             help="Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = False
     skip_checks: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--skip-checks",
             help="Do not run VM admission's spread and requirement checks (KubeVirt's expand does not).",
         ),
     ] = False
     default_architecture: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-architecture",
             metavar="ARCH",
             help="The cluster's default architecture, for VMs and preferences that set none "
             "(default amd64; with --launcher-pod, the KubeVirt resource's status.defaultArchitecture).",
-            rich_help_panel=CLUSTER_PANEL,
-            show_default=False,
+            panel=CLUSTER_PANEL,
         ),
     ] = None
     default_network_interface: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-network-interface",
             metavar="BINDING",
             help="The cluster's default pod interface binding, bridge or masquerade "
             "(default bridge; with --launcher-pod, the KubeVirt resource's).",
-            rich_help_panel=CLUSTER_PANEL,
-            show_default=False,
+            panel=CLUSTER_PANEL,
         ),
     ] = None
     checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)

@@ -42,42 +42,22 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class FitsOptions:
     """Place the VM's launcher pod on the nodes and print where it fits."""
 
-    target: Annotated[
-        Optional[str], typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine.", show_default=False)
-    ] = None
+    target: options.VMTarget = None
     filename: Annotated[
         Optional[str],
-        typer.Option(
-            "-f",
-            "--filename",
-            metavar="FILE",
-            help="VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.",
-            show_default=False,
-        ),
+        options.file_option("VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin."),
     ] = None
     instancetype: Annotated[
         Optional[str],
-        typer.Option(
+        options.reference_option(
             "--instancetype",
-            click_type=options.NON_BLANK,
-            metavar="[KIND/]NAME",
-            help="A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).",
-            show_default=False,
+            "A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).",
         ),
     ] = None
     preference: Annotated[
-        Optional[str],
-        typer.Option(
-            "--preference",
-            click_type=options.NON_BLANK,
-            metavar="[KIND/]NAME",
-            help="With --instancetype: the VM's preference.",
-            show_default=False,
-        ),
+        Optional[str], options.reference_option("--preference", "With --instancetype: the VM's preference.")
     ] = None
-    output: Annotated[
-        str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")
-    ] = ""
+    output: options.ReportOutput = ""
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 

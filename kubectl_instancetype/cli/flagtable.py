@@ -28,10 +28,9 @@ class CreateFlags:
 
     dry_run: Annotated[
         str,
-        typer.Option(
+        options.path_option(
             "--dry-run",
             metavar="[=none|client|server]",
-            show_default=False,
             help='"client": print or name the object and write nothing; the reads that check it still happen '
             "(create vm GETs the instance type and preference it references and the volumes inferFromVolume names, "
             "unless --skip-checks; derive reads the type it starts from; create instancetype/preference read "

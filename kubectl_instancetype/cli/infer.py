@@ -69,21 +69,14 @@ class InferOptions:
     ] = None
     filename: Annotated[
         Optional[str],
-        typer.Option(
-            "-f",
-            "--filename",
-            metavar="FILE",
-            help="A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources "
-            "and VolumeSnapshots its inference reads: those are read from the file before the cluster.",
-            show_default=False,
+        options.file_option(
+            "A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources "
+            "and VolumeSnapshots its inference reads: those are read from the file before the cluster."
         ),
     ] = None
-    output: Annotated[
-        str,
-        options.output_option(help="wide (the chain of objects read), yaml or json."),
-    ] = ""
+    output: Annotated[str, options.output_option(help="wide (the chain of objects read), yaml or json.")] = ""
     explain: Annotated[
-        bool, typer.Option("--explain", help="Print the chain of objects read for each matcher below the table.")
+        bool, options.bool_option("--explain", help="Print the chain of objects read for each matcher below the table.")
     ] = False
     platform: Annotated[
         str,
@@ -93,7 +86,9 @@ class InferOptions:
     ] = "linux/amd64"
     insecure_registry: Annotated[
         bool,
-        typer.Option("--insecure-registry", help="infer image: an insecure registry (unverified HTTPS or plain HTTP)."),
+        options.bool_option(
+            "--insecure-registry", help="infer image: an insecure registry (unverified HTTPS or plain HTTP)."
+        ),
     ] = False
     checks: options.FieldValidation = dataclasses.field(default_factory=options.FieldValidation)
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)

@@ -48,47 +48,43 @@ class LabelOptions:
     ]
     default_instancetype: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-instancetype",
             metavar="[KIND/]NAME",
             help="The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).",
-            show_default=False,
         ),
     ] = None
     default_instancetype_kind: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-instancetype-kind",
             metavar="KIND",
             help="virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).",
-            show_default=False,
         ),
     ] = None
     default_preference: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-preference",
             metavar="[KIND/]NAME",
             help="The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).",
-            show_default=False,
         ),
     ] = None
     default_preference_kind: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--default-preference-kind",
             metavar="KIND",
             help="virtualmachinepreference or virtualmachineclusterpreference (the default).",
-            show_default=False,
         ),
     ] = None
-    remove: Annotated[bool, typer.Option("--remove", help="Remove the four default-type labels.")] = False
-    overwrite: Annotated[bool, typer.Option("--overwrite", help="Allow changing a label that already has a value.")] = (
-        False
-    )
+    remove: Annotated[bool, options.bool_option("--remove", help="Remove the four default-type labels.")] = False
+    overwrite: Annotated[
+        bool, options.bool_option("--overwrite", help="Allow changing a label that already has a value.")
+    ] = False
     skip_checks: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--skip-checks", help="Do not look up (and check together) the instance type and preference first."
         ),
     ] = False

@@ -55,27 +55,19 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class LintOptions:
     """Lint the chosen objects; print the findings, or the fixed objects."""
 
-    target: Annotated[
-        Optional[str],
-        typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False),
-    ] = None
+    target: options.TypeTarget = None
     filename: Annotated[
-        Optional[str],
-        typer.Option(
-            "-f",
-            "--filename",
-            metavar="FILE",
-            help="Manifests to lint (YAML or JSON; a directory; - reads stdin).",
-            show_default=False,
-        ),
+        Optional[str], options.file_option("Manifests to lint (YAML or JSON; a directory; - reads stdin).")
     ] = None
     everything: Annotated[
-        bool, typer.Option("--all", help="Every instance type and preference in scope (cluster and namespace).")
+        bool, options.bool_option("--all", help="Every instance type and preference in scope (cluster and namespace).")
     ] = False
     all_namespaces: Annotated[
-        bool, typer.Option("-A", "--all-namespaces", help="The namespaced kinds of every namespace (alone: --all -A).")
+        bool, options.all_namespaces_option("The namespaced kinds of every namespace (alone: --all -A).")
     ] = False
-    fix: Annotated[bool, typer.Option("--fix", help="Print the objects with every fixable finding corrected.")] = False
+    fix: Annotated[
+        bool, options.bool_option("--fix", help="Print the objects with every fixable finding corrected.")
+    ] = False
     output: Annotated[
         str,
         options.output_option(

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from . import options
+from . import list_options, options
 from .list_options import (
     OUTPUT_PANEL,
     Kind,
@@ -19,6 +19,7 @@ from .list_options import (
     build_query,
     optional_value_flags,
 )
+from .list_options import scope_bare_flags as bare_flags  # a bare --cluster: the deprecated --scope=cluster
 
 __all__ = ["bare_flags", "optional_value_flags", "register"]
 
@@ -59,13 +60,6 @@ Examples:
   kubectl instancetype get vmcp/fedora -o jsonpath='{.spec.devices}'"""
 
 
-def bare_flags() -> dict[str, tuple[str, bool]]:
-    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
-    from .list_options import bare_flags as scope_bare_flags
-
-    return scope_bare_flags(False)
-
-
 def register(app: typer.Typer, argv: list[str]) -> None:
     """Add the command to ``app`` (``list``, and ``get`` when ``argv`` names it or none is named)."""
     selected = argv[0] if argv else ""
@@ -88,66 +82,46 @@ class ListOptions:
 
     kind: Kind = None
     all_namespaces: Annotated[
-        bool,
-        typer.Option("-A", "--all-namespaces", help="Namespaced objects of every namespace, not just the current one."),
+        bool, options.all_namespaces_option("Namespaced objects of every namespace, not just the current one.")
     ] = False
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     filters: ListFilters = dataclasses.field(default_factory=ListFilters)
     output: ListOutputFlags = dataclasses.field(default_factory=ListOutputFlags)
     chunk_size: Annotated[
         int,
-        typer.Option(
+        options.int_option(
             "--chunk-size",
-            click_type=options.GO_INT,
             metavar="N",
             help="Objects per list request (paging); 0 disables paging.",
-            show_default=False,
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = 500
     watch: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "-w",
             "--watch",
             help="After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, "
             "--scope cluster|namespaced); --request-timeout or Ctrl-C ends it.",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = False
     watch_only: Annotated[
-        bool,
-        typer.Option(
-            "--watch-only",
-            help="Watch for changes without listing first.",
-            rich_help_panel=OUTPUT_PANEL,
-        ),
+        bool, options.bool_option("--watch-only", help="Watch for changes without listing first.", panel=OUTPUT_PANEL)
     ] = False
     output_watch_events: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--output-watch-events",
             help="With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = False
     fits: Annotated[
-        bool,
-        typer.Option(
-            "--fits",
-            help="Only instance types whose VM (with the --compatible-with preference) fits some node now, as "
-            "kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).",
-            rich_help_panel="Filters",
-        ),
+        bool, list_options.fits_option("the --compatible-with preference", panel=list_options.FILTER_PANEL)
     ] = False
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
-
-    def warnings(self) -> list[str]:
-        """Lines printed before anything runs (a memory filter given in bytes)."""
-        from .list_options import unit_warnings
-
-        return unit_warnings(self.filters)
 
     def validate(self) -> None:
         """The flags combine, and make a query."""

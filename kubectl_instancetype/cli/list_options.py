@@ -29,32 +29,48 @@ for _kind in type_kinds.ALL:
 FILTER_PANEL = "Filters"
 OUTPUT_PANEL = "Output"
 
+
+def filter_text(*names_metavar_help: str) -> Any:
+    """A filter with a value (never blank), in the Filters panel of the help: ``(*names, metavar, help)``."""
+    *names, metavar, help = names_metavar_help
+    return options.text_option(*names, metavar=metavar, help=help, panel=FILTER_PANEL)
+
+
+def filter_int(*names_metavar_help: str) -> Any:
+    """A filter with an integer value (pflag's int), in the Filters panel: ``(*names, metavar, help)``."""
+    *names, metavar, help = names_metavar_help
+    return options.int_option(*names, metavar=metavar, help=help, panel=FILTER_PANEL)
+
+
+def filter_switch(*names_help: str) -> Any:
+    """A boolean filter, in the Filters panel of the help: ``(*names, help)``."""
+    *names, help = names_help
+    return options.bool_option(*names, help=help, panel=FILTER_PANEL)
+
+
+def fits_option(preference: str, panel: Optional[str] = None) -> Any:
+    """``--fits`` (list, recommend): ``preference`` says which preference the VM has."""
+    return options.bool_option(
+        "--fits",
+        help=f"Only instance types whose VM (with {preference}) fits some node now, as kubectl instancetype fits "
+        "judges it; without nodes nothing is left out (a warning says so).",
+        panel=panel,
+    )
+
+
 # Flags declared once for every command that takes them (list, catalog list, recommend, matrix).
 SeriesClass = Annotated[
     Optional[str],
-    typer.Option(
-        "--class",
-        click_type=options.NON_BLANK,
-        metavar="CLASS",
-        help="Series class, e.g. general.purpose, compute.exclusive.",
-        rich_help_panel=FILTER_PANEL,
-        show_default=False,
-    ),
+    filter_text("--class", "CLASS", "Series class, e.g. general.purpose, compute.exclusive."),
 ]
 Selector = Annotated[
     Optional[str],
-    typer.Option(
-        "-l",
-        "--selector",
-        click_type=options.NON_BLANK,
-        metavar="SELECTOR",
-        help="A raw label selector, added to the filters (=, ==, !=, in, notin, exists).",
-        rich_help_panel=FILTER_PANEL,
-        show_default=False,
+    filter_text(
+        "-l", "--selector", "SELECTOR", "A raw label selector, added to the filters (=, ==, !=, in, notin, exists)."
     ),
 ]
 NoHeaders = Annotated[
-    bool, typer.Option("--no-headers", help="Print table rows without the header.", rich_help_panel=OUTPUT_PANEL)
+    bool, options.bool_option("--no-headers", help="Print table rows without the header.", panel=OUTPUT_PANEL)
 ]
 
 
@@ -90,16 +106,15 @@ class ScopeFlags:
 
     scope: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--scope",
             metavar="SCOPE",
             help="Only objects of one scope: cluster or namespaced (all: both, the default).",
-            show_default=False,
         ),
     ] = None
     deprecated_cluster: Annotated[bool, typer.Option("--cluster-only", hidden=True)] = False
     deprecated_namespaced: Annotated[
-        bool, typer.Option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
+        bool, options.bool_option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
     ] = False
     # derived by validate()
     cluster_only: bool = dataclasses.field(init=False, default=False)
@@ -131,169 +146,76 @@ def bare_flags(always: bool = False) -> dict[str, tuple[str, bool]]:
     return {"--cluster": ("--cluster-only", always)}
 
 
+def scope_bare_flags() -> dict[str, tuple[str, bool]]:
+    """A command's ``bare_flags`` hook for :class:`ScopeFlags` with the kubeconfig's ``--cluster NAME`` beside it:
+    a bare ``--cluster`` is the deprecated ``--scope=cluster``."""
+    return bare_flags(False)
+
+
 @options.dataclass
 class ListFilters:
     """The filters: exact ones sent as label selectors, ranges evaluated on each object's spec."""
 
-    cpu: Annotated[
-        Optional[int],
-        typer.Option(
-            "--cpu",
-            click_type=options.GO_INT,
-            metavar="N",
-            help="Exactly N vCPUs (label instancetype.kubevirt.io/cpu).",
-            show_default=False,
-            rich_help_panel=FILTER_PANEL,
-        ),
-    ] = None
+    cpu: Annotated[Optional[int], filter_int("--cpu", "N", "Exactly N vCPUs (label instancetype.kubevirt.io/cpu).")] = (
+        None
+    )
     memory: Annotated[
         Optional[str],
-        typer.Option(
-            "--memory",
-            click_type=options.NON_BLANK,
-            metavar="QUANTITY",
-            help="Exactly this guest memory (label instancetype.kubevirt.io/memory).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
+        filter_text("--memory", "QUANTITY", "Exactly this guest memory (label instancetype.kubevirt.io/memory)."),
     ] = None
     klass: SeriesClass = None
-    size: Annotated[
-        Optional[str],
-        typer.Option(
-            "--size",
-            click_type=options.NON_BLANK,
-            metavar="SIZE",
-            help="Size, e.g. medium, 2xlarge.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    size: Annotated[Optional[str], filter_text("--size", "SIZE", "Size, e.g. medium, 2xlarge.")] = None
     hugepages: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--hugepages",
-            help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).",
             metavar="[=SIZE]",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
+            help="With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).",
+            panel=FILTER_PANEL,
         ),
     ] = None
-    dedicated_cpu: Annotated[
-        bool, typer.Option("--dedicated-cpu", help="With dedicated CPU placement.", rich_help_panel=FILTER_PANEL)
-    ] = False
+    dedicated_cpu: Annotated[bool, filter_switch("--dedicated-cpu", "With dedicated CPU placement.")] = False
     isolate_emulator_thread: Annotated[
-        bool,
-        typer.Option(
-            "--isolate-emulator-thread", help="With an isolated emulator thread.", rich_help_panel=FILTER_PANEL
-        ),
+        bool, filter_switch("--isolate-emulator-thread", "With an isolated emulator thread.")
     ] = False
-    numa: Annotated[bool, typer.Option("--numa", help="With guest NUMA passthrough.", rich_help_panel=FILTER_PANEL)] = (
-        False
-    )
-    realtime: Annotated[
-        bool, typer.Option("--realtime", help="Realtime instance types.", rich_help_panel=FILTER_PANEL)
-    ] = False
-    gpus: Annotated[
-        bool, typer.Option("--gpus", help="Instance types that bring GPUs.", rich_help_panel=FILTER_PANEL)
-    ] = False
-    vendor: Annotated[
-        Optional[str],
-        typer.Option(
-            "--vendor",
-            click_type=options.NON_BLANK,
-            metavar="VENDOR",
-            help="Vendor label, e.g. kubevirt.io.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    numa: Annotated[bool, filter_switch("--numa", "With guest NUMA passthrough.")] = False
+    realtime: Annotated[bool, filter_switch("--realtime", "Realtime instance types.")] = False
+    gpus: Annotated[bool, filter_switch("--gpus", "Instance types that bring GPUs.")] = False
+    vendor: Annotated[Optional[str], filter_text("--vendor", "VENDOR", "Vendor label, e.g. kubevirt.io.")] = None
     os_type: Annotated[
-        Optional[str],
-        typer.Option(
-            "--os-type",
-            click_type=options.NON_BLANK,
-            metavar="OS",
-            help="Preferences for linux, windows or legacy guests.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
+        Optional[str], filter_text("--os-type", "OS", "Preferences for linux, windows or legacy guests.")
     ] = None
     arch: Annotated[
-        Optional[str],
-        typer.Option(
-            "--arch",
-            click_type=options.NON_BLANK,
-            metavar="ARCH",
-            help="Preferences for one architecture (amd64, arm64, s390x).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
+        Optional[str], filter_text("--arch", "ARCH", "Preferences for one architecture (amd64, arm64, s390x).")
     ] = None
     selector: Selector = None
-    min_cpu: Annotated[
-        Optional[int],
-        typer.Option(
-            "--min-cpu",
-            click_type=options.GO_INT,
-            metavar="N",
-            help="At least N vCPUs (evaluated on the spec).",
-            show_default=False,
-            rich_help_panel=FILTER_PANEL,
-        ),
-    ] = None
-    max_cpu: Annotated[
-        Optional[int],
-        typer.Option(
-            "--max-cpu",
-            click_type=options.GO_INT,
-            metavar="N",
-            help="At most N vCPUs (evaluated on the spec).",
-            show_default=False,
-            rich_help_panel=FILTER_PANEL,
-        ),
-    ] = None
+    min_cpu: Annotated[Optional[int], filter_int("--min-cpu", "N", "At least N vCPUs (evaluated on the spec).")] = None
+    max_cpu: Annotated[Optional[int], filter_int("--max-cpu", "N", "At most N vCPUs (evaluated on the spec).")] = None
     min_memory: Annotated[
-        Optional[str],
-        typer.Option(
-            "--min-memory",
-            click_type=options.NON_BLANK,
-            metavar="QUANTITY",
-            help="At least this much guest memory, e.g. 16Gi.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
+        Optional[str], filter_text("--min-memory", "QUANTITY", "At least this much guest memory, e.g. 16Gi.")
     ] = None
-    max_memory: Annotated[
-        Optional[str],
-        typer.Option(
-            "--max-memory",
-            click_type=options.NON_BLANK,
-            metavar="QUANTITY",
-            help="At most this much guest memory.",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
-        ),
-    ] = None
+    max_memory: Annotated[Optional[str], filter_text("--max-memory", "QUANTITY", "At most this much guest memory.")] = (
+        None
+    )
     hide_deprecated: Annotated[
-        bool,
-        typer.Option(
-            "--hide-deprecated",
-            help="Leave out deprecated objects (shown marked otherwise).",
-            rich_help_panel=FILTER_PANEL,
-        ),
+        bool, filter_switch("--hide-deprecated", "Leave out deprecated objects (shown marked otherwise).")
     ] = False
     compatible_with: Annotated[
         Optional[str],
-        typer.Option(
+        filter_text(
             "--compatible-with",
-            click_type=options.NON_BLANK,
-            metavar="PREFERENCE",
-            help="Only instance types that satisfy this preference's requirements (as recommend judges them).",
-            rich_help_panel=FILTER_PANEL,
-            show_default=False,
+            "PREFERENCE",
+            "Only instance types that satisfy this preference's requirements (as recommend judges them).",
         ),
     ] = None
+
+    def warnings(self) -> list[str]:
+        """A memory filter without a unit is bytes (Kubernetes quantities): ``--min-memory 16`` matches
+        everything. Say so, with the value the user probably meant, when the number is too small to be a VM's
+        memory."""
+        return memory_unit_warnings(
+            (("--memory", self.memory), ("--min-memory", self.min_memory), ("--max-memory", self.max_memory))
+        )
 
 
 @options.dataclass
@@ -310,35 +232,32 @@ class ListOutputFlags:
     ] = ""
     no_headers: NoHeaders = False
     show_labels: Annotated[
-        bool, typer.Option("--show-labels", help="Add a LABELS column.", rich_help_panel=OUTPUT_PANEL)
+        bool, options.bool_option("--show-labels", help="Add a LABELS column.", panel=OUTPUT_PANEL)
     ] = False
     label_columns: Annotated[
         Optional[list[str]],
-        typer.Option(
+        options.path_option(
             "-L",
             "--label-columns",
             metavar="LABEL",
             help="A column for each of these labels (comma-separated, repeatable), headed by its last segment.",
-            rich_help_panel=OUTPUT_PANEL,
-            show_default=False,
+            panel=OUTPUT_PANEL,
         ),
     ] = None
     show_kind: Annotated[
         bool,
-        typer.Option(
-            "--show-kind", help="Name each object with its kind, as kind.group/name.", rich_help_panel=OUTPUT_PANEL
+        options.bool_option(
+            "--show-kind", help="Name each object with its kind, as kind.group/name.", panel=OUTPUT_PANEL
         ),
     ] = False
     sort_by: Annotated[
         Optional[str],
-        typer.Option(
+        options.text_option(
             "--sort-by",
-            click_type=options.NON_BLANK,
             metavar="KEY",
             help="Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts "
             "(default: server order, cluster scope first).",
-            rich_help_panel=OUTPUT_PANEL,
-            show_default=False,
+            panel=OUTPUT_PANEL,
         ),
     ] = None
     allow_missing_template_keys: Annotated[
@@ -352,12 +271,11 @@ class ListOutputFlags:
     ] = "true"
     template: Annotated[
         Optional[str],
-        typer.Option(
+        options.path_option(
             "--template",
             metavar="TEMPLATE",
             help="The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.",
-            rich_help_panel=OUTPUT_PANEL,
-            show_default=False,
+            panel=OUTPUT_PANEL,
         ),
     ] = None
     # derived by validate()
@@ -402,16 +320,9 @@ def optional_value_flags() -> dict[str, str]:
     return {"--allow-missing-template-keys": "true"}
 
 
-def unit_warnings(filters: ListFilters) -> list[str]:
-    """A memory filter without a unit is bytes (Kubernetes quantities): ``--min-memory 16`` matches everything.
-    Say so, with the value the user probably meant, when the number is too small to be a VM's memory."""
-    return memory_unit_warnings(
-        (("--memory", filters.memory), ("--min-memory", filters.min_memory), ("--max-memory", filters.max_memory))
-    )
-
-
 def memory_unit_warnings(flags: Sequence[tuple[str, Optional[str]]]) -> list[str]:
-    """:func:`unit_warnings` for any memory flags (``recommend --min-memory`` too): (flag, value) pairs."""
+    """A memory flag without a unit is bytes (``--min-memory 16`` matches everything): a warning with the value
+    probably meant, for each (flag, value) pair whose number is too small to be a VM's memory."""
     import re
 
     lines = []
@@ -568,10 +479,7 @@ class SelectionFlags:
     ``--hide-deprecated``."""
 
     selector: Selector = None
-    hide_deprecated: Annotated[
-        bool,
-        typer.Option("--hide-deprecated", help="Leave out deprecated instance types.", rich_help_panel=FILTER_PANEL),
-    ] = False
+    hide_deprecated: Annotated[bool, filter_switch("--hide-deprecated", "Leave out deprecated instance types.")] = False
     klass: SeriesClass = None
 
     def query_parts(self) -> tuple[str, Any]:

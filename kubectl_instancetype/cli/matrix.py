@@ -7,7 +7,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import ScopeFlags, SelectionFlags, enumerated_filters
+from .list_options import ScopeFlags, SelectionFlags, enumerated_filters, scope_bare_flags
 
 HELP = """Show the instance types as a matrix: series (rows) by size (columns), each cell vCPU/memory.
 
@@ -24,11 +24,7 @@ Examples:
   kubectl instancetype matrix --namespaced -n dev --format grid"""
 
 
-def bare_flags() -> dict[str, tuple[str, bool]]:
-    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
-    from .list_options import bare_flags as scope_bare_flags
-
-    return scope_bare_flags(False)
+bare_flags = scope_bare_flags  # registry.bare_flags: a bare --cluster is the deprecated --scope=cluster
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:

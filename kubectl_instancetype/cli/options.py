@@ -81,100 +81,155 @@ class NonBlank(ParamType):
 GO_INT = GoInt()
 NON_BLANK = NonBlank()
 
+
+# ---- flag declarations, each shape once ------------------------------------------------------------------
+# A command's field is ``name: Annotated[T, <one of these>] = default``; the help text is the command's own.
+
+
+def text_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+    """A flag with a value that must not be blank (a name, a quantity, a selector)."""
+    return typer.Option(
+        *names, click_type=NON_BLANK, metavar=metavar, help=help, rich_help_panel=panel, show_default=False
+    )
+
+
+def int_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+    """A flag with an integer value, parsed as pflag's int flag (:class:`GoInt`)."""
+    return typer.Option(
+        *names, click_type=GO_INT, metavar=metavar, help=help, rich_help_panel=panel, show_default=False
+    )
+
+
+def path_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+    """A flag with a value taken as given (a file, a path; "" is a value)."""
+    return typer.Option(*names, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
+
+
+def string_option(*names: str, help: str) -> Any:
+    """A flag with a text value and no metavar (virtctl's string flags: ``--size string``)."""
+    return typer.Option(*names, help=help, show_default=False)
+
+
+def bool_option(*names: str, help: str, panel: Optional[str] = None) -> Any:
+    """A boolean flag."""
+    return typer.Option(*names, help=help, rich_help_panel=panel)
+
+
+def file_option(help: str, *more: str, panel: Optional[str] = None) -> Any:
+    """``-f/--filename FILE`` (``more``: further spellings, e.g. ``--file``)."""
+    return path_option("-f", "--filename", *more, metavar="FILE", help=help, panel=panel)
+
+
+def reference_option(flag: str, help: str) -> Any:
+    """``--instancetype`` / ``--preference`` ``[KIND/]NAME``: an instance type or preference, by name."""
+    return text_option(flag, metavar="[KIND/]NAME", help=help)
+
+
+def all_namespaces_option(help: str) -> Any:
+    """kubectl's ``-A/--all-namespaces``."""
+    return bool_option("-A", "--all-namespaces", help=help)
+
+
+def vm_argument(help: str = "A stored VirtualMachine.") -> Any:
+    """The optional ``[vm/NAME]`` argument (see :func:`vm_target`)."""
+    return typer.Argument(metavar="[vm/NAME]", help=help, show_default=False)
+
+
+def output_option(help: str, **extra: Any) -> Any:
+    """``-o/--output FORMAT``, declared alike by every command; its help says which formats that command prints."""
+    return typer.Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
+
+
+VMTarget = Annotated[Optional[str], vm_argument()]
+TypeTarget = Annotated[
+    Optional[str], typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False)
+]
+# a report (not objects) as data: fits, capacity, usage
+ReportOutput = Annotated[str, output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")]
+
+
+def _connection_option(*names: str, metavar: str, help: str, click_type: Any = None, **extra: Any) -> Any:
+    return typer.Option(
+        *names,
+        click_type=click_type,
+        metavar=metavar,
+        help=help,
+        rich_help_panel=CONNECTION_PANEL,
+        **({"show_default": False} | extra),
+    )
+
+
 Kubeconfig = Annotated[
     Optional[str],
-    typer.Option(
+    _connection_option(
         "--kubeconfig",
         metavar="PATH",
         help="Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 Context = Annotated[
     Optional[str],
-    typer.Option(
-        "--context",
-        click_type=NON_BLANK,
-        metavar="NAME",
-        help="The name of the kubeconfig context to use.",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
+    _connection_option(
+        "--context", click_type=NON_BLANK, metavar="NAME", help="The name of the kubeconfig context to use."
     ),
 ]
 Namespace = Annotated[
     Optional[str],
-    typer.Option(
+    _connection_option(
         "-n",
         "--namespace",
         click_type=NON_BLANK,
         metavar="NAMESPACE",
         help="The namespace to use (default: the context's namespace, else default).",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 Cluster = Annotated[
     Optional[str],
-    typer.Option(
+    _connection_option(
         "--cluster",
         click_type=NON_BLANK,
         metavar="NAME",
         help="The name of the kubeconfig cluster to use (replaces the context's cluster, as kubectl's --cluster).",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 RequestTimeout = Annotated[
     str,
-    typer.Option(
+    _connection_option(
         "--request-timeout",
         metavar="DURATION",
         help="How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.",
-        rich_help_panel=CONNECTION_PANEL,
+        show_default=True,
     ),
 ]
 As = Annotated[
     Optional[str],
-    typer.Option(
+    _connection_option(
         "--as",
         metavar="string",
         help="Username to impersonate for the operation. User could be a regular user or a service account in a "
         "namespace.",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 AsGroup = Annotated[
     Optional[list[str]],
-    typer.Option(
+    _connection_option(
         "--as-group",
         metavar="stringArray",
         help="Group to impersonate for the operation, this flag can be repeated to specify multiple groups.",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 AsUid = Annotated[
     Optional[str],
-    typer.Option(
-        "--as-uid",
-        metavar="string",
-        help="UID to impersonate for the operation.",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
-    ),
+    _connection_option("--as-uid", metavar="string", help="UID to impersonate for the operation."),
 ]
 Verbosity = Annotated[
     int,
-    typer.Option(
+    _connection_option(
         "-v",
         "--v",
         click_type=GO_INT,
         metavar="LEVEL",
         help="Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.",
-        rich_help_panel=CONNECTION_PANEL,
-        show_default=False,
     ),
 ]
 
@@ -231,11 +286,6 @@ def parse_request_timeout(text: str) -> float | None:
 
 
 VM_PREFIXES = ("vm/", "vms/", "virtualmachine/", "virtualmachines/", "virtualmachine.kubevirt.io/")
-
-
-def output_option(help: str, **extra: Any) -> Any:
-    """``-o/--output FORMAT``, declared alike by every command; its help says which formats that command prints."""
-    return typer.Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
 
 
 def vm_target(target: str, command: str) -> str:

@@ -5,9 +5,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from . import options
+from . import list_options, options
 from .catalog_options import CatalogSourceFlags
-from .list_options import NoHeaders, ScopeFlags, SelectionFlags, enumerated_filters
+from .list_options import NoHeaders, ScopeFlags, SelectionFlags, enumerated_filters, scope_bare_flags
 
 HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
 first.
@@ -32,11 +32,7 @@ Examples:
 OUTPUT_PANEL = "Output"
 
 
-def bare_flags() -> dict[str, tuple[str, bool]]:
-    """The deprecated bare ``--cluster`` (``--scope=cluster``)."""
-    from .list_options import bare_flags as scope_bare_flags
-
-    return scope_bare_flags(False)
+bare_flags = scope_bare_flags  # registry.bare_flags: a bare --cluster is the deprecated --scope=cluster
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -52,69 +48,42 @@ class RecommendOptions:
 
     preference: Annotated[
         Optional[str],
-        typer.Option(
+        options.reference_option(
             "--preference",
-            click_type=options.NON_BLANK,
-            metavar="[KIND/]NAME",
-            help="The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.",
-            show_default=False,
+            "The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.",
         ),
     ] = None
-    min_cpu: Annotated[
-        Optional[int],
-        typer.Option("--min-cpu", click_type=options.GO_INT, metavar="N", help="At least N vCPUs.", show_default=False),
-    ] = None
+    min_cpu: Annotated[Optional[int], options.int_option("--min-cpu", metavar="N", help="At least N vCPUs.")] = None
     min_memory: Annotated[
         Optional[str],
-        typer.Option(
-            "--min-memory",
-            click_type=options.NON_BLANK,
-            metavar="QUANTITY",
-            help="At least this much guest memory, e.g. 8Gi.",
-            show_default=False,
-        ),
+        options.text_option("--min-memory", metavar="QUANTITY", help="At least this much guest memory, e.g. 8Gi."),
     ] = None
-    limit: Annotated[
-        Optional[int],
-        typer.Option(
-            "--max", click_type=options.GO_INT, metavar="N", help="Show at most N instance types.", show_default=False
-        ),
-    ] = None
+    limit: Annotated[Optional[int], options.int_option("--max", metavar="N", help="Show at most N instance types.")] = (
+        None
+    )
     arch: Annotated[
         Optional[str],
-        typer.Option(
+        options.text_option(
             "--arch",
-            click_type=options.NON_BLANK,
             metavar="ARCH",
             help="The architecture the VM will request (default: the preference's preferredArchitecture).",
-            show_default=False,
         ),
     ] = None
     source: CatalogSourceFlags = dataclasses.field(default_factory=CatalogSourceFlags)
     selection: SelectionFlags = dataclasses.field(default_factory=SelectionFlags)
     scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
     all_namespaces: Annotated[
-        bool,
-        typer.Option(
-            "-A", "--all-namespaces", help="Namespaced instance types of every namespace, not just the current one."
-        ),
+        bool, options.all_namespaces_option("Namespaced instance types of every namespace, not just the current one.")
     ] = False
     show_rejected: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--show-rejected",
             help="Also list near misses (the nearest type of each series that falls short in one respect) and why.",
-            rich_help_panel=OUTPUT_PANEL,
+            panel=OUTPUT_PANEL,
         ),
     ] = False
-    fits: Annotated[
-        bool,
-        typer.Option(
-            "--fits",
-            help="Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype "
-            "fits judges it; without nodes nothing is left out (a warning says so).",
-        ),
-    ] = False
+    fits: Annotated[bool, list_options.fits_option("the preference")] = False
     output: Annotated[
         str,
         options.output_option(

@@ -45,13 +45,10 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class RevisionsOptions:
     """Print a table of the VM's matchers and their revisions, then the spec diffs of changed objects."""
 
-    target: Annotated[
-        Optional[str],
-        typer.Argument(metavar="[vm/NAME]", help="A stored VirtualMachine (default: every VM).", show_default=False),
-    ] = None
-    all_namespaces: Annotated[
-        bool, typer.Option("-A", "--all-namespaces", help="The VMs of every namespace (without vm/NAME).")
-    ] = False
+    target: Annotated[Optional[str], options.vm_argument("A stored VirtualMachine (default: every VM).")] = None
+    all_namespaces: Annotated[bool, options.all_namespaces_option("The VMs of every namespace (without vm/NAME).")] = (
+        False
+    )
     output: Annotated[
         str,
         options.output_option(

@@ -51,25 +51,18 @@ class SwitchOptions:
     """Plan, then (unless --plan) write and optionally wait."""
 
     target: Annotated[str, typer.Argument(metavar="vm/NAME", help="A stored VirtualMachine.", show_default=False)]
-    instancetype: Annotated[
-        Optional[str],
-        typer.Option("--instancetype", metavar="[KIND/]NAME", help="The new instance type.", show_default=False),
-    ] = None
-    preference: Annotated[
-        Optional[str],
-        typer.Option("--preference", metavar="[KIND/]NAME", help="The new preference.", show_default=False),
-    ] = None
+    instancetype: Annotated[Optional[str], options.reference_option("--instancetype", "The new instance type.")] = None
+    preference: Annotated[Optional[str], options.reference_option("--preference", "The new preference.")] = None
     refresh: Annotated[
         bool,
-        typer.Option("--refresh", help="Move the VM to the current generation of the types it already names."),
+        options.bool_option("--refresh", help="Move the VM to the current generation of the types it already names."),
     ] = False
     plan_only: Annotated[
-        bool, typer.Option("--plan", help="Print what KubeVirt will do with the VM; write nothing.")
+        bool, options.bool_option("--plan", help="Print what KubeVirt will do with the VM; write nothing.")
     ] = False
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="The same as --plan.")] = False
+    dry_run: Annotated[bool, options.bool_option("--dry-run", help="The same as --plan.")] = False
     wait: Annotated[
-        bool,
-        typer.Option("--wait", help="After writing, wait for the controller and report what it did."),
+        bool, options.bool_option("--wait", help="After writing, wait for the controller and report what it did.")
     ] = False
     timeout: Annotated[
         str,
@@ -82,7 +75,7 @@ class SwitchOptions:
         ),
     ] = ""
     skip_checks: Annotated[
-        bool, typer.Option("--skip-checks", help="Do not check the new combination before writing.")
+        bool, options.bool_option("--skip-checks", help="Do not check the new combination before writing.")
     ] = False
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     name: str = dataclasses.field(init=False, default="")

@@ -68,38 +68,29 @@ class UploadOptions:
         Optional[list[str]],
         typer.Argument(help="dv|pvc NAME: the kind of volume and its name.", metavar="dv|pvc NAME", show_default=False),
     ] = None
-    image_path: Annotated[str, typer.Option("--image-path", help="Path to the local VM image.", show_default=False)] = (
-        ""
-    )
-    archive_path: Annotated[
-        str, typer.Option("--archive-path", help="Path to the local archive.", show_default=False)
-    ] = ""
+    image_path: Annotated[str, options.string_option("--image-path", help="Path to the local VM image.")] = ""
+    archive_path: Annotated[str, options.string_option("--archive-path", help="Path to the local archive.")] = ""
     size: Annotated[
-        str, typer.Option("--size", help="The size of the DataVolume to create (ex. 10Gi, 500Mi).", show_default=False)
+        str, options.string_option("--size", help="The size of the DataVolume to create (ex. 10Gi, 500Mi).")
     ] = ""
-    storage_class: Annotated[
-        str, typer.Option("--storage-class", help="The storage class for the PVC.", show_default=False)
-    ] = ""
-    access_mode: Annotated[
-        str, typer.Option("--access-mode", help="The access mode for the PVC.", show_default=False)
-    ] = ""
+    storage_class: Annotated[str, options.string_option("--storage-class", help="The storage class for the PVC.")] = ""
+    access_mode: Annotated[str, options.string_option("--access-mode", help="The access mode for the PVC.")] = ""
     volume_mode: Annotated[
         str,
-        typer.Option(
+        options.string_option(
             "--volume-mode",
             help="Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile "
             "default. For archive upload default is filesystem.",
-            show_default=False,
         ),
     ] = ""
-    no_create: Annotated[bool, typer.Option("--no-create", help="Don't attempt to create a new DataVolume/PVC.")] = (
-        False
-    )
+    no_create: Annotated[
+        bool, options.bool_option("--no-create", help="Don't attempt to create a new DataVolume/PVC.")
+    ] = False
     uploadproxy_url: Annotated[
-        str, typer.Option("--uploadproxy-url", help="The URL of the cdi-upload proxy service.", show_default=False)
+        str, options.string_option("--uploadproxy-url", help="The URL of the cdi-upload proxy service.")
     ] = ""
     insecure: Annotated[
-        bool, typer.Option("--insecure", help="Allow insecure server connections when using HTTPS.")
+        bool, options.bool_option("--insecure", help="Allow insecure server connections when using HTTPS.")
     ] = False
     wait_secs: Annotated[
         int,
@@ -118,44 +109,34 @@ class UploadOptions:
         ),
     ] = 5
     force_bind: Annotated[
-        bool, typer.Option("--force-bind", help="Force bind the PVC, ignoring the WaitForFirstConsumer logic.")
+        bool, options.bool_option("--force-bind", help="Force bind the PVC, ignoring the WaitForFirstConsumer logic.")
     ] = False
     datasource: Annotated[
-        bool, typer.Option("--datasource", help="Create a DataSource pointing to the created DataVolume/PVC.")
+        bool, options.bool_option("--datasource", help="Create a DataSource pointing to the created DataVolume/PVC.")
     ] = False
     default_instancetype: Annotated[
         str,
-        typer.Option(
-            "--default-instancetype",
-            help="The default instance type to associate with the image.",
-            show_default=False,
-        ),
+        options.string_option("--default-instancetype", help="The default instance type to associate with the image."),
     ] = ""
     default_instancetype_kind: Annotated[
         str,
-        typer.Option(
-            "--default-instancetype-kind",
-            help="The default instance type kind to associate with the image.",
-            show_default=False,
+        options.string_option(
+            "--default-instancetype-kind", help="The default instance type kind to associate with the image."
         ),
     ] = ""
     default_preference: Annotated[
         str,
-        typer.Option(
-            "--default-preference", help="The default preference to associate with the image.", show_default=False
-        ),
+        options.string_option("--default-preference", help="The default preference to associate with the image."),
     ] = ""
     default_preference_kind: Annotated[
         str,
-        typer.Option(
-            "--default-preference-kind",
-            help="The default preference kind to associate with the image.",
-            show_default=False,
+        options.string_option(
+            "--default-preference-kind", help="The default preference kind to associate with the image."
         ),
     ] = ""
     skip_checks: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--skip-checks", help="Do not look up (and check together) the default instance type and preference first."
         ),
     ] = False

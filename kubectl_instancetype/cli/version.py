@@ -24,7 +24,7 @@ class VersionOptions:
     ``KubeVirt Version`` and ``CDI Version``."""
 
     client_only: Annotated[
-        bool, typer.Option("--client", help="Print the plugin version only; do not contact the server.")
+        bool, options.bool_option("--client", help="Print the plugin version only; do not contact the server.")
     ] = False
     output: Annotated[str, options.output_option(help="One of 'yaml' or 'json', as kubectl version.")] = ""
     connection: options.ShortTimeoutConnectionFlags = dataclasses.field(

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .encoding_json import marshal
-from .fmt import go_type, sprint_value
+from .fmt import GoByte, go_type, sprint_value
 
 __all__ = ["INVALID", "JSONPath", "JSONPathError", "parse", "relaxed_expression"]
 
@@ -405,8 +405,6 @@ def _children(value: Any) -> list[Any] | None:
     if isinstance(value, list):
         return list(value)
     if isinstance(value, str):
-        from .fmt import GoByte
-
         return [GoByte(byte) for byte in value.encode("utf-8", "surrogateescape")]
     return None
 

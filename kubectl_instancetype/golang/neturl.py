@@ -248,3 +248,164 @@ def _parse(raw: str) -> tuple[str, URL | None]:
 def _check_fragment(fragment: str, hash_mark: str) -> None:
     if hash_mark:
         _unescape(fragment, _PATH)
+
+
+# --- References: url.Parse with every part kept, URL.ResolveReference, URL.String ------------------------------
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Every part ``url.Parse`` keeps (a relative reference too): ``host`` as written (``host:port``, brackets
+    kept), ``path`` escaped as ``URL.EscapedPath`` gives it, ``fragment`` as written."""
+
+    scheme: str = ""
+    opaque: str = ""
+    userinfo: str | None = None
+    host: str = ""
+    path: str = ""
+    raw_query: str = ""
+    force_query: bool = False
+    fragment: str = ""
+    omit_host: bool = False
+
+    def __str__(self) -> str:
+        """``URL.String()``."""
+        out = f"{self.scheme}:" if self.scheme else ""
+        if self.opaque:
+            out += self.opaque
+        else:
+            if (self.scheme or self.host or self.userinfo is not None) and not (
+                self.omit_host and not self.host and self.userinfo is None
+            ):
+                if self.host or self.path or self.userinfo is not None:
+                    out += "//"
+                if self.userinfo is not None:
+                    out += self.userinfo + "@"
+                out += self.host
+            if self.path and self.path[0] != "/" and self.host:
+                out += "/"
+            if not out and ":" in self.path.partition("/")[0]:
+                out = "./"  # a first segment with a colon would read as a scheme
+            out += self.path
+        if self.force_query or self.raw_query:
+            out += "?" + self.raw_query
+        if self.fragment:
+            out += "#" + self.fragment
+        return out
+
+    def redacted(self) -> str:
+        """``URL.Redacted()`` (:func:`redacted` of :meth:`__str__`)."""
+        return redacted(str(self))
+
+    @property
+    def request_uri(self) -> str:
+        """``URL.RequestURI()``: the escaped path (``/`` for none) and the query, what a request line carries."""
+        target = self.opaque or self.path or "/"
+        if self.opaque.startswith("//") and self.scheme:
+            target = f"{self.scheme}:{self.opaque}"
+        if self.force_query or self.raw_query:
+            target += "?" + self.raw_query
+        return target
+
+    def url(self) -> URL | None:
+        """The :class:`URL` of an absolute reference with an authority (None for another)."""
+        if not self.scheme or self.opaque or not self.host:
+            return None
+        hostname, port = _parse_host(self.scheme, self.host)
+        return URL(self.scheme, self.userinfo, hostname, port, self.path)
+
+
+def parse_reference(raw: str) -> Reference:
+    """``url.Parse(raw)``, an absolute URL or a relative reference, every part kept; :class:`URLError` with
+    net/url's words where ``url.Parse`` fails."""
+    _parse(raw)  # net/url's checks and errors
+    rest, _, fragment = raw.partition("#")
+    scheme = ""
+    for index, char in enumerate(rest):
+        if char in _ALNUM and not char.isdigit():
+            continue
+        if char.isdigit() or char in "+-.":
+            if index == 0:
+                break
+            continue
+        if char == ":":
+            scheme, rest = rest[:index].lower(), rest[index + 1 :]
+        break
+    force_query, raw_query = False, ""
+    if rest.endswith("?") and rest.count("?") == 1:
+        force_query, rest = True, rest[:-1]
+    else:
+        rest, _, raw_query = rest.partition("?")
+    if not rest.startswith("/") and scheme:
+        return Reference(scheme, opaque=rest, raw_query=raw_query, force_query=force_query, fragment=fragment)
+    userinfo: str | None = None
+    host, omit_host = "", False
+    if (scheme or not rest.startswith("///")) and rest.startswith("//"):
+        authority, slash, path = rest[2:].partition("/")
+        user, at, host = authority.rpartition("@")
+        userinfo = user if at else None
+        rest = slash + path
+    elif scheme and rest.startswith("/"):
+        omit_host = True
+    return Reference(scheme, "", userinfo, host, _escaped_path(rest), raw_query, force_query, fragment, omit_host)
+
+
+def resolve_reference(base: Reference, ref: Reference) -> Reference:
+    """``base.ResolveReference(ref)``: RFC 3986 section 5.2 as net/url implements it (url.go ResolveReference)."""
+    from dataclasses import replace
+
+    scheme = ref.scheme or base.scheme
+    if ref.scheme or ref.host or ref.userinfo is not None:
+        return replace(ref, scheme=scheme, path=_escaped_path(_resolve_path(ref.path, "")))
+    if ref.opaque:
+        return replace(ref, scheme=scheme, userinfo=None, host="", path="")
+    raw_query, force_query, fragment = ref.raw_query, ref.force_query, ref.fragment
+    if not ref.path and not ref.force_query and not ref.raw_query:
+        raw_query = base.raw_query
+        if not ref.fragment:
+            fragment = base.fragment
+    if not ref.path and base.opaque:
+        return Reference(scheme, base.opaque, None, "", "", raw_query, force_query, fragment, ref.omit_host)
+    return Reference(
+        scheme,
+        "",
+        base.userinfo,
+        base.host,
+        _escaped_path(_resolve_path(base.path, ref.path)),
+        raw_query,
+        force_query,
+        fragment,
+        ref.omit_host,
+    )
+
+
+def _resolve_path(base: str, ref: str) -> str:
+    """net/url's resolvePath: ``ref`` against ``base``, dot segments removed (RFC 3986 5.2.4)."""
+    if not ref:
+        full = base
+    elif ref[0] != "/":
+        full = base[: base.rfind("/") + 1] + ref
+    else:
+        full = ref
+    if not full:
+        return ""
+    dst = "/"
+    elem = ""
+    first = True
+    segments = full.split("/")
+    for elem in segments:
+        if elem == ".":
+            first = False
+            continue
+        if elem == "..":
+            index = dst.rfind("/", 1)
+            dst = dst[:index] if index >= 1 else "/"
+            first = len(dst) == 1
+        else:
+            if not first:
+                dst += "/"
+            dst += elem
+            first = False
+    if elem in (".", ".."):
+        dst += "/"
+    return dst[1:] if len(dst) > 1 and dst[1] == "/" else dst

@@ -37,6 +37,8 @@ REJECT = "Reject"
 PVC = "PersistentVolumeClaim"
 DATA_VOLUME = "DataVolume"
 DATA_SOURCE = "DataSource"
+# kubectl's short names of the volumes that carry inference labels (``label pvc/NAME``)
+LABELLED_VOLUME_SHORT_NAMES = {PVC: "pvc", DATA_VOLUME: "dv", DATA_SOURCE: "datasource"}
 VOLUME_SNAPSHOT = "VolumeSnapshot"
 DATA_VOLUME_TEMPLATE = "DataVolumeTemplate"  # read from the VM itself, never from the cluster
 

@@ -103,6 +103,14 @@ class Candidate:
     name: str
     spec: Mapping[str, Any]
     namespace: str | None = None
+    vcpus: int = field(init=False, compare=False)  # spec.cpu.guest, read once
+    memory_bytes: int = field(init=False, compare=False)  # spec.memory.guest in bytes, read once
+    rank: tuple[Any, ...] = field(init=False, compare=False, repr=False)  # recommend.rank_key, once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vcpus", guest_cpu(self.spec))
+        object.__setattr__(self, "memory_bytes", guest_memory(self.spec))
+        object.__setattr__(self, "rank", rank_key(self.spec, self.name, self.namespace))
 
 
 @dataclass(frozen=True)
@@ -178,8 +186,8 @@ def need(measured: Measured, policy: Policy, current: Mapping[str, Any]) -> Need
     return Need(cpu, memory, bool(why), why)
 
 
-def _meets(spec: Mapping[str, Any], wanted: Need) -> bool:
-    return guest_cpu(spec) >= wanted.cpu and guest_memory(spec) >= wanted.memory
+def _meets(candidate: Candidate, wanted: Need) -> bool:
+    return candidate.vcpus >= wanted.cpu and candidate.memory_bytes >= wanted.memory
 
 
 def default_admit(preference: Mapping[str, Any] | None, architecture: str | None = None) -> Callable[[Candidate], str]:
@@ -196,13 +204,13 @@ def default_admit(preference: Mapping[str, Any] | None, architecture: str | None
 def size(
     current: Candidate,
     measured: Measured | None,
-    candidates: Iterable[Candidate],
+    candidates: list[Candidate],
     policy: Policy = Policy(),
     admit: Callable[[Candidate], str] | None = None,
     fits: Callable[[Candidate], bool | None] | None = None,
 ) -> Sizing:
     """The verdict for a VM of type ``current`` that used ``measured`` (None: no samples at all), choosing among
-    ``candidates`` (the cluster's types; ``current`` among them or not)."""
+    ``candidates`` (the cluster's types, :func:`ranked`; ``current`` among them or not)."""
     if measured is None or measured.history_seconds < policy.min_history_seconds:
         held = 0.0 if measured is None else measured.history_seconds
         return Sizing(
@@ -219,7 +227,7 @@ def size(
         return Sizing(INSUFFICIENT, f"no {missing} samples in the window", None, None, 0, 0)
     admit = admit or default_admit(None)
     wanted = need(measured, policy, current.spec)
-    have_cpu, have_memory = guest_cpu(current.spec), guest_memory(current.spec)
+    have_cpu, have_memory = current.vcpus, current.memory_bytes
     short = []
     if wanted.cpu > have_cpu:
         short.append(f"CPU needs {wanted.cpu} vCPU, has {have_cpu}")
@@ -232,11 +240,11 @@ def size(
 
     def first(pool: list[Candidate], smaller_only: bool) -> Candidate | None:
         for candidate in pool:
-            if not _meets(candidate.spec, wanted):
+            if not _meets(candidate, wanted):
                 continue
             if _same(candidate, current):
                 return candidate
-            if smaller_only and not _smaller(candidate.spec, current.spec):
+            if smaller_only and not _smaller(candidate, current):
                 continue
             if feature_names(candidate.spec) != features:
                 continue  # another kind of type altogether: not a resize
@@ -285,8 +293,8 @@ def _sized(
         reason,
         wanted,
         choice,
-        guest_cpu(choice.spec) - guest_cpu(current.spec),
-        guest_memory(choice.spec) - guest_memory(current.spec),
+        choice.vcpus - current.vcpus,
+        choice.memory_bytes - current.memory_bytes,
         tuple(rejected),
     )
 
@@ -299,20 +307,28 @@ def _usage(measured: Measured, policy: Policy) -> str:
     )
 
 
-def _smaller(spec: Mapping[str, Any], than: Mapping[str, Any]) -> bool:
-    cpu, memory, have_cpu, have_memory = guest_cpu(spec), guest_memory(spec), guest_cpu(than), guest_memory(than)
-    return cpu <= have_cpu and memory <= have_memory and (cpu, memory) != (have_cpu, have_memory)
+def _smaller(candidate: Candidate, than: Candidate) -> bool:
+    cpu, memory = candidate.vcpus, candidate.memory_bytes
+    return cpu <= than.vcpus and memory <= than.memory_bytes and (cpu, memory) != (than.vcpus, than.memory_bytes)
 
 
-def _ordered(current: Candidate, candidates: Iterable[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
+def ranked(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """Smallest first (:func:`.recommend.rank_key`); :func:`size` takes a list so ordered as it is (sort once for
+    many VMs)."""
+    return sorted(candidates, key=lambda c: c.rank)
+
+
+def _ordered(current: Candidate, candidates: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
     """The current type's series (``u1`` of ``u1.large``, with the current type in its place) and the other series,
-    each smallest first (:func:`.recommend.rank_key`)."""
+    each smallest first (``candidates`` come ranked: :func:`ranked`)."""
     series = series_of(current.name)
-    pool = {(c.kind, c.name, c.namespace): c for c in candidates}
-    pool.setdefault((current.kind, current.name, current.namespace), current)
-    ordered = sorted(pool.values(), key=lambda c: rank_key(c.spec, c.name, c.namespace))
-    same = [c for c in ordered if series_of(c.name) == series and ("." in c.name or _same(c, current))]
-    return same, [c for c in ordered if c not in same]
+    if not any(_same(c, current) for c in candidates):
+        candidates = ranked([*candidates, current])
+    same: list[Candidate] = []
+    others: list[Candidate] = []
+    for c in candidates:
+        (same if series_of(c.name) == series and ("." in c.name or _same(c, current)) else others).append(c)
+    return same, others
 
 
 def _bytes(value: int) -> str:

@@ -9,6 +9,11 @@ proxy, request bodies streamed from bytes, a binary file or an iterator of chunk
 A request may carry a *deadline* (a :func:`time.monotonic` instant): connecting, the TLS handshake,
 sending and every read then share it, so a server that trickles bytes is cut off when it passes, as Go's
 ``http.Client.Timeout`` does. Without one, only connecting is bounded.
+
+The end of the module is Go's ``http.Transport`` dialling: the proxy for a URL (``Proxy``: the kubeconfig's
+``proxy-url`` or ``ProxyFromEnvironment``), ``Proxy-Authorization`` from its userinfo, and :func:`connection_to`,
+the one place a connection through a proxy is set up. kube/httpclient.py (Go's ``http.Client``) and
+kube/transport.py (the API server's) both dial with it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,12 @@ import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Union
+from typing import TYPE_CHECKING, Any, BinaryIO, Union
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..golang.neturl import URL
 
 # Go's http.Transport default for MaxResponseHeaderBytes (status line and headers together).
 MAX_HEADER_BYTES = 10 << 20
@@ -29,6 +39,7 @@ UPLOAD_CHUNK = 1 << 20  # bytes read from a file body per send
 MAX_BODY_BYTES = 512 << 20
 
 Body = Union[bytes, BinaryIO, Iterable[bytes], None]
+DEFAULT_CONNECT_TIMEOUT = 30.0  # Go's net.Dialer in http.DefaultTransport
 
 
 class ProtocolError(Exception):
@@ -569,3 +580,88 @@ def _go_quote(text: str) -> str:
     from ..golang.strconv import go_quote
 
     return go_quote(text.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))
+
+
+# --- Dialling through proxies (Go's http.Transport: Proxy, proxyAuth, the CONNECT tunnel) -------------------
+
+
+def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
+    """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules,
+    :func:`..golang.httpproxy.proxy_from_environment`). A ``REQUEST_METHOD`` with ``HTTP_PROXY`` (a CGI script)
+    raises :class:`~..errors.TransportError`, as Go refuses it."""
+    import os
+
+    from ..errors import TransportError
+    from ..golang.httpproxy import CGIProxyError, parse_proxy, proxy_from_environment
+
+    if proxy_url:
+        return parse_proxy(proxy_url)
+    try:
+        return proxy_from_environment(url, environ if environ is not None else os.environ)
+    except CGIProxyError as exc:
+        raise TransportError(str(exc)) from None
+
+
+def proxy_authorization(proxy: URL) -> str | None:
+    """``Basic base64(user:password)`` from the proxy URL's percent-decoded userinfo (Go's proxyAuth)."""
+    if proxy.userinfo is None:
+        return None
+    import binascii
+    from urllib.parse import unquote
+
+    user, _, password = proxy.userinfo.partition(":")
+    pair = f"{unquote(user)}:{unquote(password)}".encode()
+    return "Basic " + binascii.b2a_base64(pair, newline=False).decode("ascii")
+
+
+class UnsupportedProxy(ValueError):
+    """A proxy URL whose scheme this client does not speak (only http:// proxies are)."""
+
+
+def connection_to(
+    url: URL,
+    proxy: URL | None,
+    *,
+    tls_context: Any = None,
+    server_hostname: str | None = None,
+    timeout: float | None = None,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    max_body: int | None = None,
+    response_within: float | None = None,
+) -> Connection:
+    """A (not yet connected) :class:`~.http.Connection` to ``url``'s host, through ``proxy`` when one is given:
+    a CONNECT tunnel for https, absolute-form requests for http. Raises :class:`UnsupportedProxy` for a proxy
+    that is not http://, ValueError with Go's dialer words for a proxy port out of range."""
+    from ..golang.neturl import DEFAULT_PORTS
+
+    port = int(url.port) if url.port else DEFAULT_PORTS[url.scheme]
+    host, connect_port = url.host or "localhost", port
+    tunnel, absolute, authorization = None, None, None
+    if proxy is not None:
+        if proxy.scheme != "http":
+            raise UnsupportedProxy(
+                f"proxy scheme {_go_quote(proxy.scheme)} is not supported (http:// proxies are): {proxy.redacted()}"
+            )
+        if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
+            # Go's dialer, through the proxy (kubectl: "proxyconnect tcp: dial tcp: address P: invalid port")
+            raise ValueError(f"proxyconnect tcp: dial tcp: address {proxy.port}: invalid port")
+        host = proxy.host or "localhost"
+        connect_port = int(proxy.port) if proxy.port else 80
+        authorization = proxy_authorization(proxy)
+        if url.scheme == "https":
+            tunnel = (url.host, port)
+        else:
+            absolute = f"http://{url.authority}"
+    return Connection(
+        host,
+        connect_port,
+        timeout=timeout,
+        connect_timeout=connect_timeout,
+        tls_context=tls_context if url.scheme == "https" else None,
+        server_hostname=server_hostname,
+        tunnel=tunnel,
+        proxy_authorization=authorization,
+        absolute_form=absolute,
+        max_body=max_body,
+        response_within=response_within,
+    )

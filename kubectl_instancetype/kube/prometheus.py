@@ -69,7 +69,10 @@ class Prometheus:
 
 
 def _reason(exc: PluginError) -> str:
-    from ..errors import APIError
+    from ..errors import APIError, ConnectionRefused
+
+    if isinstance(exc, ConnectionRefused):
+        return "connection refused: is it running there, and is the URL right?"
 
     if isinstance(exc, APIError):
         if exc.code in (401, 403):

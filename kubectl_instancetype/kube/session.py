@@ -155,17 +155,27 @@ class Session:
         """The OCI image config of ``reference`` for ``platform``, with the registry credentials container
         tools read (``REGISTRY_AUTH_FILE``, ``~/.docker/config.json``); ``insecure`` is an insecure
         registry (unverified HTTPS, or plain HTTP)."""
-        from ..oci.client import credentials, read_image_config
+        from ..oci.client import TIMEOUT, credentials, read_image_config
+        from .httpclient import HTTPClient
 
         login = credentials(reference.registry, self.environ, self.home)
+        http = HTTPClient(
+            self.environ,
+            insecure=insecure,
+            verify_hint="--insecure-registry",
+            timeout=TIMEOUT,
+            # credentials never cross the network in clear text, unless the registry is insecure
+            clear_text_credentials=insecure,
+            log=self.log,
+        )
         return read_image_config(
             reference,
             platform,
+            http,
             insecure=insecure,
             login=login,
             log=self.log,
             request_timeout=self.options.request_timeout,
-            environ=self.environ,
         )
 
     def upload_proxy(self, base: str, *, insecure: bool, timeout: float) -> ProxyConnections:

@@ -13,7 +13,6 @@ or from ``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY`` read as ``golang.org/x/net/h
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,14 +22,22 @@ from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
 from ..golang.neturl import DEFAULT_PORTS, URL, URLError, parse_url
 from . import errors as kube_errors
-from .http import Body, BodyTooLarge, Connection, DeadlineExceeded, ProtocolError, Response, ServerClosed
+from .http import (
+    DEFAULT_CONNECT_TIMEOUT,
+    Body,
+    BodyTooLarge,
+    Connection,
+    DeadlineExceeded,
+    ProtocolError,
+    Response,
+    ServerClosed,
+    proxy_for,
+)
 from .kubeconfig import ClusterConfig
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
-DEFAULT_CONNECT_TIMEOUT = 30.0
 MAX_RETRIES = 10  # client-go's rest.Request default maxRetries
-MAX_REDIRECTS = 10  # Go's http.Client default CheckRedirect
-REDIRECTS = (301, 302, 303, 307, 308)
+REDIRECTS = (301, 302, 303, 307, 308)  # golang/nethttp.REDIRECT_STATUSES, without its import on every request
 # The longest line of a streamed body (one watch event: an object, which etcd keeps under 1.5 MiB, in JSON).
 MAX_STREAM_LINE = 16 << 20
 
@@ -78,34 +85,6 @@ def split_url(url: str) -> tuple[str, str, int, str]:
     parsed = parse_server_url(url)
     port = int(parsed.port) if parsed.port else DEFAULT_PORTS[parsed.scheme]
     return parsed.scheme, parsed.host, port, parsed.path.rstrip("/")
-
-
-# --- Proxies: the kubeconfig's proxy-url, else golang.org/x/net/http/httpproxy's rules ------------------------
-
-
-def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
-    """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules,
-    :func:`..golang.httpproxy.proxy_from_environment`)."""
-    from ..golang.httpproxy import CGIProxyError, parse_proxy, proxy_from_environment
-
-    if proxy_url:
-        return parse_proxy(proxy_url)
-    try:
-        return proxy_from_environment(url, environ if environ is not None else os.environ)
-    except CGIProxyError as exc:
-        raise TransportError(str(exc)) from None
-
-
-def proxy_authorization(proxy: URL) -> str | None:
-    """``Basic base64(user:password)`` from the proxy URL's percent-decoded userinfo (Go's proxyAuth)."""
-    if proxy.userinfo is None:
-        return None
-    import binascii
-    from urllib.parse import unquote
-
-    user, _, password = proxy.userinfo.partition(":")
-    pair = f"{unquote(user)}:{unquote(password)}".encode()
-    return "Basic " + binascii.b2a_base64(pair, newline=False).decode("ascii")
 
 
 def _retry_after(response: Response) -> int | None:
@@ -170,38 +149,23 @@ class Transport:
         self._warned: set[str] = set()
 
     def _connect(self, url: URL | None = None) -> Connection:
+        from .http import UnsupportedProxy, connection_to
+
         url = url or self.url
-        port = int(url.port) if url.port else DEFAULT_PORTS[url.scheme]
         proxy = self.proxy if url is self.url else proxy_for(url, self.config.proxy_url, self.environ)
-        target_host, target_port = url.host or "localhost", port
-        tunnel, absolute, authorization = None, None, None
-        if proxy is not None:
-            if proxy.scheme != "http":
-                raise ConfigurationError(
-                    f"proxy scheme {_go_quote(proxy.scheme)} is not supported (http:// proxies are): {proxy.redacted()}"
-                )
-            if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
-                # Go's dialer, through the proxy (kubectl: "proxyconnect tcp: dial tcp: address P: invalid port")
-                raise TransportError(f"proxyconnect tcp: dial tcp: address {proxy.port}: invalid port")
-            target_host = proxy.host or "localhost"
-            target_port = int(proxy.port) if proxy.port else 80
-            authorization = proxy_authorization(proxy)
-            if url.scheme == "https":
-                tunnel = (url.host, port)
-            else:
-                absolute = f"http://{url.authority}"
-        tls = self.prepare_tls() if url.scheme == "https" else None
-        return Connection(
-            target_host,
-            target_port,
-            timeout=None,
-            connect_timeout=DEFAULT_CONNECT_TIMEOUT,
-            tls_context=tls,
-            server_hostname=self.config.tls_server_name or None,
-            tunnel=tunnel,
-            proxy_authorization=authorization,
-            absolute_form=absolute,
-        )
+        try:
+            return connection_to(
+                url,
+                proxy,
+                tls_context=self.prepare_tls() if url.scheme == "https" else None,
+                server_hostname=self.config.tls_server_name or None,
+                timeout=None,
+                connect_timeout=DEFAULT_CONNECT_TIMEOUT,
+            )
+        except UnsupportedProxy as exc:
+            raise ConfigurationError(str(exc)) from None
+        except ValueError as exc:
+            raise TransportError(str(exc)) from None
 
     def prepare_tls(self) -> Any:
         """The SSL context for the server (built once, from the kubeconfig), or None for plain HTTP."""
@@ -371,55 +335,44 @@ class Transport:
         progress: Callable[[int], None] | None,
         deadline: float | None,
     ) -> tuple[Response, str]:
-        """One request and the redirects Go's http.Client follows after it (at most 10)."""
+        """One request and the redirects Go's http.Client follows after it (golang/nethttp.Redirects: at most 10,
+        Location resolved by RFC 3986, 301/302/303 to GET, credentials kept for the same host or a subdomain)."""
         url, target = self.url, self.base_path + path
         authorization = self._authorization()
-        referer = None
-        # Go's CheckRedirect refuses the request after the 10th: at most 10 are sent.
-        for _ in range(MAX_REDIRECTS):
-            send = dict(headers)
-            if authorization:
-                send["Authorization"] = authorization
-            shown = f"{url.scheme}://{url.authority}{target}"
-            if referer and not (referer.startswith("https:") and url.scheme == "http"):
-                send["Referer"] = referer  # Go's http.Client sets it on every redirect hop
-            referer = shown
-            response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
-            location = response.headers.get("location")
-            if response.status not in REDIRECTS or not location:
-                return response, shown
-            if response.status in (307, 308):
-                if not _replayable(payload):
-                    return response, shown  # Go does not redirect a body it cannot send again
-            else:
-                if method != "HEAD":
-                    method = "GET"
-                payload, content_length = None, None
-                headers = {k: v for k, v in headers.items() if k.lower() not in ("content-type", "content-length")}
-            next_url, target = self._resolve(url, target, location)
-            if authorization and not _same_or_subdomain(next_url.host.lower(), self.url.host.lower()):
-                authorization = None  # Go does not send credentials to another domain
-            url = next_url
-        raise TransportError(f"stopped after {MAX_REDIRECTS} redirects")
+        send = dict(headers)
+        if authorization:
+            send["Authorization"] = authorization
+        shown = f"{url.scheme}://{url.authority}{target}"
+        response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
+        if response.status not in REDIRECTS or not response.headers.get("location"):
+            return response, shown  # the request almost every command sends: nothing more to do
+        from ..golang.nethttp import RedirectError, Redirects
+        from ..golang.neturl import parse_reference
 
-    def _resolve(self, base: URL, target: str, location: str) -> tuple[URL, str]:
-        """Location relative to the URL it answered (RFC 3986 reference resolution, simplified)."""
-        try:
-            absolute = parse_url(location if not location.startswith("//") else f"{base.scheme}:{location}")
-        except URLError as exc:
-            raise TransportError(f"failed to parse Location header {_go_quote(location)}: {exc}") from exc
-        if absolute is not None:
-            if absolute.scheme not in ("http", "https"):
-                raise TransportError(f"unsupported protocol scheme {_go_quote(absolute.scheme)}")
-            query = location.partition("?")[2].partition("#")[0]
-            next_target = (absolute.path or "/") + (f"?{query}" if query else "")
-            if (absolute.scheme, absolute.host, absolute.host_port) == (self.scheme, self.host, self.host_port):
-                absolute = self.url  # the same origin: the kept-alive connection serves it
-            return absolute, next_target
-        if location.startswith("/"):
-            return base, location.partition("#")[0]
-        directory = target.partition("?")[0].rpartition("/")[0]
-        return base, f"{directory}/{location.partition('#')[0]}"
+        redirects = Redirects(
+            method, parse_reference(shown), send, has_body=payload is not None, replayable=_replayable(payload)
+        )
+        while True:
+            try:
+                hop = redirects.follow(response.status, response.headers.get("location"))
+            except RedirectError as exc:
+                raise TransportError(str(exc)) from None
+            if hop is None:
+                return response, shown
+            if hop.url.scheme not in ("http", "https"):
+                raise TransportError(f"unsupported protocol scheme {_go_quote(hop.url.scheme)}")
+            try:
+                next_url = hop.url.url()
+            except URLError as exc:
+                raise TransportError(str(exc)) from None
+            if next_url is None:
+                raise TransportError("http: no Host in request URL")
+            if (next_url.scheme, next_url.host, next_url.host_port) == (self.scheme, self.host, self.host_port):
+                next_url = self.url  # the same origin: the kept-alive connection serves it
+            if not hop.with_body:
+                payload, content_length = None, None
+            method, url, target, shown = hop.method, next_url, hop.url.request_uri, str(hop.url)
+            response = self._send(url, method, target, hop.headers, payload, content_length, progress, deadline, shown)
 
     def _authorization(self) -> str | None:
         return self.config.authorization()
@@ -507,12 +460,3 @@ class _RetryableFailure(Exception):
     def __init__(self, error: PluginError, url: str):
         super().__init__(error.message)
         self.error, self.url = error, url
-
-
-def _same_or_subdomain(sub: str, parent: str) -> bool:
-    """Go's isDomainOrSubdomain: credentials may follow a redirect to the same host or a subdomain of it."""
-    if sub == parent:
-        return True
-    if ":" in sub or "%" in sub:
-        return False
-    return sub.endswith("." + parent)

@@ -12,22 +12,24 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..errors import UsageError
-from .http import ProtocolError
+from .http import Response
+from .httpclient import HTTPClient, RequestError
 
 MAX_ANSWER_BYTES = 1 << 20  # an upload proxy's answer: a status line's worth of text
 
 
 class ProxyConnections:
-    """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``.
+    """HTTPS to the upload proxy, a server other than the API server: trust as virtctl's ``GetHTTPClient``, over the
+    one request layer (:class:`~.httpclient.HTTPClient`: Go's redirects, proxies, bounded answers).
 
     ``--insecure`` skips verification; otherwise the system roots (and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` as Go
     reads them) verify the proxy; the kubeconfig's CA is not used, as in virtctl. ``HTTPS_PROXY``/``NO_PROXY``
     apply as Go's default transport applies them. Each request gets a connection of its own, bounded by
-    ``timeout`` seconds without progress.
+    ``timeout`` seconds without progress; once the data is sent, the whole answer must come within ``timeout``.
     """
 
-    # what a request may raise when the proxy cannot be reached or speaks no HTTP
-    FAILURES = (OSError, ProtocolError, ValueError)
+    # what a request may raise when the proxy cannot be reached, speaks no HTTP or redirects without end
+    FAILURES: tuple[type[Exception], ...] = (RequestError,)
 
     def __init__(self, base: str, insecure: bool, environ: Mapping[str, str], timeout: float):
         from ..golang.neturl import parse_url
@@ -40,14 +42,7 @@ class ProxyConnections:
         self.insecure = insecure
         self.environ = environ
         self.timeout = timeout
-        self._tls: Any = None
-
-    def _context(self) -> Any:
-        from .tls import system_trust_context
-
-        if self._tls is None:
-            self._tls = system_trust_context(self.environ, self.insecure)
-        return self._tls
+        self.http = HTTPClient(environ, insecure=insecure, verify_hint="--insecure", timeout=timeout, keep_alive=False)
 
     def request(
         self,
@@ -58,67 +53,27 @@ class ProxyConnections:
         *,
         content_length: int | None = None,
         progress: Callable[[int], None] | None = None,
-    ) -> Any:
-        """One request on a fresh connection; returns :class:`~..kube.http.Response`, raises OSError-likes."""
-        from ..golang.neturl import DEFAULT_PORTS, parse_url
-        from .http import Connection
-        from .transport import proxy_authorization, proxy_for
-
-        target = parse_url(url)
-        assert target is not None
-        port = int(target.port) if target.port else DEFAULT_PORTS[target.scheme]
-        host, connect_port = target.host, port
-        tunnel, absolute, authorization = None, None, None
-        proxy = proxy_for(target, None, self.environ)
-        if proxy is not None:
-            if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
-                raise ValueError(f"proxyconnect tcp: dial tcp: address {proxy.port}: invalid port")  # Go's dialer
-            host, connect_port = proxy.host, int(proxy.port) if proxy.port else 80
-            authorization = proxy_authorization(proxy)
-            if target.scheme == "https":
-                tunnel = (target.host, port)
-            else:
-                absolute = f"http://{target.authority}"
-        connection = Connection(
-            host,
-            connect_port,
-            timeout=self.timeout,
-            connect_timeout=min(self.timeout, 30.0),
-            tls_context=self._context() if target.scheme == "https" else None,
-            tunnel=tunnel,
-            proxy_authorization=authorization,
-            absolute_form=absolute,
-            # the proxy answers in a few words: more is refused; and once the image is sent, the whole answer must
-            # come within --wait-secs (a proxy trickling a byte at a time defeats a per-read timeout)
+    ) -> Response:
+        """One request (and the redirects Go's http.Client follows) on fresh connections; returns the answer, raises
+        :class:`~.httpclient.RequestError`."""
+        # the proxy answers in a few words: more is refused; and once the image is sent, the whole answer must
+        # come within --wait-secs (a proxy trickling a byte at a time defeats a per-read timeout)
+        answer = self.http.request(
+            method,
+            url,
+            headers,
+            body,
+            content_length=content_length,
+            progress=progress,
             max_body=MAX_ANSWER_BYTES,
             response_within=self.timeout,
         )
-        path = target.path or "/"
-        query = url.partition("?")[2]
-        try:
-            return connection.request(
-                method,
-                path + (f"?{query}" if query else ""),
-                headers,
-                body,
-                content_length=content_length,
-                progress=progress,
-            )
-        finally:
-            connection.close()
+        return answer.response
 
     def describe(self, exc: BaseException) -> str:
         """Go's words for a failed request to the proxy (after ``Post "URL": ``)."""
-        return describe_failure(exc, self.timeout)
-
-
-def describe_failure(exc: BaseException, timeout: float) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"no answer from the upload proxy within {timeout:g}s (--wait-secs)"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connect: connection refused"
-    import ssl
-
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure skips verification)"
-    return str(exc) or type(exc).__name__
+        if isinstance(exc, RequestError):
+            if exc.timed_out:
+                return f"no answer from the upload proxy within {self.timeout:g}s (--wait-secs)"
+            return exc.reason
+        return str(exc) or type(exc).__name__

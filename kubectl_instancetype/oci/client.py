@@ -7,7 +7,8 @@ credentials from ``REGISTRY_AUTH_FILE`` or ``~/.docker/config.json`` when they h
 containers/image (podman, CDI's importer) and docker treat one: HTTPS without verifying the certificate, plain
 HTTP when the registry speaks no TLS (containers/image docker/docker_client.go ``detectPropertiesHelper``), and
 credentials may then go to a plain-HTTP token realm. Without it, credentials never cross the network in clear
-text. Redirects (blob downloads from a CDN) are followed, to at most five hops.
+text. Every request goes through the request layer the Session hands in (kube/httpclient.py: Go's http.Client,
+its redirects, ``HTTPS_PROXY``/``NO_PROXY``, one deadline, bounded bodies); this module opens no connection.
 """
 
 from __future__ import annotations
@@ -19,14 +20,17 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PluginError
 from ..golang.encoding_base64 import std_decode
-from ..golang.neturl import redacted
+from ..golang.neturl import URL, Reference, parse_reference
 from ..golang.strconv import go_quote
 from ..instancetype import imagedefaults
 from ..instancetype.imagedefaults import ImageError, ImageReference, Platform
+
+if TYPE_CHECKING:
+    from ..kube.httpclient import Answer, HTTPClient
 
 MAX_DOCUMENT = 4 * 1024 * 1024  # manifests and configs are small; refuse anything that is not
 MAX_AUTH_FILE = 4 * 1024 * 1024  # REGISTRY_AUTH_FILE / docker config.json
@@ -37,11 +41,10 @@ MAX_JSON_DEPTH = 64  # manifests, configs and token answers nest a few levels; d
 DEFAULT_DEADLINE = 120.0
 # The digest algorithms the OCI image spec registers, and the length of their hex encoding
 DIGEST_ALGORITHMS = {"sha256": 64, "sha512": 128}
-MAX_REDIRECTS = 5
 # How long an insecure registry has to answer a TLS handshake before it is read over plain HTTP (Go's
 # http.DefaultTransport TLSHandshakeTimeout, which containers/image's client keeps)
 TLS_HANDSHAKE_TIMEOUT = 10.0
-TIMEOUT = 30.0
+TIMEOUT = 30.0  # each socket operation (connecting, a read) of a request to the registry
 
 
 class RegistryError(PluginError):
@@ -122,148 +125,76 @@ def _go_errno_text(text: str) -> str:
     return errno_text(text)
 
 
-def _split(url: str) -> tuple[str, str, int, str]:
-    from ..kube.transport import split_url
-
-    try:
-        scheme, host, port, path = split_url(url.split("?", 1)[0])
-    except PluginError as exc:  # the API server's "Unable to connect to the server: ..." is not about a registry
-        raise RegistryError(f"GET {redacted(url)}: {exc.message}") from None
-    query = url.split("?", 1)[1] if "?" in url else ""
-    return scheme, host, port, (path or "/") + (f"?{query}" if query else "")
-
-
 class Registry:
-    """One registry's distribution API for one repository."""
+    """One registry's distribution API for one repository, over the Session's :class:`~..kube.httpclient.HTTPClient`
+    (every connection, proxy, redirect, deadline and size rule is the request layer's)."""
 
     def __init__(
         self,
         reference: ImageReference,
+        http: HTTPClient,
         *,
         insecure: bool = False,
         login: tuple[str, str] | None = None,
-        timeout: float = TIMEOUT,
         log: Callable[[str], None] | None = None,
-        deadline: float | None = None,
         deadline_flag: str = "",
-        environ: Mapping[str, str] | None = None,
     ):
         self.reference = reference
+        self.http = http
         self.scheme = "https"
         self.insecure = insecure
-        self.environ = environ if environ is not None else {}
-        self._tls: Any = None
         self._scheme_known = not insecure  # an insecure registry may speak plain HTTP: found on the first request
         self.login = login
-        self.timeout = timeout
         self.log = log
-        # a time.monotonic() instant every request must end by (--request-timeout, else DEFAULT_DEADLINE)
-        self.deadline = deadline
         self.deadline_flag = deadline_flag  # how the deadline was set, for the message
         self.authorization = ""
-        self._connections: dict[tuple[str, str, int], Any] = {}
-
-    def close(self) -> None:
-        """Close every connection opened."""
-        for connection in self._connections.values():
-            connection.close()
-        self._connections.clear()
-
-    def __enter__(self) -> Registry:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _connection(self, scheme: str, host: str, port: int) -> Any:
-        from ..kube.http import Connection
-
-        key = (scheme, host, port)
-        if key not in self._connections:
-            tls = None
-            if scheme == "https":
-                from ..kube.tls import system_trust_context
-
-                if self._tls is None:
-                    self._tls = system_trust_context(self.environ, self.insecure)
-                tls = self._tls
-            self._connections[key] = Connection(host, port, timeout=self.timeout, tls_context=tls)
-        return self._connections[key]
 
     def _find_scheme(self) -> None:
         """For an insecure registry: HTTPS (unverified) when the registry answers a TLS handshake, else plain HTTP,
         as containers/image pings ``https`` then ``http`` (docker/docker_client.go ``detectPropertiesHelper``)."""
-        import time
-
-        from ..kube.http import DeadlineExceeded, ProtocolError
-
         self._scheme_known = True
-        _, host, port, _ = _split(f"https://{self.reference.api_host}/")
-        connection = self._connection("https", host, port)
-        handshake_ends = time.monotonic() + TLS_HANDSHAKE_TIMEOUT
-        connection.deadline = handshake_ends if self.deadline is None else min(self.deadline, handshake_ends)
-        try:
-            connection.connect()
-        except DeadlineExceeded as exc:
-            connection.close()
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                return  # no time left to try anything else: the request says so
-            self.scheme = "http"  # a server that never answers the handshake (waiting for a request line)
-            if self.log:
-                self.log(f"no TLS answer from https://{self.reference.api_host} within {TLS_HANDSHAKE_TIMEOUT:g}s "
-                         f"({exc.phase}): plain HTTP (--insecure-registry)")  # fmt: skip
-        except (OSError, ProtocolError, ValueError) as exc:
-            connection.close()
+        why = self.http.speaks_tls(f"https://{self.reference.api_host}/", TLS_HANDSHAKE_TIMEOUT)
+        if why:
             self.scheme = "http"
             if self.log:
-                self.log(
-                    f"no TLS at https://{self.reference.api_host} ({_failure(exc)}): plain HTTP (--insecure-registry)"
-                )
+                self.log(f"no TLS at https://{self.reference.api_host} ({why}): plain HTTP (--insecure-registry)")
 
-    def _send(self, url: str, headers: dict[str, str], limit: int = MAX_DOCUMENT) -> Any:
-        from ..kube.http import DeadlineExceeded, ProtocolError
+    def _send(self, url: str, headers: dict[str, str], limit: int = MAX_DOCUMENT) -> Answer:
+        from ..kube.httpclient import RequestError
 
-        scheme, host, port, target = _split(url)
-        connection = self._connection(scheme, host, port)
-        connection.max_body = limit
         try:
-            response = connection.request("GET", target, headers, deadline=self.deadline)
-        except DeadlineExceeded as exc:
-            connection.close()
-            raise RegistryError(f"GET {redacted(url)}: no complete answer within {self.deadline_flag}") from exc
-        except (OSError, ProtocolError, ValueError) as exc:
-            connection.close()
-            raise RegistryError(f"GET {redacted(url)}: {_failure(exc)}") from exc
-        if self.log:
-            self.log(f"GET {url} {response.status} {response.reason}")
-        return response
+            return self.http.request("GET", url, headers, max_body=limit)
+        except RequestError as exc:
+            if exc.deadline:
+                raise RegistryError(f"GET {exc.last}: no complete answer within {self.deadline_flag}") from exc
+            raise RegistryError(f"GET {exc.last}: {exc.reason}") from exc
+
+    def _own(self, url: Reference) -> bool:
+        """The URL is the registry's own host and port (a blob redirected to a CDN is not)."""
+        parsed = url.url()
+        api = f"{self.scheme}://{self.reference.api_host}/"
+        return parsed is not None and _host_port(parsed) == _host_port(parse_reference(api).url())
 
     def get(self, path: str, accept: str = "") -> Any:
-        """GET ``path`` of the API (``/v2/...``), authenticating once on a challenge, following redirects."""
+        """GET ``path`` of the API (``/v2/...``), authenticating once on a challenge; the request layer follows
+        redirects as Go's http.Client does (credentials stay with the registry's host)."""
         if not self._scheme_known:
             self._find_scheme()
         url = f"{self.scheme}://{self.reference.api_host}{path}"
-        for _ in range(MAX_REDIRECTS + 1):
+        while True:
             headers = {"User-Agent": "kubectl-instancetype"}
             if accept:
                 headers["Accept"] = accept
-            same_host = _split(url)[1:3] == _split(f"{self.scheme}://{self.reference.api_host}/")[1:3]
-            # Go's http.Client forwards Authorization on a redirect to the same host whatever the scheme; a
-            # redirect from HTTPS to plain HTTP must not carry the credentials in clear text (unless insecure)
-            if self.authorization and same_host and (url.startswith("https://") or self.insecure):
+            if self.authorization:
                 headers["Authorization"] = self.authorization
-            response = self._send(url, headers)
-            if response.status == 401 and same_host and not self.authorization:
+            answer = self._send(url, headers)
+            response = answer.response
+            if response.status == 401 and self._own(answer.url) and not self.authorization:
                 self.authorization = self._authorize(response.headers.get("www-authenticate", ""))
                 continue
-            if response.status in (301, 302, 303, 307, 308) and response.headers.get("location"):
-                location = response.headers["location"]
-                url = location if "://" in location else f"{self.scheme}://{self.reference.api_host}{location}"
-                continue
             if response.status != 200:
-                raise RegistryError(f"GET {url}: {_describe(response)}")
+                raise RegistryError(f"GET {answer.url.redacted()}: {_describe(response)}")
             return response
-        raise RegistryError(f"GET {url}: more than {MAX_REDIRECTS} redirects")
 
     def _authorize(self, header: str) -> str:
         challenge = imagedefaults.parse_challenge(header)
@@ -297,18 +228,16 @@ class Registry:
         headers = {"User-Agent": "kubectl-instancetype"}
         if basic:
             headers["Authorization"] = basic
-        response = self._send(url, headers, MAX_TOKEN_ANSWER)
+        response = self._send(url, headers, MAX_TOKEN_ANSWER).response
         if response.status != 200:
             raise RegistryError(f"getting a pull token from {realm}: {_describe(response)}")
         answer = _json(response.body, f"getting a pull token from {realm}")
         token = (answer.get("token") or answer.get("access_token")) if isinstance(answer, dict) else None
         if not token or not isinstance(token, str):
             raise RegistryError(f"getting a pull token from {realm}: the answer holds no token")
-        from ..kube.http import check_header
+        from ..kube.httpclient import valid_header_value
 
-        try:
-            check_header("Authorization", f"Bearer {token}")
-        except ValueError:
+        if not valid_header_value("Authorization", f"Bearer {token}"):
             raise RegistryError(f"getting a pull token from {realm}: the token holds control characters") from None
         return f"Bearer {token}"
 
@@ -350,14 +279,15 @@ def check_digest(digest: str, what: str) -> str:
 def read_image_config(
     reference: ImageReference,
     platform: Platform,
+    http: HTTPClient,
     *,
     insecure: bool = False,
     login: tuple[str, str] | None = None,
     log: Callable[[str], None] | None = None,
     request_timeout: float | None = None,
-    environ: Mapping[str, str] | None = None,
 ) -> ImageConfig:
-    """The image config of ``reference`` for ``platform`` (through the image index when there is one)."""
+    """The image config of ``reference`` for ``platform`` (through the image index when there is one), read with
+    ``http`` (the Session's request layer; every request and its redirects end by one deadline, set here)."""
     repository = reference.repository
     accept = ", ".join(imagedefaults.MANIFEST_TYPES)
     import time
@@ -366,10 +296,9 @@ def read_image_config(
         check_digest(reference.digest, str(reference))
     seconds = request_timeout or DEFAULT_DEADLINE
     flag = f"--request-timeout={seconds:g}s" if request_timeout else f"{seconds:g}s (set --request-timeout to change)"
-    deadline = time.monotonic() + seconds
-    with Registry(
-        reference, insecure=insecure, login=login, log=log, deadline=deadline, deadline_flag=flag, environ=environ
-    ) as registry:
+    http.deadline = time.monotonic() + seconds
+    registry = Registry(reference, http, insecure=insecure, login=login, log=log, deadline_flag=flag)
+    with http:
         steps = []
         media_type, digest, manifest = registry.document(
             f"/v2/{repository}/manifests/{reference.reference}", accept, reference.digest
@@ -399,18 +328,8 @@ _DIGEST_ALGORITHM = re.compile(r"[a-z0-9]+(?:[+._-][a-z0-9]+)*")
 _DIGEST_ENCODED = re.compile(r"[a-zA-Z0-9=_-]+")
 
 
-def _failure(exc: BaseException) -> str:
-    """Go's words for a request that failed below HTTP (never Python's ``[SSL: ...] (_ssl.c:N)``)."""
-    import ssl
-
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return f"tls: failed to verify certificate: {exc.verify_message} (--insecure-registry skips verification)"
-    if isinstance(exc, ssl.SSLError):
-        return "tls: " + str(exc.reason or "handshake failure").lower().replace("_", " ")
-    if isinstance(exc, ConnectionRefusedError):
-        return "connect: connection refused"
-    why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
-    return why or type(exc).__name__
+def _host_port(url: URL | None) -> str:
+    return url.host_port if url is not None else ""
 
 
 def _depth_ok(text: str) -> bool:

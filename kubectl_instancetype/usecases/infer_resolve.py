@@ -37,9 +37,6 @@ class InferenceRejected(PluginError):
     """Admission would deny the VirtualMachine; the message is KubeVirt's, word for word."""
 
 
-_LABEL_TARGETS = {"PersistentVolumeClaim": "pvc", "DataVolume": "dv", "DataSource": "datasource"}
-
-
 def explain_rejection(result: Any) -> str:
     """KubeVirt's message for a rejected inference, then what the plugin knows: the VM's volume, every object
     read on the way, the label that was missing, and the ``kubectl instancetype label`` command that fixes it."""
@@ -55,7 +52,7 @@ def explain_rejection(result: Any) -> str:
     label = infer.MATCHERS[outcome.matcher][0]
     last = resolution.chain[-1] if resolution.chain else None
     if label in error and last is not None and not last.note:
-        target = _LABEL_TARGETS.get(last.kind)
+        target = infer.LABELLED_VOLUME_SHORT_NAMES.get(last.kind)
         flag = "--default-instancetype" if outcome.matcher == "instancetype" else "--default-preference"
         if target:
             text += (

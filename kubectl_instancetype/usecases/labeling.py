@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..instancetype import infer
+from ..instancetype.kinds import DEFAULT_KIND
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
     from ..kube.session import Session
     from .references import TypeReference
-
-MERGE_PATCH = "application/merge-patch+json"
 
 
 @dataclass(frozen=True)
@@ -95,7 +94,7 @@ def label_references(request: LabelRequest) -> list[TypeReference]:
     if request.instancetype:
         references.append(
             TypeReference(
-                request.instancetype_kind or "VirtualMachineClusterInstancetype",
+                request.instancetype_kind or DEFAULT_KIND["instancetype"].kind,
                 request.instancetype,
                 DEFAULT_FLAGS["instancetype"],
             )
@@ -103,7 +102,7 @@ def label_references(request: LabelRequest) -> list[TypeReference]:
     if request.preference:
         references.append(
             TypeReference(
-                request.preference_kind or "VirtualMachineClusterPreference",
+                request.preference_kind or DEFAULT_KIND["preference"].kind,
                 request.preference,
                 DEFAULT_FLAGS["preference"],
             )
@@ -138,7 +137,7 @@ def label_volume(
             # a namespaced kind is looked up in the volume's namespace, where VMs using the volume usually live
             then = " (--skip-checks labels anyway)"
             found = require_types(session, label_references(request), namespace, then=then)
-            volume = f"{VOLUME_SHORT_NAMES.get(resource.kind, resource.singular)}/{name}"
+            volume = f"{infer.LABELLED_VOLUME_SHORT_NAMES.get(resource.kind, resource.singular)}/{name}"
             _check_pair(
                 session,
                 {**labels, **patch},
@@ -149,9 +148,6 @@ def label_volume(
             )
         merge_patch(client, resource, name, namespace, {"metadata": {"labels": patch}})
     return LabelOutcome(resource.name_of(name), planned.verb)
-
-
-VOLUME_SHORT_NAMES = {"PersistentVolumeClaim": "pvc", "DataVolume": "dv", "DataSource": "datasource"}
 
 
 def _check_pair(
@@ -175,14 +171,14 @@ def _check_pair(
             request.instancetype,
             infer.INSTANCETYPE_LABEL,
             infer.INSTANCETYPE_KIND_LABEL,
-            "VirtualMachineClusterInstancetype",
+            DEFAULT_KIND["instancetype"].kind,
         ),
         (
             "preference",
             request.preference,
             infer.PREFERENCE_LABEL,
             infer.PREFERENCE_KIND_LABEL,
-            "VirtualMachineClusterPreference",
+            DEFAULT_KIND["preference"].kind,
         ),
     ):
         if asked:
@@ -203,4 +199,6 @@ def _check_pair(
 
 def merge_patch(client: Client, resource: Resource, name: str, namespace: str, body: dict[str, Any]) -> Any:
     """PATCH ``body`` as a JSON merge patch (only the labels ``label`` changes)."""
+    from ..kube.client import MERGE_PATCH
+
     return client.patch(resource, name, namespace, body, MERGE_PATCH)

@@ -336,6 +336,11 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
         window_seconds=request.window,
     )
     out = []
+    cluster_pool = [
+        domain.Candidate("VirtualMachineClusterInstancetype", n, obj.get("spec") or {})
+        for n, obj in cluster_types.items()
+    ]
+    pools: dict[str, list[Candidate]] = {}
     for vm in vms:
         meta = vm["metadata"]
         where, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
@@ -352,13 +357,15 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             .startswith("virtualmachineclusterpreference")
         )
         pref_obj = (cluster_preferences if pref_cluster else namespaced_preferences.get(where, {})).get(pref_name)
-        candidates = [
-            domain.Candidate("VirtualMachineClusterInstancetype", n, obj.get("spec") or {})
-            for n, obj in cluster_types.items()
-        ] + [
-            domain.Candidate("VirtualMachineInstancetype", n, obj.get("spec") or {}, where)
-            for n, obj in namespaced_types.get(where, {}).items()
-        ]
+        candidates = pools.get(where)
+        if candidates is None:
+            candidates = pools[where] = domain.ranked(
+                cluster_pool
+                + [
+                    domain.Candidate("VirtualMachineInstancetype", n, obj.get("spec") or {}, where)
+                    for n, obj in namespaced_types.get(where, {}).items()
+                ]
+            )
         if current_obj is None:
             sizing = domain.Sizing(
                 domain.INSUFFICIENT, f"{kind.lower()}/{type_name} not found: nothing to compare with", None, None, 0, 0

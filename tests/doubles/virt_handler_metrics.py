@@ -265,12 +265,20 @@ def exposition(subjects: Iterable[Subject], counters: dict[tuple[str, str], Coun
     return "\n".join(lines) + "\n"
 
 
-def write_openmetrics(subjects: list[Subject], start: float, end: float, step: float, out: IO[str]) -> int:
+def write_openmetrics(
+    subjects: list[Subject],
+    start: float,
+    end: float,
+    step: float,
+    out: IO[str],
+    families: tuple[tuple[str, str, str], ...] = FAMILIES,
+) -> int:
     """OpenMetrics text of every subject's series from ``start`` to ``end`` (inclusive) every ``step`` seconds,
     each family contiguous and each series in time order, as ``promtool tsdb create-blocks-from openmetrics``
-    reads it. Returns the number of samples written. A subject has samples only while running (from ``started``)."""
+    reads it. Returns the number of samples written. A subject has samples only while running (from ``started``);
+    ``families`` may narrow what is written (the bench writes only what rightsize reads)."""
     samples = 0
-    for family in FAMILIES:
+    for family in families:
         name, kind, help_text = family
         base = name[: -len("_total")] if kind == COUNTER else name
         out.write(f"# HELP {base} {_escape_help(help_text)}\n# TYPE {base} {kind}\n")

@@ -10,9 +10,9 @@ import pytest
 
 from kubectl_instancetype import errors
 from kubectl_instancetype.kube import errors as kube_errors
-from kubectl_instancetype.kube.http import DeadlineExceeded
+from kubectl_instancetype.kube.http import DeadlineExceeded, proxy_for
 from kubectl_instancetype.kube.kubeconfig import ClusterConfig
-from kubectl_instancetype.kube.transport import parse_server_url, proxy_for
+from kubectl_instancetype.kube.transport import parse_server_url
 
 
 def status(code: int, reason: str, message: str, **details) -> bytes:

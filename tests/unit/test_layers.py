@@ -5,6 +5,9 @@
 - a command module of cli/ imports no other command module (what commands share lives in option modules);
 - usecases/ never prints and opens no connection: no print(), no writes to stdout/stderr, no socket, ssl,
   http or urllib, no kube.transport/kube.http/the OCI client, and no client made there (the Session makes it);
+- only kube/ opens connections: no module outside it imports the standard library's network modules (socket, ssl,
+  http.client, urllib.request, ...) nor kube's wire (kube.http, kube.transport); the registry client and the
+  upload proxy send through kube/httpclient.py, the one request layer;
 - outside kube/, the API server is asked only through the client's named methods (known paths, no discovery):
   no ``.transport`` (``client.transport.request(...)``), no private attribute of another object, no private
   name imported from kube/.
@@ -28,7 +31,12 @@ ROOT = PACKAGE.name
 # Modules only kube/ may import: what opens connections.
 CONNECTING = {f"{ROOT}.kube.client", f"{ROOT}.kube.transport", f"{ROOT}.kube.http"}
 NETWORK_STDLIB = {"socket", "ssl", "http", "urllib", "asyncio", "selectors"}
-USECASE_FORBIDDEN = {f"{ROOT}.kube.transport", f"{ROOT}.kube.http", f"{ROOT}.oci.client"}
+USECASE_FORBIDDEN = {
+    f"{ROOT}.kube.transport",
+    f"{ROOT}.kube.http",
+    f"{ROOT}.kube.httpclient",
+    f"{ROOT}.oci.client",
+}
 # names of kube.client a use case may use (types and constants, never `connect` or `Client(...)`)
 CLIENT_NAMES_ALLOWED_IN_USECASES = {"Client", "PagingError", "MERGE_PATCH", "JSON_PATCH", "STRATEGIC_MERGE_PATCH"}
 
@@ -102,10 +110,86 @@ def _usecase_check(name: str, path: Path) -> list[str]:
     return problems
 
 
+# What opens connections: the standard library's network modules and kube's wire. Only kube/ imports them.
+CONNECTION_MODULES = {
+    "socket",
+    "ssl",
+    "select",
+    "selectors",
+    "asyncio",
+    "http.client",
+    "http.server",
+    "socketserver",
+    "urllib.request",
+    "ftplib",
+    "smtplib",
+    "xmlrpc.client",
+    f"{ROOT}.kube.http",
+    f"{ROOT}.kube.transport",
+}
+
+
+def _package_modules_outside_kube() -> dict[str, Path]:
+    """Every module of the package but kube/'s (top-level modules such as errors.py included)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        if relative.parts[0] == "kube":
+            continue
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _connection_check(name: str, path: Path) -> list[str]:
+    problems = []
+    for module, _, line in _imports(name, path):
+        if module in CONNECTION_MODULES:
+            problems.append(
+                f"imports {module} (line {line}): only kube/ opens connections. Send requests through "
+                "kube/httpclient.py (HTTPClient, made by the Session) or, to the API server, the Session's client "
+                "(DEVELOPERS.md, Layout)"
+            )
+    return problems
+
+
+def test_only_kube_opens_connections() -> None:
+    problems = []
+    for name, path in _package_modules_outside_kube().items():
+        problems += [f"{name}: {problem}" for problem in _connection_check(name, path)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_connection_check_catches_violations(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "import http.client\n"
+        "from urllib import request\n"
+        "from urllib.parse import quote\n"  # parsing opens nothing
+        "def f():\n"
+        "    import socket, ssl\n"
+        "    from ..kube.http import Connection\n"
+        "    from ..kube.httpclient import HTTPClient\n"  # the request layer is the way
+    )
+    problems = _connection_check(f"{ROOT}.oci.planted", planted)
+    assert [p.split(" (line")[0] for p in problems] == [
+        "imports http.client",
+        "imports urllib.request",
+        "imports socket",
+        "imports ssl",
+        f"imports {ROOT}.kube.http",
+    ]
+    assert "only kube/ opens connections" in problems[0]
+    assert f"{ROOT}.oci.client" in _package_modules_outside_kube()
+    assert not any(".kube." in name for name in _package_modules_outside_kube())
+
+
 # NamedTuple's public API is spelled with an underscore
 PUBLIC_UNDERSCORED = {"_replace", "_fields", "_asdict", "_make"}
-# the package's folders other than kube/ (and oci/, the OCI registry's own connection)
-OUTSIDE_KUBE = ("cli", "usecases", "output", "instancetype", "golang", "catalog")
+# the package's folders other than kube/
+OUTSIDE_KUBE = ("cli", "usecases", "output", "instancetype", "golang", "catalog", "oci")
 
 
 def _private_access_check(name: str, path: Path) -> list[str]:

@@ -17,7 +17,7 @@ import yaml
 from kubectl_instancetype.oci.client import MAX_DOCUMENT
 from tests.conftest import run_cli
 from tests.doubles.hostile_registry import HostileRegistry, digest, endless, loopback_certificate, send, trickling
-from tests.doubles.http_server import ScriptedServer, read_request, respond
+from tests.doubles.http_server import ScriptedServer, read_request, respond, serve_each
 
 CONFIG = {
     "architecture": "amd64",
@@ -329,3 +329,60 @@ def test_create_vm_reports_an_image_value_escaped_on_one_line(registry) -> None:
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", result.stderr), repr(result.stderr)
     assert result.stderr.splitlines()[0].startswith("Inferred instancetype: u1\\nfake line^[[2J\\u009b (")
     assert 'name: "u1\\nfake line\\e[2J\\x9B"' in result.stdout  # YAML's own escapes
+
+
+def test_a_blob_redirected_to_a_cdn_is_read_as_go_reads_it(registry, tmp_path) -> None:
+    """The config blob answers 307 with a relative Location (resolved by RFC 3986 against the blob's URL, so
+    ``../`` climbs), which answers 302 to a CDN on another host name: the registry's credentials go to the first
+    hop (same host) and not to the CDN (Go's shouldCopyHeaderOnRedirect); the CDN's URL keeps its query."""
+    config_bytes = json.dumps(CONFIG).encode()
+    registry.image("r", CONFIG)
+    registry.basic = True
+    named = digest(config_bytes)
+    cdn = ScriptedServer(serve_each(lambda request, index: respond("200 OK", config_bytes)))
+    try:
+        registry.routes[f"/v2/r/blobs/{named}"] = send("307 Temporary Redirect", b"", {"Location": "../mirror/x"})
+        registry.routes["/v2/r/mirror/x"] = send(
+            "302 Found", b"", {"Location": f"http://localhost:{cdn.port}/blob?sig=a%2Fb"}
+        )
+        environ = {"HOME": str(tmp_path), "REGISTRY_AUTH_FILE": _auth_file(tmp_path, registry.host)}
+        result = run_cli(["infer", "image", f"{registry.host}/r:t", "--insecure-registry"], environ=environ)
+        assert result.exit_code == 0, result.stderr
+        assert "u1.medium" in result.stdout
+        mirror = [request for request in registry.requests if request.startswith(b"GET /v2/r/mirror/x ")]
+        assert len(mirror) == 1 and b"Authorization: Basic " in mirror[0]
+        assert len(cdn.requests) == 1
+        assert cdn.requests[0].startswith(b"GET /blob?sig=a%2Fb HTTP/1.1")
+        assert b"authorization" not in cdn.requests[0].lower()
+        assert f"Referer: http://{registry.host}/v2/r/mirror/x".encode() in cdn.requests[0]
+    finally:
+        cdn.close()
+
+
+def test_a_registry_is_read_through_the_proxy_the_environment_names(tmp_path) -> None:
+    """HTTPS_PROXY/HTTP_PROXY apply to a registry as Go's ProxyFromEnvironment applies them. An insecure registry
+    named registry.example: the HTTPS attempt is a CONNECT the proxy refuses, then plain HTTP goes to the proxy
+    in absolute form (the proxy serves the image itself here); the plugin never resolves registry.example."""
+    manifest = json.dumps({"schemaVersion": 2, "config": {"digest": digest(json.dumps(CONFIG).encode())}}).encode()
+
+    def answer(request, index):
+        if request.startswith(b"CONNECT "):
+            return respond("403 Forbidden")
+        target = request.split(b" ", 2)[1]
+        return respond("200 OK", json.dumps(CONFIG).encode() if b"/blobs/" in target else manifest)
+
+    proxy = ScriptedServer(serve_each(answer))
+    try:
+        address = f"http://127.0.0.1:{proxy.port}"
+        environ = {"HOME": str(tmp_path), "HTTP_PROXY": address, "HTTPS_PROXY": address}
+        result = run_cli(
+            ["infer", "image", "registry.example:5000/r:t", "--insecure-registry", "-v", "6"], environ=environ
+        )
+        assert result.exit_code == 0, result.stderr
+        assert "no TLS at https://registry.example:5000 (Forbidden): plain HTTP (--insecure-registry)" in result.stderr
+        lines = [request.split(b"\r\n", 1)[0] for request in proxy.requests]
+        assert lines[0] == b"CONNECT registry.example:5000 HTTP/1.1"
+        assert lines[1] == b"GET http://registry.example:5000/v2/r/manifests/t HTTP/1.1"
+        assert all(line.startswith(b"GET http://registry.example:5000/v2/r/") for line in lines[1:])
+    finally:
+        proxy.close()

@@ -15,7 +15,7 @@ import pytest
 import typer
 
 from kubectl_instancetype.cli import options
-from kubectl_instancetype.cli.usage_cmd import KINDS as USAGE_KINDS
+from kubectl_instancetype.cli.usage import KINDS as USAGE_KINDS
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.errors import UsageError
 

@@ -21,18 +21,20 @@ def t(name, cpu, memory, **extra):
     return rs.Candidate(CLUSTER, name, spec)
 
 
-TYPES = [
-    t("u1.medium", 1, "4Gi"),
-    t("u1.large", 2, "8Gi"),
-    t("u1.xlarge", 4, "16Gi"),
-    t("u1.2xlarge", 8, "32Gi"),
-    t("o1.medium", 1, "4Gi", memory_overcommitPercent=50),
-    t("o1.large", 2, "8Gi", memory_overcommitPercent=50),
-    t("m1.4xlarge", 16, "128Gi"),
-    t("cx1.large", 2, "4Gi", cpu_dedicatedCPUPlacement=True),
-    t("cx1.xlarge", 4, "8Gi", cpu_dedicatedCPUPlacement=True),
-    t("cx1.2xlarge", 8, "16Gi", cpu_dedicatedCPUPlacement=True),
-]
+TYPES = rs.ranked(
+    [
+        t("u1.medium", 1, "4Gi"),
+        t("u1.large", 2, "8Gi"),
+        t("u1.xlarge", 4, "16Gi"),
+        t("u1.2xlarge", 8, "32Gi"),
+        t("o1.medium", 1, "4Gi", memory_overcommitPercent=50),
+        t("o1.large", 2, "8Gi", memory_overcommitPercent=50),
+        t("m1.4xlarge", 16, "128Gi"),
+        t("cx1.large", 2, "4Gi", cpu_dedicatedCPUPlacement=True),
+        t("cx1.xlarge", 4, "8Gi", cpu_dedicatedCPUPlacement=True),
+        t("cx1.2xlarge", 8, "16Gi", cpu_dedicatedCPUPlacement=True),
+    ]
+)
 BY_NAME = {c.name: c for c in TYPES}
 DAY = 24 * 3600
 
@@ -143,7 +145,7 @@ def test_a_type_that_fits_no_node_is_skipped_and_unknown_is_kept():
 
 def test_a_type_without_series_looks_at_every_series_for_a_smaller_one():
     custom = t("db-big", 8, "32Gi")
-    sizing = rs.size(custom, m(0.5, 2), [*TYPES, custom])
+    sizing = rs.size(custom, m(0.5, 2), rs.ranked([*TYPES, custom]))
     assert (sizing.verdict, sizing.recommended.name if sizing.recommended else None) == (rs.OVER, "u1.medium")
 
 

@@ -15,9 +15,9 @@ from kubectl_instancetype.errors import ConfigurationError, PluginError, Transpo
 from kubectl_instancetype.golang.duration import duration_string
 from kubectl_instancetype.golang.httpproxy import NoProxy
 from kubectl_instancetype.golang.neturl import parse_url
-from kubectl_instancetype.kube.http import InvalidHeader, check_header
+from kubectl_instancetype.kube.http import InvalidHeader, check_header, proxy_authorization, proxy_for
 from kubectl_instancetype.kube.kubeconfig import ClusterConfig
-from kubectl_instancetype.kube.transport import Transport, parse_server_url, proxy_authorization, proxy_for
+from kubectl_instancetype.kube.transport import Transport, parse_server_url
 
 X_NET = "golang.org/x/net@v0.49.0"
 

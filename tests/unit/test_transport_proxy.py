@@ -9,9 +9,9 @@ import pytest
 
 from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.golang.neturl import parse_url
-from kubectl_instancetype.kube.http import Connection
+from kubectl_instancetype.kube.http import Connection, proxy_authorization
 from kubectl_instancetype.kube.kubeconfig import ClusterConfig
-from kubectl_instancetype.kube.transport import Transport, proxy_authorization
+from kubectl_instancetype.kube.transport import Transport
 from tests.doubles.http_server import ScriptedServer, respond, serve_each
 from tests.doubles.proxy import TunnellingProxy
 

@@ -16,8 +16,19 @@ from typing import Any
 from ..fmt import GoInt, sprint_value
 from ..strconv import go_quote
 from . import TemplateError
-from .funcs import FUNCS, GO_TYPES, CallError, as_param, truth
-from .node import (
+from .funcs import (
+    FUNCS,
+    GO_TYPES,
+    INVALID,
+    Box,
+    CallError,
+    as_param,
+    indirect_interface,
+    is_true,
+    truth,
+    type_name,
+)
+from .parse import (
     ActionNode,
     BoolNode,
     BranchNode,
@@ -38,11 +49,11 @@ from .node import (
     TextNode,
     VariableNode,
 )
-from .value import INVALID, MISSING, Box, indirect_interface, is_true, type_name
 
 __all__ = ["FLUSH_BYTES", "MAX_EXEC_DEPTH", "Output", "State"]
 
 MAX_EXEC_DEPTH = 100000  # maxExecDepth
+MISSING: Any = object()  # missingVal: no final value passed down a pipeline
 FLUSH_BYTES = 1 << 16
 
 

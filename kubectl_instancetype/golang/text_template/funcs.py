@@ -3,8 +3,12 @@ comparisons; kubectl's two additions (cli-runtime printers/template.go); and the
 JSONPath filters call (k8s.io/client-go/third_party/forked/golang/template/funcs.go).
 
 A function raises :class:`CallError` with the text Go's function returns; exec.go wraps it as ``error calling
-NAME: ...``. Arguments are what exec.go passes: a ``reflect.Value`` (boxed interface values included, see
-:mod:`.value`), an ``interface {}`` (unboxed), or a string.
+NAME: ...``. Arguments are what exec.go passes: a ``reflect.Value``, an ``interface {}`` or a string.
+
+Values: decoded JSON stands for ``map[string]interface {}`` and friends (see :mod:`..fmt`); what a map or list
+yields is boxed in :class:`Box` (a Go ``interface {}``) until a pipeline ends, because Go's messages and nil rules
+differ for the two (``can't evaluate field x in type interface {}``). The helpers exec.go defines for that and
+funcs.go shares are here, first: ``zero`` (:data:`INVALID`), ``indirectInterface``, ``isTrue``.
 """
 
 from __future__ import annotations
@@ -13,14 +17,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import fmt
-from ..fmt import GoByte, GoInt
-from .value import INVALID, Box, iface, indirect_interface, is_true, type_name
+from ..fmt import GoByte, GoInt, go_type_name
 
 __all__ = [
     "BAD_COMPARISON",
     "BAD_COMPARISON_TYPE",
     "FUNCS",
     "GO_TYPES",
+    "INVALID",
+    "Box",
     "CallError",
     "basic_kind",
     "eq",
@@ -29,6 +34,9 @@ __all__ = [
     "greater",
     "greater_equal",
     "gt",
+    "iface",
+    "indirect_interface",
+    "is_true",
     "le",
     "less",
     "less_equal",
@@ -36,7 +44,64 @@ __all__ = [
     "ne",
     "not_equal",
     "truth",
+    "type_name",
 ]
+
+
+# ---- values (exec.go) ------------------------------------------------------------------------------
+
+
+class _Invalid:
+    """Go's zero ``reflect.Value`` (exec.go's ``zero``; ``reflect.ValueOf(nil)``)."""
+
+    def __repr__(self) -> str:
+        return "<invalid>"
+
+
+INVALID: Any = _Invalid()
+
+
+class Box:
+    """A value held in an ``interface {}`` (what a map lookup or list element is); ``value`` None is nil."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def type_name(value: Any) -> str:
+    """``v.Type().String()``: ``interface {}`` for a boxed value, else :func:`..fmt.go_type_name`."""
+    return "interface {}" if isinstance(value, Box) else go_type_name(value)
+
+
+def indirect_interface(value: Any) -> Any:
+    """exec.go's ``indirectInterface``: the value in an interface; a nil interface is the zero Value."""
+    if isinstance(value, Box):
+        return INVALID if value.value is None else value.value
+    return value
+
+
+def iface(value: Any) -> Any:
+    """What a Go ``any`` parameter receives (``v.Interface()`` of an interface's content; the zero Value is nil)."""
+    value = value.value if isinstance(value, Box) else value
+    return None if value is INVALID else value
+
+
+def is_true(value: Any) -> tuple[bool, bool]:
+    """exec.go's ``isTrue``: (truth, ok); not ok for a value with no truth (Go: a struct)."""
+    if value is INVALID:
+        return False, True
+    if isinstance(value, Box):
+        return value.value is not None, True
+    if isinstance(value, (dict, list, str)):
+        return len(value) > 0, True
+    if isinstance(value, (bool, int, float, complex)):
+        return bool(value), True
+    return False, False
+
+
+# ---- funcs.go ---------------------------------------------------------------------------------------
 
 
 class CallError(Exception):

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import kinds as type_kinds
 from ._tree import Json, clone
-from .revisions import OBJECT_NAME_LABEL
+from .revisions import FROM_SPEC, revision_in_use, revision_matches
 
 Fetch = Callable[[str, str, str], Json | None]
 
@@ -98,15 +98,11 @@ def find_spec(vm: Json, key: str, fetch: Fetch) -> tuple[Json | None, str]:
     if matcher is None:
         return None, ""
     namespace = str((vm.get("metadata") or {}).get("namespace") or "")
-    if matcher.get("revisionName"):
-        revision = _get(fetch, "ControllerRevision", matcher["revisionName"], namespace)
-        return revision_spec(revision), f"controllerrevision/{matcher['revisionName']}"
-    ref = ((vm.get("status") or {}).get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}
-    if ref.get("name"):
-        revision = _get(fetch, "ControllerRevision", ref["name"], namespace)
-        labels = (revision.get("metadata") or {}).get("labels") or {}
-        if labels.get(OBJECT_NAME_LABEL) == matcher.get("name"):
-            return revision_spec(revision), f"controllerrevision/{ref['name']}"
+    revision_name, recorded_in = revision_in_use(vm, key)
+    if revision_name:
+        revision = _get(fetch, "ControllerRevision", revision_name, namespace)
+        if recorded_in == FROM_SPEC or revision_matches(vm, key, revision):
+            return revision_spec(revision), f"controllerrevision/{revision_name}"
     kind = matcher_kind(key, str(matcher.get("kind") or ""))
     name = str(matcher.get("name") or "")
     found = _get(fetch, kind, name, namespace if type_kinds.BY_KIND[kind].namespaced else "")

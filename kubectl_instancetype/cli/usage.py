@@ -1,8 +1,7 @@
 """``kubectl instancetype usage [TYPE/NAME] [--check-delete]``: who uses which instance type and preference.
 
-The module is ``usage_cmd`` (as ``completion_cmd``) so that no module name in cli/ means two things: Click's
-usage errors are :mod:`.click_usage_errors`. No ``from __future__ import annotations`` in command modules
-(typer evaluates annotations on every run).
+Click's usage errors, which this module's name once meant, are :mod:`.click_usage_errors`. No
+``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
 import dataclasses
@@ -50,23 +49,17 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class UsageOptions:
     """Read the cluster, then print the table, the details of one object, or the delete check."""
 
-    target: Annotated[
-        Optional[str],
-        typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False),
-    ] = None
+    target: options.TypeTarget = None
     all_namespaces: Annotated[
-        bool, typer.Option("-A", "--all-namespaces", help="Look at every namespace, not only the current one.")
+        bool, options.all_namespaces_option("Look at every namespace, not only the current one.")
     ] = False
     check_delete: Annotated[
         bool,
-        typer.Option(
+        options.bool_option(
             "--check-delete", help="List what deleting TYPE/NAME would break; exit 1 while anything needs it."
         ),
     ] = False
-    output: Annotated[
-        str,
-        options.output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...)."),
-    ] = ""
+    output: options.ReportOutput = ""
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
