@@ -1431,6 +1431,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                           '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                         'forever.',
                                                 'value': True},
+                          '--to': {'help': 'With vm/NAME: the context to check it against.', 'value': True},
                           '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every '
                                           'HTTP request.',
                                   'value': True},

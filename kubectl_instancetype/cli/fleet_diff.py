@@ -25,7 +25,14 @@ Examples:
   kubectl instancetype fleet diff
   kubectl instancetype fleet diff --contexts '^prod-' --kind vmcf
   kubectl instancetype fleet diff -o diff
-  kubectl instancetype fleet diff --exit-code -o json"""
+  kubectl instancetype fleet diff --exit-code -o json
+  kubectl instancetype fleet diff vm/my-vm --to prod-eu
+
+With vm/NAME --to CONTEXT: whether the VM (in the current context, or --context) could be recreated or migrated
+in CONTEXT as it is: its instance type and preference exist there with the spec KubeVirt stored for the VM (its
+ControllerRevisions), its preference's requirements hold with the target's objects, and a node there can take
+it now (as kubectl instancetype fits judges it).
+"""
 
 KIND_HELP = "Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated)."
 # cluster-scoped kinds first, then the namespaced ones (instancetype/kinds.py)
@@ -43,6 +50,16 @@ def register(group: typer.Typer, argv: list[str]) -> None:
 class FleetDiffOptions:
     """Compare the contexts."""
 
+    target: Annotated[
+        Optional[str],
+        typer.Argument(metavar="[vm/NAME]", help="A VirtualMachine to check against --to.", show_default=False),
+    ] = None
+    to: Annotated[
+        Optional[str],
+        typer.Option(
+            "--to", metavar="CONTEXT", help="With vm/NAME: the context to check it against.", show_default=False
+        ),
+    ] = None
     kind: Annotated[Optional[list[str]], typer.Option("--kind", metavar="KIND", help=KIND_HELP)] = None
     all_namespaces: Annotated[
         bool, typer.Option("-A", "--all-namespaces", help="Namespaced kinds from every namespace.")
@@ -54,6 +71,7 @@ class FleetDiffOptions:
     ] = ""
     connection: options.FleetFlags = dataclasses.field(default_factory=options.FleetFlags)
     kinds: tuple = dataclasses.field(init=False, default=ALL_KINDS)
+    vm: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:
         """-o, and the kinds."""
@@ -62,6 +80,14 @@ class FleetDiffOptions:
                 f'unable to match a printer suitable for the output format "{self.output}", '
                 "allowed formats are: json,yaml,diff"
             )
+        if self.target is not None:
+            self.vm = options.vm_target(self.target, "fleet diff")
+            if not self.to:
+                raise options.UsageError("fleet diff vm/NAME needs --to CONTEXT: the context to check the VM against")
+            if self.output == "diff" or self.kind or self.all_namespaces:
+                raise options.UsageError("fleet diff vm/NAME takes --to and -o json|yaml only")
+        elif self.to:
+            raise options.UsageError("--to goes with vm/NAME: fleet diff vm/NAME --to CONTEXT")
         if self.kind:
             words = [word.strip() for value in self.kind for word in value.split(",") if word.strip()]
             kinds = []
@@ -75,6 +101,16 @@ def run(env, opts: FleetDiffOptions, session) -> int:
     """Compare and print; 1 when a context failed, or (--exit-code) when anything differs."""
     from ..output.fleet_diff import print_fleet_diff
     from ..usecases.fleet_diff import FleetDiffRequest, fleet_diff
+
+    if opts.vm:
+        from ..output.fleet_diff import print_transfer
+        from ..usecases.vm_transfer import vm_transfer
+
+        fleet = opts.connection.fleet(env)
+        target = str(opts.to)
+        transfer = vm_transfer(session, fleet.target(target), opts.vm, target)
+        print_transfer(env, transfer, opts.output)
+        return 1 if opts.exit_code and not transfer.ready else 0
 
     found = fleet_diff(opts.connection.fleet(env), FleetDiffRequest(opts.kinds, opts.all_namespaces))
     print_fleet_diff(env, found, opts.output)

@@ -633,7 +633,11 @@ def run_across_contexts(env: Any, opts: Any, connection: FleetConnectionFlags, r
             return int(run(context_env, opts, session) or 0)
 
     result = across_contexts(connection.fleet(env), one)
-    return print_fleet(env, result, captures)
+    from ..kube.fleet import ContextTimeout
+
+    # a context given up on may still be printing in its thread: only its warning shows
+    shown = {r.context: captures.get(r.context) for r in result.results if not isinstance(r.error, ContextTimeout)}
+    return print_fleet(env, result, {c: v for c, v in shown.items() if v is not None})
 
 
 Validate = Annotated[

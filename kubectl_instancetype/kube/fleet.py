@@ -168,6 +168,11 @@ class Fleet:
         session.exec_plugins = self.exec_plugins
         return session
 
+    def target(self, context: str) -> Session:
+        """The session of one named context (it must exist in the kubeconfig), whatever the selection."""
+        select_contexts(self.files(), (context,), None, False)
+        return self.session(context)
+
     def run(self, work: Callable[[Session], T]) -> list[Outcome[T]]:
         """``work(session)`` for every selected context, at most ``parallel`` at once, each given ``timeout``
         seconds from its start; the outcomes in the contexts' order. A context past its deadline is left to end on
@@ -178,14 +183,16 @@ class Fleet:
         running: dict[str, float] = {}  # context -> its deadline (inf without one)
 
         def one(name: str) -> None:
-            session = self.session(name)
+            session = None
             try:
+                session = self.session(name)
                 outcome: Outcome[T] = Outcome(name, value=work(session))
             except BaseException as exc:  # noqa: BLE001 - reported as this context's failure
                 outcome = Outcome(name, error=exc)
             finally:
                 try:
-                    session.close()
+                    if session is not None:
+                        session.close()
                 except OSError:
                     pass
             with done:

@@ -83,10 +83,12 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
             elif line.strip():
                 env.stderr.write(f'context "{one.context}": {line}\n')
         if one.error is not None:
+            # what the context printed before it failed still prints (lint's findings before its "N finding(s)",
+            # the objects found before a name that was not): the warning says why it failed
             messages.warn(env, f'context "{one.context}": {sentence(one.error)}')
             status = 1
-            continue
-        status = max(status, int(one.value or 0))
+        else:
+            status = max(status, int(one.value or 0))
         for headers, rows in capture.tables:
             tables.setdefault(headers, []).extend([one.context, *row] for row in rows)
         objects.extend(with_context(obj, one.context) for obj in capture.objects)

@@ -130,3 +130,70 @@ def print_fleet_diff(env: Environment, diff: FleetDiff, output: str) -> None:
         messages.info(env, f"No differences between {len(diff.compared)} context(s): {', '.join(diff.compared)}")
         return
     env.stdout.write(escape_lines(render_diffs(diff)) if output == "diff" else render_table(diff))
+
+
+def transfer_document(transfer: Any) -> dict[str, Any]:
+    """``fleet diff vm/NAME --to CONTEXT -o json|yaml``."""
+    return {
+        "kind": "FleetVMDiff",
+        "name": transfer.name,
+        "namespace": transfer.namespace,
+        "source": transfer.source,
+        "target": transfer.target,
+        "ready": transfer.ready,
+        "matchers": [
+            {
+                "matcher": check.matcher,
+                "kind": check.kind,
+                "name": check.name,
+                "storedIn": check.stored_in,
+                "state": check.state,
+                **(
+                    {"fields": [{"path": f.path, "stored": f.base, "target": f.value} for f in check.fields]}
+                    if check.fields
+                    else {}
+                ),
+            }
+            for check in transfer.matchers
+        ],
+        "requirements": {"state": transfer.requirements, "detail": transfer.requirements_detail},
+        "fits": {"state": transfer.fits, "detail": transfer.fits_detail},
+    }
+
+
+def render_transfer(transfer: Any) -> str:
+    """One row per check (CHECK, RESULT, DETAIL), then the verdict."""
+    from .table import render_table as table
+
+    rows = []
+    for check in transfer.matchers:
+        what = f"{check.kind.lower()}/{check.name}"
+        if check.state == "ok":
+            rows.append([check.matcher, "ok", f"{what}: the same spec as {check.stored_in}"])
+        elif check.state == "missing":
+            rows.append([check.matcher, "missing", f"{what} does not exist in {transfer.target}"])
+        else:
+            for field in check.fields:
+                rows.append(
+                    [
+                        check.matcher,
+                        "different",
+                        f"{what} {field.path}: {_value(field.value)} ({check.stored_in}: {_value(field.base)})",
+                    ]
+                )
+    rows.append(["requirements", transfer.requirements, transfer.requirements_detail])
+    rows.append(["fits", transfer.fits, transfer.fits_detail])
+    verdict = "can" if transfer.ready else "cannot"
+    where = f'context "{transfer.target}"'
+    text = table(["CHECK", "RESULT", "DETAIL"], rows)
+    return text + f"\nvirtualmachine/{transfer.name} {verdict} be recreated in {where} as it is.\n"
+
+
+def print_transfer(env: Environment, transfer: Any, output: str) -> None:
+    """``fleet diff vm/NAME --to CONTEXT``: the table and verdict, or ``-o json|yaml``."""
+    if output in ("json", "yaml"):
+        from .printers import print_document
+
+        print_document(env, output, transfer_document(transfer))
+        return
+    env.stdout.write(render_transfer(transfer))

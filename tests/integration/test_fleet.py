@@ -230,3 +230,53 @@ def test_fleet_diff_namespaced_and_exit_code(fleet, tmp_path):
     assert same.exit_code == 0, same.stderr
     assert same.stdout == ""
     assert same.stderr == "No differences between 2 context(s): a, b\n"
+
+
+# --- fleet diff vm/NAME --to CONTEXT -------------------------------------------------------------------------------
+
+
+def test_fleet_diff_vm_to_another_context(fleet, namespace):
+    """The real virt-controller stores the VM's revisions on the plane; old has u1.medium with another memory."""
+    from tests.conftest import halted_vm, revised
+
+    plane = fleet.plane
+    revised(plane, plane.apply(halted_vm("roamer", namespace, {"name": "u1.medium"}, {"name": "fedora"})))
+    to_old = fleet.run("fleet", "diff", "vm/roamer", "-n", namespace, "--context", "plane", "--to", "old", "-o", "json")
+    assert to_old.exit_code == 0, to_old.stderr
+    answer = json.loads(to_old.stdout)
+    assert answer["ready"] is False
+    instancetype, preference = answer["matchers"]
+    assert instancetype["state"] == "different" and instancetype["storedIn"].startswith("controllerrevision/")
+    assert instancetype["fields"] == [{"path": "spec.memory.guest", "stored": "4Gi", "target": "6Gi"}]
+    assert (preference["name"], preference["state"]) == ("fedora", "ok")
+    assert answer["requirements"]["state"] == "ok"
+
+    # the same cluster as target: everything holds; no node to judge the fit by, so that stays unknown
+    home = fleet.run("fleet", "diff", "vm/roamer", "-n", namespace, "--context", "plane", "--to", "plane")
+    assert home.exit_code == 0, home.stderr
+    rows = [line.split()[:2] for line in home.stdout.splitlines()]
+    assert rows[:5] == [
+        ["CHECK", "RESULT"],
+        ["instancetype", "ok"],
+        ["preference", "ok"],
+        ["requirements", "ok"],
+        ["fits", "unknown"],
+    ]
+    assert home.stdout.endswith('virtualmachine/roamer can be recreated in context "plane" as it is.\n')
+    refused = fleet.run(
+        "fleet", "diff", "vm/roamer", "-n", namespace, "--context", "plane", "--to", "old", "--exit-code"
+    )
+    assert refused.exit_code == 1
+    assert "instancetype   different   virtualmachineclusterinstancetype/u1.medium spec.memory.guest: 6Gi" in (
+        refused.stdout
+    )
+
+
+def test_fleet_diff_vm_refusals(fleet):
+    missing_to = fleet.run("fleet", "diff", "vm/x")
+    assert (missing_to.exit_code, missing_to.stderr) == (
+        1,
+        "error: fleet diff vm/NAME needs --to CONTEXT: the context to check the VM against\n",
+    )
+    unknown = fleet.run("fleet", "diff", "vm/x", "--to", "nowhere")
+    assert unknown.stderr == "error: context was not found for specified context: nowhere\n"
