@@ -47,10 +47,21 @@ def synthetic(index: int, namespace: str) -> dict:
 
 
 def load(server: ControlPlane, namespace: str, count: int) -> None:
-    """``count`` objects in ``namespace`` of ``server``, a few POSTs at a time."""
+    """``count`` objects in ``namespace`` of ``server``: keep-alive POSTs on two connections."""
+    from kubectl_instancetype.kube.client import Client
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.resources import INSTANCETYPES
+
     server.ensure_namespace(namespace)
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        list(pool.map(lambda index: server.apply(synthetic(index, namespace)), range(count)))
+    config = ConnectionOptions(kubeconfig=str(server.kubeconfig()))
+
+    def part(indexes: range) -> None:
+        with Client(load_cluster_config(config, {}, "/nonexistent"), {}) as client:
+            for index in indexes:
+                client.create(INSTANCETYPES, synthetic(index, namespace), namespace)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(part, (range(0, count, 2), range(1, count, 2))))
 
 
 def main() -> int:
