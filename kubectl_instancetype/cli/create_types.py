@@ -59,11 +59,9 @@ class CreateInstancetypeOptions:
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
         from ..instancetype import createtypes as types
 
-        self.built = self._parse(types.INSTANCETYPE_FLAGS, types.INSTANCETYPE_FLAGS_BY_NAME, types.InstancetypeOptions)
-
-    def _parse(self, specs, specs_by_name, options_class) -> Any:
-        values = flagtable.parse_flags(specs_by_name, flagtable.given_flags(specs, self.extra))
-        return options_class.from_flags(values, namespace=self.connection.namespace)
+        self.built = flagtable.parse_table(
+            types.InstancetypeOptions, types.INSTANCETYPE_FLAGS, self.extra, self.connection.namespace
+        )
 
     def build(self, random_suffix) -> dict:
         """The object, as virtctl builds it."""
@@ -80,7 +78,9 @@ class CreatePreferenceOptions(CreateInstancetypeOptions):
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
         from ..instancetype import createtypes as types
 
-        self.built = self._parse(types.PREFERENCE_FLAGS, types.PREFERENCE_FLAGS_BY_NAME, types.PreferenceOptions)
+        self.built = flagtable.parse_table(
+            types.PreferenceOptions, types.PREFERENCE_FLAGS, self.extra, self.connection.namespace
+        )
 
     def build(self, random_suffix) -> dict:
         """The object, as virtctl builds it."""

@@ -76,16 +76,14 @@ class CreateVMOptions:
     connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
     checks: VMCheckFlags = dataclasses.field(default_factory=VMCheckFlags)
     extra: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, raw
-    values: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, parsed
-    vm: Any = dataclasses.field(init=False, default=None)  # instancetype.createvm.VMOptions
+    vm: Any = dataclasses.field(init=False, default=None)  # instancetype.createvm.VMOptions: every flag, parsed
 
     def validate(self) -> None:
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
         from ..instancetype import createvm
 
-        given = flagtable.given_flags(createvm.VM_FLAGS, self.extra)
-        self.values = flagtable.parse_flags(createvm.VM_FLAGS_BY_NAME, given)
-        self.vm = createvm.VMOptions.from_flags(self.values, namespace=self.connection.namespace)
+        # parsed once, into the options that travel (the namespace is the Session's: the use case reads it)
+        self.vm = flagtable.parse_table(createvm.VMOptions, createvm.VM_FLAGS, self.extra)
 
 
 def run(env, opts: CreateVMOptions, session) -> None:
@@ -106,11 +104,6 @@ def run(env, opts: CreateVMOptions, session) -> None:
         checks=not opts.checks.skip_checks,
         resolve_inference=opts.checks.resolve_inference,
         infer_from_image=opts.checks.infer_from_image,
-        image_volumes={
-            matcher: str(opts.values[f"infer-{matcher}-from"])
-            for matcher in ("instancetype", "preference")
-            if opts.values.get(f"infer-{matcher}-from")
-        },
         insecure_registry=opts.checks.insecure_registry,
         random_suffix=env.random_suffix,
         read_file=env.read_file,

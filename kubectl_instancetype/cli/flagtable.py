@@ -98,19 +98,17 @@ def table_command(specs: Sequence[Any], options_class: type, run: Callable[..., 
     return options.command(options_class, run, extra=parameters)
 
 
-def given_flags(specs: Sequence[Any], values: dict[str, Any]) -> dict[str, list[str]]:
-    """``{flag name: [raw occurrences]}`` of the table's flags given (``values`` as :func:`table_command` hands
-    them over)."""
-    given = {}
+def parse_table(options_class: Any, specs: Sequence[Any], values: dict[str, Any], namespace: str | None = None) -> Any:
+    """The table's flags that were given (``values`` as :func:`table_command` hands them over, under each
+    flag's field name) parsed with the table (pflag's errors, in the table's order) straight into
+    ``options_class`` (an ``instancetype.params.FlagOptions``): one pass, each key read once."""
+    from ..instancetype.params import accumulate
+
+    fields: dict[str, object] = {}
+    changed: list[str] = []
     for spec in specs:
         value = values.get(FLAG_PREFIX + spec.field)
         if value is not None:
-            given[spec.name] = list(value) if isinstance(value, list) else [value]
-    return given
-
-
-def parse_flags(specs_by_name: dict[str, Any], given: dict[str, list[str]]) -> dict[str, object]:
-    """Convert the raw occurrences of each given flag with the table (pflag's errors)."""
-    from ..instancetype.params import accumulate
-
-    return {name: accumulate(specs_by_name[name], raws) for name, raws in given.items()}
+            fields[spec.field] = accumulate(spec, list(value) if isinstance(value, list) else [value])
+            changed.append(spec.name)
+    return options_class.from_parsed(fields, changed, namespace=namespace)

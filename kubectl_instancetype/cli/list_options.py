@@ -364,10 +364,10 @@ def build_query(
         raise UsageError("--scope=cluster and --all-namespaces cannot be used together")
     if filters.compatible_with and what != listing.INSTANCETYPES:
         raise UsageError("--compatible-with only applies to instance types")
-    sort_by = output.sort_by
-    if sort_by and sort_by not in listing.SORT_KEYS:
+    sort_by = None
+    if output.sort_by:
         try:
-            listing.PathSort(sort_by)
+            sort_by = listing.SortBy(output.sort_by)  # parsed here only: the query carries it
         except listing.FilterError as exc:
             raise UsageError(str(exc)) from None
     if hugepages == options.ANY_VALUE:
@@ -389,7 +389,7 @@ def build_query(
         all_namespaces=all_namespaces,
         cluster_only=cluster_only,
         namespaced_only=namespaced_only,
-        chunk_size=0 if sort_by else chunk_size,  # kubectl reads everything before sorting
+        chunk_size=0 if sort_by is not None else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
         table=(output.format or output.output) in ("", "wide"),

@@ -416,9 +416,21 @@ class JSONPath:
         self.allow_missing_keys = allow_missing_keys
         self.output_json = output_json
         self._nodes = parse(text).nodes
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the state of a run (where its ranges stand)."""
         self._offset = 0
         self._begin_range = self._in_range = self._end_range = 0
         self._last_end: int | None = None
+
+    def fresh(self) -> JSONPath:
+        """This template with the state of a run reset, not parsed again: one parse, many runs (as kubectl's
+        sorter runs one parsed JSONPath on each object)."""
+        clone = object.__new__(JSONPath)
+        clone.__dict__.update(self.__dict__)
+        clone.reset()
+        return clone
 
     def execute(self, data: Any) -> str:
         """The text the template produces for ``data``; :class:`JSONPathError` when it fails."""

@@ -309,11 +309,9 @@ class PathSort:
             raise FilterError(str(exc)) from None
 
     def value_of(self, obj: dict[str, Any]) -> Any:
-        """What the path finds first in ``obj`` (:data:`_NOTHING` when nothing)."""
-        from ..golang.jsonpath import JSONPath
-
-        template = JSONPath(self.field, allow_missing_keys=True)  # a fresh one: range state is per run
-        results = template.find_results(obj)
+        """What the path finds first in ``obj`` (:data:`_NOTHING` when nothing); the path parsed once, run on a
+        fresh state (range state is per run)."""
+        results = self._template.fresh().find_results(obj)
         return results[0][0] if results and results[0] else _NOTHING
 
     def order(self, values: list[Any], *, table: bool = False) -> list[int]:
@@ -376,19 +374,40 @@ def _less(left: Any, right: Any) -> bool:
     return bool(left < right)
 
 
-def sort_order(keys: list[SortKey], by: str | None, *, table: bool = False) -> list[int]:
-    """The indexes of ``keys`` in the order ``--sort-by`` asks for (server order when ``by`` is empty)."""
+class SortBy:
+    """``--sort-by`` parsed once: one of :data:`SORT_KEYS` (``text``), or kubectl's JSONPath (``path``, a
+    :class:`PathSort`); :class:`FilterError` for a path that does not parse. It travels in the query; each
+    object's key is read with :meth:`key` without parsing again."""
+
+    __slots__ = ("path", "text")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.path = None if text in SORT_KEYS else PathSort(text)
+
+    def key(self, obj: dict[str, Any], namespace: str | None, what: str) -> SortKey:
+        """What sorting needs of ``obj``."""
+        return SortKey.of(obj, namespace, what, self.path)
+
+    def __repr__(self) -> str:
+        return f"SortBy({self.text!r})"
+
+
+def sort_order(keys: list[SortKey], by: SortBy | None, *, table: bool = False) -> list[int]:
+    """The indexes of ``keys`` in the order ``--sort-by`` asks for (server order when ``by`` is None)."""
     indexes = list(range(len(keys)))
-    if not by:
+    if by is None:
         return indexes
-    if by == "name":
+    if by.path is not None:
+        return by.path.order([key.path_value for key in keys], table=table)
+    if by.text == "name":
         return sorted(indexes, key=lambda i: (keys[i].name, keys[i].namespace))
-    if by == "cpu":
+    if by.text == "cpu":
         return sorted(indexes, key=lambda i: (keys[i].cpu, keys[i].name, keys[i].namespace))
-    if by == "memory":
+    if by.text == "memory":
         memory = [_bytes(key.memory_text) or 0 for key in keys]
         return sorted(indexes, key=lambda i: (memory[i], keys[i].name, keys[i].namespace))
-    return PathSort(by).order([key.path_value for key in keys], table=table)
+    return indexes
 
 
 def created_at(stamp: str) -> float | None:

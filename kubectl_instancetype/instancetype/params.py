@@ -276,3 +276,9 @@ class FlagOptions:
                 raise ValueError(f"unknown flag {name!r} for {cls.__name__}")
             kwargs[spec.field] = tuple(value) if spec.repeatable else value  # type: ignore[arg-type]
         return cls(**kwargs, namespace=namespace, changed=frozenset(values))  # type: ignore[call-arg]
+
+    @classmethod
+    def from_parsed(cls, fields: Mapping[str, object], changed: Iterable[str], *, namespace: str | None = None) -> Self:
+        """Options from values already parsed and keyed by field name (``cli.flagtable.parse_table`` makes them
+        from the table's flags in one pass): no key is converted again; ``changed`` holds the flag names."""
+        return cls(**fields, namespace=namespace, changed=frozenset(changed))  # type: ignore[call-arg]

@@ -101,6 +101,14 @@ def unmet_requirement(
     ``instancetype`` is the instance type's spec (None without one); ``template`` is the VM's
     ``spec.template.spec``. Returns None when every requirement is met.
     """
+    found = unmet_requirement_of(instancetype, preference, template)
+    return found[1] if found is not None else None
+
+
+def unmet_requirement_of(
+    instancetype: Mapping[str, Any] | None, preference: Mapping[str, Any] | None, template: Mapping[str, Any]
+) -> tuple[str, str] | None:
+    """:func:`unmet_requirement` with which requirement it is: ``("cpu" | "memory" | "architecture", message)``."""
     if not preference:
         return None
     requirements = preference.get("requirements")
@@ -109,11 +117,13 @@ def unmet_requirement(
     if requirements.get("cpu"):
         problem = _check_cpu(instancetype, preference, template)
         if problem:
-            return problem
+            return "cpu", problem
     if requirements.get("memory"):
         problem = _check_memory(instancetype, preference, template)
         if problem:
-            return problem
+            return "memory", problem
     if requirements.get("architecture"):
-        return _check_architecture(preference, template)
+        problem = _check_architecture(preference, template)
+        if problem:
+            return "architecture", problem
     return None

@@ -106,8 +106,13 @@ class Candidate:
     vcpus: int = field(init=False, compare=False)  # spec.cpu.guest, read once
     memory_bytes: int = field(init=False, compare=False)  # spec.memory.guest in bytes, read once
     rank: tuple[Any, ...] = field(init=False, compare=False, repr=False)  # recommend.rank_key, once
+    features: tuple[str, ...] = field(init=False, compare=False, repr=False)  # recommend.feature_names, once
+
+    series: str = field(init=False, compare=False, repr=False)  # u1 of u1.large; the name itself without a dot
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "series", series_of(self.name))
+        object.__setattr__(self, "features", tuple(feature_names(self.spec)))
         object.__setattr__(self, "vcpus", guest_cpu(self.spec))
         object.__setattr__(self, "memory_bytes", guest_memory(self.spec))
         object.__setattr__(self, "rank", rank_key(self.spec, self.name, self.namespace))
@@ -192,11 +197,17 @@ def _meets(candidate: Candidate, wanted: Need) -> bool:
 
 def default_admit(preference: Mapping[str, Any] | None, architecture: str | None = None) -> Callable[[Candidate], str]:
     """KubeVirt's VM-admission checks of a type against the VM's preference (requirements, spread), as
-    :func:`.recommend.evaluate` runs them; "" when admitted, else KubeVirt's message."""
+    :func:`.recommend.evaluate` runs them; "" when admitted, else KubeVirt's message. Each type is checked once
+    (share one per preference across VMs)."""
+
+    seen: dict[tuple[str, str, str | None], str] = {}
 
     def admit(candidate: Candidate) -> str:
-        verdict = evaluate(candidate.spec, preference, architecture=architecture)
-        return "" if verdict.fits else verdict.reason
+        key = (candidate.kind, candidate.name, candidate.namespace)
+        if key not in seen:
+            verdict = evaluate(candidate.spec, preference, architecture=architecture)
+            seen[key] = "" if verdict.fits else verdict.reason
+        return seen[key]
 
     return admit
 
@@ -235,7 +246,7 @@ def size(
         short.append(wanted.pressure)
     elif wanted.memory > have_memory:
         short.append(f"memory needs {_bytes(wanted.memory)}, has {_bytes(have_memory)}")
-    features = feature_names(current.spec)
+    features = current.features
     rejected: list[tuple[str, str]] = []
 
     def first(pool: list[Candidate], smaller_only: bool) -> Candidate | None:
@@ -246,7 +257,7 @@ def size(
                 return candidate
             if smaller_only and not _smaller(candidate, current):
                 continue
-            if feature_names(candidate.spec) != features:
+            if candidate.features != features:
                 continue  # another kind of type altogether: not a resize
             denial = admit(candidate)
             if denial:
@@ -321,13 +332,15 @@ def ranked(candidates: Iterable[Candidate]) -> list[Candidate]:
 def _ordered(current: Candidate, candidates: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
     """The current type's series (``u1`` of ``u1.large``, with the current type in its place) and the other series,
     each smallest first (``candidates`` come ranked: :func:`ranked`)."""
-    series = series_of(current.name)
-    if not any(_same(c, current) for c in candidates):
-        candidates = ranked([*candidates, current])
-    same: list[Candidate] = []
-    others: list[Candidate] = []
-    for c in candidates:
-        (same if series_of(c.name) == series and ("." in c.name or _same(c, current)) else others).append(c)
+    series, key = current.series, (current.kind, current.name, current.namespace)
+    if "." not in current.name:
+        same = [c for c in candidates if (c.kind, c.name, c.namespace) == key]
+        others = [c for c in candidates if (c.kind, c.name, c.namespace) != key]
+    else:
+        same = [c for c in candidates if c.series == series]
+        others = [c for c in candidates if c.series != series]
+    if not any((c.kind, c.name, c.namespace) == key for c in same):
+        same = ranked([*same, current])
     return same, others
 
 

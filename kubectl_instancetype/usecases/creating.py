@@ -9,8 +9,8 @@ VirtualMachine is still checked against the cluster when the cluster answers at 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
@@ -60,8 +60,8 @@ def create_object(
 class VMRequest:
     """``create vm``: virtctl's flags (parsed into ``vm``), how the VM is sent (``dry_run``: none, server or
     client), and what is checked or resolved first: the pre-flight (``checks``), inference written into the VM
-    (``resolve_inference``), the defaults of the boot disk's image (``infer_from_image``; ``image_volumes``
-    names the volume per matcher, from --infer-instancetype-from/--infer-preference-from). ``random_suffix``
+    (``resolve_inference``), the defaults of the boot disk's image (``infer_from_image``; the volume per
+    matcher is ``vm``'s --infer-instancetype-from/--infer-preference-from). ``random_suffix``
     and ``read_file`` are virtctl's random name parts and --password-file's reader (tests hand in their own)."""
 
     vm: VMOptions
@@ -69,7 +69,6 @@ class VMRequest:
     checks: bool = True
     resolve_inference: bool = False
     infer_from_image: bool = False
-    image_volumes: Mapping[str, str] = field(default_factory=dict)
     insecure_registry: bool = False
     random_suffix: Callable[[int], str] | None = None
     read_file: Callable[[str], str] | None = None
@@ -81,16 +80,27 @@ def create_vm_from_flags(
     """``create vm``: build the VirtualMachine exactly as virtctl would (its warnings go to ``report`` as they
     happen), write in the image's defaults with ``infer_from_image``, then check and create it
     (:func:`create_vm`)."""
+    from dataclasses import replace
+
     from ..instancetype.createvm import build_vm
 
-    manifest, _ = build_vm(request.vm, random_suffix=request.random_suffix, read_file=request.read_file, warn=report)
+    # -n comes from the Session alone (virtctl writes metadata.namespace only when it was given)
+    vm = replace(request.vm, namespace=session.namespace_flag)
+    manifest, _ = build_vm(vm, random_suffix=request.random_suffix, read_file=request.read_file, warn=report)
     if request.infer_from_image:
         from .infer_from_image import apply_image_defaults
 
         manifest = apply_image_defaults(
             session,
             manifest,
-            from_volumes=request.image_volumes,
+            from_volumes={
+                matcher: volume
+                for matcher, volume in (
+                    ("instancetype", vm.infer_instancetype_from),
+                    ("preference", vm.infer_preference_from),
+                )
+                if volume
+            },
             insecure=request.insecure_registry,
             report=report,
         )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from ..instancetype.listing import INSTANCETYPES, SORT_KEYS, PathSort, RangeFilter, SortKey, sort_order
+from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, sort_order
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -33,7 +33,7 @@ class Query(NamedTuple):
     cluster_only: bool = False
     namespaced_only: bool = False
     chunk_size: int = 500
-    sort_by: str | None = None  # name, cpu, memory, or kubectl's JSONPath
+    sort_by: SortBy | None = None  # --sort-by, parsed once: name, cpu, memory, or kubectl's JSONPath
     names: tuple[str, ...] = ()  # only these objects (kubectl get TYPE NAME...)
     table: bool = True  # printed as a table (kubectl then sorts table rows: its messages differ)
     # the filters whose values are label values (--class, --size, --os-type, ...): (flag, label key, value)
@@ -138,8 +138,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     """List ``query`` from ``source``: keep the objects within the ranges, make a row of each, and sort."""
     rows: list[RowT] = []
     keys: list[SortKey] = []
-    ranges, what, sorting = query.ranges, query.what, bool(query.sort_by)
-    path = PathSort(query.sort_by) if query.sort_by and query.sort_by not in SORT_KEYS else None
+    ranges, what, sort_by = query.ranges, query.what, query.sort_by
     names = set(query.names)
     seen: list[str] = []
 
@@ -152,12 +151,12 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
         if ranges.active and not ranges.matches(obj):
             return
         rows.append(row_of(obj, namespace))
-        if sorting:
-            keys.append(SortKey.of(obj, namespace, what, path))
+        if sort_by is not None:
+            keys.append(sort_by.key(obj, namespace, what))
 
     warnings = source.scan(query, consume)
-    if sorting:
-        rows = [rows[index] for index in sort_order(keys, query.sort_by, table=query.table)]
+    if sort_by is not None:
+        rows = [rows[index] for index in sort_order(keys, sort_by, table=query.table)]
     found = set(seen)
     missing = tuple(dict.fromkeys(name for name in query.names if name not in found))
     return Listing(rows, warnings, source.namespace, missing, tuple(seen))

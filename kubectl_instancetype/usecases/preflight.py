@@ -119,6 +119,8 @@ class Verdict:
     missing: list[str] = field(default_factory=list)
     inference: Any = None  # the InferenceResult, when inference ran
     fetched: tuple[dict[str, Any], ...] = ()  # the instance type and preference objects read
+    # which of admission's checks denies the VM (instancetype.expand.AdmissionCheck.check): what explains it
+    check: str = ""
 
     @property
     def admitted(self) -> bool:
@@ -167,7 +169,7 @@ def uses_inference(manifest: dict[str, Any]) -> bool:
 
 def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verdict:
     """Run the pre-flight for ``manifest`` created in ``namespace`` (GETs only); never raises for a denial."""
-    from ..instancetype.expand import admission_problems
+    from ..instancetype.expand import admission_check
     from ..instancetype.infer import validate_matchers
 
     client = session.client()
@@ -201,11 +203,11 @@ def check_vm(session: Session, manifest: dict[str, Any], namespace: str) -> Verd
                 "architecture requirement is not checked here"
             )
         defaults = ClusterDefaults(architecture=architecture)
-    problems = admission_problems(vm, found.instancetype, found.preference, defaults=defaults, whole_vm=True)
+    checked = admission_check(vm, found.instancetype, found.preference, defaults=defaults, whole_vm=True)
     denial = None
-    if problems:
-        denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in problems])
-    return Verdict(vm, found, denial, notes, missing, fetched=references.objects)
+    if checked.problems:
+        denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause(p.path, p.error()) for p in checked.problems])
+    return Verdict(vm, found, denial, notes, missing, fetched=references.objects, check=checked.check)
 
 
 def _requires_architecture(preference: dict[str, Any] | None) -> bool:
@@ -271,44 +273,64 @@ def is_admission_denial(error: APIError) -> bool:
 
 
 def explain(verdict: Verdict | None, message: str, session: Session | None = None) -> str:
-    """What to do about a denial whose message is ``message``, from what the pre-flight found ("" if nothing).
+    """What to do about an admission denial, from what the pre-flight found ("" if nothing).
 
-    With ``session``, a requirements failure names the smallest instance types that satisfy the preference
-    (``recommend``'s ranking: one list of the instance types, on that failure only)."""
-    from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
-    from .fitting import is_requirements_failure
-
+    When the pre-flight foresaw the denial, the hint follows its structured problems (the inference failure, the
+    missing references, :attr:`Verdict.check`), never the words of the server's ``message``; only a denial the
+    pre-flight did not foresee (or a pre-flight that could not run: ``verdict`` None) is recognised by
+    ``message``. With ``session``, a requirements failure names the smallest instance types that satisfy the
+    preference (``recommend``'s ranking: one list of the instance types, on that failure only)."""
+    foreseen = verdict is not None and verdict.denial is not None
     inference = verdict.inference if verdict is not None else None
-    if inference is not None and inference.error and inference.error in message:
+    if inference is not None and inference.error and (foreseen or inference.error in message):
         from .infer_resolve import explain_rejection
 
         # the volume, every object read and the label command that fixes it (" (...); label ...")
         return explain_rejection(inference)[len(inference.error) :]
-    if verdict is not None and verdict.missing and "admission webhook" in message:
+    if verdict is not None and verdict.missing:
         # a name that does not exist explains more than what follows from its absence
         return "; ".join(verdict.missing)
+    check = verdict.check if verdict is not None and foreseen else _check_of_message(message)
     spec = ((verdict.vm if verdict else None) or {}).get("spec") or {}
     instancetype = _matcher_text(spec.get("instancetype"), "instance type")
     preference = _matcher_text(spec.get("preference"), "preference")
-    conflict_tail = CONFLICTS_FORMAT.format("").split(" ", 3)[-1].strip()  # "conflicts with selected instance type"
-    if conflict_tail in message:
+    if check == "conflicts":
         return f"the {instancetype or 'instance type'} sets these fields: remove them from the VirtualMachine"
-    if "vCPUs provided by the instance type are not divisible" in message:
+    if check == "spread":
         return (
             f"choose an instance type whose vCPU count the {preference or 'preference'}'s spread topology divides, "
             "or a preference that does not spread"
         )
-    if is_requirements_failure(message):
+    if check in ("cpu", "memory"):
         from .fitting import matcher_preference, requirements_hint
 
         used = matcher_preference({"spec": spec}, verdict.found.preference if verdict is not None else None)
         if used is None:
             return "choose an instance type that meets the preference's requirements"
         return requirements_hint(session, used)
-    if "preference requires architecture" in message:
+    if check == "architecture":
         return "the VM must run on the architecture the preference requires: set spec.template.spec.architecture, or choose a preference for the VM's architecture"
-    if "label on the volume" in message:
+    if check == "label":
         return "label the volume with kubectl instancetype label, or name the type with --instancetype/--preference"
+    return ""
+
+
+def _check_of_message(message: str) -> str:
+    """Which check of admission a denial the pre-flight did not foresee comes from, by the server's words (the
+    :class:`~..instancetype.expand.AdmissionCheck` names; ``label`` for inference's missing label)."""
+    from ..instancetype.expand.conflicts import CONFLICTS_FORMAT
+    from .fitting import is_requirements_failure
+
+    if CONFLICTS_FORMAT.format("").split(" ", 3)[-1].strip() in message:  # "conflicts with selected instance type"
+        return "conflicts"
+    if "vCPUs provided by the instance type are not divisible" in message:
+        return "spread"
+    if is_requirements_failure(message):
+        return "cpu"
+    if "preference requires architecture" in message:
+        return "architecture"
+    if "label on the volume" in message:
+        return "label"
     return ""
 
 

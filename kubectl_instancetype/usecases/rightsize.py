@@ -341,6 +341,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
         for n, obj in cluster_types.items()
     ]
     pools: dict[str, list[Candidate]] = {}
+    admits: dict[tuple[str, str, Any], Callable[[Candidate], str]] = {}
     for vm in vms:
         meta = vm["metadata"]
         where, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
@@ -385,7 +386,8 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             measured.get((where, name)),
             candidates,
             policy,
-            admit=domain.default_admit(preference_spec, architecture),
+            admit=admits.get((where, pref_name, architecture))
+            or admits.setdefault((where, pref_name, architecture), domain.default_admit(preference_spec, architecture)),
             fits=_bind(fits, where, pref_name) if nodes_known else None,
         )
         out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))

@@ -7,6 +7,7 @@ virt-handler metrics double's series (tests/doubles/virt_handler_metrics.py), an
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -73,7 +74,10 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
     assert items["no-balloon"]["memory"]["source"] == "resident"
     assert items["idle"]["memory"]["source"] == "balloon" and items["idle"]["cpu"]["source"] == "vcpu"
     assert "KubeVirtVMGuestMemoryPressure" in items["pressure"]["reason"]
-    assert items["late"]["reason"].startswith("20h0m of history") or items["late"]["reason"].startswith("19h")
+    # started 20 hours before the end: counted in two-minute samples, give or take one
+    assert re.match(
+        r"(19h5[68]m|20h[024]m) of history at the current size; at least 30h within the window", items["late"]["reason"]
+    )
     # the VM that changed type two days ago is measured since the change only
     assert 47 * 3600 <= items["changed"]["historySeconds"] <= 48 * 3600 + 120
     assert items["idle"]["change"] == {"vcpus": -7, "memoryBytes": -30 * (1 << 30)}
@@ -160,3 +164,13 @@ def test_apply_switches_a_halted_vm_through_switchs_plan(cli, control_plane, his
     assert text.rstrip().endswith("=> virtualmachine.kubevirt.io/apply-me switched")
     stored = client_of(control_plane).get(resources.VIRTUAL_MACHINES, "apply-me", namespace)
     assert stored["spec"]["instancetype"]["name"] == "u1.small"
+
+
+def test_the_service_proxy_path_names_the_service_and_the_api_servers_answer(cli, history) -> None:
+    namespace, _server, _end = history
+    answer = cli("rightsize", "-n", namespace, "--prometheus-service", f"{namespace}/prometheus:9090")
+    assert answer.exit_code == 1
+    assert answer.stderr.splitlines()[-1] == (
+        f"error: Prometheus service {namespace}/prometheus:9090 (through the API server's proxy): "
+        'the server answered 404: services "prometheus" not found'
+    )

@@ -120,14 +120,14 @@ def test_sort_order() -> None:
         listing.SortKey.of(instancetype("c", 2, "2Gi"), None, IT),
     ]
     assert listing.sort_order(keys, None) == [0, 1, 2]
-    assert listing.sort_order(keys, "name") == [1, 0, 2]
-    assert listing.sort_order(keys, "cpu") == [0, 2, 1]
-    assert listing.sort_order(keys, "memory") == [2, 1, 0]
+    assert listing.sort_order(keys, listing.SortBy("name")) == [1, 0, 2]
+    assert listing.sort_order(keys, listing.SortBy("cpu")) == [0, 2, 1]
+    assert listing.sort_order(keys, listing.SortBy("memory")) == [2, 1, 0]
     with pytest.raises(FilterError, match='couldn\'t find any field with path "{.age}"'):
-        listing.sort_order(keys, "age")
-    path = listing.PathSort(".spec.memory.guest")
-    by_path = [listing.SortKey.of(instancetype(n, 1, m), None, IT, path) for n, m in (("a", "16Gi"), ("b", "2Gi"))]
-    assert listing.sort_order(by_path, ".spec.memory.guest") == [1, 0]  # quantities, not strings
+        listing.sort_order(keys, listing.SortBy("age"))
+    by = listing.SortBy(".spec.memory.guest")  # parsed once, read per object
+    by_path = [by.key(instancetype(n, 1, m), None, IT) for n, m in (("a", "16Gi"), ("b", "2Gi"))]
+    assert listing.sort_order(by_path, by) == [1, 0]  # quantities, not strings
 
 
 @pytest.mark.parametrize("cpu", ["abc", None, True, {"x": 1}, 1.5])

@@ -31,7 +31,7 @@ def test_a_denial_renders_like_the_servers_answer_with_what_to_change() -> None:
     denial = Denial.from_causes(
         VALIDATING_WEBHOOK, [Cause("spec.template.spec.domain.cpu.sockets", CONFLICT.format("sockets"))]
     )
-    verdict = Verdict({"spec": {"instancetype": {"name": "u1.medium"}}}, denial=denial)
+    verdict = Verdict({"spec": {"instancetype": {"name": "u1.medium"}}}, denial=denial, check="conflicts")
     error = AdmissionDenied(denial.as_api_error(), explain(verdict, denial.status_message))
     assert error.render() == (
         'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
@@ -61,3 +61,30 @@ def test_requirements_and_spread_explanations_name_the_preference() -> None:
     spread = "3 vCPUs provided by the instance type are not divisible by the Spec.PreferSpreadSocketToCoreRatio or Spec.CPU.PreferSpreadOptions.Ratio of 2 provided by the preference"
     assert "spread topology divides" in explain(verdict, spread)
     assert explain(verdict, "Input device can have only tablet type.") == ""
+
+
+def test_a_foreseen_denial_is_explained_by_the_preflights_problems_not_the_servers_words() -> None:
+    # the pre-flight's check says which rule denies the VM: the server's message is not read for the hint
+    spec = {"spec": {"instancetype": {"name": "u1.medium"}, "preference": {"name": "fedora"}}}
+    denial = Denial.from_causes(VALIDATING_WEBHOOK, [Cause("spec.instancetype", "whatever the server said")])
+    spread = explain(Verdict(spec, denial=denial, check="spread"), "admission webhook denied the request: reworded")
+    assert spread.startswith("choose an instance type whose vCPU count the preference fedora's spread topology")
+    conflicts = explain(Verdict(spec, denial=denial, check="conflicts"), CONFLICT.format("sockets"))
+    assert conflicts == "the instance type u1.medium sets these fields: remove them from the VirtualMachine"
+    # the whole-VM rules have no hint, whatever the message says
+    assert explain(Verdict(spec, denial=denial, check="vm"), CONFLICT.format("sockets")) == ""
+    # a denial the pre-flight did not foresee (no denial in the verdict) is still recognised by its words
+    assert explain(Verdict(spec), CONFLICT.format("sockets")).startswith("the instance type u1.medium sets")
+
+
+def test_the_preflight_records_which_check_denies() -> None:
+    from kubectl_instancetype.instancetype.expand import admission_check
+
+    vm = {"spec": {"template": {"spec": {"domain": {"cpu": {"sockets": 2}}}}}}
+    instancetype = {"cpu": {"guest": 2}, "memory": {"guest": "1Gi"}}
+    checked = admission_check(vm, instancetype, None)
+    assert checked.check == "conflicts"
+    assert [problem.path for problem in checked.problems] == ["spec.template.spec.domain.cpu.sockets"]
+    needs_more = {"requirements": {"cpu": {"guest": 4}}}
+    assert admission_check({"spec": {"template": {"spec": {}}}}, instancetype, needs_more).check == "cpu"
+    assert admission_check({"spec": {"template": {"spec": {}}}}, instancetype, {}).check == ""

@@ -26,7 +26,7 @@ import pytest
 from kubectl_instancetype.cli import main
 from kubectl_instancetype.cli.list_options import ListOutputFlags
 from kubectl_instancetype.env import Environment
-from kubectl_instancetype.instancetype.listing import INSTANCETYPES, RangeFilter
+from kubectl_instancetype.instancetype.listing import INSTANCETYPES, RangeFilter, SortBy
 from kubectl_instancetype.output.listing import print_listing, row_function
 from kubectl_instancetype.usecases.listing import Query, list_rows
 
@@ -69,7 +69,7 @@ def plugin(output: str, items: str, options: dict[str, Any]) -> tuple[bytes, byt
             label_selector="",
             ranges=RangeFilter(INSTANCETYPES),
             cluster_only=True,
-            sort_by=flags.sort_by,
+            sort_by=SortBy(flags.sort_by) if flags.sort_by else None,
             names=names,
             **table,
         )

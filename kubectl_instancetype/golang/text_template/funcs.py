@@ -120,22 +120,22 @@ BAD_COMPARISON = "incompatible types for comparison"  # the fork's errBadCompari
 NO_COMPARISON = "missing argument for comparison"  # errNoComparison
 
 
+# reflect.Kind of each type a template value can have (:func:`..fmt.go_type_name`), as basicKind groups them
+_KINDS = {
+    "bool": "bool",
+    "int": "int",
+    "int64": "int",
+    "uint8": "uint",
+    "float64": "float",
+    "complex128": "complex",
+    "string": "string",
+}
+
+
 def basic_kind(value: Any) -> str:
     """basicKind: ``bool``, ``int``, ``uint``, ``float``, ``complex``, ``string``, else ``invalid`` (where Go also
     returns errBadComparisonType)."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, GoByte):
-        return "uint"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, complex):
-        return "complex"
-    if isinstance(value, str):
-        return "string"
-    return "invalid"
+    return _KINDS.get(go_type_name(value), "invalid")
 
 
 def _incompatible(arg1: Any, arg2: Any) -> str:

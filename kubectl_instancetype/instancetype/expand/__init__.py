@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..requirements import DENIAL_PREFIX, unmet_requirement
+from ..requirements import DENIAL_PREFIX, unmet_requirement_of
 from ._tree import DEFAULT, INSTANCETYPE, PREFERENCE, Json, Provenance, clone
 from .conflicts import CONFLICTS_FORMAT, Conflict, conflicts_error
 from .defaults import ClusterDefaults, DefaultsError, default_network_interface, default_volume_disks, vmi_spec_defaults
@@ -120,31 +120,43 @@ def _requirement_field(message: str) -> str:
     return "spec.preference"
 
 
+@dataclass(frozen=True)
+class AdmissionCheck:
+    """What VM admission would deny a VM with: the StatusCauses (``problems``, one :class:`Conflict` each) and
+    which of its checks found them (``check``): ``spread``, ``conflicts``, ``cpu``, ``memory`` or
+    ``architecture`` (the preference's requirements), ``vm`` (the whole-VM rules), ``defaults``; "" for none."""
+
+    check: str = ""
+    problems: tuple[Conflict, ...] = ()
+
+
 def _admission_checks(
     vm: Json, instancetype: Json | None, preference: Json | None, defaults: ClusterDefaults, *, whole_vm: bool = False
-) -> list[Conflict]:
+) -> AdmissionCheck:
     """VM admission's instance type checks on a copy of ``vm``: spread, conflicts, then requirements; with
     ``whole_vm`` then the whole-VM rules of :mod:`..vmrules` on the applied, defaulted copy (KubeVirt's order,
     vms-admitter.go ``Admit``)."""
     if instancetype is None and preference is None and not whole_vm:
-        return []
+        return AdmissionCheck()
     spread = check_spread(instancetype, preference) if instancetype is not None or preference is not None else None
     if spread is not None:
-        return [spread]
+        return AdmissionCheck("spread", (spread,))
     copy = clone(vm)
     conflicts = apply_to_template(copy, instancetype, preference)
     if conflicts:
-        return conflicts
+        return AdmissionCheck("conflicts", tuple(conflicts))
     spec, _ = _template(copy)
     vmi_spec_defaults(TEMPLATE_SPEC, spec, defaults, Provenance())
-    problem = unmet_requirement(instancetype, preference, spec) if instancetype or preference else None
-    if problem:
-        return [Conflict(_requirement_field(problem), DENIAL_PREFIX + problem)]
+    unmet = unmet_requirement_of(instancetype, preference, spec) if instancetype or preference else None
+    if unmet is not None:
+        requirement, problem = unmet
+        return AdmissionCheck(requirement, (Conflict(_requirement_field(problem), DENIAL_PREFIX + problem),))
     if whole_vm:
         from ..vmrules import whole_vm_problems
 
-        return whole_vm_problems(spec, TEMPLATE_SPEC, architecture=defaults.architecture or "amd64")
-    return []
+        problems = whole_vm_problems(spec, TEMPLATE_SPEC, architecture=defaults.architecture or "amd64")
+        return AdmissionCheck("vm" if problems else "", tuple(problems))
+    return AdmissionCheck()
 
 
 def admission_problems(
@@ -161,6 +173,18 @@ def admission_problems(
     requirement, else (``whole_vm``) the whole-VM rules of :mod:`..vmrules`. ``defaults`` with
     ``architecture=None`` (the default here) leaves an unset architecture unset.
     """
+    return list(admission_check(vm, instancetype, preference, defaults=defaults, whole_vm=whole_vm).problems)
+
+
+def admission_check(
+    vm: Mapping[str, Any],
+    instancetype: Mapping[str, Any] | None,
+    preference: Mapping[str, Any] | None,
+    *,
+    defaults: ClusterDefaults | None = None,
+    whole_vm: bool = False,
+) -> AdmissionCheck:
+    """:func:`admission_problems` with the check that found them (what a hint about the denial is chosen by)."""
     defaults = defaults if defaults is not None else ClusterDefaults(architecture=None)
     try:
         return _admission_checks(
@@ -171,7 +195,7 @@ def admission_problems(
             whole_vm=whole_vm,
         )
     except DefaultsError as exc:
-        return [Conflict("", str(exc))]
+        return AdmissionCheck("defaults", (Conflict("", str(exc)),))
 
 
 def preflight(
@@ -215,7 +239,7 @@ def expand_vm(
     provenance = Provenance()
     try:
         if check:
-            problems = _admission_checks(expanded, instancetype_spec, preference_spec, defaults, whole_vm=True)
+            problems = _admission_checks(expanded, instancetype_spec, preference_spec, defaults, whole_vm=True).problems
             if problems:
                 return ExpandResult(vm=None, problems=tuple(problems), error=", ".join(p.error() for p in problems))
         if spec_of_vm.get("instancetype") is None and spec_of_vm.get("preference") is None:
