@@ -6,8 +6,6 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import options
 
 HELP = """Show the details of instance types and preferences: what they give and require, where they come
@@ -28,7 +26,7 @@ Examples:
   kubectl instancetype describe u1.large windows.11"""
 
 
-def register(app: typer.Typer, argv: list[str]) -> None:
+def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("describe", help=HELP, short_help="Show an instance type or preference in detail.")(
         options.command(DescribeOptions, run)
@@ -41,7 +39,7 @@ class DescribeOptions:
 
     args: Annotated[
         list[str],
-        typer.Argument(
+        options.Argument(
             metavar="TYPE/NAME...",
             help="vmcf/NAME, vmf/NAME, vmcp/NAME, vmp/NAME (or a kind and names, or NAMEs).",
             show_default=False,

@@ -57,10 +57,18 @@ def capture() -> Capture | None:
 def capturing(env: Environment, target: Capture) -> Iterator[Environment]:
     """Within the block, this thread's printing goes to ``target``; yields ``env`` with its streams replaced by
     ``target``'s (the clock, environ, verbosity and the rest stay the command's)."""
-    from dataclasses import replace
-
     token = _CAPTURE.set(target)
     try:
-        yield replace(env, stdout=target.stdout, stderr=target.stderr)
+        yield Environment(
+            stdin=env.stdin,
+            stdout=target.stdout,
+            stderr=target.stderr,
+            environ=env.environ,
+            clock=env.clock,
+            random_suffix=env.random_suffix,
+            read_file=env.read_file,
+            verbosity=env.verbosity,
+            goos=env.goos,
+        )
     finally:
         _CAPTURE.reset(token)

@@ -3,7 +3,6 @@ lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -165,6 +164,8 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
 def sorted_json(obj: Any) -> str:
     """The JSON ``expand`` and ``convert`` print: 4-space indents, keys sorted, text as it is (not ``\\u``-escaped),
     DEL and C1 controls escaped for the terminal."""
+    import json  # here: -o yaml and tables never need it
+
     from .terminal import json_text
 
     return json_text(json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False))
@@ -173,6 +174,8 @@ def sorted_json(obj: Any) -> str:
 def _list_json_parts() -> tuple[str, str]:
     """The text of :func:`as_list`'s JSON before its first item and after its last, for a List written item by
     item."""
+    import json  # here: -o yaml and tables never need it
+
     head, _, tail = json.dumps(as_list([{}]), indent=4, sort_keys=True).partition(" " * 8 + "{}")
     return head, tail
 
@@ -318,6 +321,8 @@ def print_document(env: Environment, output: str, document: dict[str, Any]) -> N
             raise
         env.stdout.write(text)
     elif output == "json":
+        import json  # here: -o yaml and tables never need it
+
         env.stdout.write(json.dumps(document, indent=4) + "\n")
     else:
         from ..golang.goyaml import dump
