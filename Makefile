@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
+.PHONY: venv test lint completion-table fastpath-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
 	release-version release-archive smoke release-manifest dist dist-check actionlint
 
 $(VENV)/.installed: pyproject.toml
@@ -91,13 +91,17 @@ completion-table: venv
 	$(PY) -m kubectl_instancetype.cli.completion_spec
 	$(PY) -c 'from pathlib import Path; from kubectl_instancetype.cli.completion_scripts import SCRIPTS, FILE_NAMES; [Path("completions", FILE_NAMES[s]).write_text(t) for s, t in SCRIPTS.items()]'
 
+## fastpath-table: regenerate how the hot commands parse without Typer (cli/fastpath_data.py, from the app)
+fastpath-table: venv
+	$(PY) -m kubectl_instancetype.cli.fastpath_spec
+
 ## docs: regenerate the command reference docs/commands/ from the app (a test fails when it is not current)
 docs: venv
 	$(PY) -m kubectl_instancetype.cli.docgen
 
-## generate: everything generated from the app (completion table and scripts, docs/commands/); run it after
-##           adding or changing a command, a flag or a help text
-generate: completion-table docs
+## generate: everything generated from the app (completion table and scripts, the fast path table,
+##           docs/commands/); run it after adding or changing a command, a flag or a help text
+generate: completion-table fastpath-table docs
 
 ## gotypes: the Go field table of kubevirt.io/api's VirtualMachine (golang/data/), from the Go types (needs Go);
 ##          tests/unit/test_gojson.py regenerates and compares it
@@ -126,17 +130,18 @@ cluster-down: venv
 	@$(PY) -m hack.localcluster down
 
 ## demo: install, start the control plane with the catalog and a few simulated nodes (NODES, default 8: one of each
-##       shape), and tour the plugin through the real kubectl
+##       shape) and two more API servers on its etcd (a fleet of three), and tour the plugin through the real kubectl
 demo: venv
-	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) >/dev/null
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) --fleet 2 >/dev/null
 	@bash hack/demo.sh
 
-## bench: list (vs kubectl), create vm (vs virtctl when built), completion and big-kubeconfig benchmarks;
+## bench: list (vs kubectl), create vm (vs virtctl when built), completion, big-kubeconfig and start-up benchmarks;
 ##        prints the tables and writes them into bench/README.md
 bench: venv
 	$(PY) bench/list.py --write
 	$(PY) bench/create.py --write
 	$(PY) bench/completion.py --write
+	$(PY) bench/startup.py --write
 	$(PY) bench/kubeconfig.py --write
 
 clean: cluster-down

@@ -1,80 +1,180 @@
-"""Start-up of two trees of the plugin, side by side: the before/after figures of a restructuring.
+"""Start-up on the hot paths, two trees of the plugin and the peers side by side in one run.
 
-Each case runs the plugin's entry point in-process-free (a fresh interpreter each time, as kubectl starts it),
-once per tree in turn for ``--rounds`` rounds, with ``PYTHONPATH`` pointing at that tree; medians are printed.
-The same interpreter and installed dependencies serve both trees, so only the plugin's own code differs. The
-live cases need ``--kubeconfig`` (e.g. ``make cluster``'s); without it they are left out. Never a test: timings
-are printed, not asserted.
+Each case runs, in turn for ``--rounds`` rounds, the plugin of the ``--before`` tree (when given), the plugin of
+this tree, and the peer it is compared with: ``kubectl get`` of the same objects (the plugin runs through the
+real kubectl, as users run it), virtctl's ``create vm`` (the plugin run directly, as the virtctl binary is), and
+kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users). Each tree
+gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
+but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
+own code differs. Both trees are byte-compiled first (as an install is). Medians are printed with each tree's
+ratio to the peer and the goal of issue 30, and the same ratio of CPU time (user + system of the process and its
+children: kubectl and the plugin it runs), which a busy machine changes far less than wall time. A bare local
+control plane (kube-apiserver v1.36.3 with KubeVirt's CRDs and the catalog's 65 + 54 objects) serves the lists,
+unless ``--kubeconfig`` names one. Never a test: timings are printed, not asserted.
 
-Usage: python bench/startup.py --before ../old-checkout [--after .] [--kubeconfig .cluster/kubeconfig] [--rounds 15]
+Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--markdown] [--write]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import contextlib
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-ENTRY = (
-    "import sys; from kubectl_instancetype.cli.main import main; sys.argv[0] = 'kubectl-instancetype'; sys.exit(main())"
-)
-OFFLINE = {
-    "version --client": ["version", "--client"],
-    "catalog list --cpu 4": ["catalog", "list", "--cpu", "4"],
-    "__complete list --c": ["__complete", "list", "--c"],
-    "create vm --dry-run=client --skip-checks -o yaml": [
-        "create",
-        "vm",
-        "--name",
-        "x",
-        "--instancetype",
-        "u1.medium",
-        "--dry-run=client",
-        "--skip-checks",
-        "-o",
-        "yaml",
-    ],
-}
-LIVE = {
-    "list --scope=cluster --cpu 4": ["list", "--scope=cluster", "--cpu", "4"],
-    "__complete list vmcf/u1.m": ["__complete", "list", "vmcf/u1.m"],
-}
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.report import publish  # noqa: E402
+from hack.localcluster.crds import cache_root  # noqa: E402
+
+# pip's console scripts (pip 25), importing the package from one tree
+LAUNCHER = """#!{python}
+import sys
+sys.path.insert(0, {tree!r})
+from kubectl_instancetype.cli.main import {function}
+if __name__ == '__main__':
+    sys.argv[0] = sys.argv[0].removesuffix('.exe')
+    sys.exit({function}())
+"""
+CREATE = ["create", "vm", "--name", "demo", "--instancetype", "u1.medium", "--preference", "fedora"]
+CREATE += ["--volume-containerdisk", "src:quay.io/containerdisks/fedora:41"]
+GET_10 = ["get", "virtualmachineclusterinstancetypes", "-l", "instancetype.kubevirt.io/cpu=4"]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", required=True, help="the other tree (a checkout of the older commit)")
-    parser.add_argument("--after", default=str(Path(__file__).resolve().parents[1]), help="this tree (default)")
-    parser.add_argument("--kubeconfig", help="a cluster for the live cases")
-    parser.add_argument("--rounds", type=int, default=15)
-    args = parser.parse_args()
-    trees = {"before": str(Path(args.before).resolve()), "after": str(Path(args.after).resolve())}
-    environ = dict(os.environ, HOME="/nonexistent", KUBECONFIG=args.kubeconfig or "/nonexistent")
-    cases = {**OFFLINE, **(LIVE if args.kubeconfig else {})}
-    print(f"| command (median of {args.rounds}, ms) | before | after |")
-    print("|---|---|---|")
-    for case, words in cases.items():
-        times: dict[str, list[float]] = {tree: [] for tree in trees}
+def cases(kubectl: str, virtctl: str | None) -> list[tuple[str, list[str], list[str], float | None]]:
+    """(case, the plugin's command with PLUGIN for its executable, the peer's command, goal ratio or None)."""
+    through = [kubectl, "instancetype"]
+    found = [
+        ("list, 10 rows, through kubectl (`list --scope=cluster --cpu 4`) vs `kubectl get`",
+         [*through, "list", "--scope=cluster", "--cpu", "4"], [kubectl, *GET_10], 1.5),
+        ("list, both scopes, through kubectl (`list --cpu 4`) vs `kubectl get` (one scope)",
+         [*through, "list", "--cpu", "4"], [kubectl, *GET_10], None),
+        ("describe vmcf/u1.medium, through kubectl vs `kubectl get vmcf/u1.medium`",
+         [*through, "describe", "vmcf/u1.medium"], [kubectl, "get", "vmcf/u1.medium"], None),
+    ]  # fmt: skip
+    if virtctl:
+        found.append(
+            (
+                "`create vm --dry-run=client -o yaml --skip-checks` (direct) vs virtctl `create vm`",
+                ["PLUGIN", *CREATE, "--dry-run=client", "-o", "yaml", "--skip-checks"],
+                [virtctl, *CREATE],
+                3.0,
+            )
+        )
+    complete = [kubectl, "__complete"]
+    found += [
+        ("static completion: commands (`kubectl __complete instancetype \"\"` vs `kubectl __complete get \"\"`)",
+         [*complete, "instancetype", ""], [*complete, "get", ""], 1.2),
+        ("static completion: flags (`instancetype list --min-` vs `get --sho`)",
+         [*complete, "instancetype", "list", "--min-"], [*complete, "get", "--sho"], 1.2),
+        ("`version --client` (direct) vs `python -c pass`",
+         ["PLUGIN", "version", "--client"], [sys.executable, "-c", "pass"], None),
+    ]  # fmt: skip
+    return found
+
+
+def wall(command: list[str], environ: dict) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the process and its children) of one run (stdout discarded,
+    failures fatal). CPU time barely moves with the machine's load, where wall time on a busy machine grows
+    with every other process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    result = subprocess.run(command, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {result.returncode}: {result.stderr.decode()[:300]}")
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def launchers(tree: Path, folder: Path) -> Path:
+    """A bin folder with the two console scripts of ``tree``."""
+    folder.mkdir(parents=True)
+    for name, function in (("kubectl-instancetype", "main"), ("kubectl_complete-instancetype", "complete_main")):
+        path = folder / name
+        path.write_text(LAUNCHER.format(python=sys.executable, tree=str(tree), function=function))
+        path.chmod(0o755)
+    compileall.compile_dir(str(tree / "kubectl_instancetype"), quiet=1)
+    return folder
+
+
+def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> str:
+    """Time every case for every tree and the peer; the Markdown table."""
+    kubectl = str(sorted((cache_root() / "controlplane").glob("*/kubectl"))[-1])
+    virtctls = sorted((cache_root() / "virtctl").glob("*/virtctl"))
+    trees = {"after": ROOT} | ({"before": Path(args.before).resolve()} if args.before else {})
+    bins = {name: launchers(tree, workdir / name) for name, tree in trees.items()}
+    base = {"HOME": home, "KUBECONFIG": kubeconfig}
+    environs = {
+        name: dict(base, PATH=os.pathsep.join([str(folder), str(Path(kubectl).parent), "/usr/bin", "/bin"]))
+        for name, folder in bins.items()
+    }
+    peer_environ = environs["after"]
+    columns = [name for name in ("before", "after") if name in trees]
+    rows = []
+    for case, plugin, peer, goal in cases(kubectl, str(virtctls[-1]) if virtctls else None):
+        commands = {
+            name: [str(bins[name] / "kubectl-instancetype") if word == "PLUGIN" else word for word in plugin]
+            for name in columns
+        }
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*columns, "peer"]}
+        for name in columns:
+            wall(commands[name], environs[name])  # warm the page cache
+        wall(peer, peer_environ)
         for _ in range(args.rounds):
-            for tree, path in trees.items():
-                started = time.perf_counter()
-                result = subprocess.run(
-                    [sys.executable, "-c", ENTRY, *words],
-                    env=dict(environ, PYTHONPATH=path),
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.PIPE,
-                    check=False,
-                )
-                times[tree].append(time.perf_counter() - started)
-                if result.returncode != 0:
-                    raise SystemExit(f"{case} ({tree}): exit {result.returncode}: {result.stderr.decode()[:300]}")
-        medians = [statistics.median(times[tree]) * 1000 for tree in trees]
-        print(f"| `{case}` | {medians[0]:.0f} | {medians[1]:.0f} |")
+            for name in columns:
+                times[name].append(wall(commands[name], environs[name]))
+            times["peer"].append(wall(peer, peer_environ))
+        medians = {name: statistics.median(t[0] for t in values) * 1000 for name, values in times.items()}
+        cpu = {name: statistics.median(t[1] for t in values) * 1000 for name, values in times.items()}
+        ratios = {name: medians[name] / medians["peer"] for name in columns}
+        met = "-" if goal is None else ("met" if ratios["after"] <= goal else "not met")
+        row = [case]
+        row += [f"{medians[name]:.0f}" for name in columns] + [f"{medians['peer']:.0f}"]
+        row += [f"{ratios[name]:.2f}x" for name in columns] + ["-" if goal is None else f"{goal}x", met]
+        row += [f"{cpu[name] / cpu['peer']:.2f}x" for name in columns]
+        print(" | ".join(row), file=sys.stderr)
+        rows.append(row)
+    headers = ["case (median wall ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", "after"]
+    headers += [f"{name} / peer, CPU time" for name in columns]
+    from tabulate import tabulate
+
+    return tabulate(rows, headers, tablefmt="github" if args.markdown or args.write else "simple")
+
+
+def main() -> int:
+    """Parse the flags, start a control plane unless given one, run every case."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", help="another tree (a checkout of an older commit) to run side by side")
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--kubeconfig", help="a cluster with the catalog loaded (default: start a bare one)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
+    args = parser.parse_args()
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as stack:
+        workdir = Path(scratch)
+        home = workdir / "home"
+        home.mkdir()
+        kubeconfig = args.kubeconfig
+        if kubeconfig is None:
+            from hack.localcluster import ControlPlane, binaries_dir
+
+            plane = stack.enter_context(ControlPlane(bin_dir=binaries_dir(), kubevirt=False))
+            plane.load_catalog()
+            kubeconfig = str(plane.kubeconfig())
+        table = run(args, str(Path(kubeconfig).resolve()), str(home), workdir)
+    publish("startup", table, args.write)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

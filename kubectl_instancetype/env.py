@@ -11,9 +11,11 @@ import errno
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (shell completion imports this module)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any, TextIO
 
 
 class ClosedStream:
@@ -86,23 +88,38 @@ def read_text_file(path: str) -> str:
     return raw.decode("utf-8", "surrogateescape")
 
 
-@dataclass
 class Environment:
-    """Streams, environment variables, the clock, randomness and file reading of one CLI invocation."""
+    """Streams, environment variables, the clock, randomness and file reading of one CLI invocation.
 
-    stdin: TextIO = field(default_factory=_stream("stdin"))
-    stdout: TextIO = field(default_factory=_stream("stdout"))
-    stderr: TextIO = field(default_factory=_stream("stderr"))
-    environ: Mapping[str, str] = field(default_factory=lambda: os.environ)
-    clock: Callable[[], float] = time.time
-    # the random part of generated names (vm-XXXXX, clusterinstancetype-XXXXX)
-    random_suffix: Callable[[int], str] = random_suffix
-    # files named on the command line; tests hand in their own
-    read_file: Callable[[str], str] = read_text_file
-    verbosity: int = 0
-    # runtime.GOOS of the machine: what differs by operating system (KUBECONFIG's separator, the home folder, the
-    # completion launcher, exec plugins' PATHEXT) follows it; tests hand in "windows" on Linux
-    goos: str = field(default_factory=_goos)
+    A plain class, not a dataclass: shell completion builds one too, and ``dataclasses`` (with ``inspect``) is
+    the largest import on its path."""
+
+    def __init__(
+        self,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        environ: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.time,
+        # the random part of generated names (vm-XXXXX, clusterinstancetype-XXXXX)
+        random_suffix: Callable[[int], str] = random_suffix,
+        # files named on the command line; tests hand in their own
+        read_file: Callable[[str], str] = read_text_file,
+        verbosity: int = 0,
+        # runtime.GOOS of the machine: what differs by operating system (KUBECONFIG's separator, the home folder,
+        # the completion launcher, exec plugins' PATHEXT) follows it; tests hand in "windows" on Linux
+        goos: str | None = None,
+    ):
+        self.stdin = stdin if stdin is not None else _stream("stdin")()
+        self.stdout = stdout if stdout is not None else _stream("stdout")()
+        self.stderr = stderr if stderr is not None else _stream("stderr")()
+        self.environ = environ if environ is not None else os.environ
+        self.clock, self.random_suffix, self.read_file = clock, random_suffix, read_file
+        self.verbosity = verbosity
+        self.goos = goos if goos is not None else _goos()
+
+    def __repr__(self) -> str:
+        return f"Environment(goos={self.goos!r}, verbosity={self.verbosity!r})"
 
     def home(self) -> str:
         """The user's home directory as kubectl finds it: client-go's ``homedir.HomeDir`` (``HOME``; on Windows

@@ -5,8 +5,9 @@
 # The tests run the real Prometheus with KubeVirt's recording rules (hack/kubevirtrules) over TSDB blocks that
 # promtool backfills. Tags: netgo and remove_all_sd (no cloud service discovery: plugins/plugin_*.go are built only
 # without it); builtinassets stays off (web/ui/ui.go then embeds no UI: the query API is all the tests use).
-# Binaries whose stamp (hash of go.mod and go.sum) matches are not rebuilt. Cold build at -p 2 on a loaded 2-core
-# machine: promtool about 15 minutes, prometheus about 10 more (they share most packages).
+# Binaries whose stamp (hash of go.mod and go.sum) matches are not rebuilt. Cold build at -p 2 on a 2-core machine
+# at load ~16 (other builds running): promtool 44 minutes (most of it client-go and the other service-discovery
+# dependencies it links), then prometheus 9 more (they share most packages).
 set -euo pipefail
 cd "$(dirname "$0")"
 source ../lib/gobuild.sh

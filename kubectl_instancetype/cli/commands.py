@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "describe": "kubectl_instancetype.cli.describe",
     "expand": "kubectl_instancetype.cli.expand",
     "fits": "kubectl_instancetype.cli.fits",
+    "fleet": "kubectl_instancetype.cli.fleet",
     "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",

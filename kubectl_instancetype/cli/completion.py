@@ -13,11 +13,13 @@ metadata-only list request per scope, under a short overall deadline, honouring 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
-
 from ..env import Environment
 from ..instancetype import kinds as type_kinds
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (shell completion imports this module)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
 NO_FILE_COMPLETION = 4
 NO_SPACE = 2

@@ -3,12 +3,10 @@
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import flagtable, options
 
 
-def register(group: typer.Typer, argv: list[str]) -> None:
+def register(group: Any, argv: list[str]) -> None:
     """Add ``vm`` to the ``create`` group."""
     from ..instancetype import createvm
 

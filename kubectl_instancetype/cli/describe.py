@@ -6,8 +6,6 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import options
 
 HELP = """Show the details of instance types and preferences: what they give and require, where they come
@@ -28,7 +26,7 @@ Examples:
   kubectl instancetype describe u1.large windows.11"""
 
 
-def register(app: typer.Typer, argv: list[str]) -> None:
+def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command("describe", help=HELP, short_help="Show an instance type or preference in detail.")(
         options.command(DescribeOptions, run)
@@ -41,13 +39,13 @@ class DescribeOptions:
 
     args: Annotated[
         list[str],
-        typer.Argument(
+        options.Argument(
             metavar="TYPE/NAME...",
             help="vmcf/NAME, vmf/NAME, vmcp/NAME, vmp/NAME (or a kind and names, or NAMEs).",
             show_default=False,
         ),
     ]
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)
     any_kind: bool = dataclasses.field(init=False, default=False)
 

@@ -12,8 +12,6 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
-import typer
-
 from . import options
 
 FLAG_PREFIX = "flag_"
@@ -81,12 +79,12 @@ def table_command(specs: Sequence[Any], options_class: type, run: Callable[..., 
         if spec.repeatable:
             annotation: Any = Annotated[
                 Optional[list[str]],
-                typer.Option(f"--{spec.name}", help=help_text, metavar=spec.value_name, show_default=False),
+                options.Option(f"--{spec.name}", help=help_text, metavar=spec.value_name, show_default=False),
             ]
         else:
             annotation = Annotated[
                 Optional[str],
-                typer.Option(
+                options.Option(
                     f"--{spec.name}", help=help_text, metavar=spec.value_name or "[=true|false]", show_default=False
                 ),
             ]

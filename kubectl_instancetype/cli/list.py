@@ -7,8 +7,6 @@ annotation on each run (measured: ~13 ms of a 40 ms warm run).
 import dataclasses
 from typing import Annotated, Any
 
-import typer
-
 from . import list_options, options
 from .list_options import (
     OUTPUT_PANEL,
@@ -60,7 +58,7 @@ Examples:
   kubectl instancetype get vmcp/fedora -o jsonpath='{.spec.devices}'"""
 
 
-def register(app: typer.Typer, argv: list[str]) -> None:
+def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app`` (``list``, and ``get`` when ``argv`` names it or none is named)."""
     selected = argv[0] if argv else ""
     if selected in ("", "list"):
@@ -120,7 +118,7 @@ class ListOptions:
     fits: Annotated[
         bool, list_options.fits_option("the --compatible-with preference", panel=list_options.FILTER_PANEL)
     ] = False
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
     def validate(self) -> None:
@@ -148,6 +146,8 @@ class ListOptions:
                 raise options.UsageError("--compatible-with cannot be used with --watch or --watch-only")
             if self.fits:
                 raise options.UsageError("--fits cannot be used with --watch or --watch-only")
+            if self.connection.several:
+                raise options.UsageError("--watch watches one context: it cannot be used with several contexts")
         if self.fits and self.query.what != "instancetypes":
             raise options.UsageError("--fits only applies to instance types")
 
@@ -196,6 +196,8 @@ def run(env, opts: ListOptions, session) -> None:
             # kubectl's interrupt handler ends a watch on SIGINT with exit 1 and no message
             # (k8s.io/kubectl/pkg/util/interrupt).
             env.stdout.flush()
+            import typer
+
             raise typer.Exit(1) from None
         return
     listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with, fits=opts.fits)

@@ -9,8 +9,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
-import typer
-
 from ..instancetype import kinds as type_kinds
 from . import options
 
@@ -81,7 +79,7 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
 
 Kind = Annotated[
     Optional[list[str]],
-    typer.Argument(
+    options.Argument(
         help="instancetypes (default), preferences, vmcf, vmf, vmcp or vmp; then NAMEs (or TYPE/NAME...).",
         show_default=False,
         metavar="[KIND] [NAME...]",
@@ -112,7 +110,7 @@ class ScopeFlags:
             help="Only objects of one scope: cluster or namespaced (all: both, the default).",
         ),
     ] = None
-    deprecated_cluster: Annotated[bool, typer.Option("--cluster-only", hidden=True)] = False
+    deprecated_cluster: Annotated[bool, options.Option("--cluster-only", hidden=True)] = False
     deprecated_namespaced: Annotated[
         bool, options.bool_option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
     ] = False
@@ -262,7 +260,7 @@ class ListOutputFlags:
     ] = None
     allow_missing_template_keys: Annotated[
         str,
-        typer.Option(
+        options.Option(
             "--allow-missing-template-keys",
             metavar="BOOL",
             help="Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.",

@@ -7,13 +7,17 @@ never pays for ``list``. Errors of every kind end here, in one place: one line o
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Sequence
 
 from ..env import Environment, utf8_streams
-from ..errors import ExitStatus, PluginError, exit_code, render
 from .commands import ALIASES, COMMANDS, PROG_NAME
+
+# typing, collections.abc, contextlib and the error hierarchy are imported where they are used: shell completion
+# (complete_main) imports this module and needs none of them
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 __all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "build_app", "complete_main", "main", "run"]
 
@@ -41,10 +45,10 @@ def _write_error(env: Environment, text: str, *, keep_tabs: bool = False) -> Non
 
 def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> int:
     """Run the CLI in-process with ``argv`` (without the program name); return the exit status."""
-    from typer._click import exceptions as click_exceptions
-    from typer.exceptions import Abort, Exit
+    import contextlib
 
-    from .registry import bare_flags, build, normalise, optional_value_flags
+    from ..errors import ExitStatus, PluginError
+    from .registry import normalise
 
     env = env or Environment()
     args = normalise(sys.argv[1:] if argv is None else argv)
@@ -55,43 +59,79 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
 
         return complete(args[1:], env)
     try:
-        app, modules = build(args)
-        from .options import expand_bare_flags, expand_optional_values
+        from .fastpath import parse
 
-        args = expand_bare_flags(expand_optional_values(args, optional_value_flags(modules)), bare_flags(modules))
-        # Click writes help and prompts to sys.stdout/sys.stderr: point them at the environment's streams.
+        # the hot commands (list, get, describe, create vm) without Typer when the table says how they parse;
+        # anything else, and any line the fast path does not fully understand, goes to Typer
+        parsed = parse(args, COMPLETE_VAR)
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
-            result = app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)
+            result = _run_parsed(parsed, env) if parsed is not None else _run_typer(args, env)
         code = int(result or 0)
         env.stdout.flush()
         return code
-    except Exit as exc:
-        return exc.exit_code
-    except click_exceptions.NoArgsIsHelpError as exc:
-        # cobra: a command group run without a subcommand prints its help on stdout and succeeds.
-        env.stdout.write(exc.format_message() + "\n")
-        return ExitStatus.SUCCESS
-    except Abort:
-        _write_error(env, "error: aborted")
-        return ExitStatus.ERROR
     except PluginError as exc:
         return report_failure(env, exc)
-    except click_exceptions.ClickException as exc:
-        from .click_usage_errors import cobra_message
-
-        _write_error(env, cobra_message(exc))
-        return ExitStatus.ERROR
     except KeyboardInterrupt:
         _write_error(env, "error: interrupted")
         return 130
     except BrokenPipeError:
         return ExitStatus.ERROR
     except Exception as exc:  # noqa: BLE001 - an unexpected failure still ends in one line, unless -v asks for more
-        return report_failure(env, exc)
+        return _framework_exit(env, exc)
+
+
+def _run_parsed(parsed: Any, env: Environment) -> Any:
+    from ..errors import ExitStatus
+
+    try:
+        return parsed.run(env)
+    except (EOFError, KeyboardInterrupt):
+        # what Click's main does around a command (its Abort): an empty line, then run()'s "aborted"
+        env.stderr.write("\n")
+        _write_error(env, "error: aborted")
+        return ExitStatus.ERROR
+
+
+def _run_typer(args: list[str], env: Environment) -> Any:
+    from .options import expand_bare_flags, expand_optional_values
+    from .registry import bare_flags, build, optional_value_flags
+
+    app, modules = build(args)
+    args = expand_bare_flags(expand_optional_values(args, optional_value_flags(modules)), bare_flags(modules))
+    # Click writes help and prompts to sys.stdout/sys.stderr, which run() points at the environment's streams
+    return app(args=args, prog_name=PROG_NAME, complete_var=COMPLETE_VAR, standalone_mode=False, obj=env)
+
+
+def _framework_exit(env: Environment, exc: Exception) -> int:
+    """The exit status of a failure that is not the plugin's: Click's and Typer's exits and usage errors
+    (only when Typer was imported: a fast-path run never imports it), else any other exception."""
+    from ..errors import ExitStatus
+
+    if "typer" in sys.modules:
+        from typer._click import exceptions as click_exceptions
+        from typer.exceptions import Abort, Exit
+
+        if isinstance(exc, Exit):
+            return exc.exit_code
+        if isinstance(exc, click_exceptions.NoArgsIsHelpError):
+            # cobra: a command group run without a subcommand prints its help on stdout and succeeds.
+            env.stdout.write(exc.format_message() + "\n")
+            return ExitStatus.SUCCESS
+        if isinstance(exc, Abort):
+            _write_error(env, "error: aborted")
+            return ExitStatus.ERROR
+        if isinstance(exc, click_exceptions.ClickException):
+            from .click_usage_errors import cobra_message
+
+            _write_error(env, cobra_message(exc))
+            return ExitStatus.ERROR
+    return report_failure(env, exc)
 
 
 def report_failure(env: Environment, exc: Exception) -> int:
     """The stderr and exit status of a command that failed with ``exc`` (a traceback first with ``-v``)."""
+    from ..errors import ExitStatus, PluginError, exit_code, render
+
     if env.verbosity:
         import traceback
 

@@ -4,15 +4,20 @@ kubectl gives each command an ``XOptions`` struct, filled from its flags, checke
 ``Run()`` with one ``cmdutil.Factory`` (k8s.io/kubectl/pkg/cmd/get/get.go); flag groups shared by several
 commands (``genericclioptions.ConfigFlags``, ``PrintFlags``) are declared once and added to each. Here:
 
-- an options class is a dataclass whose fields are flags (``Annotated[T, typer.Option(...)]`` or
+- an options class is a dataclass whose fields are flags (``Annotated[T, Option(...)]`` or
   ``typer.Argument``) or flag groups (a field whose type is another such dataclass, e.g.
   :class:`ConnectionFlags`); ``validate()`` checks the values (pure: no I/O, raises :class:`UsageError`) and
   fills the fields declared with ``init=False`` from them (kubectl's ``Complete``: ``vm/NAME`` -> NAME); an
   optional ``warnings()`` returns the lines pflag prints while parsing (deprecated flags);
 - :func:`command` makes the Typer command of an options class: the signature is the fields in order, groups
-  flattened (so help, completion and parsing stay Typer's); on a run it fills one options object, sets the
-  verbosity, validates, builds the :class:`~..kube.session.Session` when the options have connection flags,
-  and calls ``run(env, options[, session])``.
+  flattened (so help, completion and parsing stay Typer's); on a run :func:`invoke` fills one options object,
+  sets the verbosity, validates, builds the :class:`~..kube.session.Session` when the options have connection
+  flags, and calls ``run(env, options[, session])``.
+
+A flag is declared with :class:`Option` / :class:`Argument` (``typer.Option``'s and ``typer.Argument``'s
+arguments, kept as data): importing a command module imports no Typer, which :func:`command` turns them into
+only when the Typer app is built. The hot commands' fast path (:mod:`.fastpath`) runs the same options classes
+without Typer at all. ``typer.Option`` itself still works in annotations.
 
 No ``from __future__ import annotations`` here or in command modules: Typer reads the field types as objects
 (string annotations would be evaluated on every run).
@@ -27,17 +32,61 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
-import typer
-from typer._click.core import Parameter
-from typer._click.types import ParamType
-
 from ..errors import UsageError
 from ..instancetype import kinds as type_kinds
 
 CONNECTION_PANEL = "Connection"
 
 
-def flag_names(param: Parameter | None) -> str:
+class Option:
+    """``typer.Option(*decls, **kwargs)`` as data: :meth:`typer` makes the Typer object when the app is built."""
+
+    __slots__ = ("decls", "kwargs")
+
+    def __init__(self, *decls: Any, **kwargs: Any):
+        self.decls, self.kwargs = decls, kwargs
+
+    def typer(self) -> Any:
+        """The ``typer.Option`` these arguments declare (a :class:`FlagType` becomes its Click type)."""
+        import typer
+
+        return typer.Option(*self.decls, **_click_kwargs(self.kwargs))
+
+
+class Argument(Option):
+    """``typer.Argument(*decls, **kwargs)`` as data."""
+
+    __slots__ = ()
+
+    def typer(self) -> Any:
+        """The ``typer.Argument`` these arguments declare."""
+        import typer
+
+        return typer.Argument(*self.decls, **_click_kwargs(self.kwargs))
+
+
+def _click_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    kind = kwargs.get("click_type")
+    return {**kwargs, "click_type": kind.click_type()} if isinstance(kind, FlagType) else kwargs
+
+
+def typer_annotation(annotation: Any) -> Any:
+    """``annotation`` with its :class:`Option`/:class:`Argument` metadata made Typer's (and a
+    :class:`FlagType` given to ``typer.Option`` made a Click type); anything else is returned as it is."""
+    metadata = getattr(annotation, "__metadata__", None)
+    if not metadata:
+        return annotation
+    converted = []
+    for item in metadata:
+        if isinstance(item, Option):
+            item = item.typer()
+        elif isinstance(getattr(item, "click_type", None), FlagType):  # Option(click_type=GO_INT)
+            item.click_type = item.click_type.click_type()
+        converted.append(item)
+    return Annotated[(annotation.__origin__, *converted)]
+
+
+def flag_names(param: Any) -> str:
     """pflag's spelling of an option in messages: ``"-n, --namespace"``, or the long name alone."""
     opts = list(getattr(param, "opts", []) or [])
     short = [o for o in opts if len(o) == 2 and o[0] == "-" and o[1] != "-"]
@@ -47,34 +96,63 @@ def flag_names(param: Parameter | None) -> str:
     return (long or short or [getattr(param, "name", "") or ""])[0]
 
 
-class GoInt(ParamType):
+class FlagType:
+    """A flag value type of the plugin's own (pflag's rules), usable without Click: :meth:`convert` parses a
+    value for the flag spelled ``flag``; :meth:`click_type` is the Click parameter type Typer uses."""
+
+    name = "text"
+    _click: Any = None
+
+    def convert(self, value: object, flag: str) -> Any:
+        """The value, or the :class:`UsageError` pflag would print."""
+        raise NotImplementedError
+
+    def click_type(self) -> Any:
+        """This type as a Click ``ParamType`` (made once, when a Typer app is first built)."""
+        if self._click is None:
+            from typer._click.types import ParamType
+
+            outer = self
+
+            class Wrapped(ParamType):
+                name = outer.name
+
+                def convert(self, value: object, param: Any, ctx: object) -> Any:
+                    return outer.convert(value, flag_names(param))
+
+            Wrapped.__name__ = Wrapped.__qualname__ = type(self).__name__
+            self._click = Wrapped()
+        return self._click
+
+
+class GoInt(FlagType):
     """pflag's int flag: ``strconv.ParseInt(value, 0, 64)`` (0x10 is 16; full-width digits are refused),
     with pflag's ``invalid argument "x" for "--cpu" flag: strconv.ParseInt: ...`` message."""
 
     name = "integer"
 
-    def convert(self, value: object, param: Parameter | None, ctx: object) -> int:
+    def convert(self, value: object, flag: str) -> int:
         """Parse ``value`` as pflag would, or raise the usage error pflag would print."""
         if isinstance(value, int):
             return value
-        from ..instancetype.params import GoNumError, go_parse_int
+        from ..golang.strconv import GoNumError, go_parse_int
 
         try:
             return go_parse_int(str(value))
         except GoNumError as exc:
-            raise UsageError(f'invalid argument "{value}" for "{flag_names(param)}" flag: {exc}') from None
+            raise UsageError(f'invalid argument "{value}" for "{flag}" flag: {exc}') from None
 
 
-class NonBlank(ParamType):
+class NonBlank(FlagType):
     """A name or quantity flag: an empty or blank value is a usage error that names the flag, never "unset"."""
 
     name = "text"
 
-    def convert(self, value: object, param: Parameter | None, ctx: object) -> str:
+    def convert(self, value: object, flag: str) -> str:
         """Return ``value``, refusing "" and blanks."""
         text = str(value)
         if not text.strip():
-            raise UsageError(f'invalid argument "{text}" for "{flag_names(param)}" flag: must not be empty')
+            raise UsageError(f'invalid argument "{text}" for "{flag}" flag: must not be empty')
         return text
 
 
@@ -88,31 +166,27 @@ NON_BLANK = NonBlank()
 
 def text_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
     """A flag with a value that must not be blank (a name, a quantity, a selector)."""
-    return typer.Option(
-        *names, click_type=NON_BLANK, metavar=metavar, help=help, rich_help_panel=panel, show_default=False
-    )
+    return Option(*names, click_type=NON_BLANK, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
 def int_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
     """A flag with an integer value, parsed as pflag's int flag (:class:`GoInt`)."""
-    return typer.Option(
-        *names, click_type=GO_INT, metavar=metavar, help=help, rich_help_panel=panel, show_default=False
-    )
+    return Option(*names, click_type=GO_INT, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
 def path_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
     """A flag with a value taken as given (a file, a path; "" is a value)."""
-    return typer.Option(*names, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
+    return Option(*names, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
 def string_option(*names: str, help: str) -> Any:
     """A flag with a text value and no metavar (virtctl's string flags: ``--size string``)."""
-    return typer.Option(*names, help=help, show_default=False)
+    return Option(*names, help=help, show_default=False)
 
 
 def bool_option(*names: str, help: str, panel: Optional[str] = None) -> Any:
     """A boolean flag."""
-    return typer.Option(*names, help=help, rich_help_panel=panel)
+    return Option(*names, help=help, rich_help_panel=panel)
 
 
 def file_option(help: str, *more: str, panel: Optional[str] = None) -> Any:
@@ -132,24 +206,24 @@ def all_namespaces_option(help: str) -> Any:
 
 def vm_argument(help: str = "A stored VirtualMachine.") -> Any:
     """The optional ``[vm/NAME]`` argument (see :func:`vm_target`)."""
-    return typer.Argument(metavar="[vm/NAME]", help=help, show_default=False)
+    return Argument(metavar="[vm/NAME]", help=help, show_default=False)
 
 
 def output_option(help: str, **extra: Any) -> Any:
     """``-o/--output FORMAT``, declared alike by every command; its help says which formats that command prints."""
-    return typer.Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
+    return Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
 
 
 VMTarget = Annotated[Optional[str], vm_argument()]
 TypeTarget = Annotated[
-    Optional[str], typer.Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False)
+    Optional[str], Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False)
 ]
 # a report (not objects) as data: fits, capacity, usage
 ReportOutput = Annotated[str, output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")]
 
 
 def _connection_option(*names: str, metavar: str, help: str, click_type: Any = None, **extra: Any) -> Any:
-    return typer.Option(
+    return Option(
         *names,
         click_type=click_type,
         metavar=metavar,
@@ -492,9 +566,155 @@ class ConnectionFlags:
         )
 
 
+FLEET_PANEL = "Contexts"
+Contexts = Annotated[
+    Optional[list[str]],
+    _connection_option(
+        "--context",
+        click_type=NON_BLANK,
+        metavar="NAME",
+        help="The name of the kubeconfig context to use; more than once: run on each (one table or List, "
+        "a CONTEXT column first).",
+    ),
+]
+ContextPattern = Annotated[
+    Optional[str],
+    Option(
+        "--contexts",
+        metavar="REGEX",
+        help="Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).",
+        rich_help_panel=FLEET_PANEL,
+        show_default=False,
+    ),
+]
+AllContexts = Annotated[
+    bool,
+    Option("--all-contexts", help="Run on every context of the kubeconfig.", rich_help_panel=FLEET_PANEL),
+]
+Parallel = Annotated[
+    int,
+    Option(
+        "--parallel",
+        click_type=GO_INT,
+        metavar="N",
+        help="With several contexts: how many run at once.",
+        rich_help_panel=FLEET_PANEL,
+    ),
+]
+ContextTimeout = Annotated[
+    str,
+    Option(
+        "--context-timeout",
+        metavar="DURATION",
+        help="With several contexts: how long each context may take in all (1s, 2m); one that takes longer is "
+        "reported as failed and the others print. 0 waits forever.",
+        rich_help_panel=FLEET_PANEL,
+    ),
+]
+
+
+@dataclass
+class FleetConnectionFlags(ConnectionFlags):
+    """:class:`ConnectionFlags` of a command that only reads, which may run on several contexts at once:
+    ``--context`` more than once, ``--contexts REGEX``, ``--all-contexts``, ``--parallel``, ``--context-timeout``."""
+
+    context: Contexts = None  # type: ignore[assignment]
+    contexts: ContextPattern = None
+    all_contexts: AllContexts = False
+    parallel: Parallel = 8
+    context_timeout: ContextTimeout = "30s"
+    deadline: Optional[float] = dataclasses.field(init=False, default=None)
+
+    @property
+    def several(self) -> bool:
+        """Whether the command runs as a fleet (more than one --context, --contexts or --all-contexts)."""
+        return len(self.context or ()) > 1 or self.contexts is not None or self.all_contexts
+
+    def validate(self) -> None:
+        """--parallel is positive and --context-timeout a duration."""
+        if self.parallel < 1:
+            raise UsageError(f"--parallel must be at least 1, not {self.parallel}")
+        self.deadline = parse_request_timeout(self.context_timeout)
+
+    def connection_options(self) -> Any:
+        """As :meth:`ConnectionFlags.connection_options`, with the one --context (or none, for a fleet)."""
+        names = list(self.context or ())
+        single = ConnectionFlags(
+            kubeconfig=self.kubeconfig,
+            context=names[0] if len(names) == 1 and not self.several else None,
+            cluster=self.cluster,
+            namespace=self.namespace,
+            request_timeout=self.request_timeout,
+            verbosity=self.verbosity,
+            as_user=self.as_user,
+            as_groups=self.as_groups,
+            as_uid=self.as_uid,
+        )
+        return single.connection_options()
+
+    def fleet(self, env: Any) -> Any:
+        """The :class:`~..kube.fleet.Fleet` of the selected contexts (nothing is read until asked)."""
+        from ..kube.fleet import Fleet
+        from ..output.messages import request_logger, warn
+
+        return Fleet(
+            self.connection_options(),
+            env.environ,
+            env.home(),
+            names=tuple(self.context or ()),
+            pattern=self.contexts,
+            every=self.all_contexts,
+            parallel=self.parallel,
+            timeout=self.deadline or None,
+            log=request_logger(env),
+            verbosity=self.verbosity,
+            warn=lambda text: warn(env, text),
+        )
+
+
+@dataclass
+class FleetFlags(FleetConnectionFlags):
+    """:class:`FleetConnectionFlags` of a command made for several contexts (``fleet diff``): it is given the
+    :meth:`fleet` itself rather than run once per context, and without any context flag it runs on every one."""
+
+    @property
+    def several(self) -> bool:
+        """Never run once per context by :func:`command`: the command compares the contexts itself."""
+        return False
+
+    def fleet(self, env: Any) -> Any:
+        """As :meth:`FleetConnectionFlags.fleet`; every context when none was chosen."""
+        fleet = super().fleet(env)
+        if not (self.context or self.contexts is not None or self.all_contexts):
+            fleet.every = True
+        return fleet
+
+
+def run_across_contexts(env: Any, opts: Any, connection: FleetConnectionFlags, run: Callable[..., Any]) -> int:
+    """``run(env, opts, session)`` once per selected context (:func:`..usecases.fleet.across_contexts`), each
+    printing into its own capture, then everything printed as one (:func:`..output.fleet.print_fleet`)."""
+    from ..output.capture import Capture, capturing
+    from ..output.fleet import print_fleet
+    from ..usecases.fleet import across_contexts
+
+    captures: dict[str, Capture] = {}
+
+    def one(session: Any) -> int:
+        target = captures[session.options.context] = Capture()
+        with capturing(env, target) as context_env:
+            return int(run(context_env, opts, session) or 0)
+
+    result = across_contexts(connection.fleet(env), one)
+    from ..kube.fleet import ContextTimeout
+
+    # a context given up on may still be printing in its thread: only its warning shows
+    shown = {r.context: captures.get(r.context) for r in result.results if not isinstance(r.error, ContextTimeout)}
+    return print_fleet(env, result, {c: v for c, v in shown.items() if v is not None})
+
+
 Validate = Annotated[
     str,
-    typer.Option(
+    Option(
         "--validate",
         metavar="MODE",
         help="Must be one of: strict (or true), warn, ignore (or false). The -f objects' fields are checked "
@@ -503,7 +723,7 @@ Validate = Annotated[
 ]
 Offline = Annotated[
     bool,
-    typer.Option(
+    Option(
         "--offline",
         help="Do not ask the cluster for KubeVirt's verdict (a server-side dry run): check offline only.",
     ),
@@ -609,44 +829,79 @@ def _connection(opts: Any) -> Optional[ConnectionFlags]:
     return found if isinstance(found, ConnectionFlags) else None
 
 
+class ParsedValues:
+    """Handed to a Typer app as its ``obj`` instead of the Environment: the command records the values Typer
+    parsed (``values``, ``options_class``, ``run``) and runs nothing. How the fast path's agreement test asks
+    Typer what an argv means (tests/unit/test_fastpath.py)."""
+
+    def __init__(self) -> None:
+        self.values: Optional[dict[str, Any]] = None
+        self.options_class: Optional[type] = None
+        self.run: Optional[Callable[..., Any]] = None
+
+
+def invoke(
+    env: Any, options_class: type, run: Callable[..., Any], values: dict[str, Any], extra: Sequence[str] = ()
+) -> Any:
+    """Run a command from its parsed flag ``values`` (parameter name -> value), as Typer or the fast path
+    (:mod:`.fastpath`) parsed them: fill one options object, print its warnings, validate it, and call
+    ``run(env, options)``, or ``run(env, options, session)`` when the options have a ``connection`` group.
+    The values of the ``extra`` parameters go to ``opts.extra``."""
+    env.verbosity = values.get("verbosity", 0)  # first: a failure from here on shows its traceback at -v
+    given = {name: values.pop(name) for name in extra}
+    opts = _fill(options_class, values)
+    if extra:
+        opts.extra = given
+    for line in warnings_of(opts):
+        env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
+    validate(opts)
+    connection = _connection(opts)
+    if connection is None:
+        return run(env, opts)
+    if isinstance(connection, FleetConnectionFlags) and connection.several:
+        return run_across_contexts(env, opts, connection, run)
+    with connection.session(env) as session:
+        return run(env, opts, session)
+
+
 def command(
     options_class: type, run: Callable[..., Any], *, extra: Sequence[inspect.Parameter] = ()
 ) -> Callable[..., Any]:
-    """The Typer command function for ``options_class``; a run calls ``run(env, options)``, or
-    ``run(env, options, session)`` when the options have a ``connection`` group (:class:`ConnectionFlags`).
+    """The Typer command function for ``options_class``: Typer parses, :func:`invoke` runs.
 
     ``run``'s return value is the command's (an int is the exit status). ``extra`` parameters (flags made from
     a table, see :mod:`.flagtable`) come first; their values are handed to the options as ``opts.extra``.
+    The function carries ``options_class``, ``run`` and ``extra`` (their names) as attributes, which the fast
+    path's table is generated from.
     """
+    import typer
+
     flat = fields_of(options_class)
     names = [name for name, _, _ in flat]
     if len(set(names)) != len(names):
         raise TypeError(f"{options_class.__name__}: a flag is declared twice: {names}")
     parameters = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
-    parameters += list(extra)
+    parameters += [parameter.replace(annotation=typer_annotation(parameter.annotation)) for parameter in extra]
     parameters += [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+        inspect.Parameter(
+            name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=typer_annotation(annotation)
+        )
         for name, annotation, default in flat
     ]
+    extra_names = [parameter.name for parameter in extra]
 
     def typer_command(ctx: typer.Context, **values: Any) -> Any:
         env = ctx.obj
-        env.verbosity = values.get("verbosity", 0)  # first: a failure from here on shows its traceback at -v
-        given = {parameter.name: values.pop(parameter.name) for parameter in extra}
-        opts = _fill(options_class, values)
-        if extra:
-            opts.extra = given
-        for line in warnings_of(opts):
-            env.stderr.write(line + "\n")  # pflag prints a deprecated flag's line as it parses it
-        validate(opts)
-        connection = _connection(opts)
-        if connection is None:
-            return run(env, opts)
-        with connection.session(env) as session:
-            return run(env, opts, session)
+        if isinstance(env, ParsedValues):
+            env.values, env.options_class, env.run = dict(values), options_class, run
+            return 0
+        return invoke(env, options_class, run, values, extra_names)
 
     typer_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     # Typer reads the annotations too (get_type_hints), not only the signature.
     typer_command.__annotations__ = {p.name: p.annotation for p in parameters}
     typer_command.__doc__ = options_class.__doc__
+    typer_command.options_class = options_class  # type: ignore[attr-defined]
+    typer_command.run = run  # type: ignore[attr-defined]
+    typer_command.extra = tuple(extra_names)  # type: ignore[attr-defined]
     return typer_command

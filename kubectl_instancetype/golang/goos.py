@@ -21,7 +21,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import Callable, Mapping
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (shell completion imports this module)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 # This machine's GOOS (runtime.GOOS): the names krew's selectors and Go's build tags use.
 GOOS = {"win32": "windows", "cygwin": "windows"}.get(sys.platform, sys.platform)

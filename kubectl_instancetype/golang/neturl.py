@@ -110,9 +110,11 @@ def _unescape(text: str, mode: str) -> str:
         if mode in (_HOST, _ZONE) and data[index] < 0x80 and _should_escape(char, mode):
             raise URLError(f"invalid character {go_quote(char)} in host name")
         index += 1
-    from urllib.parse import unquote_to_bytes
+    if b"%" not in data:
+        return text
+    from urllib.parse import unquote_to_bytes  # only then: urllib.parse imports ipaddress, a cost on every run
 
-    return unquote_to_bytes(data).decode("utf-8", "surrogateescape") if b"%" in data else text
+    return unquote_to_bytes(data).decode("utf-8", "surrogateescape")
 
 
 def _escape_path(path: str) -> str:

@@ -8,7 +8,6 @@ also work on objects without the common-instancetypes labels.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..golang.validation import label_value_errors
@@ -442,6 +441,8 @@ def format_bytes(value: Fraction | int) -> str:
     ``1536Mi`` too but prints ``1000`` for 1000); values that are not a whole number of KiB fall back to a
     plain integer, fractional values to a decimal.
     """
+    from fractions import Fraction  # here: fractions imports decimal, and a list without memory ranges needs neither
+
     value = Fraction(value)
     if abs(value) > 2**63 - 1:
         # not a size anyone has; printed without going through a 100000-digit integer

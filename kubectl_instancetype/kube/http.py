@@ -212,7 +212,9 @@ class Connection:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
         self.phase = "connect"
         try:
-            sock = socket.create_connection((self.host, self.port), timeout=self._left(self.connect_timeout))
+            # getaddrinfo takes a bytes host too (typeshed says str only)
+            address: tuple = (ascii_host(self.host), self.port)
+            sock = socket.create_connection(address, timeout=self._left(self.connect_timeout))
         except TimeoutError as exc:
             if self.deadline is not None and not isinstance(exc, DeadlineExceeded):
                 raise DeadlineExceeded("connect") from exc
@@ -225,7 +227,9 @@ class Connection:
             if self.tls_context is not None:
                 # CPython bounds the whole handshake by the socket timeout set here.
                 self.arm(self.connect_timeout)
-                sock = self.tls_context.wrap_socket(sock, server_hostname=self.server_hostname or self.target_host)
+                sock = self.tls_context.wrap_socket(
+                    sock, server_hostname=ascii_host(self.server_hostname or self.target_host)
+                )
         except BaseException as exc:
             sock.close()
             self._sock = None
@@ -669,3 +673,11 @@ def connection_to(
         max_body=max_body,
         response_within=response_within,
     )
+
+
+def ascii_host(host: str) -> str | bytes:
+    """``host`` for ``getaddrinfo`` and ``ssl``: an ASCII name as bytes, which both take as they are, where a str
+    goes through the ``idna`` codec first (always, in Python 3.11's getaddrinfo); for ASCII that codec returns
+    the same bytes (it only refuses empty or over-long labels, which the resolver refuses too), but importing
+    it (with ``stringprep`` and ``unicodedata``) costs more start-up than a small list request's own work."""
+    return host.encode("ascii") if host.isascii() else host

@@ -3,7 +3,6 @@ lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -165,6 +164,8 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
 def sorted_json(obj: Any) -> str:
     """The JSON ``expand`` and ``convert`` print: 4-space indents, keys sorted, text as it is (not ``\\u``-escaped),
     DEL and C1 controls escaped for the terminal."""
+    import json  # here: -o yaml and tables never need it
+
     from .terminal import json_text
 
     return json_text(json.dumps(obj, indent=4, sort_keys=True, ensure_ascii=False))
@@ -173,6 +174,8 @@ def sorted_json(obj: Any) -> str:
 def _list_json_parts() -> tuple[str, str]:
     """The text of :func:`as_list`'s JSON before its first item and after its last, for a List written item by
     item."""
+    import json  # here: -o yaml and tables never need it
+
     head, _, tail = json.dumps(as_list([{}]), indent=4, sort_keys=True).partition(" " * 8 + "{}")
     return head, tail
 
@@ -252,8 +255,18 @@ def print_objects(
     """Print ``objects`` as yaml/json/a template (one object, or a List) or their ``names`` for ``-o name``.
 
     ``single``: the user named one object, so kubectl prints it rather than a List of one. ``names`` default to
-    :func:`object_name` of each object.
+    :func:`object_name` of each object. While a command runs for one context of several (:mod:`.fleet`), they go
+    to that context's capture instead.
     """
+    from .capture import capture
+
+    if (target := capture()) is not None and printer is None:
+        if output == "name" and names is None:
+            names = [object_name(obj) for obj in objects]
+        target.printed_objects(
+            output, objects, names or [], allow_missing_keys=allow_missing_keys, no_headers=no_headers
+        )
+        return
     if output == "name":
         if names is None:
             names = [object_name(obj) for obj in objects]
@@ -290,7 +303,13 @@ def print_objects(
 
 def print_document(env: Environment, output: str, document: dict[str, Any]) -> None:
     """A report as data (``usage``, ``lint``, ``switch``'s plan): ``-o json|yaml``, or a template run on it as on
-    one object (custom-columns: a row per item of its ``items``, else one row)."""
+    one object (custom-columns: a row per item of its ``items``, else one row). While a command runs for one
+    context of several (:mod:`.fleet`), the document goes to that context's capture instead."""
+    from .capture import capture
+
+    if (target := capture()) is not None:
+        target.printed_document(output, document)
+        return
     if is_template_format(output):
         items = document.get("items")
         rows = items if isinstance(items, list) and all(isinstance(item, dict) for item in items) else [document]
@@ -302,6 +321,8 @@ def print_document(env: Environment, output: str, document: dict[str, Any]) -> N
             raise
         env.stdout.write(text)
     elif output == "json":
+        import json  # here: -o yaml and tables never need it
+
         env.stdout.write(json.dumps(document, indent=4) + "\n")
     else:
         from ..golang.goyaml import dump

@@ -133,15 +133,17 @@ def create_vm(
     the matchers inference resolved to, instead of leaving inference to the server. ``dry_run="client"`` sends
     nothing: see :func:`client_dry_run_preflight`.
     """
-    from ..errors import APIError, ForbiddenError
     from ..kube.resources import VIRTUAL_MACHINES
-    from .infer_resolve import InferenceForbidden
-    from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
     if dry_run == "client":
         if checks:
             manifest = client_dry_run_preflight(session, manifest, resolve_inference=resolve_inference, report=report)
         return Created(manifest, VIRTUAL_MACHINES, dry_run)
+    # not before: a client dry run without checks (virtctl's create vm) needs neither the pre-flight nor inference
+    from ..errors import APIError, ForbiddenError
+    from .infer_resolve import InferenceForbidden
+    from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
+
     namespace = session.namespace
     check_object_names(manifest, VIRTUAL_MACHINES, namespace)
     client = session.client()

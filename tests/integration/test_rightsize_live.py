@@ -164,3 +164,13 @@ def test_apply_switches_a_halted_vm_through_switchs_plan(cli, control_plane, his
     assert text.rstrip().endswith("=> virtualmachine.kubevirt.io/apply-me switched")
     stored = client_of(control_plane).get(resources.VIRTUAL_MACHINES, "apply-me", namespace)
     assert stored["spec"]["instancetype"]["name"] == "u1.small"
+
+
+def test_the_service_proxy_path_names_the_service_and_the_api_servers_answer(cli, history) -> None:
+    namespace, _server, _end = history
+    answer = cli("rightsize", "-n", namespace, "--prometheus-service", f"{namespace}/prometheus:9090")
+    assert answer.exit_code == 1
+    assert answer.stderr.splitlines()[-1] == (
+        f"error: Prometheus service {namespace}/prometheus:9090 (through the API server's proxy): "
+        'the server answered 404: services "prometheus" not found'
+    )

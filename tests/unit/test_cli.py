@@ -94,8 +94,8 @@ def test_usage_errors_are_one_line_and_exit_1(args: list[str], message: str) -> 
 def test_pflag_integers_accept_go_prefixes() -> None:
     from kubectl_instancetype.cli.options import GO_INT
 
-    assert GO_INT.convert("0x10", None, None) == 16
-    assert GO_INT.convert("1_000", None, None) == 1000
+    assert GO_INT.convert("0x10", "--cpu") == 16
+    assert GO_INT.convert("1_000", "--cpu") == 1000
 
 
 def test_version_client_needs_no_cluster() -> None:

@@ -216,6 +216,17 @@ def test_completion_never_imports_typer() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 
+def test_the_completion_helper_imports_no_framework_at_all() -> None:
+    # kubectl runs kubectl_complete-instancetype on every <TAB>: its imports are the cost over kubectl's own
+    code = (
+        "import sys, io; from kubectl_instancetype.cli.main import complete_main; sys.stdout = io.StringIO();"
+        "complete_main(['list', '--c']); sys.stdout = sys.__stdout__;"
+        "print(sorted({'typer', 'typing', 'dataclasses', 'inspect', 're', 'contextlib'} & set(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PATH": ""})
+    assert result.stdout.strip() == "[]", result.stderr
+
+
 @pytest.mark.posix("bash and a POSIX PATH")
 def test_bash_script_completes_through_the_real_bash(tmp_path) -> None:
     script = tmp_path / "complete.bash"

@@ -387,7 +387,9 @@ def test_cli_options_classes_are_made_by_options_dataclass() -> None:
         if any(isinstance(n, ast.ImportFrom) and n.module == "dataclasses" for n in ast.walk(tree)):
             spellings.add("dataclass")  # `from dataclasses import dataclass`
         for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef) and any("typer." in ast.unparse(item) for item in node.body):
+            if isinstance(node, ast.ClassDef) and any(
+                marker in ast.unparse(item) for item in node.body for marker in ("typer.", "Option(", "Argument(")
+            ):
                 for decorator in node.decorator_list:
                     target = decorator.func if isinstance(decorator, ast.Call) else decorator
                     if ast.unparse(target) in spellings:
