@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "kubectl_instancetype.cli.doctor",
     "expand": "kubectl_instancetype.cli.expand",
     "fits": "kubectl_instancetype.cli.fits",
+    "fleet": "kubectl_instancetype.cli.fleet",
     "get": "kubectl_instancetype.cli.list",
     "infer": "kubectl_instancetype.cli.infer",
     "label": "kubectl_instancetype.cli.label",
