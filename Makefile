@@ -130,9 +130,9 @@ cluster-down: venv
 	@$(PY) -m hack.localcluster down
 
 ## demo: install, start the control plane with the catalog and a few simulated nodes (NODES, default 8: one of each
-##       shape), and tour the plugin through the real kubectl
+##       shape) and two more API servers on its etcd (a fleet of three), and tour the plugin through the real kubectl
 demo: venv
-	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) >/dev/null
+	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) --fleet 2 >/dev/null
 	@bash hack/demo.sh
 
 ## bench: list (vs kubectl), create vm (vs virtctl when built), completion, big-kubeconfig and start-up benchmarks;

@@ -112,6 +112,16 @@ step kubectl instancetype capacity --instancetype u1.medium --instancetype u1.2x
 # Measured use (docs/rightsize.md): VMs with three days of history (written by the virt-handler metrics double,
 # backfilled by promtool) in the real Prometheus with KubeVirt's recording rules; one finding per profile.
 .venv/bin/python -m hack.localcluster.prometheus demo demo || true
+# Many clusters (docs/fleet.md): the plane (local) and two more API servers on its etcd (edge-1 with an older
+# catalog, edge-2 with the same), one kubeconfig naming the three.
+(
+  export KUBECONFIG="$PWD/.cluster/fleet-kubeconfig"
+  step kubectl config get-contexts
+  step kubectl instancetype list vmcf --all-contexts --cpu 4
+  step kubectl instancetype get vmcf/u1.medium --all-contexts -o jsonpath='{range .items[*]}{.metadata.annotations.kubectl-instancetype/context}{"\t"}{.spec.memory.guest}{"\n"}{end}'
+  step kubectl instancetype fleet diff --kind vmcf --contexts 'local|edge-1' || true
+  step kubectl instancetype fleet diff vm/demo-fedora -n demo --context local --to edge-1 || true
+)
 
 cat <<MSG
 

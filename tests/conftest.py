@@ -297,6 +297,97 @@ def namespace(control_plane, request) -> Iterator[str]:
         control_plane.delete_namespace(name)
 
 
+# --- a fleet: several API servers and one kubeconfig naming them all (issue 32) ------------------------------------
+
+# What the "old" API server holds: common-instancetypes labelled v1.6.0 (KubeVirt v1.8.0's CRDs), two objects
+# missing and two instance types of another size than the plane's v1.7.0 catalog.
+FLEET_OLD_VERSION = "v1.6.0"
+FLEET_OLD_MISSING = ("u1.2xlarge", "windows.11")
+FLEET_OLD_MEMORY = {"u1.medium": "6Gi", "cx1.large": "5Gi"}
+
+
+@dataclass
+class Fleet:
+    """Contexts of one kubeconfig (``kubeconfig``): ``plane`` (the session's plane, KubeVirt v1.9.0 and the embedded
+    catalog v1.7.0), ``old`` (a bare kube-apiserver on the plane's etcd under its own prefix, with KubeVirt
+    v1.8.0's CRDs and a v1.6.0 catalog: :data:`FLEET_OLD_MISSING`, :data:`FLEET_OLD_MEMORY`), ``forbidden`` (the
+    old server as mallory, who may read nothing there), ``down`` (a closed port) and ``slow`` (a holding proxy in
+    front of the plane that never answers: tests give ``--context-timeout``). Every context's namespace is
+    ``catalog``, where both servers hold namespaced copies of their catalog."""
+
+    kubeconfig: Path
+    plane: ControlPlane  # noqa: F821
+    servers: dict
+    slow: object  # tests.doubles.holding_proxy.HoldingProxy
+
+    CONTEXTS = ("plane", "old", "forbidden", "down", "slow")
+
+    def run(self, *args: str, extra_env: Mapping[str, str] | None = None) -> Result:
+        """Run the CLI in-process with this kubeconfig."""
+        environ = {"HOME": "/nonexistent", "KUBECONFIG": str(self.kubeconfig), **(extra_env or {})}
+        return run_cli(list(args), environ=environ)
+
+    def write_kubeconfig(self, path: Path, contexts: tuple[str, ...], user: dict | None = None) -> Path:
+        """Another kubeconfig with only ``contexts`` (of plane, old), each authenticated by the user entry ``user``
+        (one user ``shared`` for all, e.g. an exec plugin) instead of their tokens."""
+        from hack.localcluster.fleet import Member, write_kubeconfig
+
+        servers = {"plane": self.plane, **self.servers}
+        members = [
+            Member(
+                context,
+                servers[context].server,
+                servers[context].ca_file,
+                None,
+                user="shared",
+                namespace=CATALOG_NAMESPACE,
+                extra_user=user or {},
+            )
+            for context in contexts
+        ]
+        return write_kubeconfig(path, members)
+
+
+@pytest.fixture(scope="session")
+def fleet(control_plane, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+    """The session's :class:`Fleet` (the extra API server starts on first use, in a few seconds)."""
+    from hack.localcluster.controlplane import free_port
+    from hack.localcluster.fleet import Member, catalog_variant, start_servers, write_kubeconfig
+    from tests.doubles.holding_proxy import HoldingProxy
+
+    workdir = tmp_path_factory.mktemp("fleet")
+    servers = start_servers(control_plane, {"old": "v1.8.0"}, workdir)
+    slow = None
+    try:
+        old = servers["old"]
+        old.ensure_namespace(CATALOG_NAMESPACE)
+        old.apply_all(
+            catalog_variant(FLEET_OLD_VERSION, drop=FLEET_OLD_MISSING, memory=FLEET_OLD_MEMORY)
+            + catalog_variant(
+                FLEET_OLD_VERSION, drop=FLEET_OLD_MISSING, memory=FLEET_OLD_MEMORY, namespace=CATALOG_NAMESPACE
+            )
+        )
+        slow = HoldingProxy(
+            control_plane.port, str(control_plane.ca_file), control_plane.tokens["admin"], method="GET", path="", hold=0
+        )
+        members = [
+            Member("plane", control_plane.server, control_plane.ca_file, control_plane.tokens["admin"], "plane-admin"),
+            Member("old", old.server, old.ca_file, old.tokens["admin"], "old-admin"),
+            Member("forbidden", old.server, old.ca_file, old.tokens["mallory"], "mallory"),
+            Member("down", f"https://127.0.0.1:{free_port()}", control_plane.ca_file, "unused", "nobody"),
+            Member("slow", slow.url, None, None, "slow"),
+        ]
+        for member in members:
+            member.namespace = CATALOG_NAMESPACE
+        kubeconfig = write_kubeconfig(workdir / "kubeconfig", members)
+        yield Fleet(kubeconfig, control_plane, servers, slow)
+    finally:
+        if slow is not None:
+            slow.close()
+        for server in servers.values():
+            server.stop()
+
+
 @pytest.fixture
 def cli(control_plane):
     """Run the CLI in-process against the control plane as ``user`` (admin by default)."""

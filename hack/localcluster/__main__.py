@@ -4,7 +4,9 @@
 virt-api and virt-controller and CDI's cdi-apiserver in the background (they outlive this process), installs
 KubeVirt's and CDI's CRDs, optionally loads the embedded catalog and (``--nodes N``) starts KWOK with N simulated
 nodes and their simulated virt-handler heartbeat, writes ``.cluster/kubeconfig`` and prints its path. Logs are in
-``.cluster/run/*.log``. ``down`` deletes the webhook configurations and APIServices first (they fail closed), then
+``.cluster/run/*.log``. ``--fleet N`` also starts N bare kube-apiservers on the plane's etcd, each under its own
+prefix (``edge-1``: an older catalog; hack/localcluster/fleet.py), and writes ``.cluster/fleet-kubeconfig`` with a
+context for each and for the plane (``local``). ``down`` deletes the webhook configurations and APIServices first (they fail closed), then
 stops exactly the processes ``up`` recorded in ``.cluster/state.json``.
 """
 
@@ -85,12 +87,58 @@ def _running(state: dict) -> bool:
     return bool(pids) and all(_alive(pid, name) for name, pid in pids.items())
 
 
-def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str, nodes: int = 0) -> int:
+def _fleet_pids(state: dict) -> dict[str, int]:
+    """The extra API servers of ``--fleet`` (name -> PID of a kube-apiserver)."""
+    fleet = state.get("fleet")
+    if not isinstance(fleet, dict):
+        return {}
+    return {name: pid for name, pid in fleet.items() if isinstance(name, str) and isinstance(pid, int) and pid > 0}
+
+
+# What the extra servers of ``--fleet`` hold: edge-1 an older catalog (two objects missing, u1.medium larger),
+# the others the plane's catalog.
+FLEET_VARIANTS = {"edge-1": {"version": "v1.6.0", "drop": ("u1.2xlarge", "windows.11"), "memory": {"u1.medium": "6Gi"}}}
+
+
+def start_fleet(plane: ControlPlane, count: int, namespaces: list[str]) -> dict[str, object]:
+    """``count`` extra API servers on ``plane``'s etcd with their catalogs; ``.cluster/fleet-kubeconfig``."""
+    from .fleet import Member, catalog_variant, start_servers, write_kubeconfig
+
+    names = [f"edge-{index}" for index in range(1, count + 1)]
+    servers = start_servers(plane, {name: None for name in names}, STATE_DIR / "run" / "fleet")
+    for name, server in servers.items():
+        server.keep_workdir = True
+        variant = FLEET_VARIANTS.get(name, {"version": "v1.7.0"})
+        objects = catalog_variant(str(variant["version"]), drop=variant.get("drop", ()), memory=variant.get("memory"))
+        for namespace in namespaces:
+            server.ensure_namespace(namespace)
+            objects += catalog_variant(
+                str(variant["version"]), drop=variant.get("drop", ()), memory=variant.get("memory"), namespace=namespace
+            )
+        server.apply_all(objects)
+    namespace = namespaces[0] if namespaces else "default"
+    members = [Member("local", plane.server, plane.ca_file, plane.tokens["admin"], "admin", namespace)]
+    members += [
+        Member(name, server.server, server.ca_file, server.tokens["admin"], f"admin-{name}", namespace)
+        for name, server in servers.items()
+    ]
+    write_kubeconfig(STATE_DIR / "fleet-kubeconfig", members)
+    return dict(servers)
+
+
+def up(
+    load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: str, nodes: int = 0, fleet: int = 0
+) -> int:
     """Start the plane unless it runs already; print the kubeconfig path."""
     state = _read_state()
     if state is not None:
-        wanted = (not bare, kubevirt_version, nodes)
-        running = (state.get("kubevirt", False), state.get("kubevirt_version"), state.get("nodes", 0))
+        wanted = (not bare, kubevirt_version, nodes, fleet)
+        running = (
+            state.get("kubevirt", False),
+            state.get("kubevirt_version"),
+            state.get("nodes", 0),
+            len(_fleet_pids(state)),
+        )
         if _running(state) and wanted == running and state.get("kubeconfig"):
             print(state["kubeconfig"])
             return 0
@@ -125,6 +173,15 @@ def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: 
             print(f"error: the simulated nodes did not start (logs in {workdir}): {exc}", file=sys.stderr)
             return 1
         print(f"{nodes} simulated nodes (KWOK, hack/localcluster/nodes.yaml)", file=sys.stderr)
+    servers: dict[str, object] = {}
+    if fleet:
+        try:
+            servers = start_fleet(plane, fleet, namespaces)
+        except (ControlPlaneUnavailable, RuntimeError) as exc:
+            plane.stop()
+            print(f"error: the fleet's API servers did not start (logs in {workdir}): {exc}", file=sys.stderr)
+            return 1
+        print(f"{fleet} more API server(s) on the plane's etcd: {STATE_DIR / 'fleet-kubeconfig'}", file=sys.stderr)
     what = "bare API server" if bare else f"KubeVirt {kubevirt_version} + CDI + kube-scheduler"
     print(f"local plane ({what}) ready in {time.monotonic() - began:.1f}s; logs in {workdir}", file=sys.stderr)
     kubeconfig = STATE_DIR / "kubeconfig"
@@ -136,6 +193,10 @@ def up(load_catalog: bool, namespaces: list[str], bare: bool, kubevirt_version: 
         json.dumps(
             {
                 "pids": {name: process.pid for name, process in plane.processes.items()},
+                "fleet": {
+                    name: server.processes["kube-apiserver"].pid  # type: ignore[attr-defined]
+                    for name, server in servers.items()
+                },
                 "kubeconfig": str(kubeconfig),
                 "bin_dir": str(bin_dir),
                 "server": plane.server,
@@ -194,12 +255,13 @@ def down(quiet: bool = False) -> int:
     pids = _pids(state)
     if pids.get("kube-apiserver") and _alive(pids["kube-apiserver"], "kube-apiserver"):
         _unregister(state)
-    # the known processes in their order, then any other recorded one (a newer component), etcd last
+    # the fleet's API servers first, the known processes in their order, then any other recorded one (a newer
+    # component), etcd last
+    fleet = [(pid, "kube-apiserver") for pid in _fleet_pids(state).values()]
     first = list(STOP_ORDER[:-1]) + sorted(set(pids) - set(STOP_ORDER))
-    for group in (first, STOP_ORDER[-1:]):
+    for extra, group in ((fleet, []), ([], first), ([], STOP_ORDER[-1:])):
         stopping = []
-        for name in group:
-            pid = pids.get(name)
+        for pid, name in [*extra, *((pids.get(name), name) for name in group)]:
             if pid and _alive(pid, name):
                 os.kill(pid, signal.SIGTERM)
                 stopping.append((pid, name))
@@ -239,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
     start.add_argument(
         "--nodes", type=int, default=0, help="simulated nodes (KWOK) to start, shapes from hack/localcluster/nodes.yaml"
     )
+    start.add_argument(
+        "--fleet", type=int, default=0, help="more kube-apiservers on the plane's etcd (.cluster/fleet-kubeconfig)"
+    )
     sub.add_parser("down", help="stop it")
     sub.add_parser("status", help="print the kubeconfig path if it runs")
     sub.add_parser("bin-dir", help="build (once) and print the folder of etcd, kube-apiserver, kubectl")
@@ -246,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "up":
         if args.nodes and args.bare:
             parser.error("--nodes needs KubeVirt and the scheduler: drop --bare")
-        return up(args.catalog, args.namespace, args.bare, args.kubevirt_version, args.nodes)
+        return up(args.catalog, args.namespace, args.bare, args.kubevirt_version, args.nodes, args.fleet)
     if args.command == "down":
         return down()
     if args.command == "bin-dir":

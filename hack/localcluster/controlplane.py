@@ -204,6 +204,7 @@ class ControlPlane:
     processes: dict[str, subprocess.Popen] = field(default_factory=dict)
     tokens: dict[str, str] = field(default_factory=dict)
     port: int = 0
+    etcd_url: str = ""
     scheduler_port: int = 0
     timings: dict[str, float] = field(default_factory=dict)
     components: object = None  # hack.localcluster.kubevirt.KubeVirtComponents when kubevirt=True
@@ -282,6 +283,7 @@ class ControlPlane:
         certs = self.workdir / "certs"
         certs.mkdir(exist_ok=True)
         etcd_port, etcd_peer = free_port(), free_port()
+        self.etcd_url = f"http://127.0.0.1:{etcd_port}"  # extra API servers may share it (hack/localcluster/fleet.py)
         self.port = free_port()
         self.tokens = {"admin": secrets.token_hex(16)} | {user: secrets.token_hex(16) for user in USERS}
         lines = [f"{self.tokens['admin']},admin,uid-admin,system:masters"]

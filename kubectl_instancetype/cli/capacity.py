@@ -61,7 +61,7 @@ class CapacityOptions:
         ),
     ] = None
     output: options.ReportOutput = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 
     def validate(self) -> None:
         """-o is a report format; -l parses as a label selector; -l and --instancetype exclude each other."""

@@ -46,7 +46,7 @@ class DiffOptions:
             "--strict", help="Fail when any catalog object would lose a field the cluster's schema lacks."
         ),
     ] = False
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
 
 
 def run(env, opts: DiffOptions, session) -> int:

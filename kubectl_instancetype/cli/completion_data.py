@@ -15,8 +15,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    'create': 'Create a VM, instance type or preference (virtctl flags, checked).',
                    'derive': 'Create a custom size from an existing instance type.',
                    'describe': 'Show an instance type or preference in detail.',
+                   'doctor': 'Find broken, stale and orphaned instance type revisions.',
                    'expand': 'Show a VirtualMachine with its instance type and preference applied.',
                    'fits': 'Show where a VirtualMachine could run now.',
+                   'fleet': 'Compare instance types and preferences across kubeconfig contexts.',
                    'get': 'Print chosen instance types or preferences (TYPE/NAME).',
                    'infer': 'Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).',
                    'label': 'Label a PVC, DataVolume or DataSource with default types.',
@@ -41,7 +43,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                       "kubectl's --cluster).",
                               'live': 'clusters',
                               'value': True},
-                '--context': {'help': 'The name of the kubeconfig context to use.', 'live': 'contexts', 'value': True},
+                '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                      'table or List, a CONTEXT column first).',
+                              'live': 'contexts',
+                              'value': True},
                 '--help': {'help': 'help for kubectl instancetype', 'value': False},
                 '--kubeconfig': {'file': True,
                                  'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -144,7 +149,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             'value': True}}},
  'capacity': {'argument': None,
               'commands': {},
-              'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+              'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                        '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                          'service account in a namespace.',
                                  'value': True},
                         '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -155,9 +161,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               "cluster, as kubectl's --cluster).",
                                       'live': 'clusters',
                                       'value': True},
-                        '--context': {'help': 'The name of the kubeconfig context to use.',
+                        '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                              '(one table or List, a CONTEXT column first).',
                                       'live': 'contexts',
                                       'value': True},
+                        '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                      '(1s, 2m); one that takes longer is reported as failed and the '
+                                                      'others print. 0 waits forever.',
+                                              'value': True},
+                        '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                               'prod matches eu-prod-1).',
+                                       'value': True},
                         '--help': {'help': 'help for capacity', 'value': False},
                         '--instancetype': {'help': 'A cluster instance type to count (repeat for several; default: all '
                                                    'of them).',
@@ -185,6 +199,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                 'jsonpath-file',
                                                 'custom-columns',
                                                 'custom-columns-file']},
+                        '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                         '--preference': {'help': 'The preference of the VMs counted.',
                                          'live': 'preferences',
                                          'value': True},
@@ -227,7 +242,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                        '-h': {'help': 'help for catalog', 'value': False}}},
  'catalog diff': {'argument': None,
                   'commands': {},
-                  'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user '
+                  'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                            '--as': {'help': 'Username to impersonate for the operation. User could be a regular user '
                                              'or a service account in a namespace.',
                                      'value': True},
                             '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated '
@@ -238,9 +254,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                   "cluster, as kubectl's --cluster).",
                                           'live': 'clusters',
                                           'value': True},
-                            '--context': {'help': 'The name of the kubeconfig context to use.',
+                            '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on '
+                                                  'each (one table or List, a CONTEXT column first).',
                                           'live': 'contexts',
                                           'value': True},
+                            '--context-timeout': {'help': 'With several contexts: how long each context may take in '
+                                                          'all (1s, 2m); one that takes longer is reported as failed '
+                                                          'and the others print. 0 waits forever.',
+                                                  'value': True},
+                            '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a '
+                                                   'search: prod matches eu-prod-1).',
+                                           'value': True},
                             '--exit-code': {'help': 'Exit with 1 when there are differences.', 'value': False},
                             '--help': {'help': 'help for diff', 'value': False},
                             '--instancetypes-only': {'help': 'Only the instance types.', 'value': False},
@@ -255,6 +279,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                             '--namespaced': {'help': 'The namespaced kinds, in the namespace (-n), not the '
                                                      'cluster-scoped ones.',
                                              'value': False},
+                            '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                             '--preferences-only': {'help': 'Only the preferences.', 'value': False},
                             '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 '
                                                           'waits forever.',
@@ -1092,7 +1117,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'describe': {'argument': 'type-names',
               'commands': {},
-              'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+              'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                        '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                          'service account in a namespace.',
                                  'value': True},
                         '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1103,9 +1129,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               "cluster, as kubectl's --cluster).",
                                       'live': 'clusters',
                                       'value': True},
-                        '--context': {'help': 'The name of the kubeconfig context to use.',
+                        '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                              '(one table or List, a CONTEXT column first).',
                                       'live': 'contexts',
                                       'value': True},
+                        '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                      '(1s, 2m); one that takes longer is reported as failed and the '
+                                                      'others print. 0 waits forever.',
+                                              'value': True},
+                        '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                               'prod matches eu-prod-1).',
+                                       'value': True},
                         '--help': {'help': 'help for describe', 'value': False},
                         '--kubeconfig': {'file': True,
                                          'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -1115,6 +1149,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                 'default).',
                                         'live': 'namespaces',
                                         'value': True},
+                        '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                         '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                       'forever.',
                                               'value': True},
@@ -1127,9 +1162,10 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                         '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                        'request.',
                                'value': True}}},
- 'expand': {'argument': 'vms',
+ 'doctor': {'argument': None,
             'commands': {},
-            'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+            'flags': {'--all-namespaces': {'help': 'Check the VMs and revisions of every namespace.', 'value': False},
+                      '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                        'service account in a namespace.',
                                'value': True},
                       '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1143,6 +1179,80 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                       '--context': {'help': 'The name of the kubeconfig context to use.',
                                     'live': 'contexts',
                                     'value': True},
+                      '--help': {'help': 'help for doctor', 'value': False},
+                      '--kubeconfig': {'file': True,
+                                       'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
+                                               '~/.kube/config).',
+                                       'value': True},
+                      '--namespace': {'help': "The namespace to use (default: the context's namespace, else default).",
+                                      'live': 'namespaces',
+                                      'value': True},
+                      '--output': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the '
+                                           'findings as data.',
+                                   'value': True,
+                                   'values': ['json',
+                                              'yaml',
+                                              'go-template',
+                                              'go-template-file',
+                                              'template',
+                                              'templatefile',
+                                              'jsonpath',
+                                              'jsonpath-as-json',
+                                              'jsonpath-file',
+                                              'custom-columns',
+                                              'custom-columns-file']},
+                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
+                                                    'forever.',
+                                            'value': True},
+                      '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
+                                      'request.',
+                              'value': True},
+                      '-A': {'help': 'Check the VMs and revisions of every namespace.', 'value': False},
+                      '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
+                             'live': 'namespaces',
+                             'value': True},
+                      '-o': {'help': 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings '
+                                     'as data.',
+                             'value': True,
+                             'values': ['json',
+                                        'yaml',
+                                        'go-template',
+                                        'go-template-file',
+                                        'template',
+                                        'templatefile',
+                                        'jsonpath',
+                                        'jsonpath-as-json',
+                                        'jsonpath-file',
+                                        'custom-columns',
+                                        'custom-columns-file']},
+                      '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
+                                     'request.',
+                             'value': True}}},
+ 'expand': {'argument': 'vms',
+            'commands': {},
+            'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                      '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+                                       'service account in a namespace.',
+                               'value': True},
+                      '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
+                                             'specify multiple groups.',
+                                     'value': True},
+                      '--as-uid': {'help': 'UID to impersonate for the operation.', 'value': True},
+                      '--cluster': {'help': "The name of the kubeconfig cluster to use (replaces the context's "
+                                            "cluster, as kubectl's --cluster).",
+                                    'live': 'clusters',
+                                    'value': True},
+                      '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                            '(one table or List, a CONTEXT column first).',
+                                    'live': 'contexts',
+                                    'value': True},
+                      '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                    '2m); one that takes longer is reported as failed and the others '
+                                                    'print. 0 waits forever.',
+                                            'value': True},
+                      '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                             'matches eu-prod-1).',
+                                     'value': True},
                       '--default-architecture': {'help': "The cluster's default architecture, for VMs and preferences "
                                                          'that set none (default amd64; with --launcher-pod, the '
                                                          "KubeVirt resource's status.defaultArchitecture).",
@@ -1195,6 +1305,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               'jsonpath-file',
                                               'custom-columns',
                                               'custom-columns-file']},
+                      '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                       '--preference-file': {'help': 'Use this (cluster) preference instead of the one the VM names.',
                                             'value': True},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
@@ -1239,7 +1350,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'fits': {'argument': None,
           'commands': {},
-          'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+          'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                    '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                      'service account in a namespace.',
                              'value': True},
                     '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1250,9 +1362,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                           "as kubectl's --cluster).",
                                   'live': 'clusters',
                                   'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--filename': {'file': True,
                                    'help': 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads '
                                            'stdin.',
@@ -1283,6 +1403,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             'jsonpath-file',
                                             'custom-columns',
                                             'custom-columns-file']},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--preference': {'help': "With --instancetype: the VM's preference.",
                                      'live': 'preferences',
                                      'value': True},
@@ -1315,9 +1436,98 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
                                    'request.',
                            'value': True}}},
+ 'fleet': {'argument': None,
+           'commands': {'diff': 'Compare instance types and preferences across contexts.'},
+           'flags': {'--help': {'help': 'help for fleet', 'value': False},
+                     '-h': {'help': 'help for fleet', 'value': False}}},
+ 'fleet diff': {'argument': None,
+                'commands': {},
+                'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                          '--all-namespaces': {'help': 'Namespaced kinds from every namespace.', 'value': False},
+                          '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
+                                           'a service account in a namespace.',
+                                   'value': True},
+                          '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
+                                                 'specify multiple groups.',
+                                         'value': True},
+                          '--as-uid': {'help': 'UID to impersonate for the operation.', 'value': True},
+                          '--cluster': {'help': "The name of the kubeconfig cluster to use (replaces the context's "
+                                                "cluster, as kubectl's --cluster).",
+                                        'live': 'clusters',
+                                        'value': True},
+                          '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on '
+                                                'each (one table or List, a CONTEXT column first).',
+                                        'live': 'contexts',
+                                        'value': True},
+                          '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                        '(1s, 2m); one that takes longer is reported as failed and the '
+                                                        'others print. 0 waits forever.',
+                                                'value': True},
+                          '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                                 'prod matches eu-prod-1).',
+                                         'value': True},
+                          '--exit-code': {'help': 'Exit with 1 when there are differences.', 'value': False},
+                          '--help': {'help': 'help for diff', 'value': False},
+                          '--kind': {'help': 'Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable '
+                                             'or comma-separated).',
+                                     'value': True},
+                          '--kubeconfig': {'file': True,
+                                           'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
+                                                   '~/.kube/config).',
+                                           'value': True},
+                          '--namespace': {'help': "The namespace to use (default: the context's namespace, else "
+                                                  'default).',
+                                          'live': 'namespaces',
+                                          'value': True},
+                          '--output': {'help': 'json or yaml (the findings as data), or diff (unified diffs, as '
+                                               'catalog diff).',
+                                       'value': True,
+                                       'values': ['json',
+                                                  'yaml',
+                                                  'name',
+                                                  'go-template',
+                                                  'go-template-file',
+                                                  'template',
+                                                  'templatefile',
+                                                  'jsonpath',
+                                                  'jsonpath-as-json',
+                                                  'jsonpath-file',
+                                                  'custom-columns',
+                                                  'custom-columns-file']},
+                          '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
+                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
+                                                        'forever.',
+                                                'value': True},
+                          '--to': {'help': 'With vm/NAME: the context to check it against.', 'value': True},
+                          '--v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every '
+                                          'HTTP request.',
+                                  'value': True},
+                          '-A': {'help': 'Namespaced kinds from every namespace.', 'value': False},
+                          '-n': {'help': "The namespace to use (default: the context's namespace, else default).",
+                                 'live': 'namespaces',
+                                 'value': True},
+                          '-o': {'help': 'json or yaml (the findings as data), or diff (unified diffs, as catalog '
+                                         'diff).',
+                                 'value': True,
+                                 'values': ['json',
+                                            'yaml',
+                                            'name',
+                                            'go-template',
+                                            'go-template-file',
+                                            'template',
+                                            'templatefile',
+                                            'jsonpath',
+                                            'jsonpath-as-json',
+                                            'jsonpath-file',
+                                            'custom-columns',
+                                            'custom-columns-file']},
+                          '-v': {'help': 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP '
+                                         'request.',
+                                 'value': True}}},
  'get': {'argument': 'type-names',
          'commands': {},
-         'flags': {'--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
+         'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                   '--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
                                         'value': False},
                    '--allow-missing-template-keys': {'help': 'Templates (jsonpath, go-template) print nothing for a '
                                                              'missing field or key; =false fails instead.',
@@ -1350,9 +1560,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'recommend judges them).',
                                          'live': 'preferences',
                                          'value': True},
-                   '--context': {'help': 'The name of the kubeconfig context to use.',
+                   '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                         'table or List, a CONTEXT column first).',
                                  'live': 'contexts',
                                  'value': True},
+                   '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                 '2m); one that takes longer is reported as failed and the others '
+                                                 'print. 0 waits forever.',
+                                         'value': True},
+                   '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                          'matches eu-prod-1).',
+                                  'value': True},
                    '--cpu': {'help': 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).', 'value': True},
                    '--dedicated-cpu': {'help': 'With dedicated CPU placement.', 'value': False},
                    '--fits': {'help': 'Only instance types whose VM (with the --compatible-with preference) fits some '
@@ -1412,6 +1630,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                    '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
                                                      'watch events as -o json/yaml objects.',
                                              'value': False},
+                   '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                    '--realtime': {'help': 'Realtime instance types.', 'value': False},
                    '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                  'forever.',
@@ -1492,7 +1711,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                           'value': False}}},
  'infer': {'argument': 'objects',
            'commands': {},
-           'flags': {'--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
+           'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                     '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                       'service account in a namespace.',
                               'value': True},
                      '--as-group': {'help': 'Group to impersonate for the operation, this flag can be repeated to '
@@ -1503,9 +1723,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                            "as kubectl's --cluster).",
                                    'live': 'clusters',
                                    'value': True},
-                     '--context': {'help': 'The name of the kubeconfig context to use.',
+                     '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                           '(one table or List, a CONTEXT column first).',
                                    'live': 'contexts',
                                    'value': True},
+                     '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                   '2m); one that takes longer is reported as failed and the others '
+                                                   'print. 0 waits forever.',
+                                           'value': True},
+                     '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                            'matches eu-prod-1).',
+                                    'value': True},
                      '--explain': {'help': 'Print the chain of objects read for each matcher below the table.',
                                    'value': False},
                      '--filename': {'file': True,
@@ -1538,6 +1766,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                              'jsonpath-file',
                                              'custom-columns',
                                              'custom-columns-file']},
+                     '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                      '--platform': {'help': 'infer image: the platform to pick from an image index.', 'value': True},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
@@ -1631,6 +1860,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
           'commands': {},
           'flags': {'--all': {'help': 'Every instance type and preference in scope (cluster and namespace).',
                               'value': False},
+                    '--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
                     '--all-namespaces': {'help': 'The namespaced kinds of every namespace (alone: --all -A).',
                                          'value': False},
                     '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
@@ -1644,9 +1874,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                           "as kubectl's --cluster).",
                                   'live': 'clusters',
                                   'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--filename': {'file': True,
                                    'help': 'Manifests to lint (YAML or JSON; a directory; - reads stdin).',
                                    'value': True},
@@ -1676,6 +1914,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             'jsonpath-file',
                                             'custom-columns',
                                             'custom-columns-file']},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                   'forever.',
                                           'value': True},
@@ -1712,7 +1951,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                            'value': True}}},
  'list': {'argument': 'kinds',
           'commands': {},
-          'flags': {'--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
+          'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                    '--all-namespaces': {'help': 'Namespaced objects of every namespace, not just the current one.',
                                          'value': False},
                     '--allow-missing-template-keys': {'help': 'Templates (jsonpath, go-template) print nothing for a '
                                                               'missing field or key; =false fails instead.',
@@ -1745,9 +1985,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                   'recommend judges them).',
                                           'live': 'preferences',
                                           'value': True},
-                    '--context': {'help': 'The name of the kubeconfig context to use.',
+                    '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each (one '
+                                          'table or List, a CONTEXT column first).',
                                   'live': 'contexts',
                                   'value': True},
+                    '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                  '2m); one that takes longer is reported as failed and the others '
+                                                  'print. 0 waits forever.',
+                                          'value': True},
+                    '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                           'matches eu-prod-1).',
+                                   'value': True},
                     '--cpu': {'help': 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).', 'value': True},
                     '--dedicated-cpu': {'help': 'With dedicated CPU placement.', 'value': False},
                     '--fits': {'help': 'Only instance types whose VM (with the --compatible-with preference) fits some '
@@ -1807,6 +2055,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                     '--output-watch-events': {'help': 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or '
                                                       'watch events as -o json/yaml objects.',
                                               'value': False},
+                    '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                     '--realtime': {'help': 'Realtime instance types.', 'value': False},
                     '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                   'forever.',
@@ -2097,7 +2346,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                 'value': True}}},
  'revisions': {'argument': 'vms',
                'commands': {},
-               'flags': {'--all-namespaces': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
+               'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                         '--all-namespaces': {'help': 'The VMs of every namespace (without vm/NAME).', 'value': False},
                          '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or '
                                           'a service account in a namespace.',
                                   'value': True},
@@ -2109,9 +2359,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                "cluster, as kubectl's --cluster).",
                                        'live': 'clusters',
                                        'value': True},
-                         '--context': {'help': 'The name of the kubeconfig context to use.',
+                         '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                               '(one table or List, a CONTEXT column first).',
                                        'live': 'contexts',
                                        'value': True},
+                         '--context-timeout': {'help': 'With several contexts: how long each context may take in all '
+                                                       '(1s, 2m); one that takes longer is reported as failed and the '
+                                                       'others print. 0 waits forever.',
+                                               'value': True},
+                         '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: '
+                                                'prod matches eu-prod-1).',
+                                        'value': True},
                          '--help': {'help': 'help for revisions', 'value': False},
                          '--kubeconfig': {'file': True,
                                           'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -2135,6 +2393,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'jsonpath-file',
                                                  'custom-columns',
                                                  'custom-columns-file']},
+                         '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                          '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                        'forever.',
                                                'value': True},
@@ -2410,7 +2669,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                              'value': True}}},
  'usage': {'argument': 'types',
            'commands': {},
-           'flags': {'--all-namespaces': {'help': 'Look at every namespace, not only the current one.', 'value': False},
+           'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                     '--all-namespaces': {'help': 'Look at every namespace, not only the current one.', 'value': False},
                      '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                       'service account in a namespace.',
                               'value': True},
@@ -2425,9 +2685,17 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                            "as kubectl's --cluster).",
                                    'live': 'clusters',
                                    'value': True},
-                     '--context': {'help': 'The name of the kubeconfig context to use.',
+                     '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                           '(one table or List, a CONTEXT column first).',
                                    'live': 'contexts',
                                    'value': True},
+                     '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                   '2m); one that takes longer is reported as failed and the others '
+                                                   'print. 0 waits forever.',
+                                           'value': True},
+                     '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                            'matches eu-prod-1).',
+                                    'value': True},
                      '--help': {'help': 'help for usage', 'value': False},
                      '--kubeconfig': {'file': True,
                                       'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -2449,6 +2717,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                              'jsonpath-file',
                                              'custom-columns',
                                              'custom-columns-file']},
+                     '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                      '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                    'forever.',
                                            'value': True},

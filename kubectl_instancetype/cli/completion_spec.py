@@ -59,6 +59,7 @@ OUTPUT_FORMATS: dict[str, list[str]] = {
     "lint": ["json", "yaml", *_TEMPLATES],
     "switch": ["json", "yaml", *_TEMPLATES],
     "revisions": ["json", "yaml", *_TEMPLATES],
+    "doctor": ["json", "yaml", *_TEMPLATES],
     "version": ["json", "yaml"],
     "": ["json", "yaml", "name", *_TEMPLATES],
 }

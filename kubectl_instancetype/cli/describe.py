@@ -45,7 +45,7 @@ class DescribeOptions:
             show_default=False,
         ),
     ]
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)
     any_kind: bool = dataclasses.field(init=False, default=False)
 

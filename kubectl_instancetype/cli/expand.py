@@ -154,7 +154,7 @@ class ExpandOptions:
         ),
     ] = None
     checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     name: Optional[str] = dataclasses.field(init=False, default=None)
 
     def validate(self) -> None:

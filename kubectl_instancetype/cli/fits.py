@@ -58,7 +58,7 @@ class FitsOptions:
         Optional[str], options.reference_option("--preference", "With --instancetype: the VM's preference.")
     ] = None
     output: options.ReportOutput = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:

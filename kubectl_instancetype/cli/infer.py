@@ -91,7 +91,7 @@ class InferOptions:
         ),
     ] = False
     checks: options.FieldValidation = dataclasses.field(default_factory=options.FieldValidation)
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     kind: str = dataclasses.field(init=False, default="")
     name: str = dataclasses.field(init=False, default="")
 

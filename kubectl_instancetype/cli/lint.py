@@ -75,7 +75,7 @@ class LintOptions:
         ),
     ] = ""
     checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
     def validate(self) -> None:

@@ -118,7 +118,7 @@ class ListOptions:
     fits: Annotated[
         bool, list_options.fits_option("the --compatible-with preference", panel=list_options.FILTER_PANEL)
     ] = False
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
     def validate(self) -> None:
@@ -146,6 +146,8 @@ class ListOptions:
                 raise options.UsageError("--compatible-with cannot be used with --watch or --watch-only")
             if self.fits:
                 raise options.UsageError("--fits cannot be used with --watch or --watch-only")
+            if self.connection.several:
+                raise options.UsageError("--watch watches one context: it cannot be used with several contexts")
         if self.fits and self.query.what != "instancetypes":
             raise options.UsageError("--fits only applies to instance types")
 

@@ -571,6 +571,152 @@ class ConnectionFlags:
         )
 
 
+FLEET_PANEL = "Contexts"
+Contexts = Annotated[
+    Optional[list[str]],
+    _connection_option(
+        "--context",
+        click_type=NON_BLANK,
+        metavar="NAME",
+        help="The name of the kubeconfig context to use; more than once: run on each (one table or List, "
+        "a CONTEXT column first).",
+    ),
+]
+ContextPattern = Annotated[
+    Optional[str],
+    Option(
+        "--contexts",
+        metavar="REGEX",
+        help="Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).",
+        rich_help_panel=FLEET_PANEL,
+        show_default=False,
+    ),
+]
+AllContexts = Annotated[
+    bool,
+    Option("--all-contexts", help="Run on every context of the kubeconfig.", rich_help_panel=FLEET_PANEL),
+]
+Parallel = Annotated[
+    int,
+    Option(
+        "--parallel",
+        click_type=GO_INT,
+        metavar="N",
+        help="With several contexts: how many run at once.",
+        rich_help_panel=FLEET_PANEL,
+    ),
+]
+ContextTimeout = Annotated[
+    str,
+    Option(
+        "--context-timeout",
+        metavar="DURATION",
+        help="With several contexts: how long each context may take in all (1s, 2m); one that takes longer is "
+        "reported as failed and the others print. 0 waits forever.",
+        rich_help_panel=FLEET_PANEL,
+    ),
+]
+
+
+@dataclass
+class FleetConnectionFlags(ConnectionFlags):
+    """:class:`ConnectionFlags` of a command that only reads, which may run on several contexts at once:
+    ``--context`` more than once, ``--contexts REGEX``, ``--all-contexts``, ``--parallel``, ``--context-timeout``."""
+
+    context: Contexts = None  # type: ignore[assignment]
+    contexts: ContextPattern = None
+    all_contexts: AllContexts = False
+    parallel: Parallel = 8
+    context_timeout: ContextTimeout = "30s"
+    deadline: Optional[float] = dataclasses.field(init=False, default=None)
+
+    @property
+    def several(self) -> bool:
+        """Whether the command runs as a fleet (more than one --context, --contexts or --all-contexts)."""
+        return len(self.context or ()) > 1 or self.contexts is not None or self.all_contexts
+
+    def validate(self) -> None:
+        """--parallel is positive and --context-timeout a duration."""
+        if self.parallel < 1:
+            raise UsageError(f"--parallel must be at least 1, not {self.parallel}")
+        self.deadline = parse_request_timeout(self.context_timeout)
+
+    def connection_options(self) -> Any:
+        """As :meth:`ConnectionFlags.connection_options`, with the one --context (or none, for a fleet)."""
+        names = list(self.context or ())
+        single = ConnectionFlags(
+            kubeconfig=self.kubeconfig,
+            context=names[0] if len(names) == 1 and not self.several else None,
+            cluster=self.cluster,
+            namespace=self.namespace,
+            request_timeout=self.request_timeout,
+            verbosity=self.verbosity,
+            as_user=self.as_user,
+            as_groups=self.as_groups,
+            as_uid=self.as_uid,
+        )
+        return single.connection_options()
+
+    def fleet(self, env: Any) -> Any:
+        """The :class:`~..kube.fleet.Fleet` of the selected contexts (nothing is read until asked)."""
+        from ..kube.fleet import Fleet
+        from ..output.messages import request_logger, warn
+
+        return Fleet(
+            self.connection_options(),
+            env.environ,
+            env.home(),
+            names=tuple(self.context or ()),
+            pattern=self.contexts,
+            every=self.all_contexts,
+            parallel=self.parallel,
+            timeout=self.deadline or None,
+            log=request_logger(env),
+            verbosity=self.verbosity,
+            warn=lambda text: warn(env, text),
+        )
+
+
+@dataclass
+class FleetFlags(FleetConnectionFlags):
+    """:class:`FleetConnectionFlags` of a command made for several contexts (``fleet diff``): it is given the
+    :meth:`fleet` itself rather than run once per context, and without any context flag it runs on every one."""
+
+    @property
+    def several(self) -> bool:
+        """Never run once per context by :func:`command`: the command compares the contexts itself."""
+        return False
+
+    def fleet(self, env: Any) -> Any:
+        """As :meth:`FleetConnectionFlags.fleet`; every context when none was chosen."""
+        fleet = super().fleet(env)
+        if not (self.context or self.contexts is not None or self.all_contexts):
+            fleet.every = True
+        return fleet
+
+
+def run_across_contexts(env: Any, opts: Any, connection: FleetConnectionFlags, run: Callable[..., Any]) -> int:
+    """``run(env, opts, session)`` once per selected context (:func:`..usecases.fleet.across_contexts`), each
+    printing into its own capture, then everything printed as one (:func:`..output.fleet.print_fleet`)."""
+    from ..output.capture import Capture, capturing
+    from ..output.fleet import print_fleet
+    from ..usecases.fleet import across_contexts
+
+    captures: dict[str, Capture] = {}
+
+    def one(session: Any) -> int:
+        target = captures[session.options.context] = Capture()
+        with capturing(env, target) as context_env:
+            return int(run(context_env, opts, session) or 0)
+
+    result = across_contexts(connection.fleet(env), one)
+    from ..kube.fleet import ContextTimeout
+
+    # a context given up on may still be printing in its thread: only its warning shows
+    shown = {r.context: captures.get(r.context) for r in result.results if not isinstance(r.error, ContextTimeout)}
+    return print_fleet(env, result, {c: v for c, v in shown.items() if v is not None})
+
+
 Validate = Annotated[
     str,
     Option(
@@ -717,6 +863,8 @@ def invoke(
     connection = _connection(opts)
     if connection is None:
         return run(env, opts)
+    if isinstance(connection, FleetConnectionFlags) and connection.several:
+        return run_across_contexts(env, opts, connection, run)
     with connection.session(env) as session:
         return run(env, opts, session)
 

@@ -55,7 +55,7 @@ class RevisionsOptions:
             help="yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data."
         ),
     ] = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     name: str = dataclasses.field(init=False, default="")
 
     def validate(self) -> None:

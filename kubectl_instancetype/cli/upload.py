@@ -52,12 +52,13 @@ def register(app: typer.Typer, argv: Sequence[str] = ()) -> None:
 
 
 def _uint(flag: str, value: int) -> int:
-    if value < 0:
-        # pflag's uint flags parse with strconv.ParseUint
-        raise options.UsageError(
-            f'invalid argument "{value}" for "{flag}" flag: strconv.ParseUint: parsing "{value}": invalid syntax'
-        )
-    return value
+    """A uint flag's value as pflag reads it (strconv.ParseUint: a negative number is its syntax error)."""
+    from ..golang.strconv import FlagValueError, pflag_int
+
+    try:
+        return pflag_int(flag.removeprefix("--"), str(value), unsigned=True)
+    except FlagValueError as exc:
+        raise options.UsageError(str(exc)) from None
 
 
 @options.dataclass

@@ -60,7 +60,7 @@ class UsageOptions:
         ),
     ] = False
     output: options.ReportOutput = ""
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
+    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)
 
     def validate(self) -> None:

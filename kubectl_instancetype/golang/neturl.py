@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .strconv import go_quote
+
 # net/http's portMap (transport.go canonicalAddr): the port a URL without one is dialled on.
 DEFAULT_PORTS = {"http": 80, "https": 443, "socks5": 1080}
 
@@ -83,12 +85,6 @@ class URLError(ValueError):
     """net/url's parse error, with Go's wording (without the ``parse "<url>": `` prefix)."""
 
 
-def _quote(text: str) -> str:
-    from .strconv import go_quote  # only when a message is built
-
-    return go_quote(text)
-
-
 def _unescape(text: str, mode: str) -> str:
     """net/url's unescape: percent-decoding with its rules for hosts (only non-ASCII bytes and ``%25``) and zones."""
     data = text.encode("utf-8", "surrogateescape")
@@ -97,22 +93,22 @@ def _unescape(text: str, mode: str) -> str:
         char = chr(data[index])
         if char == "%":
             if index + 2 >= len(data) or chr(data[index + 1]) not in _HEX or chr(data[index + 2]) not in _HEX:
-                raise URLError(f"invalid URL escape {_quote(data[index : index + 3].decode('utf-8', 'replace'))}")
+                raise URLError(f"invalid URL escape {go_quote(data[index : index + 3].decode('utf-8', 'replace'))}")
             escape = data[index : index + 3].decode("ascii")
             value = int(escape[1:], 16)
             if mode == _HOST and value < 0x80 and escape != "%25":
-                raise URLError(f"invalid URL escape {_quote(escape)}")
+                raise URLError(f"invalid URL escape {go_quote(escape)}")
             if (
                 mode == _ZONE
                 and escape != "%25"
                 and value != 0x20
                 and (value >= 0x80 or _should_escape(chr(value), _HOST))
             ):
-                raise URLError(f"invalid URL escape {_quote(escape)}")
+                raise URLError(f"invalid URL escape {go_quote(escape)}")
             index += 3
             continue
         if mode in (_HOST, _ZONE) and data[index] < 0x80 and _should_escape(char, mode):
-            raise URLError(f"invalid character {_quote(char)} in host name")
+            raise URLError(f"invalid character {go_quote(char)} in host name")
         index += 1
     if b"%" not in data:
         return text
@@ -157,7 +153,7 @@ def _parse_host(scheme: str, host: str) -> tuple[str, str]:
             raise URLError("missing ']' in host")
         colon_port = host[close + 1 :]
         if not _valid_port(colon_port):
-            raise URLError(f"invalid port {_quote(colon_port)} after host")
+            raise URLError(f"invalid port {go_quote(colon_port)} after host")
         name = host[1:close]
         zone = name.find("%25")
         if zone >= 0:
@@ -169,7 +165,7 @@ def _parse_host(scheme: str, host: str) -> tuple[str, str]:
         try:
             address = ipaddress.ip_address(unescaped.partition("%")[0])
         except ValueError:
-            raise URLError(f"invalid host: ParseAddr({_quote(unescaped)}): unable to parse IP") from None
+            raise URLError(f"invalid host: ParseAddr({go_quote(unescaped)}): unable to parse IP") from None
         if address.version == 4:
             raise URLError("invalid IP-literal")
         return unescaped, colon_port[1:]
@@ -181,7 +177,7 @@ def _parse_host(scheme: str, host: str) -> tuple[str, str]:
             colon = last
         colon_port = host[colon:]
         if not _valid_port(colon_port):
-            raise URLError(f"invalid port {_quote(colon_port)} after host")
+            raise URLError(f"invalid port {go_quote(colon_port)} after host")
         return _unescape(host[:colon], _HOST), colon_port[1:]
     return _unescape(host, _HOST), ""
 

@@ -571,13 +571,16 @@ def connect(
     warn: Callable[[str], None] | None = None,
     *,
     files: KubeconfigFiles | None = None,
+    exec_plugins: Any = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
     ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
     server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once. ``files`` are the
-    kubeconfig files already read (the Session's), so that they are not read again.
+    kubeconfig files already read (the Session's), so that they are not read again; ``exec_plugins`` the exec
+    credential plugins a fleet's sessions share (:class:`.fleet.ExecPlugins`).
     """
-    client = Client(load_cluster_config(options, environ, home, files=files), dict(environ), log)
+    config = load_cluster_config(options, environ, home, files=files, exec_plugins=exec_plugins)
+    client = Client(config, dict(environ), log)
     client.transport.warn = warn
     return client

@@ -22,7 +22,6 @@ from ..errors import (
     UnauthorizedError,
     UploadError,
 )
-from ..golang.strconv import go_quote
 from .http import (
     BodyReadError,
     BodyTooLarge,
@@ -120,6 +119,8 @@ def api_error(status: int, body: bytes, method: str, path: str, content_type: st
         reason, message = "UnsupportedMediaType", server_message
     elif status >= 500 and status not in _GENERIC:
         reason = "InternalError"
+        from ..golang.strconv import go_quote  # loaded only for a failure's message
+
         message = f"an error on the server ({go_quote(server_message)}) has prevented the request from succeeding"
     return cls(status, message, reason=reason)
 

@@ -554,9 +554,13 @@ def _status_line(line: bytes) -> tuple[int, str]:
     text = line.decode("latin-1").rstrip("\r\n")
     parts = text.split(" ", 2)
     if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
-        raise ProtocolError(f"malformed HTTP response {_go_quote(text[:60])}")
+        from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+        raise ProtocolError(f"malformed HTTP response {go_quote(_as_sent(text[:60]))}")
     if len(parts[1]) != 3 or not parts[1].isdigit() or parts[1][0] == "0":
-        raise ProtocolError(f"malformed HTTP status code {_go_quote(parts[1][:20])}")
+        from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+        raise ProtocolError(f"malformed HTTP status code {go_quote(_as_sent(parts[1][:20]))}")
     return int(parts[1]), parts[2] if len(parts) > 2 else ""
 
 
@@ -578,12 +582,10 @@ def _headers(reader: Any, budget: int) -> dict[str, str]:
         headers[key] = f"{headers[key]}, {value}" if key in headers else value
 
 
-def _go_quote(text: str) -> str:
-    """Go's %q of what the server sent: the bytes read as latin-1 are taken as UTF-8 again, so an invalid byte
-    prints as ``\\xNN`` and a valid character as itself, as Go prints them (golang/strconv.go_quote)."""
-    from ..golang.strconv import go_quote
-
-    return go_quote(text.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))
+def _as_sent(text: str) -> str:
+    """What the server sent, as Go holds it: the bytes read as latin-1 taken as UTF-8 again, so that ``go_quote``
+    prints an invalid byte as ``\\xNN`` and a valid character as itself, as Go's %q does."""
+    return text.encode("latin-1", "replace").decode("utf-8", "surrogateescape")
 
 
 # --- Dialling through proxies (Go's http.Transport: Proxy, proxyAuth, the CONNECT tunnel) -------------------
@@ -643,8 +645,10 @@ def connection_to(
     tunnel, absolute, authorization = None, None, None
     if proxy is not None:
         if proxy.scheme != "http":
+            from ..golang.strconv import go_quote  # loaded only for a failure's message
+
             raise UnsupportedProxy(
-                f"proxy scheme {_go_quote(proxy.scheme)} is not supported (http:// proxies are): {proxy.redacted()}"
+                f"proxy scheme {go_quote(proxy.scheme)} is not supported (http:// proxies are): {proxy.redacted()}"
             )
         if proxy.port and (len(proxy.port) > 5 or int(proxy.port) > 65535):
             # Go's dialer, through the proxy (kubectl: "proxyconnect tcp: dial tcp: address P: invalid port")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..golang.strconv import go_quote
 from ..golang.validation import dns1123_label_errors, dns1123_subdomain_errors, path_segment_errors
 
 
@@ -31,7 +30,11 @@ def invalid_path_segment(what: str, value: str) -> str | None:
     """client-go's message for a namespace (``what="namespace"``) or name (``"resource name"``) that is not a
     valid path segment, or None."""
     errors = path_segment_errors(value)
-    return f"invalid {what} {go_quote(value)}: {_go_list(errors)}" if errors else None
+    if not errors:
+        return None
+    from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+    return f"invalid {what} {go_quote(value)}: {_go_list(errors)}"
 
 
 def invalid_namespace(namespace: str) -> str | None:
@@ -40,7 +43,11 @@ def invalid_namespace(namespace: str) -> str | None:
     if segment:
         return segment
     errors = dns1123_label_errors(namespace)
-    return f"invalid namespace {go_quote(namespace)}: {'; '.join(errors)}" if errors else None
+    if not errors:
+        return None
+    from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+    return f"invalid namespace {go_quote(namespace)}: {'; '.join(errors)}"
 
 
 def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> str:
@@ -48,6 +55,8 @@ def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namesp
 
     Custom resources (and the core kinds the plugin creates) need DNS-1123 subdomain names.
     """
+    from ..golang.strconv import go_quote  # create's path loads it anyway (the flags' ParseInt)
+
     metadata = manifest.get("metadata") or {}
     name = str(metadata.get("name") or "")
     problems = []

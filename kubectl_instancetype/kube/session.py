@@ -51,6 +51,8 @@ class Session:
         self.warn = warn
         self._client: Client | None = None
         self._files: KubeconfigFiles | None = None
+        # A fleet's sessions share their exec credential plugins (one run per user: .fleet.ExecPlugins)
+        self.exec_plugins: Any = None
 
     @property
     def options(self) -> ConnectionOptions:
@@ -76,7 +78,13 @@ class Session:
             from .client import connect
 
             self._client = connect(
-                self.options, dict(self.environ), self.home, self.log, self.warn, files=self.kubeconfig_files()
+                self.options,
+                dict(self.environ),
+                self.home,
+                self.log,
+                self.warn,
+                files=self.kubeconfig_files(),
+                exec_plugins=self.exec_plugins,
             )
         return self._client
 

@@ -45,13 +45,6 @@ MAX_STREAM_LINE = 16 << 20
 # --- The server URL, as client-go's DefaultServerURL reads it ------------------------------------------------
 
 
-def _go_quote(text: str) -> str:
-    """Go's %q (golang/strconv.go_quote), imported only when a message needs it."""
-    from ..golang.strconv import go_quote
-
-    return go_quote(text)
-
-
 def parse_server_url(server: str) -> URL:
     """The API server URL as client-go's ``DefaultServerURL`` reads it, refused before any connection.
 
@@ -72,9 +65,13 @@ def parse_server_url(server: str) -> URL:
         except URLError as exc:
             raise TransportError(str(exc)) from exc
         if url is None or url.path not in ("", "/"):
-            raise ConfigurationError(f"host must be a URL or a host:port pair: {_go_quote(server)}")
+            from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+            raise ConfigurationError(f"host must be a URL or a host:port pair: {go_quote(server)}")
     if url.scheme not in ("http", "https"):
-        raise TransportError(f"unsupported protocol scheme {_go_quote(url.scheme)}")
+        from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+        raise TransportError(f"unsupported protocol scheme {go_quote(url.scheme)}")
     if url.port and (len(url.port) > 5 or int(url.port) > 65535):  # Go's dialer: a port is at most 65535
         raise TransportError(f"dial tcp: address {url.port}: invalid port")
     return url
@@ -360,7 +357,9 @@ class Transport:
             if hop is None:
                 return response, shown
             if hop.url.scheme not in ("http", "https"):
-                raise TransportError(f"unsupported protocol scheme {_go_quote(hop.url.scheme)}")
+                from ..golang.strconv import go_quote  # loaded only for a failure's message
+
+                raise TransportError(f"unsupported protocol scheme {go_quote(hop.url.scheme)}")
             try:
                 next_url = hop.url.url()
             except URLError as exc:

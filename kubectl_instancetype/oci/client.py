@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import PluginError
 from ..golang.encoding_base64 import std_decode
+from ..golang.goos import errno_text
 from ..golang.neturl import URL, Reference, parse_reference
 from ..golang.strconv import go_quote
 from ..instancetype import imagedefaults
@@ -95,7 +96,7 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
         return None
     except OSError as exc:
         raise RegistryError(
-            f"reading the registry credentials in {path}: {_go_errno_text(exc.strerror or str(exc))}"
+            f"reading the registry credentials in {path}: {errno_text(exc.strerror or str(exc))}"
         ) from None
     if len(raw) > MAX_AUTH_FILE:
         raise RegistryError(f"reading the registry credentials in {path}: larger than {MAX_AUTH_FILE >> 20} MiB")
@@ -117,12 +118,6 @@ def credentials(registry: str, environ: Mapping[str, str], home: str) -> tuple[s
         if entry.get("username"):
             return str(entry["username"]), str(entry.get("password", ""))
     return None
-
-
-def _go_errno_text(text: str) -> str:
-    from ..golang.goos import errno_text
-
-    return errno_text(text)
 
 
 class Registry:

@@ -255,8 +255,18 @@ def print_objects(
     """Print ``objects`` as yaml/json/a template (one object, or a List) or their ``names`` for ``-o name``.
 
     ``single``: the user named one object, so kubectl prints it rather than a List of one. ``names`` default to
-    :func:`object_name` of each object.
+    :func:`object_name` of each object. While a command runs for one context of several (:mod:`.fleet`), they go
+    to that context's capture instead.
     """
+    from .capture import capture
+
+    if (target := capture()) is not None and printer is None:
+        if output == "name" and names is None:
+            names = [object_name(obj) for obj in objects]
+        target.printed_objects(
+            output, objects, names or [], allow_missing_keys=allow_missing_keys, no_headers=no_headers
+        )
+        return
     if output == "name":
         if names is None:
             names = [object_name(obj) for obj in objects]
@@ -293,7 +303,13 @@ def print_objects(
 
 def print_document(env: Environment, output: str, document: dict[str, Any]) -> None:
     """A report as data (``usage``, ``lint``, ``switch``'s plan): ``-o json|yaml``, or a template run on it as on
-    one object (custom-columns: a row per item of its ``items``, else one row)."""
+    one object (custom-columns: a row per item of its ``items``, else one row). While a command runs for one
+    context of several (:mod:`.fleet`), the document goes to that context's capture instead."""
+    from .capture import capture
+
+    if (target := capture()) is not None:
+        target.printed_document(output, document)
+        return
     if is_template_format(output):
         items = document.get("items")
         rows = items if isinstance(items, list) and all(isinstance(item, dict) for item in items) else [document]

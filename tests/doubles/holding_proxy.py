@@ -6,7 +6,8 @@ each request on to the local control plane over TLS, as the admin, and relays th
 whose method and path match is forwarded (so the API server applies it) and its answer is never relayed: ``held``
 is set, and the client waits until the test interrupts it, or sets ``release`` (the answer is relayed then, late).
 That makes "the server applied the write, the answer did not arrive before Ctrl-C" and "another writer changed
-the object between the server's answer and the client's next look" deterministic. Every wait is bounded
+the object between the server's answer and the client's next look" deterministic. With ``hold=0`` every matching
+answer is held: a server that accepts connections and never answers (the fleet's slow context). Every wait is bounded
 (``IDLE_LIMIT``)."""
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ class HoldingProxy:
                 status, reason, answer_headers, answer = self._forward(method, target, headers, body)
                 if method == self.method and self.path_pattern.search(target):
                     self.matched += 1
-                    if self.matched == self.hold:
+                    if self.hold in (0, self.matched):  # 0: every matching request (a server that never answers)
                         self.held_path = target
                         self.held.set()  # applied by the server; its answer stays here until released
                         if not self.release.wait(IDLE_LIMIT) or self.closed:

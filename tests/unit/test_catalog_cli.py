@@ -28,6 +28,7 @@ def test_catalog_list_has_lists_options_minus_the_connection_ones() -> None:
     assert listed - offline_options == {
         *("kubeconfig", "context", "cluster", "request_timeout", "all_namespaces", "chunk_size"),
         *("as_user", "as_groups", "as_uid"),
+        *("contexts", "all_contexts", "parallel", "context_timeout"),  # the fleet flags (issue 32)
         *("watch", "watch_only", "output_watch_events"),  # the embedded catalog never changes
         "fits",  # the catalog has no nodes
     }

@@ -40,6 +40,7 @@ BEHAVIOURS = (
             r"""["'](?:open|read|stat|lstat|write) ["']\s*\+""",  # "open " + path
             r"""["'][^"']*(?:no such file or directory|permission denied|is a directory)""",
             r"""strerror\S*\[:1\]\.lower\(\)""",  # Errno's lowercased first letter
+            r"""^\s*def _?(?:go_)?(?:errno_text|os_error|open_error|path_error)\(""",  # a wrapper of its own
         ),
     ),
     Behaviour(
@@ -48,12 +49,14 @@ BEHAVIOURS = (
         (r"xxxxx",),
     ),
     Behaviour(
-        "strconv.ParseBool / ParseInt / ParseUint",
-        "golang.strconv.go_parse_bool, go_parse_int, go_parse_uint (or go_parse_int_or_uint)",
+        "strconv.ParseBool / ParseInt / ParseUint / ParseFloat",
+        "golang.strconv.go_parse_bool, go_parse_int, go_parse_uint, go_parse_float (or go_parse_int_or_uint; "
+        "pflag_int for a flag's message)",
         (
             r"""["']1["'],\s*["']t["'],\s*["']T["']""",  # ParseBool's spellings of true
             r"""["']0[xX]["']\s*[:,]\s*(?:16|["']0[oObB]["'])""",  # base prefixes read by hand
-            r"""^\s*def \w*parse_(?:u?int|bool)\b""",
+            r"""^\s*def \w*parse_(?:u?int|bool|float)\b""",
+            r"""["'][^"']*strconv\.Parse\w+: parsing""",  # NumError's text written by hand
         ),
     ),
     Behaviour(
@@ -77,7 +80,7 @@ BEHAVIOURS = (
     Behaviour(
         "fmt.Sprint / Sprintf / strconv.FormatFloat",
         "golang.fmt.sprint, sprint_value, sprintf, format_float",
-        (r"""^\s*def _?(?:go_)?(?:sprint\w*|format_float)\(""",),
+        (r"""^\s*def _?(?:go_)?(?:sprint\w*|format_float|format_g)\(""",),
     ),
 )
 
@@ -125,16 +128,8 @@ def copies_of_go_behaviour(path: Path, shown: str) -> list[str]:
     return problems
 
 
-# Copies left on purpose, each with its reason: (file, the code on the line).
-ALLOWED: dict[tuple[str, str], str] = {
-    # the transport branch (issue 30, one request layer) is rewriting these two modules; their %q wrappers go
-    # when it has merged
-    ("kubectl_instancetype/kube/http.py", "def _go_quote(text: str) -> str:"): "being moved by the transport branch",
-    (
-        "kubectl_instancetype/kube/transport.py",
-        "def _go_quote(text: str) -> str:",
-    ): "being moved by the transport branch",
-}
+# Copies left on purpose, each with its reason: (file, the code on the line). None is left.
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def _outside_golang() -> list[Path]:
@@ -214,7 +209,7 @@ def test_a_planted_copy_fails_with_what_where_and_what_to_call(tmp_path: Path) -
         "SuggestionsFor: 'did you mean')",
         "kubectl_instancetype/usecases/planted.py:14: writes net/url URL.Redacted (a URL's password shown as xxxxx)",
         "kubectl_instancetype/usecases/planted.py:17: writes strconv.Quote (Go's %q)",
-        "kubectl_instancetype/usecases/planted.py:20: writes strconv.ParseBool / ParseInt / ParseUint",
+        "kubectl_instancetype/usecases/planted.py:20: writes strconv.ParseBool / ParseInt / ParseUint / ParseFloat",
         "kubectl_instancetype/usecases/planted.py:24: writes cobra's suggestions (Levenshtein distance, "
         "SuggestionsFor: 'did you mean')",
     ]

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from kubectl_instancetype.catalog.loader import load_catalog
+from kubectl_instancetype.golang.fmt import format_float
+from kubectl_instancetype.golang.strconv import go_parse_float
 from kubectl_instancetype.instancetype.expand import ClusterDefaults, expand_vm
 from kubectl_instancetype.instancetype.launcherpod import (
     ConfigError,
@@ -22,7 +24,6 @@ from kubectl_instancetype.instancetype.launcherpod import (
     render_launcher_pod,
     scheduling_part,
 )
-from kubectl_instancetype.instancetype.launcherpod.gofloat import format_g, parse_float
 from kubectl_instancetype.instancetype.launcherpod.render import default_tolerations, memory_overhead
 
 CATALOG = load_catalog()
@@ -569,21 +570,23 @@ def test_scheduling_part_keeps_only_the_scheduling_fields() -> None:
 )
 def test_format_g_is_gos_percent_g(value, text) -> None:
     # the values and texts of Go 1.26's fmt.Sprintf("%g", v)
-    assert format_g(value) == text
+    assert format_float(value, "g", -1) == text
 
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("2", 2.0), ("1.5", 1.5), ("1e1", 10.0), (".5", 0.5), ("+1.25", 1.25), ("0x1p1", 2.0), ("inf", float("inf"))],
+    [("2", 2.0), ("1.5", 1.5), ("1e1", 10.0), (".5", 0.5), ("+1.25", 1.25), ("0x1p1", 2.0), ("inf", float("inf"))]
+    # Go reads underscores between digits in floats too (internal/strconv/atof_test.go: "1_23.50_0_0e+1_2")
+    + [("1_0", 10.0)],
 )
 def test_parse_float_accepts_what_strconv_accepts(text, value) -> None:
-    assert parse_float(text) == value
+    assert go_parse_float(text) == value
 
 
-@pytest.mark.parametrize("text", [" 2", "2 ", "1_0", "", "abc", "1e", "0x1", "1e999"])
+@pytest.mark.parametrize("text", [" 2", "2 ", "1__0", "_1", "", "abc", "1e", "0x1", "1e999", "+nan"])
 def test_parse_float_refuses_what_strconv_refuses(text) -> None:
     with pytest.raises(ValueError, match="strconv.ParseFloat"):
-        parse_float(text)
+        go_parse_float(text)
 
 
 def _node(labels: dict[str, str]) -> dict[str, Any]:

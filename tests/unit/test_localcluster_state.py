@@ -216,3 +216,25 @@ def test_a_handler_someone_else_installed_is_left_alone(stop_signals) -> None:
     stop_signals.stopping(plane)
     stop_signals.stopped(plane)
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGHUP)) == (mine, signal.SIG_DFL)
+
+
+@pytest.mark.posix("/proc/PID/exe", linux_only=True)
+def test_down_stops_the_fleets_api_servers_too(state_dir, processes, tmp_path) -> None:
+    """``up --fleet N`` records the extra kube-apiservers apart (``fleet``): ``down`` stops them with the plane."""
+    etcd, apiserver = processes("etcd"), processes("kube-apiserver")
+    binary = tmp_path / "edge" / "kube-apiserver"  # a second process of that name
+    binary.parent.mkdir()
+    shutil.copy(str(shutil.which("sleep")), binary)
+    edge = subprocess.Popen([str(binary), "300"])
+    deadline = time.monotonic() + 10
+    while not _runs(edge.pid, "kube-apiserver") and time.monotonic() < deadline:
+        time.sleep(0.01)
+    state = {"pids": {"kube-apiserver": apiserver.pid, "etcd": etcd.pid}, "fleet": {"edge-1": edge.pid, "x": "1"}}
+    (state_dir / "state.json").write_text(json.dumps(state))
+    assert localcluster.main(["down"]) == 0
+    try:
+        assert edge.wait(timeout=10) == -15 and apiserver.wait(timeout=10) == -15 and etcd.wait(timeout=10) == -15
+    finally:
+        if edge.poll() is None:
+            edge.kill()
+    assert not state_dir.exists()

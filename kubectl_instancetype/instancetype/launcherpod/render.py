@@ -24,9 +24,9 @@ from fractions import Fraction
 from typing import Any
 
 from ...golang.quantity import DECIMAL_EXPONENT, DECIMAL_SI, FORMATS, QuantityError, format_quantity, parse
+from ...golang.strconv import go_parse_float  # the memory limit ratio label, additionalGuestMemoryOverheadRatio
 from ..jsoncopy import clone
 from .config import LauncherConfig, NamespaceFacts
-from .gofloat import format_g, parse_float
 
 Json = dict[str, Any]
 
@@ -376,7 +376,7 @@ def memory_overhead(spec: Mapping[str, Any], config: LauncherConfig) -> Q:
     ratio_text = config.additional_guest_memory_overhead_ratio
     if ratio_text:
         try:
-            ratio = parse_float(ratio_text)
+            ratio = go_parse_float(ratio_text)
         except ValueError:
             ratio = None  # virt-controller logs a warning and keeps the overhead
         if ratio is not None:
@@ -532,7 +532,7 @@ def memory_limits_ratio(facts: NamespaceFacts) -> float:
     if facts.labels is None or AUTO_MEMORY_LIMITS_RATIO_LABEL not in facts.labels:
         return DEFAULT_MEMORY_LIMIT_OVERHEAD_RATIO
     try:
-        ratio = parse_float(facts.labels[AUTO_MEMORY_LIMITS_RATIO_LABEL])
+        ratio = go_parse_float(facts.labels[AUTO_MEMORY_LIMITS_RATIO_LABEL])
     except ValueError:
         return DEFAULT_MEMORY_LIMIT_OVERHEAD_RATIO
     return DEFAULT_MEMORY_LIMIT_OVERHEAD_RATIO if ratio < 1.0 or ratio != ratio else ratio
@@ -663,10 +663,12 @@ def _without_dedicated_cpu(renderer: _Renderer, spec: Mapping[str, Any], ratio: 
     vcpus = _vcpus(cpu) if cpu is not None else 1
     total = vcpus + _io_thread_cpus(spec)
     if total != 0 and ratio > 0:
+        from ...golang.fmt import format_float  # fmt.Sprintf("%g", f), loaded only when a ratio asks for it
+
         value = float(total) / float(ratio)
-        text = format_g(value)
+        text = format_float(value, "g", -1)
         if value < 1:
-            text = format_g(value * 1000) + "m"
+            text = format_float(value * 1000, "g", -1) + "m"
         renderer.calc_requests["cpu"] = Q.of(text)
         if with_limits:
             renderer.calc_limits["cpu"] = Q.of(str(total))

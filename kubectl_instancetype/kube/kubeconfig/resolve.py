@@ -30,7 +30,7 @@ class NeedsOfficialLoader(Exception):
 _OFFICIAL_ONLY_USER_KEYS = ("auth-provider", "username", "password")
 
 
-def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> ClusterConfig:
+def resolve_static(files: KubeconfigFiles, options: ConnectionOptions, exec_plugins: Any = None) -> ClusterConfig:
     """Resolve the selected context to a :class:`ClusterConfig`, validated as kubectl validates it.
 
     An exec credential plugin is configured but not run (:func:`load_cluster_config` runs it). Raises
@@ -107,7 +107,19 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions) -> Cluste
     if user.get("exec") is not None:
         from .exec_credential import ExecCredentialPlugin
 
-        plugin = ExecCredentialPlugin(user["exec"], _exec_cluster_info(cluster, config), user_dir)
+        info = _exec_cluster_info(cluster, config)
+
+        def make() -> ExecCredentialPlugin:
+            return ExecCredentialPlugin(user["exec"], info, user_dir)
+
+        if exec_plugins is None:
+            plugin = make()
+        else:
+            # one plugin per user and cluster info for a fleet's contexts (client-go's exec cacheKey)
+            import json
+
+            shown = info if user["exec"].get("provideClusterInfo") else None
+            plugin = exec_plugins.shared((user_name, json.dumps(shown, sort_keys=True)), make)
         plugin.timeout = options.request_timeout
         config.exec_plugin = plugin
         config.authorization_source = plugin.authorization
@@ -196,12 +208,16 @@ def _selected(files: KubeconfigFiles, context_name: str) -> dict[str, Any]:
     return config
 
 
-def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> ClusterConfig:
-    """Run the context's exec plugin now, as kubectl does before its first request; fail as kubectl fails."""
+def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str], exec_plugins: Any = None) -> ClusterConfig:
+    """Run the context's exec plugin now, as kubectl does before its first request; fail as kubectl fails. A
+    fleet's shared plugin (``exec_plugins``) runs once for all its contexts."""
     plugin = config.exec_plugin
     if plugin is not None:
         plugin.base_environ = dict(environ)
-        plugin.refresh()
+        if exec_plugins is None:
+            plugin.refresh()
+        else:
+            exec_plugins.ensure(plugin)
         if plugin.cert_pem and plugin.key_pem:
             config.client_cert_data, config.client_key_data = plugin.cert_pem, plugin.key_pem
             config.client_cert_file = config.client_key_file = None
@@ -209,7 +225,12 @@ def _run_exec_plugin(config: ClusterConfig, environ: Mapping[str, str]) -> Clust
 
 
 def load_cluster_config(
-    options: ConnectionOptions, environ: Mapping[str, str], home: str, *, files: KubeconfigFiles | None = None
+    options: ConnectionOptions,
+    environ: Mapping[str, str],
+    home: str,
+    *,
+    files: KubeconfigFiles | None = None,
+    exec_plugins: Any = None,
 ) -> ClusterConfig:
     """The connection settings for ``options``: fast path first, official loader when it must. ``files``: the
     kubeconfig files already read and merged for ``options`` (they are read here otherwise)."""
@@ -227,7 +248,7 @@ def load_cluster_config(
     if files is None:
         files = read_kubeconfig(paths)
     try:
-        config = resolve_static(files, options)
+        config = resolve_static(files, options, exec_plugins)
     except NeedsOfficialLoader as exc:
         from . import official
 
@@ -244,4 +265,4 @@ def load_cluster_config(
         user_name = str(context.get("user") or "")
         config.impersonation = _impersonation(_impersonation_fields(files.users.get(user_name, {}), options), user_name)
         return config
-    return _run_exec_plugin(config, environ)
+    return _run_exec_plugin(config, environ, exec_plugins)
