@@ -85,8 +85,7 @@ class SwitchOptions:
         """The flags go together; the timeout is a duration; the kinds are instance type / preference kinds."""
         from ..errors import UsageError
         from ..golang.duration import DurationError, parse_duration
-        from ..instancetype.createvm import normalize_kind
-        from ..instancetype.kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
+        from ..instancetype.kinds import matcher_kind, singulars
         from ..output.printers import DOCUMENT_FORMATS, check_output_format
         from ..usecases.switching import MatcherTarget
 
@@ -105,17 +104,14 @@ class SwitchOptions:
             raise UsageError(f'invalid argument "{self.timeout}" for "--timeout" flag: {exc}') from None
         if self.wait_seconds < 0:
             raise UsageError(f'invalid argument "{self.timeout}" for "--timeout" flag: must not be negative')
-        for key, value, kinds in (
-            ("instancetype", self.instancetype, INSTANCETYPE_SINGULARS),
-            ("preference", self.preference, PREFERENCE_SINGULARS),
-        ):
+        for key, value in (("instancetype", self.instancetype), ("preference", self.preference)):
             if value is None:
                 continue
             prefix, _, object_name = value.rpartition("/")
-            kind = normalize_kind(prefix, kinds)
+            kind = matcher_kind(prefix, key, short_names=True)
             if kind is None or not object_name:
-                raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(kinds)}')
-            self.changes.append(MatcherTarget(key, object_name, kind))
+                raise UsageError(f'--{key}: "{value}" is not [KIND/]NAME with KIND one of {", ".join(singulars(key))}')
+            self.changes.append(MatcherTarget(key, object_name, kind.singular if prefix else ""))
 
 
 def run(env, opts: SwitchOptions, session) -> None:

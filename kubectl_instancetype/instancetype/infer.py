@@ -453,11 +453,9 @@ def canonical_kind(value: str, matcher: str) -> str:
     prefix spellings: any case, singular or plural); ``""`` stays ``""`` (the cluster-scoped kind). Raises
     :class:`UsageError` for a kind of the other matcher or none."""
     from ..errors import UsageError
-    from .createvm import normalize_kind
-    from .kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
+    from .kinds import matcher_kind, singulars
 
-    kinds = INSTANCETYPE_SINGULARS if matcher == "instancetype" else PREFERENCE_SINGULARS
-    kind = normalize_kind(value, kinds)
+    kind = matcher_kind(value, matcher, short_names=True)
     if kind is None:
-        raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(kinds)}')
-    return kind
+        raise UsageError(f'invalid {matcher} kind "{value}", supported values are: {", ".join(singulars(matcher))}')
+    return kind.singular if value else ""

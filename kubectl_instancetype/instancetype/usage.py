@@ -106,14 +106,13 @@ class Totals:
 
 
 def target_of(matcher: Mapping[str, Any], key: str, namespace: str) -> Target | None:
-    """The object a resolved matcher names (None without a name): the namespaced kinds live in ``namespace``."""
+    """The object a resolved matcher names (None without a name, or with a kind KubeVirt does not read): the
+    namespaced kinds live in ``namespace``."""
     name = str(matcher.get("name") or "")
-    if not name:
+    kind = kinds.matcher_kind(str(matcher.get("kind") or ""), key)
+    if not name or kind is None:
         return None
-    kind = str(matcher.get("kind") or "").lower().rstrip("s")
-    if kind == NAMESPACED_KINDS[key].lower():
-        return Target(NAMESPACED_KINDS[key], namespace, name)
-    return Target(CLUSTER_KINDS[key], "", name)
+    return Target(kind.kind, namespace if kind.namespaced else "", name)
 
 
 def substitute(value: Any, parameters: Mapping[str, str]) -> Any:

@@ -134,8 +134,6 @@ BY_KIND = {
     )
 }
 
-BY_LOWERCASE_KIND = {kind.lower(): resource for kind, resource in BY_KIND.items()}
-
 
 def other_scope(resource: Resource) -> Resource | None:
     """The resource of the same instance type or preference kind in the other scope (None for other kinds)."""

@@ -77,7 +77,8 @@ def _catalog_source(request: DeriveRequest) -> dict[str, Any]:
 
 
 def _cluster_source(session: Session, request: DeriveRequest) -> dict[str, Any]:
+    from ..instancetype import kinds
     from .references import TypeReference, require_types
 
-    kind = "VirtualMachineInstancetype" if request.source_namespaced else "VirtualMachineClusterInstancetype"
+    kind = kinds.INSTANCETYPE if request.source_namespaced else kinds.CLUSTER_INSTANCETYPE
     return require_types(session, [TypeReference(kind, request.source_name)], session.namespace)[0]

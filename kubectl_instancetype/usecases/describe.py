@@ -167,18 +167,16 @@ def _users(
 ) -> list[ObjectName] | None:
     """The VMs whose instancetype/preference matcher names ``obj``, by namespace, then name."""
     name = str((obj.get("metadata") or {}).get("name", ""))
-    # a VM matcher spells the kind singular or plural in any case, and without a kind means the cluster-scoped one
-    # (kubevirt.io/kubevirt pkg/instancetype/find: the switch on strings.ToLower(matcher.Kind))
+    # a VM matcher's kind is read as KubeVirt reads it (type_kinds.matcher_kind)
     type_kind = type_kinds.of(what, namespace is not None)
-    kinds = {type_kind.singular, type_kind.plural}
-    matcher_field = "instancetype" if what == INSTANCETYPES else "preference"
+    matcher_field = type_kind.matcher
     users: list[ObjectName] = []
     try:
         for page in client.list_pages(resources.VIRTUAL_MACHINES, namespace, label_selector="", chunk_size=500):
             for vm in page.get("items") or ():
                 matcher = (vm.get("spec") or {}).get(matcher_field) or {}
-                kind = str(matcher.get("kind") or type_kinds.of(what, False).singular).lower()
-                if matcher.get("name") == name and kind in kinds:
+                kind = type_kinds.matcher_kind(str(matcher.get("kind") or ""), matcher_field)
+                if matcher.get("name") == name and kind is type_kind:
                     metadata = vm.get("metadata") or {}
                     users.append(ObjectName(str(metadata.get("name", "")), str(metadata.get("namespace", ""))))
     except ForbiddenError as exc:

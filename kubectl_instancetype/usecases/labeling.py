@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..instancetype import infer
-from ..instancetype.kinds import DEFAULT_KIND
+from ..instancetype.kinds import DEFAULT_KIND, matcher_kind
 
 if TYPE_CHECKING:
     from ..kube.client import Client
@@ -91,22 +91,13 @@ def label_references(request: LabelRequest) -> list[TypeReference]:
     from .references import DEFAULT_FLAGS, TypeReference
 
     references = []
-    if request.instancetype:
-        references.append(
-            TypeReference(
-                request.instancetype_kind or DEFAULT_KIND["instancetype"].kind,
-                request.instancetype,
-                DEFAULT_FLAGS["instancetype"],
-            )
-        )
-    if request.preference:
-        references.append(
-            TypeReference(
-                request.preference_kind or DEFAULT_KIND["preference"].kind,
-                request.preference,
-                DEFAULT_FLAGS["preference"],
-            )
-        )
+    for key, name, kind in (
+        ("instancetype", request.instancetype, request.instancetype_kind),
+        ("preference", request.preference, request.preference_kind),
+    ):
+        if name:
+            # the kind as the command checked it (infer.canonical_kind), read as KubeVirt reads the label
+            references.append(TypeReference(matcher_kind(kind, key) or DEFAULT_KIND[key], name, DEFAULT_FLAGS[key]))
     return references
 
 
@@ -165,35 +156,24 @@ def _check_pair(
 
     given = iter(found)
     objects: dict[str, dict[str, Any] | None] = {}
-    for key, asked, label, kind_label, default_kind in (
-        (
-            "instancetype",
-            request.instancetype,
-            infer.INSTANCETYPE_LABEL,
-            infer.INSTANCETYPE_KIND_LABEL,
-            DEFAULT_KIND["instancetype"].kind,
-        ),
-        (
-            "preference",
-            request.preference,
-            infer.PREFERENCE_LABEL,
-            infer.PREFERENCE_KIND_LABEL,
-            DEFAULT_KIND["preference"].kind,
-        ),
+    for key, asked, label, kind_label in (
+        ("instancetype", request.instancetype, infer.INSTANCETYPE_LABEL, infer.INSTANCETYPE_KIND_LABEL),
+        ("preference", request.preference, infer.PREFERENCE_LABEL, infer.PREFERENCE_KIND_LABEL),
     ):
         if asked:
             objects[key] = next(given)
         elif labels.get(label):
             from .references import TypeReference
 
-            try:
-                reference = TypeReference(labels.get(kind_label) or default_kind, str(labels[label]))
+            kind = matcher_kind(str(labels.get(kind_label) or ""), key)
+            objects[key] = None  # a kind KubeVirt does not know, or a label that names nothing: not ours to check
+            if kind is not None:
+                reference = TypeReference(kind, str(labels[label]))
                 scope = session.namespace if reference.resource.namespaced else None
-                objects[key] = session.client().get(reference.resource, reference.name, scope)
-            except (PluginError, KeyError):
-                # a label left from before that names nothing (or a kind KubeVirt does not know): not this
-                # command's to check
-                objects[key] = None
+                try:
+                    objects[key] = session.client().get(reference.resource, reference.name, scope)
+                except PluginError:
+                    pass
     check_default_types(session, objects.get("instancetype"), objects.get("preference"), volume=volume, then=then)
 
 

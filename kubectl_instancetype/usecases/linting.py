@@ -214,20 +214,21 @@ def _offline_vm_findings(vm: dict[str, Any], local: dict[tuple[str, str], Any]) 
     """VM admission's rules offline, when every matcher of ``vm`` names an object of the file or the catalog
     (an unresolved one could fill what the rules look at: then nothing is said)."""
     from ..instancetype.expand import admission_problems
-    from ..instancetype.kinds import INSTANCETYPE_KINDS, PREFERENCE_KINDS
+    from ..instancetype.kinds import matcher_kind
     from .admission import hint
 
     spec = vm.get("spec") or {}
     specs: dict[str, Any] = {"instancetype": None, "preference": None}
-    for key, kinds in (("instancetype", INSTANCETYPE_KINDS), ("preference", PREFERENCE_KINDS)):
+    for key in ("instancetype", "preference"):
         matcher = spec.get(key)
         if matcher is None:
             continue
         if not isinstance(matcher, dict) or matcher.get("inferFromVolume") or matcher.get("revisionName"):
             return []
-        kind = str(matcher.get("kind") or kinds[1])
-        wanted = next((k for k in kinds if k.lower() in (kind.lower(), kind.lower().removesuffix("s"))), kinds[1])
-        found = local.get((wanted, str(matcher.get("name") or "")))
+        kind = matcher_kind(str(matcher.get("kind") or ""), key)
+        if kind is None:
+            return []  # KubeVirt denies the kind itself: not the rules' to say
+        found = local.get((kind.kind, str(matcher.get("name") or "")))
         if found is None:
             return []
         specs[key] = found

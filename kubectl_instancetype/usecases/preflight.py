@@ -132,28 +132,27 @@ def check_matcher_types(client: Client, manifest: dict[str, Any], namespace: str
     (namespaced kinds in ``namespace``): the specs found, and one message per missing object or unknown kind
     (KubeVirt ignores what its finders cannot find, an unknown kind included)."""
     from ..instancetype import kinds
-    from ..instancetype.createvm import normalize_kind
     from .references import MATCHER_FLAGS, TypeReference, check_types
 
     spec = manifest.get("spec") or {}
     references: list[TypeReference] = []
     problems: list[str] = []
     wanted: list[str] = []
-    for key, singulars in (("instancetype", kinds.INSTANCETYPE_SINGULARS), ("preference", kinds.PREFERENCE_SINGULARS)):
+    for key in ("instancetype", "preference"):
         matcher = spec.get(key) or {}
         name = matcher.get("name")
         if not name:
             continue
-        kind = normalize_kind(str(matcher.get("kind") or ""), singulars)
+        kind = kinds.matcher_kind(str(matcher.get("kind") or ""), key)
         if kind is None:
-            problems.append(f"got unexpected kind in {kinds.DEFAULT_KIND[key].matcher_type}: {matcher.get('kind')}")
+            problems.append(kinds.unexpected_kind(key, str(matcher.get("kind"))))
             continue
         wanted.append(key)
-        references.append(TypeReference(kind or kinds.DEFAULT_KIND[key].kind, str(name), MATCHER_FLAGS[key]))
+        references.append(TypeReference(kind, str(name), MATCHER_FLAGS[key]))
     checked = check_types(client, references, namespace)
     found = {key: obj.get("spec") or {} for key, obj in zip(wanted, checked.objects) if obj is not None}
     objects = tuple(
-        {**obj, "kind": obj.get("kind") or reference.resource.kind}
+        {**obj, "kind": obj.get("kind") or reference.kind.kind}
         for reference, obj in zip(references, checked.objects)
         if obj is not None
     )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import PluginError, PreflightError
 
 if TYPE_CHECKING:
+    from ..instancetype.kinds import TypeKind
     from ..kube.client import Client
     from ..kube.resources import Resource
     from ..kube.session import Session
@@ -60,19 +61,19 @@ DEFAULT_FLAGS = {
 
 @dataclass(frozen=True)
 class TypeReference:
-    """An instance type or preference a command is about to reference: its kind (a KubeVirt kind, any case,
-    or the plural), name, and how the command takes it (for the hint of a missing one)."""
+    """An instance type or preference a command is about to reference: its kind (read from what the user or the
+    VM wrote by :func:`..instancetype.kinds.matcher_kind`), name, and how the command takes it (for the hint of a
+    missing one)."""
 
-    kind: str
+    kind: TypeKind
     name: str
     spelling: Spelling = Spelling()
 
     @property
     def resource(self) -> Resource:
-        from ..kube.resources import BY_LOWERCASE_KIND
+        from ..kube.resources import BY_KIND
 
-        lowered = self.kind.lower()
-        return BY_LOWERCASE_KIND.get(lowered) or BY_LOWERCASE_KIND[lowered.removesuffix("s")]
+        return BY_KIND[self.kind.kind]
 
 
 @dataclass(frozen=True)

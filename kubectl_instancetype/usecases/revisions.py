@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 def cluster_fetch(client: Client) -> Callable[[str, str, str], Any]:
     """A look-up for the resolvers: ``fetch(kind, name, namespace)`` -> the object, or None when NotFound."""
     from ..errors import NotFoundError
-    from ..kube.resources import BY_KIND, BY_LOWERCASE_KIND
+    from ..kube.resources import BY_KIND
 
     def fetch(kind: str, name: str, namespace: str) -> Any:
-        resource = BY_KIND.get(kind) or BY_LOWERCASE_KIND[kind.lower()]
+        resource = BY_KIND[kind]  # the resolvers name kinds as objects carry them
         try:
             return client.get(resource, name, namespace if resource.namespaced else None)
         except NotFoundError:

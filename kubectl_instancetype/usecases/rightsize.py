@@ -294,6 +294,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     """``rightsize``: read the VMs and types, measure in Prometheus, size each VM."""
     from ..errors import ForbiddenError
     from ..instancetype import rightsize as domain
+    from ..instancetype.kinds import matcher_kind
     from ..kube import resources
 
     client = session.client()
@@ -348,15 +349,13 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
         matcher = vm["spec"]["instancetype"]
         kind = str(matcher.get("kind") or "VirtualMachineClusterInstancetype")
         type_name = str(matcher["name"])
-        cluster = kind.lower().startswith("virtualmachineclusterinstancetype")
+        read = matcher_kind(str(matcher.get("kind") or ""), "instancetype")
+        cluster = read is not None and not read.namespaced
         current_obj = (cluster_types if cluster else namespaced_types.get(where, {})).get(type_name)
         pref_matcher = (vm.get("spec") or {}).get("preference") or {}
         pref_name = str(pref_matcher.get("name") or "")
-        pref_cluster = (
-            str(pref_matcher.get("kind") or "VirtualMachineClusterPreference")
-            .lower()
-            .startswith("virtualmachineclusterpreference")
-        )
+        pref_read = matcher_kind(str(pref_matcher.get("kind") or ""), "preference")
+        pref_cluster = pref_read is not None and not pref_read.namespaced
         pref_obj = (cluster_preferences if pref_cluster else namespaced_preferences.get(where, {})).get(pref_name)
         candidates = pools.get(where)
         if candidates is None:

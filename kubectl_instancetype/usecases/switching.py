@@ -371,15 +371,17 @@ def plan_switch(
             strategy_source="",
         )
     if check and not refresh:
-        from ..instancetype.expand.resolve import matcher_kind
+        from ..instancetype.kinds import matcher_kind, unexpected_kind
         from .references import MATCHER_FLAGS, TypeReference, require_types
 
-        try:
-            wanted = [
-                TypeReference(matcher_kind(t.key, t.kind), t.name, MATCHER_FLAGS[t.key]) for t in changes if t.name
-            ]
-        except ResolveError as exc:
-            raise PreflightError(str(exc)) from exc
+        wanted = []
+        for t in changes:
+            if not t.name:
+                continue
+            kind = matcher_kind(t.kind, t.key)
+            if kind is None:
+                raise PreflightError(unexpected_kind(t.key, t.kind))
+            wanted.append(TypeReference(kind, t.name, MATCHER_FLAGS[t.key]))
         known = {
             (ref.resource.kind, ref.name): obj for ref, obj in zip(wanted, require_types(session, wanted, namespace))
         }
@@ -711,10 +713,17 @@ def observe(
 
 
 def _matcher_identity(vm: dict[str, Any], key: str) -> tuple[str, str, str]:
+    from ..instancetype.kinds import matcher_kind
+
     matcher = (vm.get("spec") or {}).get(key) or {}
     # KubeVirt reads a matcher's kind case-insensitively (virtualmachineinstancetype is VirtualMachineInstancetype)
-    kind = str(matcher.get("kind") or "").lower()
-    return (kind, str(matcher.get("name") or ""), str(matcher.get("inferFromVolume") or ""))
+    word = str(matcher.get("kind") or "")
+    kind = matcher_kind(word, key)
+    return (
+        kind.kind if kind is not None else word,
+        str(matcher.get("name") or ""),
+        str(matcher.get("inferFromVolume") or ""),
+    )
 
 
 def _still_written(name: str, vm: dict[str, Any], written: dict[str, Any], keys: list[str]) -> None:

@@ -262,15 +262,19 @@ def _check_types(session: Session, plan: spec.Plan, namespace: str) -> None:
         PREFERENCE_KIND_LABEL,
         PREFERENCE_LABEL,
     )
+    from ..instancetype.kinds import DEFAULT_KIND, matcher_kind
     from .fitting import check_default_types
     from .references import DEFAULT_FLAGS, TypeReference, require_types
 
     labels = plan.labels
     wanted = {
-        key: TypeReference(labels.get(kind_label) or default_kind, labels[label], DEFAULT_FLAGS[key])
-        for key, label, kind_label, default_kind in (
-            ("instancetype", INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL, "VirtualMachineClusterInstancetype"),
-            ("preference", PREFERENCE_LABEL, PREFERENCE_KIND_LABEL, "VirtualMachineClusterPreference"),
+        # the kind as the command checked it (infer.canonical_kind), read as KubeVirt reads the label
+        key: TypeReference(
+            matcher_kind(labels.get(kind_label) or "", key) or DEFAULT_KIND[key], labels[label], DEFAULT_FLAGS[key]
+        )
+        for key, label, kind_label in (
+            ("instancetype", INSTANCETYPE_LABEL, INSTANCETYPE_KIND_LABEL),
+            ("preference", PREFERENCE_LABEL, PREFERENCE_KIND_LABEL),
         )
         if labels.get(label)
     }

@@ -16,7 +16,6 @@ from kubectl_instancetype.instancetype.createvm import (
     VMOptions,
     build_vm,
     dns1123_label_errors,
-    normalize_kind,
     referenced_objects,
 )
 from tests.conftest import (
@@ -1298,7 +1297,6 @@ def test_dns1123_label_errors(value, errors):
 @pytest.mark.parametrize(
     ("prefix", "kind"),
     [
-        ("", ""),
         ("virtualmachineinstancetype", "virtualmachineinstancetype"),
         ("VirtualMachineInstancetypes", "virtualmachineinstancetype"),
         ("virtualmachineinstancetypess", None),
@@ -1306,8 +1304,13 @@ def test_dns1123_label_errors(value, errors):
         ("virtualmachinepreference", None),
     ],
 )
-def test_normalize_kind(prefix, kind):
-    assert normalize_kind(prefix, ("virtualmachineinstancetype", "virtualmachineclusterinstancetype")) == kind
+def test_instancetype_prefix_kinds(prefix, kind):
+    """create vm's --instancetype KIND/: the kinds of the instancetype matcher, in any kubectl spelling."""
+    if kind is None:
+        with pytest.raises(UsageError, match="supported values are: virtualmachineinstancetype, "):
+            build({"instancetype": f"{prefix}/it"})
+    else:
+        assert build({"instancetype": f"{prefix}/it"})[0]["spec"]["instancetype"] == {"name": "it", "kind": kind}
 
 
 def test_flag_table_matches_options():

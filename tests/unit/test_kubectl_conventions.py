@@ -5,28 +5,28 @@ from __future__ import annotations
 import pytest
 
 from kubectl_instancetype.cli.list_options import parse_words
-from kubectl_instancetype.instancetype.createvm import normalize_kind
-from kubectl_instancetype.instancetype.kinds import INSTANCETYPE_SINGULARS, PREFERENCE_SINGULARS
+from kubectl_instancetype.instancetype.kinds import matcher_kind
 
 
 @pytest.mark.parametrize(
-    ("prefix", "kinds", "expected"),
+    ("prefix", "matcher", "expected"),
     [
-        ("vmcf", INSTANCETYPE_SINGULARS, "virtualmachineclusterinstancetype"),
-        ("vmf", INSTANCETYPE_SINGULARS, "virtualmachineinstancetype"),
-        ("VMCP", PREFERENCE_SINGULARS, "virtualmachineclusterpreference"),
-        ("vmp", PREFERENCE_SINGULARS, "virtualmachinepreference"),
+        ("vmcf", "instancetype", "virtualmachineclusterinstancetype"),
+        ("vmf", "instancetype", "virtualmachineinstancetype"),
+        ("VMCP", "preference", "virtualmachineclusterpreference"),
+        ("vmp", "preference", "virtualmachinepreference"),
         (
             "virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
-            INSTANCETYPE_SINGULARS,
+            "instancetype",
             "virtualmachineclusterinstancetype",
         ),
-        ("vmcp", INSTANCETYPE_SINGULARS, None),
-        ("", INSTANCETYPE_SINGULARS, ""),
+        ("vmcp", "instancetype", None),
+        ("", "instancetype", "virtualmachineclusterinstancetype"),  # KubeVirt's default: the cluster-scoped kind
     ],
 )
-def test_kind_spellings(prefix: str, kinds: tuple[str, str], expected: str | None) -> None:
-    assert normalize_kind(prefix, kinds) == expected
+def test_kind_spellings(prefix: str, matcher: str, expected: str | None) -> None:
+    kind = matcher_kind(prefix, matcher, short_names=True)
+    assert (kind.singular if kind is not None else None) == expected
 
 
 @pytest.mark.parametrize(

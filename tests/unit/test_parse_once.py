@@ -63,3 +63,37 @@ def test_create_vm_flags_are_parsed_once_into_the_options_that_travel(mocker) ->
     # -n reached the manifest through the Session (virtctl writes metadata.namespace only when -n was given)
     assert "  namespace: dev\n" in result.stdout
     assert "    kind: virtualmachineinstancetype\n" in result.stdout
+
+
+def test_create_vm_reads_each_matcher_kind_once_through_the_one_reader(mocker) -> None:
+    """The flag's KIND/ is read by instancetype.kinds.matcher_kind, once per flag; kinds.spelled (kubectl's
+    spellings) only through it: a second normaliser of the kind (its own spelled() call, its own table) fails
+    here, a second call of the reader too."""
+    from kubectl_instancetype.instancetype import kinds
+
+    matcher_kind = mocker.spy(kinds, "matcher_kind")
+    spelled = mocker.spy(kinds, "spelled")
+    result = run_cli(
+        [
+            "create",
+            "vm",
+            "--name",
+            "vm1",
+            "--instancetype",
+            "vmf/u1.medium",
+            "--preference",
+            "VirtualMachineClusterPreferences/fedora",
+            "--dry-run=client",
+            "--skip-checks",
+            "-o",
+            "yaml",
+        ]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert [(call.args, call.kwargs) for call in matcher_kind.call_args_list] == [
+        (("vmf", "instancetype"), {"short_names": True}),
+        (("VirtualMachineClusterPreferences", "preference"), {"short_names": True}),
+    ]
+    assert [call.args for call in spelled.call_args_list] == [("vmf",), ("VirtualMachineClusterPreferences",)]
+    assert "    kind: virtualmachineinstancetype\n    name: u1.medium\n" in result.stdout
+    assert "    kind: virtualmachineclusterpreference\n    name: fedora\n" in result.stdout

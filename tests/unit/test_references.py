@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import pytest
 
+from kubectl_instancetype.instancetype.kinds import matcher_kind
 from kubectl_instancetype.usecases.references import TypeReference
 
 
 @pytest.mark.parametrize(
-    "kind,plural",
+    "kind,matcher,plural",
     [
-        ("VirtualMachineClusterInstancetype", "virtualmachineclusterinstancetypes"),
-        ("virtualmachineinstancetype", "virtualmachineinstancetypes"),
-        ("virtualmachinepreferences", "virtualmachinepreferences"),
-        ("VirtualMachineClusterPreference", "virtualmachineclusterpreferences"),
+        ("VirtualMachineClusterInstancetype", "instancetype", "virtualmachineclusterinstancetypes"),
+        ("virtualmachineinstancetype", "instancetype", "virtualmachineinstancetypes"),
+        ("virtualmachinepreferences", "preference", "virtualmachinepreferences"),
+        ("VirtualMachineClusterPreference", "preference", "virtualmachineclusterpreferences"),
+        ("", "preference", "virtualmachineclusterpreferences"),
     ],
 )
-def test_references_name_their_resource_in_any_spelling(kind: str, plural: str) -> None:
-    assert TypeReference(kind, "x").resource.plural == plural
+def test_references_name_their_resource_in_any_spelling(kind: str, matcher: str, plural: str) -> None:
+    assert TypeReference(matcher_kind(kind, matcher), "x").resource.plural == plural

@@ -52,7 +52,7 @@ from .flags import (
     VOLUME_PARAMS,
     VMOptions,
 )
-from .matchers import normalize_kind, referenced_objects
+from .matchers import referenced_objects
 from .state import Manifest
 
 __all__ = [
@@ -80,7 +80,6 @@ __all__ = [
     "build_vm",
     "dns1123_label_errors",
     "mutually_exclusive_error",
-    "normalize_kind",
     "random_string",
     "referenced_objects",
 ]

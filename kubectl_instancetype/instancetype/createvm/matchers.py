@@ -11,44 +11,32 @@ from ..params import ParamError, flag_error, split_prefixed_name
 from .state import Manifest, VMState
 
 
-def normalize_kind(prefix: str, kinds: tuple[str, str]) -> str | None:
-    """The lowercase singular kind for a ``--instancetype`` / ``--preference`` prefix, or None if it is none of ``kinds``.
-
-    ``""`` stays ``""`` (KubeVirt reads an empty kind as the cluster-scoped one). Plurals, kubectl's short
-    names (vmcf, vmf, vmcp, vmp, ...) and group-qualified kinds (instancetype.kinds) are our extension.
-    """
-    if prefix == "":
-        return ""
-    kind = type_kinds.spelled(prefix)
-    return kind.singular if kind is not None and kind.singular in kinds else None
-
-
 class MatcherSteps(VMState):
     """``--instancetype``/``--preference`` and the client-side inference of their matchers."""
 
-    def _matcher(self, flag: str, value: str, kinds: tuple[str, str]) -> Manifest:
+    @staticmethod
+    def _matcher(flag: str, value: str) -> Manifest:
+        """``[KIND/]NAME`` as a matcher: the kind read once (kinds.matcher_kind; virtctl takes the lowercase
+        singular, we also take kubectl's spellings), written as KubeVirt's lowercase singular; no prefix, no kind."""
         try:
             prefix, name = split_prefixed_name(value)
         except ParamError as exc:
             raise flag_error(flag, str(exc)) from None
-        kind = normalize_kind(prefix, kinds)
+        kind = type_kinds.matcher_kind(prefix, flag, short_names=True)
         if kind is None:
-            raise flag_error(flag, f'invalid {flag} kind "{prefix.lower()}", supported values are: {", ".join(kinds)}')
+            supported = ", ".join(type_kinds.singulars(flag))
+            raise flag_error(flag, f'invalid {flag} kind "{prefix.lower()}", supported values are: {supported}')
         matcher = {"name": name}
-        if kind:
-            matcher["kind"] = kind
+        if prefix:
+            matcher["kind"] = kind.singular
         return matcher
 
     def instancetype(self) -> None:
-        self.vm["spec"]["instancetype"] = self._matcher(
-            "instancetype", self.options.instancetype, type_kinds.INSTANCETYPE_SINGULARS
-        )
+        self.vm["spec"]["instancetype"] = self._matcher("instancetype", self.options.instancetype)
         self.template_spec["domain"].pop("memory", None)
 
     def preference(self) -> None:
-        self.vm["spec"]["preference"] = self._matcher(
-            "preference", self.options.preference, type_kinds.PREFERENCE_SINGULARS
-        )
+        self.vm["spec"]["preference"] = self._matcher("preference", self.options.preference)
 
     def infer(self) -> None:
         options = self.options
@@ -119,21 +107,17 @@ def referenced_objects(vm_manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
 
     ``kind`` is KubeVirt's lowercase singular kind; an empty kind is returned as the cluster-scoped kind
     (``virtualmachineclusterinstancetype`` / ``virtualmachineclusterpreference``), which is what KubeVirt
-    resolves it to. Plural and CamelCase kinds are normalised the same way. Inference matchers
-    (``inferFromVolume``) name no object and are skipped.
+    resolves it to. Plural and CamelCase kinds are read as KubeVirt reads them (kinds.matcher_kind). Inference
+    matchers (``inferFromVolume``) name no object and are skipped.
     """
     spec = vm_manifest.get("spec") or {}
     found = []
-    for key, kinds in (
-        ("instancetype", type_kinds.INSTANCETYPE_SINGULARS),
-        ("preference", type_kinds.PREFERENCE_SINGULARS),
-    ):
+    for key in ("instancetype", "preference"):
         matcher = spec.get(key) or {}
         name = matcher.get("name")
         if not name:
             continue
-        kind = normalize_kind(matcher.get("kind") or "", kinds)
-        if kind is None:
-            kind = matcher["kind"]  # not an instancetype.kubevirt.io kind: passed on for the caller to report
-        found.append((kind or kinds[1], name))
+        kind = type_kinds.matcher_kind(str(matcher.get("kind") or ""), key)
+        # not a kind of this matcher: passed on as written, for the caller to report
+        found.append((kind.singular if kind is not None else matcher["kind"], name))
     return found

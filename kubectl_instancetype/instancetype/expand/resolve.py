@@ -27,11 +27,6 @@ QUALIFIED = {
     "DataSource": "datasources.cdi.kubevirt.io",
     "VolumeSnapshot": "volumesnapshots.snapshot.storage.k8s.io",
 }
-# matcher -> (KubeVirt's name of its Go type, the namespaced kind, the cluster-scoped kind)
-_MATCHERS = {
-    key: (cluster.matcher_type, cluster.other_scope.kind, cluster.kind)
-    for key, cluster in type_kinds.DEFAULT_KIND.items()
-}
 
 
 class ResolveError(Exception):
@@ -55,14 +50,12 @@ def _get(fetch: Fetch, kind: str, name: str, namespace: str) -> Json:
 
 
 def matcher_kind(key: str, kind: str) -> str:
-    """The API kind a matcher's ``kind`` names (empty = cluster-scoped), or KubeVirt's unexpected-kind error."""
-    label, namespaced, cluster = _MATCHERS[key]
-    lowered = kind.lower()
-    if lowered in (namespaced.lower(), namespaced.lower() + "s"):
-        return namespaced
-    if lowered in ("", cluster.lower(), cluster.lower() + "s"):
-        return cluster
-    raise ResolveError(f"got unexpected kind in {label}: {kind}")
+    """The API kind a matcher's ``kind`` names (empty = cluster-scoped; read by kinds.matcher_kind), or KubeVirt's
+    unexpected-kind error."""
+    found = type_kinds.matcher_kind(kind, key)
+    if found is None:
+        raise ResolveError(type_kinds.unexpected_kind(key, kind))
+    return found.kind
 
 
 def revision_spec(revision: Json) -> Json:
