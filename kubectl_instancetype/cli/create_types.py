@@ -59,15 +59,15 @@ class CreateInstancetypeOptions:
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
         from ..instancetype import createtypes as types
 
-        self.built = flagtable.parse_table(
-            types.InstancetypeOptions, types.INSTANCETYPE_FLAGS, self.extra, self.connection.namespace
-        )
+        self.built = flagtable.parse_table(types.InstancetypeOptions, types.INSTANCETYPE_FLAGS, self.extra)
 
-    def build(self, random_suffix) -> dict:
-        """The object, as virtctl builds it."""
+    def build(self, random_suffix, namespace) -> dict:
+        """The object, as virtctl builds it (``namespace``: ``-n`` as given, the Session's)."""
+        from dataclasses import replace
+
         from ..instancetype import createtypes as types
 
-        return types.build_instancetype(self.built, random_suffix=random_suffix)
+        return types.build_instancetype(replace(self.built, namespace=namespace), random_suffix=random_suffix)
 
 
 @options.dataclass
@@ -78,15 +78,15 @@ class CreatePreferenceOptions(CreateInstancetypeOptions):
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""
         from ..instancetype import createtypes as types
 
-        self.built = flagtable.parse_table(
-            types.PreferenceOptions, types.PREFERENCE_FLAGS, self.extra, self.connection.namespace
-        )
+        self.built = flagtable.parse_table(types.PreferenceOptions, types.PREFERENCE_FLAGS, self.extra)
 
-    def build(self, random_suffix) -> dict:
-        """The object, as virtctl builds it."""
+    def build(self, random_suffix, namespace) -> dict:
+        """The object, as virtctl builds it (``namespace``: ``-n`` as given, the Session's)."""
+        from dataclasses import replace
+
         from ..instancetype import createtypes as types
 
-        return types.build_preference(self.built, random_suffix=random_suffix)
+        return types.build_preference(replace(self.built, namespace=namespace), random_suffix=random_suffix)
 
 
 def run(env, opts: CreateInstancetypeOptions, session) -> None:
@@ -95,7 +95,9 @@ def run(env, opts: CreateInstancetypeOptions, session) -> None:
     from ..output.created import print_created
     from ..usecases.creating import create_object
 
-    manifest = opts.build(env.random_suffix)
+    # -n comes from the Session alone: virtctl writes metadata.namespace (and picks the namespaced kind) only
+    # when it was given; without it a namespaced object goes to the context's namespace (session.namespace)
+    manifest = opts.build(env.random_suffix, session.namespace_flag)
     resource = BY_KIND[manifest["kind"]]
     dry_run = opts.create.dry_run
     namespace = session.namespace if resource.namespaced and dry_run != "client" else None

@@ -80,7 +80,7 @@ class DeriveOptions:
             source_namespaced=kind.namespaced,
             memory=self.memory,
             cpu=self.cpu,
-            namespaced=self.namespaced or bool(self.connection.namespace),
+            namespaced=self.namespaced,
             catalog=self.source_catalog.catalog,
             catalog_version=self.source_catalog.catalog_version,
         )

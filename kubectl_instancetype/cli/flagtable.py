@@ -96,10 +96,11 @@ def table_command(specs: Sequence[Any], options_class: type, run: Callable[..., 
     return options.command(options_class, run, extra=parameters)
 
 
-def parse_table(options_class: Any, specs: Sequence[Any], values: dict[str, Any], namespace: str | None = None) -> Any:
+def parse_table(options_class: Any, specs: Sequence[Any], values: dict[str, Any]) -> Any:
     """The table's flags that were given (``values`` as :func:`table_command` hands them over, under each
     flag's field name) parsed with the table (pflag's errors, in the table's order) straight into
-    ``options_class`` (an ``instancetype.params.FlagOptions``): one pass, each key read once."""
+    ``options_class`` (an ``instancetype.params.FlagOptions``): one pass, each key read once. ``-n`` is not
+    one of them: the use case takes it from the Session."""
     from ..instancetype.params import accumulate
 
     fields: dict[str, object] = {}
@@ -109,4 +110,4 @@ def parse_table(options_class: Any, specs: Sequence[Any], values: dict[str, Any]
         if value is not None:
             fields[spec.field] = accumulate(spec, list(value) if isinstance(value, list) else [value])
             changed.append(spec.name)
-    return options_class.from_parsed(fields, changed, namespace=namespace)
+    return options_class.from_parsed(fields, changed)

@@ -76,7 +76,7 @@ def run(env, opts: MatrixOptions, session) -> None:
         None if opts.source.catalog else session,
         opts.query,
         catalog_version=opts.source.catalog_version,
-        namespace=opts.connection.namespace or "default",
+        namespace=session.namespace_flag or "default",  # offline (--catalog): -n, else default
     )
     for warning in result.warnings:
         messages.warn(env, warning)

@@ -138,7 +138,7 @@ def run(env, opts: RecommendOptions, session) -> None:
         opts.query,
         fits=opts.fits,
         catalog_version=opts.source.catalog_version,
-        namespace=opts.connection.namespace or "default",
+        namespace=session.namespace_flag or "default",  # offline (--catalog): -n, else default
         minimums=Minimums(opts.min_cpu, opts.min_memory),
         architecture=opts.arch,
         limit=opts.limit,

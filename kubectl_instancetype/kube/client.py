@@ -38,11 +38,6 @@ class Client:
         self.transport = Transport(config, environ, log)
 
     @property
-    def namespace(self) -> str:
-        """The namespace commands default to (``-n``, else the context's, else ``default``)."""
-        return self.config.namespace
-
-    @property
     def requests_sent(self) -> int:
         """How many HTTP requests this client has completed (benchmarks report it)."""
         return self.transport.requests_sent

@@ -50,7 +50,7 @@ def invalid_namespace(namespace: str) -> str | None:
     return f"invalid namespace {go_quote(namespace)}: {'; '.join(errors)}"
 
 
-def invalid_object_messages(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> str:
+def invalid_object_messages(manifest: dict[str, Any], resource: Resource) -> str:
     """The API server's ``Invalid`` message for the name of ``manifest`` (empty when it would be accepted).
 
     Custom resources (and the core kinds the plugin creates) need DNS-1123 subdomain names.

@@ -51,6 +51,7 @@ class Session:
         self.warn = warn
         self._client: Client | None = None
         self._files: KubeconfigFiles | None = None
+        self._namespace: str | None = None
         # A fleet's sessions share their exec credential plugins (one run per user: .fleet.ExecPlugins)
         self.exec_plugins: Any = None
 
@@ -68,9 +69,14 @@ class Session:
 
     @property
     def namespace(self) -> str:
-        """The namespace commands default to: ``-n``, else the context's, else ``default`` (reads the
-        kubeconfig when ``-n`` was not given)."""
-        return self.options.namespace or self.client().namespace
+        """The namespace commands default to, kubectl's rule (ConfigFlags.ToRawKubeConfigLoader().Namespace()):
+        ``-n``, else the context's, else ``default``; the only source of it (use cases and commands ask here,
+        never the flags or the kubeconfig). ``-n`` was checked with the flags (ConnectionFlags.connection_options,
+        the one check); the context's namespace is the resolved kubeconfig's (clientcmd's DirectClientConfig,
+        kube/kubeconfig), read once. Without ``-n`` this reads the kubeconfig (no request is sent)."""
+        if self._namespace is None:
+            self._namespace = self.options.namespace or self.client().config.namespace
+        return self._namespace
 
     def client(self) -> Client:
         """The API client for the kubeconfig and flags (made on first use, then shared; no request is sent)."""
@@ -149,6 +155,7 @@ class Session:
             warn=self.warn,
         )
         session._files = self._files  # the same files: a 150,000-context kubeconfig is read once
+        session._namespace = self._namespace
         return session
 
     def read_image_config(self, reference: Any, platform: Any, *, insecure: bool = False) -> Any:

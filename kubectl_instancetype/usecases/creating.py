@@ -34,11 +34,12 @@ class Created:
     dry_run: str
 
 
-def check_object_names(manifest: dict[str, Any], resource: Resource, namespace: str | None) -> None:
-    """Refuse a name or namespace the API server would refuse, with the server's own message."""
+def check_object_names(manifest: dict[str, Any], resource: Resource) -> None:
+    """Refuse a name the API server would refuse, with the server's own message (the namespace is the
+    Session's, checked with the flags: ConnectionFlags.connection_options)."""
     from ..kube.names import invalid_object_messages
 
-    problems = invalid_object_messages(manifest, resource, namespace)
+    problems = invalid_object_messages(manifest, resource)
     if problems:
         raise UsageError(problems)
 
@@ -51,7 +52,7 @@ def create_object(
     be None)."""
     if dry_run == "client" or session is None:
         return Created(manifest, resource, "client")
-    check_object_names(manifest, resource, namespace)
+    check_object_names(manifest, resource)
     answer = session.client().create(resource, manifest, namespace, dry_run=dry_run == "server")
     return Created(answer, resource, dry_run)
 
@@ -145,7 +146,7 @@ def create_vm(
     from .preflight import AdmissionDenied, check_vm, explain, is_admission_denial, report_notes
 
     namespace = session.namespace
-    check_object_names(manifest, VIRTUAL_MACHINES, namespace)
+    check_object_names(manifest, VIRTUAL_MACHINES)
     client = session.client()
     verdict = None
     if checks:
@@ -198,7 +199,7 @@ def client_dry_run_preflight(
     try:
         with probe:
             target = probe.namespace
-            check_object_names(manifest, VIRTUAL_MACHINES, target)
+            check_object_names(manifest, VIRTUAL_MACHINES)
             verdict = check_vm(probe, manifest, target)
             hint = explain(verdict, verdict.denial.status_message, probe) if verdict.denial is not None else ""
     except InferenceForbidden as exc:

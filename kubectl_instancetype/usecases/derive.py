@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 @dataclass
 class DeriveRequest:
     """The source (namespaced or cluster-scoped, or from the catalog release ``catalog_version``), the new
-    name, the overrides, and where the copy goes (``namespaced``: the session's namespace)."""
+    name, the overrides, and where the copy goes (``namespaced``, or ``-n`` given: the session's namespace)."""
 
     source_name: str
     name: str
@@ -33,20 +33,24 @@ def derive_instancetype(session: Session, request: DeriveRequest, *, dry_run: st
     ``--dry-run=client`` needs no cluster: the namespace is ``-n``'s, else ``default``."""
     from ..kube import resources
 
+    if session.namespace_flag and not request.namespaced:
+        from dataclasses import replace
+
+        request = replace(request, namespaced=True)  # -n (the Session's) names a namespace: the namespaced kind
     target = resources.INSTANCETYPES if request.namespaced else resources.CLUSTER_INSTANCETYPES
     if request.catalog:
         source = _catalog_source(request)
         if dry_run == "client":
             namespace = (session.namespace_flag or "default") if request.namespaced else None
             manifest = _build(source, request, namespace)
-            check_object_names(manifest, target, manifest["metadata"].get("namespace"))
+            check_object_names(manifest, target)
             return Created(manifest, target, dry_run)
     else:
         source = _cluster_source(session, request)
     namespace = session.namespace if request.namespaced else None
     manifest = _build(source, request, namespace)
     if dry_run == "client":
-        check_object_names(manifest, target, namespace)
+        check_object_names(manifest, target)
     return create_object(session, target, manifest, namespace, dry_run=dry_run)
 
 

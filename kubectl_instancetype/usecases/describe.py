@@ -18,7 +18,7 @@ from ..instancetype.listing import INSTANCETYPES, PREFERENCES
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.session import Session
-    from .listing import Query
+    from .listing import ClusterSource, Query
 
 
 @dataclass(frozen=True)
@@ -63,8 +63,7 @@ def describe(session: Session, query: Query, *, fall_back_to_preferences: bool) 
     ``fall_back_to_preferences`` a NAME that is no instance type is looked up among the preferences."""
     from .listing import ClusterSource, list_rows
 
-    client = session.client()
-    source = ClusterSource(client)
+    source = ClusterSource(session)
     listing = list_rows(source, query, lambda obj, namespace: (obj, namespace, query.what))
     rows, missing, seen = list(listing.rows), listing.missing, listing.seen
     warnings = list(listing.warnings)
@@ -74,20 +73,20 @@ def describe(session: Session, query: Query, *, fall_back_to_preferences: bool) 
         rows += more.rows
         missing, seen = more.missing, seen + more.seen
         warnings += more.warnings
-    found = [_relations(client, obj, what, namespace) for obj, namespace, what in rows]
+    found = [_relations(source, obj, what, namespace) for obj, namespace, what in rows]
     return Descriptions(found, missing, seen, listing.namespace, query, warnings)
 
 
-def _relations(client: Client, obj: dict[str, Any], what: str, namespace: str | None) -> Described:
+def _relations(source: ClusterSource, obj: dict[str, Any], what: str, namespace: str | None) -> Described:
     from ..instancetype.recommend import Minimums, evaluate, rank_key
     from ..kube import resources
-    from .listing import ClusterSource, Query
+    from .listing import Query
 
+    client = source.client
     described = Described(obj, what, namespace)
     other = PREFERENCES if what == INSTANCETYPES else INSTANCETYPES
     # the other kind, in the same scopes a VM in this object's namespace could use: cluster plus that namespace
     scopes = Query(what=other, label_selector="", ranges=_no_ranges(), namespaced_only=False)
-    source = ClusterSource(client)
     if namespace is None:
         scopes = scopes._replace(cluster_only=True)
     pairs: list[tuple[dict[str, Any], str | None]] = []

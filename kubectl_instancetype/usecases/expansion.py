@@ -166,7 +166,7 @@ class Expansion:
             return str(namespace)
         if self.session.namespace_flag:
             return str(self.session.namespace_flag)
-        return str(self.connect().namespace) if self._needs_cluster(vm) else "default"
+        return self.session.namespace if self._needs_cluster(vm) else "default"
 
     def _needs_cluster(self, vm: Mapping[str, Any]) -> bool:
         """True unless every matcher of ``vm`` is answered by --*-file or a document of the -f file."""
@@ -234,7 +234,7 @@ class Expansion:
         from ..kube.resources import VIRTUAL_MACHINES
 
         client = self.connect()
-        stored: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, client.namespace)
+        stored: dict[str, Any] = client.get(VIRTUAL_MACHINES, name, self.session.namespace)
         return stored
 
     def fetch(self, kind: str, name: str, namespace: str) -> Any:
@@ -314,7 +314,7 @@ class Expansion:
         from ..errors import APIError, NotFoundError, PluginError
 
         client = self.connect()
-        namespace = (vm.get("metadata") or {}).get("namespace") or client.namespace
+        namespace = (vm.get("metadata") or {}).get("namespace") or self.session.namespace
         try:
             if stored:
                 expanded = client.expand_spec(vm_name(vm), namespace)

@@ -94,7 +94,7 @@ def _fitting(session: Session | None, preference_spec: dict[str, Any], catalog: 
     elif session is not None:
         from .listing import ClusterSource
 
-        source = ClusterSource(session.client())
+        source = ClusterSource(session)
     else:
         return []
     query = Query(INSTANCETYPES, "", RangeFilter.from_filters(Filters(), INSTANCETYPES), cluster_only=catalog)

@@ -25,19 +25,18 @@ def list_cluster(
 ) -> Listing[RowT]:
     """List ``query`` from the cluster (both scopes, paged); with ``compatible_with`` (a preference reference)
     only the instance types that fit it; with ``fits`` only those whose VM fits some node now."""
-    client = session.client()
-    source: Source = ClusterSource(client)
+    source: Source = ClusterSource(session)
     if compatible_with:
         from .recommend import CompatibleSource, cluster_preference
 
-        source = CompatibleSource(source, cluster_preference(client, compatible_with))
+        source = CompatibleSource(source, cluster_preference(session, compatible_with))
     if fits:
         from .placement import FitsSource
 
         source = FitsSource(source, session, compatible_with or "")
     listing = list_rows(source, query, row_of)
     if not listing.rows:
-        check_enumerated(ClusterSource(client), query)
+        check_enumerated(ClusterSource(session), query)
     return listing
 
 

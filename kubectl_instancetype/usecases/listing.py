@@ -17,7 +17,7 @@ from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, 
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
-    from ..kube.client import Client
+    from ..kube.session import Session
 
 RowT = TypeVar("RowT")
 Consume = Callable[[dict[str, Any], "str | None"], None]
@@ -57,13 +57,14 @@ class Source(Protocol):
 class ClusterSource:
     """The live cluster: both scopes, paged, the label selector evaluated by the API server."""
 
-    def __init__(self, client: Client):
-        self.client = client
+    def __init__(self, session: Session):
+        self.session = session
+        self.client = session.client()
 
     @property
     def namespace(self) -> str:
-        """The client's namespace (``-n``, else the context's, else ``default``)."""
-        return self.client.namespace
+        """The Session's namespace (``-n``, else the context's, else ``default``)."""
+        return self.session.namespace
 
     def scan(self, query: Query, consume: Consume) -> list[str]:
         """List every scope page by page; a scope RBAC forbids becomes a warning (all forbidden: an error)."""
@@ -79,7 +80,7 @@ class ClusterSource:
         if not query.namespaced_only:
             scopes.append(Scope(cluster_resource))
         if not query.cluster_only:
-            scopes.append(Scope(namespaced_resource, None if query.all_namespaces else self.client.namespace))
+            scopes.append(Scope(namespaced_resource, None if query.all_namespaces else self.namespace))
 
         def each(scope: Scope, obj: dict[str, Any]) -> None:
             namespace = (obj.get("metadata") or {}).get("namespace") if scope.resource.namespaced else None

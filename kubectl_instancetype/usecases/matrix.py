@@ -44,7 +44,7 @@ def size_matrix(
 
         source = CatalogSource(load_catalog(catalog_version or DEFAULT_VERSION), namespace)
     else:
-        source = ClusterSource(session.client())
+        source = ClusterSource(session)
     objects: list[ScopedObject] = []
     warnings = source.scan(query, lambda obj, namespace: objects.append(ScopedObject(obj, namespace)))
     if not objects:

@@ -77,7 +77,7 @@ def list_names(session: Session, source: str, prefix: str, deadline: float) -> l
         for _ in range(100):  # pages; bounded however the server answers
             page = client.metadata_page(
                 resource,
-                client.namespace if namespaced else None,
+                session.namespace if namespaced else None,
                 limit=PAGE_SIZE,
                 continue_token=token,
                 deadline=deadline,

@@ -503,7 +503,6 @@ def recommend_fitting(session: Session, reference: str | None, query: Any, **opt
     from .listing import ClusterSource
     from .recommend import cluster_preference, recommend
 
-    client = session.client()
-    preference = cluster_preference(client, reference) if reference is not None else {}
-    source = FitsSource(ClusterSource(client), session, reference or "")
+    preference = cluster_preference(session, reference) if reference is not None else {}
+    source = FitsSource(ClusterSource(session), session, reference or "")
     return recommend(source, query, preference, **options)

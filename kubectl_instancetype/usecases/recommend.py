@@ -17,7 +17,6 @@ from ..instancetype.recommend import Minimums, Verdict, evaluate, near_miss, ran
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
-    from ..kube.client import Client
     from ..kube.session import Session
     from .listing import Consume, Query, Source
 
@@ -51,8 +50,8 @@ def parse_preference_reference(text: str) -> PreferenceReference:
     return PreferenceReference(kind, name)
 
 
-def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
-    """The preference object ``reference`` names, from the cluster (namespaced ones in the client's namespace).
+def cluster_preference(session: Session, reference: str) -> dict[str, Any]:
+    """The preference object ``reference`` names, from the cluster (namespaced ones in the Session's namespace).
 
     A missing preference fails with a did-you-mean hint, as ``create vm``'s pre-flight does."""
     from ..kube import resources
@@ -61,11 +60,12 @@ def cluster_preference(client: Client, reference: str) -> dict[str, Any]:
     parsed = parse_preference_reference(reference)
     name = parsed.name
     resource = resources.PREFERENCES if parsed.kind == NAMESPACED_PREFERENCE else resources.CLUSTER_PREFERENCES
-    namespace = client.namespace if resource.namespaced else None
+    client = session.client()
+    namespace = session.namespace if resource.namespaced else None
     try:
         return client.get(resource, name, namespace)
     except NotFoundError:
-        raise PreflightError(not_found_message(client, resource, name, namespace, client.namespace)) from None
+        raise PreflightError(not_found_message(client, resource, name, namespace, session.namespace)) from None
 
 
 def catalog_preference(catalog: Catalog, reference: str) -> dict[str, Any]:
@@ -197,7 +197,6 @@ def recommend_from(
         source = CatalogSource(catalog, namespace)
         preference = catalog_preference(catalog, reference) if reference is not None else {}
     else:
-        client = session.client()
-        source = ClusterSource(client)
-        preference = cluster_preference(client, reference) if reference is not None else {}
+        source = ClusterSource(session)
+        preference = cluster_preference(session, reference) if reference is not None else {}
     return recommend(source, query, preference, minimums=minimums, architecture=architecture, limit=limit)

@@ -48,13 +48,14 @@ def watched_resource(query: Query) -> Resource:
 class _OneScopeSource:
     """The cluster, one scope, remembering the list's resourceVersion (the watch starts from it)."""
 
-    def __init__(self, client: Client, resource: Resource, namespace: str | None):
-        self.client, self.resource, self.watch_namespace = client, resource, namespace
+    def __init__(self, session: Session, resource: Resource, namespace: str | None):
+        self.session, self.resource, self.watch_namespace = session, resource, namespace
+        self.client = session.client()
         self.resource_version: str | None = None
 
     @property
     def namespace(self) -> str:
-        return self.client.namespace
+        return self.session.namespace
 
     def scan(self, query: Query, consume: Consume) -> list[str]:
         for page in self.client.list_pages(
@@ -84,8 +85,8 @@ def watch_cluster(
     object; the label selector is the server's."""
     client = session.client()
     resource = watched_resource(query)
-    namespace = None if (not resource.namespaced or query.all_namespaces) else client.namespace
-    source = _OneScopeSource(client, resource, namespace)
+    namespace = None if (not resource.namespaced or query.all_namespaces) else session.namespace
+    source = _OneScopeSource(session, resource, namespace)
     listing = list_rows(source, query, row_of)
     events = _events(client, resource, namespace, query, row_of, source.resource_version)
     return Watching(None if watch_only else listing, events)

@@ -102,6 +102,61 @@ def test_context_namespace_is_the_default_target(cli, control_plane) -> None:
     assert vm(control_plane, name, "default")["metadata"]["namespace"] == "default"
 
 
+def test_create_namespaced_type_without_n_goes_to_the_contexts_namespace(cli, control_plane, tmp_path) -> None:
+    """kubectl's rule, through the Session alone: no -n, so the kubeconfig context's namespace (not "default"),
+    and metadata.namespace is not written (virtctl writes it only with -n)."""
+    control_plane.ensure_namespace("create-context-ns")
+    config = yaml.safe_load(control_plane.kubeconfig("admin").read_text())
+    for context in config["contexts"]:
+        context["context"]["namespace"] = "create-context-ns"
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(yaml.safe_dump(config))
+    name = f"ctx-ns-{next(NAMES)}"
+    env = {"KUBECONFIG": str(kubeconfig)}
+    printed = cli(
+        "create",
+        "instancetype",
+        "--namespaced",
+        "--name",
+        name,
+        "--cpu",
+        "1",
+        "--memory",
+        "1Gi",
+        "--dry-run=client",
+        "-o",
+        "yaml",
+        extra_env=env,
+    )
+    assert printed.exit_code == 0, printed.stderr
+    assert "namespace:" not in printed.stdout
+    result = cli(
+        "create", "instancetype", "--namespaced", "--name", name, "--cpu", "1", "--memory", "1Gi", extra_env=env
+    )
+    assert (result.exit_code, result.stdout) == (
+        0,
+        f"virtualmachineinstancetype.instancetype.kubevirt.io/{name} created\n",
+    ), result.stderr
+    stored = control_plane.get(
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": name, "namespace": "create-context-ns"},
+        }
+    )
+    assert stored is not None and stored["spec"]["cpu"]["guest"] == 1
+    assert (
+        control_plane.get(
+            {
+                "apiVersion": "instancetype.kubevirt.io/v1beta1",
+                "kind": "VirtualMachineInstancetype",
+                "metadata": {"name": name, "namespace": "default"},
+            }
+        )
+        is None
+    )
+
+
 STOPPED = "a VirtualMachine naming it stays stopped until it exists"
 DENIED = 'Error from server (Invalid): admission webhook "virtualmachine-validator.kubevirt.io" denied the request: '
 

@@ -49,7 +49,7 @@ def test_a_bad_name_fails_locally_with_the_servers_message(cli, control_plane, m
     options = ConnectionOptions(kubeconfig=str(control_plane.kubeconfig("admin")))
     with connect(options, {}, "/nonexistent") as client, pytest.raises(APIError) as server:
         client.create(resources.VIRTUAL_MACHINES, manifest, "default", dry_run=True)
-    assert server.value.render() == invalid_object_messages(manifest, resources.VIRTUAL_MACHINES, "default")
+    assert server.value.render() == invalid_object_messages(manifest, resources.VIRTUAL_MACHINES)
     # ... is what the plugin says without sending anything.
     spy = mocker.spy(Transport, "request")
     result = cli("create", "vm", "--name", name, "--skip-checks")
