@@ -32,86 +32,60 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
-# go-yaml v2's resolve table: words that read back as bool, null or float ("<<" is never looked up there)
-_RESOLVED_WORDS = frozenset(
-    [
-        "y",
-        "Y",
-        "yes",
-        "Yes",
-        "YES",
-        "true",
-        "True",
-        "TRUE",
-        "on",
-        "On",
-        "ON",
-        "n",
-        "N",
-        "no",
-        "No",
-        "NO",
-        "false",
-        "False",
-        "FALSE",
-        "off",
-        "Off",
-        "OFF",
-        "~",
-        "null",
-        "Null",
-        "NULL",
-        ".nan",
-        ".NaN",
-        ".NAN",
-        ".inf",
-        ".Inf",
-        ".INF",
-        "+.inf",
-        "+.Inf",
-        "+.INF",
-        "-.inf",
-        "-.Inf",
-        "-.INF",
-    ]
-)
-_FIRST_CHAR_HINTS = {
-    **{c: "S" for c in "+-"},
-    **{c: "D" for c in "0123456789"},
-    **{c: "M" for c in "yYnNtTfFoO~"},
-    ".": ".",
+# ---- go-yaml v2's resolve.go: how a plain scalar is read -------------------------------------------------------
+# The one port, for both directions: yamltojson reads -f with it, and the printer quotes a string that would read
+# back as another type (go-yaml's encoder asks resolve too: encode.go stringv).
+
+# resolveMapList: the words that read as bool, null or float ("<<" is never looked up there)
+RESOLVE_MAP: dict[str, Any] = {
+    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
+    **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
+    **dict.fromkeys(("", "~", "null", "Null", "NULL"), None),
+    **dict.fromkeys((".nan", ".NaN", ".NAN"), math.nan),
+    **dict.fromkeys((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), math.inf),
+    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
 }
-_YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+# resolveTable: the first characters worth a closer look (others are always strings)
+_HINTED = frozenset("yYnNtTfFoO~+-.0123456789")
+_YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")  # yamlStyleFloat
 _BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_GO_DECIMAL_FLOAT = re.compile(
-    r"[-+]?([0-9](_?[0-9])*(\.([0-9](_?[0-9])*)?)?|\.[0-9](_?[0-9])*)([eE][-+]?[0-9](_?[0-9])*)?"
-)
-_GO_HEX_FLOAT = re.compile(r"[-+]?0[xX](_?[0-9a-fA-F])*(\.([0-9a-fA-F](_?[0-9a-fA-F])*)?)?[pP][-+]?[0-9](_?[0-9])*")
-_GO_SPECIAL_FLOAT = re.compile(r"[-+]?(inf|infinity|nan)", re.IGNORECASE)
 _TIMESTAMP = re.compile(
     r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{1,2})-(?P<d>[0-9]{1,2})"
     r"(?:(?P<sep>[Tt ])(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{1,2}):(?P<s>[0-9]{1,2})(?:\.[0-9]+)?(?P<tz>Z|[+-][0-9]{2}:[0-9]{2})?)?"
 )
 
 
-def _go_parse_float_ok(text: str) -> bool:
-    """True when Go's ``strconv.ParseFloat(text, 64)`` succeeds (syntax and range)."""
-    if _GO_SPECIAL_FLOAT.fullmatch(text):
-        return True
-    if _GO_HEX_FLOAT.fullmatch(text):
-        try:
-            value = float.fromhex(text.replace("_", ""))
-        except (OverflowError, ValueError):
-            return False
-        return not math.isinf(value)
-    # without a base prefix Go allows no underscores in floats
-    if "_" in text or not _GO_DECIMAL_FLOAT.fullmatch(text):
-        return False
-    return not math.isinf(float(text))
+def resolve(text: str) -> Any:
+    """go-yaml v2's ``resolve("", text)`` (resolve.go) for an untagged plain scalar: bool, None, int, float, or
+    ``text`` itself when it stays a string. A timestamp is returned as its text too: go-yaml decodes one into an
+    ``interface{}`` as the string it was written as (decode.go), and :func:`is_timestamp` says when resolve.go
+    tags it ``!!timestamp``."""
+    if text in RESOLVE_MAP:
+        return RESOLVE_MAP[text]
+    if text[0] not in _HINTED:
+        return text
+    if text[0] == ".":
+        value = _parse_float(text) if _YAML_STYLE_FLOAT.fullmatch(text) else None
+        return text if value is None else value
+    plain = text.replace("_", "")
+    number = go_parse_int_or_uint(plain)
+    if number is not None:
+        return number
+    value = _parse_float(plain) if _YAML_STYLE_FLOAT.fullmatch(plain) else None
+    return text if value is None else value
 
 
-def _is_timestamp(text: str) -> bool:
-    """go-yaml v2's timestamp check (the layouts it tries with ``time.Parse``)."""
+def _parse_float(text: str) -> float | None:
+    """``strconv.ParseFloat(text, 64)`` for a text :data:`_YAML_STYLE_FLOAT` matched (Python reads those the same),
+    or None where Go's answer is an error: a finite text past the largest float64 is ErrRange, and resolve then
+    keeps the scalar a string (resolve.go: ``if err == nil``), so ``1e400`` or a 5,000-digit integer stays the
+    string it was written as, never +Inf."""
+    value = float(text)
+    return None if math.isinf(value) else value
+
+
+def is_timestamp(text: str) -> bool:
+    """go-yaml v2's timestamp check (parseTimestamp: the layouts it tries with ``time.Parse``)."""
     match = _TIMESTAMP.fullmatch(text)
     if not match:
         return False
@@ -133,19 +107,8 @@ def _is_timestamp(text: str) -> bool:
 
 def resolves_to_non_string(text: str) -> bool:
     """True when go-yaml v2 would read ``text``, written plain, as something other than a string."""
-    if text == "" or text in _RESOLVED_WORDS:
-        return True
-    hint = _FIRST_CHAR_HINTS.get(text[0])
-    if hint is None or hint == "M":
-        return False
-    if hint == ".":
-        return _go_parse_float_ok(text)
-    if _is_timestamp(text):
-        return True
-    plain = text.replace("_", "")
-    if plain and go_parse_int_or_uint(plain) is not None:
-        return True
-    return bool(_YAML_STYLE_FLOAT.fullmatch(plain)) and _go_parse_float_ok(plain)
+    # resolve.go tries a timestamp only on a scalar its table hints as a number (a timestamp starts with a digit)
+    return not isinstance(resolve(text), str) or ("0" <= text[0] <= "9" and is_timestamp(text))
 
 
 def string_style(text: str) -> str | None:

@@ -15,7 +15,8 @@ a line that is ``---`` and nothing but white space after it ends a document), re
 * JSON numbers come back as kubectl's unstructured decoding makes them: a float with an integral value is an
   integer (``2.0`` and ``1e3`` are ``2`` and ``1000``).
 
-PyYAML's parser (libyaml, the library go-yaml is a port of) reads the syntax; the values are resolved here.
+PyYAML's parser (libyaml, the library go-yaml is a port of) reads the syntax; the values are resolved by
+:func:`.goyaml.resolve`, the one port of resolve.go (the printer quotes by it too).
 Errors carry go-yaml's words: ``yaml: line N: did not find expected node content``.
 """
 
@@ -28,20 +29,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .strconv import go_parse_int_or_uint
+from .goyaml import resolve as resolve_plain  # go-yaml v2's resolve.go, ported once
 
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_MAP: dict[str, Any] = {
-    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"), True),
-    **dict.fromkeys(("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"), False),
-    **dict.fromkeys(("", "~", "null", "Null", "NULL"), None),
-    **dict.fromkeys((".nan", ".NaN", ".NAN"), math.nan),
-    **dict.fromkeys((".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"), math.inf),
-    **dict.fromkeys(("-.inf", "-.Inf", "-.INF"), -math.inf),
-}
-_HINTED = frozenset("yYnNtTfFoO~+-.0123456789")
 _TAG = "tag:yaml.org,2002:"
-_PLAIN = "!plain"  # the tag our resolver gives untagged plain scalars: resolved here, by go-yaml's rules
+_PLAIN = "!plain"  # the tag our resolver gives untagged plain scalars: resolved later, by goyaml.resolve
 _INT64 = 2**63
 
 
@@ -148,32 +139,6 @@ def split_documents(text: str) -> list[str]:
     if current:
         documents.append("".join(current))
     return documents
-
-
-def resolve_plain(text: str) -> Any:
-    """go-yaml v2's ``resolve("", text)`` for an untagged plain scalar: bool, null, int, float or the string."""
-    if text in _MAP:
-        return _MAP[text]
-    if text[0] not in _HINTED:
-        return text
-    if text[0] == ".":
-        value = _go_float(text) if _FLOAT.fullmatch(text) else None
-        return text if value is None else value
-    plain = text.replace("_", "")
-    number = go_parse_int_or_uint(plain)
-    if number is not None:
-        return number
-    value = _go_float(plain) if _FLOAT.fullmatch(plain) else None
-    return text if value is None else value
-
-
-def _go_float(text: str) -> float | None:
-    """``strconv.ParseFloat(text, 64)`` for a text :data:`_FLOAT` matched (Python reads those the same), or None
-    where Go's answer is an error: a finite text past the largest float64 is ErrRange, and go-yaml v2's resolve
-    then keeps the scalar a string (go.yaml.in/yaml/v2 resolve.go: ``if err == nil``), so ``1e400`` or a
-    5,000-digit integer reaches JSON as the string it was written as, never as +Inf."""
-    value = float(text)
-    return None if math.isinf(value) else value
 
 
 def _float32_key(value: float) -> str:

@@ -230,6 +230,17 @@ def read_public_key(control_plane: Any, timeout: float = 30.0) -> Any:
     return key
 
 
+def _parse_bool(text: str) -> bool:
+    """``ready, _ := strconv.ParseBool(pvc.Annotations[cc.AnnPodReady])`` (CDI v1.64.0 pkg/uploadproxy/uploadproxy.go):
+    a value ParseBool refuses (``"yes"``, ``"tRuE"``) is false."""
+    from kubectl_instancetype.golang.strconv import GoNumError, go_parse_bool
+
+    try:
+        return go_parse_bool(text)
+    except GoNumError:
+        return False
+
+
 def fingerprint(token: str) -> str:
     """A short name for a token in the double's records (the token itself is a credential)."""
     return hashlib.sha256(token.encode()).hexdigest()[:12]
@@ -352,7 +363,7 @@ class CdiUploadDouble:
                 return f"PVC {name} is not an upload target"
             if annotations.get(POD_PHASE) == "Succeeded":
                 return f"rejecting Upload Request for PVC {name} that already finished uploading"
-            if annotations.get(POD_READY, "").lower() in ("1", "t", "true"):  # Go's strconv.ParseBool
+            if _parse_bool(annotations.get(POD_READY, "")):
                 return ""
             if time.monotonic() > deadline or self._stop.wait(1.0):
                 return "context deadline exceeded"
