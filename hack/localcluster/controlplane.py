@@ -277,13 +277,9 @@ class ControlPlane:
             raise
         return self
 
-    def _start_processes(self) -> None:
-        from .certs import Authority
-
-        certs = self.workdir / "certs"
-        certs.mkdir(exist_ok=True)
-        etcd_port, etcd_peer = free_port(), free_port()
-        self.etcd_url = f"http://127.0.0.1:{etcd_port}"  # extra API servers may share it (hack/localcluster/fleet.py)
+    def _write_credentials(self) -> None:
+        """A free port for kube-apiserver, fresh static tokens for admin and :data:`USERS` (``tokens.csv``) and the
+        service-account key: what every kube-apiserver of the harness is started with."""
         self.port = free_port()
         self.tokens = {"admin": secrets.token_hex(16)} | {user: secrets.token_hex(16) for user in USERS}
         lines = [f"{self.tokens['admin']},admin,uid-admin,system:masters"]
@@ -291,6 +287,38 @@ class ControlPlane:
         (self.workdir / "tokens.csv").write_text("\n".join(lines) + "\n")
         os.chmod(self.workdir / "tokens.csv", 0o600)
         _service_account_key(self.workdir / "sa.key")
+
+    def _apiserver_argv(self, certs: Path, *extra: str) -> list[str]:
+        """kube-apiserver's command line, built in one place: on ``self.etcd_url`` and ``self.port`` (loopback),
+        serving certificates in ``certs``, the static tokens and service-account key of :meth:`_write_credentials`,
+        no ServiceAccount admission, priority and fairness or profiling; ``extra`` adds what one server needs
+        (the authorization modes, the front proxy of aggregated APIs, an etcd prefix)."""
+        return [
+            str(self.bin_dir / "kube-apiserver"),
+            f"--etcd-servers={self.etcd_url}",
+            f"--secure-port={self.port}",
+            "--bind-address=127.0.0.1",
+            f"--cert-dir={certs}",
+            f"--token-auth-file={self.workdir / 'tokens.csv'}",
+            f"--service-account-issuer=https://127.0.0.1:{self.port}/",
+            f"--service-account-key-file={self.workdir / 'sa.key'}",
+            f"--service-account-signing-key-file={self.workdir / 'sa.key'}",
+            "--service-cluster-ip-range=10.0.0.0/24",
+            "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
+            "--enable-priority-and-fairness=false",
+            "--profiling=false",
+            *extra,
+            "--v=1",
+        ]
+
+    def _start_processes(self) -> None:
+        from .certs import Authority
+
+        certs = self.workdir / "certs"
+        certs.mkdir(exist_ok=True)
+        etcd_port, etcd_peer = free_port(), free_port()
+        self.etcd_url = f"http://127.0.0.1:{etcd_port}"  # extra API servers may share it (hack/localcluster/fleet.py)
+        self._write_credentials()
         # The front proxy: kube-apiserver authenticates to aggregated API servers (virt-api, cdi-apiserver) with
         # this client certificate; they trust requests whose certificate that CA signed (requestheader-*).
         front_proxy = Authority.create(certs, "front-proxy-ca", "front-proxy-ca")
@@ -317,22 +345,10 @@ class ControlPlane:
         )
         self._spawn(
             "kube-apiserver",
-            [
-                str(self.bin_dir / "kube-apiserver"),
-                f"--etcd-servers=http://127.0.0.1:{etcd_port}",
-                f"--secure-port={self.port}",
-                "--bind-address=127.0.0.1",
-                f"--cert-dir={certs}",
-                f"--token-auth-file={self.workdir / 'tokens.csv'}",
-                f"--service-account-issuer=https://127.0.0.1:{self.port}/",
-                f"--service-account-key-file={self.workdir / 'sa.key'}",
-                f"--service-account-signing-key-file={self.workdir / 'sa.key'}",
-                "--service-cluster-ip-range=10.0.0.0/24",
+            self._apiserver_argv(
+                certs,
                 "--authorization-mode=Node,RBAC",
-                "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
                 "--allow-privileged=true",
-                "--enable-priority-and-fairness=false",
-                "--profiling=false",
                 f"--requestheader-client-ca-file={front_proxy.cert_file}",
                 f"--requestheader-allowed-names={FRONT_PROXY_CLIENT}",
                 "--requestheader-username-headers=X-Remote-User",
@@ -340,8 +356,7 @@ class ControlPlane:
                 "--requestheader-extra-headers-prefix=X-Remote-Extra-",
                 f"--proxy-client-cert-file={certs / 'front-proxy-client.crt'}",
                 f"--proxy-client-key-file={certs / 'front-proxy-client.key'}",
-                "--v=1",
-            ],
+            ),
         )
 
     def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:

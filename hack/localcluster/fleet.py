@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import os
-import secrets
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from .controlplane import USERS, ControlPlane, _service_account_key
+from .controlplane import ControlPlane
 
 # The CRDs an extra server serves: KubeVirt's instance types and preferences (both scopes), and the VMs (usage,
 # revisions, lint read them). Fewer CRDs is a faster start: VMIs' and VMs' schemas are the largest.
@@ -52,35 +51,10 @@ class SharedEtcdAPIServer(ControlPlane):
             raise RuntimeError("SharedEtcdAPIServer needs etcd_url: the etcd of a running plane")
         certs = self.workdir / "certs"
         certs.mkdir(exist_ok=True)
-        from .controlplane import free_port
-
-        self.port = free_port()
-        self.tokens = {"admin": secrets.token_hex(16)} | {user: secrets.token_hex(16) for user in USERS}
-        lines = [f"{self.tokens['admin']},admin,uid-admin,system:masters"]
-        lines += [f"{self.tokens[user]},{user},uid-{user}" for user in USERS]
-        (self.workdir / "tokens.csv").write_text("\n".join(lines) + "\n")
-        os.chmod(self.workdir / "tokens.csv", 0o600)
-        _service_account_key(self.workdir / "sa.key")
+        self._write_credentials()
         self._spawn(
             "kube-apiserver",
-            [
-                str(self.bin_dir / "kube-apiserver"),
-                f"--etcd-servers={self.etcd_url}",
-                f"--etcd-prefix={self.etcd_prefix}",
-                f"--secure-port={self.port}",
-                "--bind-address=127.0.0.1",
-                f"--cert-dir={certs}",
-                f"--token-auth-file={self.workdir / 'tokens.csv'}",
-                f"--service-account-issuer=https://127.0.0.1:{self.port}/",
-                f"--service-account-key-file={self.workdir / 'sa.key'}",
-                f"--service-account-signing-key-file={self.workdir / 'sa.key'}",
-                "--service-cluster-ip-range=10.0.0.0/24",
-                "--authorization-mode=RBAC",
-                "--disable-admission-plugins=ServiceAccount,StorageObjectInUseProtection",
-                "--enable-priority-and-fairness=false",
-                "--profiling=false",
-                "--v=1",
-            ],
+            self._apiserver_argv(certs, f"--etcd-prefix={self.etcd_prefix}", "--authorization-mode=RBAC"),
         )
 
     def install_crds(self, crds: list[dict] | None = None) -> None:

@@ -82,26 +82,13 @@ class CatalogListOptions:
 
 def run_list(env, opts: CatalogListOptions) -> None:
     """List the embedded catalog and print it as list prints (no AGE: catalog objects were never created)."""
-    from ..output.listing import TableOptions, print_listing, row_function
     from ..usecases.list_cluster_or_catalog import list_catalog
-    from .list_options import KINDS
 
     query, out = opts.query, opts.output
-    table = TableOptions(out.show_labels, out.labels, out.show_kind)
-    row_of, columns = row_function(query.what, out.format, age=False, now=env.clock(), table=table)
+    row_of, columns = out.row_function(query.what, env.clock(), age=False)
     namespace = opts.offline.namespace or "default"
     listing = list_catalog(opts.version, namespace, query, row_of, compatible_with=opts.filters.compatible_with)
-    print_listing(
-        env,
-        listing,
-        out.format,
-        columns,
-        no_headers=out.no_headers,
-        in_namespace=query.namespaced_only,
-        query=query,
-        allow_missing_keys=out.allow_missing_keys,
-        kinds=list(KINDS),
-    )
+    out.print_listing(env, listing, columns, query, in_namespace=query.namespaced_only)
 
 
 @options.dataclass

@@ -169,14 +169,12 @@ class GetOptions(ListOptions):
 
 def run(env, opts: ListOptions, session) -> None:
     """List from the cluster and print."""
-    from ..output.listing import TableOptions, print_listing, row_function
     from ..usecases.list_cluster_or_catalog import list_cluster
-    from .list_options import KINDS
 
     query = opts.query
     out = opts.output
-    table = TableOptions(out.show_labels, out.labels, out.show_kind, query.all_namespaces and not query.cluster_only)
-    row_of, columns = row_function(query.what, out.format, age=True, now=env.clock(), table=table)
+    namespace_column = query.all_namespaces and not query.cluster_only
+    row_of, columns = out.row_function(query.what, env.clock(), age=True, namespace_column=namespace_column)
     if opts.watch or opts.watch_only:
         from ..output.listing import print_watch
         from ..usecases.watching import watch_cluster
@@ -201,15 +199,4 @@ def run(env, opts: ListOptions, session) -> None:
             raise typer.Exit(1) from None
         return
     listing = list_cluster(session, query, row_of, compatible_with=opts.filters.compatible_with, fits=opts.fits)
-    in_namespace = query.namespaced_only and not query.all_namespaces
-    print_listing(
-        env,
-        listing,
-        out.format,
-        columns,
-        no_headers=out.no_headers,
-        in_namespace=in_namespace,
-        query=query,
-        allow_missing_keys=out.allow_missing_keys,
-        kinds=list(KINDS),
-    )
+    out.print_listing(env, listing, columns, query, in_namespace=query.namespaced_only and not query.all_namespaces)

@@ -312,6 +312,30 @@ class ListOutputFlags:
             labels.extend(go_read_csv_record(value) if value else [])
         self.labels = tuple(labels)
 
+    def row_function(self, what: str, now: float, *, age: bool, namespace_column: bool = False) -> Any:
+        """(row_of, columns): one row of ``what`` as these flags print it (output.listing.row_function; AGE only
+        for objects the cluster created, NAMESPACE with -A)."""
+        from ..output.listing import TableOptions, row_function
+
+        table = TableOptions(self.show_labels, self.labels, self.show_kind, namespace_column)
+        return row_function(what, self.format, age=age, now=now, table=table)
+
+    def print_listing(self, env: Any, listing: Any, columns: Any, query: Any, *, in_namespace: bool) -> None:
+        """Print ``listing`` as ``list`` and ``catalog list`` print it (kubectl get's table, -o formats, messages)."""
+        from ..output.listing import print_listing
+
+        print_listing(
+            env,
+            listing,
+            self.format,
+            columns,
+            no_headers=self.no_headers,
+            in_namespace=in_namespace,
+            query=query,
+            allow_missing_keys=self.allow_missing_keys,
+            kinds=list(KINDS),
+        )
+
 
 def optional_value_flags() -> dict[str, str]:
     """pflag's bare boolean flags that also take =VALUE."""
