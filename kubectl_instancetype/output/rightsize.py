@@ -71,9 +71,17 @@ def render(report: RightsizeReport) -> str:
         reasons.append(f"vm/{row.name} ({row.namespace}): {row.sizing.reason}")
     head = (
         f"p{report.percentile:g} and peak over {_window(report.window)} (+{float(report.headroom) * 100:g}% headroom) "
-        f"from {report.server}: {report.queries} queries\n"
+        f"from {report.server}: {report.queries} queries, {_rules(report)}\n"
     )
     return escape_lines(head + render_table(HEADERS, rows) + "\n" + "\n".join(reasons) + "\n")
+
+
+def _rules(report: RightsizeReport) -> str:
+    """Where memory and pressure were read from: KubeVirt's recording rules (how many of those rightsize knows) or
+    the raw series."""
+    if not report.rules_used:
+        return "raw series (no KubeVirt recording rules over the window)"
+    return f"KubeVirt's recording rules ({len(report.rules_used)} of {report.rules_known})"
 
 
 def _window(seconds: int) -> str:
