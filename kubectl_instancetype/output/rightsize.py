@@ -20,8 +20,10 @@ def _change(row: VMSizing) -> str:
     sizing = row.sizing
     if sizing.recommended is None or (sizing.cpu_change, sizing.memory_change) == (0, 0):
         return "-"
-    memory = show_bytes(abs(sizing.memory_change))
-    return f"{sizing.cpu_change:+d} vCPU, {'-' if sizing.memory_change < 0 else '+'}{memory}"
+    parts = [f"{sizing.cpu_change:+d} vCPU"] if sizing.cpu_change else []
+    if sizing.memory_change:
+        parts.append(f"{'-' if sizing.memory_change < 0 else '+'}{show_bytes(abs(sizing.memory_change))}")
+    return ", ".join(parts)
 
 
 def _source(row: VMSizing) -> str:
