@@ -84,14 +84,14 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
 
     client = session.client()
     namespace = None if request.all_namespaces else session.namespace
-    warnings: list[str] = []
+    unread = _Unread()
     skipped: list[str] = []
 
-    read = _read(client, namespace, warnings)
+    read = _read(client, namespace, unread)
     live: dict[tuple[str, str, str], dict[str, Any]] = {}
     listed_kinds: list[str] = []
     for kind in ALL:
-        objects = _listed(client, type_resource(kind), namespace if kind.namespaced else None, warnings)
+        objects = _listed(client, type_resource(kind), namespace if kind.namespaced else None, unread)
         if objects is None:
             skipped.append(f"drift and deprecated labels of {kind.plural}")
             continue
@@ -101,7 +101,7 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
             live[(kind.kind, str(metadata.get("namespace") or ""), str(metadata.get("name") or ""))] = obj
     versions: dict[str, CRDVersions] = {}
     for kind in ALL:
-        crd = _crd(client, CUSTOM_RESOURCE_DEFINITIONS, kind.qualified_plural, warnings)
+        crd = _crd(client, CUSTOM_RESOURCE_DEFINITIONS, kind.qualified_plural, unread)
         if crd is not None:
             versions[kind.kind] = rules.crd_versions(crd)
     findings: list[Finding] = []
@@ -123,6 +123,7 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
         )
     findings += rules.deprecated_versions(read.vms or (), read.revisions or (), versions)
     findings = rules.ordered(findings)
+    warnings = unread.lines()
     report = DoctorReport(namespace, findings, warnings, skipped, len(read.vms or ()), len(read.revisions or ()))
     if not request.fix:
         return report
@@ -147,6 +148,24 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
     )
 
 
+class _Unread:
+    """What could not be read, as few lines as possible: the lists RBAC forbade grouped by scope, the CRDs it
+    forbade in one line, and anything else as it came."""
+
+    def __init__(self) -> None:
+        self.lists: dict[str, list[str]] = {}  # where -> resources
+        self.crds: list[str] = []
+        self.other: list[str] = []
+
+    def lines(self) -> list[str]:
+        lines = [f"forbidden to list {', '.join(what)} {where}" for where, what in self.lists.items()]
+        if self.crds:
+            from ..kube.resources import CUSTOM_RESOURCE_DEFINITIONS
+
+            lines.append(f"forbidden to get {CUSTOM_RESOURCE_DEFINITIONS.qualified} {', '.join(self.crds)}")
+        return lines + self.other
+
+
 class _NotFixed(Exception):
     """A fix found, on its re-check or its write, that it must not (or could not) be made."""
 
@@ -156,7 +175,7 @@ def _key(obj: dict[str, Any]) -> tuple[str, str]:
     return str(metadata.get("namespace") or ""), str(metadata.get("name") or "")
 
 
-def _read(client: Client, namespace: str | None, warnings: list[str]) -> _Read:
+def _read(client: Client, namespace: str | None, unread: _Unread) -> _Read:
     """VMs, ControllerRevisions, and the revisions VMIs and VM snapshot contents name, in ``namespace``."""
     from ..instancetype.doctor import named_elsewhere
     from ..kube.resources import (
@@ -166,10 +185,10 @@ def _read(client: Client, namespace: str | None, warnings: list[str]) -> _Read:
         VIRTUAL_MACHINES,
     )
 
-    vms = _listed(client, VIRTUAL_MACHINES, namespace, warnings)
-    revisions = _listed(client, CONTROLLER_REVISIONS, namespace, warnings)
-    vmis = _listed(client, VIRTUAL_MACHINE_INSTANCES, namespace, warnings, absent_is_empty=True)
-    contents = _listed(client, VIRTUAL_MACHINE_SNAPSHOT_CONTENTS, namespace, warnings, absent_is_empty=True)
+    vms = _listed(client, VIRTUAL_MACHINES, namespace, unread)
+    revisions = _listed(client, CONTROLLER_REVISIONS, namespace, unread)
+    vmis = _listed(client, VIRTUAL_MACHINE_INSTANCES, namespace, unread, absent_is_empty=True)
+    contents = _listed(client, VIRTUAL_MACHINE_SNAPSHOT_CONTENTS, namespace, unread, absent_is_empty=True)
     named = None if vmis is None or contents is None else named_elsewhere(vmis, contents)
     return _Read(vms, revisions, named)
 
@@ -178,7 +197,7 @@ def _listed(
     client: Client,
     resource: Resource,
     scope: str | None,
-    warnings: list[str],
+    unread: _Unread,
     *,
     absent_is_empty: bool = False,
 ) -> list[dict[str, Any]] | None:
@@ -190,7 +209,7 @@ def _listed(
         return [item for page in client.list_pages(resource, scope) for item in page.get("items") or ()]
     except ForbiddenError:
         where = "at the cluster scope" if scope is None else f"in the namespace {go_quote(scope)}"
-        warnings.append(f"cannot list {resource.qualified} {where}: forbidden")
+        unread.lists.setdefault(where, []).append(resource.qualified)
         return None
     except NotFoundError:
         if absent_is_empty:
@@ -198,16 +217,16 @@ def _listed(
         raise
 
 
-def _crd(client: Client, resource: Resource, name: str, warnings: list[str]) -> dict[str, Any] | None:
+def _crd(client: Client, resource: Resource, name: str, unread: _Unread) -> dict[str, Any] | None:
     """The CRD ``name``, or None (a warning) when it cannot be read."""
     from ..errors import ForbiddenError, NotFoundError
 
     try:
         return client.get(resource, name)
     except ForbiddenError:
-        warnings.append(f"cannot get {resource.qualified} {go_quote(name)}: forbidden")
+        unread.crds.append(name)
     except NotFoundError:
-        warnings.append(f"{resource.qualified} {go_quote(name)} not found: is KubeVirt installed?")
+        unread.other.append(f"{resource.qualified} {go_quote(name)} not found: is KubeVirt installed?")
     return None
 
 
@@ -287,10 +306,10 @@ def _delete_orphan(client: Client, fix: Fix, dry_run: str) -> tuple[list[Change]
     from ..instancetype.doctor import orphan_revisions
     from ..kube.resources import CONTROLLER_REVISIONS
 
-    warnings: list[str] = []
-    fresh = _read(client, fix.namespace, warnings)
+    unread = _Unread()
+    fresh = _read(client, fix.namespace, unread)
     if fresh.vms is None or fresh.revisions is None or fresh.named is None:
-        raise _NotFixed(f"could not re-read the namespace before deleting ({'; '.join(warnings)})")
+        raise _NotFixed(f"could not re-read the namespace before deleting ({'; '.join(unread.lines())})")
     still = {f.revision for f in orphan_revisions(fresh.vms, fresh.revisions, fresh.named)}
     revision = next((r for r in fresh.revisions if _key(r)[1] == fix.revision), None)
     if revision is None:

@@ -201,8 +201,10 @@ def test_what_rbac_forbids_is_one_warning_and_never_no_problems(control_plane) -
     assert result.stdout == ""
     [line] = result.stderr.splitlines()
     assert line.startswith(
-        'Warning: doctor could not check everything (cannot list virtualmachines.kubevirt.io in the namespace "mallory"'
-        ": forbidden; "
+        "Warning: doctor could not check everything (forbidden to list virtualmachines.kubevirt.io, "
+        "controllerrevisions.apps, virtualmachineinstances.kubevirt.io, virtualmachinesnapshotcontents.snapshot.kubevirt.io, "
+        "virtualmachineinstancetypes.instancetype.kubevirt.io, virtualmachinepreferences.instancetype.kubevirt.io in the "
+        'namespace "mallory"; forbidden to get customresourcedefinitions.apiextensions.k8s.io '
     )
     assert line.endswith("every check on VMs and ControllerRevisions: findings may be missing")
     assert "no problems" not in result.stderr
@@ -331,7 +333,7 @@ def test_doctor_across_contexts(fleet, namespace) -> None:
         warned[0]
         == 'Warning: context "plane": 1 error(s) found: the VMs named cannot start or change until fixed (see WHAT TO DO)'
     )
-    assert warned[1].startswith('Warning: context "forbidden": doctor could not check everything (cannot list ')
+    assert warned[1].startswith('Warning: context "forbidden": doctor could not check everything (forbidden to list ')
     assert "was refused - did you specify the right host or port?" in warned[2]
     assert warned[3] == 'Warning: context "slow": no answer within 3s (--context-timeout)'
     assert f'context "old": 0 VirtualMachine(s) and 0 ControllerRevision(s) in namespace {namespace} checked' in (
