@@ -63,12 +63,7 @@ class DoctorOptions:
     all_namespaces: Annotated[
         bool, options.all_namespaces_option("Check the VMs and revisions of every namespace.")
     ] = False
-    output: Annotated[
-        str,
-        options.output_option(
-            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data."
-        ),
-    ] = ""
+    output: options.FindingsOutput = ""
     fix: Annotated[
         bool,
         options.bool_option(
