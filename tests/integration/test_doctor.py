@@ -496,3 +496,35 @@ def test_what_a_real_vm_snapshot_keeps_is_no_orphan_and_fix_leaves_it(control_pl
     fixed = _cli(control_plane, "doctor", "-n", namespace, "--fix")
     assert (fixed.exit_code, fixed.stdout) == (0, "")
     assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{copy}")[0] == 200
+
+
+def test_fix_clears_a_pinned_revision_name_through_kubevirts_webhook(control_plane, namespace) -> None:
+    vm = _create_vm(control_plane, namespace, "pinned", "u1.small")
+    lost = _ref(vm, "instancetype")
+    status, answer = control_plane.request(
+        "PATCH",
+        f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/pinned",
+        {"spec": {"instancetype": {"revisionName": lost}}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    _delete_revision(control_plane, namespace, lost)
+
+    result = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"virtualmachine.kubevirt.io/pinned -n {namespace} patched: removed {where} (ControllerRevision {lost} does "
+        "not exist)"
+        for where in ("spec.instancetype.revisionName", "status.instancetypeRef.controllerRevisionRef")
+    ]
+    stored = _until(
+        "virt-controller stored no new revision",
+        lambda: (
+            _ref_or_empty_key(control_plane.get(vm), "instancetype")
+            if control_plane.request("GET", CRS.format(ns=namespace) + f"/{lost}")[0] == 200
+            else ""
+        ),
+    )
+    assert stored == lost  # KubeVirt names the copy after u1.small's uid and generation: the same name again
+    assert "revisionName" not in control_plane.get(vm)["spec"]["instancetype"]
+    assert _doctor(control_plane, namespace)[:2] == (0, [])
