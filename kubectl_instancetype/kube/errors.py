@@ -38,6 +38,12 @@ from .http import (
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 
+
+def _skip_space(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {
     400: ("BadRequest", "the server rejected our request for an unknown reason"),
@@ -190,39 +196,39 @@ def list_items(body: bytes, content_type: str = "") -> Iterator[Any]:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         text = body.decode("utf-8", "replace")  # as decode_object: U+FFFD, as Go's encoding/json
-    decode, skip = _DECODER.raw_decode, _SPACE.match
+    decode, skip = _DECODER.raw_decode, _skip_space
     try:
-        pos = skip(text, 0).end()
+        pos = skip(text, 0)
         if text[pos] != "{":
             raise ValueError("not an object")
-        pos = skip(text, pos + 1).end()
+        pos = skip(text, pos + 1)
         more = text[pos] != "}"
         pos = pos if more else pos + 1
         while more:
             key, pos = decode(text, pos)
-            pos = skip(text, pos).end()
+            pos = skip(text, pos)
             if not isinstance(key, str) or text[pos] != ":":
                 raise ValueError("no key")
-            pos = skip(text, pos + 1).end()
+            pos = skip(text, pos + 1)
             if key == "items" and text[pos] == "[":
-                pos = skip(text, pos + 1).end()
+                pos = skip(text, pos + 1)
                 if text[pos] == "]":
                     pos += 1
                 while text[pos - 1] != "]":
                     item, pos = decode(text, pos)
                     yield item
-                    pos = skip(text, pos).end() + 1
+                    pos = skip(text, pos) + 1
                     if text[pos - 1] not in ",]":
                         raise ValueError("no comma")
-                    pos = skip(text, pos).end() if text[pos - 1] == "," else pos
+                    pos = skip(text, pos) if text[pos - 1] == "," else pos
             else:
                 _, pos = decode(text, pos)
-            pos = skip(text, pos).end() + 1
+            pos = skip(text, pos) + 1
             if text[pos - 1] not in ",}":
                 raise ValueError("no comma")
             more = text[pos - 1] == ","
-            pos = skip(text, pos).end()
-        if skip(text, pos).end() != len(text):
+            pos = skip(text, pos)
+        if skip(text, pos) != len(text):
             raise ValueError("extra data")
     except (ValueError, IndexError, RecursionError):
         decode_object(body, content_type)  # raises the one message for what the server sent

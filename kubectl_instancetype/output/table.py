@@ -48,8 +48,7 @@ def write_table_groups(
             if len(row) + 1 != columns:
                 uniform = False
                 break
-            cells = (first, *row)
-            for index, cell in enumerate(cells):
+            for index, cell in enumerate((first, *row)):
                 size = len(escape(cell))
                 if size > widths[index]:
                     widths[index] = size
