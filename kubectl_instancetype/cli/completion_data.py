@@ -1164,7 +1164,8 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                'value': True}}},
  'doctor': {'argument': None,
             'commands': {},
-            'flags': {'--all-namespaces': {'help': 'Check the VMs and revisions of every namespace.', 'value': False},
+            'flags': {'--all-contexts': {'help': 'Run on every context of the kubeconfig.', 'value': False},
+                      '--all-namespaces': {'help': 'Check the VMs and revisions of every namespace.', 'value': False},
                       '--as': {'help': 'Username to impersonate for the operation. User could be a regular user or a '
                                        'service account in a namespace.',
                                'value': True},
@@ -1176,9 +1177,25 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                             "cluster, as kubectl's --cluster).",
                                     'live': 'clusters',
                                     'value': True},
-                      '--context': {'help': 'The name of the kubeconfig context to use.',
+                      '--context': {'help': 'The name of the kubeconfig context to use; more than once: run on each '
+                                            '(one table or List, a CONTEXT column first).',
                                     'live': 'contexts',
                                     'value': True},
+                      '--context-timeout': {'help': 'With several contexts: how long each context may take in all (1s, '
+                                                    '2m); one that takes longer is reported as failed and the others '
+                                                    'print. 0 waits forever.',
+                                            'value': True},
+                      '--contexts': {'help': 'Run on every kubeconfig context whose name REGEX matches (a search: prod '
+                                             'matches eu-prod-1).',
+                                     'value': True},
+                      '--dry-run': {'help': 'With --fix: "client": re-check each change and write nothing; "server": '
+                                            'send each write with dryRun=All; "none" (default): write. A bare '
+                                            '--dry-run means client.',
+                                    'value': True,
+                                    'values': ['none', 'client', 'server']},
+                      '--fix': {'help': "Clear VMs' references to missing revisions and delete orphaned revisions; "
+                                        'print each change.',
+                                'value': False},
                       '--help': {'help': 'help for doctor', 'value': False},
                       '--kubeconfig': {'file': True,
                                        'help': 'Path to the kubeconfig file to use (default: $KUBECONFIG, then '
@@ -1201,6 +1218,7 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                               'jsonpath-file',
                                               'custom-columns',
                                               'custom-columns-file']},
+                      '--parallel': {'help': 'With several contexts: how many run at once.', 'value': True},
                       '--request-timeout': {'help': 'How long to wait for one server answer (1s, 2m, 3h); 0 waits '
                                                     'forever.',
                                             'value': True},

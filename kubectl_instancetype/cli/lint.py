@@ -68,12 +68,7 @@ class LintOptions:
     fix: Annotated[
         bool, options.bool_option("--fix", help="Print the objects with every fixable finding corrected.")
     ] = False
-    output: Annotated[
-        str,
-        options.output_option(
-            help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data."
-        ),
-    ] = ""
+    output: options.FindingsOutput = ""
     checks: options.FileChecks = dataclasses.field(default_factory=options.FileChecks)
     connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
     chosen: Optional[tuple] = dataclasses.field(init=False, default=None)

@@ -492,3 +492,21 @@ class SelectionFlags:
             )
         except listing.FilterError as exc:
             raise options.UsageError(str(exc)) from exc
+
+    def query(self, scope: ScopeFlags, catalog: bool, all_namespaces: bool = False) -> Any:
+        """The :class:`~..usecases.listing.Query` of the instance types these flags select in ``scope``
+        (``matrix`` and ``recommend``); with ``catalog``, the cluster scope unless another is asked for: the
+        catalog's namespaced copies equal its cluster objects."""
+        from ..instancetype.listing import INSTANCETYPES
+        from ..usecases.listing import Query
+
+        label_selector, ranges = self.query_parts()
+        return Query(
+            what=INSTANCETYPES,
+            label_selector=label_selector,
+            ranges=ranges,
+            cluster_only=scope.cluster_only or (catalog and not (scope.namespaced_only or scope.scope == "all")),
+            namespaced_only=scope.namespaced_only,
+            all_namespaces=all_namespaces,
+            enumerated=enumerated_filters(self),
+        )

@@ -7,7 +7,7 @@ import typer
 
 from . import options
 from .catalog_options import CatalogSourceFlags
-from .list_options import ScopeFlags, SelectionFlags, enumerated_filters, scope_bare_flags
+from .list_options import ScopeFlags, SelectionFlags, scope_bare_flags
 
 HELP = """Show the instance types as a matrix: series (rows) by size (columns), each cell vCPU/memory.
 
@@ -56,9 +56,7 @@ class MatrixOptions:
 
     def validate(self) -> None:
         """The format is tabulate's; one scope at most."""
-        from ..instancetype.listing import INSTANCETYPES
         from ..output.printers import OBJECT_FORMATS, TEMPLATE_FORMATS, check_output_format
-        from ..usecases.listing import Query
 
         if self.output:
             check_output_format(self.output, OBJECT_FORMATS + TEMPLATE_FORMATS)
@@ -66,17 +64,7 @@ class MatrixOptions:
 
         if self.fmt not in FORMATS:
             raise options.UsageError(f'--format must be one of {", ".join(FORMATS)} (got "{self.fmt}")')
-        label_selector, ranges = self.selection.query_parts()
-        self.query = Query(
-            what=INSTANCETYPES,
-            label_selector=label_selector,
-            ranges=ranges,
-            # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.scope.cluster_only
-            or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
-            namespaced_only=self.scope.namespaced_only,
-            enumerated=enumerated_filters(self.selection),
-        )
+        self.query = self.selection.query(self.scope, self.source.catalog)
 
 
 def run(env, opts: MatrixOptions, session) -> None:

@@ -214,6 +214,11 @@ def vm_argument(help: str = "A stored VirtualMachine.") -> Any:
     return Argument(metavar="[vm/NAME]", help=help, show_default=False)
 
 
+def vm_arguments(help: str) -> Any:
+    """Optional ``vm/NAME`` arguments, any number (``[vm/NAME ...]``; each through :func:`vm_target`)."""
+    return Argument(metavar="[vm/NAME ...]", help=help, show_default=False)
+
+
 def output_option(help: str, **extra: Any) -> Any:
     """``-o/--output FORMAT``, declared alike by every command; its help says which formats that command prints."""
     return Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
@@ -225,6 +230,11 @@ TypeTarget = Annotated[
 ]
 # a report (not objects) as data: fits, capacity, usage
 ReportOutput = Annotated[str, output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")]
+# findings as data: lint, doctor
+FindingsOutput = Annotated[
+    str,
+    output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data."),
+]
 
 
 def _connection_option(*names: str, metavar: str, help: str, click_type: Any = None, **extra: Any) -> Any:

@@ -7,7 +7,7 @@ import typer
 
 from . import list_options, options
 from .catalog_options import CatalogSourceFlags
-from .list_options import NoHeaders, ScopeFlags, SelectionFlags, enumerated_filters, scope_bare_flags
+from .list_options import NoHeaders, ScopeFlags, SelectionFlags, scope_bare_flags
 
 HELP = """Rank the instance types that satisfy a preference's requirements (or --min-cpu/--min-memory), smallest
 first.
@@ -103,9 +103,7 @@ class RecommendOptions:
     def validate(self) -> None:
         """-o, the minimums and the preference reference are well-formed (before any request)."""
         from ..golang.quantity import QuantityError, parse_quantity
-        from ..instancetype.listing import INSTANCETYPES
         from ..output.printers import OBJECT_FORMATS, TABLE_FORMATS, TEMPLATE_FORMATS, check_output_format
-        from ..usecases.listing import Query
         from ..usecases.recommend import parse_preference_reference
 
         check_output_format(self.output, TABLE_FORMATS + OBJECT_FORMATS + TEMPLATE_FORMATS)
@@ -126,18 +124,7 @@ class RecommendOptions:
             parse_preference_reference(self.preference)  # a malformed reference fails before any request
         if self.fits and self.source.catalog:
             raise options.UsageError("--fits looks at the cluster's nodes: it cannot go with --catalog")
-        label_selector, ranges = self.selection.query_parts()
-        self.query = Query(
-            what=INSTANCETYPES,
-            label_selector=label_selector,
-            ranges=ranges,
-            # the catalog's namespaced copies equal its cluster objects
-            cluster_only=self.scope.cluster_only
-            or (self.source.catalog and not (self.scope.namespaced_only or self.scope.scope == "all")),
-            namespaced_only=self.scope.namespaced_only,
-            all_namespaces=self.all_namespaces,
-            enumerated=enumerated_filters(self.selection),
-        )
+        self.query = self.selection.query(self.scope, self.source.catalog, self.all_namespaces)
 
 
 def run(env, opts: RecommendOptions, session) -> None:

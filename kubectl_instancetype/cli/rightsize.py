@@ -77,10 +77,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
 class RightsizeOptions:
     """Measure in Prometheus, size each VM, print (and with --apply, switch)."""
 
-    targets: Annotated[
-        Optional[list[str]],
-        typer.Argument(metavar="[vm/NAME ...]", help="VirtualMachines (default: all in scope).", show_default=False),
-    ] = None
+    targets: Annotated[Optional[list[str]], options.vm_arguments("VirtualMachines (default: all in scope).")] = None
     all_namespaces: Annotated[
         bool, options.all_namespaces_option("Look at every namespace, not only the current one.")
     ] = False

@@ -43,6 +43,8 @@ class Finding:
     object: str
     finding: str
     action: str
+    key: str = ""  # the matcher (instancetype, preference) a missing-revision finding is about
+    revision: str = ""  # the ControllerRevision the finding names
 
 
 def _meta(obj: Json) -> Mapping[str, Any]:
@@ -105,6 +107,8 @@ def missing_revisions(vms: Iterable[Json], revisions: Mapping[tuple[str, str], J
                     "clear the reference so that virt-controller stores a new copy of "
                     f"{key} {matcher.get('name') or '?'} as it is now: "
                     + " && ".join(clear_revision_commands(vm, key)),
+                    key,
+                    revision,
                 )
             )
     return findings
@@ -117,20 +121,13 @@ def unserved_revisions(
     not serve (``served``: kind -> versions; kinds absent were not read): KubeVirt v1.9's
     ``compatibility.Decode`` reads only v1beta1 objects, so a VM using one cannot start or change (kubevirt
     #15400)."""
-    users: dict[tuple[str, str], list[tuple[Json, str]]] = {}
-    for vm in vms:
-        for key in MATCHER_KEYS:
-            name = revision_in_use(vm, key)[0]
-            if name:
-                users.setdefault((_key(vm)[0], name), []).append((vm, key))
+    users = _users(vms)
     findings = []
     for revision in revisions:
-        data = revision.get("data") or {}
-        kind = str(data.get("kind") or _meta(revision).get("labels", {}).get(OBJECT_KIND_LABEL) or "")
-        api_version = str(data.get("apiVersion") or "")
-        if kind not in served or not api_version:
+        kind, version = _revision_kind_version(revision)
+        api_version = str((revision.get("data") or {}).get("apiVersion") or "")
+        if kind not in served or not version:
             continue
-        version = api_version.rpartition("/")[2]
         if version in served[kind]:
             continue
         namespace, name = _key(revision)
@@ -162,13 +159,148 @@ def unserved_revisions(
     return findings
 
 
-def orphan_revisions(vms: Iterable[Json], revisions: Iterable[Json]) -> list[Finding]:
-    """Copies of instance types and preferences (and VM start revisions) that no existing VM owns nor uses: left
-    by a VM deleted with ``--cascade=orphan`` or restored without its owner. Deleting them changes no VM."""
+@dataclass(frozen=True)
+class CRDVersions:
+    """What one kind's CustomResourceDefinition says of its versions: those ``served``, those served with
+    ``deprecated: true`` (the API server then warns on every request to them), the ``storage`` version, and
+    ``status.storedVersions`` (every version objects may still be stored in, in etcd)."""
+
+    name: str
+    served: frozenset[str]
+    deprecated: frozenset[str]
+    storage: str
+    stored: tuple[str, ...]
+
+
+def crd_versions(crd: Json) -> CRDVersions:
+    """The :class:`CRDVersions` of a CRD object (apiextensions.k8s.io/v1)."""
+    versions = (crd.get("spec") or {}).get("versions") or ()
+    served = frozenset(str(v.get("name")) for v in versions if v.get("served"))
+    return CRDVersions(
+        str(_meta(crd).get("name") or ""),
+        served,
+        frozenset(str(v.get("name")) for v in versions if v.get("served") and v.get("deprecated")),
+        next((str(v.get("name")) for v in versions if v.get("storage")), ""),
+        tuple(str(v) for v in (crd.get("status") or {}).get("storedVersions") or ()),
+    )
+
+
+def _revision_kind_version(revision: Json) -> tuple[str, str]:
+    data = revision.get("data") or {}
+    kind = str(data.get("kind") or (_meta(revision).get("labels") or {}).get(OBJECT_KIND_LABEL) or "")
+    return kind, str(data.get("apiVersion") or "").rpartition("/")[2]
+
+
+def _users(vms: Iterable[Json]) -> dict[tuple[str, str], list[tuple[Json, str]]]:
+    users: dict[tuple[str, str], list[tuple[Json, str]]] = {}
+    for vm in vms:
+        for key in MATCHER_KEYS:
+            name = revision_in_use(vm, key)[0]
+            if name:
+                users.setdefault((_key(vm)[0], name), []).append((vm, key))
+    return users
+
+
+def deprecated_versions(
+    vms: Iterable[Json], revisions: Iterable[Json], versions: Mapping[str, CRDVersions]
+) -> list[Finding]:
+    """What the next KubeVirt may no longer read, as far as the cluster itself announces it: a version its CRD
+    still serves but marks ``deprecated`` (how a CRD announces a removal; KubeVirt's v1beta1 -> v1, enhancements
+    #17). ``versions``: kind -> :class:`CRDVersions` (kinds absent were not read).
+
+    - a CRD whose ``status.storedVersions`` still lists a deprecated version: objects written before the storage
+      version changed stay stored so until rewritten (the API server converts them on read, so no list tells which
+      ones; the storage-migration steps Kubernetes documents for CRD versions rewrite them all);
+    - a ControllerRevision holding its object in a deprecated version (KubeVirt stores the object as it decoded
+      it: ``pkg/instancetype/revision/store.go`` ``storeControllerRevision``).
+
+    KubeVirt v1.9.0's CRDs serve v1beta1 alone, not deprecated: nothing is reported there."""
+    from .kinds import ALL
+
+    findings = []
+    for kind in ALL:
+        facts = versions.get(kind.kind)
+        if facts is None:
+            continue
+        for version in (v for v in facts.stored if v in facts.deprecated and v != facts.storage):
+            every = " -A" if kind.namespaced else ""
+            findings.append(
+                Finding(
+                    WARNING,
+                    "deprecated-version",
+                    "",
+                    f"customresourcedefinition/{facts.name}",
+                    f"status.storedVersions still lists {version}, which the CRD marks deprecated (storage version "
+                    f"{facts.storage or '?'}): {kind.plural} written before the storage version changed are "
+                    f"stored as {version} until rewritten",
+                    f"rewrite them as {facts.storage}: kubectl get {kind.plural}{every} -o json | kubectl replace -f -"
+                    f"; then kubectl patch crd {facts.name} --subresource=status --type=merge -p "
+                    f'\'{{"status":{{"storedVersions":["{facts.storage}"]}}}}\'',
+                )
+            )
+    users = _users(vms)
+    for revision in revisions:
+        held, version = _revision_kind_version(revision)
+        facts = versions.get(held)
+        if facts is None or not version or version not in facts.deprecated:
+            continue
+        namespace, name = _key(revision)
+        used_by = users.get((namespace, name), [])
+        if used_by:
+            action = (
+                "store a new copy of the object as it is now (check drift first: the VM takes the live spec): "
+                + " && ".join(command for vm, key in used_by for command in clear_revision_commands(vm, key))
+            )
+        else:
+            action = (
+                f"no VM uses it: kubectl delete controllerrevision {_shell_quote(name)} -n {_shell_quote(namespace)}"
+            )
+        findings.append(
+            Finding(
+                WARNING,
+                "deprecated-version",
+                namespace,
+                f"controllerrevision/{name}",
+                f"holds a {held} as {(revision.get('data') or {}).get('apiVersion')}, which this cluster's CRD "
+                f"marks deprecated: a KubeVirt that stops serving {version} cannot read it",
+                action,
+                revision=name,
+            )
+        )
+    return findings
+
+
+def named_elsewhere(vmis: Iterable[Json], snapshot_contents: Iterable[Json]) -> set[tuple[str, str]]:
+    """(namespace, name) of the revisions other objects than VMs name: a VMI's
+    ``status.virtualMachineRevisionName`` (its VM's start revision, read on restart and by the snapshot
+    controller: KubeVirt v1.9.0 ``pkg/virt-controller/watch/vm/vm.go``, ``pkg/storage/snapshot/source.go``), and
+    the ``revisionName`` of each matcher of the VM a VirtualMachineSnapshotContent holds (what a restore copies
+    back: ``pkg/storage/snapshot/restore.go`` ``restoreInstancetypeControllerRevisions``)."""
+    named: set[tuple[str, str]] = set()
+    for vmi in vmis:
+        name = (vmi.get("status") or {}).get("virtualMachineRevisionName")
+        if name:
+            named.add((_key(vmi)[0], str(name)))
+    for content in snapshot_contents:
+        vm = ((content.get("spec") or {}).get("source") or {}).get("virtualMachine") or {}
+        for key in MATCHER_KEYS:
+            name = ((vm.get("spec") or {}).get(key) or {}).get("revisionName")
+            if name:
+                named.add((_key(content)[0], str(name)))
+    return named
+
+
+def orphan_revisions(
+    vms: Iterable[Json], revisions: Iterable[Json], named: Iterable[tuple[str, str]] = ()
+) -> list[Finding]:
+    """Copies of instance types and preferences (and VM start revisions) that no existing VM owns nor uses, and
+    that no other object owns (a VirtualMachineSnapshot owns the copies it took) nor names (``named``:
+    :func:`named_elsewhere`): left by a VM deleted with ``--cascade=orphan`` or restored without its owner.
+    Deleting them changes no VM."""
     vms = list(vms)
     uids = {str(_meta(vm).get("uid")) for vm in vms}
     revisions = list(revisions)
-    used: set[tuple[str, str]] = set()
+    used: set[tuple[str, str]] = set(named)
     for vm in vms:
         namespace = _key(vm)[0]
         used.update((namespace, name) for name in pinned_revisions(vm, revisions))
@@ -177,10 +309,12 @@ def orphan_revisions(vms: Iterable[Json], revisions: Iterable[Json]) -> list[Fin
         namespace, name = _key(revision)
         if revision_target(revision) is None and not is_start_revision(name):
             continue  # not KubeVirt's: another controller's revision
-        owners = [ref for ref in _meta(revision).get("ownerReferences") or () if ref.get("kind") == "VirtualMachine"]
-        if any(str(ref.get("uid")) in uids for ref in owners) or (namespace, name) in used:
+        references = list(_meta(revision).get("ownerReferences") or ())
+        if any(ref.get("kind") != "VirtualMachine" for ref in references):
+            continue  # owned by something else (a snapshot): the garbage collector's to delete with it
+        if any(str(ref.get("uid")) in uids for ref in references) or (namespace, name) in used:
             continue
-        gone = ", ".join(f"virtualmachine/{ref.get('name')}" for ref in owners)
+        gone = ", ".join(f"virtualmachine/{ref.get('name')}" for ref in references)
         findings.append(
             Finding(
                 INFO,
@@ -190,6 +324,7 @@ def orphan_revisions(vms: Iterable[Json], revisions: Iterable[Json]) -> list[Fin
                 (f"owned by {gone}, which no longer exists" if gone else "owned by no VirtualMachine")
                 + ", and no VM names it",
                 f"kubectl delete controllerrevision {_shell_quote(name)} -n {_shell_quote(namespace)}",
+                revision=name,
             )
         )
     return findings
@@ -311,3 +446,95 @@ def drift(
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """Errors first, then warnings, then infos; by namespace and object within a severity."""
     return sorted(findings, key=lambda f: (SEVERITIES.index(f.severity), f.namespace, f.object, f.check, f.finding))
+
+
+CLEAR_REFERENCE, DELETE_ORPHAN = "clear-reference", "delete-orphan"
+FIXABLE = {"missing-revision": CLEAR_REFERENCE, "orphan-revision": DELETE_ORPHAN}
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One change ``doctor --fix`` makes: clear matcher ``key``'s reference to the missing ``revision`` of
+    virtualmachine ``name`` (:data:`CLEAR_REFERENCE`), or delete the orphan ControllerRevision ``name``
+    (:data:`DELETE_ORPHAN`), in ``namespace``. ``finding``: what it fixes."""
+
+    action: str
+    namespace: str
+    name: str
+    finding: Finding
+    key: str = ""
+    revision: str = ""
+
+
+@dataclass(frozen=True)
+class NotFixed:
+    """A finding ``--fix`` handles that it left as it is, and why."""
+
+    finding: Finding
+    reason: str
+
+
+def fix_plan(
+    findings: Iterable[Finding],
+    vms: Iterable[Json],
+    live: Mapping[tuple[str, str, str], Json],
+    listed: Iterable[str],
+) -> tuple[list[Fix], list[NotFixed]]:
+    """The changes ``--fix`` makes for ``findings``, and the fixable findings it leaves (with the reason).
+
+    Only two changes are made, both of which KubeVirt allows and neither of which changes what a VM runs now:
+
+    - a VM naming a ControllerRevision that does not exist: clear the reference (``revisionName``, then the
+      status reference), as the printed commands do. KubeVirt v1.9.0's VM admission lets a matcher lose its
+      ``revisionName`` (``pkg/instancetype/webhooks/vm/mutator.go`` ``validateMatcherUpdate`` refuses only a
+      new name with the old revisionName), and virt-controller then stores a copy of the live object
+      (``syncStatusWithMatcher``). Only when that object exists (``live``: (kind, namespace or "", name) ->
+      object of the kinds ``listed``): otherwise clearing would only trade one failure for another.
+    - a revision no VM owns or names and nothing else owns or names: delete it.
+
+    Drift, deprecated objects and API versions are never changed: each needs a choice (which spec, which type)
+    that only the user can make."""
+    by_key = {_key(vm): vm for vm in vms}
+    kinds = frozenset(listed)
+    plan: list[Fix] = []
+    left: list[NotFixed] = []
+    for finding in findings:
+        action = FIXABLE.get(finding.check)
+        if action is None:
+            continue
+        name = finding.object.partition("/")[2]
+        if action == DELETE_ORPHAN:
+            plan.append(Fix(action, finding.namespace, name, finding, revision=finding.revision))
+            continue
+        vm = by_key.get((finding.namespace, name))
+        matcher = ((vm or {}).get("spec") or {}).get(finding.key) or {}
+        target = _live_target(finding.namespace, finding.key, matcher, live, kinds)
+        if target:
+            left.append(NotFixed(finding, target))
+            continue
+        plan.append(Fix(action, finding.namespace, name, finding, key=finding.key, revision=finding.revision))
+    return plan, left
+
+
+def _live_target(
+    namespace: str,
+    key: str,
+    matcher: Mapping[str, Any],
+    live: Mapping[tuple[str, str, str], Json],
+    listed: frozenset[str],
+) -> str:
+    """Why clearing ``matcher``'s reference would not help ("" when it would: its object exists)."""
+    from .expand.resolve import ResolveError, matcher_kind
+
+    if not matcher.get("name"):
+        return f"spec.{key} names no object (inferFromVolume): virt-controller could store no new copy"
+    try:
+        kind = matcher_kind(key, str(matcher.get("kind") or ""))
+    except ResolveError as exc:
+        return str(exc)
+    target = f"{kind.lower()}/{matcher['name']}"
+    if kind not in listed:
+        return f"{target} could not be read, so doctor cannot tell whether virt-controller could store a new copy"
+    if (kind, namespace if "Cluster" not in kind else "", str(matcher["name"])) not in live:
+        return f"{target} does not exist either: recreate it, or switch the VM to another {key}, then run --fix again"
+    return ""

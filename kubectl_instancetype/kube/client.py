@@ -471,13 +471,20 @@ class Client:
         *,
         dry_run: bool = False,
         field_manager: str = "kubectl-instancetype",
+        subresource: str = "",
     ) -> dict[str, Any]:
         """PATCH ``name`` with ``body`` (a document, or bytes already encoded) as ``content_type``.
 
         ``content_type`` is one of the API server's patch types: merge (the default), strategic merge,
-        JSON patch or apply.
+        JSON patch or apply; ``subresource`` ("status") patches that subresource (kubectl patch --subresource).
         """
-        path = resource.path(namespace, name, dryRun="All" if dry_run else None, fieldManager=field_manager)
+        path = resource.path(
+            namespace,
+            name,
+            subresource=subresource,
+            dryRun="All" if dry_run else None,
+            fieldManager=field_manager,
+        )
         answer: dict[str, Any] = self.transport.request("PATCH", path, body, content_type=content_type)
         return answer
 
@@ -514,11 +521,24 @@ class Client:
         *,
         dry_run: bool = False,
         propagation_policy: str | None = None,
+        preconditions: dict[str, str] | None = None,
     ) -> dict[str, Any] | None:
-        """DELETE ``name``; returns what the server answers (the object, or a Status)."""
-        body = {"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": propagation_policy}
+        """DELETE ``name``; returns what the server answers (the object, or a Status). ``preconditions``
+        (``uid``, ``resourceVersion``: DeleteOptions.preconditions) make the server refuse with 409 Conflict
+        when the object is no longer the one that was judged."""
+        body: dict[str, Any] = {"kind": "DeleteOptions", "apiVersion": "v1"}
+        if propagation_policy:
+            body["propagationPolicy"] = propagation_policy
+        if preconditions:
+            body["preconditions"] = dict(preconditions)
+        if dry_run:
+            # the API server reads the query's options only when the request has no body (DeleteResource in
+            # k8s.io/apiserver v0.36.3 pkg/endpoints/handlers/delete.go), so a body must say dryRun itself
+            body["dryRun"] = ["All"]
         path = resource.path(namespace, name, dryRun="All" if dry_run else None)
-        answer: dict[str, Any] | None = self.transport.request("DELETE", path, body if propagation_policy else None)
+        answer: dict[str, Any] | None = self.transport.request(
+            "DELETE", path, body if propagation_policy or preconditions else None
+        )
         return answer
 
 

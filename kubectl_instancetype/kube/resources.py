@@ -41,8 +41,16 @@ class Resource:
         """``group/version`` (``v1`` for the core group)."""
         return f"{self.group}/{self.version}" if self.group else self.version
 
-    def path(self, namespace: str | None = None, name: str | None = None, **query: str | int | None) -> str:
-        """The request path; ``namespace`` None on a namespaced resource means all namespaces."""
+    def path(
+        self,
+        namespace: str | None = None,
+        name: str | None = None,
+        *,
+        subresource: str | int | None = "",
+        **query: str | int | None,
+    ) -> str:
+        """The request path; ``namespace`` None on a namespaced resource means all namespaces; ``subresource``
+        (``status``) follows the name."""
         for what, value in (("namespace", namespace), ("resource name", name)):
             if value and (problem := invalid_path_segment(what, value)):
                 # client-go refuses these before sending: "..", "a/b" or "%2e%2e" would name another URL.
@@ -53,6 +61,8 @@ class Resource:
         root += f"/{self.plural}"
         if name:
             root += f"/{escape(name)}"
+            if subresource:
+                root += f"/{subresource}"
         params = [f"{key}={escape(str(value))}" for key, value in query.items() if value not in (None, "")]
         return f"{root}?{'&'.join(params)}" if params else root
 
@@ -79,6 +89,11 @@ VIRTUAL_MACHINE_INSTANCES = Resource(
     "kubevirt.io", "v1", "virtualmachineinstances", "VirtualMachineInstance", namespaced=True
 )
 KUBEVIRTS = Resource("kubevirt.io", "v1", "kubevirts", "KubeVirt", namespaced=True)
+# what KubeVirt's VM snapshot controller records of a VM, its revisions renamed after the snapshot
+# (pkg/storage/snapshot/source.go captureInstancetypeControllerRevision)
+VIRTUAL_MACHINE_SNAPSHOT_CONTENTS = Resource(
+    "snapshot.kubevirt.io", "v1beta1", "virtualmachinesnapshotcontents", "VirtualMachineSnapshotContent", True
+)
 VIRTUAL_MACHINE_POOLS = Resource("pool.kubevirt.io", "v1beta1", "virtualmachinepools", "VirtualMachinePool", True)
 CUSTOM_RESOURCE_DEFINITIONS = Resource(
     "apiextensions.k8s.io", "v1", "customresourcedefinitions", "CustomResourceDefinition", namespaced=False

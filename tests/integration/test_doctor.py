@@ -50,6 +50,10 @@ def _ref_or_empty(vm: dict | None) -> str:
     )
 
 
+def _ref_or_empty_key(vm: dict | None, key: str) -> str:
+    return (((vm or {}).get("status", {}).get(f"{key}Ref") or {}).get("controllerRevisionRef") or {}).get("name", "")
+
+
 def _doctor(plane, namespace: str, *args: str) -> tuple[int, list[dict], str]:
     result = _cli(plane, "doctor", "-n", namespace, "-o", "json", *args)
     return result.exit_code, json.loads(result.stdout)["items"], result.stderr
@@ -191,11 +195,256 @@ def test_a_revision_stored_in_a_removed_version_is_an_error(control_plane, names
     )
 
 
-def test_what_rbac_forbids_is_a_warning_and_never_no_problems(control_plane) -> None:
+def test_what_rbac_forbids_is_one_warning_and_never_no_problems(control_plane) -> None:
     result = _cli(control_plane, "doctor", "-n", "mallory", user="mallory")
     assert result.exit_code == 0
     assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert 'Warning: cannot list virtualmachines.kubevirt.io in the namespace "mallory": forbidden' in lines
-    assert lines[-1].startswith("Warning: doctor could not check everything (")
+    [line] = result.stderr.splitlines()
+    assert line.startswith(
+        "Warning: doctor could not check everything (forbidden to list virtualmachines.kubevirt.io, "
+        "controllerrevisions.apps, virtualmachineinstances.kubevirt.io, virtualmachinesnapshotcontents.snapshot.kubevirt.io, "
+        "virtualmachineinstancetypes.instancetype.kubevirt.io, virtualmachinepreferences.instancetype.kubevirt.io in the "
+        'namespace "mallory"; forbidden to get customresourcedefinitions.apiextensions.k8s.io '
+    )
+    assert line.endswith("every check on VMs and ControllerRevisions: findings may be missing")
     assert "no problems" not in result.stderr
+    fixed = _cli(control_plane, "doctor", "-n", "mallory", "--fix", user="mallory")
+    assert (fixed.exit_code, fixed.stdout) == (0, "")
+    assert fixed.stderr.startswith("Warning: doctor could not check everything (")
+
+
+def test_fix_clears_a_missing_reference_and_virt_controller_stores_a_new_copy(control_plane, namespace) -> None:
+    vm = _create_vm(control_plane, namespace, "stuck", "u1.small", "fedora")
+    lost = _ref(vm, "preference")
+    _delete_revision(control_plane, namespace, lost)
+
+    for dry_run, suffix in (("client", "(dry run)"), ("server", "(server dry run)")):
+        # as lint --fix: 0 when every error can be fixed
+        result = _cli(control_plane, "doctor", "-n", namespace, "--fix", f"--dry-run={dry_run}")
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == (
+            f"virtualmachine.kubevirt.io/stuck -n {namespace} patched {suffix}: removed "
+            f"status.preferenceRef.controllerRevisionRef (ControllerRevision {lost} does not exist)\n"
+        )
+        assert _ref_or_empty_key(control_plane.get(vm), "preference") == lost  # nothing written
+
+    result = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        f"virtualmachine.kubevirt.io/stuck -n {namespace} patched: removed "
+        f"status.preferenceRef.controllerRevisionRef (ControllerRevision {lost} does not exist)\n"
+    )
+    _until(
+        "virt-controller stored no new revision",
+        lambda: (
+            _ref_or_empty_key(control_plane.get(vm), "preference") == lost
+            and control_plane.request("GET", CRS.format(ns=namespace) + f"/{lost}")[0] == 200
+        ),
+    )
+    assert _doctor(control_plane, namespace)[:2] == (0, [])
+    again = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert (again.exit_code, again.stdout) == (0, "")
+    assert again.stderr == f"no problems found in namespace {namespace}: nothing to fix\n"
+
+
+def test_fix_leaves_a_reference_whose_object_is_gone_too(control_plane, namespace) -> None:
+    instancetype = {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineInstancetype",
+        "metadata": {"name": "short-lived", "namespace": namespace},
+        "spec": {"cpu": {"guest": 1}, "memory": {"guest": "1Gi"}},
+    }
+    control_plane.apply(instancetype)
+    vm = _create_vm(control_plane, namespace, "lonely", "virtualmachineinstancetype/short-lived")
+    lost = _ref(vm, "instancetype")
+    _delete_revision(control_plane, namespace, lost)
+    control_plane.delete(instancetype)
+
+    result = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr.splitlines() == [
+        f"Warning: not fixed: virtualmachine/lonely -n {namespace} (missing-revision): "
+        "virtualmachineinstancetype/short-lived does not exist either: recreate it, or switch the VM to another "
+        "instancetype, then run --fix again",
+        "error: 1 error(s) remain: the VMs named cannot start or change until fixed (listed above)",
+    ]
+
+
+def test_fix_deletes_an_orphan_and_a_server_dry_run_keeps_it(control_plane, namespace) -> None:
+    _create_vm(control_plane, namespace, "kept", "u1.small")
+    gone = _create_vm(control_plane, namespace, "gone", "u1.small")
+    orphan = _ref(gone, "instancetype")
+    # the orphan: a revision without owner references that no VM names (a VM deleted with --cascade=orphan)
+    status, answer = control_plane.request(
+        "PATCH",
+        CRS.format(ns=namespace) + f"/{orphan}",
+        {"metadata": {"ownerReferences": None}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    control_plane.delete(gone)
+    _until("the VM was not deleted", lambda: control_plane.get(gone) is None, timeout=60)
+    _, items, _ = _doctor(control_plane, namespace)
+    assert [(i["check"], i["object"]) for i in items if i["check"] == "orphan-revision"] == [
+        ("orphan-revision", f"controllerrevision/{orphan}")
+    ]
+    dry = _cli(control_plane, "doctor", "-n", namespace, "--fix", "--dry-run=server")
+    assert dry.stdout.startswith(f"controllerrevision.apps/{orphan} -n {namespace} deleted (server dry run): ")
+    assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{orphan}")[0] == 200
+
+    result = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == (
+        f"controllerrevision.apps/{orphan} -n {namespace} deleted: owned by no VirtualMachine, and no VM names it\n"
+    )
+    # what the first read found beside it (the orphan held the same copy as kept's revision)
+    assert result.stderr.startswith("1 other finding(s) (identical-revisions) need a choice --fix does not make")
+    assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{orphan}")[0] == 404
+    assert _doctor(control_plane, namespace)[:2] == (0, [])
+
+
+def test_fix_refuses_what_it_cannot_do_safely(control_plane) -> None:
+    for args, message in (
+        (("--dry-run",), "error: --dry-run goes with --fix: doctor alone writes nothing\n"),
+        (("--fix", "-o", "json"), "error: --fix prints the changes it makes: it cannot go with -o\n"),
+        (
+            ("--fix", "--context", "a", "--context", "b"),
+            "error: --fix writes: run it on one context at a time (--context NAME)\n",
+        ),
+    ):
+        result = _cli(control_plane, "doctor", *args)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+
+
+def test_doctor_across_contexts(fleet, namespace) -> None:
+    plane = fleet.plane
+    vm = _create_vm(plane, namespace, "broken", "u1.small")
+    lost = _ref(vm, "instancetype")
+    _delete_revision(plane, namespace, lost)
+
+    result = fleet.run("doctor", "-n", namespace, "--all-contexts", "--context-timeout", "3s")
+    assert result.exit_code == 1
+    header, row = result.stdout.splitlines()
+    assert header.split()[:3] == ["CONTEXT", "SEVERITY", "OBJECT"]
+    assert row.split()[:3] == ["plane", "error", "virtualmachine/broken"]
+    warned = [line for line in result.stderr.splitlines() if line.startswith("Warning: ")]
+    assert [line.split('"')[1] for line in warned] == ["plane", "forbidden", "down", "slow"]
+    assert (
+        warned[0]
+        == 'Warning: context "plane": 1 error(s) found: the VMs named cannot start or change until fixed (see WHAT TO DO)'
+    )
+    assert warned[1].startswith('Warning: context "forbidden": doctor could not check everything (forbidden to list ')
+    assert "was refused - did you specify the right host or port?" in warned[2]
+    assert warned[3] == 'Warning: context "slow": no answer within 3s (--context-timeout)'
+    assert f'context "old": 0 VirtualMachine(s) and 0 ControllerRevision(s) in namespace {namespace} checked' in (
+        result.stderr
+    )
+
+    result = fleet.run("doctor", "-n", namespace, "--contexts", "^(plane|old)$", "-o", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["kind"] == "List"
+    by_context = {item["metadata"]["annotations"]["kubectl-instancetype/context"]: item for item in document["items"]}
+    assert set(by_context) == {"plane", "old"}
+    assert [i["check"] for i in by_context["plane"]["items"]] == ["missing-revision"]
+    assert (by_context["old"]["items"], by_context["old"]["complete"]) == ([], True)
+
+
+CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/virtualmachineclusterinstancetypes.instancetype.kubevirt.io"
+
+
+def _copy(obj: dict, namespace: str | None = None) -> dict:
+    """``obj`` as it can be created on another server: without what the first server set."""
+    metadata = {
+        k: v
+        for k, v in obj["metadata"].items()
+        if k not in ("resourceVersion", "uid", "creationTimestamp", "managedFields", "generation")
+    }
+    if namespace:
+        metadata["namespace"] = namespace
+    return {**{k: v for k, v in obj.items() if k != "status"}, "metadata": metadata}
+
+
+def test_api_versions_kubevirt_1_9_announces_nothing_and_a_cluster_serving_v1_is_told_what_to_rewrite(
+    control_plane, namespace, tmp_path
+) -> None:
+    from hack.localcluster.fleet import start_server
+
+    vm = _create_vm(control_plane, namespace, "next", "u1.small")
+    revision_name = _ref(vm, "instancetype")
+    # KubeVirt v1.9.0's CRD (virt-operator's, on the real plane) serves v1beta1 alone, not deprecated: the
+    # revision virt-controller stored is no finding
+    status, crd = control_plane.request("GET", CRD)
+    assert status == 200
+    assert [(v["name"], v["served"], v["storage"], v.get("deprecated", False)) for v in crd["spec"]["versions"]] == [
+        ("v1beta1", True, True, False)
+    ]
+    assert _doctor(control_plane, namespace)[:2] == (0, [])
+
+    # the next KubeVirt as a CRD announces it: v1 served and stored, v1beta1 still served but deprecated; the VM,
+    # its real revision and u1.small copied onto a bare API server holding that CRD
+    server = start_server(control_plane, "next", tmp_path / "next")
+    try:
+        server.ensure_namespace(namespace)
+        status, revision = control_plane.request("GET", CRS.format(ns=namespace) + f"/{revision_name}")
+        assert status == 200
+        server.apply(_copy(control_plane.get(vm), namespace))
+        status, answer = server.request(
+            "PATCH",
+            f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/next/status",
+            {"status": control_plane.get(vm)["status"]},
+            content_type="application/merge-patch+json",
+        )
+        assert status == 200, answer
+        server.apply(_copy(revision, namespace))
+        u1_small = {"apiVersion": "instancetype.kubevirt.io/v1beta1", "kind": "VirtualMachineClusterInstancetype"}
+        server.apply(_copy(control_plane.get({**u1_small, "metadata": {"name": "u1.small"}})))
+        status, crd = server.request("GET", CRD)
+        assert status == 200
+        [v1beta1] = crd["spec"]["versions"]
+        crd["spec"]["versions"] = [
+            {**v1beta1, "storage": False, "deprecated": True},
+            {**v1beta1, "name": "v1", "storage": True},
+        ]
+        status, answer = server.request("PUT", CRD, crd)
+        assert status == 200, answer
+        _until(
+            "v1 not served",
+            lambda: (
+                server.request("GET", "/apis/instancetype.kubevirt.io/v1/virtualmachineclusterinstancetypes")[0] == 200
+            ),
+        )
+        assert server.request("GET", CRD)[1]["status"]["storedVersions"] == ["v1beta1", "v1"]
+
+        def doctor_next() -> list[dict]:
+            result = run_cli(
+                ["doctor", "-n", namespace, "-o", "json"],
+                environ={"HOME": "/nonexistent", "KUBECONFIG": str(server.kubeconfig("admin"))},
+            )
+            assert result.exit_code == 0, result.stderr
+            return json.loads(result.stdout)["items"]
+
+        stored, held = doctor_next()
+        assert (stored["check"], stored["severity"], stored["object"]) == (
+            "deprecated-version",
+            "warning",
+            "customresourcedefinition/virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
+        )
+        assert (held["check"], held["object"]) == ("deprecated-version", f"controllerrevision/{revision_name}")
+        assert held["finding"] == (
+            "holds a VirtualMachineClusterInstancetype as instancetype.kubevirt.io/v1beta1, which this cluster's "
+            "CRD marks deprecated: a KubeVirt that stops serving v1beta1 cannot read it"
+        )
+        # the printed storage migration, run with the real kubectl, leaves only the revision
+        env = {
+            "PATH": f"{control_plane.kubectl.parent}:/usr/bin:/bin",
+            "KUBECONFIG": str(server.kubeconfig("admin")),
+            "HOME": "/nonexistent",
+        }
+        command = stored["whatToDo"].split(": ", 1)[1].replace("; then ", " && ")
+        done = subprocess.run(["bash", "-c", command], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert server.request("GET", CRD)[1]["status"]["storedVersions"] == ["v1"]
+        assert [i["object"] for i in doctor_next()] == [held["object"]]
+    finally:
+        server.stop()

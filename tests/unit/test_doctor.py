@@ -181,7 +181,94 @@ def test_every_namespace_gets_a_namespace_column_and_an_incomplete_check_never_s
     out, err = _printed(DoctorReport(NS, [], ["cannot list x: forbidden"], ["every check on VMs"]))
     assert (out, err) == (
         "",
-        "Warning: doctor could not check everything (every check on VMs not checked): findings may be missing\n",
+        "Warning: doctor could not check everything (cannot list x: forbidden), so these were not checked: every "
+        "check on VMs: findings may be missing\n",
     )
     out, err = _printed(DoctorReport(NS, [], checked_vms=2, checked_revisions=3))
     assert err == f"2 VirtualMachine(s) and 3 ControllerRevision(s) in namespace {NS} checked: no problems found\n"
+
+
+def test_a_revision_a_snapshot_owns_or_a_vmi_or_snapshot_content_names_is_no_orphan() -> None:
+    gone = _vm("gone")
+    snapshot_copy = _stored(gone, _type())
+    snapshot_copy["metadata"]["ownerReferences"] = [
+        {"apiVersion": "snapshot.kubevirt.io/v1beta1", "kind": "VirtualMachineSnapshot", "name": "s", "uid": "u"}
+    ]
+    started = {"metadata": {"name": "revision-start-vm-uid-gone-1", "namespace": NS}, "data": {}}
+    copy = _stored(gone, _type())
+    in_content = {**copy, "metadata": {**copy["metadata"], "name": "kept-by-content", "ownerReferences": []}}
+    vmi = {
+        "metadata": {"name": "gone", "namespace": NS},
+        "status": {"virtualMachineRevisionName": started["metadata"]["name"]},
+    }
+    content = {
+        "metadata": {"name": "c", "namespace": NS},
+        "spec": {"source": {"virtualMachine": {"spec": {"instancetype": {"revisionName": "kept-by-content"}}}}},
+    }
+    named = rules.named_elsewhere([vmi], [content])
+    assert named == {(NS, started["metadata"]["name"]), (NS, "kept-by-content")}
+    assert rules.orphan_revisions([], [snapshot_copy, started, in_content], named) == []
+    assert {f.revision for f in rules.orphan_revisions([], [snapshot_copy, started, in_content])} == {
+        started["metadata"]["name"],
+        "kept-by-content",
+    }
+
+
+def _crd(kind_plural: str, versions: list[dict], stored: list[str]) -> dict:
+    return {
+        "metadata": {"name": f"{kind_plural}.instancetype.kubevirt.io"},
+        "spec": {"versions": versions},
+        "status": {"storedVersions": stored},
+    }
+
+
+V1BETA1_ONLY = [{"name": "v1beta1", "served": True, "storage": True}]
+V1_AND_DEPRECATED_V1BETA1 = [
+    {"name": "v1beta1", "served": True, "storage": False, "deprecated": True},
+    {"name": "v1", "served": True, "storage": True},
+]
+
+
+def test_kubevirt_1_9_crds_announce_nothing_and_a_deprecated_v1beta1_is_reported() -> None:
+    vm = _vm()
+    revision = _stored(vm, _type())
+    vm = _vm(revision=revision["metadata"]["name"])
+    today = {TYPE_KIND: rules.crd_versions(_crd("virtualmachineclusterinstancetypes", V1BETA1_ONLY, ["v1beta1"]))}
+    assert today[TYPE_KIND].served == frozenset({"v1beta1"}) and not today[TYPE_KIND].deprecated
+    assert rules.deprecated_versions([vm], [revision], today) == []
+    crd = _crd("virtualmachineclusterinstancetypes", V1_AND_DEPRECATED_V1BETA1, ["v1beta1", "v1"])
+    facts = rules.crd_versions(crd)
+    assert (facts.storage, facts.deprecated, facts.stored) == ("v1", frozenset({"v1beta1"}), ("v1beta1", "v1"))
+    stored, used = rules.deprecated_versions([vm], [revision], {TYPE_KIND: facts})
+    assert (stored.check, stored.severity, stored.object) == (
+        "deprecated-version",
+        "warning",
+        "customresourcedefinition/virtualmachineclusterinstancetypes.instancetype.kubevirt.io",
+    )
+    assert stored.action.startswith(
+        "rewrite them as v1: kubectl get virtualmachineclusterinstancetypes -o json | kubectl replace -f -; then "
+    )
+    assert used.object == f"controllerrevision/{revision['metadata']['name']}"
+    assert "/status/instancetypeRef/controllerRevisionRef" in used.action
+    migrated = rules.crd_versions(_crd("virtualmachineclusterinstancetypes", V1_AND_DEPRECATED_V1BETA1, ["v1"]))
+    assert [f.object for f in rules.deprecated_versions([vm], [revision], {TYPE_KIND: migrated})] == [used.object]
+
+
+def test_fix_plan_clears_only_when_the_object_exists_and_deletes_orphans() -> None:
+    broken, orphaned_vm = _vm("broken", revision="lost"), _vm("other")
+    copy = _stored(orphaned_vm, _type())
+    orphan = {**copy, "metadata": {**copy["metadata"], "name": "orphan"}}
+    findings = rules.missing_revisions([broken], {}) + rules.orphan_revisions([broken], [orphan])
+    drifted = rules.Finding("warning", "drift", NS, "virtualmachine/x", "changed", "switch")
+    live = {(TYPE_KIND, "", "u1.small"): _type()}
+    plan, left = rules.fix_plan([*findings, drifted], [broken], live, [TYPE_KIND])
+    assert [(f.action, f.name, f.key, f.revision) for f in plan] == [
+        (rules.CLEAR_REFERENCE, "broken", "instancetype", "lost"),
+        (rules.DELETE_ORPHAN, "orphan", "", "orphan"),
+    ]
+    assert left == []
+    plan, [gone] = rules.fix_plan(findings, [broken], {}, [TYPE_KIND])
+    assert [f.action for f in plan] == [rules.DELETE_ORPHAN]
+    assert gone.reason.startswith("virtualmachineclusterinstancetype/u1.small does not exist either")
+    _, [unread] = rules.fix_plan(findings, [broken], {}, [])
+    assert "could not be read" in unread.reason
