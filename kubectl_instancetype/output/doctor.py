@@ -95,7 +95,6 @@ def print_change(env: Environment, change: Any, dry_run: str) -> None:
 def print_fix_summary(env: Environment, report: DoctorReport) -> None:
     """After ``--fix``: one warning per fixable finding left as it was (and why), one line for the findings
     --fix never changes, and the could-not-check warning."""
-    from ..instancetype.doctor import FIXABLE
     from . import messages
     from .terminal import escape
 
@@ -103,7 +102,7 @@ def print_fix_summary(env: Environment, report: DoctorReport) -> None:
         finding = left.finding
         where = f" -n {finding.namespace}" if finding.namespace else ""
         messages.warn(env, escape(f"not fixed: {finding.object}{where} ({finding.check}): {left.reason}"))
-    others = [f for f in report.findings if f.check not in FIXABLE]
+    others = report.others
     if others:
         checks = sorted({f.check for f in others})
         messages.info(

@@ -58,6 +58,7 @@ class DoctorReport:
     changes: list[Change] = field(default_factory=list)
     not_fixed: list[NotFixed] = field(default_factory=list)
     fixed: list[Finding] = field(default_factory=list)  # the findings whose every change was made
+    others: list[Finding] = field(default_factory=list)  # --fix: the findings it never changes, after its changes
 
     @property
     def unfixed_errors(self) -> list[Finding]:
@@ -143,8 +144,21 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
             left.append(rules.NotFixed(fix.finding, reason))
         else:
             fixed.append(fix.finding)
+    # identical copies are counted again without the orphans deleted (one of them may have been in a group)
+    deleted = {(f.namespace, f.revision) for f in fixed if f.check == "orphan-revision"}
+    others = [f for f in findings if f.check not in rules.FIXABLE and f.check != "identical-revisions"]
+    others += rules.duplicate_revisions(r for r in read.revisions or () if _key(r) not in deleted)
     return DoctorReport(
-        namespace, findings, warnings, skipped, report.checked_vms, report.checked_revisions, changes, left, fixed
+        namespace,
+        findings,
+        warnings,
+        skipped,
+        report.checked_vms,
+        report.checked_revisions,
+        changes,
+        left,
+        fixed,
+        rules.ordered(others),
     )
 
 

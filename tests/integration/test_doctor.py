@@ -297,8 +297,8 @@ def test_fix_deletes_an_orphan_and_a_server_dry_run_keeps_it(control_plane, name
     assert result.stdout == (
         f"controllerrevision.apps/{orphan} -n {namespace} deleted: owned by no VirtualMachine, and no VM names it\n"
     )
-    # what the first read found beside it (the orphan held the same copy as kept's revision)
-    assert result.stderr.startswith("1 other finding(s) (identical-revisions) need a choice --fix does not make")
+    # the orphan held the same copy as kept's revision: without it, nothing is identical any more
+    assert result.stderr == ""
     assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{orphan}")[0] == 404
     assert _doctor(control_plane, namespace)[:2] == (0, [])
 
@@ -448,3 +448,83 @@ def test_api_versions_kubevirt_1_9_announces_nothing_and_a_cluster_serving_v1_is
         assert [i["object"] for i in doctor_next()] == [held["object"]]
     finally:
         server.stop()
+
+
+def test_what_a_real_vm_snapshot_keeps_is_no_orphan_and_fix_leaves_it(control_plane, namespace) -> None:
+    vm = _create_vm(control_plane, namespace, "snapped", "u1.small")
+    pinned = _ref(vm, "instancetype")
+    # an offline snapshot copies only the revisions spec.*.revisionName names (kubevirt #18738): pin it first
+    status, answer = control_plane.request(
+        "PATCH",
+        f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/snapped",
+        {"spec": {"instancetype": {"revisionName": pinned}}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    snapshot = {
+        "apiVersion": "snapshot.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineSnapshot",
+        "metadata": {"name": "snap", "namespace": namespace},
+        "spec": {"source": {"apiGroup": "kubevirt.io", "kind": "VirtualMachine", "name": "snapped"}},
+    }
+    status, answer = control_plane.request(
+        "POST", f"/apis/snapshot.kubevirt.io/v1beta1/namespaces/{namespace}/virtualmachinesnapshots", snapshot
+    )
+    assert status == 201, answer
+    # KubeVirt's snapshot controller stores its own copy, owned by the snapshot and named by the snapshot content
+    # (pkg/storage/snapshot/source.go captureInstancetypeControllerRevision: the VM's name replaced by the
+    # snapshot's)
+    copy = pinned.replace("snapped", "snap", 1)
+    _until(
+        "the snapshot controller stored no copy",
+        lambda: control_plane.request("GET", CRS.format(ns=namespace) + f"/{copy}")[0] == 200,
+        timeout=60,
+    )
+    control_plane.delete(vm)
+    _until("the VM was not deleted", lambda: control_plane.get(vm) is None, timeout=60)
+    code, items, stderr = _doctor(control_plane, namespace)
+    assert (code, stderr) == (0, "")
+    assert [i for i in items if i["check"] == "orphan-revision"] == []
+    # without its owner reference, the snapshot content still names it
+    status, answer = control_plane.request(
+        "PATCH",
+        CRS.format(ns=namespace) + f"/{copy}",
+        {"metadata": {"ownerReferences": None}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    fixed = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert (fixed.exit_code, fixed.stdout) == (0, "")
+    assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{copy}")[0] == 200
+
+
+def test_fix_clears_a_pinned_revision_name_through_kubevirts_webhook(control_plane, namespace) -> None:
+    vm = _create_vm(control_plane, namespace, "pinned", "u1.small")
+    lost = _ref(vm, "instancetype")
+    status, answer = control_plane.request(
+        "PATCH",
+        f"/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines/pinned",
+        {"spec": {"instancetype": {"revisionName": lost}}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    _delete_revision(control_plane, namespace, lost)
+
+    result = _cli(control_plane, "doctor", "-n", namespace, "--fix")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"virtualmachine.kubevirt.io/pinned -n {namespace} patched: removed {where} (ControllerRevision {lost} does "
+        "not exist)"
+        for where in ("spec.instancetype.revisionName", "status.instancetypeRef.controllerRevisionRef")
+    ]
+    stored = _until(
+        "virt-controller stored no new revision",
+        lambda: (
+            _ref_or_empty_key(control_plane.get(vm), "instancetype")
+            if control_plane.request("GET", CRS.format(ns=namespace) + f"/{lost}")[0] == 200
+            else ""
+        ),
+    )
+    assert stored == lost  # KubeVirt names the copy after u1.small's uid and generation: the same name again
+    assert "revisionName" not in control_plane.get(vm)["spec"]["instancetype"]
+    assert _doctor(control_plane, namespace)[:2] == (0, [])
