@@ -29,12 +29,13 @@ kubevirt:
 
 ## tools: every Go binary the tests use, built once per machine and cached by version: the control plane,
 ##        KubeVirt (v1.9.0 and v1.8.0) and CDI, virtctl + goref, krew, KubeVirt's infer and expand references, the
-##        distribution registry, actionlint, KWOK (simulated nodes), Prometheus + promtool and KubeVirt's rule file
+##        distribution registry, actionlint, KWOK (simulated nodes), Prometheus + promtool, tsdbwrite (rightsize's
+##        bench history as TSDB blocks) and KubeVirt's rule file
 tools:
 	@if command -v go >/dev/null 2>&1; then \
 		for script in hack/controlplane/build.sh hack/virtctl/build.sh hack/krew/build.sh hack/inferref/build.sh \
 			hack/kubevirtref/build.sh hack/kubevirtref/build-gotypes.sh hack/registry/build.sh hack/actionlint/build.sh \
-			hack/kwok/build.sh hack/prometheus/build.sh hack/kubevirtrules/build.sh; do \
+			hack/kwok/build.sh hack/prometheus/build.sh hack/prometheus/build-tsdbwrite.sh hack/kubevirtrules/build.sh; do \
 			bash $$script >/dev/null || exit 1; \
 		done; \
 		$(MAKE) --no-print-directory kubevirt || exit 1; \

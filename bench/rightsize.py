@@ -1,16 +1,18 @@
-"""``rightsize -A`` at scale: N VMs with history in the real Prometheus, in one pass (issue 31, section 4).
+"""``rightsize -A`` at scale: N VMs with 1-minute history in the real Prometheus, in one pass (issue 31, section 4).
 
-For each size in ``--sizes`` (default 1,000 then 10,000 VMs): the VMs are created in a bare plane (kube-apiserver
-with KubeVirt's CRDs and the catalog: no virt-api, so 10,000 creates take seconds; rightsize only lists them), their
-history is written by the virt-handler metrics double (tests/doubles/virt_handler_metrics.py; one vCPU each, steady
-use, balloon statistics) over ``--days`` days at ``--scrape`` seconds, backfilled with ``promtool tsdb
-create-blocks-from openmetrics``, and the real Prometheus (hack/prometheus) serves it. Then ``kubectl-instancetype
-rightsize -A --prometheus-url ... --window <days>d --step <scrape>`` runs ``--rounds`` times: wall time (median),
-peak RSS (the process's own, as bench/list.py measures it), and the number of Prometheus queries (from ``-o
-json``). The setup's phases are timed too. Never a test: figures are printed, and with ``--write`` put into
-bench/README.md.
+For each size in ``--runs`` (default 1,000 then 10,000 VMs): the VMs are created in a bare plane (kube-apiserver
+with KubeVirt's CRDs and the catalog: no virt-api, so 10,000 creates take seconds; rightsize only lists them);
+their history (one vCPU to four, steady use, balloon statistics: the series the virt-handler metrics double writes,
+tests/doubles/virt_handler_metrics.py, narrowed to what rightsize reads) is written as TSDB blocks by
+``hack/prometheus/tsdbwrite`` (Prometheus's own tsdb package: OpenMetrics text through promtool would be some
+300 GB at 10,000 VMs x 14 days), and the real Prometheus (hack/prometheus) serves it. Then, for each window asked
+for that size, ``kubectl-instancetype rightsize -A --prometheus-url ... --window W --step S -o json`` runs
+``--rounds`` times: wall time (median), peak RSS of the process (wait4's rusage), the number of Prometheus queries
+(from its JSON). The query side alone: the same ten queries (usecases/rightsize.py's Queries) sent straight to
+Prometheus with ``stats=all``: its time and the samples it read. Never a test: figures are printed, and with
+``--write`` put into bench/README.md.
 
-Usage: python bench/rightsize.py [--sizes 1000,10000] [--days 1] [--scrape 120] [--rounds 3] [--write]
+Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--write]
 """
 
 from __future__ import annotations
@@ -23,39 +25,24 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.list import peak_rss_mb
 from bench.report import publish
 from bench.scale import create_all
 from hack.localcluster import ControlPlane, binaries_dir
 from hack.localcluster.api import Api
-from hack.localcluster.prometheus import Prometheus, backfill
-from tests.doubles import virt_handler_metrics as double
-from tests.doubles.virt_handler_metrics import Profile, Size, Subject, write_openmetrics
+from hack.localcluster.controlplane import REPO_ROOT, run_build
+from hack.localcluster.prometheus import Prometheus
+from kubectl_instancetype.cli.rightsize import parse_window
+from kubectl_instancetype.usecases.rightsize import Queries
 
 NAMESPACES = 10
-TYPES = ("u1.small", "u1.medium", "u1.large", "u1.xlarge")
-# what rightsize reads (the double writes them all for the tests; the bench writes these only)
-READ = (
-    double.CPU_USAGE,
-    double.VCPU_SECONDS,
-    double.RESIDENT,
-    double.AVAILABLE,
-    double.USABLE,
-    double.DOMAIN,
-    double.SWAP_IN,
-    double.SWAP_OUT,
-    double.MAJOR_FAULTS,
-)
-SIZES = {
-    "u1.small": Size(1, 2 << 30),
-    "u1.medium": Size(1, 4 << 30),
-    "u1.large": Size(2, 8 << 30),
-    "u1.xlarge": Size(4, 16 << 30),
-}
+# the catalog's u1 sizes the fleet cycles through: vCPUs and guest memory
+TYPES = (("u1.small", 1, 2 << 30), ("u1.medium", 1, 4 << 30), ("u1.large", 2, 8 << 30), ("u1.xlarge", 4, 16 << 30))
 
 
 def vm(namespace: str, name: str, instancetype: str) -> dict:
@@ -71,33 +58,62 @@ def vm(namespace: str, name: str, instancetype: str) -> dict:
     }
 
 
-def fleet(count: int) -> list[tuple[str, str, str]]:
-    return [(f"bench-{i % NAMESPACES}", f"vm-{i:05d}", TYPES[i % len(TYPES)]) for i in range(count)]
+def fleet_tsv(count: int) -> str:
+    """tsdbwrite's input: namespace, name, node, vCPUs, memory, cpu share, memory share, balloon."""
+    lines = []
+    for i in range(count):
+        _kind, vcpus, memory = TYPES[i % len(TYPES)]
+        cpu, used = 0.05 + (i % 10) / 20, 0.2 + (i % 7) / 10
+        lines.append(f"bench-{i % NAMESPACES}\tvm-{i:05d}\tnode-{i % 50}\t{vcpus}\t{memory}\t{cpu:g}\t{used:g}\t1")
+    return "\n".join(lines) + "\n"
 
 
-def const(value: float):
-    return lambda _t: value
+def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict]:
+    """One run: wall seconds, peak RSS in MB (wait4's rusage of this process), and its JSON."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        began = time.perf_counter()
+        process = subprocess.Popen(command, env=environ, stdout=out, stderr=err)
+        _pid, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - began
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if process.returncode != 0:
+            raise SystemExit(f"error: rightsize failed: {err.read().decode()[-1000:]}")
+        return wall, usage.ru_maxrss / 1024, json.loads(out.read())
 
 
-def subject(namespace: str, name: str, instancetype: str, start: float, index: int) -> Subject:
-    size = SIZES[instancetype]
-    profile = Profile(cpu=const(0.05 + (index % 10) / 20), memory=const(0.2 + (index % 7) / 10))
-    return Subject(namespace, name, f"node-{index % 50}", lambda _t: size, profile, started=start)
+def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int, list[str]]:
+    """The ten queries sent straight to Prometheus with stats=all: total seconds (Prometheus's own
+    evalTotalTime), samples read (totalQueryableSamples), and each query's seconds."""
+    queries = Queries(window, step, at, 95.0)
+    total, samples, each = 0.0, 0, []
+    for name, promql in [("rules", queries.probe()), *queries.all().items()]:
+        params = urllib.parse.urlencode({"query": promql, "time": f"{at:.3f}", "stats": "all", "timeout": "30m"})
+        with urllib.request.urlopen(f"{url}/api/v1/query?{params}", timeout=3600) as answer:
+            stats = json.load(answer)["data"]["stats"]
+        seconds = stats["timings"]["evalTotalTime"]
+        total += seconds
+        samples += stats["samples"]["totalQueryableSamples"]
+        each.append(f"{name} {seconds:.1f}")
+    return total, samples, each
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000")
-    parser.add_argument("--days", type=float, default=0.25)
-    parser.add_argument("--scrape", type=int, default=120, help="seconds between samples (the subquery step too)")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--runs", default="1000:2h,1000:1d,10000:2h", help="VMS:WINDOW,... (sizes ascending)")
+    parser.add_argument("--step", default="1m", help="the history's resolution and the subquery step")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
-    sizes = [int(value) for value in args.sizes.split(",")]
+    runs: dict[int, list[str]] = {}
+    for item in args.runs.split(","):
+        count, window = item.split(":")
+        runs.setdefault(int(count), []).append(window)
+    step = parse_window(args.step, "--step")
+    writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
     plugin = str(Path(sys.executable).parent / "kubectl-instancetype")
-    rows, setup = [], []
-    window = f"{round(args.days * 24)}h"
-    step = f"{args.scrape // 60}m" if args.scrape % 60 == 0 else f"{args.scrape}s"
+    rows, setup, where = [], [], []
     with (
         tempfile.TemporaryDirectory(prefix="rightsize-bench-") as tmp,
         ControlPlane(bin_dir=binaries_dir(), kubevirt=False) as plane,
@@ -108,77 +124,90 @@ def main() -> int:
             plane.ensure_namespace(f"bench-{index}")
         environ = {"PATH": os.environ["PATH"], "HOME": tmp, "KUBECONFIG": str(plane.kubeconfig())}
         created = 0
-        for count in sizes:
-            vms = fleet(count)
+        for count in sorted(runs):
+            windows = runs[count]
+            objects = [
+                vm(f"bench-{i % NAMESPACES}", f"vm-{i:05d}", TYPES[i % len(TYPES)][0]) for i in range(created, count)
+            ]
             started = time.perf_counter()
             create_all(
                 api,
                 lambda obj: f"/apis/kubevirt.io/v1/namespaces/{obj['metadata']['namespace']}/virtualmachines",
-                [vm(ns, name, kind) for ns, name, kind in vms[created:]],
+                objects,
             )
             created = count
             creating = time.perf_counter() - started
-            end = float(int(time.time()) // args.scrape * args.scrape)
-            start = end - args.days * 86400
+            history = max(parse_window(window, "--window") for window in windows)
+            end = int(time.time()) // step * step
             work = Path(tmp) / f"p{count}"
             work.mkdir()
             started = time.perf_counter()
-            with (work / "history.om").open("w") as out:
-                samples = write_openmetrics(
-                    [subject(ns, name, kind, start, i) for i, (ns, name, kind) in enumerate(vms)],
-                    start,
-                    end,
-                    args.scrape,
-                    out,
-                )
+            written = subprocess.run(
+                [str(writer), "-out", str(work / "tsdb"), "-start", str(end - history), "-end", str(end)]
+                + ["-step", str(step)],
+                input=fleet_tsv(count),
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             writing = time.perf_counter() - started
-            started = time.perf_counter()
-            backfill(work / "history.om", work / "tsdb")
-            backfilling = time.perf_counter() - started
-            (work / "history.om").unlink()
-            setup.append([f"{count:,}", f"{samples:,}", f"{creating:.0f}", f"{writing:.0f}", f"{backfilling:.0f}"])
-            with Prometheus(work, work / "tsdb", rules=False) as server:
-                command = [
-                    plugin,
-                    "rightsize",
-                    "-A",
-                    "--prometheus-url",
-                    server.url,
-                    "--window",
-                    window,
-                    "--step",
-                    step,
-                ]
-                times = []
-                for _ in range(args.rounds):
-                    began = time.perf_counter()
-                    result = subprocess.run([*command, "-o", "json"], env=environ, capture_output=True, check=False)
-                    times.append(time.perf_counter() - began)
-                    if result.returncode != 0:
-                        raise SystemExit(f"error: rightsize failed: {result.stderr.decode()[-1000:]}")
-                report = json.loads(result.stdout)
-                rss = peak_rss_mb([*command, "-o", "json"], environ)
-                findings = {}
-                for item in report["items"]:
-                    findings[item["finding"]] = findings.get(item["finding"], 0) + 1
-                rows.append(
-                    [
-                        f"{count:,} VMs, {args.days:g} d at {step}",
-                        f"{statistics.median(times):.1f}",
-                        f"{rss:.0f}",
-                        str(report["queries"]),
-                        ", ".join(f"{k}: {v}" for k, v in sorted(findings.items())),
-                    ]
-                )
-                print(rows[-1], file=sys.stderr)
+            samples = int(written.stdout)
+            size = sum(f.stat().st_size for f in (work / "tsdb").rglob("*") if f.is_file()) / 1e9
+            setup.append([f"{count:,}", f"{history // 3600} h", f"{samples:,}", f"{size:.2f}", f"{creating:.0f}"])
+            setup[-1] += [f"{writing:.0f}", f"{samples / writing / 1e6:.1f}"]
+            # no compaction while measuring: blocks over 2h are left as they are
+            with Prometheus(
+                work, work / "tsdb", rules=False, extra_args=("--storage.tsdb.max-block-duration=2h",)
+            ) as server:
+                for window in windows:
+                    command = [plugin, "rightsize", "-A", "--prometheus-url", server.url, "--window", window]
+                    command += ["--step", args.step, "-o", "json"]
+                    measured = [timed_run(command, environ) for _ in range(args.rounds)]
+                    report = measured[-1][2]
+                    findings: dict[str, int] = {}
+                    for item in report["items"]:
+                        findings[item["finding"]] = findings.get(item["finding"], 0) + 1
+                    seconds = parse_window(window, "--window")
+                    prom, read, each = query_side(server.url, seconds, step, time.time())
+                    rows.append(
+                        [
+                            f"{count:,} VMs, {window} at {args.step}",
+                            f"{count * seconds // step / 1e6:.2f}",
+                            f"{statistics.median(m[0] for m in measured):.1f}",
+                            f"{max(m[1] for m in measured):.0f}",
+                            str(report["queries"]),
+                            f"{prom:.1f}",
+                            f"{read / 1e6:.0f}",
+                            f"{read / prom / 1e6:.1f}",
+                            ", ".join(f"{k}: {v}" for k, v in sorted(findings.items())),
+                        ]
+                    )
+                    where.append(f"{count:,} VMs, {window}: " + ", ".join(each))
+                    print(rows[-1], where[-1], file=sys.stderr)
+            subprocess.run(["rm", "-rf", str(work / "tsdb")], check=True)
     from tabulate import tabulate
 
-    text = tabulate(rows, ["fleet", "wall (s, median)", "peak RSS (MB)", "queries", "findings"], tablefmt="github")
-    text += "\n\n" + tabulate(
-        setup,
-        ["VMs", "samples backfilled", "VMs created (s)", "OpenMetrics written (s)", "promtool backfill (s)"],
+    text = tabulate(
+        rows,
+        [
+            "fleet, window at step",
+            "VM-steps (M)",
+            "wall (s, median)",
+            "peak RSS (MB)",
+            "queries",
+            "Prometheus alone (s)",
+            "samples read (M)",
+            "samples/s (M)",
+            "findings",
+        ],
         tablefmt="github",
     )
+    text += "\n\n" + tabulate(
+        setup,
+        ["VMs", "history", "samples written", "TSDB (GB)", "VMs created (s)", "tsdbwrite (s)", "M samples/s"],
+        tablefmt="github",
+    )
+    text += "\n\nEach query's Prometheus time (s):\n\n" + "\n".join(f"- {line}" for line in where)
     publish("rightsize", text, args.write)
     return 0
 

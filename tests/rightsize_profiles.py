@@ -48,6 +48,7 @@ class Case:
     finding: str
     recommended: str | None
     subject: Callable[[str, float, float], Subject]  # (namespace, window start, end) -> Subject
+    running: bool = False  # runStrategy Always (a VMI the controller creates), else Halted
 
 
 def _steady_subject(size: str, profile: Profile, name: str) -> Callable[[str, float, float], Subject]:
@@ -124,17 +125,43 @@ CASES = (
 
 
 def vm_manifest(case: Case) -> dict:
-    """The VM of a case: the cluster instance type, halted (the history is Prometheus's, not a running guest's)."""
+    """The VM of a case: its instance type (a namespaced one for the :data:`LIVE` series, else the cluster's), halted
+    unless the case runs (the history is Prometheus's, not a running guest's)."""
+    namespaced = case.instancetype in LIVE
+    template: dict = {"domain": {"devices": {}}}
+    if case.running:
+        template["volumes"] = [{"name": "root", "containerDisk": {"image": "quay.io/containerdisks/fedora:41"}}]
     return {
         "apiVersion": "kubevirt.io/v1",
         "kind": "VirtualMachine",
         "metadata": {"name": case.name},
         "spec": {
-            "runStrategy": "Halted",
-            "instancetype": {"kind": "VirtualMachineClusterInstancetype", "name": case.instancetype},
-            "template": {"spec": {"domain": {"devices": {}}}},
+            "runStrategy": "Always" if case.running else "Halted",
+            "instancetype": {
+                "kind": "VirtualMachineInstancetype" if namespaced else "VirtualMachineClusterInstancetype",
+                "name": case.instancetype,
+            },
+            "template": {"spec": template},
         },
     }
+
+
+# a namespaced series whose two sizes differ in vCPUs only: moving up is a CPU hotplug, which KubeVirt applies
+# live (sockets up within maxSockets) where a change of memory needs a restart on a VM that cannot migrate
+LIVE = {"lv.small": Size(1, 2 * GI), "lv.large": Size(2, 2 * GI)}
+
+
+def live_instancetypes() -> list[dict]:
+    """The :data:`LIVE` series as VirtualMachineInstancetype objects."""
+    return [
+        {
+            "apiVersion": "instancetype.kubevirt.io/v1beta1",
+            "kind": "VirtualMachineInstancetype",
+            "metadata": {"name": name},
+            "spec": {"cpu": {"guest": size.vcpus}, "memory": {"guest": f"{size.memory // GI}Gi"}},
+        }
+        for name, size in LIVE.items()
+    ]
 
 
 def write_history(path: Path, subjects: list[Subject], start: float, end: float, step: float) -> int:
@@ -150,4 +177,33 @@ APPLY_CASE = Case(
     "Over-provisioned",
     "u1.small",
     _steady_subject("u1.2xlarge", Profile(cpu=const(0.02), memory=const(0.04)), "apply-me"),
+)
+
+
+# running VMs for --apply: one whose recommendation KubeVirt applies live (vCPUs up), one that needs a restart
+# (memory down on a VM that cannot migrate: there is no kubelet, so no VMI is ever migratable here)
+RUNNING_CASES = (
+    Case(
+        "grow-live",
+        "lv.small",
+        "Under-provisioned",
+        "lv.large",
+        lambda ns, start, end: Subject(
+            ns,
+            "grow-live",
+            "node-a",
+            const_size(LIVE["lv.small"]),
+            Profile(cpu=bursts(0.1, 1.0, 3600, 0.2), memory=const(0.3)),
+            started=start,
+        ),
+        running=True,
+    ),
+    Case(
+        "shrink-restart",
+        "u1.2xlarge",
+        "Over-provisioned",
+        "u1.small",
+        _steady_subject("u1.2xlarge", Profile(cpu=const(0.02), memory=const(0.04)), "shrink-restart"),
+        running=True,
+    ),
 )

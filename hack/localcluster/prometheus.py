@@ -71,7 +71,8 @@ def check_rules(path: Path) -> str:
 
 class Prometheus:
     """A Prometheus process on 127.0.0.1 over ``tsdb``, with KubeVirt's rules and the given scrape targets
-    (``host:port`` of /metrics endpoints, scraped every ``scrape_interval``). Use as a context manager."""
+    (``host:port`` of /metrics endpoints, scraped every ``scrape_interval``) and any other flags in ``extra_args``. Use
+    as a context manager."""
 
     def __init__(
         self,
@@ -81,6 +82,7 @@ class Prometheus:
         scrape_interval: str = "15s",
         rules: bool = True,
         retention: str = "400d",
+        extra_args: tuple[str, ...] = (),
     ):
         self.workdir = workdir
         self.tsdb = tsdb
@@ -88,6 +90,7 @@ class Prometheus:
         self.scrape_interval = scrape_interval
         self.rules = rules
         self.retention = retention
+        self.extra_args = extra_args
         self.port = 0
         self.url = ""
         self.process: subprocess.Popen[bytes] | None = None
@@ -131,6 +134,7 @@ class Prometheus:
                 f"--web.listen-address=127.0.0.1:{self.port}",
                 "--web.enable-lifecycle",
                 "--query.max-samples=500000000",
+                *self.extra_args,
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -20,8 +20,10 @@ def _change(row: VMSizing) -> str:
     sizing = row.sizing
     if sizing.recommended is None or (sizing.cpu_change, sizing.memory_change) == (0, 0):
         return "-"
-    memory = show_bytes(abs(sizing.memory_change))
-    return f"{sizing.cpu_change:+d} vCPU, {'-' if sizing.memory_change < 0 else '+'}{memory}"
+    parts = [f"{sizing.cpu_change:+d} vCPU"] if sizing.cpu_change else []
+    if sizing.memory_change:
+        parts.append(f"{'-' if sizing.memory_change < 0 else '+'}{show_bytes(abs(sizing.memory_change))}")
+    return ", ".join(parts)
 
 
 def _source(row: VMSizing) -> str:
@@ -71,9 +73,17 @@ def render(report: RightsizeReport) -> str:
         reasons.append(f"vm/{row.name} ({row.namespace}): {row.sizing.reason}")
     head = (
         f"p{report.percentile:g} and peak over {_window(report.window)} (+{float(report.headroom) * 100:g}% headroom) "
-        f"from {report.server}: {report.queries} queries\n"
+        f"from {report.server}: {report.queries} queries, {_rules(report)}\n"
     )
     return escape_lines(head + render_table(HEADERS, rows) + "\n" + "\n".join(reasons) + "\n")
+
+
+def _rules(report: RightsizeReport) -> str:
+    """Where memory and pressure were read from: KubeVirt's recording rules (how many of those rightsize knows) or
+    the raw series."""
+    if not report.rules_used:
+        return "raw series (no KubeVirt recording rules over the window)"
+    return f"KubeVirt's recording rules ({len(report.rules_used)} of {report.rules_known})"
 
 
 def _window(seconds: int) -> str:

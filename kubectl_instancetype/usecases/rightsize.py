@@ -212,7 +212,8 @@ class VMSizing:
 
 @dataclass(frozen=True)
 class RightsizeReport:
-    """Every VM in scope that uses an instance type, the server asked, the queries sent, and warnings."""
+    """Every VM in scope that uses an instance type, the server asked, the queries sent, the recording rules used,
+    and warnings."""
 
     vms: list[VMSizing]
     server: str
@@ -225,6 +226,7 @@ class RightsizeReport:
     nodes_known: bool
     warnings: list[str] = field(default_factory=list)
     applied: list[Applied] = field(default_factory=list)
+    rules_known: int = len(RULES)  # the recording rules rightsize asks for (rules_used: those the server had)
 
 
 def connect(session: Session, request: RightsizeRequest) -> Prometheus:

@@ -35,14 +35,16 @@ def history(control_plane, tmp_path_factory):
     namespace = f"rightsize-{secrets.token_hex(3)}"
     control_plane.ensure_namespace(namespace)
     client = client_of(control_plane)
-    from tests.rightsize_profiles import APPLY_CASE, vm_manifest
+    from tests.rightsize_profiles import APPLY_CASE, RUNNING_CASES, live_instancetypes, vm_manifest
 
-    for case in (*CASES, APPLY_CASE):
+    for instancetype in live_instancetypes():
+        client.create(resources.INSTANCETYPES, instancetype, namespace)
+    for case in (*CASES, APPLY_CASE, *RUNNING_CASES):
         client.create(resources.VIRTUAL_MACHINES, vm_manifest(case), namespace)
     workdir = tmp_path_factory.mktemp("prometheus")
     end = float(int(time.time()) // 120 * 120)
     start = end - 3 * 86400
-    subjects = [case.subject(namespace, start, end) for case in (*CASES, APPLY_CASE)]
+    subjects = [case.subject(namespace, start, end) for case in (*CASES, APPLY_CASE, *RUNNING_CASES)]
     write_history(workdir / "history.om", subjects, start, end, 120.0)
     backfill(workdir / "history.om", workdir / "tsdb")
     server = Prometheus(workdir, workdir / "tsdb").start()
@@ -65,7 +67,7 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
     got = {
         item["name"]: (item["finding"], (item["recommended"] or {}).get("name"))
         for item in report["items"]
-        if item["name"] != "apply-me"
+        if item["name"] in {case.name for case in CASES}
     }
     assert got == {case.name: (case.finding, case.recommended) for case in CASES}
     # a fixed number of queries, whatever the number of VMs
@@ -88,7 +90,10 @@ def test_the_table_names_the_sources_and_the_server(cli, history) -> None:
     answer = _run(cli, namespace, server, end)
     assert answer.exit_code == 0, answer.stderr
     lines = answer.stdout.splitlines()
-    assert lines[0] == f"p95 and peak over 3d (+20% headroom) from Prometheus at {server.url}: 10 queries"
+    assert lines[0] == (
+        f"p95 and peak over 3d (+20% headroom) from Prometheus at {server.url}: 10 queries, "
+        "raw series (no KubeVirt recording rules over the window)"
+    )
     assert lines[1].split() == [
         "NAMESPACE",
         "NAME",
@@ -174,3 +179,156 @@ def test_the_service_proxy_path_names_the_service_and_the_api_servers_answer(cli
         f"error: Prometheus service {namespace}/prometheus:9090 (through the API server's proxy): "
         'the server answered 404: services "prometheus" not found'
     )
+
+
+RULE_NAMES = sorted(
+    (
+        "vmi:kubevirt_vmi_memory_used_bytes:sum",
+        "vmi:kubevirt_vmi_memory_headroom_ratio:sum",
+        "vmi:kubevirt_vmi_pgmajfaults:rate5m",
+        "vmi:kubevirt_vmi_pgmajfaults:rate30m",
+        "vmi:kubevirt_vmi_swap_traffic_bytes:rate5m",
+        "vmi:kubevirt_vmi_swap_traffic_bytes:rate30m",
+    )
+)
+
+
+WINDOW_SECONDS = 5
+
+
+def _vmi(namespace: str, name: str, sockets: int, memory: str) -> dict:
+    return {
+        "metadata": {"namespace": namespace, "name": name, "labels": {"kubevirt.io/domain": name}},
+        "spec": {"domain": {"cpu": {"sockets": sockets}, "memory": {"guest": memory}}},
+        "status": {"nodeName": "node-a"},
+    }
+
+
+def _recorded(url: str) -> set[str]:
+    import urllib.parse
+    import urllib.request
+
+    query = urllib.parse.urlencode({"query": 'count by (__name__) ({__name__=~"vmi:kubevirt_vmi_.*"})'})
+    with urllib.request.urlopen(f"{url}/api/v1/query?{query}", timeout=5) as answer:
+        return {item["metric"]["__name__"] for item in json.load(answer)["data"]["result"]}
+
+
+def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp_path) -> None:
+    """Two real Prometheus servers scrape the virt-handler double every second, one evaluating KubeVirt's generated
+    rule file (every second too), one without rules: rightsize reads memory and pressure from the six recording
+    rules on the first and from the raw series on the second, says which, and measures the same."""
+    from hack.localcluster.prometheus import Prometheus
+    from tests.doubles.virt_handler_metrics import Profile, VirtHandlerMetrics
+
+    namespace, _server, _end = history
+    vmis = [_vmi(namespace, "idle", 8, "32Gi"), _vmi(namespace, "no-balloon", 4, "16Gi")]
+    profiles = {"idle": Profile(), "no-balloon": Profile(balloon=False)}
+    double = VirtHandlerMetrics(lambda: vmis, lambda vmi: profiles[vmi["metadata"]["name"]], lifetime=120.0)
+    target = f"127.0.0.1:{double.port}"
+    with (
+        Prometheus(tmp_path / "rules", tmp_path / "rules" / "tsdb", (target,), "1s") as with_rules,
+        Prometheus(tmp_path / "raw", tmp_path / "raw" / "tsdb", (target,), "1s", rules=False) as raw,
+    ):
+        deadline = time.monotonic() + 30
+        while set(RULE_NAMES) - _recorded(with_rules.url):
+            assert time.monotonic() < deadline, f"the rules were not recorded: {_recorded(with_rules.url)}"
+            time.sleep(0.5)
+        # a window that starts after the first rule evaluation: before it, a VM has the raw series but not yet the
+        # rule's, and memory falls back to the resident figure for those steps
+        time.sleep(WINDOW_SECONDS + 1)
+        documents, tables = {}, {}
+        for server in (with_rules, raw):
+            args = ("rightsize", "-n", namespace, "vm/idle", "vm/no-balloon", "--prometheus-url", server.url)
+            args += ("--window", f"{WINDOW_SECONDS}s", "--step", "1s")
+            answer = cli(*args, "-o", "json")
+            assert answer.exit_code == 0, answer.stderr
+            documents[server.url] = json.loads(answer.stdout)
+            table = cli(*args)
+            assert table.exit_code == 0, table.stderr
+            tables[server.url] = table.stdout.splitlines()[0]
+    double.stop()
+    assert documents[with_rules.url]["recordingRules"] == RULE_NAMES
+    assert documents[raw.url]["recordingRules"] == []
+    assert tables[with_rules.url].endswith(": 10 queries, KubeVirt's recording rules (6 of 6)")
+    assert tables[raw.url].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
+    for document in documents.values():
+        items = {item["name"]: item for item in document["items"]}
+        assert items["idle"]["memory"] is not None, document
+        assert items["idle"]["memory"]["source"] == "balloon"
+        assert items["no-balloon"]["memory"]["source"] == "resident"
+    # the same measures from the rules as from the raw series (a steady profile: 30% of 32Gi in use)
+    used = {url: {i["name"]: i["memory"]["percentile"] for i in d["items"]} for url, d in documents.items()}
+    assert used[with_rules.url] == used[raw.url]
+    assert used[raw.url]["idle"] == pytest.approx(0.3 * 32 * (1 << 30), rel=0.01)
+
+
+def _wait_for(what: str, check, timeout: float = 60.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.3)
+
+
+def test_apply_refuses_a_restart_and_applies_a_live_change(cli, control_plane, history) -> None:
+    """Two running VMs (real virt-controller: the VMIs exist, never migratable without a kubelet): vCPUs up within
+    maxSockets is applied live and the controller hotplugs it; memory down needs a restart, so --apply refuses it
+    until --allow-restart, and the controller then marks the VM RestartRequired with the plan's message."""
+    from kubectl_instancetype.errors import NotFoundError
+    from tests.scheduling import client_of
+
+    namespace, server, end = history
+    client = client_of(control_plane)
+
+    def started(name):
+        vm = client.get(resources.VIRTUAL_MACHINES, name, namespace)
+        ref = ((vm.get("status") or {}).get("instancetypeRef") or {}).get("controllerRevisionRef")
+        try:
+            vmi = client.get(resources.VIRTUAL_MACHINE_INSTANCES, name, namespace)
+        except NotFoundError:  # not created yet
+            return None
+        return vmi if ref and (vmi.get("status") or {}).get("virtualMachineRevisionName") else None
+
+    for name in ("grow-live", "shrink-restart"):
+        _wait_for(f"the VMI of {name}", lambda name=name: started(name))
+    planned = cli("switch", "vm/shrink-restart", "-n", namespace, "--instancetype", "u1.small", "--plan", "-o", "json")
+    restart = json.loads(planned.stdout)["restartRequired"]
+    assert restart, planned.stdout
+
+    answer = _run(cli, namespace, server, end, "vm/grow-live", "vm/shrink-restart", "--apply")
+    assert answer.exit_code == 0, answer.stderr
+    text = answer.stdout
+    assert "  instancetype: VirtualMachineInstancetype/lv.small -> VirtualMachineInstancetype/lv.large" in text, text
+    assert "=> virtualmachine.kubevirt.io/grow-live switched\n" in text
+    assert (
+        f"=> virtualmachine.kubevirt.io/shrink-restart not switched: needs a restart ({restart}); "
+        "--allow-restart applies it\n"
+    ) in text
+    assert client.get(resources.VIRTUAL_MACHINES, "grow-live", namespace)["spec"]["instancetype"]["name"] == "lv.large"
+    assert (
+        client.get(resources.VIRTUAL_MACHINES, "shrink-restart", namespace)["spec"]["instancetype"]["name"]
+        == "u1.2xlarge"
+    )
+    # virt-controller applied the live change: the VMI's sockets went from 1 to 2, no RestartRequired
+    _wait_for(
+        "the vCPU hotplug",
+        lambda: (
+            client.get(resources.VIRTUAL_MACHINE_INSTANCES, "grow-live", namespace)["spec"]["domain"]["cpu"]["sockets"]
+            == 2
+        ),
+    )
+    conditions = client.get(resources.VIRTUAL_MACHINES, "grow-live", namespace)["status"].get("conditions") or []
+    assert "RestartRequired" not in {c["type"] for c in conditions}
+
+    answer = _run(cli, namespace, server, end, "vm/shrink-restart", "--apply", "--allow-restart")
+    assert answer.exit_code == 0, answer.stderr
+    assert answer.stdout.rstrip().endswith("=> virtualmachine.kubevirt.io/shrink-restart switched")
+    assert f'The VM will carry RestartRequired: "{restart}".' in answer.stdout
+
+    def restart_condition():
+        vm = client.get(resources.VIRTUAL_MACHINES, "shrink-restart", namespace)
+        return next((c for c in (vm["status"].get("conditions") or []) if c["type"] == "RestartRequired"), None)
+
+    assert _wait_for("the RestartRequired condition", restart_condition)["message"] == restart

@@ -110,3 +110,26 @@ def test_the_double_speaks_kubevirts_names_labels_and_help() -> None:
     counters = Counters(subject)
     counters.advance(600.0)
     assert counters.values["vcpu"] == pytest.approx(120.0)
+
+
+@pytest.mark.parametrize(
+    ("cpu", "memory", "cell"),
+    [
+        (-7, -30 << 30, "-7 vCPU, -30Gi"),
+        (1, 0, "+1 vCPU"),  # a CPU-only step (a series whose sizes differ in vCPUs only)
+        (0, 2 << 30, "+2Gi"),
+        (0, 0, "-"),
+    ],
+)
+def test_the_change_column_names_only_what_changes(cpu, memory, cell) -> None:
+    from kubectl_instancetype.instancetype.rightsize import OVER, Candidate, Sizing
+    from kubectl_instancetype.output.rightsize import render
+    from kubectl_instancetype.usecases.rightsize import RightsizeReport, VMSizing
+
+    target = Candidate(
+        "VirtualMachineClusterInstancetype", "u1.small", {"cpu": {"guest": 1}, "memory": {"guest": "2Gi"}}
+    )
+    row = VMSizing("ns", "vm", "u1.large", "", None, Sizing(OVER, "why", None, target, cpu, memory))
+    report = RightsizeReport([row], "Prometheus at http://p", 10, (), 86400, 60, 95.0, 0.2, True)
+    line = render(report).splitlines()[2]
+    assert line.split("u1.small", 1)[1].strip().rsplit(" ", 1)[0].strip() == cell
