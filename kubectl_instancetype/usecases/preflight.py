@@ -132,23 +132,18 @@ def check_matcher_types(client: Client, manifest: dict[str, Any], namespace: str
     (namespaced kinds in ``namespace``): the specs found, and one message per missing object or unknown kind
     (KubeVirt ignores what its finders cannot find, an unknown kind included)."""
     from ..instancetype import kinds
+    from ..instancetype.createvm import matcher_references
     from .references import MATCHER_FLAGS, TypeReference, check_types
 
-    spec = manifest.get("spec") or {}
     references: list[TypeReference] = []
     problems: list[str] = []
     wanted: list[str] = []
-    for key in ("instancetype", "preference"):
-        matcher = spec.get(key) or {}
-        name = matcher.get("name")
-        if not name:
+    for named in matcher_references(manifest):
+        if named.kind is None:
+            problems.append(kinds.unexpected_kind(named.key, named.written))
             continue
-        kind = kinds.matcher_kind(str(matcher.get("kind") or ""), key)
-        if kind is None:
-            problems.append(kinds.unexpected_kind(key, str(matcher.get("kind"))))
-            continue
-        wanted.append(key)
-        references.append(TypeReference(kind, str(name), MATCHER_FLAGS[key]))
+        wanted.append(named.key)
+        references.append(TypeReference(named.kind, named.name, MATCHER_FLAGS[named.key]))
     checked = check_types(client, references, namespace)
     found = {key: obj.get("spec") or {} for key, obj in zip(wanted, checked.objects) if obj is not None}
     objects = tuple(

@@ -16,7 +16,7 @@ from kubectl_instancetype.instancetype.createvm import (
     VMOptions,
     build_vm,
     dns1123_label_errors,
-    referenced_objects,
+    matcher_references,
 )
 from tests.conftest import (
     VIRTCTL_FILES,
@@ -1268,8 +1268,10 @@ def test_default_random_names():
         ({}, []),
     ],
 )
-def test_referenced_objects(manifest, objects):
-    assert referenced_objects(manifest) == objects
+def test_matcher_references(manifest, objects):
+    assert [
+        (found.kind.singular if found.kind else found.written, found.name) for found in matcher_references(manifest)
+    ] == objects
 
 
 @pytest.mark.parametrize(

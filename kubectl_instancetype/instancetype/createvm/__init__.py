@@ -52,7 +52,7 @@ from .flags import (
     VOLUME_PARAMS,
     VMOptions,
 )
-from .matchers import referenced_objects
+from .matchers import MatcherReference, matcher_references
 from .state import Manifest
 
 __all__ = [
@@ -76,12 +76,13 @@ __all__ = [
     "VM_MUTUALLY_EXCLUSIVE_GROUPS",
     "VOLUME_PARAMS",
     "Manifest",
+    "MatcherReference",
     "VMOptions",
     "build_vm",
     "dns1123_label_errors",
+    "matcher_references",
     "mutually_exclusive_error",
     "random_string",
-    "referenced_objects",
 ]
 
 

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ...errors import UsageError
 from .. import kinds as type_kinds
 from ..params import ParamError, flag_error, split_prefixed_name
 from .state import Manifest, VMState
+
+
+@dataclass(frozen=True)
+class MatcherReference:
+    """A matcher of a VM that names an object (:func:`matcher_references`)."""
+
+    key: str  # instancetype or preference
+    name: str
+    kind: type_kinds.TypeKind | None  # None: a kind KubeVirt does not know (``written``)
+    written: str
 
 
 class MatcherSteps(VMState):
@@ -102,14 +113,11 @@ class MatcherSteps(VMState):
             )
 
 
-def referenced_objects(vm_manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The instance type and preference a VM manifest names, as ``(kind, name)`` pairs, instance type first.
-
-    ``kind`` is KubeVirt's lowercase singular kind; an empty kind is returned as the cluster-scoped kind
-    (``virtualmachineclusterinstancetype`` / ``virtualmachineclusterpreference``), which is what KubeVirt
-    resolves it to. Plural and CamelCase kinds are read as KubeVirt reads them (kinds.matcher_kind). Inference
-    matchers (``inferFromVolume``) name no object and are skipped.
-    """
+def matcher_references(vm_manifest: Mapping[str, Any]) -> list[MatcherReference]:
+    """What a VM manifest's matchers name, instance type first: per matcher with a ``name``, its key, the name,
+    the kind as KubeVirt reads it (kinds.matcher_kind: an empty kind is the cluster-scoped one; None for a kind
+    KubeVirt does not know, with ``written`` the kind as written, for the caller to report). Inference matchers
+    (``inferFromVolume``) name no object and are skipped."""
     spec = vm_manifest.get("spec") or {}
     found = []
     for key in ("instancetype", "preference"):
@@ -117,7 +125,6 @@ def referenced_objects(vm_manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
         name = matcher.get("name")
         if not name:
             continue
-        kind = type_kinds.matcher_kind(str(matcher.get("kind") or ""), key)
-        # not a kind of this matcher: passed on as written, for the caller to report
-        found.append((kind.singular if kind is not None else matcher["kind"], name))
+        written = str(matcher.get("kind") or "")
+        found.append(MatcherReference(key, str(name), type_kinds.matcher_kind(written, key), written))
     return found
