@@ -216,6 +216,7 @@ def exit_now(code: int) -> int:
                 stream.flush()
     except (OSError, ValueError):
         return code  # a reader that went away: Python's own exit says nothing more (main() points stdout at devnull)
+    # CPython's count of atexit handlers (not a documented function: where it is missing, Python's exit it is)
     registered = getattr(atexit, "_ncallbacks", None)
     threading = sys.modules.get("threading")
     if registered is None or registered() or (threading is not None and threading.active_count() > 1):
