@@ -6,13 +6,22 @@ real kubectl, as users run it), virtctl's ``create vm`` (the plugin run directly
 kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users). Each tree
 gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
 but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
-own code differs. Both trees are byte-compiled first (as an install is). Medians are printed with each tree's
+own code differs. Both trees are byte-compiled first (as an install is).
+
+That development virtualenv is not what users run: it holds every test dependency, an editable install's
+``.pth`` and setuptools' ``distutils-precedence.pth`` (which imports ``_distutils_hack`` on every start), so its
+``python -c pass`` costs about twice a clean one's. So each tree is also measured as users install it (unless
+``--no-install``): its wheel (``pip wheel --no-deps``) installed by pip into a fresh virtualenv made without pip
+(as pipx and ``uv tool`` make theirs), with only the runtime dependencies, pinned to the versions of this
+virtualenv (``pip freeze`` as constraints) so that both trees get the same ones; pip writes the console scripts
+and byte-compiles. Those columns are marked "installed", and the goal is judged on them. Medians are printed with each tree's
 ratio to the peer and the goal of issue 30, and the same ratio of CPU time (user + system of the process and its
 children: kubectl and the plugin it runs), which a busy machine changes far less than wall time. A bare local
 control plane (kube-apiserver v1.36.3 with KubeVirt's CRDs and the catalog's 65 + 54 objects) serves the lists,
 unless ``--kubeconfig`` names one. Never a test: timings are printed, not asserted.
 
-Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--markdown] [--write]
+Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--no-install] [--markdown]
+       [--write]
 """
 
 from __future__ import annotations
@@ -106,19 +115,55 @@ def launchers(tree: Path, folder: Path) -> Path:
     return folder
 
 
+def installed(tree: Path, folder: Path, constraints: Path) -> Path:
+    """``tree`` as a user installs it: its wheel in a fresh virtualenv without pip (as pipx and ``uv tool``
+    make theirs), the runtime dependencies pinned by ``constraints``; the virtualenv's bin folder."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    wheels = folder / "wheel"
+    quiet = {"stdout": subprocess.DEVNULL, "check": True}
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(tree)], **quiet)
+    venv = folder / "venv"
+    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], **quiet)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [*pip, "--python", str(python), "install", "-c", str(constraints), *map(str, wheels.glob("*.whl"))], **quiet
+    )
+    return venv / "bin"
+
+
+def constraints_file(workdir: Path) -> Path:
+    """This virtualenv's packages (``pip freeze``, without the plugin itself) as pip constraints."""
+    frozen = subprocess.run(
+        [sys.executable, "-m", "pip", "--disable-pip-version-check", "freeze", "--exclude-editable"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = workdir / "constraints.txt"
+    path.write_text("".join(line + "\n" for line in frozen.splitlines() if not line.startswith("kubectl-instancetype")))
+    return path
+
+
 def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> str:
     """Time every case for every tree and the peer; the Markdown table."""
     kubectl = str(sorted((cache_root() / "controlplane").glob("*/kubectl"))[-1])
     virtctls = sorted((cache_root() / "virtctl").glob("*/virtctl"))
     trees = {"after": ROOT} | ({"before": Path(args.before).resolve()} if args.before else {})
     bins = {name: launchers(tree, workdir / name) for name, tree in trees.items()}
+    if not args.no_install:
+        constraints = constraints_file(workdir)
+        for name, tree in trees.items():
+            print(f"installing the {name} tree's wheel into a fresh virtualenv", file=sys.stderr)
+            bins[f"{name}, installed"] = installed(tree, workdir / f"{name}-installed", constraints)
     base = {"HOME": home, "KUBECONFIG": kubeconfig}
     environs = {
         name: dict(base, PATH=os.pathsep.join([str(folder), str(Path(kubectl).parent), "/usr/bin", "/bin"]))
         for name, folder in bins.items()
     }
     peer_environ = environs["after"]
-    columns = [name for name in ("before", "after") if name in trees]
+    columns = [name for name in ("before", "after", "before, installed", "after, installed") if name in bins]
+    judged = "after, installed" if "after, installed" in columns else "after"
     rows = []
     for case, plugin, peer, goal in cases(kubectl, str(virtctls[-1]) if virtctls else None):
         commands = {
@@ -136,14 +181,14 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
         medians = {name: statistics.median(t[0] for t in values) * 1000 for name, values in times.items()}
         cpu = {name: statistics.median(t[1] for t in values) * 1000 for name, values in times.items()}
         ratios = {name: medians[name] / medians["peer"] for name in columns}
-        met = "-" if goal is None else ("met" if ratios["after"] <= goal else "not met")
+        met = "-" if goal is None else ("met" if ratios[judged] <= goal else "not met")
         row = [case]
         row += [f"{medians[name]:.0f}" for name in columns] + [f"{medians['peer']:.0f}"]
         row += [f"{ratios[name]:.2f}x" for name in columns] + ["-" if goal is None else f"{goal}x", met]
         row += [f"{cpu[name] / cpu['peer']:.2f}x" for name in columns]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
-    headers = ["case (median wall ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", "after"]
+    headers = ["case (median wall ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", judged]
     headers += [f"{name} / peer, CPU time" for name in columns]
     from tabulate import tabulate
 
@@ -156,10 +201,14 @@ def main() -> int:
     parser.add_argument("--before", help="another tree (a checkout of an older commit) to run side by side")
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--kubeconfig", help="a cluster with the catalog loaded (default: start a bare one)")
+    parser.add_argument(
+        "--no-install", action="store_true", help="only the development virtualenv's launchers (no wheel installs)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as stack:
         workdir = Path(scratch)
         home = workdir / "home"
@@ -172,7 +221,8 @@ def main() -> int:
             plane.load_catalog()
             kubeconfig = str(plane.kubeconfig())
         table = run(args, str(Path(kubeconfig).resolve()), str(home), workdir)
-    publish("startup", table, args.write)
+    # the stamp says the load at the end; other work on the machine slows every column, the ratios less
+    publish("startup", f"Load average at the start: {load:.1f}.\n\n{table}", args.write)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The hot commands without Typer: ``list``, ``get``, ``describe`` and ``create vm`` parsed from a generated table.
+"""The hot commands without Typer: ``list``, ``get``, ``describe``, ``create vm`` and ``version``, parsed from a
+generated table.
 
 Importing Typer (and its vendored Click) and assembling the app costs more than a small ``list`` does. The Typer
 app stays the one definition of the CLI: :mod:`.fastpath_data` is generated from it (``make fastpath-table``,

@@ -61,7 +61,7 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
     try:
         from .fastpath import parse
 
-        # the hot commands (list, get, describe, create vm) without Typer when the table says how they parse;
+        # the hot commands (list, get, describe, create vm, version) without Typer when the table says how they parse;
         # anything else, and any line the fast path does not fully understand, goes to Typer
         parsed = parse(args, COMPLETE_VAR)
         with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):

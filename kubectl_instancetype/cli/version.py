@@ -1,14 +1,12 @@
 """``kubectl instancetype version``."""
 
 import dataclasses
-from typing import Annotated
-
-import typer
+from typing import Annotated, Any
 
 from . import options
 
 
-def register(app: typer.Typer, argv: list[str]) -> None:
+def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app``."""
     app.command(
         "version",
@@ -38,8 +36,8 @@ class VersionOptions:
             raise options.UsageError("--output must be 'yaml' or 'json'")
 
 
-def run(env, opts: VersionOptions, session) -> None:
-    """Print the versions; without the server's, say why and fail as kubectl does."""
+def run(env, opts: VersionOptions, session) -> int:
+    """Print the versions; without the server's, say why and fail as kubectl does (exit status 1)."""
     from ..usecases.version import versions
 
     result = versions(None if opts.client_only else session)
@@ -60,15 +58,15 @@ def run(env, opts: VersionOptions, session) -> None:
             from ..output import messages
 
             messages.error(env, result.problem.render())
-            raise typer.Exit(1)
-        return
+            return 1
+        return 0
     env.stdout.write(f"Client Version: v{result.client}\n")
     if result.problem is not None:
         from ..output import messages
 
         # The plugin version is useful on its own; say why the server's is missing and fail like kubectl.
         messages.error(env, result.problem.render())
-        raise typer.Exit(1)
+        return 1
     from ..output.terminal import escape
 
     if result.server is not None:
@@ -77,3 +75,4 @@ def run(env, opts: VersionOptions, session) -> None:
         env.stdout.write(f"KubeVirt Version: {escape(result.kubevirt.text())}\n")
     if result.cdi is not None:
         env.stdout.write(f"CDI Version: {escape(result.cdi.text())}\n")
+    return 0

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from kubectl_instancetype import __version__
 from kubectl_instancetype.cli import fastpath, fastpath_spec, main
 from kubectl_instancetype.cli.fastpath_data import TABLE
 from kubectl_instancetype.cli.options import ParsedValues, expand_bare_flags, expand_optional_values
@@ -86,6 +87,8 @@ COMMON = [
         "--dry-run",
         "--infer-preference",
     ],
+    ["version", "--client"],
+    ["version", "-o", "json", "--request-timeout", "3s"],
 ]
 
 
@@ -107,7 +110,8 @@ DEFERRED = [
     ["create", "vm", "--help"],
     ["create", "vm", "extra"],
     ["create"],
-    ["version", "--client"],
+    ["version", "--client=true"],
+    ["catalog", "list"],
     ["--help"],
 ]
 
@@ -155,17 +159,28 @@ def test_the_fast_path_and_typer_agree_on_generated_lines(data: st.DataObject) -
     event(f"{path}: {'fast path' if taken else 'left to Typer'}")
 
 
-def test_a_fast_run_never_imports_typer(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("argv", "printed"),
+    [
+        (
+            ["create", "vm", "--name", "x", "--dry-run=client", "-o", "name", "--skip-checks"],
+            "virtualmachine.kubevirt.io/x",
+        ),
+        (["version", "--client"], f"Client Version: v{__version__}"),
+    ],
+    ids=" ".join,
+)
+def test_a_fast_run_never_imports_typer(tmp_path, argv: list[str], printed: str) -> None:
     code = (
         "import io, sys; from kubectl_instancetype.cli.main import run;"
         "from kubectl_instancetype.env import Environment;"
         "out = io.StringIO();"
-        "code = run(['create', 'vm', '--name', 'x', '--dry-run=client', '-o', 'name', '--skip-checks'],"
+        f"code = run({argv!r},"
         " Environment(stdout=out, stderr=io.StringIO(), environ={'HOME': sys.argv[1]}));"
-        "print(code, out.getvalue().strip(), 'typer' in sys.modules)"
+        "print(code, repr(out.getvalue().strip()), 'typer' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
-    assert result.stdout.split() == ["0", "virtualmachine.kubevirt.io/x", "False"], result.stderr
+    assert result.stdout.split(" ", 1) == ["0", f"{printed!r} False\n"], result.stderr
 
 
 def test_a_deferred_line_is_answered_by_typer_as_before() -> None:
