@@ -4,8 +4,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
-.PHONY: venv test lint completion-table fastpath-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
+.PHONY: help venv test lint completion-table fastpath-table docs generate gotypes schemas unit cluster cluster-down demo bench controlplane kubevirt tools krew clean \
 	release-version release-archive smoke release-manifest dist dist-check actionlint
+
+## help: these descriptions (the ## lines of this Makefile)
+help:
+	@sed -n 's/^## \{0,1\}//p' Makefile
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -131,7 +135,9 @@ cluster-down: venv
 	@$(PY) -m hack.localcluster down
 
 ## demo: install, start the control plane with the catalog and a few simulated nodes (NODES, default 8: one of each
-##       shape) and two more API servers on its etcd (a fleet of three), and tour the plugin through the real kubectl
+##       shape) and two more API servers on its etcd (a fleet of three), and tour the plugin through the real kubectl:
+##       rightsize against the real Prometheus over three days of backfilled history, list --all-contexts and fleet
+##       diff across the three; the plane keeps running until make cluster-down (which stops the fleet too)
 demo: venv
 	@$(PY) -m hack.localcluster up $(CLUSTER_ARGS) --nodes $(or $(NODES),$(DEMO_NODES)) --fleet 2 >/dev/null
 	@bash hack/demo.sh

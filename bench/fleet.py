@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -64,6 +65,14 @@ def load(server: ControlPlane, namespace: str, count: int) -> None:
         list(pool.map(part, (range(0, count, 2), range(1, count, 2))))
 
 
+def timed(command: list[str], environ: dict) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, from the children's rusage) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = wall(command, environ)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def main() -> int:
     """Build the fleet, run both sides, print (and with --write publish) the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -104,12 +113,15 @@ def main() -> int:
             wall(fleet_cmd, environ)
             for get in gets:
                 wall(get, environ)
-            plugin_times, kubectl_times = [], []
+            plugin_runs, kubectl_runs = [], []
             for _ in range(args.rounds):
-                plugin_times.append(wall(fleet_cmd, environ))
-                kubectl_times.append(sum(wall(get, environ) for get in gets))
-            plugin_ms = statistics.median(plugin_times) * 1000
-            kubectl_ms = statistics.median(kubectl_times) * 1000
+                plugin_runs.append(timed(fleet_cmd, environ))
+                runs = [timed(get, environ) for get in gets]
+                kubectl_runs.append((sum(w for w, _ in runs), sum(c for _, c in runs)))
+            plugin_ms = statistics.median(w for w, _ in plugin_runs) * 1000
+            kubectl_ms = statistics.median(w for w, _ in kubectl_runs) * 1000
+            plugin_cpu = statistics.median(c for _, c in plugin_runs)
+            kubectl_cpu = statistics.median(c for _, c in kubectl_runs)
             rss = {}
             for count in sorted({1, max(1, args.contexts // 2), args.contexts}):
                 pattern = "^(" + "|".join(names[:count]) + ")$"
@@ -123,10 +135,12 @@ def main() -> int:
         f"{args.contexts} contexts x {args.objects:,} namespaced instance types ({total:,} rows) on {args.servers} "
         "kube-apiservers (one etcd, one prefix each).",
         "",
-        "| | wall (median) | ratio |",
-        "|---|---:|---:|",
-        f"| `kubectl instancetype list vmf --all-contexts` | {plugin_ms:,.0f} ms | {plugin_ms / kubectl_ms:.2f}x |",
-        f"| {args.contexts} x `kubectl get vmf --context C`, in turn (sum) | {kubectl_ms:,.0f} ms | 1.00x |",
+        "| | wall (median) | ratio | client CPU (median) |",
+        "|---|---:|---:|---:|",
+        f"| `kubectl instancetype list vmf --all-contexts` | {plugin_ms:,.0f} ms | {plugin_ms / kubectl_ms:.2f}x "
+        f"| {plugin_cpu:.2f} s |",
+        f"| {args.contexts} x `kubectl get vmf --context C`, in turn (sum) | {kubectl_ms:,.0f} ms | 1.00x "
+        f"| {kubectl_cpu:.2f} s |",
         "",
         "| contexts | plugin peak RSS |",
         "|---:|---:|",

@@ -7,12 +7,24 @@ export KUBECONFIG="$PWD/.cluster/kubeconfig"
 # Only existing directories: kubectl plugin list warns about every missing one.
 CLEAN_PATH=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r dir; do [ -d "$dir" ] && printf '%s:' "$dir"; done)
 export PATH="$PWD/.venv/bin:$BIN_DIR:${CLEAN_PATH%:}"
+# The Go tools' caches stay the user's (Prometheus and promtool for the rightsize step are found, never rebuilt,
+# under another HOME): hack/lib/gobuild.sh's cache root and Go's module and build caches, resolved before HOME moves.
+export KUBECTL_INSTANCETYPE_CACHE="${KUBECTL_INSTANCETYPE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-instancetype}"
+if command -v go >/dev/null; then
+  { read -r GOPATH; read -r GOMODCACHE; read -r GOCACHE; read -r GOENV; } < <(go env GOPATH GOMODCACHE GOCACHE GOENV)
+  export GOPATH GOMODCACHE GOCACHE GOENV
+fi
 export HOME="${DEMO_HOME:-$PWD/.cluster/home}"  # no stray ~/.kube/cache or kuberc
 mkdir -p "$HOME"
 
 step() {
   printf '\n\033[1m$ %s\033[0m\n' "$*"
   "$@"
+}
+
+step_sh() {  # a pipeline, shown as written
+  printf '\n\033[1m$ %s\033[0m\n' "$1"
+  bash -c "$1" || true
 }
 
 step kubectl instancetype version
@@ -112,14 +124,20 @@ step kubectl instancetype capacity --instancetype u1.medium --instancetype u1.2x
 # Measured use (docs/rightsize.md): VMs with three days of history (written by the virt-handler metrics double,
 # backfilled by promtool) in the real Prometheus with KubeVirt's recording rules; one finding per profile.
 .venv/bin/python -m hack.localcluster.prometheus demo demo || true
-# Many clusters (docs/fleet.md): the plane (local) and two more API servers on its etcd (edge-1 with an older
-# catalog, edge-2 with the same), one kubeconfig naming the three.
+# Many clusters (docs/fleet.md): the plane (local) and two more kube-apiservers on its etcd, each under its own
+# --etcd-prefix (hack/localcluster/fleet.py): edge-1 holds an older catalog (common-instancetypes v1.6.0 labels,
+# u1.2xlarge and windows.11 missing, u1.medium with 6Gi), edge-2 the plane's. One kubeconfig names the three.
 (
   export KUBECONFIG="$PWD/.cluster/fleet-kubeconfig"
   step kubectl config get-contexts
-  step kubectl instancetype list vmcf --all-contexts --cpu 4
+  step kubectl instancetype list vmcf --all-contexts --cpu 4 --class general.purpose
+  # a name one context lacks: that context's warning, the others' rows, exit status 1
+  step kubectl instancetype list vmcf u1.medium u1.2xlarge --all-contexts || true
   step kubectl instancetype get vmcf/u1.medium --all-contexts -o jsonpath='{range .items[*]}{.metadata.annotations.kubectl-instancetype/context}{"\t"}{.spec.memory.guest}{"\n"}{end}'
-  step kubectl instancetype fleet diff --kind vmcf --contexts 'local|edge-1' || true
+  step kubectl instancetype fleet diff --kind vmcf,vmcp --contexts 'local|edge-2'
+  # every object of edge-1 carries another release's label: the lines that say more than that, then their count
+  step_sh "kubectl instancetype fleet diff --kind vmcf,vmcp | grep -v 'common-instancetypes v1.6.0'"
+  step_sh "kubectl instancetype fleet diff --kind vmcf,vmcp | grep -c 'common-instancetypes v1.6.0'"
   step kubectl instancetype fleet diff vm/demo-fedora -n demo --context local --to edge-1 || true
 )
 

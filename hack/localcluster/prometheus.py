@@ -210,9 +210,25 @@ def demo(namespace: str) -> int:
             return subprocess.run(command, check=False, stdout=sys.stdout, stderr=sys.stderr).returncode
 
 
+def main(argv: list[str]) -> int:
+    """``python -m hack.localcluster.prometheus demo NAMESPACE``: :func:`demo`; a step that fails (Prometheus not
+    built and no Go to build it, promtool refusing the history, kubectl refusing a VM) is one ``error:`` line."""
+    import sys
+
+    if len(argv) != 2 or argv[0] != "demo":
+        print("usage: python -m hack.localcluster.prometheus demo NAMESPACE", file=sys.stderr)
+        return 2
+    try:
+        return demo(argv[1])
+    except subprocess.CalledProcessError as exc:
+        detail = (exc.stderr or b"").decode(errors="replace").strip().splitlines()
+        print(f"error: rightsize demo: {' '.join(exc.cmd)}: {detail[-1] if detail else exc}", file=sys.stderr)
+    except RuntimeError as exc:  # ControlPlaneUnavailable (a build) or Prometheus/promtool failing
+        print(f"error: rightsize demo: {str(exc).strip().splitlines()[-1]}", file=sys.stderr)
+    return 1
+
+
 if __name__ == "__main__":
     import sys
 
-    if len(sys.argv) != 3 or sys.argv[1] != "demo":
-        raise SystemExit("usage: python -m hack.localcluster.prometheus demo NAMESPACE")
-    raise SystemExit(demo(sys.argv[2]))
+    raise SystemExit(main(sys.argv[1:]))

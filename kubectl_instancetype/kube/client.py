@@ -332,15 +332,53 @@ class Client:
         # A stream that ends inside a value: client-go's StreamWatcher logs io.ErrUnexpectedEOF (at -v 1) and ends
         # the watch as if the server had closed it.
 
+    def list_items(
+        self,
+        resource: Resource,
+        namespace: str | None = None,
+        *,
+        label_selector: str | None = None,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+    ) -> Iterator[Any]:
+        """The objects of :meth:`list_pages`' pages, one at a time: each page is kept as the bytes the server sent
+        and its items are decoded one by one (:func:`.errors.list_items`), so a caller that keeps only a row of
+        each holds one page's bytes and one object, never a page of decoded objects (a 500-object page of
+        instance types is about 400 kB of JSON and 2 MB of dicts). The next page is fetched meanwhile, one ahead."""
+        from .errors import list_items
+
+        def path(token: str | None) -> str:
+            return resource.path(
+                namespace,
+                labelSelector=label_selector,
+                limit=chunk_size if chunk_size > 0 else None,
+                **{"continue": token},
+            )
+
+        deadline = self.transport.deadline()
+        body: bytes = self.transport.request("GET", path(None), raw=True, deadline=deadline)
+        token = continue_token(body)
+        yield from list_items(body)
+        if not token:
+            return
+        body = b""
+        for page in self._prefetched_pages(path, token, deadline, decode=False, ahead=1):
+            yield from list_items(page)
+
     def _prefetched_pages(
-        self, path: Callable[[str | None], str], token: str, deadline: float | None
-    ) -> Iterator[dict[str, Any]]:
+        self,
+        path: Callable[[str | None], str],
+        token: str,
+        deadline: float | None,
+        *,
+        decode: bool = True,
+        ahead: int = 2,
+    ) -> Iterator[Any]:
         import queue
         import threading
 
         from .errors import decode_object
 
-        bodies: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=2)
+        bodies: queue.Queue[bytes | BaseException | None] = queue.Queue(maxsize=ahead)
         stop = threading.Event()
 
         def fetch(next_token: str | None) -> None:
@@ -374,7 +412,7 @@ class Client:
                     return
                 if isinstance(item, BaseException):
                     raise item
-                yield decode_object(item)
+                yield decode_object(item) if decode else item
         except (KeyboardInterrupt, SystemExit):
             interrupted = True  # the process is ending: do not wait for a request in flight
             raise
@@ -592,15 +630,18 @@ def connect(
     *,
     files: KubeconfigFiles | None = None,
     exec_plugins: Any = None,
+    shared_tls: Any = None,
 ) -> Client:
     """Resolve the kubeconfig for ``options`` and return a client (no request is sent yet).
 
     ``log``, when given, receives one line per HTTP request (``-v 6`` and up); ``warn`` each warning the
     server sends (``Warning`` headers: admission webhooks' warnings, deprecations), once. ``files`` are the
     kubeconfig files already read (the Session's), so that they are not read again; ``exec_plugins`` the exec
-    credential plugins a fleet's sessions share (:class:`.fleet.ExecPlugins`).
+    credential plugins a fleet's sessions share (:class:`.fleet.ExecPlugins`), ``shared_tls`` their SSL contexts
+    (:class:`.tls.SharedContexts`).
     """
     config = load_cluster_config(options, environ, home, files=files, exec_plugins=exec_plugins)
     client = Client(config, dict(environ), log)
     client.transport.warn = warn
+    client.transport.shared_tls = shared_tls
     return client

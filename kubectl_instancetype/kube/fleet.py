@@ -5,6 +5,7 @@ kubectl-foreach, kubectl-xctx and kubectl-x run a whole kubectl per context; her
 context, so the kubeconfig files are read and merged once (kubectl's loading rules, :mod:`.kubeconfig`), and an exec
 credential plugin runs once per kubeconfig user and cluster (client-go keys its cache of exec authenticators the
 same way: ``k8s.io/client-go/plugin/pkg/client/auth/exec`` ``cacheKey(config, cluster)``), not once per context.
+Contexts whose clusters share a CA (and client certificate) share one SSL context (:class:`.tls.SharedContexts`).
 Each context keeps what the kubeconfig says for it: its cluster, user, namespace and impersonation; the command's
 ``--as``/``--as-group``/``--as-uid``/``-n`` flags apply to every context, as they would to each kubectl run.
 """
@@ -127,6 +128,9 @@ class Fleet:
         self.timeout = timeout
         self.log, self.verbosity, self.warn = log, verbosity, warn
         self.exec_plugins = ExecPlugins()
+        from .tls import SharedContexts
+
+        self.shared_tls = SharedContexts()
         self._files: KubeconfigFiles | None = files  # the merged kubeconfig files, when already read
         self._contexts: list[str] | None = None
 
@@ -166,6 +170,7 @@ class Fleet:
         )
         session._files = self.files()
         session.exec_plugins = self.exec_plugins
+        session.shared_tls = self.shared_tls
         return session
 
     def target(self, context: str) -> Session:

@@ -33,18 +33,18 @@ def list_scopes(
 ) -> list[tuple[Scope, ForbiddenError]]:
     """List every scope page by page, handing each object to ``consume`` as it arrives.
 
-    Objects are not collected here, so a caller that keeps only table cells holds little memory even
-    for tens of thousands of objects. A forbidden scope is skipped and returned; when every scope is
+    Objects are not collected here, and each is decoded only when its turn comes (:meth:`Client.list_items`),
+    so a caller that keeps only table cells holds one page's bytes and one object, even for tens of thousands
+    of objects (and one such page per context when several contexts list at once). A forbidden scope is skipped and returned; when every scope is
     forbidden, :class:`NothingListable` carries the server's messages.
     """
     forbidden: list[tuple[Scope, ForbiddenError]] = []
     for scope in scopes:
         try:
-            for page in client.list_pages(
+            for obj in client.list_items(
                 scope.resource, scope.namespace, label_selector=label_selector, chunk_size=chunk_size
             ):
-                for obj in page.get("items") or ():
-                    consume(scope, obj)
+                consume(scope, obj)
         except ForbiddenError as exc:
             forbidden.append((scope, exc))
     if scopes and len(forbidden) == len(scopes):

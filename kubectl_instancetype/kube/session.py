@@ -53,6 +53,7 @@ class Session:
         self._files: KubeconfigFiles | None = None
         # A fleet's sessions share their exec credential plugins (one run per user: .fleet.ExecPlugins)
         self.exec_plugins: Any = None
+        self.shared_tls: Any = None  # and their SSL contexts (.tls.SharedContexts: one per CA)
 
     @property
     def options(self) -> ConnectionOptions:
@@ -85,6 +86,7 @@ class Session:
                 self.warn,
                 files=self.kubeconfig_files(),
                 exec_plugins=self.exec_plugins,
+                shared_tls=self.shared_tls,
             )
         return self._client
 

@@ -111,6 +111,38 @@ def system_trust_context(environ: Mapping[str, str], insecure: bool = False) -> 
     return context
 
 
+class SharedContexts:
+    """The SSL contexts of a fleet's sessions, one per distinct trust and client certificate (the CA, the client
+    pair, insecure): contexts of one cluster, or of servers signed by one CA, load and parse it once, as client-go's
+    TLS cache (``k8s.io/client-go/transport/cache.go`` ``tlsTransportCache``) shares one transport per TLS
+    config. A kubeconfig that cannot be used fails for each context that names it, not once for all."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._contexts: dict[tuple[object, ...], ssl.SSLContext] = {}
+        self._lock = threading.Lock()
+        self.built = 0
+
+    def get(self, config: ClusterConfig) -> ssl.SSLContext:
+        """The context for ``config`` (built by :func:`build_ssl_context` the first time)."""
+        key = (
+            config.insecure,
+            config.ca_data,
+            config.ca_file,
+            config.client_cert_data,
+            config.client_cert_file,
+            config.client_key_data,
+            config.client_key_file,
+        )
+        with self._lock:
+            context = self._contexts.get(key)
+            if context is None:
+                context = self._contexts[key] = build_ssl_context(config)
+                self.built += 1
+            return context
+
+
 def build_ssl_context(config: ClusterConfig) -> ssl.SSLContext:
     """An SSL context that verifies exactly as the kubeconfig says."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

@@ -138,6 +138,7 @@ class Transport:
         )
         self._connection: Connection | None = None
         self._tls: Any = None
+        self.shared_tls: Any = None  # a fleet's tls.SharedContexts: one SSL context per CA and client pair
         self.requests_sent = 0
         self.sleep: Callable[[float], None] = time.sleep  # tests replace it with a fake clock
         # The server's Warning headers (admission webhooks' warnings, deprecations), each shown once, as
@@ -169,7 +170,8 @@ class Transport:
         if self._tls is None and self.url.scheme == "https":
             from .tls import build_ssl_context
 
-            self._tls = build_ssl_context(self.config)
+            shared = self.shared_tls
+            self._tls = shared.get(self.config) if shared is not None else build_ssl_context(self.config)
         return self._tls
 
     def share_tls(self, other: Transport) -> None:

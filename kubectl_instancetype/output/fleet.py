@@ -68,7 +68,7 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
     from . import messages
 
     status = 0
-    tables: dict[tuple[str, ...] | None, list[list[str]]] = {}
+    tables: dict[tuple[str, ...] | None, list[tuple[str, Any]]] = {}  # headers -> each context's rows
     objects: list[dict[str, Any]] = []
     names: list[list[str]] = []
     documents: list[dict[str, Any]] = []
@@ -90,7 +90,7 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
         else:
             status = max(status, int(one.value or 0))
         for headers, rows in capture.tables:
-            tables.setdefault(headers, []).extend([one.context, *row] for row in rows)
+            tables.setdefault(headers, []).append((one.context, rows))
         objects.extend(with_context(obj, one.context) for obj in capture.objects)
         names.extend([one.context, name] for name in capture.names)
         object_format = object_format or capture.object_format
@@ -103,10 +103,10 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
             object_format = object_format or {"output": "json" if text.lstrip().startswith("{") else "yaml"}
         elif text:
             texts.append((one.context, text))
-    from .table import render_table
+    from .table import render_table, write_table_groups
 
-    for headers, rows in tables.items():
-        env.stdout.write(render_table(None if headers is None else (CONTEXT_HEADER, *headers), rows))
+    for headers, groups in tables.items():
+        write_table_groups(env.stdout.write, None if headers is None else (CONTEXT_HEADER, *headers), groups)
     if names:
         env.stdout.write(render_table(None, names))
     if objects or (object_format and not names):

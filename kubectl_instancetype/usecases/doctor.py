@@ -131,9 +131,10 @@ def doctor(session: Session, request: DoctorRequest) -> DoctorReport:
     plan, left = rules.fix_plan(findings, read.vms or (), live, listed_kinds)
     changes: list[Change] = []
     fixed: list[Finding] = []
+    orphans: dict[str, _Orphans] = {}  # namespace -> its re-read, once, just before its first deletion
     for fix in plan:
         try:
-            made, reason = _apply(client, fix, request.dry_run)
+            made, reason = _apply(client, fix, request.dry_run, orphans)
         except _NotFixed as exc:
             made, reason = [], str(exc)
         for change in made:
@@ -244,14 +245,14 @@ def _crd(client: Client, resource: Resource, name: str, unread: _Unread) -> dict
     return None
 
 
-def _apply(client: Client, fix: Fix, dry_run: str) -> tuple[list[Change], str]:
+def _apply(client: Client, fix: Fix, dry_run: str, orphans: dict[str, _Orphans]) -> tuple[list[Change], str]:
     """Re-check ``fix`` on a fresh read, then make it (``dry_run`` client: make nothing). Returns the changes
     made, and why the rest was not ("" when all was)."""
     from ..instancetype.doctor import CLEAR_REFERENCE
 
     if fix.action == CLEAR_REFERENCE:
         return _clear_reference(client, fix, dry_run)
-    return _delete_orphan(client, fix, dry_run)
+    return _delete_orphan(client, fix, dry_run, orphans)
 
 
 def _clear_reference(client: Client, fix: Fix, dry_run: str) -> tuple[list[Change], str]:
@@ -312,23 +313,40 @@ def _clear_reference(client: Client, fix: Fix, dry_run: str) -> tuple[list[Chang
     return made, ""
 
 
-def _delete_orphan(client: Client, fix: Fix, dry_run: str) -> tuple[list[Change], str]:
-    """Delete an orphaned revision after re-reading its namespace (its VMs, revisions, VMIs and VM snapshot
-    contents: still an orphan), with preconditions on the uid and resourceVersion of what was re-read (the
-    server refuses with 409 Conflict when the revision changed since)."""
-    from ..errors import APIError, NotFoundError, PluginError, sentence
+@dataclass(frozen=True)
+class _Orphans:
+    """A namespace re-read before its orphans are deleted: the orphans' names and the revisions as read now."""
+
+    names: frozenset[str]
+    revisions: dict[str, dict[str, Any]]
+
+
+def _orphans_now(client: Client, namespace: str) -> _Orphans:
+    """Read ``namespace`` again (its VMs, revisions, VMIs and VM snapshot contents) and judge its orphans."""
     from ..instancetype.doctor import orphan_revisions
-    from ..kube.resources import CONTROLLER_REVISIONS
 
     unread = _Unread()
-    fresh = _read(client, fix.namespace, unread)
+    fresh = _read(client, namespace, unread)
     if fresh.vms is None or fresh.revisions is None or fresh.named is None:
         raise _NotFixed(f"could not re-read the namespace before deleting ({'; '.join(unread.lines())})")
-    still = {f.revision for f in orphan_revisions(fresh.vms, fresh.revisions, fresh.named)}
-    revision = next((r for r in fresh.revisions if _key(r)[1] == fix.revision), None)
+    names = frozenset(f.revision for f in orphan_revisions(fresh.vms, fresh.revisions, fresh.named))
+    return _Orphans(names, {_key(r)[1]: r for r in fresh.revisions})
+
+
+def _delete_orphan(client: Client, fix: Fix, dry_run: str, orphans: dict[str, _Orphans]) -> tuple[list[Change], str]:
+    """Delete an orphaned revision after re-reading its namespace (once for all its orphans, just before the
+    first: still an orphan; deleting an orphan makes no other revision used), with preconditions on the uid and
+    resourceVersion of what was re-read (the server refuses with 409 Conflict when the revision changed since)."""
+    from ..errors import APIError, NotFoundError, PluginError, sentence
+    from ..kube.resources import CONTROLLER_REVISIONS
+
+    if fix.namespace not in orphans:
+        orphans[fix.namespace] = _orphans_now(client, fix.namespace)
+    now = orphans[fix.namespace]
+    revision = now.revisions.get(fix.revision)
     if revision is None:
         raise _NotFixed("it no longer exists")
-    if fix.revision not in still:
+    if fix.revision not in now.names:
         raise _NotFixed("it is no longer an orphan (a VM or another object owns or names it now)")
     metadata = revision.get("metadata") or {}
     preconditions = {"uid": str(metadata.get("uid")), "resourceVersion": str(metadata.get("resourceVersion"))}

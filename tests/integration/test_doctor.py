@@ -528,3 +528,33 @@ def test_fix_clears_a_pinned_revision_name_through_kubevirts_webhook(control_pla
     assert stored == lost  # KubeVirt names the copy after u1.small's uid and generation: the same name again
     assert "revisionName" not in control_plane.get(vm)["spec"]["instancetype"]
     assert _doctor(control_plane, namespace)[:2] == (0, [])
+
+
+def test_the_delete_fix_uses_preconditions_and_a_dry_run_the_server_honours(control_plane, namespace) -> None:
+    from kubectl_instancetype.errors import APIError
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
+    from kubectl_instancetype.kube.resources import CONTROLLER_REVISIONS
+    from kubectl_instancetype.kube.session import Session
+
+    revision = {
+        "apiVersion": "apps/v1",
+        "kind": "ControllerRevision",
+        "metadata": {"name": "r"},
+        "data": {"kind": "Example"},
+        "revision": 1,
+    }
+    options = ConnectionOptions(kubeconfig=str(control_plane.kubeconfig("admin")), namespace=namespace)
+    with Session(options, {}, "/nonexistent") as session:
+        client = session.client()
+        # created as Go clients send it (compact JSON: data is kept byte for byte and is immutable)
+        created = client.create(CONTROLLER_REVISIONS, revision, namespace)
+        judged = {"uid": created["metadata"]["uid"], "resourceVersion": created["metadata"]["resourceVersion"]}
+        changed = client.patch(CONTROLLER_REVISIONS, "r", namespace, {"metadata": {"labels": {"changed": "yes"}}})
+        with pytest.raises(APIError) as refused:
+            client.delete(CONTROLLER_REVISIONS, "r", namespace, preconditions=judged)
+        assert refused.value.code == 409
+        current = {"uid": changed["metadata"]["uid"], "resourceVersion": changed["metadata"]["resourceVersion"]}
+        client.delete(CONTROLLER_REVISIONS, "r", namespace, dry_run=True, preconditions=current)
+        assert control_plane.request("GET", CRS.format(ns=namespace) + "/r")[0] == 200
+        client.delete(CONTROLLER_REVISIONS, "r", namespace, preconditions=current)
+    assert control_plane.request("GET", CRS.format(ns=namespace) + "/r")[0] == 404

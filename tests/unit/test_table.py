@@ -54,3 +54,35 @@ def test_human_duration_matches_apimachinery(seconds: float, expected: str) -> N
 def test_age_without_timestamp() -> None:
     assert age_since(None, 100.0) == "<unknown>"
     assert age_since(40.0, 100.0) == "60s"
+
+
+@pytest.mark.parametrize(
+    "headers,groups",
+    [
+        (("CONTEXT", "NAME", "CPU"), [("prod-eu", [["u1.medium", "1"], ["u1.2xlarge", "8"]]), ("dev", [["a", "32"]])]),
+        (("CONTEXT", "NAME"), []),  # no rows: the header line alone
+        (None, [("a", [["x", "y"]]), ("a-much-longer-context", [])]),
+        (None, []),
+        # cluster data with control characters: escaped first, widths counted on the escaped text
+        (("CONTEXT", "NAME", "AGE"), [("c\x1bx", [["bad\tname", "1s"]]), ("d", [["n\n", "2d"]])]),
+        # rows of unequal length: Go's tabwriter lines up runs of lines (render_table's general path)
+        (("CONTEXT", "NAME", "CPU"), [("a", [["x", "1"], ["only"]]), ("b", [["y", "2", "extra"]])]),
+        (("CONTEXT",), [("a", [[]]), ("bb", [[]])]),
+    ],
+)
+def test_fleet_table_written_in_pieces_is_render_tables_text(headers, groups) -> None:
+    from kubectl_instancetype.output.table import write_table_groups
+
+    pieces: list[str] = []
+    write_table_groups(pieces.append, headers, groups)
+    assert "".join(pieces) == render_table(headers, [[first, *row] for first, rows in groups for row in rows])
+
+
+def test_fleet_table_is_written_a_thousand_lines_at_a_time() -> None:
+    from kubectl_instancetype.output.table import write_table_groups
+
+    pieces: list[str] = []
+    rows = [[f"n{index}", str(index)] for index in range(2500)]
+    write_table_groups(pieces.append, ("CONTEXT", "NAME", "CPU"), [("a", rows), ("b", rows)])
+    assert [piece.count("\n") for piece in pieces] == [1000, 1000, 1000, 1000, 1000, 1]
+    assert "".join(pieces) == render_table(("CONTEXT", "NAME", "CPU"), [[c, *row] for c in "ab" for row in rows])
