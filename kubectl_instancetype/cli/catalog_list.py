@@ -45,15 +45,20 @@ def bare_flags() -> dict[str, tuple[str, bool]]:
 
 def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``list`` and ``show`` to the ``catalog`` group (only the one ``argv`` names, if any)."""
-    selected = argv[0] if argv else ""
-    if selected in ("", "list"):
-        group.command("list", help=LIST_HELP, short_help="List the embedded catalog (list's filters).")(
-            options.command(CatalogListOptions, run_list)
-        )
-    if selected in ("", "show"):
-        group.command("show", help=SHOW_HELP, short_help="Print catalog objects by name.")(
-            options.command(CatalogShowOptions, run_show)
-        )
+    options.add_commands(
+        group,
+        argv,
+        options.Command(
+            "list",
+            CatalogListOptions,
+            run_list,
+            help=LIST_HELP,
+            short_help="List the embedded catalog (list's filters).",
+        ),
+        options.Command(
+            "show", CatalogShowOptions, run_show, help=SHOW_HELP, short_help="Print catalog objects by name."
+        ),
+    )
 
 
 @options.dataclass

@@ -10,29 +10,32 @@ from . import flagtable, options
 
 def register(group: typer.Typer, argv: list[str]) -> None:
     """Add ``instancetype`` and ``preference`` to the ``create`` group (only the one ``argv`` names, if any)."""
-    selected = argv[0] if argv else ""
     from ..instancetype import createtypes as types
 
-    commands = (
-        (
+    def spec(name: str, kind: str, flags: Any, examples: str, options_class: type) -> options.Command:
+        return options.Command(
+            name,
+            options_class,
+            run,
+            help=f"Create a VirtualMachineCluster{kind}, or a VirtualMachine{kind} with --namespaced or -n "
+            f"(virtctl create {name} flags).\n\nExamples:\n\n"
+            + flagtable.verbatim(examples.format(prog="kubectl instancetype")),
+            short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
+            make=lambda options_class, run: flagtable.table_command(flags, options_class, run),
+        )
+
+    options.add_commands(
+        group,
+        argv,
+        spec(
             "instancetype",
             "Instancetype",
             types.INSTANCETYPE_FLAGS,
             types.INSTANCETYPE_EXAMPLES,
             CreateInstancetypeOptions,
         ),
-        ("preference", "Preference", types.PREFERENCE_FLAGS, types.PREFERENCE_EXAMPLES, CreatePreferenceOptions),
+        spec("preference", "Preference", types.PREFERENCE_FLAGS, types.PREFERENCE_EXAMPLES, CreatePreferenceOptions),
     )
-    for name, kind, flags, examples, options_class in commands:
-        if selected not in ("", name):
-            continue
-        group.command(
-            name,
-            help=f"Create a VirtualMachineCluster{kind}, or a VirtualMachine{kind} with --namespaced or -n "
-            f"(virtctl create {name} flags).\n\nExamples:\n\n"
-            + flagtable.verbatim(examples.format(prog="kubectl instancetype")),
-            short_help=f"Create a VirtualMachine(Cluster){kind} (virtctl flags).",
-        )(flagtable.table_command(flags, options_class, run))
 
 
 def optional_value_flags() -> dict[str, str]:

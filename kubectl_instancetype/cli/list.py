@@ -59,18 +59,21 @@ Examples:
 
 def register(app: Any, argv: list[str]) -> None:
     """Add the command to ``app`` (``list``, and ``get`` when ``argv`` names it or none is named)."""
-    selected = argv[0] if argv else ""
-    if selected in ("", "list"):
-        app.command(
+    options.add_commands(
+        app,
+        argv,
+        options.Command(
             "list",
+            ListOptions,
+            run,
             help=HELP,
             short_help="List instance types or preferences by labels and ranges.",
             no_args_is_help=False,
-        )(options.command(ListOptions, run))
-    if selected in ("", "get"):
-        app.command("get", help=GET_HELP, short_help="Print chosen instance types or preferences (TYPE/NAME).")(
-            options.command(GetOptions, run)
-        )
+        ),
+        options.Command(
+            "get", GetOptions, run, help=GET_HELP, short_help="Print chosen instance types or preferences (TYPE/NAME)."
+        ),
+    )
 
 
 @options.dataclass

@@ -941,3 +941,37 @@ def command(
     typer_command.run = run  # type: ignore[attr-defined]
     typer_command.extra = tuple(extra_names)  # type: ignore[attr-defined]
     return typer_command
+
+
+class Command:
+    """One of the commands a module registers (:func:`add_commands`): its name, options class and run function,
+    its help texts, Typer's other command settings (``no_args_is_help``), and ``make``, what makes the Typer
+    command of the options class and run (:func:`command`, or a flag table's ``flagtable.table_command``)."""
+
+    __slots__ = ("help", "make", "name", "options_class", "run", "settings", "short_help")
+
+    def __init__(
+        self,
+        name: str,
+        options_class: type,
+        run: Callable[..., Any],
+        *,
+        help: str,
+        short_help: str,
+        make: Optional[Callable[[type, Callable[..., Any]], Any]] = None,
+        **settings: Any,
+    ) -> None:
+        self.name, self.options_class, self.run = name, options_class, run
+        self.help, self.short_help, self.settings = help, short_help, settings
+        self.make = make
+
+
+def add_commands(parent: Any, argv: Sequence[str], *commands: Command) -> None:
+    """Register ``commands`` on ``parent`` (the app or a group), only the one ``argv`` names (a module's ``argv``
+    starts with its own command's name: registry.register_modules), or all of them when ``argv`` is empty (help
+    lists every command). The others are not built: their options are never inspected."""
+    for spec in commands:
+        if argv and argv[0] != spec.name:
+            continue
+        function = (spec.make or command)(spec.options_class, spec.run)
+        parent.command(spec.name, help=spec.help, short_help=spec.short_help, **spec.settings)(function)
