@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ...errors import UsageError
+from ...records import dataclass
 from .. import kinds as type_kinds
 from ..params import ParamError, flag_error, split_prefixed_name
 from .state import Manifest, VMState
