@@ -8,8 +8,8 @@ tests/doubles/virt_handler_metrics.py, narrowed to what rightsize reads) is writ
 300 GB at 10,000 VMs x 14 days), and the real Prometheus (hack/prometheus) serves it. Then, for each window asked
 for that size, ``kubectl-instancetype rightsize -A --prometheus-url ... --window W --step S -o json`` runs
 ``--rounds`` times: wall time (median), peak RSS of the process (wait4's rusage), the number of Prometheus queries
-(from its JSON). The query side alone: the same ten queries (usecases/rightsize.py's Queries) sent straight to
-Prometheus with ``stats=all``: its time and the samples it read. Never a test: figures are printed, and with
+(from its JSON). The query side alone: the queries rightsize sends (usecases/rightsize.py's measure(), with its
+choices) straight to Prometheus with ``stats=all``: its time and the samples it read. Never a test: figures are printed, and with
 ``--write`` put into bench/README.md.
 
 Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--write]
@@ -38,7 +38,8 @@ from hack.localcluster.api import Api
 from hack.localcluster.controlplane import REPO_ROOT, run_build
 from hack.localcluster.prometheus import Prometheus
 from kubectl_instancetype.cli.rightsize import parse_window
-from kubectl_instancetype.usecases.rightsize import Queries
+from kubectl_instancetype.kube.prometheus import Sample
+from kubectl_instancetype.usecases.rightsize import QUERY_NAMES, RightsizeRequest, measure
 
 NAMESPACES = 10
 # the catalog's u1 sizes the fleet cycles through: vCPUs and guest memory
@@ -83,20 +84,32 @@ def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict]:
         return wall, usage.ru_maxrss / 1024, json.loads(out.read())
 
 
-def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int, list[str]]:
-    """The ten queries sent straight to Prometheus with stats=all: total seconds (Prometheus's own
-    evalTotalTime), samples read (totalQueryableSamples), and each query's seconds."""
-    queries = Queries(window, step, at, 95.0)
-    total, samples, each = 0.0, 0, []
-    for name, promql in [("rules", queries.probe()), *queries.all().items()]:
+class Timed:
+    """The plugin's own Prometheus client, each query sent with ``stats=all``: Prometheus's evaluation time and the
+    samples it read, per query."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.each: list[tuple[str, float, int]] = []
+
+    def query(self, promql: str, at: float, timeout: float) -> list[Sample]:
         params = urllib.parse.urlencode({"query": promql, "time": f"{at:.3f}", "stats": "all", "timeout": "30m"})
-        with urllib.request.urlopen(f"{url}/api/v1/query?{params}", timeout=3600) as answer:
-            stats = json.load(answer)["data"]["stats"]
-        seconds = stats["timings"]["evalTotalTime"]
-        total += seconds
-        samples += stats["samples"]["totalQueryableSamples"]
-        each.append(f"{name} {seconds:.1f}")
-    return total, samples, each
+        with urllib.request.urlopen(f"{self.url}/api/v1/query?{params}", timeout=3600) as answer:
+            data = json.load(answer)["data"]
+        stats = data["stats"]
+        self.each.append((promql, stats["timings"]["evalTotalTime"], stats["samples"]["totalQueryableSamples"]))
+        return [Sample(item["metric"], float(item["value"][1])) for item in data["result"]]
+
+
+def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int, list[str]]:
+    """The queries rightsize sends (usecases/rightsize.py's measure(), the same choices), straight to Prometheus
+    with stats=all: total seconds (Prometheus's own evalTotalTime), samples read (totalQueryableSamples), and each
+    query's seconds."""
+    server = Timed(url)
+    measure(server, RightsizeRequest(window=window, step=step), at)  # type: ignore[arg-type]
+    # sent in QUERY_NAMES's order; the two pressure queries, last, may be skipped
+    each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(QUERY_NAMES, server.each, strict=False)]
+    return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
 
 
 def main() -> int:

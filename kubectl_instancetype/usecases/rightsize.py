@@ -26,6 +26,7 @@ its history is that long.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ RULES = {
     "swap30m": "vmi:kubevirt_vmi_swap_traffic_bytes:rate30m",
 }
 BY = "by (namespace, name)"
+# at most this many VMs whose size changed get the size filter by name; more: it is applied to every VM
+MAX_CHANGED_NAMES = 100
+_NAME = re.compile(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?")
 # The raw expressions of KubeVirt v1.9.0's recording rules (pkg/monitoring/rules/recordingrules/vmi.go)
 RAW = {
     "used": "kubevirt_vmi_memory_available_bytes - kubevirt_vmi_memory_usable_bytes",
@@ -60,14 +64,15 @@ RAW = {
 QUERY_NAMES = (
     "rules",
     "sources",
+    "changed",
     "cpu",
     "cpu_peak",
     "memory",
     "memory_peak",
     "history",
+    "headroom",
     "pressure",
     "low_available",
-    "headroom",
 )
 
 
@@ -88,22 +93,44 @@ class Queries:
     at: float
     percentile: float
     rules: frozenset[str] = frozenset()
+    # the VMs whose size changed within the window (the ``changed`` query): None, not known (filter every VM);
+    # empty, none did (no filter); else the names the filter is restricted to
+    changed: frozenset[str] | None = None
 
     def _part(self, key: str) -> str:
         if key in self.rules:
             return f"sum {BY} ({RULES[key]})"
         return RAW[key] if key != "used" else f"sum {BY} ({RAW['used']})"
 
+    def _size_checks(self, selector: str = "") -> tuple[str, str]:
+        """Per VM, the steps at which its size (domain memory, then vCPU count) differs from its size at ``at``."""
+        at = f" @ {self.at:.3f}"
+        checks = [
+            f"{how} {BY} ({series}{selector}) != on (namespace, name) {how} {BY} ({series}{selector}{at})"
+            for how, series in (
+                ("max", "kubevirt_vmi_memory_domain_bytes"),
+                ("count", "kubevirt_vmi_vcpu_seconds_total"),
+            )
+        ]
+        return checks[0], checks[1]
+
     def _current(self) -> str:
         """Drops a VM's samples taken at another size than its size at ``at`` (domain memory or vCPU count); a VM not
-        running at ``at`` keeps them all."""
-        at = f"{self.at:.3f}"
-        domain = f"max {BY} (kubevirt_vmi_memory_domain_bytes{{}})"
-        vcpus = f"count {BY} (kubevirt_vmi_vcpu_seconds_total{{}})"
-        return "".join(
-            f" unless on (namespace, name) ({series.format('')} != on (namespace, name) {series.format(' @ ' + at)})"
-            for series in (domain, vcpus)
-        )
+        running at ``at`` keeps them all. Only for the VMs in ``changed`` when it is known: for the others the check
+        drops nothing (the ``changed`` query evaluates the same checks at the same steps), and it is most of a
+        query's cost (bench/README.md)."""
+        if self.changed is not None and not self.changed:
+            return ""
+        selector = ""
+        if self.changed is not None:
+            selector = '{name=~"' + "|".join(sorted(name.replace(".", "\\\\.") for name in self.changed)) + '"}'
+        return "".join(f" unless on (namespace, name) ({check})" for check in self._size_checks(selector))
+
+    def changes(self) -> str:
+        """The VMs whose size at some step of the window differs from their size at ``at``: those ``_current``
+        filters."""
+        domain, vcpus = self._size_checks()
+        return f"group {BY} ({self.over('count_over_time', domain)} or {self.over('count_over_time', vcpus)})"
 
     def cpu(self) -> str:
         return (
@@ -147,14 +174,15 @@ class Queries:
                 f"{BY} (last_over_time(kubevirt_vmi_memory_usable_bytes[{_duration(self.window)}])), "
                 '"source", "balloon", "", "")'
             ),
+            "changed": self.changes(),
             "cpu": self.over("quantile_over_time", self.cpu(), q),
             "cpu_peak": self.over("max_over_time", self.cpu()),
             "memory": self.over("quantile_over_time", self.memory(), q),
             "memory_peak": self.over("max_over_time", self.memory()),
             "history": f"{self.over('count_over_time', self.cpu())} * {step}",
+            "headroom": self.over("min_over_time", f"({self._part('headroom')})" + self._current()),
             "pressure": f"{self.over('count_over_time', self.pressure())} * {step}",
             "low_available": f"{self.over('count_over_time', self.low_available())} * {step}",
-            "headroom": self.over("min_over_time", f"({self._part('headroom')})" + self._current()),
         }
 
     def probe(self) -> str:
@@ -253,7 +281,11 @@ class Measures:
 
 
 def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measures:
-    """Every VM's measures, from the fixed set of queries; and the recording rules used."""
+    """Every VM's measures, from the fixed set of queries (:data:`QUERY_NAMES`; the two pressure queries are skipped
+    when no VM's headroom ratio went below the alerts' thresholds, where they can only answer zero); and the
+    recording rules used."""
+    from dataclasses import replace
+
     from ..instancetype import rightsize as domain
 
     queries = Queries(request.window, request.step, at, request.percentile)
@@ -262,12 +294,23 @@ def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measure
     queries = Queries(request.window, request.step, at, request.percentile, rules)
     values: dict[str, dict[tuple[str, str], float]] = {}
     sources: dict[tuple[str, str], set[str]] = {}
-    for name, promql in queries.all().items():
-        samples = server.query(promql, at, QUERY_TIMEOUT)
+    for name in QUERY_NAMES[1:]:
+        if name in ("pressure", "low_available") and not any(
+            ratio < domain.PRESSURE_HEADROOM_RATIO for ratio in values["headroom"].values()
+        ):
+            # KubeVirt's two alerts need the headroom ratio below 0.05 (0.03) at a step: none was
+            values[name] = {}
+            continue
+        samples = server.query(queries.all()[name], at, QUERY_TIMEOUT)
         if name == "sources":
             for sample in samples:
                 key = (sample.labels.get("namespace", ""), sample.labels.get("name", ""))
                 sources.setdefault(key, set()).add(sample.labels.get("source", ""))
+            continue
+        if name == "changed":
+            names = frozenset(sample.labels.get("name", "") for sample in samples)
+            if len(names) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in names):
+                queries = replace(queries, changed=names)
             continue
         values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
     out = {}

@@ -133,3 +133,76 @@ def test_the_change_column_names_only_what_changes(cpu, memory, cell) -> None:
     report = RightsizeReport([row], "Prometheus at http://p", 10, (), 86400, 60, 95.0, 0.2, True)
     line = render(report).splitlines()[2]
     assert line.split("u1.small", 1)[1].strip().rsplit(" ", 1)[0].strip() == cell
+
+
+class _Answers:
+    """Prometheus's answers by query name (what :func:`measure` asks is recorded), for measure()'s control flow."""
+
+    def __init__(self, answers: dict[str, list[tuple[str, float]]]):
+        self.answers = answers
+        self.asked: list[str] = []
+        self.promql: dict[str, str] = {}
+
+    def query(self, promql: str, at: float, timeout: float):
+        from kubectl_instancetype.kube.prometheus import Sample
+
+        name = next(
+            (
+                key
+                for key, mark in _MARKS
+                if promql.startswith(mark) or (key in ("rules", "pressure", "low_available") and mark in promql)
+            ),
+            None,
+        )
+        assert name is not None, promql
+        self.asked.append(name)
+        self.promql[name] = promql
+        return [Sample({"namespace": "ns", "name": vm}, value) for vm, value in self.answers.get(name, [])]
+
+
+# how each query is told apart: a mark it starts with, or (the pressure thresholds, the probe) contains
+_MARKS = (
+    ("rules", '__name__=~"vmi:'),
+    ("pressure", "< 0.05"),
+    ("low_available", "< 0.03"),
+    ("sources", "label_replace("),
+    ("changed", "group by (namespace, name) (count_over_time("),
+    ("cpu", "quantile_over_time(0.95, ((sum by (namespace, name) (rate("),
+    ("cpu_peak", "max_over_time(((sum by (namespace, name) (rate("),
+    ("memory", "quantile_over_time(0.95, ((sum by (namespace, name) (kubevirt_vmi_memory_available"),
+    ("memory_peak", "max_over_time(((sum by (namespace, name) (kubevirt_vmi_memory_available"),
+    ("history", "count_over_time(((sum by (namespace, name) (rate("),
+    ("headroom", "min_over_time(("),
+)
+
+
+@pytest.mark.parametrize(
+    ("headroom", "changed", "asked", "filtered"),
+    [
+        # nobody's headroom went below 5%: the pressure queries could only answer zero; no size changed: no filter
+        (0.2, [], 9, None),
+        # one VM below 5%: both are asked; one VM changed size: the filter names it
+        (0.04, [("vm.1", 1.0)], 11, 'kubevirt_vmi_memory_domain_bytes{name=~"vm\\\\.1"}'),
+    ],
+)
+def test_measure_skips_what_cannot_change_the_answer(headroom, changed, asked, filtered) -> None:
+    from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
+
+    server = _Answers({"headroom": [("vm.1", headroom), ("vm-2", 0.5)], "changed": changed, "cpu": [("vm.1", 0.5)]})
+    measured = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
+    assert len(server.asked) == asked
+    assert ("pressure" in server.asked) == (asked == 11)
+    assert measured.vms[("ns", "vm.1")].pressure_seconds == 0.0
+    if filtered is None:
+        assert "unless" not in server.promql["cpu"]
+    else:
+        assert filtered in server.promql["cpu"] and "unless" in server.promql["memory"]
+
+
+def test_too_many_changed_vms_filter_every_vm() -> None:
+    from kubectl_instancetype.usecases.rightsize import MAX_CHANGED_NAMES, RightsizeRequest, measure
+
+    changed = [(f"vm-{i}", 1.0) for i in range(MAX_CHANGED_NAMES + 1)]
+    server = _Answers({"changed": changed})
+    measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
+    assert "(kubevirt_vmi_memory_domain_bytes) != on" in server.promql["cpu"]
