@@ -48,7 +48,7 @@ from hack.localcluster.crds import cache_root  # noqa: E402
 LAUNCHER = """#!{python}
 import sys
 sys.path.insert(0, {tree!r})
-from kubectl_instancetype.cli.main import {function}
+from {module} import {function}
 if __name__ == '__main__':
     sys.argv[0] = sys.argv[0].removesuffix('.exe')
     sys.exit({function}())
@@ -105,11 +105,15 @@ def wall(command: list[str], environ: dict) -> tuple[float, float]:
 
 
 def launchers(tree: Path, folder: Path) -> Path:
-    """A bin folder with the two console scripts of ``tree``."""
+    """A bin folder with the two console scripts of ``tree`` (the entry points its pyproject.toml names)."""
+    import tomllib
+
     folder.mkdir(parents=True)
-    for name, function in (("kubectl-instancetype", "main"), ("kubectl_complete-instancetype", "complete_main")):
+    scripts = tomllib.loads((tree / "pyproject.toml").read_text())["project"]["scripts"]
+    for name in ("kubectl-instancetype", "kubectl_complete-instancetype"):
+        module, function = scripts[name].split(":")
         path = folder / name
-        path.write_text(LAUNCHER.format(python=sys.executable, tree=str(tree), function=function))
+        path.write_text(LAUNCHER.format(python=sys.executable, tree=str(tree), module=module, function=function))
         path.chmod(0o755)
     compileall.compile_dir(str(tree / "kubectl_instancetype"), quiet=1)
     return folder

@@ -1,6 +1,5 @@
 """``kubectl instancetype create vm``: virtctl's ``create vm``, checked against the cluster and created."""
 
-import dataclasses
 from typing import Annotated, Any
 
 from . import flagtable, options
@@ -70,11 +69,11 @@ class VMCheckFlags:
 class CreateVMOptions:
     """virtctl's create vm flags (the table, in ``extra``), create's, the connection's and the checks'."""
 
-    create: flagtable.CreateFlags = dataclasses.field(default_factory=flagtable.CreateFlags)
-    connection: options.ConnectionFlags = dataclasses.field(default_factory=options.ConnectionFlags)
-    checks: VMCheckFlags = dataclasses.field(default_factory=VMCheckFlags)
-    extra: dict = dataclasses.field(init=False, default_factory=dict)  # the table's flags, raw
-    vm: Any = dataclasses.field(init=False, default=None)  # instancetype.createvm.VMOptions: every flag, parsed
+    create: flagtable.CreateFlags = options.field(default_factory=flagtable.CreateFlags)
+    connection: options.ConnectionFlags = options.field(default_factory=options.ConnectionFlags)
+    checks: VMCheckFlags = options.field(default_factory=VMCheckFlags)
+    extra: dict = options.field(init=False, default_factory=dict)  # the table's flags, raw
+    vm: Any = options.field(init=False, default=None)  # instancetype.createvm.VMOptions: every flag, parsed
 
     def validate(self) -> None:
         """The table's values parse (pflag's errors) and combine (virtctl's checks)."""

@@ -3,7 +3,6 @@
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
-import dataclasses
 from typing import Annotated, Any
 
 from . import options
@@ -45,9 +44,9 @@ class DescribeOptions:
             show_default=False,
         ),
     ]
-    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
-    query: Any = dataclasses.field(init=False, default=None)
-    any_kind: bool = dataclasses.field(init=False, default=False)
+    connection: options.FleetConnectionFlags = options.field(default_factory=options.FleetConnectionFlags)
+    query: Any = options.field(init=False, default=None)
+    any_kind: bool = options.field(init=False, default=False)
 
     def validate(self) -> None:
         """The arguments name objects."""

@@ -8,7 +8,6 @@ and parsing come from the same table. Values are parsed by the table (pflag's ex
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
@@ -73,6 +72,8 @@ def table_command(specs: Sequence[Any], options_class: type, run: Callable[..., 
     """The Typer command of ``options_class`` (:func:`.options.command`) with the flags of the table ``specs``
     first (raw strings); the options receive ``opts.extra`` = ``{flag name: [raw occurrences]}`` for the table's
     flags that were on the command line, in table order."""
+    import inspect  # only here, when the Typer app is built: the fast path never needs it
+
     parameters = []
     for spec in specs:
         help_text = f"{spec.help} {spec.default_text}".strip()

@@ -4,7 +4,6 @@ No ``from __future__ import annotations`` in command modules: typer would have t
 annotation on each run (measured: ~13 ms of a 40 ms warm run).
 """
 
-import dataclasses
 from typing import Annotated, Any
 
 from . import list_options, options
@@ -82,9 +81,9 @@ class ListOptions:
     all_namespaces: Annotated[
         bool, options.all_namespaces_option("Namespaced objects of every namespace, not just the current one.")
     ] = False
-    scope: ScopeFlags = dataclasses.field(default_factory=ScopeFlags)
-    filters: ListFilters = dataclasses.field(default_factory=ListFilters)
-    output: ListOutputFlags = dataclasses.field(default_factory=ListOutputFlags)
+    scope: ScopeFlags = options.field(default_factory=ScopeFlags)
+    filters: ListFilters = options.field(default_factory=ListFilters)
+    output: ListOutputFlags = options.field(default_factory=ListOutputFlags)
     chunk_size: Annotated[
         int,
         options.int_option(
@@ -118,8 +117,8 @@ class ListOptions:
     fits: Annotated[
         bool, list_options.fits_option("the --compatible-with preference", panel=list_options.FILTER_PANEL)
     ] = False
-    connection: options.FleetConnectionFlags = dataclasses.field(default_factory=options.FleetConnectionFlags)
-    query: Any = dataclasses.field(init=False, default=None)  # usecases.listing.Query, made by validate()
+    connection: options.FleetConnectionFlags = options.field(default_factory=options.FleetConnectionFlags)
+    query: Any = options.field(init=False, default=None)  # usecases.listing.Query, made by validate()
 
     def validate(self) -> None:
         """The flags combine, and make a query."""

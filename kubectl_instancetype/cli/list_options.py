@@ -5,7 +5,6 @@ instead of a cluster; both declare these groups, neither imports the other.
 No ``from __future__ import annotations`` (Typer reads the field types as objects).
 """
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
@@ -115,8 +114,8 @@ class ScopeFlags:
         bool, options.bool_option("--namespaced", help="Only namespaced objects (the same as --scope=namespaced).")
     ] = False
     # derived by validate()
-    cluster_only: bool = dataclasses.field(init=False, default=False)
-    namespaced_only: bool = dataclasses.field(init=False, default=False)
+    cluster_only: bool = options.field(init=False, default=False)
+    namespaced_only: bool = options.field(init=False, default=False)
 
     def warnings(self) -> list[str]:
         """pflag's deprecation line (spf13/pflag flag.go: ``Flag --%s has been deprecated, %s``)."""
@@ -277,9 +276,9 @@ class ListOutputFlags:
         ),
     ] = None
     # derived by validate()
-    format: str = dataclasses.field(init=False, default="")
-    allow_missing_keys: bool = dataclasses.field(init=False, default=True)
-    labels: tuple = dataclasses.field(init=False, default=())
+    format: str = options.field(init=False, default="")
+    allow_missing_keys: bool = options.field(init=False, default=True)
+    labels: tuple = options.field(init=False, default=())
 
     def validate(self) -> None:
         """-o with --template folded in, --allow-missing-template-keys as pflag parses a bool, -L's CSV values."""

@@ -19,7 +19,18 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-__all__ = ["ALIASES", "COMMANDS", "PROG_NAME", "build_app", "complete_main", "main", "run"]
+__all__ = [
+    "ALIASES",
+    "COMMANDS",
+    "PROG_NAME",
+    "build_app",
+    "complete_console",
+    "complete_main",
+    "console",
+    "exit_now",
+    "main",
+    "run",
+]
 
 COMPLETE_VAR = "_KUBECTL_INSTANCETYPE_COMPLETE"
 
@@ -141,7 +152,8 @@ def report_failure(env: Environment, exc: Exception) -> int:
 
 
 def main() -> int:
-    """Console script ``kubectl-instancetype``."""
+    """``kubectl-instancetype`` with the arguments in ``sys.argv``; the exit status (the console script is
+    :func:`console`)."""
     env = Environment()
     utf8_streams([sys.stdout, sys.stderr], env.goos)
     try:
@@ -166,7 +178,8 @@ def main() -> int:
 
 
 def complete_main(argv: Sequence[str] | None = None) -> int:
-    """Console script ``kubectl_complete-instancetype`` (kubectl's plugin completion helper).
+    """``kubectl_complete-instancetype`` (kubectl's plugin completion helper; the console script is
+    :func:`complete_console`).
 
     kubectl runs it with the plugin's arguments and the word being completed last; it prints one
     candidate per line and a final ``:<directive>`` line (see :mod:`.completion`).
@@ -176,3 +189,36 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
     env = Environment()
     utf8_streams([sys.stdout], env.goos)
     return complete(sys.argv[1:] if argv is None else argv, env)
+
+
+def console() -> int:
+    """Console script ``kubectl-instancetype`` (pyproject.toml): :func:`main`, then :func:`exit_now`."""
+    return exit_now(main())
+
+
+def complete_console() -> int:
+    """Console script ``kubectl_complete-instancetype``: :func:`complete_main`, then :func:`exit_now`."""
+    return exit_now(complete_main())
+
+
+def exit_now(code: int) -> int:
+    """End the process with ``code`` now, without Python's finalization, when nothing is left for it to do: stdout
+    and stderr flushed, no atexit handler registered (logging's, the official client's temporary files'), no other
+    thread running. Finalization tears down every module and frees every object, work a finished command does not
+    need: about a tenth of the instructions of ``list`` or ``version --client`` (callgrind: 240M -> 218M and
+    102M -> 89M), 15% of a completion. Otherwise ``code`` is returned for the console script's ``sys.exit``."""
+    import atexit
+    import os
+
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return code  # a reader that went away: Python's own exit says nothing more (main() points stdout at devnull)
+    # CPython's count of atexit handlers (not a documented function: where it is missing, Python's exit it is)
+    registered = getattr(atexit, "_ncallbacks", None)
+    threading = sys.modules.get("threading")
+    if registered is None or registered() or (threading is not None and threading.active_count() > 1):
+        return code
+    os._exit(code)

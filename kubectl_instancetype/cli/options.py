@@ -26,14 +26,24 @@ The connection flags exist on every command that talks to a cluster: kubectl doe
 flags to plugins, so each command parses them itself.
 """
 
-import dataclasses
-import inspect
+import sys
 import typing
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Optional
 
 from ..errors import UsageError
 from ..instancetype import kinds as type_kinds
+from ..records import MISSING as _MISSING
+from ..records import Field, field
+
+# dataclasses and inspect are imported only when the Typer app is built (or an options class is a real
+# dataclass): dataclasses imports inspect, and both cost a hot command more than its own work
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import inspect
+    from dataclasses import field as _dataclass_field
+else:
+    _dataclass_field = None
 
 CONNECTION_PANEL = "Connection"
 
@@ -464,44 +474,47 @@ def type_target(text: str, command: str, kinds: dict[str, tuple[str, ...]] = TYP
 # ---- typed options -------------------------------------------------------------------------------------
 
 
-_MISSING: Any = dataclasses.MISSING
-
-
 class OptionField:
     """One field of an options class: its name, type, default (or default factory) and whether it is a flag
-    (``init``) or a value ``validate()`` derives (``dataclasses.field(init=False)``)."""
+    (``init``) or a value ``validate()`` derives (``field(init=False)``: :func:`..records.field`, or
+    ``dataclasses.field``)."""
 
     __slots__ = ("default", "factory", "init", "name", "type")
 
     def __init__(self, name: str, kind: Any, declared: Any):
         self.name, self.type, self.init, self.factory = name, kind, True, _MISSING
-        if isinstance(declared, dataclasses.Field):
+        dataclasses = sys.modules.get("dataclasses")
+        if isinstance(declared, Field):
             self.default, self.factory, self.init = declared.default, declared.default_factory, declared.init
+        elif dataclasses is not None and isinstance(declared, dataclasses.Field):
+            self.default = _MISSING if declared.default is dataclasses.MISSING else declared.default
+            self.factory = _MISSING if declared.default_factory is dataclasses.MISSING else declared.default_factory
+            self.init = declared.init
         else:
             self.default = declared
 
 
 def _init(self: Any, **given: Any) -> None:
-    for field in type(self).__option_fields__:
-        if field.name in given:
-            value = given.pop(field.name)
-        elif field.factory is not _MISSING:
-            value = field.factory()
-        elif field.default is not _MISSING:
-            value = field.default
+    for spec in type(self).__option_fields__:
+        if spec.name in given:
+            value = given.pop(spec.name)
+        elif spec.factory is not _MISSING:
+            value = spec.factory()
+        elif spec.default is not _MISSING:
+            value = spec.default
         else:
-            raise TypeError(f"{type(self).__name__}: missing {field.name!r}")
-        setattr(self, field.name, value)
+            raise TypeError(f"{type(self).__name__}: missing {spec.name!r}")
+        setattr(self, spec.name, value)
     if given:
         raise TypeError(f"{type(self).__name__}: unexpected {', '.join(given)}")
 
 
 def _repr(self: Any) -> str:
-    shown = ", ".join(f"{field.name}={getattr(self, field.name)!r}" for field in type(self).__option_fields__)
+    shown = ", ".join(f"{spec.name}={getattr(self, spec.name)!r}" for spec in type(self).__option_fields__)
     return f"{type(self).__name__}({shown})"
 
 
-@typing.dataclass_transform(field_specifiers=(dataclasses.field,))
+@typing.dataclass_transform(field_specifiers=(field, _dataclass_field))
 def dataclass(cls: type) -> type:
     """Make ``cls`` a typed options class: a dataclass to readers and type checkers (PEP 681), with an
     ``__init__`` taking its fields by keyword and a ``__repr__``.
@@ -509,12 +522,14 @@ def dataclass(cls: type) -> type:
     Not ``dataclasses.dataclass``: generating and compiling ``__init__``/``__repr__``/``__eq__`` for ``list``'s
     30-odd flags costs several milliseconds on every run (as :class:`..instancetype.listing.Filters` notes);
     this reads the annotations once and shares one ``__init__``. Fields are the class's annotations in order,
-    its bases' first; defaults are the class attributes, ``dataclasses.field(default_factory=...)`` and
-    ``dataclasses.field(init=False, default=...)`` included.
+    its bases' first; defaults are the class attributes, ``field(default_factory=...)`` and
+    ``field(init=False, default=...)`` included (:func:`..records.field`, here ``options.field``; a hot
+    command's modules use it, so that they import no ``dataclasses``; ``dataclasses.field`` works too).
     """
     fields: dict[str, OptionField] = {}
     for klass in reversed(cls.__mro__[:-1]):
-        for name, kind in inspect.get_annotations(klass).items():
+        # inspect.get_annotations(klass) of a class whose annotations are objects, without importing inspect
+        for name, kind in dict(klass.__dict__.get("__annotations__", {})).items():  # noqa: RUF063
             if isinstance(kind, str):
                 raise TypeError(
                     f"{cls.__name__}.{name}: an options module must not use `from __future__ import annotations`"
@@ -638,7 +653,7 @@ class FleetConnectionFlags(ConnectionFlags):
     all_contexts: AllContexts = False
     parallel: Parallel = 8
     context_timeout: ContextTimeout = "30s"
-    deadline: Optional[float] = dataclasses.field(init=False, default=None)
+    deadline: Optional[float] = field(init=False, default=None)
 
     @property
     def several(self) -> bool:
@@ -751,7 +766,7 @@ class FieldValidation:
     ``validation``)."""
 
     validate_mode: Validate = "strict"
-    validation: str = dataclasses.field(init=False, default="strict")
+    validation: str = field(init=False, default="strict")
 
     def validate(self) -> None:
         """kubectl's GetValidationDirective."""
@@ -780,7 +795,7 @@ class ShortTimeoutConnectionFlags(ConnectionFlags):
 
 def _group(kind: Any) -> Optional[type]:
     """``kind`` when it is a flag group (an options class or a dataclass), else None."""
-    if isinstance(kind, type) and ("__option_fields__" in kind.__dict__ or dataclasses.is_dataclass(kind)):
+    if isinstance(kind, type) and ("__option_fields__" in kind.__dict__ or hasattr(kind, "__dataclass_fields__")):
         return kind
     return None
 
@@ -789,41 +804,45 @@ def _fields(options_class: Any) -> tuple[OptionField, ...]:
     """The fields of an :func:`dataclass` options class (or of a ``dataclasses.dataclass`` one)."""
     found = options_class.__dict__.get("__option_fields__")
     if found is None:
+        import dataclasses
+
         found = tuple(OptionField(f.name, f.type, f) for f in dataclasses.fields(options_class))
     return tuple(found)
 
 
 def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
     """``(parameter name, annotation, default)`` of every flag of ``options_class``, groups flattened in place."""
+    import inspect
+
     flat: list[tuple[str, Any, Any]] = []
-    for field in _fields(options_class):
-        if not field.init:  # a value validate() derives from the flags
+    for spec in _fields(options_class):
+        if not spec.init:  # a value validate() derives from the flags
             continue
-        group = _group(field.type)
+        group = _group(spec.type)
         if group is not None:
             flat.extend(fields_of(group))
             continue
-        default = field.default if field.default is not _MISSING else inspect.Parameter.empty
-        flat.append((field.name, field.type, default))
+        default = spec.default if spec.default is not _MISSING else inspect.Parameter.empty
+        flat.append((spec.name, spec.type, default))
     return flat
 
 
 def _fill(options_class: type, values: dict[str, Any]) -> Any:
     """An ``options_class`` object from the flat ``values`` (consumed as the fields are filled)."""
     given = {}
-    for field in _fields(options_class):
-        if not field.init:
+    for spec in _fields(options_class):
+        if not spec.init:
             continue
-        group = _group(field.type)
-        given[field.name] = _fill(group, values) if group is not None else values.pop(field.name)
+        group = _group(spec.type)
+        given[spec.name] = _fill(group, values) if group is not None else values.pop(spec.name)
     return options_class(**given)
 
 
 def validate(opts: Any) -> None:
     """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
-    for field in _fields(type(opts)):
-        if _group(field.type) is not None:
-            validate(getattr(opts, field.name))
+    for spec in _fields(type(opts)):
+        if _group(spec.type) is not None:
+            validate(getattr(opts, spec.name))
     own = getattr(opts, "validate", None)
     if own is not None:
         own()
@@ -832,9 +851,9 @@ def validate(opts: Any) -> None:
 def warnings_of(opts: Any) -> list[str]:
     """The ``warnings()`` lines of the groups of ``opts`` (in field order), then of ``opts`` itself."""
     lines: list[str] = []
-    for field in _fields(type(opts)):
-        if _group(field.type) is not None:
-            lines += warnings_of(getattr(opts, field.name))
+    for spec in _fields(type(opts)):
+        if _group(spec.type) is not None:
+            lines += warnings_of(getattr(opts, spec.name))
     own = getattr(opts, "warnings", None)
     return lines + (list(own()) if own is not None else [])
 
@@ -880,7 +899,7 @@ def invoke(
 
 
 def command(
-    options_class: type, run: Callable[..., Any], *, extra: Sequence[inspect.Parameter] = ()
+    options_class: type, run: Callable[..., Any], *, extra: Sequence["inspect.Parameter"] = ()
 ) -> Callable[..., Any]:
     """The Typer command function for ``options_class``: Typer parses, :func:`invoke` runs.
 
@@ -889,6 +908,8 @@ def command(
     The function carries ``options_class``, ``run`` and ``extra`` (their names) as attributes, which the fast
     path's table is generated from.
     """
+    import inspect
+
     import typer
 
     flat = fields_of(options_class)

@@ -1,6 +1,5 @@
 """``kubectl instancetype version``."""
 
-import dataclasses
 from typing import Annotated, Any
 
 from . import options
@@ -25,9 +24,7 @@ class VersionOptions:
         bool, options.bool_option("--client", help="Print the plugin version only; do not contact the server.")
     ] = False
     output: Annotated[str, options.output_option(help="One of 'yaml' or 'json', as kubectl version.")] = ""
-    connection: options.ShortTimeoutConnectionFlags = dataclasses.field(
-        default_factory=options.ShortTimeoutConnectionFlags
-    )
+    connection: options.ShortTimeoutConnectionFlags = options.field(default_factory=options.ShortTimeoutConnectionFlags)
 
     def validate(self) -> None:
         """kubectl version's -o: yaml or json."""

@@ -8,8 +8,7 @@ in host name``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..records import dataclass
 from .strconv import go_quote
 
 # net/http's portMap (transport.go canonicalAddr): the port a URL without one is dialled on.
@@ -350,7 +349,7 @@ def parse_reference(raw: str) -> Reference:
 
 def resolve_reference(base: Reference, ref: Reference) -> Reference:
     """``base.ResolveReference(ref)``: RFC 3986 section 5.2 as net/url implements it (url.go ResolveReference)."""
-    from dataclasses import replace
+    from ..records import replace
 
     scheme = ref.scheme or base.scheme
     if ref.scheme or ref.host or ref.userinfo is not None:

@@ -7,10 +7,10 @@ also work on objects without the common-instancetypes labels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..golang.validation import label_value_errors
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from fractions import Fraction

@@ -15,7 +15,6 @@ users compare them with what virtctl prints.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from ..errors import UsageError
@@ -29,6 +28,7 @@ from ..golang.strconv import go_parse_bool as go_parse_bool
 from ..golang.strconv import go_parse_int as go_parse_int
 from ..golang.strconv import go_parse_uint as go_parse_uint
 from ..golang.strconv import go_quote as go_quote
+from ..records import dataclass
 
 # apimachinery's rand.String alphabet: no vowels (no accidental words), no 0/1/3 (no look-alikes).
 RANDOM_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"

@@ -12,11 +12,11 @@ realtime, GPUs), then name, so that ``u1`` comes before ``d1`` or ``cx1`` of the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from ..golang.quantity import QuantityError, canonical_quantity, parse_quantity
+from ..records import dataclass, field
 from .requirements import unmet_requirement
 
 ARCH_NODE_LABEL = "kubernetes.io/arch"

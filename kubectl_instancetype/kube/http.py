@@ -22,8 +22,9 @@ import io
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Union
+
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

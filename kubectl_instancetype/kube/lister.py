@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ForbiddenError, PluginError
+from ..records import dataclass
 from .client import Client
 from .resources import Resource
 

@@ -140,7 +140,7 @@ class Session:
 
     def with_request_timeout(self, seconds: float) -> Session:
         """A session like this one whose requests give up after ``seconds`` (a fresh client)."""
-        from dataclasses import replace
+        from ..records import replace
 
         session = Session(
             replace(self.options, request_timeout=seconds),

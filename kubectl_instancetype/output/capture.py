@@ -9,10 +9,10 @@ import contextvars
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..env import Environment
+from ..records import dataclass, field
 
 
 @dataclass

@@ -10,10 +10,10 @@ VirtualMachine is still checked against the cluster when the cluster answers at 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from ..instancetype.createvm import VMOptions
@@ -80,9 +80,8 @@ def create_vm_from_flags(
     """``create vm``: build the VirtualMachine exactly as virtctl would (its warnings go to ``report`` as they
     happen), write in the image's defaults with ``infer_from_image``, then check and create it
     (:func:`create_vm`)."""
-    from dataclasses import replace
-
     from ..instancetype.createvm import build_vm
+    from ..records import replace
 
     # -n comes from the Session alone (virtctl writes metadata.namespace only when it was given)
     vm = replace(request.vm, namespace=session.namespace_flag)

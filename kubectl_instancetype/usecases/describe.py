@@ -8,12 +8,12 @@ may not read (RBAC) becomes a warning, never a failure of the whole page.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ForbiddenError
 from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import INSTANCETYPES, PREFERENCES
+from ..records import dataclass, field
 
 if TYPE_CHECKING:
     from ..kube.client import Client

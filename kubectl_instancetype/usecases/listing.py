@@ -10,10 +10,10 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, sort_order
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from ..catalog import Catalog

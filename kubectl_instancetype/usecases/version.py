@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import PluginError
+from ..records import dataclass
 
 if TYPE_CHECKING:
     from ..kube.session import Session

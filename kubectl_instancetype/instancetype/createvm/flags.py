@@ -5,8 +5,7 @@ Also :class:`VMOptions`, the parsed values of those flags, which the builder rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from ...records import dataclass, field
 from ..params import (
     FLAG_BOOL,
     FLAG_INT64,

@@ -11,9 +11,9 @@ requirements), which KubeVirt's expand does not check. ``preflight`` runs VM adm
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from ...records import dataclass, field
 from ..requirements import DENIAL_PREFIX, unmet_requirement_of
 from ._tree import DEFAULT, INSTANCETYPE, PREFERENCE, Json, Provenance, clone
 from .conflicts import CONFLICTS_FORMAT, Conflict, conflicts_error

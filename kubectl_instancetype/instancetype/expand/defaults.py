@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...golang.quantity import QuantityError, canonical_quantity, integer_value, parse_quantity
+from ...records import dataclass, field
 from ._tree import DEFAULT, Json, Provenance, child, is_set
 
 DEFAULT_MACHINE_TYPES: Mapping[str, str] = {"amd64": "q35", "arm64": "virt", "s390x": "s390-ccw-virtio"}

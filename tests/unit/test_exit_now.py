@@ -1,0 +1,48 @@
+"""The console scripts end without Python's finalization only when nothing is left for it to do (cli/main.py
+exit_now): what was printed arrives, the exit status is the command's, and an atexit handler or another thread
+still gets Python's ordinary exit."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+PRELUDE = "import sys; from kubectl_instancetype.cli.main import exit_now\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "printed"),
+    [
+        # a large block buffered in stdout, and a line on stderr: both flushed before the process ends
+        ("sys.stdout.write('x' * 100000 + '\\n'); sys.stderr.write('error: e\\n'); sys.exit(exit_now(1))", 1, 100001),
+        # the process ends there: no object is finalized (this one would print)
+        ("class D:\n    def __del__(self): print('finalized')\nd = D()\nsys.exit(exit_now(0))", 0, 0),
+        # atexit handlers run: exit_now returns the status to sys.exit
+        ("import atexit; atexit.register(lambda: print('handler ran'))\nsys.exit(exit_now(3))", 3, 12),
+        # another thread: Python's exit waits for it
+        (
+            "import threading, time\n"
+            "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()\n"
+            "sys.exit(exit_now(0))",
+            0,
+            12,
+        ),
+    ],
+    ids=["flushed", "no finalization", "atexit", "thread"],
+)
+def test_exit_now(body: str, status: int, printed: int) -> None:
+    result = subprocess.run([sys.executable, "-c", PRELUDE + body], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, len(result.stdout)) == (status, printed), result.stderr
+
+
+def test_the_console_scripts_are_the_exit_now_entry_points() -> None:
+    import tomllib
+    from pathlib import Path
+
+    scripts = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {
+        "kubectl-instancetype": "kubectl_instancetype.cli.main:console",
+        "kubectl_complete-instancetype": "kubectl_instancetype.cli.main:complete_console",
+    }
