@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -130,6 +131,7 @@ def main() -> int:
         finally:
             for server in extra.values():
                 server.stop()
+            shutil.rmtree(workdir, ignore_errors=True)  # the kubeconfig, the servers' certificates and logs
     total = args.contexts * args.objects
     lines = [
         f"{args.contexts} contexts x {args.objects:,} namespaced instance types ({total:,} rows) on {args.servers} "

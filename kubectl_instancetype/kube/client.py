@@ -352,12 +352,12 @@ class Client:
         deadline = self.transport.deadline()
         body: bytes = self.transport.request("GET", path(None), raw=True, deadline=deadline)
         token = continue_token(body)
-        yield from list_items(body)
+        yield from list_items(body, self.transport.content_type)
         if not token:
             return
         body = b""
         for page in self._prefetched_pages(path, token, deadline, decode=False, ahead=1):
-            yield from list_items(page)
+            yield from list_items(page, self.transport.content_type)
 
     def _prefetched_pages(
         self,

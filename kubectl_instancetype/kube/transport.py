@@ -140,6 +140,7 @@ class Transport:
         self._tls: Any = None
         self.shared_tls: Any = None  # a fleet's tls.SharedContexts: one SSL context per CA and client pair
         self.requests_sent = 0
+        self.content_type = ""  # of the last answer returned as bytes (raw), for the messages of its decoding
         self.sleep: Callable[[float], None] = time.sleep  # tests replace it with a fake clock
         # The server's Warning headers (admission webhooks' warnings, deprecations), each shown once, as
         # kubectl's warning writer with deduplication shows them (k8s.io/client-go/rest/warnings.go).
@@ -449,6 +450,7 @@ class Transport:
                 response.status, response.body, method, path, response.headers.get("content-type")
             )
         if raw:
+            self.content_type = response.headers.get("content-type", "")
             return response.body
         if not response.body:
             return None
