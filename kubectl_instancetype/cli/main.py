@@ -204,9 +204,10 @@ def complete_console() -> int:
 def exit_now(code: int) -> int:
     """End the process with ``code`` now, without Python's finalization, when nothing is left for it to do: stdout
     and stderr flushed, no atexit handler registered (logging's, the official client's temporary files'), no other
-    thread running. Finalization tears down every module and frees every object, work a finished command does not
-    need: about a tenth of the instructions of ``list`` or ``version --client`` (callgrind: 240M -> 218M and
-    102M -> 89M), 15% of a completion. Otherwise ``code`` is returned for the console script's ``sys.exit``."""
+    thread running, no profiler or tracer attached. Finalization tears down every module and frees every object,
+    work a finished command does not need: about a tenth of the instructions of ``list`` or ``version --client``
+    (callgrind: 240M -> 218M and 102M -> 89M), 15% of a completion. Otherwise ``code`` is returned for the console
+    script's ``sys.exit``."""
     import atexit
     import os
 
@@ -220,5 +221,9 @@ def exit_now(code: int) -> int:
     registered = getattr(atexit, "_ncallbacks", None)
     threading = sys.modules.get("threading")
     if registered is None or registered() or (threading is not None and threading.active_count() > 1):
+        return code
+    # A profiler or tracer (``python -m cProfile``/``trace``, a debugger, coverage.py) writes its results after
+    # the script returns, not from an atexit handler: it gets Python's ordinary exit.
+    if sys.getprofile() is not None or sys.gettrace() is not None:
         return code
     os._exit(code)

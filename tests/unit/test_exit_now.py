@@ -37,6 +37,17 @@ def test_exit_now(body: str, status: int, printed: int) -> None:
     assert (result.returncode, len(result.stdout)) == (status, printed), result.stderr
 
 
+def test_a_profiler_still_writes_its_stats(tmp_path) -> None:
+    # python -m cProfile writes its file after the script returns: a process ended by os._exit would lose it
+    script = tmp_path / "script.py"
+    script.write_text(PRELUDE + "print('ran'); sys.exit(exit_now(0))\n")
+    stats = tmp_path / "stats.prof"
+    result = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(stats), str(script)], capture_output=True, text=True, timeout=60
+    )
+    assert (result.returncode, result.stdout, stats.exists()) == (0, "ran\n", True), result.stderr
+
+
 def test_the_console_scripts_are_the_exit_now_entry_points() -> None:
     import tomllib
     from pathlib import Path
