@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.golang.duration import human_duration
 from kubectl_instancetype.output.table import age_since, render_table
@@ -86,3 +88,26 @@ def test_fleet_table_is_written_a_thousand_lines_at_a_time() -> None:
     write_table_groups(pieces.append, ("CONTEXT", "NAME", "CPU"), [("a", rows), ("b", rows)])
     assert [piece.count("\n") for piece in pieces] == [1000, 1000, 1000, 1000, 1000, 1]
     assert "".join(pieces) == render_table(("CONTEXT", "NAME", "CPU"), [[c, *row] for c in "ab" for row in rows])
+
+
+_CELL = st.text(alphabet=st.sampled_from(["a", "Z", "-", ".", " ", "é", "界", "\x1b", "\t", "\n", "\x9b", "{", "}"]))
+
+
+@given(
+    width=st.integers(min_value=0, max_value=4),
+    headed=st.booleans(),
+    data=st.data(),
+)
+@settings(max_examples=200, deadline=None)
+def test_fleet_table_agrees_with_render_table_on_generated_groups(width: int, headed: bool, data) -> None:
+    # printable and control characters, wide runes and format braces, in groups of rows of one length
+    from kubectl_instancetype.output.table import write_table_groups
+
+    row = st.lists(_CELL, min_size=width, max_size=width)
+    groups = data.draw(st.lists(st.tuples(_CELL, st.lists(row, max_size=4)), max_size=4))
+    # headers are the plugin's own words, never cluster data: printable
+    header = st.text(alphabet=st.sampled_from(["A", "Z", "-", " ", "é", "界", "{"]))
+    headers = data.draw(st.lists(header, min_size=width + 1, max_size=width + 1)) if headed else None
+    pieces: list[str] = []
+    write_table_groups(pieces.append, headers, groups)
+    assert "".join(pieces) == render_table(headers, [[first, *cells] for first, rows in groups for cells in rows])
