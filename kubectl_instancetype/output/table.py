@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from .terminal import escape  # a few lines, no imports of its own: every table escapes its cells
+
 
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline. While a
@@ -18,7 +20,6 @@ def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -
         target.table(headers, list(rows))
         return ""
     from ..golang.tabwriter import render_table as tabwriter_table
-    from .terminal import escape
 
     lines: list[Sequence[str]] = [list(headers)] if headers is not None else []
     # cells come from the cluster: control characters are shown, never sent to the terminal (terminal.py)
@@ -35,7 +36,6 @@ def write_table_groups(
     without that merged copy of every row nor the whole text at once: a fleet's table (each context's rows, its
     name first) is measured column by column, then written a thousand lines at a time. Rows of unequal length
     take :func:`render_table` itself (Go's tabwriter then lines up runs of lines, not the whole table)."""
-    from .terminal import escape
 
     columns = len(headers) if headers is not None else None
     widths: list[int] = [len(cell) for cell in headers] if headers is not None else []
@@ -69,8 +69,6 @@ def write_table_groups(
 
 
 def _escaped(row: Sequence[str]) -> list[str]:
-    from .terminal import escape
-
     return [escape(cell) for cell in row]
 
 
@@ -83,7 +81,6 @@ def _write_measured(
 ) -> None:
     """The second pass of :func:`write_table_groups`: every row padded to the measured widths, 1,000 lines a write."""
     from ..golang.tabwriter import MIN_WIDTH, PADDING
-    from .terminal import escape
 
     pads = [max(MIN_WIDTH, width + PADDING) for width in widths[:-1]]
     lines: list[str] = []
