@@ -284,6 +284,62 @@ def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp
     assert used[raw.url]["idle"] == pytest.approx(0.3 * 32 * (1 << 30), rel=0.01)
 
 
+def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> None:
+    """Two real Prometheus servers scrape the virt-handler double every second, one evaluating the rule file
+    `rightsize --print-rules rulefile` prints (its groups' intervals set to one second, so that a test does not wait
+    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (8
+    queries, no raw series) and from the raw series on the second, and measures the same."""
+    import yaml
+
+    from hack.localcluster.prometheus import Prometheus
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from tests.conftest import run_cli
+    from tests.doubles.virt_handler_metrics import Profile, VirtHandlerMetrics
+
+    namespace, _server, _end = history
+    printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ={"HOME": "/nonexistent"}).stdout
+    rule_file = yaml.safe_load(printed)
+    for group in rule_file["groups"]:
+        group["interval"] = "1s"
+    (tmp_path / "own-rules.yaml").write_text(yaml.safe_dump(rule_file))
+    vmis = [_vmi(namespace, "idle", 8, "32Gi"), _vmi(namespace, "no-balloon", 4, "16Gi")]
+    profiles = {"idle": Profile(), "no-balloon": Profile(balloon=False)}
+    double = VirtHandlerMetrics(lambda: vmis, lambda vmi: profiles[vmi["metadata"]["name"]], lifetime=120.0)
+    target = f"127.0.0.1:{double.port}"
+    own = (tmp_path / "own-rules.yaml",)
+    with (
+        Prometheus(tmp_path / "own", tmp_path / "own" / "tsdb", (target,), "1s", rules=False, rule_files=own) as ruled,
+        Prometheus(tmp_path / "raw", tmp_path / "raw" / "tsdb", (target,), "1s", rules=False) as raw,
+    ):
+        query = 'count by (__name__) ({__name__=~"namespace_name:.*"})'
+        _wait_for("the rules' series", lambda: set(rr.PROBED) <= _names(ruled.url, query), 30)
+        time.sleep(WINDOW_SECONDS + 1)
+        documents = {}
+        for server in (ruled, raw):
+            args = ("rightsize", "-n", namespace, "vm/idle", "vm/no-balloon", "--prometheus-url", server.url)
+            answer = cli(*args, "--window", f"{WINDOW_SECONDS}s", "--step", "1s", "-o", "json")
+            assert answer.exit_code == 0, answer.stderr
+            documents[server.url] = json.loads(answer.stdout)
+    double.stop()
+    got, want = documents[ruled.url], documents[raw.url]
+    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 8, "")
+    for mine, theirs in zip(got["items"], want["items"], strict=True):
+        assert mine["finding"] == theirs["finding"] == "Insufficient data"
+        for measure in ("cpu", "memory"):
+            assert mine[measure]["source"] == theirs[measure]["source"]
+        assert mine["memory"]["percentile"] == theirs["memory"]["percentile"]
+        assert mine["cpu"]["percentile"] == pytest.approx(theirs["cpu"]["percentile"], rel=0.05)
+    assert {i["name"]: i["memory"]["source"] for i in got["items"]} == {"idle": "balloon", "no-balloon": "resident"}
+
+
+def _names(url: str, query: str) -> set[str]:
+    import urllib.parse
+    import urllib.request
+
+    with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode({'query': query})}", timeout=5) as got:
+        return {item["metric"]["__name__"] for item in json.load(got)["data"]["result"]}
+
+
 def _wait_for(what: str, check, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while True:
