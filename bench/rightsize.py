@@ -125,6 +125,13 @@ def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int,
     return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's user + system CPU seconds so far (/proc/PID/stat): Prometheus's share of a run, whatever the
+    load of the machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", default="1000:2h,1000:1d,10000:2h", help="VMS:WINDOW,... (sizes ascending)")
@@ -193,7 +200,11 @@ def main() -> int:
                 for window in windows:
                     command = [plugin, "rightsize", "-A", "--prometheus-url", server.url, "--window", window]
                     command += ["--step", args.step, "-o", "json"]
-                    measured = [timed_run(command, environ) for _ in range(args.rounds)]
+                    measured, cpu = [], []
+                    for _ in range(args.rounds):
+                        before = cpu_seconds(server.process.pid)  # type: ignore[union-attr]
+                        measured.append(timed_run(command, environ))
+                        cpu.append(cpu_seconds(server.process.pid) - before)  # type: ignore[union-attr]
                     report = measured[-1][2]
                     findings: dict[str, int] = {}
                     for item in report["items"]:
@@ -209,6 +220,7 @@ def main() -> int:
                             f"{statistics.median(m[0] for m in measured):.1f}",
                             f"{max(m[1] for m in measured):.0f}",
                             str(report["queries"]),
+                            f"{statistics.median(cpu):.1f}",
                             f"{prom:.1f}",
                             f"{read / 1e6:.0f}",
                             f"{read / prom / 1e6:.1f}",
@@ -228,6 +240,7 @@ def main() -> int:
             "wall (s, median)",
             "peak RSS (MB)",
             "queries",
+            "Prometheus CPU (s, median)",
             "Prometheus alone (s)",
             "samples read (M)",
             "samples/s (M)",
