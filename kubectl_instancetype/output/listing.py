@@ -42,7 +42,7 @@ def row_function(
                 str((obj.get("metadata") or {}).get("name", ""))
             )
         ), None
-    from .columns import CellContext, cells, columns_for
+    from .columns import CellContext, columns_for, kept_cells
 
     columns = columns_for(
         what,
@@ -54,7 +54,7 @@ def row_function(
         label_columns=table.label_columns,
     )
     context = CellContext(now)
-    return (lambda obj, namespace: cells(columns, obj, namespace, context)), columns
+    return (lambda obj, namespace: kept_cells(columns, obj, namespace, context)), columns
 
 
 def not_found_message(
