@@ -56,6 +56,11 @@ class ListStream:
         token = self.metadata.get("continue")
         return str(token) if token else None
 
+    @property
+    def held(self) -> int:
+        """How many characters of the body are held now (read, and the current object's not yet decoded)."""
+        return len(self._text)
+
     def __iter__(self) -> Iterator[Any]:
         try:
             yield from self._items()

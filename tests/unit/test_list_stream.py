@@ -16,7 +16,58 @@ from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.errors import decode_object
 from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
 from kubectl_instancetype.kube.liststream import ListStream
-from tests.unit.test_list_items import FAULTS, PAGES
+
+PAGES = [
+    # a custom resource list as the API server writes it (keys sorted: items before metadata)
+    b'{"apiVersion":"instancetype.kubevirt.io/v1beta1","items":[{"metadata":{"name":"a"}},{"spec":{"cpu":'
+    b'{"guest":2}}}],"kind":"VirtualMachineInstancetypeList","metadata":{"continue":"x","resourceVersion":"9"}}',
+    # a built-in list (items last), whitespace everywhere JSON allows it, an empty and a null items
+    b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[ {"a":1} ,\n{"b":"\\u00e9"} ]}',
+    b' { "items" : [ ] , "kind" : "List" } \n',
+    b'{"items":null}',
+    b"{}",
+    '{"items":[{"name":"caf\u00e9 \u65e5\u672c"}]}'.encode(),
+    b'{"items":[{"bad":"\xff"}]}',  # not UTF-8: U+FFFD, as decode_object and Go's encoding/json
+]
+
+
+@pytest.mark.parametrize("body", PAGES)
+def test_the_items_are_the_pages_items(body: bytes) -> None:
+    assert list(ListStream([body])) == (decode_object(body).get("items") or [])
+
+
+FAULTS = [
+    b"",
+    b"<html>",
+    b"[1]",
+    b'"text"',
+    b'{"items":[1,]}',
+    b'{"items":[1]',
+    b'{"items":[1]}x',
+    b'{"items":[1] "kind":"L"}',
+    b'{"items":[1 2]}',
+    b'{"items" [1]}',
+    b'{"items":[' + b"[" * 5000 + b"]" * 5000 + b"]}",
+    b'{"items":[1' + b"0" * 5000 + b"]}",
+]
+
+
+@pytest.mark.parametrize("body", FAULTS)
+def test_a_body_that_is_not_a_list_fails_as_decode_object_says(body: bytes) -> None:
+    with pytest.raises(PluginError) as whole:
+        decode_object(body, "text/html")
+        raise AssertionError("decoded whole")
+    with pytest.raises(PluginError) as one_by_one:
+        list(ListStream([body], "text/html"))
+    assert str(one_by_one.value) == str(whole.value)
+
+
+def test_the_items_before_a_fault_come_first() -> None:
+    items = iter(ListStream([b'{"items":[{"a":1},{"b":2},{"c":]}']))
+    assert next(items) == {"a": 1}
+    assert next(items) == {"b": 2}
+    with pytest.raises(PluginError, match="not JSON"):
+        next(items)
 
 
 def _decoded(pieces: list[bytes], content_type: str = "") -> tuple[list, dict, str | None]:
@@ -122,7 +173,7 @@ def test_the_buffer_holds_one_object_not_the_page() -> None:
     stream = ListStream(body[i : i + 16384] for i in range(0, len(body), 16384))
     largest = 0
     for _ in stream:
-        largest = max(largest, len(stream._text))
+        largest = max(largest, stream.held)
     assert stream.continue_token == "next"
     assert largest < 3 * 16384 and len(body) > 15 * 3 * 16384
 
