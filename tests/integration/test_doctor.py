@@ -558,3 +558,57 @@ def test_the_delete_fix_uses_preconditions_and_a_dry_run_the_server_honours(cont
         assert control_plane.request("GET", CRS.format(ns=namespace) + "/r")[0] == 200
         client.delete(CONTROLLER_REVISIONS, "r", namespace, preconditions=current)
     assert control_plane.request("GET", CRS.format(ns=namespace) + "/r")[0] == 404
+
+
+def test_fix_leaves_an_orphan_that_changed_after_the_re_read_and_says_why(control_plane, namespace) -> None:
+    """The race the delete preconditions exist for, made on the real server: --fix re-reads a namespace once,
+    just before its first deletion; a writer then changes the second orphan (here, in the callback that reports
+    the first deletion). The delete of the second is refused by the server (409, its resourceVersion moved) and
+    doctor leaves it, saying why, instead of deleting what it did not judge."""
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions
+    from kubectl_instancetype.kube.session import Session
+    from kubectl_instancetype.usecases.doctor import Change, DoctorRequest, doctor
+
+    orphans = []
+    for name, size in (("first", "u1.small"), ("second", "u1.medium")):
+        vm = _create_vm(control_plane, namespace, name, size)
+        orphan = _ref(vm, "instancetype")
+        status, answer = control_plane.request(
+            "PATCH",
+            CRS.format(ns=namespace) + f"/{orphan}",
+            {"metadata": {"ownerReferences": None}},
+            content_type="application/merge-patch+json",
+        )
+        assert status == 200, answer
+        control_plane.delete(vm)
+        _until("the VM was not deleted", lambda vm=vm: control_plane.get(vm) is None, timeout=60)
+        orphans.append(orphan)
+
+    changed: list[str] = []
+
+    def meanwhile(change: Change) -> None:
+        changed.append(change.object)
+        for other in orphans:
+            if change.object != f"controllerrevision.apps/{other}":
+                status, answer = control_plane.request(
+                    "PATCH",
+                    CRS.format(ns=namespace) + f"/{other}",
+                    {"metadata": {"labels": {"touched": "meanwhile"}}},
+                    content_type="application/merge-patch+json",
+                )
+                assert status == 200, answer
+
+    options = ConnectionOptions(kubeconfig=str(control_plane.kubeconfig("admin")), namespace=namespace)
+    with Session(options, {}, "/nonexistent") as session:
+        report = doctor(session, DoctorRequest(fix=True, changed=meanwhile))
+
+    assert len(changed) == 1, changed
+    deleted = changed[0].removeprefix("controllerrevision.apps/")
+    (kept,) = [name for name in orphans if name != deleted]
+    assert [(c.object, c.verb) for c in report.changes] == [(changed[0], "deleted")]
+    assert [(n.finding.object, n.reason) for n in report.not_fixed] == [
+        (f"controllerrevision/{kept}", "it changed after it was re-checked (the delete's precondition failed)")
+    ]
+    assert control_plane.request("GET", CRS.format(ns=namespace) + f"/{deleted}")[0] == 404
+    status, stored = control_plane.request("GET", CRS.format(ns=namespace) + f"/{kept}")
+    assert status == 200 and stored["metadata"]["labels"]["touched"] == "meanwhile"
