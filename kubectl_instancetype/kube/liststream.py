@@ -31,6 +31,7 @@ MAX_VALUE = 16 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 _DECODE = json.JSONDecoder().raw_decode  # as decode_object's json.loads (NaN and Infinity included)
 _READ_AHEAD = 16384
+_NOT_AN_ITEM_START = frozenset(" \t\r\n]")  # after a comma: whitespace or a misplaced end
 _NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z")  # what is read after a number could still be part of it
 
 
@@ -97,6 +98,7 @@ class ListStream:
                 char = self._char()
                 while char != "]":
                     self._pos -= 1
+                    yield from self._run()
                     yield self._value()
                     char = self._char()
                     if char == ",":
@@ -119,6 +121,22 @@ class ListStream:
                 raise ValueError("expected a comma")
         if self._peek() != "":
             raise ValueError("extra data")
+
+    def _run(self) -> Iterator[Any]:
+        """The items from the position on that are each followed, within what was read, by a comma and the next
+        item (the API server writes lists without whitespace): decoded without the careful path's checks. The last
+        one of a piece, the last of the list, or anything unusual is left to :meth:`_value` (decoded again there)."""
+        text, pos, last = self._text, self._pos, len(self._text) - 1
+        decode = _DECODE
+        while True:
+            try:
+                value, end = decode(text, pos)
+            except ValueError:  # incomplete, or not JSON: the careful path tells which
+                break
+            if end >= last or text[end] != "," or text[end + 1] in _NOT_AN_ITEM_START:
+                break
+            pos = self._pos = end + 1
+            yield value
 
     def _whole(self) -> Iterator[Any]:
         """A body that does not start as an object: read whole (within the connection's bound) for the message

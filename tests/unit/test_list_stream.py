@@ -111,14 +111,15 @@ JSON_VALUES = st.recursive(
 
 @settings(max_examples=60, deadline=None)
 @given(
-    items=st.lists(st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=3), max_size=4),
+    items=st.lists(st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=3) | JSON_VALUES, max_size=4),
     token=st.none() | st.text(max_size=12),
     metadata_first=st.booleans(),
     indent=st.none() | st.integers(0, 2),
+    compact=st.booleans(),  # as the API server writes: no whitespace (ListStream's fast path)
     other=st.dictionaries(st.sampled_from(["kind", "apiVersion", "x"]), JSON_VALUES, max_size=2),
 )
 def test_generated_lists_cut_at_every_byte_give_what_json_loads_gives(
-    items: list, token: str | None, metadata_first: bool, indent: int | None, other: dict
+    items: list, token: str | None, metadata_first: bool, indent: int | None, compact: bool, other: dict
 ) -> None:
     metadata = {"resourceVersion": "12", **({"continue": token} if token is not None else {})}
     document = (
@@ -126,7 +127,8 @@ def test_generated_lists_cut_at_every_byte_give_what_json_loads_gives(
         if metadata_first
         else {**other, "items": items, "metadata": metadata}
     )
-    body = json.dumps(document, indent=indent, ensure_ascii=False).encode()
+    separators = (",", ":") if compact else None
+    body = json.dumps(document, indent=None if compact else indent, separators=separators, ensure_ascii=False).encode()
     whole = json.loads(body)
     for pieces in _splits(body):
         got, got_metadata, got_token = _decoded(pieces)
