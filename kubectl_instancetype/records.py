@@ -37,7 +37,7 @@ else:
         return lambda function: function
 
 
-__all__ = ["MISSING", "Field", "FrozenRecordError", "dataclass", "field", "replace"]
+__all__ = ["MISSING", "Field", "FrozenRecordError", "dataclass", "field", "fields", "replace"]
 
 
 class _Missing:
@@ -270,6 +270,13 @@ def dataclass(cls: type[T] | None = None, /, *, frozen: bool = False, eq: bool =
         return cls
 
     return make if cls is None else make(cls)
+
+
+def fields(class_or_record: Any) -> tuple[Field, ...]:
+    """``dataclasses.fields`` of a record class or object (its fields in order, ``init=False`` ones included),
+    without importing dataclasses."""
+    cls = class_or_record if isinstance(class_or_record, type) else type(class_or_record)
+    return cls.__record_fields__  # type: ignore[attr-defined]
 
 
 def replace(obj: T, /, **changes: Any) -> T:

@@ -5,6 +5,7 @@ No ``from __future__ import annotations`` in command modules (typer evaluates an
 
 from typing import Annotated, Any
 
+from ..records import replace
 from . import options
 
 HELP = """Show the details of instance types and preferences: what they give and require, where they come
@@ -91,7 +92,7 @@ def run(env, opts: DescribeOptions, session) -> None:
     if result.missing:
         query = opts.query
         if opts.any_kind:
-            query = query._replace(what="instancetypes or preferences")
+            query = replace(query, what="instancetypes or preferences")
         raise PluginError(_missing(query, result, list(KINDS)))
 
 
@@ -100,7 +101,7 @@ def _missing(query, result, kinds) -> str:
 
     if query.what == "instancetypes or preferences":
         message = not_found_message(
-            query._replace(what="instancetypes"), result.namespace, result.missing, result.seen, kinds
+            replace(query, what="instancetypes"), result.namespace, result.missing, result.seen, kinds
         )
         return message.replace("no instance type named", "no instance type or preference named").replace(
             "; preferences are listed with: list preferences NAME (or vmcp/NAME, vmp/NAME)", ""

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Optional
 
 from ..instancetype import kinds as type_kinds
+from ..records import fields
 from . import options
 
 # every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
@@ -393,7 +394,7 @@ def build_query(
             raise UsageError(str(exc)) from None
     if hugepages == options.ANY_VALUE:
         hugepages = ""  # bare --hugepages: any page size
-    given = {name: getattr(filters, name) for name in listing.Filters._fields if name != "hugepages"}
+    given = {spec.name: getattr(filters, spec.name) for spec in fields(listing.Filters) if spec.name != "hugepages"}
     selected = listing.Filters(**given, hugepages=hugepages)
     try:
         selected.check_for(what)

@@ -193,12 +193,32 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
 
 def console() -> int:
     """Console script ``kubectl-instancetype`` (pyproject.toml): :func:`main`, then :func:`exit_now`."""
+    fewer_collections()
     return exit_now(main())
 
 
 def complete_console() -> int:
     """Console script ``kubectl_complete-instancetype``: :func:`complete_main`, then :func:`exit_now`."""
+    fewer_collections()
     return exit_now(complete_main())
+
+
+# the cyclic garbage collector's first threshold for a command run (Python's is 700 allocations)
+GC_THRESHOLD = 50_000
+
+
+def fewer_collections() -> None:
+    """Let the cyclic garbage collector run every 50,000 container allocations instead of every 700. Start-up
+    creates mostly objects that live until the process ends (modules, functions, classes), and Python's threshold
+    has the collector walk them again and again while they are made: 4.5% of the instructions of a ``list``
+    (callgrind: 218M -> 208M), 1.5% of a completion. A list of 10,000 objects decodes JSON that holds no cycles
+    either; a cycle that does become garbage is still collected, just later (the second and third generations
+    keep Python's thresholds). Only the console scripts call it: the CLI run in-process (tests) keeps the host's
+    setting."""
+    import gc
+
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, second, third)
 
 
 def exit_now(code: int) -> int:

@@ -8,10 +8,11 @@ and renders cells from the objects; the domain (:mod:`..instancetype.listing`) k
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import INSTANCETYPES, created_at, is_deprecated, label
+from ..records import dataclass
 
 NONE = "<none>"
 SHARED_VALUES = 256  # a column with more distinct texts in 1,000 rows is not worth sharing (CellContext.share)
@@ -53,9 +54,11 @@ class CellContext:
         return text
 
 
-class Column(NamedTuple):
+@dataclass(frozen=True)
+class Column:
     """One table column: ``cell(obj, namespace, context)`` renders the cell of an object listed in
-    ``namespace`` (None for a cluster-scoped object)."""
+    ``namespace`` (None for a cluster-scoped object). A record, not a NamedTuple (see
+    :class:`.listing.TableOptions`)."""
 
     header: str
     cell: Callable[[dict[str, Any], str | None, CellContext], str]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ForbiddenError
 from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import INSTANCETYPES, PREFERENCES
-from ..records import dataclass, field
+from ..records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from ..kube.client import Client
@@ -68,7 +68,7 @@ def describe(session: Session, query: Query, *, fall_back_to_preferences: bool) 
     rows, missing, seen = list(listing.rows), listing.missing, listing.seen
     warnings = list(listing.warnings)
     if missing and fall_back_to_preferences and query.what == INSTANCETYPES:
-        preferences = query._replace(what=PREFERENCES, names=missing, label_selector="")
+        preferences = replace(query, what=PREFERENCES, names=missing, label_selector="")
         more = list_rows(source, preferences, lambda obj, namespace: (obj, namespace, PREFERENCES))
         rows += more.rows
         missing, seen = more.missing, seen + more.seen
@@ -88,7 +88,7 @@ def _relations(source: ClusterSource, obj: dict[str, Any], what: str, namespace:
     # the other kind, in the same scopes a VM in this object's namespace could use: cluster plus that namespace
     scopes = Query(what=other, label_selector="", ranges=_no_ranges(), namespaced_only=False)
     if namespace is None:
-        scopes = scopes._replace(cluster_only=True)
+        scopes = replace(scopes, cluster_only=True)
     pairs: list[tuple[dict[str, Any], str | None]] = []
 
     def keep(other_obj: dict[str, Any], other_namespace: str | None) -> None:

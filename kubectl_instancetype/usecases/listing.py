@@ -10,10 +10,10 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, sort_order
-from ..records import dataclass
+from ..records import dataclass, replace
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -23,8 +23,10 @@ RowT = TypeVar("RowT")
 Consume = Callable[[dict[str, Any], "str | None"], None]
 
 
-class Query(NamedTuple):
-    """What to list: the kind, the scopes, the server-side selector and the client-side ranges."""
+@dataclass(frozen=True)
+class Query:
+    """What to list: the kind, the scopes, the server-side selector and the client-side ranges (a record, not a
+    NamedTuple: see :class:`..instancetype.listing.Filters`; :func:`..records.replace` makes a changed copy)."""
 
     what: str  # listing.INSTANCETYPES or listing.PREFERENCES
     label_selector: str
@@ -182,7 +184,7 @@ def check_enumerated(source: Source, query: Query) -> None:
             if key in labels:
                 present[key].add(str(labels[key]))
 
-    source.scan(query._replace(label_selector="", names=(), chunk_size=500), consume)
+    source.scan(replace(query, label_selector="", names=(), chunk_size=500), consume)
     noun = "instance type" if query.what == INSTANCETYPES else "preference"
     for flag, key, value in query.enumerated:
         values = present[key]

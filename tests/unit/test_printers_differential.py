@@ -28,6 +28,7 @@ from kubectl_instancetype.cli.list_options import ListOutputFlags
 from kubectl_instancetype.env import Environment
 from kubectl_instancetype.instancetype.listing import INSTANCETYPES, RangeFilter, SortBy
 from kubectl_instancetype.output.listing import print_listing, row_function
+from kubectl_instancetype.records import fields
 from kubectl_instancetype.usecases.listing import Query, list_rows
 
 from .printer_cases import CASES, ITEMS
@@ -63,7 +64,7 @@ def plugin(output: str, items: str, options: dict[str, Any]) -> tuple[bytes, byt
         )
         flags.validate()
         names = (objects[0]["metadata"]["name"],) if options.get("single") else ()
-        table = {"table": flags.format in ("", "wide")} if "table" in Query._fields else {}
+        table = {"table": flags.format in ("", "wide")} if "table" in [spec.name for spec in fields(Query)] else {}
         query = Query(
             what=INSTANCETYPES,
             label_selector="",

@@ -82,6 +82,8 @@ def test_generated_classes_behave_alike(kinds: list[str], frozen: bool, values: 
         assert outcome(lambda: setattr(ours, "f0", 1)) == outcome(lambda: setattr(theirs, "f0", 1))
         assert outcome(lambda: delattr(ours, "f0")) == outcome(lambda: delattr(theirs, "f0"))
     assert [f.name for f in dataclasses.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert [f.name for f in records.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert [f.name for f in records.fields(type(ours))] == [f.name for f in dataclasses.fields(theirs)]
     assert dataclasses.asdict(ours) == dataclasses.asdict(theirs)
     assert ours.__match_args__ == theirs.__match_args__
     changes = {f.name: 3 for f in dataclasses.fields(theirs) if f.init}
