@@ -8,7 +8,6 @@ kubectl has one.
 from __future__ import annotations
 
 import json
-import re
 import socket
 import ssl
 from collections.abc import Iterator
@@ -36,12 +35,13 @@ from .http import (
 )
 
 _DECODER = json.JSONDecoder()
-_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 
 
 def _skip_space(text: str, pos: int) -> int:
-    match = _SPACE.match(text, pos)
-    return match.end() if match else pos
+    """The position of the first character at or after ``pos`` that is not JSON's whitespace."""
+    while pos < len(text) and text[pos] in " \t\n\r":
+        pos += 1
+    return pos
 
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
