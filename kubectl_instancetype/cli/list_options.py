@@ -6,11 +6,12 @@ No ``from __future__ import annotations`` (Typer reads the field types as object
 """
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Optional
+from typing import Any, Optional
 
 from ..instancetype import kinds as type_kinds
 from ..records import fields
 from . import options
+from .options import Annotated  # typing.Annotated to type checkers, a cheap record at run time
 
 # every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
 # -> (what, scope); scope None: both
