@@ -5,7 +5,8 @@ this tree, and the peer it is compared with: ``kubectl get`` of the same objects
 real kubectl, as users run it), virtctl's ``create vm`` (the plugin run directly, as the virtctl binary is), and
 kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users); then the
 floors, in the judged column only: the same kubectl commands running a plugin or completion helper that does
-nothing (an empty script for the judged tree's Python, and one for /bin/sh), against the same peers. Each tree
+nothing (an empty script for the judged tree's Python, one for /bin/sh, and a Python one that only imports ssl,
+socket and json and makes a TLS context), against the same peers. Each tree
 gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
 but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
 own code differs. Both trees are byte-compiled first (as an install is).
@@ -95,8 +96,13 @@ def cases(kubectl: str, virtctl: str | None) -> list[tuple[str, list[str], list[
 # The floors: kubectl running a plugin (or its completion helper) that does nothing, timed in the same run as the
 # real one against the same peer. ``noop`` is an empty Python script run by the judged tree's interpreter (its
 # virtualenv's python: what any Python helper pays before its first import), ``shnoop`` an empty /bin/sh script
-# (what kubectl's own dispatch costs). (case, command, peer, goal the real case has); run in the judged column only.
-FLOOR_PLUGINS = ("noop", "shnoop")
+# (what kubectl's own dispatch costs), ``tlsnoop`` a Python script that imports what any Python client of an API
+# server needs (ssl, socket, json) and makes a TLS client context, and sends nothing. Run in the judged column only.
+FLOOR_PLUGINS = {
+    "noop": "",
+    "shnoop": "",
+    "tlsnoop": "import json, socket, ssl\nssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n",
+}
 
 
 def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | None]]:
@@ -107,6 +113,8 @@ def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | N
          [kubectl, "noop"], [kubectl, *GET_10], 1.5),
         ("floor: `kubectl shnoop` (an empty /bin/sh script as the plugin) vs `kubectl get`",
          [kubectl, "shnoop"], [kubectl, *GET_10], 1.5),
+        ("floor: `kubectl tlsnoop` (Python importing ssl, socket, json, making a TLS context) vs `kubectl get`",
+         [kubectl, "tlsnoop"], [kubectl, *GET_10], 1.5),
         ("floor: `kubectl __complete noop \"\"` (an empty Python script as the helper) vs `__complete get \"\"`",
          [*complete, "noop", ""], [*complete, "get", ""], 1.2),
         ("floor: `kubectl __complete shnoop \"\"` (an empty /bin/sh script as the helper) vs `__complete get \"\"`",
@@ -117,10 +125,11 @@ def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | N
 def floor_plugins(python: Path, folder: Path) -> Path:
     """A bin folder with the do-nothing plugins and completion helpers of :data:`FLOOR_PLUGINS`."""
     folder.mkdir(parents=True)
-    for name, interpreter in zip(FLOOR_PLUGINS, (str(python), "/bin/sh"), strict=True):
+    for name, body in FLOOR_PLUGINS.items():
+        interpreter = "/bin/sh" if name == "shnoop" else str(python)
         for script in (f"kubectl-{name}", f"kubectl_complete-{name}"):
             path = folder / script
-            path.write_text(f"#!{interpreter}\n")
+            path.write_text(f"#!{interpreter}\n{body}")
             path.chmod(0o755)
     return folder
 
