@@ -12,7 +12,13 @@ for that size, ``kubectl-instancetype rightsize -A --prometheus-url ... --window
 choices) straight to Prometheus with ``stats=all``: its time and the samples it read. Never a test: figures are printed, and with
 ``--write`` put into bench/README.md.
 
-Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--write]
+With ``--rules``, tsdbwrite also writes the series rightsize's own recording rules record (``rightsize
+--print-rules``: 5-minute and hourly, exactly what Prometheus's evaluation of them stores, tests/integration/
+test_tsdbwrite.py) over the whole history, and rightsize reads those (``--raw D`` writes the raw 1-minute series for
+the last D only: 14 days of them are two billion samples). Its table goes into its own block of bench/README.md.
+
+Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--rules [--raw 1d]]
+[--write]
 """
 
 from __future__ import annotations
@@ -101,15 +107,29 @@ class Timed:
         return [Sample(item["metric"], float(item["value"][1])) for item in data["result"]]
 
 
+# the order measure() sends its queries in over rightsize's own rules (usecases/rightsize.py _measure_recorded)
+RECORDED_ORDER: tuple[str, ...] = ("rules", "changed", "cpu", "memory", "cpu_peak", "memory_peak", "history")
+RECORDED_ORDER += ("headroom", "pressure", "low_available")
+
+
 def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int, list[str]]:
     """The queries rightsize sends (usecases/rightsize.py's measure(), the same choices), straight to Prometheus
-    with stats=all: total seconds (Prometheus's own evalTotalTime), samples read (totalQueryableSamples), and each
-    query's seconds."""
+    with stats=all, one after the other: total seconds (Prometheus's own evalTotalTime), samples read
+    (totalQueryableSamples), and each query's seconds."""
     server = Timed(url)
-    measure(server, RightsizeRequest(window=window, step=step), at)  # type: ignore[arg-type]
-    # sent in QUERY_NAMES's order; the two pressure queries, last, may be skipped
-    each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(QUERY_NAMES, server.each, strict=False)]
+    measures = measure(server, RightsizeRequest(window=window, step=step), at)  # type: ignore[arg-type]
+    # sent in QUERY_NAMES's order (over rightsize's rules, RECORDED_ORDER's); the two pressure queries, last, may be
+    # skipped
+    order = RECORDED_ORDER if measures.own else QUERY_NAMES
+    each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(order, server.each, strict=False)]
     return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's user + system CPU seconds so far (/proc/PID/stat): Prometheus's share of a run, whatever the
+    load of the machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -117,6 +137,8 @@ def main() -> int:
     parser.add_argument("--runs", default="1000:2h,1000:1d,10000:2h", help="VMS:WINDOW,... (sizes ascending)")
     parser.add_argument("--step", default="1m", help="the history's resolution and the subquery step")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--rules", action="store_true", help="write and read rightsize's recorded series too")
+    parser.add_argument("--raw", default="", help="with --rules: the raw 1-minute history's length (default all)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     runs: dict[int, list[str]] = {}
@@ -155,9 +177,11 @@ def main() -> int:
             work = Path(tmp) / f"p{count}"
             work.mkdir()
             started = time.perf_counter()
+            raw = parse_window(args.raw, "--raw") if args.raw else history
+            extra = ["-rules", "-raw-from", str(end - raw)] if args.rules else []
             written = subprocess.run(
                 [str(writer), "-out", str(work / "tsdb"), "-start", str(end - history), "-end", str(end)]
-                + ["-step", str(step)],
+                + ["-step", str(step), *extra],
                 input=fleet_tsv(count),
                 capture_output=True,
                 text=True,
@@ -166,7 +190,8 @@ def main() -> int:
             writing = time.perf_counter() - started
             samples = int(written.stdout)
             size = sum(f.stat().st_size for f in (work / "tsdb").rglob("*") if f.is_file()) / 1e9
-            setup.append([f"{count:,}", f"{history // 3600} h", f"{samples:,}", f"{size:.2f}", f"{creating:.0f}"])
+            span = f"{history // 3600} h" + (f" recorded, {raw // 3600} h raw" if args.rules else "")
+            setup.append([f"{count:,}", span, f"{samples:,}", f"{size:.2f}", f"{creating:.0f}"])
             setup[-1] += [f"{writing:.0f}", f"{samples / writing / 1e6:.1f}"]
             # no compaction while measuring: blocks over 2h are left as they are
             with Prometheus(
@@ -175,27 +200,34 @@ def main() -> int:
                 for window in windows:
                     command = [plugin, "rightsize", "-A", "--prometheus-url", server.url, "--window", window]
                     command += ["--step", args.step, "-o", "json"]
-                    measured = [timed_run(command, environ) for _ in range(args.rounds)]
+                    measured, cpu = [], []
+                    for _ in range(args.rounds):
+                        before = cpu_seconds(server.process.pid)  # type: ignore[union-attr]
+                        measured.append(timed_run(command, environ))
+                        cpu.append(cpu_seconds(server.process.pid) - before)  # type: ignore[union-attr]
                     report = measured[-1][2]
                     findings: dict[str, int] = {}
                     for item in report["items"]:
                         findings[item["finding"]] = findings.get(item["finding"], 0) + 1
                     seconds = parse_window(window, "--window")
                     prom, read, each = query_side(server.url, seconds, step, time.time())
+                    every = 300 if report["rulesFrom"] == "kubectl-instancetype" else step
+                    how = "rules" if every == 300 else args.step
                     rows.append(
                         [
-                            f"{count:,} VMs, {window} at {args.step}",
-                            f"{count * seconds // step / 1e6:.2f}",
+                            f"{count:,} VMs, {window} at {'5m (rules)' if every == 300 else args.step}",
+                            f"{count * seconds // every / 1e6:.2f}",
                             f"{statistics.median(m[0] for m in measured):.1f}",
                             f"{max(m[1] for m in measured):.0f}",
                             str(report["queries"]),
+                            f"{statistics.median(cpu):.1f}",
                             f"{prom:.1f}",
                             f"{read / 1e6:.0f}",
                             f"{read / prom / 1e6:.1f}",
                             ", ".join(f"{k}: {v}" for k, v in sorted(findings.items())),
                         ]
                     )
-                    where.append(f"{count:,} VMs, {window}: " + ", ".join(each))
+                    where.append(f"{count:,} VMs, {window} ({how}): " + ", ".join(each))
                     print(rows[-1], where[-1], file=sys.stderr)
             subprocess.run(["rm", "-rf", str(work / "tsdb")], check=True)
     from tabulate import tabulate
@@ -208,6 +240,7 @@ def main() -> int:
             "wall (s, median)",
             "peak RSS (MB)",
             "queries",
+            "Prometheus CPU (s, median)",
             "Prometheus alone (s)",
             "samples read (M)",
             "samples/s (M)",
@@ -221,7 +254,7 @@ def main() -> int:
         tablefmt="github",
     )
     text += "\n\nEach query's Prometheus time (s):\n\n" + "\n".join(f"- {line}" for line in where)
-    publish("rightsize", text, args.write)
+    publish("rightsize-rules" if args.rules else "rightsize", text, args.write)
     return 0
 
 

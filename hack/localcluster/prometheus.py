@@ -70,9 +70,9 @@ def check_rules(path: Path) -> str:
 
 
 class Prometheus:
-    """A Prometheus process on 127.0.0.1 over ``tsdb``, with KubeVirt's rules and the given scrape targets
-    (``host:port`` of /metrics endpoints, scraped every ``scrape_interval``) and any other flags in ``extra_args``. Use
-    as a context manager."""
+    """A Prometheus process on 127.0.0.1 over ``tsdb``, with KubeVirt's rules (and any other ``rule_files``) and the
+    given scrape targets (``host:port`` of /metrics endpoints, scraped every ``scrape_interval``) and any other flags
+    in ``extra_args``. Use as a context manager."""
 
     def __init__(
         self,
@@ -83,6 +83,7 @@ class Prometheus:
         rules: bool = True,
         retention: str = "400d",
         extra_args: tuple[str, ...] = (),
+        rule_files: tuple[Path, ...] = (),
     ):
         self.workdir = workdir
         self.tsdb = tsdb
@@ -91,6 +92,7 @@ class Prometheus:
         self.rules = rules
         self.retention = retention
         self.extra_args = extra_args
+        self.rule_files = rule_files
         self.port = 0
         self.url = ""
         self.process: subprocess.Popen[bytes] | None = None
@@ -102,10 +104,13 @@ class Prometheus:
             f"  scrape_interval: {self.scrape_interval}",
             f"  evaluation_interval: {self.scrape_interval}",
         ]
+        files = list(self.rule_files)
         if self.rules:
             rules = self.workdir / "kubevirt-rules.yaml"
             shutil.copyfile(rules_file(), rules)
-            lines += ["rule_files:", f"  - {rules}"]
+            files.insert(0, rules)
+        if files:
+            lines += ["rule_files:", *(f"  - {path}" for path in files)]
         if self.targets:
             lines += [
                 "scrape_configs:",

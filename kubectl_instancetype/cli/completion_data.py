@@ -2486,6 +2486,9 @@ TABLE = {'': {'aliases': {'ls': 'list'},
                                                  'custom-columns',
                                                  'custom-columns-file']},
                          '--percentile': {'help': 'The percentile of use that must fit (0-100].', 'value': True},
+                         '--print-rules': {'help': "Print rightsize's recording rules and exit: prometheusrule (in -n) "
+                                                   'or rulefile.',
+                                           'value': True},
                          '--prometheus-ca-file': {'help': 'CA certificates for --prometheus-url.', 'value': True},
                          '--prometheus-service': {'help': "A Prometheus service, reached through the API server's "
                                                           'service proxy with your credentials.',

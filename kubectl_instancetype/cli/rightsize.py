@@ -31,6 +31,12 @@ for its TLS and token), or --prometheus-service NAMESPACE/NAME:PORT through the 
 your own credentials (RBAC: get services/proxy), e.g. openshift-monitoring/https:thanos-querier:9091 or
 monitoring/prometheus-k8s:9090.
 
+Recording rules: --print-rules prometheusrule (a monitoring.coreos.com/v1 PrometheusRule in -n, for
+prometheus-operator and OpenShift's user-workload monitoring) or --print-rules rulefile (a plain Prometheus rule
+file) prints rightsize's own rules: per VM CPU, memory, size, headroom and KubeVirt's memory-pressure conditions
+every 5 minutes, and hourly roll-ups of them. Once the server has them over the whole window, rightsize reads those
+series with plain range functions instead of the raw ones (far fewer samples: 14 days for 10,000 VMs in seconds).
+
 --apply plans each recommendation as switch --plan does and writes the plans that need no restart
 (--allow-restart: all of them); every plan is made before anything is written.
 
@@ -39,7 +45,8 @@ Examples:
   kubectl instancetype rightsize -A --prometheus-url http://prometheus.example:9090
   kubectl instancetype rightsize vm/db-1 --prometheus-service monitoring/prometheus-k8s:9090
   kubectl instancetype rightsize --window 7d --percentile 99 --headroom 30% --prometheus-url URL -o json
-  kubectl instancetype rightsize -n prod --apply --prometheus-url URL"""
+  kubectl instancetype rightsize -n prod --apply --prometheus-url URL
+  kubectl instancetype rightsize --print-rules prometheusrule -n monitoring | kubectl apply -f -"""
 
 _DURATION = re.compile(r"^(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
 _UNITS = (7 * 86400, 86400, 3600, 60, 1)
@@ -125,6 +132,14 @@ class RightsizeOptions:
     allow_restart: Annotated[
         bool, options.bool_option("--allow-restart", help="With --apply: also switch VMs whose change needs a restart.")
     ] = False
+    print_rules: Annotated[
+        str,
+        options.value_option(
+            "--print-rules",
+            metavar="FORMAT",
+            help="Print rightsize's recording rules and exit: prometheusrule (in -n) or rulefile.",
+        ),
+    ] = ""
     output: Annotated[
         str, options.output_option(help="yaml, json or a kubectl template (jsonpath=..., custom-columns=...).")
     ] = ""
@@ -140,6 +155,9 @@ class RightsizeOptions:
         from ..kube.prometheus import parse_service
         from ..output.printers import DOCUMENT_FORMATS, check_output_format
 
+        if self.print_rules:
+            self._validate_print_rules()
+            return
         check_output_format(self.output, ("", *DOCUMENT_FORMATS))
         self.names = tuple(options.vm_target(target, "rightsize") for target in self.targets or ())
         if self.names and self.all_namespaces:
@@ -172,12 +190,46 @@ class RightsizeOptions:
         if self.allow_restart and not self.apply:
             raise options.UsageError("--allow-restart goes with --apply")
 
+    def _validate_print_rules(self) -> None:
+        """--print-rules FORMAT prints and exits: it measures nothing, so no VM, scope or Prometheus flag goes with
+        it; -o yaml (the default) or json."""
+        from ..instancetype.rightsize_rules import FORMATS
+        from ..output.printers import check_output_format
+
+        if self.print_rules not in FORMATS:
+            raise options.UsageError(
+                f'invalid argument "{self.print_rules}" for "--print-rules" flag: expected one of {", ".join(FORMATS)}'
+            )
+        check_output_format(self.output, ("", "yaml", "json"))
+        given = [
+            flag
+            for flag, value in (
+                ("vm/NAME", self.targets),
+                ("-A", self.all_namespaces),
+                ("--apply", self.apply),
+                ("--allow-restart", self.allow_restart),
+                ("--prometheus-url", self.prometheus_url),
+                ("--prometheus-service", self.prometheus_service),
+                ("--prometheus-ca-file", self.prometheus_ca_file),
+                ("--prometheus-token-file", self.prometheus_token_file),
+            )
+            if value
+        ]
+        if given:
+            raise options.UsageError(f"--print-rules prints the rules and measures nothing: drop {', '.join(given)}")
+
 
 def run(env, opts: RightsizeOptions, session) -> None:
-    """Measure, size, print; with --apply, print each plan and what was written."""
+    """Measure, size, print; with --apply, print each plan and what was written. --print-rules: print the rules."""
     from ..output import messages
     from ..output import rightsize as printer
     from ..output.printers import print_document
+
+    if opts.print_rules:
+        from ..usecases.rightsize_rules import recording_rules
+
+        print_document(env, opts.output or "yaml", recording_rules(session, opts.print_rules))
+        return
     from ..usecases.rightsize import RightsizeRequest, rightsize
 
     report = rightsize(

@@ -335,11 +335,12 @@ class Client:
         label_selector: str | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
     ) -> Iterator[Any]:
-        """The objects of :meth:`list_pages`' pages, one at a time: each page is kept as the bytes the server sent
-        and its items are decoded one by one (:func:`.errors.list_items`), so a caller that keeps only a row of
-        each holds one page's bytes and one object, never a page of decoded objects (a 500-object page of
-        instance types is about 400 kB of JSON and 2 MB of dicts). The next page is fetched meanwhile, one ahead."""
-        from .errors import list_items
+        """The objects of :meth:`list_pages`' pages, one at a time, decoded as their bytes arrive from the socket
+        (:class:`.liststream.ListStream`): a caller that keeps only a row of each holds one socket buffer and one
+        object, never a page (a 500-object page of instance types is 400-750 kB of JSON and 2 MB of dicts), however
+        many contexts list at once. The next page is asked for once this one's last byte is read (its continue
+        token may come after its items); the server's streaming and our decoding overlap within a page."""
+        from .liststream import ListStream
 
         def path(token: str | None) -> str:
             return resource.path(
@@ -349,15 +350,22 @@ class Client:
                 **{"continue": token},
             )
 
+        # With --request-timeout the whole paged list shares one deadline, so a list whose pages never
+        # end stops there; without one, a repeated token or MAX_PAGES pages end it.
         deadline = self.transport.deadline()
-        body: bytes = self.transport.request("GET", path(None), raw=True, deadline=deadline)
-        token = continue_token(body)
-        yield from list_items(body, self.transport.content_type)
-        if not token:
-            return
-        body = b""
-        for page in self._prefetched_pages(path, token, deadline, decode=False, ahead=1):
-            yield from list_items(page, self.transport.content_type)
+        token: str | None = None
+        seen: set[str] = set()
+        for _ in range(MAX_PAGES):
+            pieces = self.transport.request("GET", path(token), stream=True, deadline=deadline)
+            page = ListStream(pieces, self.transport.content_type)
+            yield from page
+            token = page.continue_token
+            if not token:
+                return
+            if token in seen:
+                raise PagingError("the server sent the same continue token twice; stopping the list instead of looping")
+            seen.add(token)
+        raise PagingError(f"the server's list did not end after {MAX_PAGES} pages; stopping")
 
     def _prefetched_pages(
         self,
@@ -365,7 +373,6 @@ class Client:
         token: str,
         deadline: float | None,
         *,
-        decode: bool = True,
         ahead: int = 2,
     ) -> Iterator[Any]:
         import queue
@@ -407,7 +414,7 @@ class Client:
                     return
                 if isinstance(item, BaseException):
                     raise item
-                yield decode_object(item) if decode else item
+                yield decode_object(item)
         except (KeyboardInterrupt, SystemExit):
             interrupted = True  # the process is ending: do not wait for a request in flight
             raise

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import socket
 import ssl
-from collections.abc import Iterator
 from typing import Any
 
 from ..errors import (
@@ -33,16 +32,6 @@ from .http import (
     ProxyRefused,
     human_size,
 )
-
-_DECODER = json.JSONDecoder()
-
-
-def _skip_space(text: str, pos: int) -> int:
-    """The position of the first character at or after ``pos`` that is not JSON's whitespace."""
-    while pos < len(text) and text[pos] in " \t\n\r":
-        pos += 1
-    return pos
-
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {
@@ -184,56 +173,6 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
     if isinstance(exc, OSError) and exc.strerror:
         return TransportError(f"dial tcp {host_port}: {exc.strerror.lower()}")
     return TransportError(str(exc) or exc.__class__.__name__)
-
-
-def list_items(body: bytes, content_type: str = "") -> Iterator[Any]:
-    """The ``items`` of a list response, decoded one at a time from its bytes: the caller makes what it keeps of
-    an object (a table row) and drops it before the next is decoded, so a page of 500 objects is never alive as
-    objects at once (a 400 kB page of instance types decodes to about 2 MB of dicts). The other keys are read
-    and dropped. Anything that is not a JSON object (or holds an item that is not JSON) fails as
-    :func:`decode_object` says, after the items before the fault."""
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        text = body.decode("utf-8", "replace")  # as decode_object: U+FFFD, as Go's encoding/json
-    decode, skip = _DECODER.raw_decode, _skip_space
-    try:
-        pos = skip(text, 0)
-        if text[pos] != "{":
-            raise ValueError("not an object")
-        pos = skip(text, pos + 1)
-        more = text[pos] != "}"
-        pos = pos if more else pos + 1
-        while more:
-            key, pos = decode(text, pos)
-            pos = skip(text, pos)
-            if not isinstance(key, str) or text[pos] != ":":
-                raise ValueError("no key")
-            pos = skip(text, pos + 1)
-            if key == "items" and text[pos] == "[":
-                pos = skip(text, pos + 1)
-                if text[pos] == "]":
-                    pos += 1
-                while text[pos - 1] != "]":
-                    item, pos = decode(text, pos)
-                    yield item
-                    pos = skip(text, pos) + 1
-                    if text[pos - 1] not in ",]":
-                        raise ValueError("no comma")
-                    pos = skip(text, pos) if text[pos - 1] == "," else pos
-            else:
-                _, pos = decode(text, pos)
-            pos = skip(text, pos) + 1
-            if text[pos - 1] not in ",}":
-                raise ValueError("no comma")
-            more = text[pos - 1] == ","
-            pos = skip(text, pos)
-        if skip(text, pos) != len(text):
-            raise ValueError("extra data")
-    except (ValueError, IndexError, RecursionError):
-        decode_object(body, content_type)  # raises the one message for what the server sent
-        media = content_type.split(";", 1)[0].strip() or "no Content-Type"
-        raise ResponseError(f"the server sent a response that is not JSON ({len(body)} bytes, {media})") from None
 
 
 def decode_object(body: bytes, content_type: str = "") -> dict[str, Any]:

@@ -175,6 +175,7 @@ class Connection:
         self._sock: socket.socket | None = None
         self._reader: Any = None
         self._stream_headers: dict[str, str] = {}
+        self.body_pending = False  # a streamed answer's body is still to be read (body_pieces)
         self.reusable = False
 
     @property
@@ -271,6 +272,7 @@ class Connection:
             self._sock.close()
         self._sock = self._reader = None
         self.reusable = False
+        self.body_pending = False
 
     def request(
         self,
@@ -283,8 +285,10 @@ class Connection:
         progress: Callable[[int], None] | None = None,
         deadline: float | None = None,
         repeated: Sequence[tuple[str, str]] = (),
+        stream: bool = False,
     ) -> Response:
-        """Send one request and read the whole response.
+        """Send one request and read the whole response (with ``stream``, a 2xx answer to a GET is returned with
+        its body unread: read it with :meth:`body_pieces` before the next request).
 
         ``body`` is bytes, a binary file object or an iterable of byte chunks; the last two are streamed
         (never held whole) and need ``content_length``. ``progress`` receives the bytes sent so far after
@@ -315,14 +319,20 @@ class Connection:
             lines.append(f"Content-Length: {content_length or 0}")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8")
         try:
-            return self._exchange(method, head, body, content_length, progress)
+            return self._exchange(method, head, body, content_length, progress, stream and method == "GET")
         except TimeoutError as exc:
             if self.deadline is None or isinstance(exc, DeadlineExceeded):
                 raise
             raise DeadlineExceeded(self.phase) from exc
 
     def _exchange(
-        self, method: str, head: bytes, body: Body, content_length: int | None, progress: Callable[[int], None] | None
+        self,
+        method: str,
+        head: bytes,
+        body: Body,
+        content_length: int | None,
+        progress: Callable[[int], None] | None,
+        stream: bool = False,
     ) -> Response:
         assert self._sock is not None
         self.arm()
@@ -353,6 +363,10 @@ class Connection:
         status, reason = _status_line(first)
         response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
         self.phase = "body"
+        if stream and 200 <= status < 300 and status not in (204,):
+            self._stream_headers = response_headers
+            self.body_pending = True
+            return Response(status, reason, response_headers, b"")
         body_bytes = self._body(method, status, response_headers)
         if response_headers.get("connection", "").lower() == "close":
             self.close()
@@ -436,6 +450,70 @@ class Connection:
             raise DeadlineExceeded("body") from exc
         finally:
             self.close()
+
+    def body_pieces(self, piece: int = 16384) -> Iterator[bytes]:
+        """The body of the answer :meth:`request` left unread (``stream``), in pieces of at most ``piece`` bytes as
+        they arrive: Content-Length, chunked or to the end of the connection, within ``max_body`` (BodyTooLarge past
+        it) and the request's deadline (DeadlineExceeded). Read to its end, the connection serves the next request;
+        left before, it is closed (the rest of the body is never read)."""
+        headers = self._stream_headers
+        finished = False
+        try:
+            if "chunked" in headers.get("transfer-encoding", "").lower():
+                yield from self._bounded_chunks(piece)
+            else:
+                length = headers.get("content-length")
+                if length is not None and not length.isdigit():
+                    raise ProtocolError(f'bad Content-Length "{length[:40]}"')
+                left = int(length) if length is not None else self.max_body + 1
+                if length is not None and left > self.max_body:
+                    raise BodyTooLarge(self.max_body)  # refused before a byte of it is read
+                while left > 0:
+                    data = self._reader.read1(min(piece, left))
+                    if not data:
+                        if length is not None:
+                            raise BodyReadError("unexpected EOF")
+                        break  # no length: the body ends when the server closes
+                    left -= len(data)
+                    if length is None and left <= 0:
+                        raise BodyTooLarge(self.max_body)
+                    yield data
+                if length is None:
+                    self.close()
+            finished = True
+        except TimeoutError as exc:
+            if isinstance(exc, DeadlineExceeded) or self.deadline is None:
+                raise
+            raise DeadlineExceeded("body") from exc
+        finally:
+            self.body_pending = False
+            if not finished or headers.get("connection", "").lower() == "close":
+                self.close()
+
+    def _bounded_chunks(self, piece: int) -> Iterator[bytes]:
+        total = 0
+        while True:
+            line = self._reader.readline(1024)
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError as exc:
+                raise BodyReadError("unexpected EOF" if not line else "malformed chunked encoding") from exc
+            if size < 0:
+                raise BodyReadError("malformed chunked encoding")
+            if size == 0:
+                _headers(self._reader, MAX_HEADER_BYTES)  # trailers
+                return
+            total += size
+            if total > self.max_body:
+                raise BodyTooLarge(self.max_body)
+            while size > 0:
+                data = self._reader.read1(min(piece, size))
+                if not data:
+                    raise BodyReadError("unexpected EOF")
+                size -= len(data)
+                yield data
+            if self._reader.read(2) != b"\r\n":
+                raise BodyReadError("unexpected EOF")
 
     def _raw_pieces(self) -> Iterator[bytes]:
         while self._reader is not None:

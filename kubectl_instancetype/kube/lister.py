@@ -33,9 +33,9 @@ def list_scopes(
 ) -> list[tuple[Scope, ForbiddenError]]:
     """List every scope page by page, handing each object to ``consume`` as it arrives.
 
-    Objects are not collected here, and each is decoded only when its turn comes (:meth:`Client.list_items`),
-    so a caller that keeps only table cells holds one page's bytes and one object, even for tens of thousands
-    of objects (and one such page per context when several contexts list at once). A forbidden scope is skipped and returned; when every scope is
+    Objects are not collected here, and each is decoded as its bytes arrive (:meth:`Client.list_items`), so a
+    caller that keeps only table cells holds one socket buffer and one object, even for tens of thousands of
+    objects (and one such buffer per context when several contexts list at once). A forbidden scope is skipped and returned; when every scope is
     forbidden, :class:`NothingListable` carries the server's messages.
     """
     forbidden: list[tuple[Scope, ForbiddenError]] = []

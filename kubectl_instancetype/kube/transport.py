@@ -209,8 +209,11 @@ class Transport:
         content_length: int | None = None,
         progress: Callable[[int], None] | None = None,
         deadline: float | None = None,
+        stream: bool = False,
     ) -> Any:
         """Send one request and return the decoded JSON object (the bytes with ``raw``); raise a mapped error.
+        With ``stream`` (a GET), a successful answer's body is returned as an iterator of the byte pieces as they
+        arrive (:meth:`stream_body`), to be read to its end before the next request.
 
         ``body`` is a JSON document (dict or list), bytes sent as they are, or a binary file object or an
         iterator of byte chunks streamed with ``content_length`` (a stream is never retried nor replayed
@@ -235,11 +238,33 @@ class Transport:
         if deadline is None:
             deadline = self.deadline()
         try:
-            response = self._with_retries(method, path, request_headers, payload, content_length, progress, deadline)
+            response = self._with_retries(
+                method, path, request_headers, payload, content_length, progress, deadline, stream
+            )
         except DeadlineExceeded as exc:
             self.close()
             raise kube_errors.timeout_error(exc.phase) from exc
+        if stream:
+            return self.stream_body(method, path, response)
         return self._decode(method, path, response, raw)
+
+    def stream_body(self, method: str, path: str, response: Response) -> Iterator[bytes]:
+        """The body of a successful streamed answer in pieces (read whole when it came from a redirect to another
+        origin); an answer outside 2xx raises its mapped error here, before any piece. A failure while reading is
+        mapped as every transport failure and not retried: client-go's withRetry looks only at the answer's
+        headers, and its body is read after (rest.Request.transformResponse)."""
+        self._decode(method, path, response, True)
+        connection = self._connection
+        if connection is None or not connection.body_pending:
+            return iter((response.body,) if response.body else ())
+        return self._pieces(connection)
+
+    def _pieces(self, connection: Connection) -> Iterator[bytes]:
+        try:
+            yield from connection.body_pieces()
+        except (OSError, ProtocolError, ValueError) as exc:  # DeadlineExceeded is a TimeoutError, an OSError
+            self.close()
+            raise kube_errors.transport_error(exc, self.url.host, self.url.host_port) from exc
 
     def stream_lines(self, path: str, *, deadline: float | None = None) -> Iterator[bytes]:
         """GET ``path`` as a stream (a watch) on a connection of its own and yield the body's lines as they arrive
@@ -297,13 +322,14 @@ class Transport:
         content_length: int | None,
         progress: Callable[[int], None] | None,
         deadline: float | None,
+        stream: bool = False,
     ) -> Response:
         """client-go's withRetry: a 429/5xx answer with Retry-After, or a GET cut off by EOF or a connection
         reset, is sent again, up to 10 times."""
         attempt = 0
         while True:
             try:
-                response, url = self._follow(method, path, headers, payload, content_length, progress, deadline)
+                response, url = self._follow(method, path, headers, payload, content_length, progress, deadline, stream)
             except _RetryableFailure as failure:
                 # client-go retries a GET that ended in EOF or a connection reset as if told Retry-After: 1.
                 if attempt >= MAX_RETRIES:
@@ -336,6 +362,7 @@ class Transport:
         content_length: int | None,
         progress: Callable[[int], None] | None,
         deadline: float | None,
+        stream: bool = False,
     ) -> tuple[Response, str]:
         """One request and the redirects Go's http.Client follows after it (golang/nethttp.Redirects: at most 10,
         Location resolved by RFC 3986, 301/302/303 to GET, credentials kept for the same host or a subdomain)."""
@@ -345,7 +372,7 @@ class Transport:
         if authorization:
             send["Authorization"] = authorization
         shown = f"{url.scheme}://{url.authority}{target}"
-        response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown)
+        response = self._send(url, method, target, send, payload, content_length, progress, deadline, shown, stream)
         if response.status not in REDIRECTS or not response.headers.get("location"):
             return response, shown  # the request almost every command sends: nothing more to do
         from ..golang.nethttp import RedirectError, Redirects
@@ -376,7 +403,9 @@ class Transport:
             if not hop.with_body:
                 payload, content_length = None, None
             method, url, target, shown = hop.method, next_url, hop.url.request_uri, str(hop.url)
-            response = self._send(url, method, target, hop.headers, payload, content_length, progress, deadline, shown)
+            response = self._send(
+                url, method, target, hop.headers, payload, content_length, progress, deadline, shown, stream
+            )
 
     def _authorization(self) -> str | None:
         return self.config.authorization()
@@ -392,8 +421,10 @@ class Transport:
         progress: Callable[[int], None] | None,
         deadline: float | None,
         shown: str,
+        stream: bool = False,
     ) -> Response:
-        """One round trip on the kept-alive connection (another origin gets a connection of its own)."""
+        """One round trip on the kept-alive connection (another origin gets a connection of its own); ``stream``
+        leaves a 2xx body unread on the kept-alive connection (another origin's is read whole)."""
         started = time.monotonic() if self.log else 0.0
         own = url is self.url
         for attempt in (1, 2):
@@ -414,6 +445,7 @@ class Transport:
                         progress=progress,
                         deadline=deadline,
                         repeated=self.impersonation_headers,
+                        stream=stream and own,
                     )
                 finally:
                     if not own:

@@ -47,7 +47,7 @@ def row_function(
                 str((obj.get("metadata") or {}).get("name", ""))
             )
         ), None
-    from .columns import CellContext, cells, columns_for
+    from .columns import CellContext, columns_for, kept_cells
 
     columns = columns_for(
         what,
@@ -59,7 +59,7 @@ def row_function(
         label_columns=table.label_columns,
     )
     context = CellContext(now)
-    return (lambda obj, namespace: cells(columns, obj, namespace, context)), columns
+    return (lambda obj, namespace: kept_cells(columns, obj, namespace, context)), columns
 
 
 def not_found_message(

@@ -81,6 +81,11 @@ def render(report: RightsizeReport) -> str:
 def _rules(report: RightsizeReport) -> str:
     """Where memory and pressure were read from: KubeVirt's recording rules (how many of those rightsize knows) or
     the raw series."""
+    if report.rules_own:
+        return (
+            f"rightsize's recording rules ({len(report.rules_used)} series, 5-minute and hourly; "
+            "rightsize --print-rules)"
+        )
     if not report.rules_used:
         return "raw series (no KubeVirt recording rules over the window)"
     return f"KubeVirt's recording rules ({len(report.rules_used)} of {report.rules_known})"
@@ -141,6 +146,7 @@ def document(report: RightsizeReport) -> dict[str, Any]:
         "percentile": report.percentile,
         "headroom": f"{float(report.headroom) * 100:g}%",
         "recordingRules": list(report.rules_used),
+        "rulesFrom": "kubectl-instancetype" if report.rules_own else ("kubevirt" if report.rules_used else ""),
         "nodesKnown": report.nodes_known,
         "items": items,
         **({"applied": applied_document(report)} if report.applied else {}),

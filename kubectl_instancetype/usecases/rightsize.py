@@ -22,6 +22,15 @@ Where the numbers come from, per VM (the report says which):
 Only samples taken at the VM's current size count (its domain memory and vCPU count equal to their last values in
 the window, ``@`` the query's time): a VM that changed type within the window is measured since the change, and
 its history is that long.
+
+When the server has rightsize's own recording rules over the whole window (``rightsize --print-rules``,
+:mod:`..instancetype.rightsize_rules`), every measure is read from them instead (:class:`RecordedQueries`): plain
+range functions over the recorded series, no subquery, for every VM whose size did not change within the window;
+the percentiles from the 5-minute series, the peaks, the history, the lowest headroom and the size check from the
+hourly roll-ups. The few VMs whose size changed (at most :data:`MAX_CHANGED_NAMES`, by name) are measured over the
+5-minute series with the size filter, a 5-minute subquery over those VMs only. The sources come with the CPU and
+memory answers (the recorded series' ``source`` label), so no ``sources`` query is sent; the other queries go out
+together over :data:`PARALLEL_QUERIES` connections.
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ RULES = {
     "swap30m": "vmi:kubevirt_vmi_swap_traffic_bytes:rate30m",
 }
 BY = "by (namespace, name)"
+PARALLEL_QUERIES = 4  # connections for the queries over rightsize's own rules, sent together
 # at most this many VMs whose size changed get the size filter by name; more: it is applied to every VM
 MAX_CHANGED_NAMES = 100
 _NAME = re.compile(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?")
@@ -186,13 +196,106 @@ class Queries:
         }
 
     def probe(self) -> str:
-        """Which recording rules the server has over the whole window (at its start and at its end)."""
-        names = "|".join(RULES.values())
+        """Which recording rules the server has over the whole window (at its start and at its end): KubeVirt's, and
+        rightsize's own (those always recorded for a running VM)."""
+        from ..instancetype.rightsize_rules import PROBED
+
+        names = "|".join((*RULES.values(), *PROBED))
         start = f"{self.at - self.window + 3600:.3f}"
         return (
             f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {start})) and '
             f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {self.at:.3f}))'
         )
+
+
+def _names_regex(names: frozenset[str]) -> str:
+    return "|".join(sorted(name.replace(".", "\\\\.") for name in names))
+
+
+@dataclass(frozen=True)
+class RecordedQueries:
+    """The PromQL of each measure over rightsize's own recorded series (:mod:`..instancetype.rightsize_rules`), for
+    a window ending at ``at``: plain range functions (``quantile_over_time(0.95, SERIES[14d])``) for the VMs whose
+    size did not change; for those in ``changed`` (None: not known, every VM), the 5-minute series with the size
+    filter, through a 5-minute subquery."""
+
+    window: int
+    at: float
+    percentile: float
+    changed: frozenset[str] | None = None
+
+    def _selectors(self) -> tuple[str | None, str | None]:
+        """The selector of the VMs read plainly and of those filtered (None: no such VMs)."""
+        if self.changed is None:
+            return None, ""
+        if not self.changed:
+            return "", None
+        names = _names_regex(self.changed)
+        return '{name!~"' + names + '"}', '{name=~"' + names + '"}'
+
+    def _current(self, series: str, selector: str) -> str:
+        """``series`` (5-minute) at the steps where the VM's size (domain memory, vCPU count) is its size at ``at``."""
+        from ..instancetype import rightsize_rules as rr
+
+        return f"{series}{selector}" + "".join(
+            f" unless on (namespace, name) ({size}{selector} != on (namespace, name) "
+            f"last_over_time({size}{selector}[10m] @ {self.at:.3f}))"
+            for size in (rr.DOMAIN, rr.VCPUS)
+        )
+
+    def _measure(self, function: str, plain: str, series: str, *args: str, by: str = "") -> str:
+        """``function`` over ``plain`` (the hourly roll-up or the 5-minute series) for the VMs whose size did not
+        change, over the filtered 5-minute ``series`` for those that did."""
+        head = ", ".join((*args, "")) if args else ""
+        keep, changed = self._selectors()
+        parts = []
+        if keep is not None:
+            parts.append(f"{function}({head}{plain}{keep}[{_duration(self.window)}])")
+        if changed is not None:
+            inner = function if function != "sum_over_time" else "count_over_time"
+            parts.append(
+                f"{inner}({head}({self._current(series, changed)})[{_duration(self.window)}:"
+                f"{_duration(INTERVAL_SECONDS)}])"
+            )
+        text = " or ".join(parts)
+        return f"{by} ({text})" if by else text
+
+    def changes(self) -> str:
+        """The VMs whose size (domain memory or vCPU count) was not the same at every 5-minute step of the window:
+        varied within the hourly roll-ups or within the last hour, or differs between them."""
+        from ..instancetype import rightsize_rules as rr
+
+        w = _duration(self.window)
+        checks = []
+        for series, most, least in ((rr.DOMAIN, rr.DOMAIN_MAX, rr.DOMAIN_MIN), (rr.VCPUS, rr.VCPUS_MAX, rr.VCPUS_MIN)):
+            checks += [
+                f"max_over_time({most}[{w}]) != min_over_time({least}[{w}])",
+                f"max_over_time({series}[1h]) != min_over_time({series}[1h])",
+                f"max_over_time({most}[{w}]) != last_over_time({series}[1h])",
+            ]
+        return f"group {BY} (" + " or ".join(checks) + ")"
+
+    def all(self) -> dict[str, str]:
+        """Every measure's query but the probe (``rules``) and ``sources`` (the CPU and memory answers carry it)."""
+        from ..instancetype import rightsize_rules as rr
+
+        q = f"{self.percentile / 100:g}"
+        interval = str(INTERVAL_SECONDS)
+        return {
+            "changed": self.changes(),
+            "cpu": self._measure("quantile_over_time", rr.CPU, rr.CPU, q),
+            "cpu_peak": self._measure("max_over_time", rr.CPU_MAX, rr.CPU),
+            "memory": self._measure("quantile_over_time", rr.MEMORY, rr.MEMORY, q),
+            "memory_peak": self._measure("max_over_time", rr.MEMORY_MAX, rr.MEMORY),
+            "history": self._measure("sum_over_time", rr.CPU_COUNT, rr.CPU, by=f"sum {BY}") + f" * {interval}",
+            "headroom": self._measure("min_over_time", rr.HEADROOM_MIN, rr.HEADROOM),
+            "pressure": self._measure("count_over_time", rr.PRESSURE, rr.PRESSURE, by=f"sum {BY}") + f" * {interval}",
+            "low_available": self._measure("count_over_time", rr.LOW_AVAILABLE, rr.LOW_AVAILABLE, by=f"sum {BY}")
+            + f" * {interval}",
+        }
+
+
+INTERVAL_SECONDS = 300  # rightsize_rules.INTERVAL, the 5-minute group's (kept here: the probe needs no import)
 
 
 @dataclass(frozen=True)
@@ -255,6 +358,7 @@ class RightsizeReport:
     warnings: list[str] = field(default_factory=list)
     applied: list[Applied] = field(default_factory=list)
     rules_known: int = len(RULES)  # the recording rules rightsize asks for (rules_used: those the server had)
+    rules_own: bool = False  # read from rightsize's own recording rules (rightsize --print-rules)
 
 
 def connect(session: Session, request: RightsizeRequest) -> Prometheus:
@@ -278,18 +382,27 @@ class Measures:
 
     vms: dict[tuple[str, str], Measured]
     rules: frozenset[str]
+    queries: int = 0  # queries sent
+    own: bool = False  # read from rightsize's own recording rules (rules: their names)
 
 
-def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measures:
+def measure(
+    server: Prometheus, request: RightsizeRequest, at: float, more: Callable[[], Prometheus] | None = None
+) -> Measures:
     """Every VM's measures, from the fixed set of queries (:data:`QUERY_NAMES`; the two pressure queries are skipped
     when no VM's headroom ratio went below the alerts' thresholds, where they can only answer zero); and the
-    recording rules used."""
+    recording rules used. Over rightsize's own rules, ``more`` opens the other connections the queries go out on
+    together (None: one after the other on ``server``)."""
     from dataclasses import replace
 
     from ..instancetype import rightsize as domain
+    from ..instancetype import rightsize_rules as own
 
     queries = Queries(request.window, request.step, at, request.percentile)
     present = {sample.labels.get("__name__", "") for sample in server.query(queries.probe(), at, QUERY_TIMEOUT)}
+    sent = 1
+    if all(name in present for name in own.PROBED):
+        return _measure_recorded(server, request, at, more)
     rules = frozenset(key for key, name in RULES.items() if name in present)
     queries = Queries(request.window, request.step, at, request.percentile, rules)
     values: dict[str, dict[tuple[str, str], float]] = {}
@@ -302,6 +415,7 @@ def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measure
             values[name] = {}
             continue
         samples = server.query(queries.all()[name], at, QUERY_TIMEOUT)
+        sent += 1
         if name == "sources":
             for sample in samples:
                 key = (sample.labels.get("namespace", ""), sample.labels.get("name", ""))
@@ -313,6 +427,14 @@ def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measure
                 queries = replace(queries, changed=names)
             continue
         values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
+    return Measures(_measured(values, sources), frozenset(RULES[key] for key in rules), sent)
+
+
+def _measured(
+    values: dict[str, dict[tuple[str, str], float]], sources: dict[tuple[str, str], set[str]]
+) -> dict[tuple[str, str], Measured]:
+    from ..instancetype import rightsize as domain
+
     out = {}
     for key in set(values["history"]) | set(values["cpu"]) | set(values["memory"]):
         seen = sources.get(key, set())
@@ -328,7 +450,67 @@ def measure(server: Prometheus, request: RightsizeRequest, at: float) -> Measure
             low_available_seconds=values["low_available"].get(key, 0.0),
             min_headroom_ratio=values["headroom"].get(key),
         )
-    return Measures(out, frozenset(RULES[key] for key in rules))
+    return out
+
+
+def _measure_recorded(
+    server: Prometheus, request: RightsizeRequest, at: float, more: Callable[[], Prometheus] | None
+) -> Measures:
+    """:func:`measure` over rightsize's own recording rules: the probe was sent; then ``changed``; then the measures
+    together (:data:`PARALLEL_QUERIES` connections); the two pressure queries last, when a headroom went below 5%."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from dataclasses import replace
+
+    from ..instancetype import rightsize as domain
+    from ..instancetype import rightsize_rules as own
+
+    queries = RecordedQueries(request.window, at, request.percentile)
+    changed = frozenset(s.labels.get("name", "") for s in server.query(queries.changes(), at, QUERY_TIMEOUT))
+    sent = 2
+    if len(changed) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in changed):
+        queries = replace(queries, changed=changed)
+    texts = queries.all()
+    names = ["cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom"]
+    answers: dict[str, list[Any]] = {}
+    if more is None:
+        for name in names:
+            answers[name] = server.query(texts[name], at, QUERY_TIMEOUT)
+    else:
+        servers = [server] + [more() for _ in range(PARALLEL_QUERIES - 1)]
+        free = list(servers)
+        lock = threading.Lock()
+
+        def ask(name: str) -> list[Any]:
+            with lock:
+                mine = free.pop()
+            try:
+                return mine.query(texts[name], at, QUERY_TIMEOUT)
+            finally:
+                with lock:
+                    free.append(mine)
+
+        with ThreadPoolExecutor(PARALLEL_QUERIES) as pool:
+            for name, answer in zip(names, pool.map(ask, names), strict=True):
+                answers[name] = answer
+    sent += len(names)
+    values: dict[str, dict[tuple[str, str], float]] = {}
+    sources: dict[tuple[str, str], set[str]] = {}
+    for name, samples in answers.items():
+        values[name] = {}
+        for sample in samples:
+            key = (sample.labels.get("namespace", ""), sample.labels.get("name", ""))
+            values[name][key] = sample.value
+            if name in ("cpu", "memory") and sample.labels.get("source"):
+                sources.setdefault(key, set()).add(sample.labels["source"])
+    low = any(ratio < domain.PRESSURE_HEADROOM_RATIO for ratio in values["headroom"].values())
+    for name in ("pressure", "low_available"):
+        values[name] = {}
+        if low:
+            samples = server.query(texts[name], at, QUERY_TIMEOUT)
+            sent += 1
+            values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
+    return Measures(_measured(values, sources), frozenset(own.NAMES), sent, own=True)
 
 
 def _items(session: Session, resource: Any, namespace: str | None) -> list[dict[str, Any]]:
@@ -374,7 +556,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     warnings += fit_warnings
     server = connect(session, request)
     at = request.now if request.now is not None else time.time()
-    measures = measure(server, request, at)
+    measures = measure(server, request, at, lambda: connect(session, request))
     measured, rules = measures.vms, measures.rules
     policy = domain.Policy(
         percentile=request.percentile,
@@ -440,7 +622,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     return RightsizeReport(
         out,
         server.described,
-        server.queries_sent,
+        measures.queries,
         tuple(sorted(rules)),
         request.window,
         request.step,
@@ -449,6 +631,8 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
         nodes_known,
         warnings,
         applied,
+        len(rules) if measures.own else len(RULES),
+        measures.own,
     )
 
 

@@ -131,6 +131,27 @@ def test_kubevirts_rule_file_passes_promtool_check_rules() -> None:
     assert check_rules(rules_file()).splitlines()[-2].strip() == "SUCCESS: 95 rules found"
 
 
+def test_the_printed_rules_pass_promtool_check_rules(tmp_path) -> None:
+    """`rightsize --print-rules rulefile`, and the rule groups of `--print-rules prometheusrule`'s spec (what
+    prometheus-operator writes into Prometheus's rule files), pass promtool's own check."""
+    import yaml
+
+    from tests.conftest import run_cli
+
+    reason = go_build_skip_reason("Prometheus")
+    if reason:
+        pytest.skip(reason)
+    from hack.localcluster.prometheus import check_rules
+
+    environ = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent"}
+    printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ=environ).stdout
+    (tmp_path / "rules.yaml").write_text(printed)
+    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 15 rules found"
+    operator = run_cli(["rightsize", "--print-rules", "prometheusrule", "-n", "monitoring"], environ=environ).stdout
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(yaml.safe_load(operator)["spec"]))
+    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 15 rules found"
+
+
 def test_the_doubles_exposition_passes_promtool_check_metrics() -> None:
     import subprocess
 
@@ -263,6 +284,62 @@ def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp
     assert used[raw.url]["idle"] == pytest.approx(0.3 * 32 * (1 << 30), rel=0.01)
 
 
+def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> None:
+    """Two real Prometheus servers scrape the virt-handler double every second, one evaluating the rule file
+    `rightsize --print-rules rulefile` prints (its groups' intervals set to one second, so that a test does not wait
+    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (8
+    queries, no raw series) and from the raw series on the second, and measures the same."""
+    import yaml
+
+    from hack.localcluster.prometheus import Prometheus
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from tests.conftest import run_cli
+    from tests.doubles.virt_handler_metrics import Profile, VirtHandlerMetrics
+
+    namespace, _server, _end = history
+    printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ={"HOME": "/nonexistent"}).stdout
+    rule_file = yaml.safe_load(printed)
+    for group in rule_file["groups"]:
+        group["interval"] = "1s"
+    (tmp_path / "own-rules.yaml").write_text(yaml.safe_dump(rule_file))
+    vmis = [_vmi(namespace, "idle", 8, "32Gi"), _vmi(namespace, "no-balloon", 4, "16Gi")]
+    profiles = {"idle": Profile(), "no-balloon": Profile(balloon=False)}
+    double = VirtHandlerMetrics(lambda: vmis, lambda vmi: profiles[vmi["metadata"]["name"]], lifetime=120.0)
+    target = f"127.0.0.1:{double.port}"
+    own = (tmp_path / "own-rules.yaml",)
+    with (
+        Prometheus(tmp_path / "own", tmp_path / "own" / "tsdb", (target,), "1s", rules=False, rule_files=own) as ruled,
+        Prometheus(tmp_path / "raw", tmp_path / "raw" / "tsdb", (target,), "1s", rules=False) as raw,
+    ):
+        query = 'count by (__name__) ({__name__=~"namespace_name:.*"})'
+        _wait_for("the rules' series", lambda: set(rr.PROBED) <= _names(ruled.url, query), 30)
+        time.sleep(WINDOW_SECONDS + 1)
+        documents = {}
+        for server in (ruled, raw):
+            args = ("rightsize", "-n", namespace, "vm/idle", "vm/no-balloon", "--prometheus-url", server.url)
+            answer = cli(*args, "--window", f"{WINDOW_SECONDS}s", "--step", "1s", "-o", "json")
+            assert answer.exit_code == 0, answer.stderr
+            documents[server.url] = json.loads(answer.stdout)
+    double.stop()
+    got, want = documents[ruled.url], documents[raw.url]
+    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 8, "")
+    for mine, theirs in zip(got["items"], want["items"], strict=True):
+        assert mine["finding"] == theirs["finding"] == "Insufficient data"
+        for measure in ("cpu", "memory"):
+            assert mine[measure]["source"] == theirs[measure]["source"]
+        assert mine["memory"]["percentile"] == theirs["memory"]["percentile"]
+        assert mine["cpu"]["percentile"] == pytest.approx(theirs["cpu"]["percentile"], rel=0.05)
+    assert {i["name"]: i["memory"]["source"] for i in got["items"]} == {"idle": "balloon", "no-balloon": "resident"}
+
+
+def _names(url: str, query: str) -> set[str]:
+    import urllib.parse
+    import urllib.request
+
+    with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode({'query': query})}", timeout=5) as got:
+        return {item["metric"]["__name__"] for item in json.load(got)["data"]["result"]}
+
+
 def _wait_for(what: str, check, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while True:
@@ -333,3 +410,104 @@ def test_apply_refuses_a_restart_and_applies_a_live_change(cli, control_plane, h
         return next((c for c in (vm["status"].get("conditions") or []) if c["type"] == "RestartRequired"), None)
 
     assert _wait_for("the RestartRequired condition", restart_condition)["message"] == restart
+
+
+# namespace-relative name, cluster instance type, node, vCPUs, memory, cpu share, memory share, balloon statistics
+RULES_FLEET = (
+    ("idle", "u1.2xlarge", 8, 32 << 30, 0.02, 0.1, True),
+    ("busy", "u1.medium", 1, 4 << 30, 1.0, 0.95, True),
+    ("fits", "u1.large", 2, 8 << 30, 0.6, 0.6, True),
+    ("no-balloon", "u1.xlarge", 4, 16 << 30, 0.3, 0.4, False),
+)
+
+
+def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tmp_path) -> None:
+    """The same fleet's history written by tsdbwrite twice: the raw series alone, and with the series
+    `rightsize --print-rules` records (tsdbwrite -rules: held to the real Prometheus's evaluation of the printed rule
+    file by tests/integration/test_tsdbwrite.py). rightsize detects the rules on the second server, says so, reads
+    every measure from them in fewer queries (no sources query), and gives the same findings, recommendations,
+    measures and history as from the raw series on the first."""
+    import secrets
+    import subprocess
+
+    from hack.localcluster.controlplane import REPO_ROOT, run_build
+    from hack.localcluster.prometheus import Prometheus
+    from tests.scheduling import client_of
+
+    reason = go_build_skip_reason("tsdbwrite")
+    if reason:
+        pytest.skip(reason)
+    namespace = f"rsrules-{secrets.token_hex(3)}"
+    control_plane.ensure_namespace(namespace)
+    client = client_of(control_plane)
+    for name, instancetype, *_ in RULES_FLEET:
+        client.create(
+            resources.VIRTUAL_MACHINES,
+            {
+                "apiVersion": "kubevirt.io/v1",
+                "kind": "VirtualMachine",
+                "metadata": {"name": name},
+                "spec": {
+                    "runStrategy": "Halted",
+                    "instancetype": {"kind": "VirtualMachineClusterInstancetype", "name": instancetype},
+                    "template": {"spec": {"domain": {"devices": {}}}},
+                },
+            },
+            namespace,
+        )
+    writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
+    end = int(time.time()) // 60 * 60
+    fleet = "".join(
+        f"{namespace}\t{name}\tnode-a\t{vcpus}\t{memory}\t{cpu}\t{used}\t{int(balloon)}\n"
+        for name, _type, vcpus, memory, cpu, used, balloon in RULES_FLEET
+    )
+    documents, heads = {}, {}
+    for kind, extra in (("raw", []), ("rules", ["-rules"])):
+        subprocess.run(
+            [str(writer), "-out", str(tmp_path / kind / "tsdb"), "-start", str(end - 3 * 86400), "-end", str(end)]
+            + ["-step", "60", *extra],
+            input=fleet,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        with Prometheus(tmp_path / kind, tmp_path / kind / "tsdb", rules=False) as server:
+            args = ("rightsize", "-n", namespace, "--prometheus-url", server.url, "--window", "2d")
+            answer = cli(*args, "-o", "json")
+            assert answer.exit_code == 0, answer.stderr
+            documents[kind] = json.loads(answer.stdout)
+            table = cli(*args)
+            assert table.exit_code == 0, table.stderr
+            heads[kind] = table.stdout.splitlines()[0]
+    control_plane.delete_namespace(namespace)
+    raw, ruled = documents["raw"], documents["rules"]
+    assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
+    assert heads["raw"].endswith(": 9 queries, raw series (no KubeVirt recording rules over the window)")
+    assert heads["rules"].endswith(
+        ": 8 queries, rightsize's recording rules (15 series, 5-minute and hourly; rightsize --print-rules)"
+    )
+
+    def answers(document):
+        return {
+            item["name"]: (
+                item["finding"],
+                (item["recommended"] or {}).get("name"),
+                item["cpu"]["source"],
+                item["memory"]["source"],
+            )
+            for item in document["items"]
+        }
+
+    assert answers(ruled) == answers(raw)
+    assert {name: finding for name, (finding, *_) in answers(raw).items()} == {
+        "idle": "Over-provisioned",
+        "busy": "Under-provisioned",
+        "fits": "Optimized",
+        "no-balloon": "Over-provisioned",
+    }
+    for got, want in zip(ruled["items"], raw["items"], strict=True):
+        # steady use: every 5-minute rate is the 1-minute one; the windows differ by less than an hour at their ends
+        for measure in ("cpu", "memory"):
+            assert got[measure]["percentile"] == pytest.approx(want[measure]["percentile"], rel=1e-9), got["name"]
+            assert got[measure]["peak"] == pytest.approx(want[measure]["peak"], rel=1e-9), got["name"]
+        assert got["historySeconds"] == want["historySeconds"] == 2 * 86400

@@ -88,3 +88,60 @@ def test_tsdbwrite_writes_the_doubles_series(tmp_path) -> None:
         assert [t for t, _ in from_writer[series]] == [t for t, _ in points]
         # counters: the double sums minute by minute, tsdbwrite multiplies; the same up to rounding
         assert [v for _, v in from_writer[series]] == pytest.approx([v for _, v in points], rel=1e-12), series
+
+
+def _range(url: str, query: str, start: int, end: int, step: int) -> dict[tuple, list[tuple[float, float]]]:
+    params = urllib.parse.urlencode({"query": query, "start": str(start), "end": str(end), "step": str(step)})
+    with urllib.request.urlopen(f"{url}/api/v1/query_range?{params}", timeout=30) as answer:
+        result = json.load(answer)["data"]["result"]
+    return {
+        tuple(sorted((k, v) for k, v in item["metric"].items() if k != "__name__")): [
+            (float(t), float(v)) for t, v in item["values"]
+        ]
+        for item in result
+    }
+
+
+def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
+    """tsdbwrite -rules against the real Prometheus evaluating `rightsize --print-rules rulefile`'s expressions over
+    tsdbwrite's raw series: every rule, at every multiple of its group's interval (what a rule evaluation at that
+    time stores, and the range query promtool tsdb create-blocks-from rules sends), gives exactly the samples
+    tsdbwrite wrote under the rule's name, labels and all. The hourly roll-ups are evaluated over the 5-minute
+    series tsdbwrite wrote, which the first half of the check proves equal to the rules' own."""
+    reason = go_build_skip_reason("tsdbwrite")
+    if reason:
+        pytest.skip(reason)
+    from hack.localcluster.controlplane import REPO_ROOT, run_build
+    from hack.localcluster.prometheus import Prometheus
+    from kubectl_instancetype.instancetype.rightsize_rules import groups
+
+    writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
+    end = 1_790_000_000 // 3600 * 3600
+    start = end - HOURS * 3600
+    # and a guest with 1.5% headroom: KubeVirtVMGuestMemoryAvailableLow's condition holds
+    fleet = (*FLEET, ("ns-b", "vm-4", "node-b", 2, 4 << 30, 0.3, 0.985, True))
+    text = "".join("\t".join(str(int(f) if isinstance(f, bool) else f) for f in row) + "\n" for row in fleet)
+    subprocess.run(
+        [str(writer), "-out", str(tmp_path / "tsdb"), "-start", str(start), "-end", str(end), "-step", str(STEP)]
+        + ["-rules"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    checked = 0
+    with Prometheus(tmp_path / "server", tmp_path / "tsdb", rules=False) as server:
+        for group in groups():
+            step = 300 if group["interval"] == "5m" else 3600
+            for rule in group["rules"]:
+                evaluated = _range(server.url, rule["expr"], start, end, step)
+                written = _range(server.url, rule["record"], start, end, step)
+                # a range query at a step sees the last sample up to 5 minutes back: the written samples are at
+                # the step's instants exactly, so those are the ones it returns
+                assert written == evaluated, rule["record"]
+                checked += sum(len(points) for points in evaluated.values())
+        assert checked > 0, checked
+        low = _range(
+            server.url, "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_available_low", start, end, 300
+        )
+        assert [dict(k)["name"] for k in low] == ["vm-4"]

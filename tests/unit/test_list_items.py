@@ -1,68 +1,13 @@
-"""A list page's items decoded one at a time (kube.errors.list_items, what Client.list_items and so list and every
-fleet read use): the same objects as decoding the page whole, the same one-line failures, and the items before a
-fault handed over first. And one SSL context per CA and client pair across a fleet's contexts."""
+"""A list's items through Client.list_items, paged, when a page is not JSON (tests/unit/test_list_stream.py: the
+decoding itself). And one SSL context per CA and client pair across a fleet's contexts."""
 
 from __future__ import annotations
 
 import pytest
 
 from kubectl_instancetype.errors import PluginError
-from kubectl_instancetype.kube.errors import decode_object, list_items
 from kubectl_instancetype.kube.kubeconfig.model import ClusterConfig
 from kubectl_instancetype.kube.tls import SharedContexts
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        # a custom resource list as the API server writes it (keys sorted: items before metadata)
-        b'{"apiVersion":"instancetype.kubevirt.io/v1beta1","items":[{"metadata":{"name":"a"}},{"spec":{"cpu":'
-        b'{"guest":2}}}],"kind":"VirtualMachineInstancetypeList","metadata":{"continue":"x","resourceVersion":"9"}}',
-        # a built-in list (items last), whitespace everywhere JSON allows it, an empty and a null items
-        b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[ {"a":1} ,\n{"b":"\\u00e9"} ]}',
-        b' { "items" : [ ] , "kind" : "List" } \n',
-        b'{"items":null}',
-        b"{}",
-        '{"items":[{"name":"caf\u00e9 \u65e5\u672c"}]}'.encode(),
-        b'{"items":[{"bad":"\xff"}]}',  # not UTF-8: U+FFFD, as decode_object and Go's encoding/json
-    ],
-)
-def test_the_items_are_the_pages_items(body: bytes) -> None:
-    assert list(list_items(body)) == (decode_object(body).get("items") or [])
-
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        b"",
-        b"<html>",
-        b"[1]",
-        b'"text"',
-        b'{"items":[1,]}',
-        b'{"items":[1]',
-        b'{"items":[1]}x',
-        b'{"items":[1] "kind":"L"}',
-        b'{"items":[1 2]}',
-        b'{"items" [1]}',
-        b'{"items":[' + b"[" * 5000 + b"]" * 5000 + b"]}",
-        b'{"items":[1' + b"0" * 5000 + b"]}",
-    ],
-)
-def test_a_body_that_is_not_a_list_fails_as_decode_object_says(body: bytes) -> None:
-    with pytest.raises(PluginError) as whole:
-        decode_object(body, "text/html")
-        raise AssertionError("decoded whole")
-    with pytest.raises(PluginError) as one_by_one:
-        list(list_items(body, "text/html"))
-    assert str(one_by_one.value) == str(whole.value)
-
-
-def test_the_items_before_a_fault_come_first() -> None:
-    items = list_items(b'{"items":[{"a":1},{"b":2},{"c":]}')
-    assert next(items) == {"a": 1}
-    assert next(items) == {"b": 2}
-    with pytest.raises(PluginError, match="not JSON"):
-        next(items)
 
 
 def test_one_ssl_context_per_ca_and_client_pair() -> None:

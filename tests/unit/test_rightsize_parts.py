@@ -41,6 +41,18 @@ from tests.conftest import run_cli
             ["vm/a", "-A", "--prometheus-url", "http://p"],
             "error: a VM is named in one namespace: vm/NAME goes with -n, not -A",
         ),
+        (
+            ["--print-rules", "operator"],
+            'error: invalid argument "operator" for "--print-rules" flag: expected one of prometheusrule, rulefile',
+        ),
+        (
+            ["--print-rules", "rulefile", "-A", "--prometheus-url", "http://p"],
+            "error: --print-rules prints the rules and measures nothing: drop -A, --prometheus-url",
+        ),
+        (
+            ["--print-rules", "rulefile", "-o", "name"],
+            'error: unable to match a printer suitable for the output format "name", allowed formats are: json,yaml',
+        ),
     ],
 )
 def test_flags_are_checked_before_anything_is_read(args, message) -> None:
@@ -206,3 +218,122 @@ def test_too_many_changed_vms_filter_every_vm() -> None:
     server = _Answers({"changed": changed})
     measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
     assert "(kubevirt_vmi_memory_domain_bytes) != on" in server.promql["cpu"]
+
+
+@pytest.mark.parametrize(
+    ("changed", "plain", "subquery"),
+    [
+        # no VM changed size: every query a plain range function over the recorded series
+        (frozenset(), True, False),
+        # one did: the others plainly, it through the 5-minute series with the size filter
+        (frozenset({"vm.1"}), True, True),
+        # too many to name: every VM filtered
+        (None, False, True),
+    ],
+)
+def test_the_queries_over_rightsizes_own_rules(changed, plain, subquery) -> None:
+    import re
+
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries
+
+    queries = RecordedQueries(14 * 86400, 1_700_000_000.0, 95, changed).all()
+    assert set(queries) == {
+        "changed",
+        "cpu",
+        "cpu_peak",
+        "memory",
+        "memory_peak",
+        "history",
+        "headroom",
+        "pressure",
+        "low_available",
+    }
+    # the size check: plain range functions over the hourly roll-ups and the last hour, never a subquery
+    assert not re.search(r"\[\w+:\w+\]", queries["changed"])
+    assert f"max_over_time({rr.DOMAIN_MAX}[14d]) != min_over_time({rr.DOMAIN_MIN}[14d])" in queries["changed"]
+    for name, text in queries.items():
+        if name == "changed":
+            continue
+        assert bool(re.search(r"\[14d:5m\]", text)) == subquery, (name, text)
+        assert (("{name!~" in text) or (changed == frozenset() and "[14d])" in text)) == plain, (name, text)
+        assert "kubevirt_vmi_" not in text.replace("namespace_name:kubevirt_vmi_", ""), "raw series read"
+    if changed == frozenset():
+        assert queries["cpu"] == f"quantile_over_time(0.95, {rr.CPU}[14d])"
+        assert queries["cpu_peak"] == f"max_over_time({rr.CPU_MAX}[14d])"
+        assert queries["memory"] == f"quantile_over_time(0.95, {rr.MEMORY}[14d])"
+        assert queries["history"] == f"sum by (namespace, name) (sum_over_time({rr.CPU_COUNT}[14d])) * 300"
+        assert queries["headroom"] == f"min_over_time({rr.HEADROOM_MIN}[14d])"
+    if changed:
+        assert f'{rr.DOMAIN}{{name=~"vm\\\\.1"}}[10m] @ 1700000000.000' in queries["cpu"]
+
+
+class _Recorded:
+    """A server with rightsize's own rules: the probe names them all; the answers by the recorded series read."""
+
+    def __init__(self, headroom: float):
+        self.headroom = headroom
+        self.asked: list[str] = []
+
+    def query(self, promql: str, at: float, timeout: float):
+        from kubectl_instancetype.instancetype import rightsize_rules as rr
+        from kubectl_instancetype.kube.prometheus import Sample
+
+        self.asked.append(promql)
+        vm = {"namespace": "ns", "name": "vm-1"}
+        if promql.startswith("count by (__name__)"):
+            return [Sample({"__name__": name}, 1.0) for name in rr.PROBED]
+        answers = {
+            f"quantile_over_time(0.95, {rr.CPU}[1d])": [Sample({**vm, "source": "cpu"}, 0.5)],
+            f"quantile_over_time(0.95, {rr.MEMORY}[1d])": [Sample({**vm, "source": "balloon"}, 1e9)],
+            f"max_over_time({rr.CPU_MAX}[1d])": [Sample(vm, 0.9)],
+            f"max_over_time({rr.MEMORY_MAX}[1d])": [Sample(vm, 2e9)],
+            f"min_over_time({rr.HEADROOM_MIN}[1d])": [Sample(vm, self.headroom)],
+            f"sum by (namespace, name) (sum_over_time({rr.CPU_COUNT}[1d])) * 300": [Sample(vm, 86400.0)],
+            f"sum by (namespace, name) (count_over_time({rr.LOW_AVAILABLE}[1d])) * 300": [Sample(vm, 3600.0)],
+        }
+        return answers.get(promql, [])
+
+
+@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 8), (0.02, 10)])
+def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
+
+    server = _Recorded(headroom)
+    for more in (None, lambda: server):
+        server.asked.clear()
+        measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
+        # the probe, the size check, six measures (no sources query: the CPU and memory answers carry it), and the
+        # two pressure queries only when a headroom went below 5%
+        assert (len(server.asked), measures.queries) == (asked, asked)
+        assert measures.own and measures.rules == frozenset(rr.NAMES)
+        got = measures.vms[("ns", "vm-1")]
+        assert (got.cpu, got.cpu_peak, got.memory, got.memory_peak, got.history_seconds) == (0.5, 0.9, 1e9, 2e9, 86400)
+        assert (got.cpu_source, got.memory_source) == ("cpu", "balloon")
+        assert got.low_available_seconds == (3600.0 if asked == 10 else 0.0)
+
+
+def test_print_rules_prints_a_prometheusrule_in_the_namespace_or_a_rule_file(tmp_path) -> None:
+    import json
+
+    import yaml
+
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+
+    environ = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent"}
+    result = run_cli(["rightsize", "--print-rules", "prometheusrule", "-n", "monitoring"], environ=environ)
+    assert result.exit_code == 0, result.stderr
+    rule = yaml.safe_load(result.stdout)
+    assert (rule["apiVersion"], rule["kind"]) == ("monitoring.coreos.com/v1", "PrometheusRule")
+    assert (rule["metadata"]["name"], rule["metadata"]["namespace"]) == ("kubectl-instancetype-rightsize", "monitoring")
+    assert [(g["name"], g["interval"]) for g in rule["spec"]["groups"]] == [
+        ("kubectl-instancetype-rightsize", "5m"),
+        ("kubectl-instancetype-rightsize-1h", "1h"),
+    ]
+    records = [r["record"] for g in rule["spec"]["groups"] for r in g["rules"]]
+    assert records == list(rr.NAMES) and len(records) == 15
+    # Prometheus's level:metric:operations, aggregated by namespace and name over KubeVirt's metric names
+    assert all(name.startswith("namespace_name:kubevirt_vmi_") and name.count(":") == 2 for name in records)
+    as_json = run_cli(["rightsize", "--print-rules", "rulefile", "-o", "json"], environ=environ)
+    assert json.loads(as_json.stdout) == {"groups": rule["spec"]["groups"]}

@@ -19,9 +19,20 @@
 // where vcpu time = (t - start) x vCPUs x cpu share (the double integrates the same constant minute by minute) and
 // used = memory x memory share. Only steady profiles (constant shares), which is what the benchmark's fleet has.
 //
+// With -rules it also writes the series rightsize's own recording rules record (kubectl_instancetype/instancetype/
+// rightsize_rules.py, `rightsize --print-rules rulefile`): each rule's value at every multiple of its group's
+// interval (5 minutes, 1 hour) within [-start, -end], computed as Prometheus v0.316.0's engine computes it (rate:
+// promql/functions.go extrapolatedRate; sum: util/kahansum; the other functions and operators by their definitions),
+// with the labels the rule's expression keeps. A real Prometheus evaluating the same rule file at those times gives
+// the same samples: tests/integration/test_tsdbwrite.py holds it to that. The groups' evaluation times here are the
+// "perfect" intervals (offset 0); a live Prometheus offsets each group by a hash of its name and file
+// (rules/group.go EvalTimestamp), the same values at other instants. -raw-from writes the raw series only from that
+// time on (the recorded ones still cover the whole range): the benchmark's 14 days of recorded series with less raw
+// history.
+//
 // Input on stdin, one VM a line, tab-separated: namespace, name, node, vCPUs, memory bytes, cpu share, memory
-// share, balloon (1 or 0). Usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS]
-// Writes one block per -block hours (aligned to -start) and prints the number of samples written.
+// share, balloon (1 or 0). Usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS] [-rules]
+// [-raw-from UNIX]. Writes one block per -block hours (aligned to -start) and prints the number of samples written.
 package main
 
 import (
@@ -38,6 +49,7 @@ import (
 	"github.com/prometheus/prometheus/model/labels"
 	"github.com/prometheus/prometheus/storage"
 	"github.com/prometheus/prometheus/tsdb"
+	"github.com/prometheus/prometheus/util/kahansum"
 )
 
 // tests/doubles/virt_handler_metrics.py
@@ -89,6 +101,243 @@ func (v vm) series(start float64) []series {
 	return out
 }
 
+// The recording rules' names (kubectl_instancetype/instancetype/rightsize_rules.py) and groups' intervals
+const (
+	ruleInterval   = 300
+	hourlyInterval = 3600
+	recCPU         = "namespace_name:kubevirt_vmi_cpu_usage_seconds:rate5m"
+	recMemory      = "namespace_name:kubevirt_vmi_memory_used_bytes:sum"
+	recDomain      = "namespace_name:kubevirt_vmi_memory_domain_bytes:max"
+	recVCPUs       = "namespace_name:kubevirt_vmi_vcpu_seconds:count"
+	recHeadroom    = "namespace_name:kubevirt_vmi_memory_headroom_ratio:sum"
+	recLowAvail    = "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_available_low"
+)
+
+// hourly roll-ups: record name, the 5-minute series it rolls up, the function
+var hourly = []struct{ name, of, fn string }{
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m", recCPU, "max"},
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m", recCPU, "count"},
+	{"namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum", recMemory, "max"},
+	{"namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum", recHeadroom, "min"},
+	{"namespace_name:kubevirt_vmi_memory_domain_bytes:max1h_max", recDomain, "max"},
+	{"namespace_name:kubevirt_vmi_memory_domain_bytes:min1h_max", recDomain, "min"},
+	{"namespace_name:kubevirt_vmi_vcpu_seconds:max1h_count", recVCPUs, "max"},
+	{"namespace_name:kubevirt_vmi_vcpu_seconds:min1h_count", recVCPUs, "min"},
+}
+
+type point struct {
+	t float64
+	v float64
+}
+
+// rawTimes are the raw samples' times within (t-window, t]: the range a PromQL range selector reads (open at its
+// start since Prometheus 3.0).
+func rawTimes(t, window, start, end, step float64) []float64 {
+	// the raw samples are at the multiples of step within [start, end] (writeBlock)
+	var out []float64
+	for s := math.Ceil(math.Max(start, t-window)/step) * step; s <= t && s <= end; s += step {
+		if s > t-window {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// rate is Prometheus v0.316.0's extrapolatedRate (promql/functions.go) for a float counter without resets and
+// without start timestamps, over a range of window seconds ending at t; ok is false where it returns nothing (fewer
+// than two samples).
+func rate(points []point, t, window float64) (float64, bool) {
+	if len(points) < 2 {
+		return 0, false
+	}
+	rangeStart := int64(t*1000) - int64(window*1000)
+	rangeEnd := int64(t * 1000)
+	firstT, lastT := int64(points[0].t*1000), int64(points[len(points)-1].t*1000)
+	numSamplesMinusOne := len(points) - 1
+	resultFloat := points[numSamplesMinusOne].v - points[0].v
+	for i, curr := range points[1:] {
+		if curr.v < points[i].v {
+			resultFloat += points[i].v
+		}
+	}
+	durationToStart := float64(firstT-rangeStart) / 1000
+	durationToEnd := float64(rangeEnd-lastT) / 1000
+	sampledInterval := float64(lastT-firstT) / 1000
+	averageDurationBetweenSamples := sampledInterval / float64(numSamplesMinusOne)
+	extrapolationThreshold := averageDurationBetweenSamples * 1.1
+	if durationToStart >= extrapolationThreshold {
+		durationToStart = averageDurationBetweenSamples / 2
+	}
+	durationToZero := durationToStart
+	if resultFloat > 0 && points[0].v >= 0 {
+		durationToZero = sampledInterval * (points[0].v / resultFloat)
+	}
+	if durationToZero < durationToStart {
+		durationToStart = durationToZero
+	}
+	if durationToEnd >= extrapolationThreshold {
+		durationToEnd = averageDurationBetweenSamples / 2
+	}
+	factor := 1.0
+	if sampledInterval != 0 {
+		factor = (sampledInterval + durationToStart + durationToEnd) / sampledInterval
+	}
+	factor /= window
+	return resultFloat * factor, true
+}
+
+// sum is the sum aggregation's float arithmetic (promql/engine.go aggregation: the first value, then
+// kahansum.Inc, then the compensation added).
+func sum(values []float64) float64 {
+	value, c := values[0], 0.0
+	for _, v := range values[1:] {
+		value, c = kahansum.Inc(v, value, c)
+	}
+	return value + c
+}
+
+type recorded struct {
+	labels labels.Labels
+	points []point
+}
+
+// record computes one VM's 5-minute and hourly recorded series at the multiples of their intervals within [start,
+// end] and [from, to): what the rule file's evaluation stores then. Block by block, so that 14 days of 10,000 VMs
+// are never in memory at once.
+func (v vm) record(start, end, step, from, to float64) []recorded {
+	all := v.series(start)
+	byName := map[string][]series{}
+	for _, s := range all {
+		name := s.labels.Get("__name__")
+		byName[name] = append(byName[name], s)
+	}
+	at := func(s series, times []float64) []point {
+		out := make([]point, len(times))
+		for i, t := range times {
+			out[i] = point{t, s.value(t)}
+		}
+		return out
+	}
+	sumRate := func(name string, t, window float64) (float64, bool) {
+		var values []float64
+		for _, s := range byName[name] {
+			if r, ok := rate(at(s, rawTimes(t, window, start, end, step)), t, window); ok {
+				values = append(values, r)
+			}
+		}
+		if len(values) == 0 {
+			return 0, false
+		}
+		return sum(values), true
+	}
+	instant := func(name string) float64 { return byName[name][0].value(start) } // the gauges are constant
+	rec := func(name string, extra ...string) labels.Labels {
+		return labels.FromStrings(append([]string{"__name__", name, "namespace", v.namespace, "name", v.name}, extra...)...)
+	}
+	cpuSource, cpuMetric := "vcpu", "kubevirt_vmi_vcpu_seconds_total"
+	if len(byName[cpuMetric]) == 0 {
+		cpuSource, cpuMetric = "cpu", "kubevirt_vmi_cpu_usage_seconds_total"
+	}
+	memorySource := "resident"
+	var memory float64
+	if v.balloon {
+		memorySource = "balloon"
+		memory = instant("kubevirt_vmi_memory_available_bytes") - instant("kubevirt_vmi_memory_usable_bytes")
+	} else if resident, domain := instant("kubevirt_vmi_memory_resident_bytes"), instant("kubevirt_vmi_memory_domain_bytes"); resident < domain {
+		memory = resident
+	} else {
+		memory = domain
+	}
+	five := map[string]*recorded{
+		recCPU:    {labels: rec(recCPU, "source", cpuSource)},
+		recMemory: {labels: rec(recMemory, "source", memorySource)},
+		recDomain: {labels: rec(recDomain)},
+		recVCPUs:  {labels: rec(recVCPUs)},
+	}
+	if v.balloon {
+		five[recHeadroom] = &recorded{labels: rec(recHeadroom)}
+		five[recLowAvail] = &recorded{labels: rec(recLowAvail)}
+	}
+	// the 5-minute points of the hour before from too: the first hourly roll-up of the block reads them
+	for t := math.Ceil(math.Max(start, from-hourlyInterval)/ruleInterval) * ruleInterval; t <= end && t < to; t += ruleInterval {
+		if r, ok := sumRate(cpuMetric, t, 300); ok {
+			five[recCPU].points = append(five[recCPU].points, point{t, r})
+		}
+		five[recMemory].points = append(five[recMemory].points, point{t, memory})
+		five[recDomain].points = append(five[recDomain].points, point{t, instant("kubevirt_vmi_memory_domain_bytes")})
+		if n := len(byName["kubevirt_vmi_vcpu_seconds_total"]); n > 0 {
+			five[recVCPUs].points = append(five[recVCPUs].points, point{t, float64(n)})
+		}
+		if !v.balloon {
+			continue
+		}
+		headroom := instant("kubevirt_vmi_memory_usable_bytes") / instant("kubevirt_vmi_memory_available_bytes")
+		five[recHeadroom].points = append(five[recHeadroom].points, point{t, headroom})
+		// KubeVirtVMGuestMemoryAvailableLow's condition: headroom < 0.03 and swap rate30m < 2048 and major faults
+		// rate30m < 1 (the double's counters stay at zero); KubeVirtVMGuestMemoryPressure's needs faults or swap
+		// traffic, which these steady VMs never have
+		swapIn, ok1 := sumRate("kubevirt_vmi_memory_swap_in_traffic_bytes", t, 1800)
+		swapOut, ok2 := sumRate("kubevirt_vmi_memory_swap_out_traffic_bytes", t, 1800)
+		faults, ok3 := sumRate("kubevirt_vmi_memory_pgmajfault_total", t, 1800)
+		if headroom < 0.03 && ok1 && ok2 && ok3 && swapIn+swapOut < 2048 && faults < 1 {
+			five[recLowAvail].points = append(five[recLowAvail].points, point{t, headroom})
+		}
+	}
+	var out []recorded
+	for _, name := range []string{recCPU, recMemory, recDomain, recVCPUs, recHeadroom, recLowAvail} {
+		r := five[name]
+		if r == nil {
+			continue
+		}
+		kept := recorded{labels: r.labels}
+		for _, p := range r.points {
+			if p.t >= from {
+				kept.points = append(kept.points, p)
+			}
+		}
+		if len(kept.points) > 0 {
+			out = append(out, kept)
+		}
+	}
+	for _, h := range hourly {
+		source := five[h.of]
+		if source == nil || len(source.points) == 0 {
+			continue
+		}
+		b := labels.NewBuilder(source.labels)
+		b.Set("__name__", h.name)
+		r := recorded{labels: b.Labels()}
+		for t := math.Ceil(math.Max(start, from)/hourlyInterval) * hourlyInterval; t <= end && t < to; t += hourlyInterval {
+			var in []float64
+			for _, p := range source.points {
+				if p.t > t-hourlyInterval && p.t <= t {
+					in = append(in, p.v)
+				}
+			}
+			if len(in) == 0 {
+				continue
+			}
+			value := in[0]
+			for _, x := range in[1:] {
+				switch h.fn {
+				case "max":
+					value = math.Max(value, x)
+				case "min":
+					value = math.Min(value, x)
+				}
+			}
+			if h.fn == "count" {
+				value = float64(len(in))
+			}
+			r.points = append(r.points, point{t, value})
+		}
+		if len(r.points) > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func readFleet() ([]vm, error) {
 	var out []vm
 	scanner := bufio.NewScanner(os.Stdin)
@@ -112,7 +361,7 @@ func readFleet() ([]vm, error) {
 	return out, scanner.Err()
 }
 
-func writeBlock(dir string, fleet []vm, start, from, to, step float64) (int, error) {
+func writeBlock(dir string, fleet []vm, withRules bool, start, end, from, to, step, rawFrom float64) (int, error) {
 	blockMs := int64((to - from) * 1000)
 	// promtool's trick (backfill.go): a head twice the block's size accepts every sample of the block in any order
 	w, err := tsdb.NewBlockWriter(slog.New(slog.DiscardHandler), dir, 2*blockMs)
@@ -123,8 +372,23 @@ func writeBlock(dir string, fleet []vm, start, from, to, step float64) (int, err
 	ctx := context.Background()
 	app := w.Appender(ctx)
 	samples, pending := 0, 0
-	first := math.Ceil(from/step) * step
+	first := math.Ceil(math.Max(from, rawFrom)/step) * step
 	for _, v := range fleet {
+		if withRules {
+			for _, r := range v.record(start, end, step, from, to) {
+				var ref storage.SeriesRef
+				for _, p := range r.points {
+					if p.t < from || p.t >= to {
+						continue
+					}
+					if ref, err = app.Append(ref, r.labels, int64(p.t)*1000, p.v); err != nil {
+						return 0, fmt.Errorf("add sample: %w", err)
+					}
+					samples++
+					pending++
+				}
+			}
+		}
 		for _, s := range v.series(start) {
 			var ref storage.SeriesRef
 			for t := first; t < to; t += step {
@@ -158,6 +422,8 @@ func main() {
 	end := flag.Int64("end", 0, "the last sample's time (Unix seconds, inclusive)")
 	step := flag.Int64("step", 60, "seconds between samples")
 	block := flag.Int64("block", 24, "hours per block")
+	withRules := flag.Bool("rules", false, "also write rightsize's recorded series (5-minute and hourly)")
+	rawFrom := flag.Int64("raw-from", 0, "write the raw series only from this time (Unix seconds; default -start)")
 	flag.Parse()
 	if *out == "" || *end <= *start || *step <= 0 || *block <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS] < fleet.tsv")
@@ -168,11 +434,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
+	if *rawFrom < *start {
+		*rawFrom = *start
+	}
 	total := 0
 	last := float64(*end) + 1
 	for from := float64(*start); from < last; from += float64(*block * 3600) {
 		to := math.Min(from+float64(*block*3600), last)
-		n, err := writeBlock(*out, fleet, float64(*start), from, to, float64(*step))
+		n, err := writeBlock(*out, fleet, *withRules, float64(*start), float64(*end), from, to, float64(*step), float64(*rawFrom))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "error:", err)
 			os.Exit(1)

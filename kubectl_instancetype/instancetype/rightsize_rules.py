@@ -1,0 +1,154 @@
+"""``rightsize``'s own recording rules, pure: what ``rightsize --print-rules`` prints and what rightsize reads when a
+server evaluates them.
+
+Reading 14 days of 1-minute raw samples for 10,000 VMs is two billion samples and hours of Prometheus time
+(bench/README.md, "Right-sizing"). These rules reduce the data as it arrives, as Red Hat ACM's right-sizing ships its
+own rules: the admin applies them, and once they cover the window rightsize reads the recorded series with plain
+range functions (``quantile_over_time``, ``max_over_time``, ``sum_over_time``; no subquery) instead of the raw ones.
+
+Two groups, named by Prometheus's ``level:metric:operations`` convention (https://prometheus.io/docs/practices/rules/:
+the level is the labels kept, ``namespace_name``; operations newest first), over KubeVirt v1.9.0's exact metric
+names (pkg/monitoring/metrics/virt-handler/domainstats):
+
+- :data:`GROUP` every 5 minutes (:data:`INTERVAL`; AWS Compute Optimizer's default granularity for EC2 metrics is
+  5 minutes too): per VM, what rightsize measures at each step: CPU in use (``rate`` over 5 minutes of vCPU time,
+  else of total CPU time; the ``source`` label says which), memory in use (the balloon figures, available - usable,
+  else resident capped at domain; ``source``), the size (domain memory, vCPU count), the headroom ratio, and the
+  steps at which KubeVirt's two memory alerts' conditions hold (``KubeVirtVMGuestMemoryPressure``,
+  ``KubeVirtVMGuestMemoryAvailableLow``, pkg/monitoring/rules/alerts/vms.go: recorded only while they hold).
+- :data:`HOURLY_GROUP` every hour (:data:`HOURLY_INTERVAL`): hourly roll-ups of those 5-minute series, exact for the
+  measures that compose (the maximum, the minimum, the number of samples): the peaks, the history, the lowest
+  headroom and the size checks read 12 times fewer samples. A percentile does not compose: it is read from the
+  5-minute series.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+GROUP = "kubectl-instancetype-rightsize"
+HOURLY_GROUP = "kubectl-instancetype-rightsize-1h"
+INTERVAL = 300  # seconds
+HOURLY_INTERVAL = 3600
+RULE_NAME = "kubectl-instancetype-rightsize"  # the PrometheusRule's metadata.name
+BY = "by (namespace, name)"
+
+# The 5-minute series
+CPU = "namespace_name:kubevirt_vmi_cpu_usage_seconds:rate5m"
+MEMORY = "namespace_name:kubevirt_vmi_memory_used_bytes:sum"
+DOMAIN = "namespace_name:kubevirt_vmi_memory_domain_bytes:max"
+VCPUS = "namespace_name:kubevirt_vmi_vcpu_seconds:count"
+HEADROOM = "namespace_name:kubevirt_vmi_memory_headroom_ratio:sum"
+PRESSURE = "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_pressure"
+LOW_AVAILABLE = "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_available_low"
+# The hourly roll-ups
+CPU_MAX = "namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m"
+CPU_COUNT = "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m"
+MEMORY_MAX = "namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum"
+HEADROOM_MIN = "namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum"
+DOMAIN_MAX = "namespace_name:kubevirt_vmi_memory_domain_bytes:max1h_max"
+DOMAIN_MIN = "namespace_name:kubevirt_vmi_memory_domain_bytes:min1h_max"
+VCPUS_MAX = "namespace_name:kubevirt_vmi_vcpu_seconds:max1h_count"
+VCPUS_MIN = "namespace_name:kubevirt_vmi_vcpu_seconds:min1h_count"
+
+_HEADROOM_EXPR = f"sum {BY} (kubevirt_vmi_memory_usable_bytes) / sum {BY} (kubevirt_vmi_memory_available_bytes)"
+
+
+def _rate_sum(metric: str, window: str) -> str:
+    return f"sum {BY} (rate({metric}[{window}]))"
+
+
+def _swap(window: str) -> str:
+    return (
+        f"{_rate_sum('kubevirt_vmi_memory_swap_in_traffic_bytes', window)} + "
+        f"{_rate_sum('kubevirt_vmi_memory_swap_out_traffic_bytes', window)}"
+    )
+
+
+# (record, expression): KubeVirt's own expressions where it has them (pkg/monitoring/rules/recordingrules/vmi.go,
+# alerts/vms.go), rightsize's raw queries (usecases/rightsize.py) for the rest
+RULES: tuple[tuple[str, str], ...] = (
+    (
+        CPU,
+        f'label_replace({_rate_sum("kubevirt_vmi_vcpu_seconds_total", "5m")}, "source", "vcpu", "", "") '
+        "or on (namespace, name) "
+        f'label_replace({_rate_sum("kubevirt_vmi_cpu_usage_seconds_total", "5m")}, "source", "cpu", "", "")',
+    ),
+    (
+        MEMORY,
+        f"label_replace(sum {BY} (kubevirt_vmi_memory_available_bytes - kubevirt_vmi_memory_usable_bytes), "
+        '"source", "balloon", "", "") or on (namespace, name) '
+        f"label_replace(sum {BY} (kubevirt_vmi_memory_resident_bytes) < sum {BY} (kubevirt_vmi_memory_domain_bytes) "
+        f'or sum {BY} (kubevirt_vmi_memory_domain_bytes), "source", "resident", "", "")',
+    ),
+    (DOMAIN, f"max {BY} (kubevirt_vmi_memory_domain_bytes)"),
+    (VCPUS, f"count {BY} (kubevirt_vmi_vcpu_seconds_total)"),
+    (HEADROOM, _HEADROOM_EXPR),
+    (
+        PRESSURE,
+        f"({_HEADROOM_EXPR}) < 0.05 and (({_rate_sum('kubevirt_vmi_memory_pgmajfault_total', '5m')}) > 5 or "
+        f"({_swap('5m')}) > 1048576)",
+    ),
+    (
+        LOW_AVAILABLE,
+        f"({_HEADROOM_EXPR}) < 0.03 and ({_swap('30m')}) < 2048 and "
+        f"({_rate_sum('kubevirt_vmi_memory_pgmajfault_total', '30m')}) < 1",
+    ),
+)
+HOURLY_RULES: tuple[tuple[str, str], ...] = (
+    (CPU_MAX, f"max_over_time({CPU}[1h])"),
+    (CPU_COUNT, f"count_over_time({CPU}[1h])"),
+    (MEMORY_MAX, f"max_over_time({MEMORY}[1h])"),
+    (HEADROOM_MIN, f"min_over_time({HEADROOM}[1h])"),
+    (DOMAIN_MAX, f"max_over_time({DOMAIN}[1h])"),
+    (DOMAIN_MIN, f"min_over_time({DOMAIN}[1h])"),
+    (VCPUS_MAX, f"max_over_time({VCPUS}[1h])"),
+    (VCPUS_MIN, f"min_over_time({VCPUS}[1h])"),
+)
+# the series always recorded for a running VM (the alert conditions are recorded only while they hold): the probe
+# asks for these over the window
+PROBED = (CPU, MEMORY, DOMAIN, CPU_MAX, CPU_COUNT, MEMORY_MAX, DOMAIN_MAX, DOMAIN_MIN)
+NAMES = tuple(record for record, _ in RULES + HOURLY_RULES)
+
+FORMATS = ("prometheusrule", "rulefile")
+
+
+@dataclass(frozen=True)
+class RuleFormat:
+    """How to print the rules: a ``monitoring.coreos.com/v1`` PrometheusRule in ``namespace``, or a plain rule file."""
+
+    form: str
+    namespace: str
+
+
+def _duration(seconds: int) -> str:
+    return f"{seconds // 3600}h" if seconds % 3600 == 0 else f"{seconds // 60}m"
+
+
+def groups() -> list[dict[str, Any]]:
+    """The two rule groups as a Prometheus rule file has them (``groups:``)."""
+    return [
+        {"name": name, "interval": _duration(interval), "rules": [{"record": r, "expr": e} for r, e in rules]}
+        for name, interval, rules in (
+            (GROUP, INTERVAL, RULES),
+            (HOURLY_GROUP, HOURLY_INTERVAL, HOURLY_RULES),
+        )
+    ]
+
+
+def document(how: RuleFormat) -> dict[str, Any]:
+    """The rules as ``how`` asks: a rule file (``groups:``) or a PrometheusRule object (prometheus-operator's CRD,
+    which OpenShift's user-workload monitoring takes too) whose ``spec`` is that rule file."""
+    if how.form == "rulefile":
+        return {"groups": groups()}
+    return {
+        "apiVersion": "monitoring.coreos.com/v1",
+        "kind": "PrometheusRule",
+        "metadata": {
+            "name": RULE_NAME,
+            "namespace": how.namespace,
+            "labels": {"app.kubernetes.io/name": "kubectl-instancetype", "app.kubernetes.io/component": "rightsize"},
+        },
+        "spec": {"groups": groups()},
+    }

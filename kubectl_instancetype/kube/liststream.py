@@ -1,0 +1,214 @@
+"""A list response decoded item by item as its bytes arrive from the socket.
+
+:class:`ListStream` reads the pieces of a list's body (``Transport.request(..., stream=True)``) into a small
+rolling text buffer and hands out each object of ``items`` as soon as the bytes after it show that it ended
+(``json.JSONDecoder.raw_decode`` on the buffer; before, a whole page was read, then decoded item by item). What it holds
+at any time is one socket buffer (64 kB), what is not yet decoded of the current object, and that object: never a
+page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it comes: before
+``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom resources'
+``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around ``items``).
+
+Failures read as :func:`.errors.decode_object` words them for the same body: JSON that is not an object, not JSON
+(with the body's whole size: the rest is read and counted, within the connection's bound), nested too deeply, a
+number of too many digits; one value larger than :data:`MAX_VALUE` characters stops the read. The objects before a
+fault have been handed out.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .errors import MAX_INT_DIGITS, ResponseError, decode_object
+from .http import human_size
+
+# One object of a list (etcd keeps objects under 1.5 MiB by default; their JSON may be somewhat larger): the same
+# bound as one watch event (transport.MAX_STREAM_LINE).
+MAX_VALUE = 16 << 20
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+_DECODE = json.JSONDecoder().raw_decode  # as decode_object's json.loads (NaN and Infinity included)
+_READ_AHEAD = 16384
+_NOT_AN_ITEM_START = frozenset(" \t\r\n]")  # after a comma: whitespace or a misplaced end
+_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z")  # what is read after a number could still be part of it
+
+
+class ListStream:
+    """Iterate it once for the objects of ``items``; then :attr:`metadata` is the list's metadata and
+    :attr:`continue_token` its ``continue``. ``received``: the bytes of the body read so far."""
+
+    def __init__(self, pieces: Iterable[bytes], content_type: str = "", max_value: int = MAX_VALUE):
+        self.metadata: dict[str, Any] = {}
+        self.received = 0
+        self._pieces = iter(pieces)
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")  # invalid UTF-8 reads as U+FFFD, as Go's
+        self._text = ""
+        self._pos = 0
+        self._eof = False
+        self._content_type = content_type
+        self._max = max_value
+        self._kept: list[bytes] | None = []  # the bytes read before the body showed it is an object
+
+    @property
+    def continue_token(self) -> str | None:
+        """The list's ``metadata.continue`` (None when there is no next page)."""
+        token = self.metadata.get("continue")
+        return str(token) if token else None
+
+    @property
+    def held(self) -> int:
+        """How many characters of the body are held now (read, and the current object's not yet decoded)."""
+        return len(self._text)
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            yield from self._items()
+        except RecursionError:
+            raise ResponseError("the server sent JSON nested too deeply to decode") from None
+        except ValueError as exc:
+            if "integer string conversion" in str(exc):
+                raise ResponseError(
+                    f"the server sent a number with more than {MAX_INT_DIGITS} digits, which is not decoded"
+                ) from None
+            for piece in self._pieces:  # the message gives the body's size, as for a body read whole
+                self.received += len(piece)
+            media = self._content_type.split(";", 1)[0].strip() or "no Content-Type"
+            raise ResponseError(
+                f"the server sent a response that is not JSON ({self.received} bytes, {media})"
+            ) from None
+
+    def _items(self) -> Iterator[Any]:
+        if self._peek() != "{":
+            yield from self._whole()
+            return
+        self._kept = None
+        self._pos += 1
+        char = self._char()
+        while char != "}":
+            if char != '"':
+                raise ValueError("expected a key")
+            self._pos -= 1
+            key = self._value()
+            if self._char() != ":":
+                raise ValueError("expected a colon")
+            if key == "items" and self._peek() == "[":
+                self._pos += 1
+                char = self._char()
+                while char != "]":
+                    self._pos -= 1
+                    yield from self._run()
+                    yield self._value()
+                    char = self._char()
+                    if char == ",":
+                        char = self._char()
+                        if char == "]":
+                            raise ValueError("a comma before the end of the array")
+                    elif char != "]":
+                        raise ValueError("expected a comma")
+            elif key == "metadata":
+                metadata = self._value()
+                self.metadata = metadata if isinstance(metadata, dict) else {}
+            else:
+                self._value()
+            char = self._char()
+            if char == ",":
+                char = self._char()
+                if char == "}":
+                    raise ValueError("a comma before the end of the object")
+            elif char != "}":
+                raise ValueError("expected a comma")
+        if self._peek() != "":
+            raise ValueError("extra data")
+
+    def _run(self) -> Iterator[Any]:
+        """The items from the position on that are each followed, within what was read, by a comma and the next
+        item (the API server writes lists without whitespace): decoded without the careful path's checks. The last
+        one of a piece, the last of the list, or anything unusual is left to :meth:`_value` (decoded again there)."""
+        text, pos, last = self._text, self._pos, len(self._text) - 1
+        decode = _DECODE
+        while True:
+            try:
+                value, end = decode(text, pos)
+            except ValueError:  # incomplete, or not JSON: the careful path tells which
+                break
+            if end >= last or text[end] != "," or text[end + 1] in _NOT_AN_ITEM_START:
+                break
+            pos = self._pos = end + 1
+            yield value
+
+    def _whole(self) -> Iterator[Any]:
+        """A body that does not start as an object: read whole (within the connection's bound) for the message
+        decode_object gives it (an array, a string, ..., or not JSON)."""
+        kept = self._kept or []
+        for piece in self._pieces:
+            self.received += len(piece)
+            kept.append(piece)
+        document = decode_object(b"".join(kept), self._content_type)
+        metadata = document.get("metadata")
+        self.metadata = metadata if isinstance(metadata, dict) else {}
+        yield from document.get("items") or ()
+
+    def _fill(self, want: int) -> bool:
+        """Drop what was read, then read pieces until ``want`` characters are held past the position (or the body
+        ended); False when nothing more came."""
+        held = self._text[self._pos :]
+        parts, size = [held], len(held)
+        while size < want and not self._eof:
+            piece = next(self._pieces, None)
+            if piece is None:
+                self._eof = True
+                text = self._utf8.decode(b"", final=True)
+            else:
+                self.received += len(piece)
+                if self._kept is not None:
+                    self._kept.append(piece)
+                text = self._utf8.decode(piece)
+            parts.append(text)
+            size += len(text)
+        self._text, self._pos = "".join(parts), 0
+        return size > len(held)
+
+    def _peek(self) -> str:
+        """The next character that is not whitespace, not consumed ('' at the end of the body)."""
+        while True:
+            match = _SPACE.match(self._text, self._pos)
+            self._pos = match.end() if match else self._pos
+            if self._pos < len(self._text):
+                return self._text[self._pos]
+            if not self._fill(1):
+                return ""
+
+    def _char(self) -> str:
+        """The next character that is not whitespace, consumed."""
+        char = self._peek()
+        self._pos += 1 if char else 0
+        return char
+
+    def _value(self) -> Any:
+        """The JSON value at the position, once the characters after it show that it ended (a number or a
+        literal at the end of what was read may go on in the next piece); the position moves past it."""
+        if not self._peek():
+            raise ValueError("the body ended before a value")
+        while True:
+            text, pos = self._text, self._pos
+            try:
+                value, end = _DECODE(text, pos)
+            except ValueError as exc:
+                if self._eof or "integer string conversion" in str(exc):
+                    raise
+            else:
+                # a number is complete only once a character that cannot continue it follows ("0." may be "0.5")
+                if self._eof or (
+                    end < len(text) and (type(value) not in (int, float) or _NUMBER_GOES_ON.match(text, end) is None)
+                ):
+                    self._pos = end
+                    return value
+            held = len(text) - pos
+            if held > self._max:
+                raise ResponseError(
+                    f"an object in the server's list is larger than {human_size(self._max)}; stopped reading it"
+                )
+            # at least twice what is held of the value: a large object is decoded a few times, not once a piece
+            self._fill(max(2 * held, held + _READ_AHEAD))

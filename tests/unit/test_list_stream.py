@@ -1,0 +1,248 @@
+"""A list response decoded item by item as its bytes arrive (kube.liststream.ListStream, what Client.list_items and so
+list and every fleet read use): cut anywhere, the same items, metadata and continue token as json.loads of the whole
+body; the same one-line failures as kube.errors.decode_object; a bounded buffer; and the HTTP layer's streamed bodies
+(Content-Length, chunked, to the end of the connection) within their bounds."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kubectl_instancetype.errors import PluginError
+from kubectl_instancetype.kube.errors import decode_object
+from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
+from kubectl_instancetype.kube.liststream import ListStream
+
+PAGES = [
+    # a custom resource list as the API server writes it (keys sorted: items before metadata)
+    b'{"apiVersion":"instancetype.kubevirt.io/v1beta1","items":[{"metadata":{"name":"a"}},{"spec":{"cpu":'
+    b'{"guest":2}}}],"kind":"VirtualMachineInstancetypeList","metadata":{"continue":"x","resourceVersion":"9"}}',
+    # a built-in list (items last), whitespace everywhere JSON allows it, an empty and a null items
+    b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[ {"a":1} ,\n{"b":"\\u00e9"} ]}',
+    b' { "items" : [ ] , "kind" : "List" } \n',
+    b'{"items":null}',
+    b"{}",
+    '{"items":[{"name":"caf\u00e9 \u65e5\u672c"}]}'.encode(),
+    b'{"items":[{"bad":"\xff"}]}',  # not UTF-8: U+FFFD, as decode_object and Go's encoding/json
+]
+
+
+@pytest.mark.parametrize("body", PAGES)
+def test_the_items_are_the_pages_items(body: bytes) -> None:
+    assert list(ListStream([body])) == (decode_object(body).get("items") or [])
+
+
+FAULTS = [
+    b"",
+    b"<html>",
+    b"[1]",
+    b'"text"',
+    b'{"items":[1,]}',
+    b'{"items":[1]',
+    b'{"items":[1]}x',
+    b'{"items":[1] "kind":"L"}',
+    b'{"items":[1 2]}',
+    b'{"items" [1]}',
+    b'{"items":[' + b"[" * 5000 + b"]" * 5000 + b"]}",
+    b'{"items":[1' + b"0" * 5000 + b"]}",
+]
+
+
+@pytest.mark.parametrize("body", FAULTS)
+def test_a_body_that_is_not_a_list_fails_as_decode_object_says(body: bytes) -> None:
+    with pytest.raises(PluginError) as whole:
+        decode_object(body, "text/html")
+        raise AssertionError("decoded whole")
+    with pytest.raises(PluginError) as one_by_one:
+        list(ListStream([body], "text/html"))
+    assert str(one_by_one.value) == str(whole.value)
+
+
+def test_the_items_before_a_fault_come_first() -> None:
+    items = iter(ListStream([b'{"items":[{"a":1},{"b":2},{"c":]}']))
+    assert next(items) == {"a": 1}
+    assert next(items) == {"b": 2}
+    with pytest.raises(PluginError, match="not JSON"):
+        next(items)
+
+
+def _decoded(pieces: list[bytes], content_type: str = "") -> tuple[list, dict, str | None]:
+    stream = ListStream(pieces, content_type)
+    items = list(stream)
+    return items, stream.metadata, stream.continue_token
+
+
+def _splits(body: bytes) -> list[list[bytes]]:
+    """The body whole, cut once at every byte, and in pieces of 1, 2, 3 and 7 bytes."""
+    cuts = [[body], *([body[:i], body[i:]] for i in range(1, len(body)))]
+    return cuts + [[body[i : i + n] for i in range(0, len(body), n)] for n in (1, 2, 3, 7)]
+
+
+@pytest.mark.parametrize("body", PAGES)
+def test_cut_anywhere_the_items_are_the_pages_items(body: bytes) -> None:
+    whole = decode_object(body)
+    for pieces in _splits(body):
+        items, metadata, _ = _decoded(pieces)
+        assert items == (whole.get("items") or [])
+        assert metadata == (whole.get("metadata") if isinstance(whole.get("metadata"), dict) else {})
+
+
+@pytest.mark.parametrize("body", FAULTS)
+def test_cut_anywhere_a_body_that_is_not_a_list_fails_as_decode_object_says(body: bytes) -> None:
+    with pytest.raises(PluginError) as whole:
+        decode_object(body, "text/html")
+        raise AssertionError("decoded whole")
+    for pieces in _splits(body)[:: max(1, len(body) // 40)]:
+        with pytest.raises(PluginError) as streamed:
+            _decoded(pieces, "text/html")
+        assert str(streamed.value) == str(whole.value)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**20), 10**20) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    items=st.lists(st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=3) | JSON_VALUES, max_size=4),
+    token=st.none() | st.text(max_size=12),
+    metadata_first=st.booleans(),
+    indent=st.none() | st.integers(0, 2),
+    compact=st.booleans(),  # as the API server writes: no whitespace (ListStream's fast path)
+    other=st.dictionaries(st.sampled_from(["kind", "apiVersion", "x"]), JSON_VALUES, max_size=2),
+)
+def test_generated_lists_cut_at_every_byte_give_what_json_loads_gives(
+    items: list, token: str | None, metadata_first: bool, indent: int | None, compact: bool, other: dict
+) -> None:
+    metadata = {"resourceVersion": "12", **({"continue": token} if token is not None else {})}
+    document = (
+        {**other, "metadata": metadata, "items": items}
+        if metadata_first
+        else {**other, "items": items, "metadata": metadata}
+    )
+    separators = (",", ":") if compact else None
+    body = json.dumps(document, indent=None if compact else indent, separators=separators, ensure_ascii=False).encode()
+    whole = json.loads(body)
+    for pieces in _splits(body):
+        got, got_metadata, got_token = _decoded(pieces)
+        assert got == whole["items"]
+        assert got_metadata == whole["metadata"]
+        assert got_token == (whole["metadata"].get("continue") or None)
+
+
+def test_a_truncated_body_is_one_line_after_the_items_before_the_cut() -> None:
+    body = b'{"items":[{"a":1},{"b":2},{"c":3}],"metadata":{"continue":"t"}}'
+    stream = iter(ListStream([body[:30]], "application/json"))
+    assert next(stream) == {"a": 1}
+    assert next(stream) == {"b": 2}
+    with pytest.raises(PluginError) as failure:
+        next(stream)
+    assert str(failure.value) == "the server sent a response that is not JSON (30 bytes, application/json)"
+
+
+def test_the_size_in_a_fault_is_the_whole_bodys() -> None:
+    body = b'{"items":[1 2]' + b" " * 100_000 + b"}"
+    with pytest.raises(PluginError, match=r"not JSON \(100015 bytes"):
+        _decoded([body[i : i + 4096] for i in range(0, len(body), 4096)])
+
+
+def test_one_value_larger_than_the_bound_stops_the_read() -> None:
+    sent = []
+
+    def pieces():
+        yield b'{"items":[{"a":"'
+        for _ in range(1000):
+            sent.append(1)
+            yield b"x" * 1024
+        yield b'"}]}'
+
+    with pytest.raises(PluginError) as failure:
+        list(ListStream(pieces(), max_value=64 * 1024))
+    assert str(failure.value) == "an object in the server's list is larger than 64 KiB; stopped reading it"
+    assert len(sent) < 200  # stopped soon after the bound, not at the end of the body
+
+
+def test_the_buffer_holds_one_object_not_the_page() -> None:
+    item = json.dumps({"metadata": {"name": "n" * 100}, "spec": {"cpu": {"guest": 1}}})
+    body = ('{"items":[' + ",".join([item] * 5000) + '],"metadata":{"continue":"next"}}').encode()
+    stream = ListStream(body[i : i + 16384] for i in range(0, len(body), 16384))
+    largest = 0
+    for _ in stream:
+        largest = max(largest, stream.held)
+    assert stream.continue_token == "next"
+    assert largest < 3 * 16384 and len(body) > 15 * 3 * 16384
+
+
+# -- the HTTP layer: a 2xx body streamed in pieces, within its bounds ------------------------------------------------
+
+
+def _connection_to(answer: bytes, max_body: int | None = None) -> Connection:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    import threading
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(answer)
+        server.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return Connection("127.0.0.1", server.getsockname()[1], timeout=10, max_body=max_body)
+
+
+BODY = b'{"items":[{"a":1}],"metadata":{}}'
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(BODY), BODY),
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n" + BODY[:5] + b"\r\n"
+        b"%x\r\n%s\r\n0\r\n\r\n" % (len(BODY) - 5, BODY[5:]),
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + BODY,
+    ],
+    ids=["content-length", "chunked", "until-close"],
+)
+def test_a_streamed_body_is_the_body(answer: bytes) -> None:
+    connection = _connection_to(answer)
+    response = connection.request("GET", "/", {}, stream=True)
+    assert response.status == 200 and response.body == b"" and connection.body_pending
+    assert b"".join(connection.body_pieces(piece=4)) == BODY
+    assert not connection.body_pending
+
+
+@pytest.mark.parametrize(
+    "answer, error",
+    [
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n" + BODY, BodyReadError),
+        (b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n", BodyTooLarge),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n400\r\n" + b"x" * 1024 + b"\r\n", BodyTooLarge),
+        (b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n" + b"x" * 1024, BodyTooLarge),
+        (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab", BodyReadError),
+    ],
+    ids=["short", "announced-too-large", "chunks-too-large", "too-large-until-close", "cut-chunk"],
+)
+def test_a_streamed_body_is_bounded_and_whole(answer: bytes, error: type) -> None:
+    connection = _connection_to(answer, max_body=512)
+    connection.request("GET", "/", {}, stream=True)
+    with pytest.raises(error):
+        b"".join(connection.body_pieces())
+    assert not connection.reusable  # a body not read to its end closes the connection
+
+
+def test_an_error_answer_is_read_whole_even_when_streaming() -> None:
+    status = b'{"kind":"Status","code":403}'
+    connection = _connection_to(b"HTTP/1.1 403 Forbidden\r\nContent-Length: %d\r\n\r\n%s" % (len(status), status))
+    response = connection.request("GET", "/", {}, stream=True)
+    assert response.status == 403 and response.body == status and not connection.body_pending
