@@ -491,7 +491,11 @@ class Connection:
                 self.close()
 
     def _bounded_chunks(self, piece: int) -> Iterator[bytes]:
+        """A chunked body's data in pieces of ``piece`` bytes (the last one shorter): the API server writes chunks of
+        at most 2 kB, and a piece per chunk would cost its reader more than the bytes do."""
         total = 0
+        parts: list[bytes] = []
+        held = 0
         while True:
             line = self._reader.readline(1024)
             try:
@@ -502,16 +506,22 @@ class Connection:
                 raise BodyReadError("malformed chunked encoding")
             if size == 0:
                 _headers(self._reader, MAX_HEADER_BYTES)  # trailers
+                if parts:
+                    yield b"".join(parts)
                 return
             total += size
             if total > self.max_body:
                 raise BodyTooLarge(self.max_body)
             while size > 0:
-                data = self._reader.read1(min(piece, size))
+                data = self._reader.read(min(piece - held, size))
                 if not data:
                     raise BodyReadError("unexpected EOF")
                 size -= len(data)
-                yield data
+                parts.append(data)
+                held += len(data)
+                if held >= piece:
+                    yield b"".join(parts)
+                    parts, held = [], 0
             if self._reader.read(2) != b"\r\n":
                 raise BodyReadError("unexpected EOF")
 

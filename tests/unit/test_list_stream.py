@@ -246,3 +246,13 @@ def test_an_error_answer_is_read_whole_even_when_streaming() -> None:
     connection = _connection_to(b"HTTP/1.1 403 Forbidden\r\nContent-Length: %d\r\n\r\n%s" % (len(status), status))
     response = connection.request("GET", "/", {}, stream=True)
     assert response.status == 403 and response.body == status and not connection.body_pending
+
+
+def test_small_chunks_come_as_pieces_of_the_asked_size() -> None:
+    # the API server writes chunks of at most 2 kB: a piece per chunk would cost the reader more than the bytes
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(BODY[i : i + 2]), BODY[i : i + 2]) for i in range(0, len(BODY), 2))
+    connection = _connection_to(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n")
+    connection.request("GET", "/", {}, stream=True)
+    pieces = list(connection.body_pieces(piece=8))
+    assert b"".join(pieces) == BODY
+    assert [len(piece) for piece in pieces[:-1]] == [8] * (len(pieces) - 1) and 0 < len(pieces[-1]) <= 8
