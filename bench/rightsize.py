@@ -75,8 +75,8 @@ def fleet_tsv(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict]:
-    """One run: wall seconds, peak RSS in MB (wait4's rusage of this process), and its JSON."""
+def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict, float]:
+    """One run: wall seconds, peak RSS in MB (wait4's rusage of this process), its JSON, and its CPU seconds."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         began = time.perf_counter()
         process = subprocess.Popen(command, env=environ, stdout=out, stderr=err)
@@ -87,7 +87,7 @@ def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict]:
         err.seek(0)
         if process.returncode != 0:
             raise SystemExit(f"error: rightsize failed: {err.read().decode()[-1000:]}")
-        return wall, usage.ru_maxrss / 1024, json.loads(out.read())
+        return wall, usage.ru_maxrss / 1024, json.loads(out.read()), usage.ru_utime + usage.ru_stime
 
 
 class Timed:
@@ -220,6 +220,7 @@ def main() -> int:
                             f"{statistics.median(m[0] for m in measured):.1f}",
                             f"{max(m[1] for m in measured):.0f}",
                             str(report["queries"]),
+                            f"{statistics.median(m[3] for m in measured):.1f}",
                             f"{statistics.median(cpu):.1f}",
                             f"{prom:.1f}",
                             f"{read / 1e6:.0f}",
@@ -240,6 +241,7 @@ def main() -> int:
             "wall (s, median)",
             "peak RSS (MB)",
             "queries",
+            "plugin CPU (s, median)",
             "Prometheus CPU (s, median)",
             "Prometheus alone (s)",
             "samples read (M)",
