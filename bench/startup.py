@@ -3,7 +3,10 @@
 Each case runs, in turn for ``--rounds`` rounds, the plugin of the ``--before`` tree (when given), the plugin of
 this tree, and the peer it is compared with: ``kubectl get`` of the same objects (the plugin runs through the
 real kubectl, as users run it), virtctl's ``create vm`` (the plugin run directly, as the virtctl binary is), and
-kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users). Each tree
+kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users); then the
+floors, in the judged column only: the same kubectl commands running a plugin or completion helper that does
+nothing (an empty script for the judged tree's Python, one for /bin/sh, and a Python one that only imports ssl,
+socket and json and makes a TLS context), against the same peers. Each tree
 gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
 but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
 own code differs. Both trees are byte-compiled first (as an install is).
@@ -90,6 +93,47 @@ def cases(kubectl: str, virtctl: str | None) -> list[tuple[str, list[str], list[
     return found
 
 
+# The floors: kubectl running a plugin (or its completion helper) that does nothing, timed in the same run as the
+# real one against the same peer. ``noop`` is an empty Python script run by the judged tree's interpreter (its
+# virtualenv's python: what any Python helper pays before its first import), ``shnoop`` an empty /bin/sh script
+# (what kubectl's own dispatch costs), ``tlsnoop`` a Python script that imports what any Python client of an API
+# server needs (ssl, socket, json) and makes a TLS client context, and sends nothing. Run in the judged column only.
+FLOOR_PLUGINS = {
+    "noop": "",
+    "shnoop": "",
+    "tlsnoop": "import json, socket, ssl\nssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n",
+}
+
+
+def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | None]]:
+    """The floor rows: the list's and static completion's, with a Python and a /bin/sh helper that do nothing."""
+    complete = [kubectl, "__complete"]
+    return [
+        ("floor: `kubectl noop` (an empty Python script as the plugin) vs `kubectl get`",
+         [kubectl, "noop"], [kubectl, *GET_10], 1.5),
+        ("floor: `kubectl shnoop` (an empty /bin/sh script as the plugin) vs `kubectl get`",
+         [kubectl, "shnoop"], [kubectl, *GET_10], 1.5),
+        ("floor: `kubectl tlsnoop` (Python importing ssl, socket, json, making a TLS context) vs `kubectl get`",
+         [kubectl, "tlsnoop"], [kubectl, *GET_10], 1.5),
+        ("floor: `kubectl __complete noop \"\"` (an empty Python script as the helper) vs `__complete get \"\"`",
+         [*complete, "noop", ""], [*complete, "get", ""], 1.2),
+        ("floor: `kubectl __complete shnoop \"\"` (an empty /bin/sh script as the helper) vs `__complete get \"\"`",
+         [*complete, "shnoop", ""], [*complete, "get", ""], 1.2),
+    ]  # fmt: skip
+
+
+def floor_plugins(python: Path, folder: Path) -> Path:
+    """A bin folder with the do-nothing plugins and completion helpers of :data:`FLOOR_PLUGINS`."""
+    folder.mkdir(parents=True)
+    for name, body in FLOOR_PLUGINS.items():
+        interpreter = "/bin/sh" if name == "shnoop" else str(python)
+        for script in (f"kubectl-{name}", f"kubectl_complete-{name}"):
+            path = folder / script
+            path.write_text(f"#!{interpreter}\n{body}")
+            path.chmod(0o755)
+    return folder
+
+
 def wall(command: list[str], environ: dict) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system of the process and its children) of one run (stdout discarded,
     failures fatal). CPU time barely moves with the machine's load, where wall time on a busy machine grows
@@ -168,28 +212,37 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
     peer_environ = environs["after"]
     columns = [name for name in ("before", "after", "before, installed", "after, installed") if name in bins]
     judged = "after, installed" if "after, installed" in columns else "after"
+    floors = floor_plugins(
+        bins[judged] / "python" if "installed" in judged else Path(sys.executable), workdir / "floor"
+    )
+    environs["floor"] = dict(environs[judged], PATH=os.pathsep.join([str(floors), environs[judged]["PATH"]]))
     rows = []
-    for case, plugin, peer, goal in cases(kubectl, str(virtctls[-1]) if virtctls else None):
+    every = [(case, False) for case in cases(kubectl, str(virtctls[-1]) if virtctls else None)]
+    for (case, plugin, peer, goal), floor in every + [(case, True) for case in floor_cases(kubectl)]:
+        timed = [judged] if floor else columns
         commands = {
             name: [str(bins[name] / "kubectl-instancetype") if word == "PLUGIN" else word for word in plugin]
-            for name in columns
+            for name in timed
         }
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*columns, "peer"]}
-        for name in columns:
-            wall(commands[name], environs[name])  # warm the page cache
+        environ = {name: environs["floor"] if floor else environs[name] for name in timed}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*timed, "peer"]}
+        for name in timed:
+            wall(commands[name], environ[name])  # warm the page cache
         wall(peer, peer_environ)
         for _ in range(args.rounds):
-            for name in columns:
-                times[name].append(wall(commands[name], environs[name]))
+            for name in timed:
+                times[name].append(wall(commands[name], environ[name]))
             times["peer"].append(wall(peer, peer_environ))
         medians = {name: statistics.median(t[0] for t in values) * 1000 for name, values in times.items()}
         cpu = {name: statistics.median(t[1] for t in values) * 1000 for name, values in times.items()}
-        ratios = {name: medians[name] / medians["peer"] for name in columns}
+        ratios = {name: medians[name] / medians["peer"] for name in timed}
+        # a floor's "met" says whether a helper that does nothing would meet the goal
         met = "-" if goal is None else ("met" if ratios[judged] <= goal else "not met")
         row = [case]
-        row += [f"{medians[name]:.0f}" for name in columns] + [f"{medians['peer']:.0f}"]
-        row += [f"{ratios[name]:.2f}x" for name in columns] + ["-" if goal is None else f"{goal}x", met]
-        row += [f"{cpu[name] / cpu['peer']:.2f}x" for name in columns]
+        row += [f"{medians[name]:.0f}" if name in timed else "-" for name in columns] + [f"{medians['peer']:.0f}"]
+        row += [f"{ratios[name]:.2f}x" if name in timed else "-" for name in columns]
+        row += ["-" if goal is None else f"{goal}x", met]
+        row += [f"{cpu[name] / cpu['peer']:.2f}x" if name in timed else "-" for name in columns]
         print(" | ".join(row), file=sys.stderr)
         rows.append(row)
     headers = ["case (median wall ms)", *columns, "peer", *[f"{name} / peer" for name in columns], "goal", judged]

@@ -3,10 +3,11 @@
 No ``from __future__ import annotations`` in command modules (typer evaluates annotations on every run).
 """
 
-from typing import Annotated, Any
+from typing import Any
 
 from ..records import replace
 from . import options
+from .options import Annotated  # typing.Annotated to type checkers, a cheap record at run time
 
 HELP = """Show the details of instance types and preferences: what they give and require, where they come
 from, what they go with, and the VirtualMachines that use them.

@@ -6,11 +6,12 @@ No ``from __future__ import annotations`` (Typer reads the field types as object
 """
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Optional
+from typing import Any, Optional
 
 from ..instancetype import kinds as type_kinds
 from ..records import fields
 from . import options
+from .options import Annotated  # typing.Annotated to type checkers, a cheap record at run time
 
 # every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
 # -> (what, scope); scope None: both
@@ -283,7 +284,6 @@ class ListOutputFlags:
 
     def validate(self) -> None:
         """-o with --template folded in, --allow-missing-template-keys as pflag parses a bool, -L's CSV values."""
-        from ..golang.encoding_csv import go_read_csv_record
         from ..golang.strconv import GoNumError, go_parse_bool
         from ..output.printers import (
             KYAML_FORMATS,
@@ -308,8 +308,12 @@ class ListOutputFlags:
                 f'invalid argument "{self.allow_missing_template_keys}" for "--allow-missing-template-keys" flag: {exc}'
             ) from None
         labels: list[str] = []
-        for value in self.label_columns or ():
-            labels.extend(go_read_csv_record(value) if value else [])
+        if self.label_columns:
+            # encoding/csv only for -L values: a list without them does not load it
+            from ..golang.encoding_csv import go_read_csv_record
+
+            for value in self.label_columns:
+                labels.extend(go_read_csv_record(value) if value else [])
         self.labels = tuple(labels)
 
     def row_function(self, what: str, now: float, *, age: bool, namespace_column: bool = False) -> Any:
