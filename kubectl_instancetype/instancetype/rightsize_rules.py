@@ -17,8 +17,8 @@ names (pkg/monitoring/metrics/virt-handler/domainstats):
   steps at which KubeVirt's two memory alerts' conditions hold (``KubeVirtVMGuestMemoryPressure``,
   ``KubeVirtVMGuestMemoryAvailableLow``, pkg/monitoring/rules/alerts/vms.go: recorded only while they hold).
 - :data:`HOURLY_GROUP` every hour (:data:`HOURLY_INTERVAL`): hourly roll-ups of those 5-minute series, exact for the
-  measures that compose (the maximum, the minimum, the number of samples): the peaks, the history, the lowest
-  headroom and the size checks read 12 times fewer samples. A percentile does not compose: it is read from the
+  measures that compose (the maximum, the minimum, the number of samples, the number of size changes): the peaks, the
+  history, the lowest headroom and the size check read 12 times fewer samples. A percentile does not compose: it is read from the
   5-minute series.
 """
 
@@ -47,10 +47,8 @@ CPU_MAX = "namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m"
 CPU_COUNT = "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m"
 MEMORY_MAX = "namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum"
 HEADROOM_MIN = "namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum"
-DOMAIN_MAX = "namespace_name:kubevirt_vmi_memory_domain_bytes:max1h_max"
-DOMAIN_MIN = "namespace_name:kubevirt_vmi_memory_domain_bytes:min1h_max"
-VCPUS_MAX = "namespace_name:kubevirt_vmi_vcpu_seconds:max1h_count"
-VCPUS_MIN = "namespace_name:kubevirt_vmi_vcpu_seconds:min1h_count"
+DOMAIN_CHANGES = "namespace_name:kubevirt_vmi_memory_domain_bytes:changes65m_max"
+VCPUS_CHANGES = "namespace_name:kubevirt_vmi_vcpu_seconds:changes65m_count"
 
 _HEADROOM_EXPR = f"sum {BY} (kubevirt_vmi_memory_usable_bytes) / sum {BY} (kubevirt_vmi_memory_available_bytes)"
 
@@ -101,14 +99,13 @@ HOURLY_RULES: tuple[tuple[str, str], ...] = (
     (CPU_COUNT, f"count_over_time({CPU}[1h])"),
     (MEMORY_MAX, f"max_over_time({MEMORY}[1h])"),
     (HEADROOM_MIN, f"min_over_time({HEADROOM}[1h])"),
-    (DOMAIN_MAX, f"max_over_time({DOMAIN}[1h])"),
-    (DOMAIN_MIN, f"min_over_time({DOMAIN}[1h])"),
-    (VCPUS_MAX, f"max_over_time({VCPUS}[1h])"),
-    (VCPUS_MIN, f"min_over_time({VCPUS}[1h])"),
+    # the size changes: over 65 minutes, so that every two consecutive 5-minute points fall within one roll-up
+    (DOMAIN_CHANGES, f"changes({DOMAIN}[65m])"),
+    (VCPUS_CHANGES, f"changes({VCPUS}[65m])"),
 )
-# the series always recorded for a running VM (the alert conditions are recorded only while they hold): the probe
-# asks for these over the window
-PROBED = (CPU, MEMORY, DOMAIN, CPU_MAX, CPU_COUNT, MEMORY_MAX, DOMAIN_MAX, DOMAIN_MIN)
+# a series of each group always recorded for a running VM: the probe asks for these over the window (every series
+# it reads costs the probe; a group's rules are applied together)
+PROBED = (CPU, CPU_MAX)
 NAMES = tuple(record for record, _ in RULES + HOURLY_RULES)
 
 FORMATS = ("prometheusrule", "rulefile")

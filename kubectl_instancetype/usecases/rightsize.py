@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -262,17 +262,13 @@ class RecordedQueries:
 
     def changes(self) -> str:
         """The VMs whose size (domain memory or vCPU count) was not the same at every 5-minute step of the window:
-        varied within the hourly roll-ups or within the last hour, or differs between them."""
+        changed within an hourly roll-up of the window, or within the last 65 minutes (the roll-ups span 65 minutes,
+        so every two consecutive points are in one of them or in the last 65 minutes)."""
         from ..instancetype import rightsize_rules as rr
 
         w = _duration(self.window)
-        checks = []
-        for series, most, least in ((rr.DOMAIN, rr.DOMAIN_MAX, rr.DOMAIN_MIN), (rr.VCPUS, rr.VCPUS_MAX, rr.VCPUS_MIN)):
-            checks += [
-                f"max_over_time({most}[{w}]) != min_over_time({least}[{w}])",
-                f"max_over_time({series}[1h]) != min_over_time({series}[1h])",
-                f"max_over_time({most}[{w}]) != last_over_time({series}[1h])",
-            ]
+        checks = [f"max_over_time({rr.DOMAIN_CHANGES}[{w}]) > 0", f"max_over_time({rr.VCPUS_CHANGES}[{w}]) > 0"]
+        checks += [f"changes({rr.DOMAIN}[65m]) > 0", f"changes({rr.VCPUS}[65m]) > 0"]
         return f"group {BY} (" + " or ".join(checks) + ")"
 
     def all(self) -> dict[str, str]:
@@ -458,8 +454,6 @@ def _measure_recorded(
 ) -> Measures:
     """:func:`measure` over rightsize's own recording rules: the probe was sent; then ``changed``; then the measures
     together (:data:`PARALLEL_QUERIES` connections); the two pressure queries last, when a headroom went below 5%."""
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
     from dataclasses import replace
 
     from ..instancetype import rightsize as domain
@@ -478,21 +472,11 @@ def _measure_recorded(
             answers[name] = server.query(texts[name], at, QUERY_TIMEOUT)
     else:
         servers = [server] + [more() for _ in range(PARALLEL_QUERIES - 1)]
-        free = list(servers)
-        lock = threading.Lock()
-
-        def ask(name: str) -> list[Any]:
-            with lock:
-                mine = free.pop()
-            try:
-                return mine.query(texts[name], at, QUERY_TIMEOUT)
-            finally:
-                with lock:
-                    free.append(mine)
-
-        with ThreadPoolExecutor(PARALLEL_QUERIES) as pool:
-            for name, answer in zip(names, pool.map(ask, names), strict=True):
-                answers[name] = answer
+        calls = [
+            lambda name=name, mine=mine: mine.query(texts[name], at, QUERY_TIMEOUT)
+            for name, mine in zip(names, servers * len(names), strict=False)
+        ]
+        answers = dict(zip(names, in_threads(calls, len(servers)), strict=True))
     sent += len(names)
     values: dict[str, dict[tuple[str, str], float]] = {}
     sources: dict[tuple[str, str], set[str]] = {}
@@ -513,12 +497,40 @@ def _measure_recorded(
     return Measures(_measured(values, sources), frozenset(own.NAMES), sent, own=True)
 
 
+def in_threads(calls: Sequence[Callable[[], Any]], workers: int) -> list[Any]:
+    """Each call's result, in order, the calls run by ``workers`` daemon threads (call ``i`` by thread ``i %
+    workers``: the calls give each thread its own connection); the first call's exception is raised after all
+    ended. Daemon threads: a command that fails meanwhile exits without waiting for them."""
+    import threading
+
+    results: list[Any] = [None] * len(calls)
+    errors: list[tuple[int, BaseException]] = []
+
+    def work(first: int) -> None:
+        for index in range(first, len(calls), workers):
+            try:
+                results[index] = calls[index]()
+            except BaseException as exc:  # noqa: BLE001 (raised in the caller's thread below)
+                errors.append((index, exc))
+
+    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(min(workers, len(calls)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise min(errors, key=lambda e: e[0])[1]
+    return results
+
+
 def _items(session: Session, resource: Any, namespace: str | None) -> list[dict[str, Any]]:
     return [item for page in session.client().list_pages(resource, namespace) for item in page.get("items") or ()]
 
 
 def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     """``rightsize``: read the VMs and types, measure in Prometheus, size each VM."""
+    import threading
+
     from ..errors import ForbiddenError
     from ..instancetype import rightsize as domain
     from ..instancetype.kinds import matcher_kind
@@ -527,6 +539,20 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     client = session.client()
     namespace = None if request.all_namespaces else session.namespace
     warnings: list[str] = []
+    # Prometheus measures while the cluster is read (they do not depend on each other): its answers are the
+    # command's longest wait
+    server = connect(session, request)
+    at = request.now if request.now is not None else time.time()
+    measuring: list[Any] = []
+
+    def run_measure() -> None:
+        try:
+            measuring.append(measure(server, request, at, lambda: connect(session, request)))
+        except BaseException as exc:  # noqa: BLE001 (raised in the command's thread once the cluster is read)
+            measuring.append(exc)
+
+    measurer = threading.Thread(target=run_measure, daemon=True)
+    measurer.start()
     if request.names:
         vms = []
         for name in request.names:
@@ -554,9 +580,10 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
                 warnings.append(f"cannot list {resource.plural} in namespace {where} ({exc.message})")
     fits, nodes_known, fit_warnings = _fit_check(session, vms)
     warnings += fit_warnings
-    server = connect(session, request)
-    at = request.now if request.now is not None else time.time()
-    measures = measure(server, request, at, lambda: connect(session, request))
+    measurer.join()
+    if isinstance(measuring[0], BaseException):
+        raise measuring[0]
+    measures: Measures = measuring[0]
     measured, rules = measures.vms, measures.rules
     policy = domain.Policy(
         percentile=request.percentile,

@@ -315,6 +315,26 @@ def test_paging_stops_cleanly_when_the_consumer_stops(cli, control_plane) -> Non
         assert client.get(CLUSTER_INSTANCETYPES, "u1.medium")["spec"]["cpu"] == {"guest": 1}
 
 
+def test_a_streamed_list_left_midway_leaves_the_client_usable(control_plane) -> None:
+    """list_items reads a page as it arrives (kube/liststream.py): leaving it inside a page closes that connection
+    (the rest of the body is never read) and the next request opens another; read to the end, every item came."""
+    import os
+
+    from kubectl_instancetype.kube.client import Client
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
+
+    config = load_cluster_config(ConnectionOptions(kubeconfig=str(control_plane.kubeconfig())), dict(os.environ), "/x")
+    with Client(config) as client:
+        whole = [obj["metadata"]["name"] for page in client.list_pages(CLUSTER_INSTANCETYPES) for obj in page["items"]]
+        items = client.list_items(CLUSTER_INSTANCETYPES, chunk_size=5)
+        assert [next(items)["metadata"]["name"] for _ in range(7)] == whole[:7]  # into the second page
+        items.close()
+        assert client.get(CLUSTER_INSTANCETYPES, "u1.medium")["spec"]["cpu"] == {"guest": 1}
+        streamed = [obj["metadata"]["name"] for obj in client.list_items(CLUSTER_INSTANCETYPES, chunk_size=7)]
+        assert streamed == whole and len(whole) > 14
+
+
 def test_wide_preferences(cli) -> None:
     result = cli(
         "list",

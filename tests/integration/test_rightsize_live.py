@@ -146,10 +146,10 @@ def test_the_printed_rules_pass_promtool_check_rules(tmp_path) -> None:
     environ = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent"}
     printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ=environ).stdout
     (tmp_path / "rules.yaml").write_text(printed)
-    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 15 rules found"
+    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 13 rules found"
     operator = run_cli(["rightsize", "--print-rules", "prometheusrule", "-n", "monitoring"], environ=environ).stdout
     (tmp_path / "spec.yaml").write_text(yaml.safe_dump(yaml.safe_load(operator)["spec"]))
-    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 15 rules found"
+    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 13 rules found"
 
 
 def test_the_doubles_exposition_passes_promtool_check_metrics() -> None:
@@ -484,7 +484,7 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
     assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
     assert heads["raw"].endswith(": 9 queries, raw series (no KubeVirt recording rules over the window)")
     assert heads["rules"].endswith(
-        ": 8 queries, rightsize's recording rules (15 series, 5-minute and hourly; rightsize --print-rules)"
+        ": 8 queries, rightsize's recording rules (13 series, 5-minute and hourly; rightsize --print-rules)"
     )
 
     def answers(document):

@@ -256,3 +256,42 @@ def test_small_chunks_come_as_pieces_of_the_asked_size() -> None:
     pieces = list(connection.body_pieces(piece=8))
     assert b"".join(pieces) == BODY
     assert [len(piece) for piece in pieces[:-1]] == [8] * (len(pieces) - 1) and 0 < len(pieces[-1]) <= 8
+
+
+# -- through the command: a body cut off is one line on stderr ------------------------------------------------------
+
+PAGE = b'{"apiVersion":"instancetype.kubevirt.io/v1beta1","items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}'
+
+
+def _cut_off(head: bytes):
+    from tests.doubles.http_server import read_request
+
+    def handler(conn: socket.socket, seen: list[bytes]) -> None:
+        seen.append(read_request(conn))
+        conn.sendall(head + PAGE)  # and the connection closes before the rest
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1000\r\n",
+    ],
+    ids=["content-length", "chunked"],
+)
+def test_a_list_cut_off_is_one_error_line(head: bytes, tmp_path) -> None:
+    from tests.conftest import run_cli, write_kubeconfig
+    from tests.doubles.http_server import ScriptedServer
+
+    server = ScriptedServer(_cut_off(head))
+    try:
+        path = write_kubeconfig(tmp_path, server=server.url, namespace="ns")
+        result = run_cli(["list", "--scope=cluster", "--kubeconfig", str(path)], environ={"HOME": str(tmp_path)})
+    finally:
+        server.close()
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in result.stderr, result.stderr
+    assert "unexpected EOF" in lines[0]

@@ -251,7 +251,10 @@ def test_the_queries_over_rightsizes_own_rules(changed, plain, subquery) -> None
     }
     # the size check: plain range functions over the hourly roll-ups and the last hour, never a subquery
     assert not re.search(r"\[\w+:\w+\]", queries["changed"])
-    assert f"max_over_time({rr.DOMAIN_MAX}[14d]) != min_over_time({rr.DOMAIN_MIN}[14d])" in queries["changed"]
+    assert queries["changed"] == (
+        f"group by (namespace, name) (max_over_time({rr.DOMAIN_CHANGES}[14d]) > 0 or "
+        f"max_over_time({rr.VCPUS_CHANGES}[14d]) > 0 or changes({rr.DOMAIN}[65m]) > 0 or changes({rr.VCPUS}[65m]) > 0)"
+    )
     for name, text in queries.items():
         if name == "changed":
             continue
@@ -332,7 +335,7 @@ def test_print_rules_prints_a_prometheusrule_in_the_namespace_or_a_rule_file(tmp
         ("kubectl-instancetype-rightsize-1h", "1h"),
     ]
     records = [r["record"] for g in rule["spec"]["groups"] for r in g["rules"]]
-    assert records == list(rr.NAMES) and len(records) == 15
+    assert records == list(rr.NAMES) and len(records) == 13
     # Prometheus's level:metric:operations, aggregated by namespace and name over KubeVirt's metric names
     assert all(name.startswith("namespace_name:kubevirt_vmi_") and name.count(":") == 2 for name in records)
     as_json = run_cli(["rightsize", "--print-rules", "rulefile", "-o", "json"], environ=environ)

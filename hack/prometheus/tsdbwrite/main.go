@@ -113,16 +113,17 @@ const (
 	recLowAvail    = "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_available_low"
 )
 
-// hourly roll-ups: record name, the 5-minute series it rolls up, the function
-var hourly = []struct{ name, of, fn string }{
-	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m", recCPU, "max"},
-	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m", recCPU, "count"},
-	{"namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum", recMemory, "max"},
-	{"namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum", recHeadroom, "min"},
-	{"namespace_name:kubevirt_vmi_memory_domain_bytes:max1h_max", recDomain, "max"},
-	{"namespace_name:kubevirt_vmi_memory_domain_bytes:min1h_max", recDomain, "min"},
-	{"namespace_name:kubevirt_vmi_vcpu_seconds:max1h_count", recVCPUs, "max"},
-	{"namespace_name:kubevirt_vmi_vcpu_seconds:min1h_count", recVCPUs, "min"},
+// hourly roll-ups: record name, the 5-minute series it rolls up, the function, its range in seconds
+var hourly = []struct {
+	name, of, fn string
+	window       float64
+}{
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m", recCPU, "max", 3600},
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m", recCPU, "count", 3600},
+	{"namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum", recMemory, "max", 3600},
+	{"namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum", recHeadroom, "min", 3600},
+	{"namespace_name:kubevirt_vmi_memory_domain_bytes:changes65m_max", recDomain, "changes", 3900},
+	{"namespace_name:kubevirt_vmi_vcpu_seconds:changes65m_count", recVCPUs, "changes", 3900},
 }
 
 type point struct {
@@ -258,8 +259,8 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 		five[recHeadroom] = &recorded{labels: rec(recHeadroom)}
 		five[recLowAvail] = &recorded{labels: rec(recLowAvail)}
 	}
-	// the 5-minute points of the hour before from too: the first hourly roll-up of the block reads them
-	for t := math.Ceil(math.Max(start, from-hourlyInterval)/ruleInterval) * ruleInterval; t <= end && t < to; t += ruleInterval {
+	// the 5-minute points of the 65 minutes before from too: the first hourly roll-ups of the block read them
+	for t := math.Ceil(math.Max(start, from-hourlyInterval-ruleInterval)/ruleInterval) * ruleInterval; t <= end && t < to; t += ruleInterval {
 		if r, ok := sumRate(cpuMetric, t, 300); ok {
 			five[recCPU].points = append(five[recCPU].points, point{t, r})
 		}
@@ -310,7 +311,7 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 		for t := math.Ceil(math.Max(start, from)/hourlyInterval) * hourlyInterval; t <= end && t < to; t += hourlyInterval {
 			var in []float64
 			for _, p := range source.points {
-				if p.t > t-hourlyInterval && p.t <= t {
+				if p.t > t-h.window && p.t <= t {
 					in = append(in, p.v)
 				}
 			}
@@ -318,16 +319,25 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 				continue
 			}
 			value := in[0]
-			for _, x := range in[1:] {
+			changes := 0.0
+			for i, x := range in[1:] {
 				switch h.fn {
 				case "max":
 					value = math.Max(value, x)
 				case "min":
 					value = math.Min(value, x)
 				}
+				// promql/functions.go funcChanges: a change is a value that differs from the one before (both
+				// NaN: none)
+				if x != in[i] && !(math.IsNaN(x) && math.IsNaN(in[i])) {
+					changes++
+				}
 			}
-			if h.fn == "count" {
+			switch h.fn {
+			case "count":
 				value = float64(len(in))
+			case "changes":
+				value = changes
 			}
 			r.points = append(r.points, point{t, value})
 		}
