@@ -196,15 +196,16 @@ class Queries:
         }
 
     def probe(self) -> str:
-        """Which recording rules the server has over the whole window (at its start and at its end): KubeVirt's, and
-        rightsize's own (those always recorded for a running VM)."""
+        """Which recording rules the server has over the whole window (in its first and its last two hours):
+        KubeVirt's, and rightsize's own (one series of each group). Two hours: rightsize's hourly group records
+        once an hour, at an offset of Prometheus's choosing, so its last point can be just over an hour old."""
         from ..instancetype.rightsize_rules import PROBED
 
         names = "|".join((*RULES.values(), *PROBED))
-        start = f"{self.at - self.window + 3600:.3f}"
+        start = f"{self.at - self.window + 7200:.3f}"
         return (
-            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {start})) and '
-            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[1h] @ {self.at:.3f}))'
+            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[2h] @ {start})) and '
+            f'count by (__name__) (last_over_time({{__name__=~"{names}"}}[2h] @ {self.at:.3f}))'
         )
 
 
