@@ -175,6 +175,17 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
     return TransportError(str(exc) or exc.__class__.__name__)
 
 
+def undecodable(exc: RecursionError | ValueError, size: int, content_type: str) -> ResponseError:
+    """The one sentence for a body of ``size`` bytes that ``json`` could not decode (``exc``), whether it was read
+    whole (:func:`decode_object`) or item by item (``liststream.ListStream``)."""
+    if isinstance(exc, RecursionError):
+        return ResponseError("the server sent JSON nested too deeply to decode")
+    if "integer string conversion" in str(exc):
+        return ResponseError(f"the server sent a number with more than {MAX_INT_DIGITS} digits, which is not decoded")
+    media = content_type.split(";", 1)[0].strip() or "no Content-Type"
+    return ResponseError(f"the server sent a response that is not JSON ({size} bytes, {media})")
+
+
 def decode_object(body: bytes, content_type: str = "") -> dict[str, Any]:
     """The JSON object of a successful answer; anything else is one sentence, never a Python error.
 
@@ -184,15 +195,8 @@ def decode_object(body: bytes, content_type: str = "") -> dict[str, Any]:
         document = json.loads(body)
     except UnicodeDecodeError:
         return decode_object(body.decode("utf-8", "replace").encode(), content_type)
-    except RecursionError:
-        raise ResponseError("the server sent JSON nested too deeply to decode") from None
-    except ValueError as exc:
-        if "integer string conversion" in str(exc):
-            raise ResponseError(
-                f"the server sent a number with more than {MAX_INT_DIGITS} digits, which is not decoded"
-            ) from None
-        media = content_type.split(";", 1)[0].strip() or "no Content-Type"
-        raise ResponseError(f"the server sent a response that is not JSON ({len(body)} bytes, {media})") from None
+    except (RecursionError, ValueError) as exc:
+        raise undecodable(exc, len(body), content_type) from None
     if not isinstance(document, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
             type(document), "a number"

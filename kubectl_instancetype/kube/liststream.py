@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .errors import MAX_INT_DIGITS, ResponseError, decode_object
+from .errors import ResponseError, decode_object, undecodable
 from .http import human_size
 
 # One object of a list (etcd keeps objects under 1.5 MiB by default; their JSON may be somewhat larger): the same
@@ -65,19 +65,11 @@ class ListStream:
     def __iter__(self) -> Iterator[Any]:
         try:
             yield from self._items()
-        except RecursionError:
-            raise ResponseError("the server sent JSON nested too deeply to decode") from None
-        except ValueError as exc:
-            if "integer string conversion" in str(exc):
-                raise ResponseError(
-                    f"the server sent a number with more than {MAX_INT_DIGITS} digits, which is not decoded"
-                ) from None
-            for piece in self._pieces:  # the message gives the body's size, as for a body read whole
-                self.received += len(piece)
-            media = self._content_type.split(";", 1)[0].strip() or "no Content-Type"
-            raise ResponseError(
-                f"the server sent a response that is not JSON ({self.received} bytes, {media})"
-            ) from None
+        except (RecursionError, ValueError) as exc:
+            if isinstance(exc, ValueError) and "integer string conversion" not in str(exc):
+                for piece in self._pieces:  # the message gives the body's size, as for a body read whole
+                    self.received += len(piece)
+            raise undecodable(exc, self.received, self._content_type) from None
 
     def _items(self) -> Iterator[Any]:
         if self._peek() != "{":
