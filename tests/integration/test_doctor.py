@@ -73,6 +73,23 @@ def _delete_revision(plane, namespace: str, name: str) -> None:
     assert status == 200, answer
 
 
+def _orphaned(plane, namespace: str, name: str, instancetype: str) -> str:
+    """The name of an orphan: the revision virt-controller stored for a new VM ``name``, left without owner
+    references when the VM is deleted (as ``--cascade=orphan`` leaves it), so that no VM owns or names it."""
+    vm = _create_vm(plane, namespace, name, instancetype)
+    orphan = _ref(vm, "instancetype")
+    status, answer = plane.request(
+        "PATCH",
+        CRS.format(ns=namespace) + f"/{orphan}",
+        {"metadata": {"ownerReferences": None}},
+        content_type="application/merge-patch+json",
+    )
+    assert status == 200, answer
+    plane.delete(vm)
+    _until("the VM was not deleted", lambda: plane.get(vm) is None, timeout=60)
+    return orphan
+
+
 def test_a_deleted_revision_is_an_error_and_the_printed_command_recovers_the_vm(control_plane, namespace) -> None:
     vm = _create_vm(control_plane, namespace, "broken", "u1.small", "fedora")
     assert _cli(control_plane, "doctor", "-n", namespace).stderr == (
@@ -272,18 +289,7 @@ def test_fix_leaves_a_reference_whose_object_is_gone_too(control_plane, namespac
 
 def test_fix_deletes_an_orphan_and_a_server_dry_run_keeps_it(control_plane, namespace) -> None:
     _create_vm(control_plane, namespace, "kept", "u1.small")
-    gone = _create_vm(control_plane, namespace, "gone", "u1.small")
-    orphan = _ref(gone, "instancetype")
-    # the orphan: a revision without owner references that no VM names (a VM deleted with --cascade=orphan)
-    status, answer = control_plane.request(
-        "PATCH",
-        CRS.format(ns=namespace) + f"/{orphan}",
-        {"metadata": {"ownerReferences": None}},
-        content_type="application/merge-patch+json",
-    )
-    assert status == 200, answer
-    control_plane.delete(gone)
-    _until("the VM was not deleted", lambda: control_plane.get(gone) is None, timeout=60)
+    orphan = _orphaned(control_plane, namespace, "gone", "u1.small")
     _, items, _ = _doctor(control_plane, namespace)
     assert [(i["check"], i["object"]) for i in items if i["check"] == "orphan-revision"] == [
         ("orphan-revision", f"controllerrevision/{orphan}")
@@ -569,20 +575,10 @@ def test_fix_leaves_an_orphan_that_changed_after_the_re_read_and_says_why(contro
     from kubectl_instancetype.kube.session import Session
     from kubectl_instancetype.usecases.doctor import Change, DoctorRequest, doctor
 
-    orphans = []
-    for name, size in (("first", "u1.small"), ("second", "u1.medium")):
-        vm = _create_vm(control_plane, namespace, name, size)
-        orphan = _ref(vm, "instancetype")
-        status, answer = control_plane.request(
-            "PATCH",
-            CRS.format(ns=namespace) + f"/{orphan}",
-            {"metadata": {"ownerReferences": None}},
-            content_type="application/merge-patch+json",
-        )
-        assert status == 200, answer
-        control_plane.delete(vm)
-        _until("the VM was not deleted", lambda vm=vm: control_plane.get(vm) is None, timeout=60)
-        orphans.append(orphan)
+    orphans = [
+        _orphaned(control_plane, namespace, "first", "u1.small"),
+        _orphaned(control_plane, namespace, "second", "u1.medium"),
+    ]
 
     changed: list[str] = []
 
