@@ -602,29 +602,13 @@ class Connection:
         return rest
 
     def _chunked(self) -> bytes:
-        parts: list[bytes] = []
-        total = 0
-        while True:
-            line = self._reader.readline(1024)
-            try:
-                size = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError as exc:
-                self.close()
-                raise BodyReadError("unexpected EOF" if not line else "malformed chunked encoding") from exc
-            if size < 0:
-                raise BodyReadError("malformed chunked encoding")
-            if size == 0:
-                _headers(self._reader, MAX_HEADER_BYTES)  # trailers
-                return b"".join(parts)
-            total += size
-            if total > self.max_body:
-                self.close()
-                raise BodyTooLarge(self.max_body)
-            chunk = self._reader.read(size)
-            if len(chunk) != size or self._reader.read(2) != b"\r\n":
-                self.close()
-                raise BodyReadError("unexpected EOF")
-            parts.append(chunk)
+        """A chunked body read whole: :meth:`_bounded_chunks` with a piece larger than the bound, so that it yields
+        once; a body it refuses leaves the connection closed."""
+        try:
+            return b"".join(self._bounded_chunks(self.max_body + 1))
+        except (BodyReadError, BodyTooLarge):
+            self.close()
+            raise
 
 
 def _chunks(body: Any) -> Iterable[Any]:
