@@ -6,9 +6,9 @@ rolling text buffer and hands out each object of ``items`` as soon as the bytes 
 that a piece holds whole are decoded in one call of the C scanner (:meth:`ListStream._batch`). What it holds at any
 time is one socket buffer (64 kB), what is not yet decoded of the current object, and the objects of one piece (16 kB
 of JSON): never a page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it
-comes: before
-``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom resources'
-``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around ``items``).
+comes: before ``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom
+resources' ``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around
+``items``).
 
 Failures read as :func:`.errors.decode_object` words them for the same body: JSON that is not an object, not JSON
 (with the body's whole size: the rest is read and counted, within the connection's bound), nested too deeply, a
