@@ -33,7 +33,8 @@ MAX_VALUE = 16 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
 _DECODER = json.JSONDecoder()  # as decode_object's json.loads (NaN and Infinity included)
 _DECODE = _DECODER.raw_decode
-_SCAN = _DECODER.scan_once  # raw_decode without its frame: (value, end), StopIteration where no value starts
+# raw_decode without its frame: (value, end), StopIteration where no value starts (typeshed does not list it)
+_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
 _HEAD_MAX = 512  # how far into an item its "metadata" key is looked for (a batch's cut: ListStream._batch)
 _READ_AHEAD = 16384
 _NOT_AN_ITEM_START = frozenset(" \t\r\n]")  # after a comma: whitespace or a misplaced end
