@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.errors import decode_object
 from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
-from kubectl_instancetype.kube.liststream import ListStream
+from kubectl_instancetype.kube.liststream import ListStream, leading_items
 
 PAGES = [
     # a custom resource list as the API server writes it (keys sorted: items before metadata)
@@ -171,14 +171,14 @@ def test_the_items_of_a_piece_are_decoded_in_one_call_when_the_cut_is_between_it
     # then the start of a fifth item, as a piece of the body ends
     started = '{"apiVersion":"instancetype.kubevirt.io/v1beta1","kind":"VirtualMachineInstancetype","metadata":{"ma'
     text = json.dumps(items, separators=(",", ":"))[1:-1] + "," + started
-    values, position = ListStream._batch(text, 0)
+    values, position = leading_items(text, 0)
     assert values == items
     assert text[position:] == started
     # a guessed cut inside an item (an embedded look-alike, then the text ends): no batch, the careful path decides
     inside = json.dumps(LOOKALIKE, separators=(",", ":"))
-    assert ListStream._batch(inside[: inside.index("inner") + 30], 0) is None
+    assert leading_items(inside[: inside.index("inner") + 30], 0) is None
     # no "metadata" key near the start of the item: nothing to guess a cut from
-    assert ListStream._batch('{"a":1},{"a":2},{"a":3}', 0) is None
+    assert leading_items('{"a":1},{"a":2},{"a":3}', 0) is None
 
 
 def test_the_items_before_a_fault_in_a_batch_come_first() -> None:
