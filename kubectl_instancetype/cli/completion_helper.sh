@@ -10,14 +10,14 @@
 # The shell parses a script one command at a time as it runs it: each answer exits as soon as it is known, so
 # the parts after it (flag names and values, then the flag listings, the hot commands' first) cost it nothing.
 
+nl='
+'
+path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
+
 # The plugin that answers the rest: the kubectl-instancetype next to this script, the same install and version
 # as this table (pip, pipx and uv put both into one bin folder; kubectl runs this script by the path it found on
 # PATH, which is $0). Without a folder in $0, the kubectl-instancetype on PATH, as kubectl would run it.
 case $0 in */*) plugin=${0%/*}/kubectl-instancetype ;; *) plugin=kubectl-instancetype ;; esac
-
-nl='
-'
-path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 
 # d VALUE LINE / c VALUE: add LINE (c: $lead$VALUE) when VALUE starts with $pfx
 d() { case $1 in "$pfx"*) out=$out$2$nl ;; esac; }
@@ -81,7 +81,7 @@ positional() {
 	'capacity'|'catalog diff'|'catalog install'|'catalog show'|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'doctor'|'fits'|'fleet diff'|'matrix'|'recommend'|'rightsize'|'upload'|'version') : ;;
 	'catalog') [ $npos = 0 ] && { d 'diff' 'diff	Diff the cluster'\''s objects against the catalog.'; d 'install' 'install	Apply the catalog to the cluster (server-side apply).'; d 'list' 'list	List the embedded catalog (list'\''s filters).'; d 'show' 'show	Print catalog objects by name.'; } ;;
 	'catalog list'|'list') [ $npos = 0 ] && { d 'instancetypes' 'instancetypes	list instance types'; d 'preferences' 'preferences	list preferences'; } ;;
-	'completion') [ $npos = 0 ] && { d 'bash' 'bash	Print the bash completion script for kubectl-instancetype.'; d 'fish' 'fish	Print the fish completion script for kubectl-instancetype.'; d 'install-helper' 'install-helper	Write the kubectl_complete-instancetype launcher next to the plugin.'; d 'powershell' 'powershell	Print the powershell completion script for kubectl-instancetype.'; d 'zsh' 'zsh	Print the zsh completion script for kubectl-instancetype.'; } ;;
+	'completion') [ $npos = 0 ] && { d 'bash' 'bash	Print the bash completion script for kubectl-instancetype.'; d 'fish' 'fish	Print the fish completion script for kubectl-instancetype.'; d 'install-helper' 'install-helper	Write the kubectl_complete-instancetype helper next to the plugin.'; d 'powershell' 'powershell	Print the powershell completion script for kubectl-instancetype.'; d 'zsh' 'zsh	Print the zsh completion script for kubectl-instancetype.'; } ;;
 	'create') [ $npos = 0 ] && { d 'instancetype' 'instancetype	Create a VirtualMachine(Cluster)Instancetype (virtctl flags).'; d 'preference' 'preference	Create a VirtualMachine(Cluster)Preference (virtctl flags).'; d 'vm' 'vm	Create a VirtualMachine (virtctl create vm flags).'; } ;;
 	'describe'|'get') [ $npos = 0 ] || delegate=1; slash; c 'virtualmachineclusterinstancetype/'; c 'virtualmachineinstancetype/'; c 'virtualmachineclusterpreference/'; c 'virtualmachinepreference/'; c 'vmcf/'; c 'vmf/'; c 'vmcp/'; c 'vmp/'; dir=6 ;;
 	'fleet') [ $npos = 0 ] && { d 'diff' 'diff	Compare instance types and preferences across contexts.'; } ;;

@@ -20,11 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..usecases.completion_helper import PLUGIN_LINE, TITLE_LINE
+
 SCRIPT_FILE = Path(__file__).with_name("completion_helper.sh")
-# The second line of the generated script; `completion install-helper` replaces it with its own marker line.
-TITLE_LINE = "# kubectl_complete-instancetype: kubectl's completion helper for kubectl-instancetype."
-# The line that says where the plugin is; `completion install-helper` replaces it with the plugin's path.
-PLUGIN_LINE = "case $0 in */*) plugin=${0%/*}/kubectl-instancetype ;; *) plugin=kubectl-instancetype ;; esac"
+# TITLE_LINE, the script's second line, and PLUGIN_LINE, where it finds the plugin: `completion install-helper`
+# replaces them with its marker and the plugin's path (usecases/completion_helper.launcher_text).
 # Characters a non-flag word may hold for the script to place it in the command path itself: Python's
 # str.strip() in completion.Line (the word joined to the path) removes Unicode white space, which a shell
 # cannot tell apart byte by byte; a word with any other character goes to the plugin.
@@ -200,14 +200,14 @@ TEMPLATE = """\
 # The shell parses a script one command at a time as it runs it: each answer exits as soon as it is known, so
 # the parts after it (flag names and values, then the flag listings, the hot commands' first) cost it nothing.
 
+nl='
+'
+path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
+
 # The plugin that answers the rest: the kubectl-instancetype next to this script, the same install and version
 # as this table (pip, pipx and uv put both into one bin folder; kubectl runs this script by the path it found on
 # PATH, which is $0). Without a folder in $0, the kubectl-instancetype on PATH, as kubectl would run it.
 {plugin_line}
-
-nl='
-'
-path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 
 # d VALUE LINE / c VALUE: add LINE (c: $lead$VALUE) when VALUE starts with $pfx
 d() {{ case $1 in "$pfx"*) out=$out$2$nl ;; esac; }}
