@@ -62,9 +62,9 @@ line() {
 			;;
 		esac
 		if [ $npos = 0 ]; then
-			[ -z "$path" ] && [ "$word" = 'ls' ] && word='list'
+			[ -z "$path" ] && [ "$word" = ls ] && word=list
 			case ${path:+$path }$word in
-			'adopt'|'capacity'|'catalog'|'catalog diff'|'catalog install'|'catalog list'|'catalog show'|'completion'|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|'convert'|'create'|'create instancetype'|'create preference'|'create vm'|'derive'|'describe'|'doctor'|'expand'|'fits'|'fleet'|'fleet diff'|'get'|'infer'|'label'|'lint'|'list'|'matrix'|'recommend'|'revisions'|'rightsize'|'switch'|'upload'|'usage'|'version') path=${path:+$path }$word; continue ;;
+			adopt|capacity|catalog|'catalog diff'|'catalog install'|'catalog list'|'catalog show'|completion|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|convert|create|'create instancetype'|'create preference'|'create vm'|derive|describe|doctor|expand|fits|fleet|'fleet diff'|get|infer|label|lint|list|matrix|recommend|revisions|rightsize|switch|upload|usage|version) path=${path:+$path }$word; continue ;;
 			esac
 		fi
 		[ -z "$word" ] || npos=1
@@ -76,18 +76,18 @@ line() {
 positional() {
 	guard
 	case $path in
-	'') [ $npos = 0 ] && { d 'adopt' 'adopt	Move flat VirtualMachines onto an instance type and preference.'; d 'capacity' 'capacity	Show how many more VMs of each instance type fit now.'; d 'catalog' 'catalog	Browse, install or diff the embedded common-instancetypes catalog.'; d 'completion' 'completion	Shell completion: scripts and kubectl'\''s completion helper.'; d 'convert' 'convert	Convert legacy flavors, alpha objects and presets to v1beta1.'; d 'create' 'create	Create a VM, instance type or preference (virtctl flags, checked).'; d 'derive' 'derive	Create a custom size from an existing instance type.'; d 'describe' 'describe	Show an instance type or preference in detail.'; d 'doctor' 'doctor	Find broken, stale and orphaned instance type revisions.'; d 'expand' 'expand	Show a VirtualMachine with its instance type and preference applied.'; d 'fits' 'fits	Show where a VirtualMachine could run now.'; d 'fleet' 'fleet	Compare instance types and preferences across kubeconfig contexts.'; d 'get' 'get	Print chosen instance types or preferences (TYPE/NAME).'; d 'infer' 'infer	Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).'; d 'label' 'label	Label a PVC, DataVolume or DataSource with default types.'; d 'lint' 'lint	Find deprecated and never-working instance type fields.'; d 'list' 'list	List instance types or preferences by labels and ranges.'; d 'matrix' 'matrix	Series by size matrix of the instance types.'; d 'recommend' 'recommend	Rank the instance types that fit a preference.'; d 'revisions' 'revisions	Show the ControllerRevisions a VirtualMachine uses.'; d 'rightsize' 'rightsize	Show over- and under-provisioned VMs and the instance type to move to.'; d 'switch' 'switch	Switch a VirtualMachine to another instance type or preference.'; d 'upload' 'upload	Upload a VM image to a DataVolume or PVC, with default types.'; d 'usage' 'usage	Show who uses which instance type and preference.'; d 'version' 'version	Print the plugin and server versions.'; } ;;
-	'adopt'|'expand'|'revisions'|'switch') [ $npos = 0 ] && { slash; c 'vm/'; dir=6; } ;;
-	'capacity'|'catalog diff'|'catalog install'|'catalog show'|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'doctor'|'fits'|'fleet diff'|'matrix'|'recommend'|'rightsize'|'upload'|'version') : ;;
-	'catalog') [ $npos = 0 ] && { d 'diff' 'diff	Diff the cluster'\''s objects against the catalog.'; d 'install' 'install	Apply the catalog to the cluster (server-side apply).'; d 'list' 'list	List the embedded catalog (list'\''s filters).'; d 'show' 'show	Print catalog objects by name.'; } ;;
-	'catalog list'|'list') [ $npos = 0 ] && { d 'instancetypes' 'instancetypes	list instance types'; d 'preferences' 'preferences	list preferences'; } ;;
-	'completion') [ $npos = 0 ] && { d 'bash' 'bash	Print the bash completion script for kubectl-instancetype.'; d 'fish' 'fish	Print the fish completion script for kubectl-instancetype.'; d 'install-helper' 'install-helper	Write the kubectl_complete-instancetype helper next to the plugin.'; d 'powershell' 'powershell	Print the powershell completion script for kubectl-instancetype.'; d 'zsh' 'zsh	Print the zsh completion script for kubectl-instancetype.'; } ;;
-	'create') [ $npos = 0 ] && { d 'instancetype' 'instancetype	Create a VirtualMachine(Cluster)Instancetype (virtctl flags).'; d 'preference' 'preference	Create a VirtualMachine(Cluster)Preference (virtctl flags).'; d 'vm' 'vm	Create a VirtualMachine (virtctl create vm flags).'; } ;;
-	'describe'|'get') [ $npos = 0 ] || delegate=1; slash; c 'virtualmachineclusterinstancetype/'; c 'virtualmachineinstancetype/'; c 'virtualmachineclusterpreference/'; c 'virtualmachinepreference/'; c 'vmcf/'; c 'vmf/'; c 'vmcp/'; c 'vmp/'; dir=6 ;;
-	'fleet') [ $npos = 0 ] && { d 'diff' 'diff	Compare instance types and preferences across contexts.'; } ;;
-	'infer') [ $npos = 0 ] && { slash; c 'vm/'; c 'pvc/'; c 'dv/'; c 'datasource/'; c 'das/'; c 'volumesnapshot/'; dir=6; } ;;
-	'label') [ $npos = 0 ] && { slash; c 'pvc/'; c 'dv/'; c 'datasource/'; c 'das/'; dir=6; } ;;
-	'lint'|'usage') [ $npos = 0 ] && { slash; c 'virtualmachineclusterinstancetype/'; c 'virtualmachineinstancetype/'; c 'virtualmachineclusterpreference/'; c 'virtualmachinepreference/'; c 'vmcf/'; c 'vmf/'; c 'vmcp/'; c 'vmp/'; dir=6; } ;;
+	'') [ $npos = 0 ] && { d adopt 'adopt	Move flat VirtualMachines onto an instance type and preference.'; d capacity 'capacity	Show how many more VMs of each instance type fit now.'; d catalog 'catalog	Browse, install or diff the embedded common-instancetypes catalog.'; d completion 'completion	Shell completion: scripts and kubectl'"'"'s completion helper.'; d convert 'convert	Convert legacy flavors, alpha objects and presets to v1beta1.'; d create 'create	Create a VM, instance type or preference (virtctl flags, checked).'; d derive 'derive	Create a custom size from an existing instance type.'; d describe 'describe	Show an instance type or preference in detail.'; d doctor 'doctor	Find broken, stale and orphaned instance type revisions.'; d expand 'expand	Show a VirtualMachine with its instance type and preference applied.'; d fits 'fits	Show where a VirtualMachine could run now.'; d fleet 'fleet	Compare instance types and preferences across kubeconfig contexts.'; d get 'get	Print chosen instance types or preferences (TYPE/NAME).'; d infer 'infer	Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).'; d label 'label	Label a PVC, DataVolume or DataSource with default types.'; d lint 'lint	Find deprecated and never-working instance type fields.'; d list 'list	List instance types or preferences by labels and ranges.'; d matrix 'matrix	Series by size matrix of the instance types.'; d recommend 'recommend	Rank the instance types that fit a preference.'; d revisions 'revisions	Show the ControllerRevisions a VirtualMachine uses.'; d rightsize 'rightsize	Show over- and under-provisioned VMs and the instance type to move to.'; d switch 'switch	Switch a VirtualMachine to another instance type or preference.'; d upload 'upload	Upload a VM image to a DataVolume or PVC, with default types.'; d usage 'usage	Show who uses which instance type and preference.'; d version 'version	Print the plugin and server versions.'; } ;;
+	adopt|expand|revisions|switch) [ $npos = 0 ] && { slash; c vm/; dir=6; } ;;
+	capacity|'catalog diff'|'catalog install'|'catalog show'|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|convert|'create instancetype'|'create preference'|'create vm'|derive|doctor|fits|'fleet diff'|matrix|recommend|rightsize|upload|version) : ;;
+	catalog) [ $npos = 0 ] && { d diff 'diff	Diff the cluster'"'"'s objects against the catalog.'; d install 'install	Apply the catalog to the cluster (server-side apply).'; d list 'list	List the embedded catalog (list'"'"'s filters).'; d show 'show	Print catalog objects by name.'; } ;;
+	'catalog list'|list) [ $npos = 0 ] && { d instancetypes 'instancetypes	list instance types'; d preferences 'preferences	list preferences'; } ;;
+	completion) [ $npos = 0 ] && { d bash 'bash	Print the bash completion script for kubectl-instancetype.'; d fish 'fish	Print the fish completion script for kubectl-instancetype.'; d install-helper 'install-helper	Write the kubectl_complete-instancetype helper next to the plugin.'; d powershell 'powershell	Print the powershell completion script for kubectl-instancetype.'; d zsh 'zsh	Print the zsh completion script for kubectl-instancetype.'; } ;;
+	create) [ $npos = 0 ] && { d instancetype 'instancetype	Create a VirtualMachine(Cluster)Instancetype (virtctl flags).'; d preference 'preference	Create a VirtualMachine(Cluster)Preference (virtctl flags).'; d vm 'vm	Create a VirtualMachine (virtctl create vm flags).'; } ;;
+	describe|get) [ $npos = 0 ] || delegate=1; slash; c virtualmachineclusterinstancetype/; c virtualmachineinstancetype/; c virtualmachineclusterpreference/; c virtualmachinepreference/; c vmcf/; c vmf/; c vmcp/; c vmp/; dir=6 ;;
+	fleet) [ $npos = 0 ] && { d diff 'diff	Compare instance types and preferences across contexts.'; } ;;
+	infer) [ $npos = 0 ] && { slash; c vm/; c pvc/; c dv/; c datasource/; c das/; c volumesnapshot/; dir=6; } ;;
+	label) [ $npos = 0 ] && { slash; c pvc/; c dv/; c datasource/; c das/; dir=6; } ;;
+	lint|usage) [ $npos = 0 ] && { slash; c virtualmachineclusterinstancetype/; c virtualmachineinstancetype/; c virtualmachineclusterpreference/; c virtualmachinepreference/; c vmcf/; c vmf/; c vmcp/; c vmp/; dir=6; } ;;
 	esac
 	answer "$@"
 }
@@ -105,73 +105,73 @@ fi
 flagkind() {
 	fk=
 	case $1 in
-	'--access-cred'|'--cloud-init'|'--cloud-init-network-data'|'--cloud-init-user-data'|'--infer-instancetype-from'|'--infer-preference-from'|'--password-file'|'--run-strategy'|'--ssh-key'|'--termination-grace-period'|'--user'|'--volume-blank'|'--volume-clone-pvc'|'--volume-containerdisk'|'--volume-datasource'|'--volume-import'|'--volume-pvc'|'--volume-sysprep') case $path in 'create vm') fk=v ;; esac ;;
-	'--access-mode'|'--archive-path'|'--image-path'|'--retry'|'--storage-class'|'--uploadproxy-url'|'--volume-mode'|'--wait-secs') case $path in 'upload') fk=v ;; esac ;;
-	'--all') case $path in 'lint') fk=b ;; esac ;;
-	'--all-contexts') case $path in 'capacity'|'catalog diff'|'describe'|'doctor'|'expand'|'fits'|'fleet diff'|'get'|'infer'|'lint'|'list'|'revisions'|'usage') fk=b ;; esac ;;
-	'--all-namespaces'|'-A') case $path in 'doctor'|'fleet diff'|'get'|'lint'|'list'|'recommend'|'revisions'|'rightsize'|'usage') fk=b ;; esac ;;
-	'--allow-changes') case $path in 'adopt') fk=b ;; esac ;;
-	'--allow-missing-template-keys'|'--compatible-with'|'--hugepages'|'--label-columns'|'--max-cpu'|'--max-memory'|'--os-type'|'--sort-by'|'--template'|'--vendor'|'-L') case $path in 'catalog list'|'get'|'list') fk=v ;; esac ;;
-	'--allow-restart') case $path in 'rightsize') fk=b ;; esac ;;
-	'--apply') case $path in 'adopt'|'convert'|'rightsize') fk=b ;; esac ;;
-	'--arch'|'--min-cpu'|'--min-memory') case $path in 'catalog list'|'get'|'list'|'recommend') fk=v ;; esac ;;
-	'--as'|'--as-group'|'--as-uid'|'--cluster'|'--context'|'--kubeconfig'|'--request-timeout') case $path in ''|'adopt'|'capacity'|'catalog diff'|'catalog install'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'describe'|'doctor'|'expand'|'fits'|'fleet diff'|'get'|'infer'|'label'|'lint'|'list'|'matrix'|'recommend'|'revisions'|'rightsize'|'switch'|'upload'|'usage'|'version') fk=v ;; esac ;;
-	'--catalog') case $path in 'adopt'|'derive'|'matrix'|'recommend') fk=b ;; esac ;;
-	'--catalog-version') case $path in 'derive'|'matrix'|'recommend') fk=v ;; esac ;;
-	'--check-delete') case $path in 'usage') fk=b ;; esac ;;
-	'--chunk-size') case $path in 'get'|'list') fk=v ;; esac ;;
-	'--class'|'--scope') case $path in 'catalog list'|'get'|'list'|'matrix'|'recommend') fk=v ;; esac ;;
-	'--client') case $path in 'version') fk=b ;; esac ;;
-	'--context-timeout'|'--contexts'|'--parallel') case $path in 'capacity'|'catalog diff'|'describe'|'doctor'|'expand'|'fits'|'fleet diff'|'get'|'infer'|'lint'|'list'|'revisions'|'usage') fk=v ;; esac ;;
-	'--cpu') case $path in 'catalog list'|'create instancetype'|'derive'|'get'|'list') fk=v ;; esac ;;
-	'--cpu-topology'|'--machine-type'|'--volume-storage-class') case $path in 'create preference') fk=v ;; esac ;;
-	'--datasource'|'--force-bind'|'--insecure'|'--no-create') case $path in 'upload') fk=b ;; esac ;;
-	'--dedicated-cpu'|'--gpus'|'--isolate-emulator-thread'|'--numa'|'--realtime'|'--show-kind'|'--show-labels') case $path in 'catalog list'|'get'|'list') fk=b ;; esac ;;
-	'--default-architecture'|'--default-network-interface'|'--file'|'--instancetype-file'|'--preference-file') case $path in 'expand') fk=v ;; esac ;;
-	'--default-instancetype'|'--default-instancetype-kind'|'--default-preference'|'--default-preference-kind') case $path in 'label'|'upload') fk=v ;; esac ;;
-	'--diff'|'--launcher-pod'|'--server') case $path in 'expand') fk=b ;; esac ;;
-	'--dir') case $path in 'completion install-helper') fk=v ;; esac ;;
-	'--drop-unknown-fields') case $path in 'catalog install') fk=b ;; esac ;;
-	'--dry-run') case $path in 'catalog install'|'create instancetype'|'create preference'|'create vm'|'derive'|'doctor') fk=v ;; 'switch') fk=b ;; esac ;;
-	'--exit-code') case $path in 'catalog diff'|'fleet diff') fk=b ;; esac ;;
-	'--explain') case $path in 'expand'|'infer') fk=b ;; esac ;;
-	'--filename'|'-f') case $path in 'adopt'|'convert'|'expand'|'fits'|'infer'|'lint') fk=v ;; esac ;;
-	'--fits') case $path in 'get'|'list'|'recommend') fk=b ;; esac ;;
-	'--fix') case $path in 'doctor'|'lint') fk=b ;; esac ;;
-	'--force') case $path in 'catalog install'|'completion install-helper') fk=b ;; esac ;;
-	'--format') case $path in 'matrix') fk=v ;; esac ;;
-	'--from-cluster'|'--keep-preset-vms') case $path in 'convert') fk=b ;; esac ;;
-	'--ga-manage-ssh'|'--infer-from-image'|'--infer-instancetype'|'--infer-preference'|'--resolve-inference') case $path in 'create vm') fk=b ;; esac ;;
-	'--gpu'|'--hostdevice'|'--iothreadspolicy') case $path in 'create instancetype') fk=v ;; esac ;;
-	'--headroom'|'--percentile'|'--print-rules'|'--prometheus-ca-file'|'--prometheus-service'|'--prometheus-token-file'|'--prometheus-url'|'--step'|'--window') case $path in 'rightsize') fk=v ;; esac ;;
-	'--help') fk=b ;;
-	'--hide-deprecated') case $path in 'catalog list'|'get'|'list'|'matrix'|'recommend') fk=b ;; esac ;;
-	'--insecure-registry') case $path in 'create vm'|'infer') fk=b ;; esac ;;
-	'--instancetype') case $path in 'adopt'|'capacity'|'create vm'|'fits'|'switch') fk=v ;; esac ;;
-	'--instancetypes-only'|'--preferences-only'|'--strict') case $path in 'catalog diff'|'catalog install') fk=b ;; esac ;;
-	'--kind'|'--to') case $path in 'fleet diff') fk=v ;; esac ;;
-	'--max') case $path in 'recommend') fk=v ;; esac ;;
-	'--memory') case $path in 'catalog list'|'convert'|'create instancetype'|'create vm'|'derive'|'get'|'list') fk=v ;; esac ;;
-	'--name') case $path in 'create instancetype'|'create preference'|'create vm'|'derive') fk=v ;; esac ;;
-	'--namespace'|'--v'|'-n'|'-v') case $path in ''|'adopt'|'capacity'|'catalog diff'|'catalog install'|'catalog list'|'catalog show'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'describe'|'doctor'|'expand'|'fits'|'fleet diff'|'get'|'infer'|'label'|'lint'|'list'|'matrix'|'recommend'|'revisions'|'rightsize'|'switch'|'upload'|'usage'|'version') fk=v ;; esac ;;
-	'--namespaced') case $path in 'catalog diff'|'catalog install'|'catalog list'|'catalog show'|'create instancetype'|'create preference'|'derive'|'get'|'list'|'matrix'|'recommend') fk=b ;; esac ;;
-	'--no-headers') case $path in 'catalog list'|'get'|'list'|'recommend') fk=b ;; esac ;;
-	'--offline') case $path in 'adopt'|'convert'|'expand'|'lint') fk=b ;; esac ;;
-	'--output'|'-o') case $path in 'adopt'|'capacity'|'catalog list'|'catalog show'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'doctor'|'expand'|'fits'|'fleet diff'|'get'|'infer'|'lint'|'list'|'matrix'|'recommend'|'revisions'|'rightsize'|'switch'|'usage'|'version') fk=v ;; esac ;;
-	'--output-watch-events'|'--watch'|'--watch-only'|'-w') case $path in 'get'|'list') fk=b ;; esac ;;
-	'--overwrite'|'--remove') case $path in 'label') fk=b ;; esac ;;
-	'--plan'|'--refresh'|'--wait') case $path in 'switch') fk=b ;; esac ;;
-	'--platform') case $path in 'infer') fk=v ;; esac ;;
-	'--preference') case $path in 'adopt'|'capacity'|'create vm'|'fits'|'recommend'|'switch') fk=v ;; esac ;;
-	'--selector'|'-l') case $path in 'capacity'|'catalog list'|'get'|'list'|'matrix'|'recommend') fk=v ;; esac ;;
-	'--show-rejected') case $path in 'recommend') fk=b ;; esac ;;
-	'--size') case $path in 'catalog list'|'get'|'list'|'upload') fk=v ;; esac ;;
-	'--skip-checks') case $path in 'create vm'|'expand'|'label'|'switch'|'upload') fk=b ;; esac ;;
-	'--timeout') case $path in 'switch') fk=v ;; esac ;;
-	'--validate') case $path in 'adopt'|'expand'|'infer'|'lint') fk=v ;; esac ;;
-	'--version') case $path in 'catalog diff'|'catalog install'|'catalog list'|'catalog show') fk=v ;; esac ;;
-	'--vms') case $path in 'convert') fk=v ;; esac ;;
-	'-h') case $path in ''|'catalog'|'completion'|'create'|'fleet') fk=b ;; esac ;;
+	--access-cred|--cloud-init|--cloud-init-network-data|--cloud-init-user-data|--infer-instancetype-from|--infer-preference-from|--password-file|--run-strategy|--ssh-key|--termination-grace-period|--user|--volume-blank|--volume-clone-pvc|--volume-containerdisk|--volume-datasource|--volume-import|--volume-pvc|--volume-sysprep) case $path in 'create vm') fk=v ;; esac ;;
+	--access-mode|--archive-path|--image-path|--retry|--storage-class|--uploadproxy-url|--volume-mode|--wait-secs) case $path in upload) fk=v ;; esac ;;
+	--all) case $path in lint) fk=b ;; esac ;;
+	--all-contexts) case $path in capacity|'catalog diff'|describe|doctor|expand|fits|'fleet diff'|get|infer|lint|list|revisions|usage) fk=b ;; esac ;;
+	--all-namespaces|-A) case $path in doctor|'fleet diff'|get|lint|list|recommend|revisions|rightsize|usage) fk=b ;; esac ;;
+	--allow-changes) case $path in adopt) fk=b ;; esac ;;
+	--allow-missing-template-keys|--compatible-with|--hugepages|--label-columns|--max-cpu|--max-memory|--os-type|--sort-by|--template|--vendor|-L) case $path in 'catalog list'|get|list) fk=v ;; esac ;;
+	--allow-restart) case $path in rightsize) fk=b ;; esac ;;
+	--apply) case $path in adopt|convert|rightsize) fk=b ;; esac ;;
+	--arch|--min-cpu|--min-memory) case $path in 'catalog list'|get|list|recommend) fk=v ;; esac ;;
+	--as|--as-group|--as-uid|--cluster|--context|--kubeconfig|--request-timeout) case $path in ''|adopt|capacity|'catalog diff'|'catalog install'|convert|'create instancetype'|'create preference'|'create vm'|derive|describe|doctor|expand|fits|'fleet diff'|get|infer|label|lint|list|matrix|recommend|revisions|rightsize|switch|upload|usage|version) fk=v ;; esac ;;
+	--catalog) case $path in adopt|derive|matrix|recommend) fk=b ;; esac ;;
+	--catalog-version) case $path in derive|matrix|recommend) fk=v ;; esac ;;
+	--check-delete) case $path in usage) fk=b ;; esac ;;
+	--chunk-size) case $path in get|list) fk=v ;; esac ;;
+	--class|--scope) case $path in 'catalog list'|get|list|matrix|recommend) fk=v ;; esac ;;
+	--client) case $path in version) fk=b ;; esac ;;
+	--context-timeout|--contexts|--parallel) case $path in capacity|'catalog diff'|describe|doctor|expand|fits|'fleet diff'|get|infer|lint|list|revisions|usage) fk=v ;; esac ;;
+	--cpu) case $path in 'catalog list'|'create instancetype'|derive|get|list) fk=v ;; esac ;;
+	--cpu-topology|--machine-type|--volume-storage-class) case $path in 'create preference') fk=v ;; esac ;;
+	--datasource|--force-bind|--insecure|--no-create) case $path in upload) fk=b ;; esac ;;
+	--dedicated-cpu|--gpus|--isolate-emulator-thread|--numa|--realtime|--show-kind|--show-labels) case $path in 'catalog list'|get|list) fk=b ;; esac ;;
+	--default-architecture|--default-network-interface|--file|--instancetype-file|--preference-file) case $path in expand) fk=v ;; esac ;;
+	--default-instancetype|--default-instancetype-kind|--default-preference|--default-preference-kind) case $path in label|upload) fk=v ;; esac ;;
+	--diff|--launcher-pod|--server) case $path in expand) fk=b ;; esac ;;
+	--dir) case $path in 'completion install-helper') fk=v ;; esac ;;
+	--drop-unknown-fields) case $path in 'catalog install') fk=b ;; esac ;;
+	--dry-run) case $path in 'catalog install'|'create instancetype'|'create preference'|'create vm'|derive|doctor) fk=v ;; switch) fk=b ;; esac ;;
+	--exit-code) case $path in 'catalog diff'|'fleet diff') fk=b ;; esac ;;
+	--explain) case $path in expand|infer) fk=b ;; esac ;;
+	--filename|-f) case $path in adopt|convert|expand|fits|infer|lint) fk=v ;; esac ;;
+	--fits) case $path in get|list|recommend) fk=b ;; esac ;;
+	--fix) case $path in doctor|lint) fk=b ;; esac ;;
+	--force) case $path in 'catalog install'|'completion install-helper') fk=b ;; esac ;;
+	--format) case $path in matrix) fk=v ;; esac ;;
+	--from-cluster|--keep-preset-vms) case $path in convert) fk=b ;; esac ;;
+	--ga-manage-ssh|--infer-from-image|--infer-instancetype|--infer-preference|--resolve-inference) case $path in 'create vm') fk=b ;; esac ;;
+	--gpu|--hostdevice|--iothreadspolicy) case $path in 'create instancetype') fk=v ;; esac ;;
+	--headroom|--percentile|--print-rules|--prometheus-ca-file|--prometheus-service|--prometheus-token-file|--prometheus-url|--step|--window) case $path in rightsize) fk=v ;; esac ;;
+	--help) fk=b ;;
+	--hide-deprecated) case $path in 'catalog list'|get|list|matrix|recommend) fk=b ;; esac ;;
+	--insecure-registry) case $path in 'create vm'|infer) fk=b ;; esac ;;
+	--instancetype) case $path in adopt|capacity|'create vm'|fits|switch) fk=v ;; esac ;;
+	--instancetypes-only|--preferences-only|--strict) case $path in 'catalog diff'|'catalog install') fk=b ;; esac ;;
+	--kind|--to) case $path in 'fleet diff') fk=v ;; esac ;;
+	--max) case $path in recommend) fk=v ;; esac ;;
+	--memory) case $path in 'catalog list'|convert|'create instancetype'|'create vm'|derive|get|list) fk=v ;; esac ;;
+	--name) case $path in 'create instancetype'|'create preference'|'create vm'|derive) fk=v ;; esac ;;
+	--namespace|--v|-n|-v) case $path in ''|adopt|capacity|'catalog diff'|'catalog install'|'catalog list'|'catalog show'|convert|'create instancetype'|'create preference'|'create vm'|derive|describe|doctor|expand|fits|'fleet diff'|get|infer|label|lint|list|matrix|recommend|revisions|rightsize|switch|upload|usage|version) fk=v ;; esac ;;
+	--namespaced) case $path in 'catalog diff'|'catalog install'|'catalog list'|'catalog show'|'create instancetype'|'create preference'|derive|get|list|matrix|recommend) fk=b ;; esac ;;
+	--no-headers) case $path in 'catalog list'|get|list|recommend) fk=b ;; esac ;;
+	--offline) case $path in adopt|convert|expand|lint) fk=b ;; esac ;;
+	--output|-o) case $path in adopt|capacity|'catalog list'|'catalog show'|convert|'create instancetype'|'create preference'|'create vm'|derive|doctor|expand|fits|'fleet diff'|get|infer|lint|list|matrix|recommend|revisions|rightsize|switch|usage|version) fk=v ;; esac ;;
+	--output-watch-events|--watch|--watch-only|-w) case $path in get|list) fk=b ;; esac ;;
+	--overwrite|--remove) case $path in label) fk=b ;; esac ;;
+	--plan|--refresh|--wait) case $path in switch) fk=b ;; esac ;;
+	--platform) case $path in infer) fk=v ;; esac ;;
+	--preference) case $path in adopt|capacity|'create vm'|fits|recommend|switch) fk=v ;; esac ;;
+	--selector|-l) case $path in capacity|'catalog list'|get|list|matrix|recommend) fk=v ;; esac ;;
+	--show-rejected) case $path in recommend) fk=b ;; esac ;;
+	--size) case $path in 'catalog list'|get|list|upload) fk=v ;; esac ;;
+	--skip-checks) case $path in 'create vm'|expand|label|switch|upload) fk=b ;; esac ;;
+	--timeout) case $path in switch) fk=v ;; esac ;;
+	--validate) case $path in adopt|expand|infer|lint) fk=v ;; esac ;;
+	--version) case $path in 'catalog diff'|'catalog install'|'catalog list'|'catalog show') fk=v ;; esac ;;
+	--vms) case $path in convert) fk=v ;; esac ;;
+	-h) case $path in ''|catalog|completion|create|fleet) fk=b ;; esac ;;
 	esac
 }
 
@@ -191,43 +191,43 @@ if [ "$flags" != listing ]; then
 	# values NAME: the candidates for a value of flag NAME of $path
 	values() {
 		case $1 in
-		'--access-cred'|'--access-mode'|'--allow-missing-template-keys'|'--archive-path'|'--as'|'--as-group'|'--as-uid'|'--catalog-version'|'--chunk-size'|'--cloud-init'|'--cloud-init-network-data'|'--cloud-init-user-data'|'--context-timeout'|'--contexts'|'--cpu'|'--default-architecture'|'--default-instancetype'|'--default-instancetype-kind'|'--default-network-interface'|'--default-preference'|'--default-preference-kind'|'--dir'|'--gpu'|'--headroom'|'--hostdevice'|'--infer-instancetype-from'|'--infer-preference-from'|'--instancetype-file'|'--kind'|'--label-columns'|'--machine-type'|'--max'|'--max-cpu'|'--max-memory'|'--memory'|'--min-cpu'|'--min-memory'|'--name'|'--parallel'|'--percentile'|'--platform'|'--preference-file'|'--print-rules'|'--prometheus-ca-file'|'--prometheus-service'|'--prometheus-token-file'|'--prometheus-url'|'--request-timeout'|'--retry'|'--selector'|'--ssh-key'|'--step'|'--storage-class'|'--template'|'--termination-grace-period'|'--timeout'|'--to'|'--uploadproxy-url'|'--user'|'--v'|'--validate'|'--vendor'|'--version'|'--volume-blank'|'--volume-clone-pvc'|'--volume-containerdisk'|'--volume-datasource'|'--volume-mode'|'--volume-storage-class'|'--volume-sysprep'|'--wait-secs'|'--window'|'-L'|'-l'|'-v') : ;;
-		'--arch') v2 ;;
-		'--class') v3 ;;
-		'--cluster'|'--compatible-with'|'--context'|'--instancetype'|'--namespace'|'--preference'|'--volume-pvc'|'-n') delegate=1 ;;
-		'--cpu-topology') v11 ;;
-		'--dry-run') v1 ;;
-		'--file'|'--filename'|'--image-path'|'--kubeconfig'|'--password-file'|'--vms'|'-f') dir=0 ;;
-		'--format') v16 ;;
-		'--hugepages') v4 ;;
-		'--iothreadspolicy') v10 ;;
-		'--os-type') v5 ;;
-		'--output'|'-o') case $path in 'adopt'|'capacity'|'convert'|'create instancetype'|'create preference'|'create vm'|'derive'|'expand'|'fits'|'fleet diff'|'infer'|'matrix'|'rightsize') v0 ;; 'catalog list'|'catalog show'|'recommend') v6 ;; 'doctor'|'lint'|'revisions'|'switch'|'usage') v14 ;; 'get'|'list') v15 ;; 'version') v17 ;; esac ;;
-		'--run-strategy') v12 ;;
-		'--scope') v7 ;;
-		'--size') v8 ;;
-		'--sort-by') v9 ;;
-		'--volume-import') v13 ;;
+		--access-cred|--access-mode|--allow-missing-template-keys|--archive-path|--as|--as-group|--as-uid|--catalog-version|--chunk-size|--cloud-init|--cloud-init-network-data|--cloud-init-user-data|--context-timeout|--contexts|--cpu|--default-architecture|--default-instancetype|--default-instancetype-kind|--default-network-interface|--default-preference|--default-preference-kind|--dir|--gpu|--headroom|--hostdevice|--infer-instancetype-from|--infer-preference-from|--instancetype-file|--kind|--label-columns|--machine-type|--max|--max-cpu|--max-memory|--memory|--min-cpu|--min-memory|--name|--parallel|--percentile|--platform|--preference-file|--print-rules|--prometheus-ca-file|--prometheus-service|--prometheus-token-file|--prometheus-url|--request-timeout|--retry|--selector|--ssh-key|--step|--storage-class|--template|--termination-grace-period|--timeout|--to|--uploadproxy-url|--user|--v|--validate|--vendor|--version|--volume-blank|--volume-clone-pvc|--volume-containerdisk|--volume-datasource|--volume-mode|--volume-storage-class|--volume-sysprep|--wait-secs|--window|-L|-l|-v) : ;;
+		--arch) v2 ;;
+		--class) v3 ;;
+		--cluster|--compatible-with|--context|--instancetype|--namespace|--preference|--volume-pvc|-n) delegate=1 ;;
+		--cpu-topology) v11 ;;
+		--dry-run) v1 ;;
+		--file|--filename|--image-path|--kubeconfig|--password-file|--vms|-f) dir=0 ;;
+		--format) v16 ;;
+		--hugepages) v4 ;;
+		--iothreadspolicy) v10 ;;
+		--os-type) v5 ;;
+		--output|-o) case $path in adopt|capacity|convert|'create instancetype'|'create preference'|'create vm'|derive|expand|fits|'fleet diff'|infer|matrix|rightsize) v0 ;; 'catalog list'|'catalog show'|recommend) v6 ;; doctor|lint|revisions|switch|usage) v14 ;; get|list) v15 ;; version) v17 ;; esac ;;
+		--run-strategy) v12 ;;
+		--scope) v7 ;;
+		--size) v8 ;;
+		--sort-by) v9 ;;
+		--volume-import) v13 ;;
 		esac
 	}
-	v0() { c 'json'; c 'yaml'; c 'name'; c 'go-template'; c 'go-template-file'; c 'template'; c 'templatefile'; c 'jsonpath'; c 'jsonpath-as-json'; c 'jsonpath-file'; c 'custom-columns'; c 'custom-columns-file'; }
-	v1() { c 'none'; c 'client'; c 'server'; }
-	v2() { c 'amd64'; c 'arm64'; c 's390x'; }
-	v3() { c 'compute.exclusive'; c 'dedicated.vcpu'; c 'general.purpose'; c 'memory.intensive'; c 'network'; c 'overcommitted'; c 'realtime'; }
-	v4() { c '2Mi'; c '1Gi'; }
-	v5() { c 'legacy'; c 'linux'; c 'windows'; }
-	v6() { c 'json'; c 'yaml'; c 'name'; c 'go-template'; c 'go-template-file'; c 'template'; c 'templatefile'; c 'jsonpath'; c 'jsonpath-as-json'; c 'jsonpath-file'; c 'custom-columns'; c 'custom-columns-file'; c 'wide'; }
-	v7() { c 'cluster'; c 'namespaced'; c 'all'; }
-	v8() { c 'nano'; c 'micro'; c 'small'; c 'medium'; c 'medium1gi'; c '2xmedium'; c 'large'; c 'large1gi'; c 'xlarge'; c 'xlarge1gi'; c '2xlarge'; c '2xlarge1gi'; c '4xlarge'; c '4xlarge1gi'; c '8xlarge'; c '8xlarge1gi'; }
-	v9() { c 'name'; c 'cpu'; c 'memory'; }
-	v10() { c 'auto'; c 'shared'; }
-	v11() { c 'sockets'; c 'cores'; c 'threads'; c 'spread'; c 'any'; }
-	v12() { c 'Always'; c 'Manual'; c 'Halted'; c 'Once'; c 'RerunOnFailure'; }
-	v13() { c 'type:blank'; c 'type:gcs'; c 'type:http'; c 'type:imageio'; c 'type:pvc'; c 'type:registry'; c 'type:s3'; c 'type:vddk'; c 'type:snapshot'; c 'type:ds'; }
-	v14() { c 'json'; c 'yaml'; c 'go-template'; c 'go-template-file'; c 'template'; c 'templatefile'; c 'jsonpath'; c 'jsonpath-as-json'; c 'jsonpath-file'; c 'custom-columns'; c 'custom-columns-file'; }
-	v15() { c 'json'; c 'yaml'; c 'kyaml'; c 'name'; c 'go-template'; c 'go-template-file'; c 'template'; c 'templatefile'; c 'jsonpath'; c 'jsonpath-as-json'; c 'jsonpath-file'; c 'custom-columns'; c 'custom-columns-file'; c 'wide'; }
-	v16() { c 'plain'; c 'github'; c 'grid'; }
-	v17() { c 'json'; c 'yaml'; }
+	v0() { c json; c yaml; c name; c go-template; c go-template-file; c template; c templatefile; c jsonpath; c jsonpath-as-json; c jsonpath-file; c custom-columns; c custom-columns-file; }
+	v1() { c none; c client; c server; }
+	v2() { c amd64; c arm64; c s390x; }
+	v3() { c compute.exclusive; c dedicated.vcpu; c general.purpose; c memory.intensive; c network; c overcommitted; c realtime; }
+	v4() { c 2Mi; c 1Gi; }
+	v5() { c legacy; c linux; c windows; }
+	v6() { c json; c yaml; c name; c go-template; c go-template-file; c template; c templatefile; c jsonpath; c jsonpath-as-json; c jsonpath-file; c custom-columns; c custom-columns-file; c wide; }
+	v7() { c cluster; c namespaced; c all; }
+	v8() { c nano; c micro; c small; c medium; c medium1gi; c 2xmedium; c large; c large1gi; c xlarge; c xlarge1gi; c 2xlarge; c 2xlarge1gi; c 4xlarge; c 4xlarge1gi; c 8xlarge; c 8xlarge1gi; }
+	v9() { c name; c cpu; c memory; }
+	v10() { c auto; c shared; }
+	v11() { c sockets; c cores; c threads; c spread; c any; }
+	v12() { c Always; c Manual; c Halted; c Once; c RerunOnFailure; }
+	v13() { c type:blank; c type:gcs; c type:http; c type:imageio; c type:pvc; c type:registry; c type:s3; c type:vddk; c type:snapshot; c type:ds; }
+	v14() { c json; c yaml; c go-template; c go-template-file; c template; c templatefile; c jsonpath; c jsonpath-as-json; c jsonpath-file; c custom-columns; c custom-columns-file; }
+	v15() { c json; c yaml; c kyaml; c name; c go-template; c go-template-file; c template; c templatefile; c jsonpath; c jsonpath-as-json; c jsonpath-file; c custom-columns; c custom-columns-file; c wide; }
+	v16() { c plain; c github; c grid; }
+	v17() { c json; c yaml; }
 	if [ -n "$pending" ]; then
 		guard
 		values "$pending"
@@ -247,900 +247,900 @@ fi
 # A flag listing: the flags of $path, long names first
 guard
 case $path in '')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--help' '--help	help for kubectl instancetype'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-h' '-h	help for kubectl instancetype'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --help '--help	help for kubectl instancetype'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -h '-h	help for kubectl instancetype'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'list')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
-	d '--allow-missing-template-keys' '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d '--arch' '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--chunk-size' '--chunk-size	Objects per list request (paging); 0 disables paging.'
-	d '--class' '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--compatible-with' '--compatible-with	Only instance types that satisfy this preference'\''s requirements (as recommend judges them).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--cpu' '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d '--dedicated-cpu' '--dedicated-cpu	With dedicated CPU placement.'
-	d '--fits' '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d '--gpus' '--gpus	Instance types that bring GPUs.'
-	d '--help' '--help	help for list'
-	d '--hide-deprecated' '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d '--hugepages' '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d '--isolate-emulator-thread' '--isolate-emulator-thread	With an isolated emulator thread.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--label-columns' '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '--max-cpu' '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d '--max-memory' '--max-memory	At most this much guest memory.'
-	d '--memory' '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d '--min-cpu' '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d '--min-memory' '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d '--no-headers' '--no-headers	Print table rows without the header.'
-	d '--numa' '--numa	With guest NUMA passthrough.'
-	d '--os-type' '--os-type	Preferences for linux, windows or legacy guests.'
-	d '--output' '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '--output-watch-events' '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--realtime' '--realtime	Realtime instance types.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--scope' '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d '--selector' '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '--show-kind' '--show-kind	Name each object with its kind, as kind.group/name.'
-	d '--show-labels' '--show-labels	Add a LABELS column.'
-	d '--size' '--size	Size, e.g. medium, 2xlarge.'
-	d '--sort-by' '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d '--template' '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--vendor' '--vendor	Vendor label, e.g. kubevirt.io.'
-	d '--watch' '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	d '--watch-only' '--watch-only	Watch for changes without listing first.'
-	d '-A' '-A	Namespaced objects of every namespace, not just the current one.'
-	d '-L' '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '-l' '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-w' '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+case $path in list)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
+	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --chunk-size '--chunk-size	Objects per list request (paging); 0 disables paging.'
+	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
+	d --fits '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --gpus '--gpus	Instance types that bring GPUs.'
+	d --help '--help	help for list'
+	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
+	d --max-memory '--max-memory	At most this much guest memory.'
+	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
+	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers '--no-headers	Print table rows without the header.'
+	d --numa '--numa	With guest NUMA passthrough.'
+	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
+	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --output-watch-events '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --realtime '--realtime	Realtime instance types.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
+	d --show-labels '--show-labels	Add a LABELS column.'
+	d --size '--size	Size, e.g. medium, 2xlarge.'
+	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
+	d --watch '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --watch-only '--watch-only	Watch for changes without listing first.'
+	d -A '-A	Namespaced objects of every namespace, not just the current one.'
+	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -w '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
-case $path in 'get')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
-	d '--allow-missing-template-keys' '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d '--arch' '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--chunk-size' '--chunk-size	Objects per list request (paging); 0 disables paging.'
-	d '--class' '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--compatible-with' '--compatible-with	Only instance types that satisfy this preference'\''s requirements (as recommend judges them).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--cpu' '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d '--dedicated-cpu' '--dedicated-cpu	With dedicated CPU placement.'
-	d '--fits' '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d '--gpus' '--gpus	Instance types that bring GPUs.'
-	d '--help' '--help	help for get'
-	d '--hide-deprecated' '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d '--hugepages' '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d '--isolate-emulator-thread' '--isolate-emulator-thread	With an isolated emulator thread.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--label-columns' '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '--max-cpu' '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d '--max-memory' '--max-memory	At most this much guest memory.'
-	d '--memory' '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d '--min-cpu' '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d '--min-memory' '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d '--no-headers' '--no-headers	Print table rows without the header.'
-	d '--numa' '--numa	With guest NUMA passthrough.'
-	d '--os-type' '--os-type	Preferences for linux, windows or legacy guests.'
-	d '--output' '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '--output-watch-events' '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--realtime' '--realtime	Realtime instance types.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--scope' '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d '--selector' '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '--show-kind' '--show-kind	Name each object with its kind, as kind.group/name.'
-	d '--show-labels' '--show-labels	Add a LABELS column.'
-	d '--size' '--size	Size, e.g. medium, 2xlarge.'
-	d '--sort-by' '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d '--template' '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--vendor' '--vendor	Vendor label, e.g. kubevirt.io.'
-	d '--watch' '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	d '--watch-only' '--watch-only	Watch for changes without listing first.'
-	d '-A' '-A	Namespaced objects of every namespace, not just the current one.'
-	d '-L' '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '-l' '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-w' '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+case $path in get)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
+	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --chunk-size '--chunk-size	Objects per list request (paging); 0 disables paging.'
+	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
+	d --fits '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --gpus '--gpus	Instance types that bring GPUs.'
+	d --help '--help	help for get'
+	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
+	d --max-memory '--max-memory	At most this much guest memory.'
+	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
+	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers '--no-headers	Print table rows without the header.'
+	d --numa '--numa	With guest NUMA passthrough.'
+	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
+	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --output-watch-events '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --realtime '--realtime	Realtime instance types.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
+	d --show-labels '--show-labels	Add a LABELS column.'
+	d --size '--size	Size, e.g. medium, 2xlarge.'
+	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
+	d --watch '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --watch-only '--watch-only	Watch for changes without listing first.'
+	d -A '-A	Namespaced objects of every namespace, not just the current one.'
+	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -w '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
-case $path in 'describe')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--help' '--help	help for describe'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in describe)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help '--help	help for describe'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'create vm')
-	d '--access-cred' '--access-cred	Specify an access credential to be injected into the VM. Can be provided multiple times.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cloud-init' '--cloud-init	Specify the type of the generated cloud-init data source.'
-	d '--cloud-init-network-data' '--cloud-init-network-data	Specify the base64 encoded cloud-init network data of the VM.'
-	d '--cloud-init-user-data' '--cloud-init-user-data	Specify the base64 encoded cloud-init user data of the VM.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--dry-run' '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d '--ga-manage-ssh' '--ga-manage-ssh	Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added to the VM.'
-	d '--help' '--help	help for vm'
-	d '--infer-from-image' '--infer-from-image	Read the default instance type and preference from the image of a --volume-containerdisk or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and write them as explicit matchers: KubeVirt cannot infer from images.'
-	d '--infer-instancetype' '--infer-instancetype	Specify if the Instance Type of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-instancetype-from. (default true)'
-	d '--infer-instancetype-from' '--infer-instancetype-from	Specify the volume to infer the Instance Type of the VM from. Mutually exclusive with --infer-instancetype.'
-	d '--infer-preference' '--infer-preference	Specify if the Preference of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-preference-from. (default true)'
-	d '--infer-preference-from' '--infer-preference-from	Specify the volume to infer the Preference of the VM from. Mutually exclusive with --infer-preference.'
-	d '--insecure-registry' '--insecure-registry	--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP).'
-	d '--instancetype' '--instancetype	Specify the Instance Type of the VM. Mutually exclusive with instancetype inference flags.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--memory' '--memory	Specify the memory of the VM. (default "512Mi")'
-	d '--name' '--name	Specify the name of the VM.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--password-file' '--password-file	Specify a file to read the password from for the cloud-init user data that is added to the VM.'
-	d '--preference' '--preference	Specify the Preference of the VM. Mutually exclusive with preference inference flags.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--resolve-inference' '--resolve-inference	Write the instance type and preference that inferFromVolume resolves to into the VM ({name, kind}) instead of leaving inference to the server.'
-	d '--run-strategy' '--run-strategy	Specify the RunStrategy of the VM. (default "Always")'
-	d '--skip-checks' '--skip-checks	Send the VM as built: no inference, look-ups, conflict or requirement checks first.'
-	d '--ssh-key' '--ssh-key	Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.'
-	d '--termination-grace-period' '--termination-grace-period	Specify the termination grace period of the VM. (default 180)'
-	d '--user' '--user	Specify the user in the cloud-init user data that is added to the VM.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--volume-blank' '--volume-blank	Specify a blank volume to be used by the VM. Can be provided multiple times.'
-	d '--volume-clone-pvc' '--volume-clone-pvc	Specify a PVC to be cloned by the VM. Can be provided multiple times.'
-	d '--volume-containerdisk' '--volume-containerdisk	Specify a containerdisk to be used by the VM. Can be provided multiple times.'
-	d '--volume-datasource' '--volume-datasource	Specify a DataSource to be cloned by the VM. Can be provided multiple times.'
-	d '--volume-import' '--volume-import	Specify the source for DataVolume. Can be provided multiple times.'
-	d '--volume-pvc' '--volume-pvc	Specify a PVCs to be used by the VM. Can be provided multiple times.'
-	d '--volume-sysprep' '--volume-sysprep	Specify a ConfigMap or Secret to be used as sysprep volume by the VM.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --access-cred '--access-cred	Specify an access credential to be injected into the VM. Can be provided multiple times.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cloud-init '--cloud-init	Specify the type of the generated cloud-init data source.'
+	d --cloud-init-network-data '--cloud-init-network-data	Specify the base64 encoded cloud-init network data of the VM.'
+	d --cloud-init-user-data '--cloud-init-user-data	Specify the base64 encoded cloud-init user data of the VM.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --ga-manage-ssh '--ga-manage-ssh	Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added to the VM.'
+	d --help '--help	help for vm'
+	d --infer-from-image '--infer-from-image	Read the default instance type and preference from the image of a --volume-containerdisk or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and write them as explicit matchers: KubeVirt cannot infer from images.'
+	d --infer-instancetype '--infer-instancetype	Specify if the Instance Type of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-instancetype-from. (default true)'
+	d --infer-instancetype-from '--infer-instancetype-from	Specify the volume to infer the Instance Type of the VM from. Mutually exclusive with --infer-instancetype.'
+	d --infer-preference '--infer-preference	Specify if the Preference of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-preference-from. (default true)'
+	d --infer-preference-from '--infer-preference-from	Specify the volume to infer the Preference of the VM from. Mutually exclusive with --infer-preference.'
+	d --insecure-registry '--insecure-registry	--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP).'
+	d --instancetype '--instancetype	Specify the Instance Type of the VM. Mutually exclusive with instancetype inference flags.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --memory '--memory	Specify the memory of the VM. (default "512Mi")'
+	d --name '--name	Specify the name of the VM.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --password-file '--password-file	Specify a file to read the password from for the cloud-init user data that is added to the VM.'
+	d --preference '--preference	Specify the Preference of the VM. Mutually exclusive with preference inference flags.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --resolve-inference '--resolve-inference	Write the instance type and preference that inferFromVolume resolves to into the VM ({name, kind}) instead of leaving inference to the server.'
+	d --run-strategy '--run-strategy	Specify the RunStrategy of the VM. (default "Always")'
+	d --skip-checks '--skip-checks	Send the VM as built: no inference, look-ups, conflict or requirement checks first.'
+	d --ssh-key '--ssh-key	Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.'
+	d --termination-grace-period '--termination-grace-period	Specify the termination grace period of the VM. (default 180)'
+	d --user '--user	Specify the user in the cloud-init user data that is added to the VM.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --volume-blank '--volume-blank	Specify a blank volume to be used by the VM. Can be provided multiple times.'
+	d --volume-clone-pvc '--volume-clone-pvc	Specify a PVC to be cloned by the VM. Can be provided multiple times.'
+	d --volume-containerdisk '--volume-containerdisk	Specify a containerdisk to be used by the VM. Can be provided multiple times.'
+	d --volume-datasource '--volume-datasource	Specify a DataSource to be cloned by the VM. Can be provided multiple times.'
+	d --volume-import '--volume-import	Specify the source for DataVolume. Can be provided multiple times.'
+	d --volume-pvc '--volume-pvc	Specify a PVCs to be used by the VM. Can be provided multiple times.'
+	d --volume-sysprep '--volume-sysprep	Specify a ConfigMap or Secret to be used as sysprep volume by the VM.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'create')
-	d '--help' '--help	help for create'
-	d '-h' '-h	help for create'
+case $path in create)
+	d --help '--help	help for create'
+	d -h '-h	help for create'
 	answer ;;
 esac
-case $path in 'adopt')
-	d '--allow-changes' '--allow-changes	With --apply: write even when the proof lists changes.'
-	d '--apply' '--apply	Write the adopted VM (vm/NAME only).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--catalog' '--catalog	Choose from the embedded common-instancetypes catalog, not the cluster.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--filename' '--filename	VirtualMachine manifests; - reads stdin.'
-	d '--help' '--help	help for adopt'
-	d '--instancetype' '--instancetype	Use this instance type.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--offline' '--offline	Do not ask the cluster for KubeVirt'\''s verdict (a server-side dry run): check offline only.'
-	d '--output' '--output	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
-	d '--preference' '--preference	Use this preference.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--validate' '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'\'' fields are checked against KubeVirt'\''s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d '-f' '-f	VirtualMachine manifests; - reads stdin.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in adopt)
+	d --allow-changes '--allow-changes	With --apply: write even when the proof lists changes.'
+	d --apply '--apply	Write the adopted VM (vm/NAME only).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --catalog '--catalog	Choose from the embedded common-instancetypes catalog, not the cluster.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --filename '--filename	VirtualMachine manifests; - reads stdin.'
+	d --help '--help	help for adopt'
+	d --instancetype '--instancetype	Use this instance type.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output '--output	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
+	d --preference '--preference	Use this preference.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f '-f	VirtualMachine manifests; - reads stdin.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'capacity')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--help' '--help	help for capacity'
-	d '--instancetype' '--instancetype	A cluster instance type to count (repeat for several; default: all of them).'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--preference' '--preference	The preference of the VMs counted.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--selector' '--selector	Only the cluster instance types with these labels (a label selector).'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-l' '-l	Only the cluster instance types with these labels (a label selector).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in capacity)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help '--help	help for capacity'
+	d --instancetype '--instancetype	A cluster instance type to count (repeat for several; default: all of them).'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --preference '--preference	The preference of the VMs counted.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --selector '--selector	Only the cluster instance types with these labels (a label selector).'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -l '-l	Only the cluster instance types with these labels (a label selector).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'catalog')
-	d '--help' '--help	help for catalog'
-	d '-h' '-h	help for catalog'
+case $path in catalog)
+	d --help '--help	help for catalog'
+	d -h '-h	help for catalog'
 	answer ;;
 esac
 case $path in 'catalog diff')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--exit-code' '--exit-code	Exit with 1 when there are differences.'
-	d '--help' '--help	help for diff'
-	d '--instancetypes-only' '--instancetypes-only	Only the instance types.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--preferences-only' '--preferences-only	Only the preferences.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--strict' '--strict	Fail when any catalog object would lose a field the cluster'\''s schema lacks.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--version' '--version	The embedded common-instancetypes release (default: the newest).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --exit-code '--exit-code	Exit with 1 when there are differences.'
+	d --help '--help	help for diff'
+	d --instancetypes-only '--instancetypes-only	Only the instance types.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --preferences-only '--preferences-only	Only the preferences.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --strict '--strict	Fail when any catalog object would lose a field the cluster'"'"'s schema lacks.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --version '--version	The embedded common-instancetypes release (default: the newest).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'catalog install')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--drop-unknown-fields' '--drop-unknown-fields	Apply objects without the fields the cluster'\''s schema lacks.'
-	d '--dry-run' '--dry-run	"client": compare with the cluster and send no writes; "server": apply with dryRun=All; "none" (default): apply. A bare --dry-run means client.'
-	d '--force' '--force	Apply objects virt-operator manages, and take over conflicting fields.'
-	d '--help' '--help	help for install'
-	d '--instancetypes-only' '--instancetypes-only	Only the instance types.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
-	d '--preferences-only' '--preferences-only	Only the preferences.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--strict' '--strict	Write nothing when any object would lose a field the cluster'\''s CRD schema lacks.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--version' '--version	The embedded common-instancetypes release (default: the newest).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --drop-unknown-fields '--drop-unknown-fields	Apply objects without the fields the cluster'"'"'s schema lacks.'
+	d --dry-run '--dry-run	"client": compare with the cluster and send no writes; "server": apply with dryRun=All; "none" (default): apply. A bare --dry-run means client.'
+	d --force '--force	Apply objects virt-operator manages, and take over conflicting fields.'
+	d --help '--help	help for install'
+	d --instancetypes-only '--instancetypes-only	Only the instance types.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
+	d --preferences-only '--preferences-only	Only the preferences.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --strict '--strict	Write nothing when any object would lose a field the cluster'"'"'s CRD schema lacks.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --version '--version	The embedded common-instancetypes release (default: the newest).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'catalog list')
-	d '--allow-missing-template-keys' '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d '--arch' '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d '--class' '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d '--compatible-with' '--compatible-with	Only instance types that satisfy this preference'\''s requirements (as recommend judges them).'
-	d '--cpu' '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d '--dedicated-cpu' '--dedicated-cpu	With dedicated CPU placement.'
-	d '--gpus' '--gpus	Instance types that bring GPUs.'
-	d '--help' '--help	help for list'
-	d '--hide-deprecated' '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d '--hugepages' '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d '--isolate-emulator-thread' '--isolate-emulator-thread	With an isolated emulator thread.'
-	d '--label-columns' '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '--max-cpu' '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d '--max-memory' '--max-memory	At most this much guest memory.'
-	d '--memory' '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d '--min-cpu' '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d '--min-memory' '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d '--no-headers' '--no-headers	Print table rows without the header.'
-	d '--numa' '--numa	With guest NUMA passthrough.'
-	d '--os-type' '--os-type	Preferences for linux, windows or legacy guests.'
-	d '--output' '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '--realtime' '--realtime	Realtime instance types.'
-	d '--scope' '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d '--selector' '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '--show-kind' '--show-kind	Name each object with its kind, as kind.group/name.'
-	d '--show-labels' '--show-labels	Add a LABELS column.'
-	d '--size' '--size	Size, e.g. medium, 2xlarge.'
-	d '--sort-by' '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d '--template' '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--vendor' '--vendor	Vendor label, e.g. kubevirt.io.'
-	d '--version' '--version	The embedded common-instancetypes release (default: the newest).'
-	d '-L' '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d '-l' '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'\''s).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
+	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
+	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
+	d --gpus '--gpus	Instance types that bring GPUs.'
+	d --help '--help	help for list'
+	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
+	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
+	d --max-memory '--max-memory	At most this much guest memory.'
+	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
+	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers '--no-headers	Print table rows without the header.'
+	d --numa '--numa	With guest NUMA passthrough.'
+	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
+	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --realtime '--realtime	Realtime instance types.'
+	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
+	d --show-labels '--show-labels	Add a LABELS column.'
+	d --size '--size	Size, e.g. medium, 2xlarge.'
+	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
+	d --version '--version	The embedded common-instancetypes release (default: the newest).'
+	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'catalog show')
-	d '--help' '--help	help for show'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	The namespaced copy (VirtualMachineInstancetype/Preference).'
-	d '--output' '--output	yaml (default), json, name or wide.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--version' '--version	The embedded common-instancetypes release (default: the newest).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml (default), json, name or wide.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --help '--help	help for show'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	The namespaced copy (VirtualMachineInstancetype/Preference).'
+	d --output '--output	yaml (default), json, name or wide.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --version '--version	The embedded common-instancetypes release (default: the newest).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml (default), json, name or wide.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'completion')
-	d '--help' '--help	help for completion'
-	d '-h' '-h	help for completion'
+case $path in completion)
+	d --help '--help	help for completion'
+	d -h '-h	help for completion'
 	answer ;;
 esac
 case $path in 'completion bash')
-	d '--help' '--help	help for bash'
+	d --help '--help	help for bash'
 	answer ;;
 esac
 case $path in 'completion fish')
-	d '--help' '--help	help for fish'
+	d --help '--help	help for fish'
 	answer ;;
 esac
 case $path in 'completion install-helper')
-	d '--dir' '--dir	Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.'
-	d '--force' '--force	Replace an existing kubectl_complete-instancetype not written by this command.'
-	d '--help' '--help	help for install-helper'
+	d --dir '--dir	Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.'
+	d --force '--force	Replace an existing kubectl_complete-instancetype not written by this command.'
+	d --help '--help	help for install-helper'
 	answer ;;
 esac
 case $path in 'completion powershell')
-	d '--help' '--help	help for powershell'
+	d --help '--help	help for powershell'
 	answer ;;
 esac
 case $path in 'completion zsh')
-	d '--help' '--help	help for zsh'
+	d --help '--help	help for zsh'
 	answer ;;
 esac
-case $path in 'convert')
-	d '--apply' '--apply	Check everything with a server-side dry run, then create the converted objects.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--filename' '--filename	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
-	d '--from-cluster' '--from-cluster	Match the presets against the VirtualMachines of the namespace.'
-	d '--help' '--help	help for convert'
-	d '--keep-preset-vms' '--keep-preset-vms	Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--memory' '--memory	memory.guest for flavors that have none (v1beta1 requires it).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--offline' '--offline	Do not ask the cluster for KubeVirt'\''s verdict (a server-side dry run): check offline only.'
-	d '--output' '--output	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--vms' '--vms	VirtualMachines to match the presets against (YAML, JSON or a List).'
-	d '-f' '-f	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in convert)
+	d --apply '--apply	Check everything with a server-side dry run, then create the converted objects.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --filename '--filename	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
+	d --from-cluster '--from-cluster	Match the presets against the VirtualMachines of the namespace.'
+	d --help '--help	help for convert'
+	d --keep-preset-vms '--keep-preset-vms	Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --memory '--memory	memory.guest for flavors that have none (v1beta1 requires it).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output '--output	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --vms '--vms	VirtualMachines to match the presets against (YAML, JSON or a List).'
+	d -f '-f	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'create instancetype')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--cpu' '--cpu	Specify the count of CPUs of the Instancetype.'
-	d '--dry-run' '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d '--gpu' '--gpu	Specify the list of vGPUs to passthrough. Can be provided multiple times.'
-	d '--help' '--help	help for instancetype'
-	d '--hostdevice' '--hostdevice	Specify list of HostDevices to passthrough. Can be provided multiple times.'
-	d '--iothreadspolicy' '--iothreadspolicy	Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--memory' '--memory	Specify the amount of memory of the Instancetype.'
-	d '--name' '--name	Specify the name of the Instancetype.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype is created.'
-	d '--output' '--output	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --cpu '--cpu	Specify the count of CPUs of the Instancetype.'
+	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --gpu '--gpu	Specify the list of vGPUs to passthrough. Can be provided multiple times.'
+	d --help '--help	help for instancetype'
+	d --hostdevice '--hostdevice	Specify list of HostDevices to passthrough. Can be provided multiple times.'
+	d --iothreadspolicy '--iothreadspolicy	Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --memory '--memory	Specify the amount of memory of the Instancetype.'
+	d --name '--name	Specify the name of the Instancetype.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype is created.'
+	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 case $path in 'create preference')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--cpu-topology' '--cpu-topology	Defines the preferred guest visible CPU topology.'
-	d '--dry-run' '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d '--help' '--help	help for preference'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--machine-type' '--machine-type	Defines the preferred machine type to use.'
-	d '--name' '--name	Specify the name of the Preference.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.'
-	d '--output' '--output	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--volume-storage-class' '--volume-storage-class	Defines the preferred storage class'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --cpu-topology '--cpu-topology	Defines the preferred guest visible CPU topology.'
+	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --help '--help	help for preference'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --machine-type '--machine-type	Defines the preferred machine type to use.'
+	d --name '--name	Specify the name of the Preference.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.'
+	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --volume-storage-class '--volume-storage-class	Defines the preferred storage class'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'derive')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--catalog' '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d '--catalog-version' '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--cpu' '--cpu	New number of vCPUs.'
-	d '--dry-run' '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d '--help' '--help	help for derive'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--memory' '--memory	New guest memory, e.g. 6Gi.'
-	d '--name' '--name	Name of the new instance type.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Create a VirtualMachineInstancetype in the namespace.'
-	d '--output' '--output	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Print the object as yaml or json (the server'\''s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in derive)
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --cpu '--cpu	New number of vCPUs.'
+	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --help '--help	help for derive'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --memory '--memory	New guest memory, e.g. 6Gi.'
+	d --name '--name	Name of the new instance type.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Create a VirtualMachineInstancetype in the namespace.'
+	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'doctor')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	Check the VMs and revisions of every namespace.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--dry-run' '--dry-run	With --fix: "client": re-check each change and write nothing; "server": send each write with dryRun=All; "none" (default): write. A bare --dry-run means client.'
-	d '--fix' '--fix	Clear VMs'\'' references to missing revisions and delete orphaned revisions; print each change.'
-	d '--help' '--help	help for doctor'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-A' '-A	Check the VMs and revisions of every namespace.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in doctor)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	Check the VMs and revisions of every namespace.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --dry-run '--dry-run	With --fix: "client": re-check each change and write nothing; "server": send each write with dryRun=All; "none" (default): write. A bare --dry-run means client.'
+	d --fix '--fix	Clear VMs'"'"' references to missing revisions and delete orphaned revisions; print each change.'
+	d --help '--help	help for doctor'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -A '-A	Check the VMs and revisions of every namespace.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'expand')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--default-architecture' '--default-architecture	The cluster'\''s default architecture, for VMs and preferences that set none (default amd64; with --launcher-pod, the KubeVirt resource'\''s status.defaultArchitecture).'
-	d '--default-network-interface' '--default-network-interface	The cluster'\''s default pod interface binding, bridge or masquerade (default bridge; with --launcher-pod, the KubeVirt resource'\''s).'
-	d '--diff' '--diff	A unified diff of spec.template.spec before and after.'
-	d '--explain' '--explain	A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).'
-	d '--file' '--file	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d '--filename' '--filename	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d '--help' '--help	help for expand'
-	d '--instancetype-file' '--instancetype-file	Use this (cluster) instance type instead of the one the VM names.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--launcher-pod' '--launcher-pod	Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--offline' '--offline	Do not ask the cluster for KubeVirt'\''s verdict (a server-side dry run): check offline only.'
-	d '--output' '--output	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--preference-file' '--preference-file	Use this (cluster) preference instead of the one the VM names.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--server' '--server	Ask the cluster'\''s KubeVirt (expand-vm-spec subresource) instead of expanding locally.'
-	d '--skip-checks' '--skip-checks	Do not run VM admission'\''s spread and requirement checks (KubeVirt'\''s expand does not).'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--validate' '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'\'' fields are checked against KubeVirt'\''s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d '-f' '-f	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in expand)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --default-architecture '--default-architecture	The cluster'"'"'s default architecture, for VMs and preferences that set none (default amd64; with --launcher-pod, the KubeVirt resource'"'"'s status.defaultArchitecture).'
+	d --default-network-interface '--default-network-interface	The cluster'"'"'s default pod interface binding, bridge or masquerade (default bridge; with --launcher-pod, the KubeVirt resource'"'"'s).'
+	d --diff '--diff	A unified diff of spec.template.spec before and after.'
+	d --explain '--explain	A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).'
+	d --file '--file	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	d --filename '--filename	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	d --help '--help	help for expand'
+	d --instancetype-file '--instancetype-file	Use this (cluster) instance type instead of the one the VM names.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --launcher-pod '--launcher-pod	Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output '--output	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --preference-file '--preference-file	Use this (cluster) preference instead of the one the VM names.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --server '--server	Ask the cluster'"'"'s KubeVirt (expand-vm-spec subresource) instead of expanding locally.'
+	d --skip-checks '--skip-checks	Do not run VM admission'"'"'s spread and requirement checks (KubeVirt'"'"'s expand does not).'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f '-f	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'fits')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--filename' '--filename	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
-	d '--help' '--help	help for fits'
-	d '--instancetype' '--instancetype	A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--preference' '--preference	With --instancetype: the VM'\''s preference.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-f' '-f	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in fits)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --filename '--filename	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
+	d --help '--help	help for fits'
+	d --instancetype '--instancetype	A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --preference '--preference	With --instancetype: the VM'"'"'s preference.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -f '-f	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'fleet')
-	d '--help' '--help	help for fleet'
-	d '-h' '-h	help for fleet'
+case $path in fleet)
+	d --help '--help	help for fleet'
+	d -h '-h	help for fleet'
 	answer ;;
 esac
 case $path in 'fleet diff')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	Namespaced kinds from every namespace.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--exit-code' '--exit-code	Exit with 1 when there are differences.'
-	d '--help' '--help	help for diff'
-	d '--kind' '--kind	Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated).'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--to' '--to	With vm/NAME: the context to check it against.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-A' '-A	Namespaced kinds from every namespace.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	Namespaced kinds from every namespace.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --exit-code '--exit-code	Exit with 1 when there are differences.'
+	d --help '--help	help for diff'
+	d --kind '--kind	Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated).'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --to '--to	With vm/NAME: the context to check it against.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -A '-A	Namespaced kinds from every namespace.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'infer')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--explain' '--explain	Print the chain of objects read for each matcher below the table.'
-	d '--filename' '--filename	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
-	d '--help' '--help	help for infer'
-	d '--insecure-registry' '--insecure-registry	infer image: an insecure registry (unverified HTTPS or plain HTTP).'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	wide (the chain of objects read), yaml or json.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--platform' '--platform	infer image: the platform to pick from an image index.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--validate' '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'\'' fields are checked against KubeVirt'\''s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d '-f' '-f	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	wide (the chain of objects read), yaml or json.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in infer)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --explain '--explain	Print the chain of objects read for each matcher below the table.'
+	d --filename '--filename	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
+	d --help '--help	help for infer'
+	d --insecure-registry '--insecure-registry	infer image: an insecure registry (unverified HTTPS or plain HTTP).'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	wide (the chain of objects read), yaml or json.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --platform '--platform	infer image: the platform to pick from an image index.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f '-f	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	wide (the chain of objects read), yaml or json.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'label')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--default-instancetype' '--default-instancetype	The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).'
-	d '--default-instancetype-kind' '--default-instancetype-kind	virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).'
-	d '--default-preference' '--default-preference	The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).'
-	d '--default-preference-kind' '--default-preference-kind	virtualmachinepreference or virtualmachineclusterpreference (the default).'
-	d '--help' '--help	help for label'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--overwrite' '--overwrite	Allow changing a label that already has a value.'
-	d '--remove' '--remove	Remove the four default-type labels.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--skip-checks' '--skip-checks	Do not look up (and check together) the instance type and preference first.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in label)
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --default-instancetype '--default-instancetype	The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).'
+	d --default-instancetype-kind '--default-instancetype-kind	virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).'
+	d --default-preference '--default-preference	The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).'
+	d --default-preference-kind '--default-preference-kind	virtualmachinepreference or virtualmachineclusterpreference (the default).'
+	d --help '--help	help for label'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --overwrite '--overwrite	Allow changing a label that already has a value.'
+	d --remove '--remove	Remove the four default-type labels.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --skip-checks '--skip-checks	Do not look up (and check together) the instance type and preference first.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'lint')
-	d '--all' '--all	Every instance type and preference in scope (cluster and namespace).'
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	The namespaced kinds of every namespace (alone: --all -A).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--filename' '--filename	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
-	d '--fix' '--fix	Print the objects with every fixable finding corrected.'
-	d '--help' '--help	help for lint'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--offline' '--offline	Do not ask the cluster for KubeVirt'\''s verdict (a server-side dry run): check offline only.'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--validate' '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'\'' fields are checked against KubeVirt'\''s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d '-A' '-A	The namespaced kinds of every namespace (alone: --all -A).'
-	d '-f' '-f	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in lint)
+	d --all '--all	Every instance type and preference in scope (cluster and namespace).'
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	The namespaced kinds of every namespace (alone: --all -A).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --filename '--filename	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
+	d --fix '--fix	Print the objects with every fixable finding corrected.'
+	d --help '--help	help for lint'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -A '-A	The namespaced kinds of every namespace (alone: --all -A).'
+	d -f '-f	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'matrix')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--catalog' '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d '--catalog-version' '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d '--class' '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--format' '--format	Table format: plain, github or grid.'
-	d '--help' '--help	help for matrix'
-	d '--hide-deprecated' '--hide-deprecated	Leave out deprecated instance types.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d '--output' '--output	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--scope' '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d '--selector' '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-l' '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in matrix)
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
+	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --format '--format	Table format: plain, github or grid.'
+	d --help '--help	help for matrix'
+	d --hide-deprecated '--hide-deprecated	Leave out deprecated instance types.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
+	d --output '--output	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'recommend')
-	d '--all-namespaces' '--all-namespaces	Namespaced instance types of every namespace, not just the current one.'
-	d '--arch' '--arch	The architecture the VM will request (default: the preference'\''s preferredArchitecture).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--catalog' '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d '--catalog-version' '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d '--class' '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--fits' '--fits	Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d '--help' '--help	help for recommend'
-	d '--hide-deprecated' '--hide-deprecated	Leave out deprecated instance types.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--max' '--max	Show at most N instance types.'
-	d '--min-cpu' '--min-cpu	At least N vCPUs.'
-	d '--min-memory' '--min-memory	At least this much guest memory, e.g. 8Gi.'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--namespaced' '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d '--no-headers' '--no-headers	Print table rows without the header.'
-	d '--output' '--output	Output format: wide (adds REASON), yaml, json or name.'
-	d '--preference' '--preference	The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--scope' '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d '--selector' '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '--show-rejected' '--show-rejected	Also list near misses (the nearest type of each series that falls short in one respect) and why.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-A' '-A	Namespaced instance types of every namespace, not just the current one.'
-	d '-l' '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	Output format: wide (adds REASON), yaml, json or name.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in recommend)
+	d --all-namespaces '--all-namespaces	Namespaced instance types of every namespace, not just the current one.'
+	d --arch '--arch	The architecture the VM will request (default: the preference'"'"'s preferredArchitecture).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
+	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --fits '--fits	Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --help '--help	help for recommend'
+	d --hide-deprecated '--hide-deprecated	Leave out deprecated instance types.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --max '--max	Show at most N instance types.'
+	d --min-cpu '--min-cpu	At least N vCPUs.'
+	d --min-memory '--min-memory	At least this much guest memory, e.g. 8Gi.'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers '--no-headers	Print table rows without the header.'
+	d --output '--output	Output format: wide (adds REASON), yaml, json or name.'
+	d --preference '--preference	The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-rejected '--show-rejected	Also list near misses (the nearest type of each series that falls short in one respect) and why.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -A '-A	Namespaced instance types of every namespace, not just the current one.'
+	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	Output format: wide (adds REASON), yaml, json or name.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'revisions')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	The VMs of every namespace (without vm/NAME).'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--help' '--help	help for revisions'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-A' '-A	The VMs of every namespace (without vm/NAME).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in revisions)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	The VMs of every namespace (without vm/NAME).'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help '--help	help for revisions'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -A '-A	The VMs of every namespace (without vm/NAME).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'rightsize')
-	d '--all-namespaces' '--all-namespaces	Look at every namespace, not only the current one.'
-	d '--allow-restart' '--allow-restart	With --apply: also switch VMs whose change needs a restart.'
-	d '--apply' '--apply	Switch each VM to its recommended type where no restart is needed.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--headroom' '--headroom	Room to leave above the percentile.'
-	d '--help' '--help	help for rightsize'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
-	d '--percentile' '--percentile	The percentile of use that must fit (0-100].'
-	d '--print-rules' '--print-rules	Print rightsize'\''s recording rules and exit: prometheusrule (in -n) or rulefile.'
-	d '--prometheus-ca-file' '--prometheus-ca-file	CA certificates for --prometheus-url.'
-	d '--prometheus-service' '--prometheus-service	A Prometheus service, reached through the API server'\''s service proxy with your credentials.'
-	d '--prometheus-token-file' '--prometheus-token-file	A bearer token file for --prometheus-url.'
-	d '--prometheus-url' '--prometheus-url	A Prometheus-compatible query API (Prometheus, Thanos, Mimir).'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--step' '--step	The resolution of the measures (at least the scrape interval).'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--window' '--window	How far back to measure (Prometheus duration).'
-	d '-A' '-A	Look at every namespace, not only the current one.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in rightsize)
+	d --all-namespaces '--all-namespaces	Look at every namespace, not only the current one.'
+	d --allow-restart '--allow-restart	With --apply: also switch VMs whose change needs a restart.'
+	d --apply '--apply	Switch each VM to its recommended type where no restart is needed.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --headroom '--headroom	Room to leave above the percentile.'
+	d --help '--help	help for rightsize'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
+	d --percentile '--percentile	The percentile of use that must fit (0-100].'
+	d --print-rules '--print-rules	Print rightsize'"'"'s recording rules and exit: prometheusrule (in -n) or rulefile.'
+	d --prometheus-ca-file '--prometheus-ca-file	CA certificates for --prometheus-url.'
+	d --prometheus-service '--prometheus-service	A Prometheus service, reached through the API server'"'"'s service proxy with your credentials.'
+	d --prometheus-token-file '--prometheus-token-file	A bearer token file for --prometheus-url.'
+	d --prometheus-url '--prometheus-url	A Prometheus-compatible query API (Prometheus, Thanos, Mimir).'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --step '--step	The resolution of the measures (at least the scrape interval).'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --window '--window	How far back to measure (Prometheus duration).'
+	d -A '-A	Look at every namespace, not only the current one.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'switch')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--dry-run' '--dry-run	The same as --plan.'
-	d '--help' '--help	help for switch'
-	d '--instancetype' '--instancetype	The new instance type.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
-	d '--plan' '--plan	Print what KubeVirt will do with the VM; write nothing.'
-	d '--preference' '--preference	The new preference.'
-	d '--refresh' '--refresh	Move the VM to the current generation of the types it already names.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--skip-checks' '--skip-checks	Do not check the new combination before writing.'
-	d '--timeout' '--timeout	How long --wait waits (30s, 2m).'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--wait' '--wait	After writing, wait for the controller and report what it did.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in switch)
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --dry-run '--dry-run	The same as --plan.'
+	d --help '--help	help for switch'
+	d --instancetype '--instancetype	The new instance type.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
+	d --plan '--plan	Print what KubeVirt will do with the VM; write nothing.'
+	d --preference '--preference	The new preference.'
+	d --refresh '--refresh	Move the VM to the current generation of the types it already names.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --skip-checks '--skip-checks	Do not check the new combination before writing.'
+	d --timeout '--timeout	How long --wait waits (30s, 2m).'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --wait '--wait	After writing, wait for the controller and report what it did.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'upload')
-	d '--access-mode' '--access-mode	The access mode for the PVC.'
-	d '--archive-path' '--archive-path	Path to the local archive.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--datasource' '--datasource	Create a DataSource pointing to the created DataVolume/PVC.'
-	d '--default-instancetype' '--default-instancetype	The default instance type to associate with the image.'
-	d '--default-instancetype-kind' '--default-instancetype-kind	The default instance type kind to associate with the image.'
-	d '--default-preference' '--default-preference	The default preference to associate with the image.'
-	d '--default-preference-kind' '--default-preference-kind	The default preference kind to associate with the image.'
-	d '--force-bind' '--force-bind	Force bind the PVC, ignoring the WaitForFirstConsumer logic.'
-	d '--help' '--help	help for upload'
-	d '--image-path' '--image-path	Path to the local VM image.'
-	d '--insecure' '--insecure	Allow insecure server connections when using HTTPS.'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--no-create' '--no-create	Don'\''t attempt to create a new DataVolume/PVC.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--retry' '--retry	When upload server returns a transient error, we retry this number of times before giving up'
-	d '--size' '--size	The size of the DataVolume to create (ex. 10Gi, 500Mi).'
-	d '--skip-checks' '--skip-checks	Do not look up (and check together) the default instance type and preference first.'
-	d '--storage-class' '--storage-class	The storage class for the PVC.'
-	d '--uploadproxy-url' '--uploadproxy-url	The URL of the cdi-upload proxy service.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '--volume-mode' '--volume-mode	Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile default. For archive upload default is filesystem.'
-	d '--wait-secs' '--wait-secs	Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in upload)
+	d --access-mode '--access-mode	The access mode for the PVC.'
+	d --archive-path '--archive-path	Path to the local archive.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --datasource '--datasource	Create a DataSource pointing to the created DataVolume/PVC.'
+	d --default-instancetype '--default-instancetype	The default instance type to associate with the image.'
+	d --default-instancetype-kind '--default-instancetype-kind	The default instance type kind to associate with the image.'
+	d --default-preference '--default-preference	The default preference to associate with the image.'
+	d --default-preference-kind '--default-preference-kind	The default preference kind to associate with the image.'
+	d --force-bind '--force-bind	Force bind the PVC, ignoring the WaitForFirstConsumer logic.'
+	d --help '--help	help for upload'
+	d --image-path '--image-path	Path to the local VM image.'
+	d --insecure '--insecure	Allow insecure server connections when using HTTPS.'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --no-create '--no-create	Don'"'"'t attempt to create a new DataVolume/PVC.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --retry '--retry	When upload server returns a transient error, we retry this number of times before giving up'
+	d --size '--size	The size of the DataVolume to create (ex. 10Gi, 500Mi).'
+	d --skip-checks '--skip-checks	Do not look up (and check together) the default instance type and preference first.'
+	d --storage-class '--storage-class	The storage class for the PVC.'
+	d --uploadproxy-url '--uploadproxy-url	The URL of the cdi-upload proxy service.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --volume-mode '--volume-mode	Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile default. For archive upload default is filesystem.'
+	d --wait-secs '--wait-secs	Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'usage')
-	d '--all-contexts' '--all-contexts	Run on every context of the kubeconfig.'
-	d '--all-namespaces' '--all-namespaces	Look at every namespace, not only the current one.'
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--check-delete' '--check-delete	List what deleting TYPE/NAME would break; exit 1 while anything needs it.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d '--context-timeout' '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d '--contexts' '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d '--help' '--help	help for usage'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '--parallel' '--parallel	With several contexts: how many run at once.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-A' '-A	Look at every namespace, not only the current one.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in usage)
+	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
+	d --all-namespaces '--all-namespaces	Look at every namespace, not only the current one.'
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --check-delete '--check-delete	List what deleting TYPE/NAME would break; exit 1 while anything needs it.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help '--help	help for usage'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel '--parallel	With several contexts: how many run at once.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -A '-A	Look at every namespace, not only the current one.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
-case $path in 'version')
-	d '--as' '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d '--as-group' '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d '--as-uid' '--as-uid	UID to impersonate for the operation.'
-	d '--client' '--client	Print the plugin version only; do not contact the server.'
-	d '--cluster' '--cluster	The name of the kubeconfig cluster to use (replaces the context'\''s cluster, as kubectl'\''s --cluster).'
-	d '--context' '--context	The name of the kubeconfig context to use.'
-	d '--help' '--help	help for version'
-	d '--kubeconfig' '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d '--namespace' '--namespace	The namespace to use (default: the context'\''s namespace, else default).'
-	d '--output' '--output	One of '\''yaml'\'' or '\''json'\'', as kubectl version.'
-	d '--request-timeout' '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d '--v' '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d '-n' '-n	The namespace to use (default: the context'\''s namespace, else default).'
-	d '-o' '-o	One of '\''yaml'\'' or '\''json'\'', as kubectl version.'
-	d '-v' '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+case $path in version)
+	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
+	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
+	d --as-uid '--as-uid	UID to impersonate for the operation.'
+	d --client '--client	Print the plugin version only; do not contact the server.'
+	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	d --context '--context	The name of the kubeconfig context to use.'
+	d --help '--help	help for version'
+	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d --output '--output	One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
+	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
+	d -o '-o	One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
+	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
 	answer ;;
 esac
 answer "$@"

@@ -18,6 +18,7 @@ never expanded unquoted).
 from __future__ import annotations
 
 from pathlib import Path
+from shlex import quote  # one sh word, literal in a command and in a case pattern
 from typing import Any
 
 from ..usecases.completion_helper import PLUGIN_LINE, TITLE_LINE
@@ -31,11 +32,6 @@ SCRIPT_FILE = Path(__file__).with_name("completion_helper.sh")
 # The paths whose flag listings come first in the script (the hot commands), the rest in order.
 HOT_PATHS = ["", "list", "get", "describe", "create vm", "create"]
 WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:@,+%~=-"
-
-
-def quote(text: str) -> str:
-    """``text`` as one single-quoted sh word (a literal, in a command or a case pattern)."""
-    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _bracket(characters: set[str]) -> str:

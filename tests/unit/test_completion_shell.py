@@ -12,6 +12,7 @@ generates command lines from the table with odd words and compares both helpers 
 from __future__ import annotations
 
 import io
+import shlex
 import shutil
 import subprocess
 import sys
@@ -98,7 +99,7 @@ def test_every_path_flag_and_value_answers_as_the_python_helper(shell: str, help
     cases = CASES if shell == "dash" else CASES[::3]
     driver = helper.parent / f"driver-{shell.replace(' ', '-')}.sh"
     lines = [
-        f"set -- {' '.join(completion_shell.quote(word) for word in argv)}; (. {completion_shell.quote(str(helper))})"
+        f"set -- {' '.join(shlex.quote(word) for word in argv)}; (. {shlex.quote(str(helper))})"
         "; printf '\\036%s\\036' $?"
         for argv, _ in cases
     ]
