@@ -36,7 +36,7 @@ class Launcher:
 
 
 def install_helper(
-    environ: Mapping[str, str], home: str, *, script: str, directory: str | None, force: bool, goos: str = GOOS
+    environ: Mapping[str, str], home: str, *, directory: str | None, force: bool, goos: str = GOOS, script: str = ""
 ) -> Launcher:
     """Write the helper into ``directory`` (default: next to the plugin kubectl finds) for that plugin: the
     generated sh helper ``script`` on POSIX; on Windows (``goos``) a ``.cmd`` file, which kubectl's
