@@ -254,7 +254,7 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
     every: list[tuple[tuple[str, list[str], list[str], float | None], str | None]]
     every = [(case, None) for case in cases(kubectl, str(virtctls[-1]) if virtctls else None)]
     every += [(case, "krew") for case in krew_cases(kubectl)] + [(case, "floor") for case in floor_cases(kubectl)]
-    every = [item for item in every if not args.only or args.only in item[0][0]]
+    every = [item for item in every if not args.only or any(text in item[0][0] for text in args.only)]
     for (case, plugin, peer, goal), extra in every:
         timed = [judged] if extra else columns
         commands = {
@@ -298,7 +298,9 @@ def main() -> int:
     parser.add_argument(
         "--no-install", action="store_true", help="only the development virtualenv's launchers (no wheel installs)"
     )
-    parser.add_argument("--only", help="only the cases whose name holds this text (iterating; never with --write)")
+    parser.add_argument(
+        "--only", action="append", help="only the cases whose name holds this text (repeatable; iterating, not --write)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
