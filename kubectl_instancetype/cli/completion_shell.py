@@ -51,10 +51,11 @@ def _bracket(characters: set[str]) -> str:
     return "".join(sorted(characters - {"-"})) + ("-" if "-" in characters else "")
 
 
-def _line(value: str, description: str) -> tuple[str, str]:
-    """(value, the line completion.complete prints for it, without the newline)."""
+def _candidate(value: str, description: str) -> str:
+    """The call adding the line completion.complete prints for (value, description): ``d VALUE DESCRIPTION``
+    (VALUE<TAB>DESCRIPTION), or ``c VALUE`` without a description."""
     description = description.splitlines()[0] if description else ""
-    return value, f"{value}\t{description}" if description else value
+    return f"d {quote(value)} {quote(description)}" if description else f"c {quote(value)}"
 
 
 def _case(subject: str, arms: dict[str, list[str]], indent: str, default: str | None = None) -> list[str]:
@@ -138,9 +139,8 @@ def render(table: dict[str, Any]) -> str:
         flags = [(name, spec["help"]) for name, spec in table[path]["flags"].items()]
         calls = []
         for name, help_text in sorted(flags, key=lambda item: (not item[0].startswith("--"), item[0])):
-            value, line = _line(name, help_text)
-            values_seen.add(value)
-            calls.append(f"\td {quote(value)} {quote(line)}")
+            values_seen.add(name)
+            calls.append(f"\t{_candidate(name, help_text)}")
         flag_blocks.append("\n".join([f"case $path in {quote(path)})", *calls, "\tanswer ;;", "esac"]))
 
     # the positional word: subcommands (and list's kinds), or the kind prefixes of an object argument
@@ -162,7 +162,7 @@ def render(table: dict[str, Any]) -> str:
             found = sorted(entry["commands"].items())
             if argument == "kinds":
                 found += [("instancetypes", "list instance types"), ("preferences", "list preferences")]
-            code = "; ".join(f"d {quote(v)} {quote(line)}" for v, line in (_line(*item) for item in found)) or ":"
+            code = "; ".join(_candidate(*item) for item in found) or ":"
             values_seen.update(value for value, _ in found)
         if argument not in ("type-names",) and code != ":":
             code = f"[ $npos = 0 ] && {{ {code}; }}"
@@ -208,6 +208,7 @@ TEMPLATE = """\
 
 nl='
 '
+tab='	'
 path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 
 # The plugin that answers the rest: the kubectl-instancetype next to this script, the same install and version
@@ -215,8 +216,8 @@ path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 # PATH, which is $0). Without a folder in $0, the kubectl-instancetype on PATH, as kubectl would run it.
 {plugin_line}
 
-# d VALUE LINE / c VALUE: add LINE (c: $lead$VALUE) when VALUE starts with $pfx
-d() {{ case $1 in "$pfx"*) out=$out$2$nl ;; esac; }}
+# d VALUE DESCRIPTION / c VALUE: add VALUE<TAB>DESCRIPTION (c: $lead$VALUE) when VALUE starts with $pfx
+d() {{ case $1 in "$pfx"*) out=$out$1$tab$2$nl ;; esac; }}
 c() {{ case $1 in "$pfx"*) out=$out$lead$1$nl ;; esac; }}
 # slash: a kind/NAME word is a live name: the plugin's
 slash() {{ case $pfx in */*) delegate=1 ;; esac; }}
