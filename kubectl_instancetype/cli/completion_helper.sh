@@ -247,20 +247,30 @@ fi
 
 # A flag listing: the flags of $path, long names first
 guard
+f0() { d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'; }
+f1() { d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'; }
+f2() { d --as-uid 'UID to impersonate for the operation.'; }
+f3() { d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'; }
+f4() { d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'; }
+f5() { d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'; }
+f6() { d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'; }
+f7() { d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'; }
+f8() { d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'; }
+f9() { d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'; }
 case $path in '')
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --help 'help for kubectl instancetype'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f4
+	f5
+	f6
+	f7
 	d -h 'help for kubectl instancetype'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f8
+	f9
 	answer ;;
 esac
 case $path in list)
@@ -268,12 +278,12 @@ case $path in list)
 	d --all-namespaces 'Namespaced objects of every namespace, not just the current one.'
 	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
 	d --arch 'Preferences for one architecture (amd64, arm64, s390x).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --chunk-size 'Objects per list request (paging); 0 disables paging.'
 	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --compatible-with 'Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
@@ -286,14 +296,14 @@ case $path in list)
 	d --hide-deprecated 'Leave out deprecated objects (shown marked otherwise).'
 	d --hugepages 'With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
 	d --isolate-emulator-thread 'With an isolated emulator thread.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --label-columns 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
 	d --max-cpu 'At most N vCPUs (evaluated on the spec).'
 	d --max-memory 'At most this much guest memory.'
 	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
 	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
 	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
 	d --no-headers 'Print table rows without the header.'
 	d --numa 'With guest NUMA passthrough.'
@@ -302,7 +312,7 @@ case $path in list)
 	d --output-watch-events 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
 	d --parallel 'With several contexts: how many run at once.'
 	d --realtime 'Realtime instance types.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
 	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
 	d --show-kind 'Name each object with its kind, as kind.group/name.'
@@ -310,16 +320,16 @@ case $path in list)
 	d --size 'Size, e.g. medium, 2xlarge.'
 	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
 	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --vendor 'Vendor label, e.g. kubevirt.io.'
 	d --watch 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	d --watch-only 'Watch for changes without listing first.'
 	d -A 'Namespaced objects of every namespace, not just the current one.'
 	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
 	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
@@ -328,12 +338,12 @@ case $path in get)
 	d --all-namespaces 'Namespaced objects of every namespace, not just the current one.'
 	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
 	d --arch 'Preferences for one architecture (amd64, arm64, s390x).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --chunk-size 'Objects per list request (paging); 0 disables paging.'
 	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --compatible-with 'Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
@@ -346,14 +356,14 @@ case $path in get)
 	d --hide-deprecated 'Leave out deprecated objects (shown marked otherwise).'
 	d --hugepages 'With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
 	d --isolate-emulator-thread 'With an isolated emulator thread.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --label-columns 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
 	d --max-cpu 'At most N vCPUs (evaluated on the spec).'
 	d --max-memory 'At most this much guest memory.'
 	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
 	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
 	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
 	d --no-headers 'Print table rows without the header.'
 	d --numa 'With guest NUMA passthrough.'
@@ -362,7 +372,7 @@ case $path in get)
 	d --output-watch-events 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
 	d --parallel 'With several contexts: how many run at once.'
 	d --realtime 'Realtime instance types.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
 	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
 	d --show-kind 'Name each object with its kind, as kind.group/name.'
@@ -370,47 +380,47 @@ case $path in get)
 	d --size 'Size, e.g. medium, 2xlarge.'
 	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
 	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --vendor 'Vendor label, e.g. kubevirt.io.'
 	d --watch 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	d --watch-only 'Watch for changes without listing first.'
 	d -A 'Namespaced objects of every namespace, not just the current one.'
 	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
 	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
 case $path in describe)
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --help 'help for describe'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'create vm')
 	d --access-cred 'Specify an access credential to be injected into the VM. Can be provided multiple times.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --cloud-init 'Specify the type of the generated cloud-init data source.'
 	d --cloud-init-network-data 'Specify the base64 encoded cloud-init network data of the VM.'
 	d --cloud-init-user-data 'Specify the base64 encoded cloud-init user data of the VM.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
 	d --ga-manage-ssh 'Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added to the VM.'
@@ -422,21 +432,21 @@ case $path in 'create vm')
 	d --infer-preference-from 'Specify the volume to infer the Preference of the VM from. Mutually exclusive with --infer-preference.'
 	d --insecure-registry '--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP).'
 	d --instancetype 'Specify the Instance Type of the VM. Mutually exclusive with instancetype inference flags.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --memory 'Specify the memory of the VM. (default "512Mi")'
 	d --name 'Specify the name of the VM.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	d --password-file 'Specify a file to read the password from for the cloud-init user data that is added to the VM.'
 	d --preference 'Specify the Preference of the VM. Mutually exclusive with preference inference flags.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --resolve-inference 'Write the instance type and preference that inferFromVolume resolves to into the VM ({name, kind}) instead of leaving inference to the server.'
 	d --run-strategy 'Specify the RunStrategy of the VM. (default "Always")'
 	d --skip-checks 'Send the VM as built: no inference, look-ups, conflict or requirement checks first.'
 	d --ssh-key 'Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.'
 	d --termination-grace-period 'Specify the termination grace period of the VM. (default 180)'
 	d --user 'Specify the user in the cloud-init user data that is added to the VM.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --volume-blank 'Specify a blank volume to be used by the VM. Can be provided multiple times.'
 	d --volume-clone-pvc 'Specify a PVC to be cloned by the VM. Can be provided multiple times.'
 	d --volume-containerdisk 'Specify a containerdisk to be used by the VM. Can be provided multiple times.'
@@ -444,9 +454,9 @@ case $path in 'create vm')
 	d --volume-import 'Specify the source for DataVolume. Can be provided multiple times.'
 	d --volume-pvc 'Specify a PVCs to be used by the VM. Can be provided multiple times.'
 	d --volume-sysprep 'Specify a ConfigMap or Secret to be used as sysprep volume by the VM.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in create)
@@ -457,52 +467,52 @@ esac
 case $path in adopt)
 	d --allow-changes 'With --apply: write even when the proof lists changes.'
 	d --apply 'Write the adopted VM (vm/NAME only).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --catalog 'Choose from the embedded common-instancetypes catalog, not the cluster.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --filename 'VirtualMachine manifests; - reads stdin.'
 	d --help 'help for adopt'
 	d --instancetype 'Use this instance type.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
 	d --output 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
 	d --preference 'Use this preference.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
 	d -f 'VirtualMachine manifests; - reads stdin.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in capacity)
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --help 'help for capacity'
 	d --instancetype 'A cluster instance type to count (repeat for several; default: all of them).'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	d --parallel 'With several contexts: how many run at once.'
 	d --preference 'The preference of the VMs counted.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --selector 'Only the cluster instance types with these labels (a label selector).'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d -l 'Only the cluster instance types with these labels (a label selector).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in catalog)
@@ -512,50 +522,50 @@ case $path in catalog)
 esac
 case $path in 'catalog diff')
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --exit-code 'Exit with 1 when there are differences.'
 	d --help 'help for diff'
 	d --instancetypes-only 'Only the instance types.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --namespaced 'The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
 	d --parallel 'With several contexts: how many run at once.'
 	d --preferences-only 'Only the preferences.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --strict 'Fail when any catalog object would lose a field the cluster'"'"'s schema lacks.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --version 'The embedded common-instancetypes release (default: the newest).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'catalog install')
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --drop-unknown-fields 'Apply objects without the fields the cluster'"'"'s schema lacks.'
 	d --dry-run '"client": compare with the cluster and send no writes; "server": apply with dryRun=All; "none" (default): apply. A bare --dry-run means client.'
 	d --force 'Apply objects virt-operator manages, and take over conflicting fields.'
 	d --help 'help for install'
 	d --instancetypes-only 'Only the instance types.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --namespaced 'The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
 	d --preferences-only 'Only the preferences.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --strict 'Write nothing when any object would lose a field the cluster'"'"'s CRD schema lacks.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --version 'The embedded common-instancetypes release (default: the newest).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'catalog list')
@@ -576,7 +586,7 @@ case $path in 'catalog list')
 	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
 	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
 	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
 	d --no-headers 'Print table rows without the header.'
 	d --numa 'With guest NUMA passthrough.'
@@ -590,26 +600,26 @@ case $path in 'catalog list')
 	d --size 'Size, e.g. medium, 2xlarge.'
 	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
 	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --vendor 'Vendor label, e.g. kubevirt.io.'
 	d --version 'The embedded common-instancetypes release (default: the newest).'
 	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
 	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in 'catalog show')
 	d --help 'help for show'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'The namespaced copy (VirtualMachineInstancetype/Preference).'
 	d --output 'yaml (default), json, name or wide.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --version 'The embedded common-instancetypes release (default: the newest).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml (default), json, name or wide.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in completion)
@@ -641,34 +651,34 @@ case $path in 'completion zsh')
 esac
 case $path in convert)
 	d --apply 'Check everything with a server-side dry run, then create the converted objects.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --filename 'The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
 	d --from-cluster 'Match the presets against the VirtualMachines of the namespace.'
 	d --help 'help for convert'
 	d --keep-preset-vms 'Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --memory 'memory.guest for flavors that have none (v1beta1 requires it).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
 	d --output 'Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d --vms 'VirtualMachines to match the presets against (YAML, JSON or a List).'
 	d -f 'The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in 'create instancetype')
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --cpu 'Specify the count of CPUs of the Instancetype.'
 	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
@@ -676,97 +686,97 @@ case $path in 'create instancetype')
 	d --help 'help for instancetype'
 	d --hostdevice 'Specify list of HostDevices to passthrough. Can be provided multiple times.'
 	d --iothreadspolicy 'Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --memory 'Specify the amount of memory of the Instancetype.'
 	d --name 'Specify the name of the Instancetype.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype is created.'
 	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f6
+	f7
+	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in 'create preference')
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --cpu-topology 'Defines the preferred guest visible CPU topology.'
 	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
 	d --help 'help for preference'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --machine-type 'Defines the preferred machine type to use.'
 	d --name 'Specify the name of the Preference.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.'
 	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d --volume-storage-class 'Defines the preferred storage class'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in derive)
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
 	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --cpu 'New number of vCPUs.'
 	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
 	d --help 'help for derive'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --memory 'New guest memory, e.g. 6Gi.'
 	d --name 'Name of the new instance type.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Create a VirtualMachineInstancetype in the namespace.'
 	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f6
+	f7
+	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in doctor)
 	d --all-contexts 'Run on every context of the kubeconfig.'
 	d --all-namespaces 'Check the VMs and revisions of every namespace.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --dry-run 'With --fix: "client": re-check each change and write nothing; "server": send each write with dryRun=All; "none" (default): write. A bare --dry-run means client.'
 	d --fix 'Clear VMs'"'"' references to missing revisions and delete orphaned revisions; print each change.'
 	d --help 'help for doctor'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d -A 'Check the VMs and revisions of every namespace.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in expand)
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
@@ -778,47 +788,47 @@ case $path in expand)
 	d --filename 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
 	d --help 'help for expand'
 	d --instancetype-file 'Use this (cluster) instance type instead of the one the VM names.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --launcher-pod 'Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
 	d --output 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	d --parallel 'With several contexts: how many run at once.'
 	d --preference-file 'Use this (cluster) preference instead of the one the VM names.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --server 'Ask the cluster'"'"'s KubeVirt (expand-vm-spec subresource) instead of expanding locally.'
 	d --skip-checks 'Do not run VM admission'"'"'s spread and requirement checks (KubeVirt'"'"'s expand does not).'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
 	d -f 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in fits)
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --filename 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
 	d --help 'help for fits'
 	d --instancetype 'A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	d --parallel 'With several contexts: how many run at once.'
 	d --preference 'With --instancetype: the VM'"'"'s preference.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d -f 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in fleet)
@@ -829,35 +839,35 @@ esac
 case $path in 'fleet diff')
 	d --all-contexts 'Run on every context of the kubeconfig.'
 	d --all-namespaces 'Namespaced kinds from every namespace.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --exit-code 'Exit with 1 when there are differences.'
 	d --help 'help for diff'
 	d --kind 'Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated).'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --to 'With vm/NAME: the context to check it against.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d -A 'Namespaced kinds from every namespace.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in infer)
 	d --all-contexts 'Run on every context of the kubeconfig.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
@@ -865,168 +875,168 @@ case $path in infer)
 	d --filename 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
 	d --help 'help for infer'
 	d --insecure-registry 'infer image: an insecure registry (unverified HTTPS or plain HTTP).'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'wide (the chain of objects read), yaml or json.'
 	d --parallel 'With several contexts: how many run at once.'
 	d --platform 'infer image: the platform to pick from an image index.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
 	d -f 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'wide (the chain of objects read), yaml or json.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in label)
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --default-instancetype 'The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).'
 	d --default-instancetype-kind 'virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).'
 	d --default-preference 'The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).'
 	d --default-preference-kind 'virtualmachinepreference or virtualmachineclusterpreference (the default).'
 	d --help 'help for label'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --overwrite 'Allow changing a label that already has a value.'
 	d --remove 'Remove the four default-type labels.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --skip-checks 'Do not look up (and check together) the instance type and preference first.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
+	f8
+	f9
 	answer ;;
 esac
 case $path in lint)
 	d --all 'Every instance type and preference in scope (cluster and namespace).'
 	d --all-contexts 'Run on every context of the kubeconfig.'
 	d --all-namespaces 'The namespaced kinds of every namespace (alone: --all -A).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --filename 'Manifests to lint (YAML or JSON; a directory; - reads stdin).'
 	d --fix 'Print the objects with every fixable finding corrected.'
 	d --help 'help for lint'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
 	d -A 'The namespaced kinds of every namespace (alone: --all -A).'
 	d -f 'Manifests to lint (YAML or JSON; a directory; - reads stdin).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in matrix)
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
 	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
 	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --format 'Table format: plain, github or grid.'
 	d --help 'help for matrix'
 	d --hide-deprecated 'Leave out deprecated instance types.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
 	d --output 'Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
 	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in recommend)
 	d --all-namespaces 'Namespaced instance types of every namespace, not just the current one.'
 	d --arch 'The architecture the VM will request (default: the preference'"'"'s preferredArchitecture).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
 	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
 	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --fits 'Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
 	d --help 'help for recommend'
 	d --hide-deprecated 'Leave out deprecated instance types.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
+	f4
 	d --max 'Show at most N instance types.'
 	d --min-cpu 'At least N vCPUs.'
 	d --min-memory 'At least this much guest memory, e.g. 8Gi.'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f5
 	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
 	d --no-headers 'Print table rows without the header.'
 	d --output 'Output format: wide (adds REASON), yaml, json or name.'
 	d --preference 'The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
 	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
 	d --show-rejected 'Also list near misses (the nearest type of each series that falls short in one respect) and why.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d -A 'Namespaced instance types of every namespace, not just the current one.'
 	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'Output format: wide (adds REASON), yaml, json or name.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in revisions)
 	d --all-contexts 'Run on every context of the kubeconfig.'
 	d --all-namespaces 'The VMs of every namespace (without vm/NAME).'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --help 'help for revisions'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d -A 'The VMs of every namespace (without vm/NAME).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in rightsize)
 	d --all-namespaces 'Look at every namespace, not only the current one.'
 	d --allow-restart 'With --apply: also switch VMs whose change needs a restart.'
 	d --apply 'Switch each VM to its recommended type where no restart is needed.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --headroom 'Room to leave above the percentile.'
 	d --help 'help for rightsize'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
 	d --percentile 'The percentile of use that must fit (0-100].'
 	d --print-rules 'Print rightsize'"'"'s recording rules and exit: prometheusrule (in -n) or rulefile.'
@@ -1034,48 +1044,48 @@ case $path in rightsize)
 	d --prometheus-service 'A Prometheus service, reached through the API server'"'"'s service proxy with your credentials.'
 	d --prometheus-token-file 'A bearer token file for --prometheus-url.'
 	d --prometheus-url 'A Prometheus-compatible query API (Prometheus, Thanos, Mimir).'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --step 'The resolution of the measures (at least the scrape interval).'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --window 'How far back to measure (Prometheus duration).'
 	d -A 'Look at every namespace, not only the current one.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in switch)
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --dry-run 'The same as --plan.'
 	d --help 'help for switch'
 	d --instancetype 'The new instance type.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
 	d --plan 'Print what KubeVirt will do with the VM; write nothing.'
 	d --preference 'The new preference.'
 	d --refresh 'Move the VM to the current generation of the types it already names.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --skip-checks 'Do not check the new combination before writing.'
 	d --timeout 'How long --wait waits (30s, 2m).'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --wait 'After writing, wait for the controller and report what it did.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in upload)
 	d --access-mode 'The access mode for the PVC.'
 	d --archive-path 'Path to the local archive.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f0
+	f1
+	f2
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --datasource 'Create a DataSource pointing to the created DataVolume/PVC.'
 	d --default-instancetype 'The default instance type to associate with the image.'
@@ -1086,62 +1096,62 @@ case $path in upload)
 	d --help 'help for upload'
 	d --image-path 'Path to the local VM image.'
 	d --insecure 'Allow insecure server connections when using HTTPS.'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --no-create 'Don'"'"'t attempt to create a new DataVolume/PVC.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
+	f6
 	d --retry 'When upload server returns a transient error, we retry this number of times before giving up'
 	d --size 'The size of the DataVolume to create (ex. 10Gi, 500Mi).'
 	d --skip-checks 'Do not look up (and check together) the default instance type and preference first.'
 	d --storage-class 'The storage class for the PVC.'
 	d --uploadproxy-url 'The URL of the cdi-upload proxy service.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f7
 	d --volume-mode 'Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile default. For archive upload default is filesystem.'
 	d --wait-secs 'Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f8
+	f9
 	answer ;;
 esac
 case $path in usage)
 	d --all-contexts 'Run on every context of the kubeconfig.'
 	d --all-namespaces 'Look at every namespace, not only the current one.'
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --check-delete 'List what deleting TYPE/NAME would break; exit 1 while anything needs it.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
 	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
 	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
 	d --help 'help for usage'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	d --parallel 'With several contexts: how many run at once.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f6
+	f7
 	d -A 'Look at every namespace, not only the current one.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 case $path in version)
-	d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid 'UID to impersonate for the operation.'
+	f0
+	f1
+	f2
 	d --client 'Print the plugin version only; do not contact the server.'
-	d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
+	f3
 	d --context 'The name of the kubeconfig context to use.'
 	d --help 'help for version'
-	d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f4
+	f5
 	d --output 'One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
-	d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'
+	f6
+	f7
+	f8
 	d -o 'One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
-	d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f9
 	answer ;;
 esac
 answer "$@"
