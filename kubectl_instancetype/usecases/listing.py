@@ -142,6 +142,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     rows: list[RowT] = []
     keys: list[SortKey] = []
     ranges, what, sort_by = query.ranges, query.what, query.sort_by
+    filtered = ranges.active  # once, not for each of tens of thousands of objects
     names = set(query.names)
     seen: list[str] = []
 
@@ -151,7 +152,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
             seen.append(name)
             if name not in names:
                 return
-        if ranges.active and not ranges.matches(obj):
+        if filtered and not ranges.matches(obj):
             return
         rows.append(row_of(obj, namespace))
         if sort_by is not None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.errors import decode_object
 from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
-from kubectl_instancetype.kube.liststream import ListStream
+from kubectl_instancetype.kube.liststream import ListStream, leading_items
 
 PAGES = [
     # a custom resource list as the API server writes it (keys sorted: items before metadata)
@@ -135,6 +135,61 @@ def test_generated_lists_cut_at_every_byte_give_what_json_loads_gives(
         assert got == whole["items"]
         assert got_metadata == whole["metadata"]
         assert got_token == (whole["metadata"].get("continue") or None)
+
+
+def _custom_resource(name: str, spec: object) -> dict:
+    """An item as the API server writes one of a custom resource list (keys sorted: apiVersion, kind, metadata)."""
+    return {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineInstancetype",
+        "metadata": {"managedFields": [{"apiVersion": "instancetype.kubevirt.io/v1beta1"}], "name": name},
+        "spec": spec,
+    }
+
+
+# an item whose spec holds an object that starts as an item does (a guessed cut inside it must not be taken)
+LOOKALIKE = _custom_resource("b", {"embedded": [_custom_resource("inner", {"x": [1, {"y": "]},"}]})]})
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    items=st.lists(
+        st.builds(_custom_resource, st.text(max_size=6), JSON_VALUES) | st.just(LOOKALIKE) | JSON_VALUES, max_size=6
+    ),
+    piece=st.integers(1, 400),
+)
+def test_custom_resource_lists_decoded_a_piece_at_a_time_give_what_json_loads_gives(items: list, piece: int) -> None:
+    body = json.dumps({"apiVersion": "v", "items": items, "metadata": {"continue": "c"}}, separators=(",", ":"))
+    data = body.encode()
+    got, metadata, token = _decoded([data[i : i + piece] for i in range(0, len(data), piece)])
+    assert got == items
+    assert (metadata, token) == ({"continue": "c"}, "c")
+
+
+def test_the_items_of_a_piece_are_decoded_in_one_call_when_the_cut_is_between_items() -> None:
+    items = [_custom_resource(f"n{i}", {"cpu": {"guest": i}}) for i in range(4)]
+    # then the start of a fifth item, as a piece of the body ends
+    started = '{"apiVersion":"instancetype.kubevirt.io/v1beta1","kind":"VirtualMachineInstancetype","metadata":{"ma'
+    text = json.dumps(items, separators=(",", ":"))[1:-1] + "," + started
+    values, position = leading_items(text, 0)
+    assert values == items
+    assert text[position:] == started
+    # a guessed cut inside an item (an embedded look-alike, then the text ends): no batch, the careful path decides
+    inside = json.dumps(LOOKALIKE, separators=(",", ":"))
+    assert leading_items(inside[: inside.index("inner") + 30], 0) is None
+    # no "metadata" key near the start of the item: nothing to guess a cut from
+    assert leading_items('{"a":1},{"a":2},{"a":3}', 0) is None
+
+
+def test_the_items_before_a_fault_in_a_batch_come_first() -> None:
+    first, second = (json.dumps(_custom_resource(n, {}), separators=(",", ":")) for n in "ab")
+    broken = first.replace('"a"}', '"c",}')  # a comma before the end of an object
+    body = ('{"items":[' + ",".join([first, second, broken, first]) + "]}").encode()
+    items = iter(ListStream([body]))
+    assert next(items)["metadata"]["name"] == "a"
+    assert next(items)["metadata"]["name"] == "b"
+    with pytest.raises(PluginError, match="not JSON"):
+        next(items)
 
 
 def test_a_truncated_body_is_one_line_after_the_items_before_the_cut() -> None:
