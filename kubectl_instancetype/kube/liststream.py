@@ -125,8 +125,10 @@ class ListStream:
 
     def _run(self) -> Iterator[Any]:
         """The items from the position on that are each followed, within what was read, by a comma and the next
-        item (the API server writes lists without whitespace): decoded without the careful path's checks. The last
-        one of a piece, the last of the list, or anything unusual is left to :meth:`_value` (decoded again there)."""
+        item (the API server writes lists without whitespace): decoded without the careful path's checks, a piece
+        at a time (:func:`leading_items`, reading on) or else one at a time. The last one of the list, one cut by
+        the end of what was read when no batch could be cut, or anything unusual is left to :meth:`_value`
+        (decoded again there)."""
         batched = False
         while (batch := leading_items(self._text, self._pos, self._managed_fields)) is not None:
             values, self._pos = batch
