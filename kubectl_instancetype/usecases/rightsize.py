@@ -620,6 +620,8 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     ]
     pools: dict[str, list[Candidate]] = {}
     admits: dict[tuple[str, str, Any], Callable[[Candidate], str]] = {}
+    currents: dict[tuple[bool, str, str], Candidate] = {}
+    orders: dict[tuple[str, tuple[bool, str, str]], tuple[list[Candidate], list[Candidate]]] = {}
     for vm in vms:
         meta = vm["metadata"]
         where, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
@@ -649,12 +651,19 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             )
             out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
             continue
-        current = domain.Candidate(
-            "VirtualMachineClusterInstancetype" if cluster else "VirtualMachineInstancetype",
-            type_name,
-            current_obj.get("spec") or {},
-            None if cluster else where,
-        )
+        # one Candidate, and one order of the candidates around it, per type (not per VM)
+        type_key = (cluster, "" if cluster else where, type_name)
+        current = currents.get(type_key)
+        if current is None:
+            current = currents[type_key] = domain.Candidate(
+                "VirtualMachineClusterInstancetype" if cluster else "VirtualMachineInstancetype",
+                type_name,
+                current_obj.get("spec") or {},
+                None if cluster else where,
+            )
+        order = orders.get((where, type_key))
+        if order is None:
+            order = orders[(where, type_key)] = domain.ordered(current, candidates)
         preference_spec = (pref_obj or {}).get("spec") if pref_obj else None
         architecture = ((vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("architecture")
         sizing = domain.size(
@@ -665,6 +674,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             admit=admits.get((where, pref_name, architecture))
             or admits.setdefault((where, pref_name, architecture), domain.default_admit(preference_spec, architecture)),
             fits=_bind(fits, where, pref_name) if nodes_known else None,
+            order=order,
         )
         out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
     out.sort(key=lambda v: (v.namespace, v.name))
