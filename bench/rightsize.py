@@ -5,7 +5,10 @@ with KubeVirt's CRDs and the catalog: no virt-api, so 10,000 creates take second
 their history (one vCPU to four, steady use, balloon statistics: the series the virt-handler metrics double writes,
 tests/doubles/virt_handler_metrics.py, narrowed to what rightsize reads) is written as TSDB blocks by
 ``hack/prometheus/tsdbwrite`` (Prometheus's own tsdb package: OpenMetrics text through promtool would be some
-300 GB at 10,000 VMs x 14 days), and the real Prometheus (hack/prometheus) serves it. Then, for each window asked
+300 GB at 10,000 VMs x 14 days) in the blocks a Prometheus with its default retention (15 days) holds once its
+compactor is done (18-hour blocks of 2-hour chunks: tsdbwrite -max-block-duration), and the real Prometheus
+(hack/prometheus) serves it with that retention (the compactor then finds nothing to do: the output says how many
+compactions ran while measuring). Then, for each window asked
 for that size, ``kubectl-instancetype rightsize -A --prometheus-url ... --window W --step S -o json`` runs
 ``--rounds`` times: wall time (median), peak RSS of the process (wait4's rusage), the number of Prometheus queries
 (from its JSON). The query side alone: the queries rightsize sends (usecases/rightsize.py's measure(), with its
