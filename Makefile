@@ -91,9 +91,11 @@ lint: venv
 	$(VENV)/bin/ruff format --check kubectl_instancetype tests hack bench
 	$(VENV)/bin/mypy kubectl_instancetype
 
-## completion-table: regenerate what shell completion knows (commands, flags, values) and completions/
+## completion-table: regenerate what shell completion knows (commands, flags, values), the sh completion helper
+##                   generated from it (cli/completion_helper.sh) and completions/
 completion-table: venv
 	$(PY) -m kubectl_instancetype.cli.completion_spec
+	$(PY) -m kubectl_instancetype.cli.completion_shell
 	$(PY) -c 'from pathlib import Path; from kubectl_instancetype.cli.completion_scripts import SCRIPTS, FILE_NAMES; [Path("completions", FILE_NAMES[s]).write_text(t) for s, t in SCRIPTS.items()]'
 
 ## fastpath-table: regenerate how the hot commands parse without Typer (cli/fastpath_data.py, from the app)

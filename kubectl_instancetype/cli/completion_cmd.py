@@ -2,8 +2,10 @@
 
 kubectl (>= 1.26) completes ``kubectl instancetype ...`` by running ``kubectl_complete-instancetype`` from
 PATH. pip, pipx and uv install that helper next to the plugin; krew installs one executable only (krew #812).
-This command writes a small launcher under that name next to the plugin found on PATH (krew's bin folder for
-krew users) that runs the plugin's own completion entry, ``kubectl-instancetype __complete ARGS...``.
+This command writes the helper under that name next to the plugin found on PATH (krew's bin folder for krew
+users): on POSIX the generated sh helper (cli/completion_helper.sh), which answers commands, flags and fixed
+values itself and runs the plugin's own completion entry, ``kubectl-instancetype __complete ARGS...``, for the
+rest; on Windows a ``.cmd`` launcher that runs that entry for every line.
 """
 
 from typing import Annotated, Optional
@@ -21,12 +23,14 @@ kubectl completes `kubectl instancetype ...` through a helper named kubectl_comp
 pip, pipx and uv install it with the plugin; for krew installs, run `completion install-helper` once.
 `completion bash|zsh|fish|powershell` print scripts for running the plugin directly as kubectl-instancetype."""
 
-INSTALL_HELP = f"""Write the {HELPER} launcher that kubectl runs to complete `kubectl instancetype ...`.
+INSTALL_HELP = f"""Write the {HELPER} helper that kubectl runs to complete `kubectl instancetype ...`.
 
-The launcher goes next to the {PLUGIN} that kubectl finds on PATH (for krew installs, krew's bin folder:
-$KREW_ROOT/bin, by default ~/.krew/bin), or into --dir, and runs that plugin's completion entry. kubectl's own
-completion must be enabled in the shell, e.g. `source <(kubectl completion bash)`. After `kubectl krew
-uninstall instancetype`, delete the launcher as well."""
+The helper goes next to the {PLUGIN} that kubectl finds on PATH (for krew installs, krew's bin folder:
+$KREW_ROOT/bin, by default ~/.krew/bin), or into --dir. On Linux and macOS it is a sh script that answers
+commands, flags and fixed values itself and runs that plugin's completion entry for the rest (names from the
+cluster); on Windows a .cmd file that runs the entry for every line. kubectl's own completion must be enabled
+in the shell, e.g. `source <(kubectl completion bash)`. After `kubectl krew uninstall instancetype`, delete the
+helper as well."""
 
 
 def register(app: typer.Typer, argv: list[str]) -> None:
@@ -39,7 +43,7 @@ def register(app: typer.Typer, argv: list[str]) -> None:
     )
     # A callback keeps it a group even with one subcommand registered.
     group.callback()(_group)
-    group.command("install-helper", help=INSTALL_HELP, short_help=f"Write the {HELPER} launcher next to the plugin.")(
+    group.command("install-helper", help=INSTALL_HELP, short_help=f"Write the {HELPER} helper next to the plugin.")(
         options.command(InstallHelperOptions, run_install_helper)
     )
     for shell, how in SHELLS.items():
@@ -102,8 +106,12 @@ def run_install_helper(env, opts: InstallHelperOptions) -> None:
     """Write the launcher; warn when kubectl will not find it."""
     from ..output.terminal import escape
     from ..usecases.completion_helper import install_helper
+    from .completion_shell import SCRIPT_FILE
 
-    launcher = install_helper(env.environ, env.home(), directory=opts.directory, force=opts.force, goos=env.goos)
+    script = SCRIPT_FILE.read_text(encoding="utf-8")
+    launcher = install_helper(
+        env.environ, env.home(), script=script, directory=opts.directory, force=opts.force, goos=env.goos
+    )
     # paths come from $PATH, $HOME and --directory: an ESC or a newline in them is shown escaped, not obeyed
     env.stdout.write(f"wrote {escape(str(launcher.path))} (runs {escape(str(launcher.plugin))} __complete)\n")
     if not launcher.on_path:

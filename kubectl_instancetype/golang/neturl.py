@@ -201,19 +201,7 @@ def _parse(raw: str) -> tuple[str, URL | None]:
         raise URLError("net/url: invalid control character in URL")
     if raw == "*":
         return "", None
-    scheme, rest = "", raw
-    for index, char in enumerate(raw):
-        if char in _ALNUM and not char.isdigit():
-            continue
-        if char.isdigit() or char in "+-.":
-            if index == 0:
-                break
-            continue
-        if char == ":":
-            if index == 0:
-                raise URLError("missing protocol scheme")
-            scheme, rest = raw[:index].lower(), raw[index + 1 :]
-        break
+    scheme, rest = _get_scheme(raw)
     if rest.endswith("?") and rest.count("?") == 1:
         rest = rest[:-1]
     else:
@@ -240,6 +228,24 @@ def _parse(raw: str) -> tuple[str, URL | None]:
         _escaped_path(rest)  # setPath's escapes are checked all the same
     _check_fragment(fragment, hash_mark)
     return scheme, url if url is not None and scheme else None
+
+
+def _get_scheme(raw: str) -> tuple[str, str]:
+    """``getScheme`` (net/url url.go): the scheme (lower case, as ``parse`` keeps it) and the rest after its colon;
+    ``("", raw)`` when ``raw`` has none; :class:`URLError` for a colon at the start."""
+    for index, char in enumerate(raw):
+        if char in _ALNUM and not char.isdigit():
+            continue
+        if char.isdigit() or char in "+-.":
+            if index == 0:
+                break
+            continue
+        if char == ":":
+            if index == 0:
+                raise URLError("missing protocol scheme")
+            return raw[:index].lower(), raw[index + 1 :]
+        break
+    return "", raw
 
 
 def _check_fragment(fragment: str, hash_mark: str) -> None:
@@ -317,17 +323,7 @@ def parse_reference(raw: str) -> Reference:
     net/url's words where ``url.Parse`` fails."""
     _parse(raw)  # net/url's checks and errors
     rest, _, fragment = raw.partition("#")
-    scheme = ""
-    for index, char in enumerate(rest):
-        if char in _ALNUM and not char.isdigit():
-            continue
-        if char.isdigit() or char in "+-.":
-            if index == 0:
-                break
-            continue
-        if char == ":":
-            scheme, rest = rest[:index].lower(), rest[index + 1 :]
-        break
+    scheme, rest = _get_scheme(rest)
     force_query, raw_query = False, ""
     if rest.endswith("?") and rest.count("?") == 1:
         force_query, rest = True, rest[:-1]

@@ -99,8 +99,9 @@ class FieldChange:
 
 
 @dataclass(frozen=True)
-class SyncError:
-    """The VM's ``Failure`` condition when the controller refuses to act now: its reason and message."""
+class FailureCondition:
+    """A VM's ``Failure`` condition: its reason and message (the one the controller will set when it refuses to
+    act now, in a plan; the one it set, in what ``switch --wait`` saw)."""
 
     reason: str
     message: str
@@ -120,7 +121,7 @@ class LivePlan:
     changes: tuple[FieldChange, ...] = ()
     restart_required: str | None = None
     hotplug: tuple[str, ...] = ()
-    sync_error: SyncError | None = None
+    sync_error: FailureCondition | None = None
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -396,7 +397,7 @@ def plan_live_update(
         changes=changes,
         restart_required=restart,
         hotplug=tuple(hotplug),
-        sync_error=SyncError(*sync_error) if sync_error else None,
+        sync_error=FailureCondition(*sync_error) if sync_error else None,
         notes=tuple(notes),
     )
 

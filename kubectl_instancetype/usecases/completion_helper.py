@@ -1,9 +1,11 @@
-"""``completion install-helper``: the ``kubectl_complete-instancetype`` launcher kubectl runs to complete
+"""``completion install-helper``: the ``kubectl_complete-instancetype`` helper kubectl runs to complete
 ``kubectl instancetype ...``, written next to the plugin found on PATH (krew's bin folder for krew users).
 
 kubectl (>= 1.26) completes plugins through a helper named ``kubectl_complete-<plugin>`` on PATH
 (k8s.io/kubectl/pkg/cmd/plugin, GetPluginCommandGroups / plugin completion); krew installs one executable
-only (krew #812), so this writes a launcher that runs the plugin's own ``__complete`` entry.
+only (krew #812), so this writes one: on POSIX the generated sh helper (cli/completion_helper.sh: the static
+answers itself, everything else through the plugin's ``__complete`` entry) bound to that plugin; on Windows a
+``.cmd`` launcher that runs ``__complete`` for every line.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ PLUGIN = "kubectl-instancetype"
 HELPER = "kubectl_complete-instancetype"
 # The launcher's second line: a launcher carrying it may be overwritten; any other file is left alone.
 MARKER = "written by `kubectl instancetype completion install-helper`"
+# Two lines of the generated sh helper (cli/completion_shell.py writes them, launcher_text replaces them): its
+# title (the second line, where the marker goes) and where it finds the plugin (beside itself, for pip, pipx, uv).
+TITLE_LINE = f"# {HELPER}: kubectl's completion helper for {PLUGIN}."
+PLUGIN_LINE = f"case $0 in */*) plugin=${{0%/*}}/{PLUGIN} ;; *) plugin={PLUGIN} ;; esac"
 
 
 @dataclass
@@ -30,15 +36,18 @@ class Launcher:
 
 
 def install_helper(
-    environ: Mapping[str, str], home: str, *, directory: str | None, force: bool, goos: str = GOOS
+    environ: Mapping[str, str], home: str, *, directory: str | None, force: bool, goos: str = GOOS, script: str = ""
 ) -> Launcher:
-    """Write the launcher into ``directory`` (default: next to the plugin kubectl finds) for that plugin; on
-    Windows (``goos``) a ``.cmd`` file, which kubectl's ``exec.LookPath`` finds through PATHEXT."""
+    """Write the helper into ``directory`` (default: next to the plugin kubectl finds) for that plugin: the
+    generated sh helper ``script`` on POSIX; on Windows (``goos``) a ``.cmd`` file, which kubectl's
+    ``exec.LookPath`` finds through PATHEXT."""
     import os
 
     plugin = find_plugin(environ, home, goos)
     target_dir = os.path.abspath(os.path.expanduser(directory)) if directory else os.path.dirname(plugin)
-    path = write_launcher(target_dir, plugin, force=force, windows=goos == "windows")
+    windows = goos == "windows"
+    text = launcher_text(plugin, windows=windows, script=script, resolved=os.path.realpath(plugin))
+    path = write_launcher(target_dir, text, force=force, windows=windows)
     return Launcher(path, plugin, target_dir, _on_path(target_dir, environ, goos))
 
 
@@ -71,25 +80,32 @@ def find_plugin(environ: Mapping[str, str], home: str, goos: str = GOOS) -> str:
     raise UsageError(f"{PLUGIN} was not found on PATH nor in krew's bin folder ({krew_bin(environ, home)})")
 
 
-def launcher_text(plugin: str, *, windows: bool = False) -> str:
-    """The launcher's content: it runs ``PLUGIN __complete ARGS...`` and stays silent if the plugin is gone."""
+def launcher_text(plugin: str, *, windows: bool = False, script: str = "", resolved: str = "") -> str:
+    """The helper's content for ``plugin``.
+
+    POSIX: the generated sh helper ``script`` (cli/completion_helper.sh), its title line replaced by the marker
+    and its plugin line by ``plugin``'s path. The static answers come from the table of the version that wrote
+    it: ``resolved``, the plugin's real path then (krew's symlink points into a folder per version, which
+    ``krew upgrade`` and ``krew uninstall`` delete), must still exist, or every line goes to ``plugin``; once the
+    plugin is gone, it answers nothing, silently (kubectl shows a failing helper's stderr).
+    Windows: a ``.cmd`` launcher that runs ``PLUGIN __complete ARGS...`` and stays silent if the plugin is gone.
+    """
     if windows:
         return f'@echo off\r\nrem {HELPER}: {MARKER}\r\nif exist "{plugin}" "{plugin}" __complete %*\r\n'
     import shlex
 
-    quoted = shlex.quote(plugin)
-    return (
-        "#!/bin/sh\n"
-        f"# {HELPER}: {MARKER}.\n"
-        "# kubectl runs it to complete `kubectl instancetype ...`; kubectl ignores any answer when it fails, and\n"
-        "# prints its stderr: so after the plugin is uninstalled it answers nothing, silently.\n"
-        f"[ -x {quoted} ] || exit 0\n"
-        f'exec {quoted} __complete "$@"\n'
+    if TITLE_LINE not in script or PLUGIN_LINE not in script:
+        raise ValueError("not the generated completion helper (cli/completion_helper.sh): run `make completion-table`")
+    bound = (
+        f"plugin={shlex.quote(plugin)}\n"
+        "# the table below is the one of this plugin version: after krew upgrade or uninstall, the plugin answers\n"
+        f"[ -e {shlex.quote(resolved or plugin)} ] || delegate=1"
     )
+    return script.replace(TITLE_LINE, f"# {HELPER}: {MARKER}.", 1).replace(PLUGIN_LINE, bound, 1)
 
 
-def write_launcher(directory: str, plugin: str, *, force: bool = False, windows: bool = False) -> str:
-    """Write the launcher (mode 0755) into ``directory`` atomically and return its path."""
+def write_launcher(directory: str, text: str, *, force: bool = False, windows: bool = False) -> str:
+    """Write the launcher ``text`` (mode 0755) into ``directory`` atomically and return its path."""
     import os
     import tempfile
 
@@ -109,7 +125,7 @@ def write_launcher(directory: str, plugin: str, *, force: bool = False, windows:
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{HELPER}.", dir=directory)
         with os.fdopen(handle, "w", newline="") as stream:
-            stream.write(launcher_text(plugin, windows=windows))
+            stream.write(text)
         os.chmod(temporary, 0o755)
         os.replace(temporary, path)
     except OSError as exc:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..golang.strconv import go_quote
 
 if TYPE_CHECKING:
-    from ..instancetype.liveupdate import LivePlan
+    from ..instancetype.liveupdate import FailureCondition, LivePlan
     from ..kube.client import Client
     from ..kube.session import Session
 
@@ -79,14 +79,6 @@ class Refreshed:
 
 
 @dataclass(frozen=True)
-class Failure:
-    """The VM's ``Failure`` condition."""
-
-    reason: str
-    message: str
-
-
-@dataclass(frozen=True)
 class VMICondition:
     """A hotplug condition on the VMI: its type, status, and reason (else message)."""
 
@@ -133,7 +125,7 @@ class SwitchOutcome:
 
     revisions: dict[str, str] = field(default_factory=dict)  # key -> ControllerRevision now recorded
     restart_required: str | None = None
-    failure: Failure | None = None  # the VM's Failure condition
+    failure: FailureCondition | None = None  # the VM's Failure condition
     vmi_conditions: list[VMICondition] = field(default_factory=list)
     vmi_changes: list[VMIChange] = field(default_factory=list)
     timed_out: bool = False
@@ -701,7 +693,9 @@ def observe(
         outcome.restart_required = str(restart.get("message") or "")
     failure = conditions.get("Failure")
     if failure and failure.get("status") == "True":
-        outcome.failure = Failure(str(failure.get("reason") or ""), str(failure.get("message") or ""))
+        from ..instancetype.liveupdate import FailureCondition
+
+        outcome.failure = FailureCondition(str(failure.get("reason") or ""), str(failure.get("message") or ""))
     if vmi is not None:
         for kind, condition in _conditions(vmi).items():
             if kind in HOTPLUG_CONDITIONS:

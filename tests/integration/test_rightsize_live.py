@@ -513,3 +513,88 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
             assert got[measure]["percentile"] == pytest.approx(want[measure]["percentile"], rel=1e-9), got["name"]
             assert got[measure]["peak"] == pytest.approx(want[measure]["peak"], rel=1e-9), got["name"]
         assert got["historySeconds"] == want["historySeconds"] == 2 * 86400
+
+
+def _rule_backfill(promtool, url: str, rule_file, start: int, end: int, out) -> None:
+    """``promtool tsdb create-blocks-from rules``: the real Prometheus engine (promtool's rule importer,
+    cmd/promtool/rules.go importRule) evaluates each rule of ``rule_file`` over [start, end] at its group's interval
+    against the server at ``url``, and writes what it recorded as TSDB blocks into ``out``."""
+    import subprocess
+
+    result = subprocess.run(
+        [str(promtool), "tsdb", "create-blocks-from", "rules", "--quiet", f"--url={url}"]
+        + [f"--start={start}", f"--end={end}", f"--output-dir={out}", str(rule_file)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _blocks_into(source, tsdb) -> None:
+    """Copy the finished blocks (ULID folders with a meta.json) of ``source`` into the TSDB folder ``tsdb``."""
+    import shutil
+
+    for block in source.iterdir():
+        if (block / "meta.json").is_file():
+            shutil.copytree(block, tsdb / block.name)
+
+
+def test_rightsizes_own_rules_backfilled_by_promtool_give_every_profiles_answer(cli, history, tmp_path) -> None:
+    """The rule file `rightsize --print-rules` prints, backfilled over the profiles' three days of history by
+    promtool's rule importer as docs/rightsize.md tells users to (the whole file twice: the first pass records the
+    5-minute group from the raw series, the second, against a server holding those blocks too, the hourly group
+    from them): rightsize detects its own rules there and gives every profile, the VM that changed type in the
+    middle of the window included (the subqueries over the 5-minute series for the VMs whose size changed), the
+    finding, recommendation and sources it gives from the raw series alone."""
+    from hack.localcluster.prometheus import Prometheus, tools_dir
+    from tests.conftest import run_cli
+
+    namespace, raw, end = history
+    promtool = tools_dir() / "promtool"
+    rule_file = tmp_path / "rightsize.rules.yaml"
+    rule_file.write_text(run_cli(["rightsize", "--print-rules", "rulefile"], environ={"HOME": "/nonexistent"}).stdout)
+    # the history starts three days before the end; the rules from the first whole hour after it, to the end
+    start = (int(end) - 3 * 86400) // 3600 * 3600 + 3600
+    stop = int(end) // 300 * 300
+    tsdb = tmp_path / "tsdb"
+    tsdb.mkdir()
+    _blocks_into(raw.tsdb, tsdb)
+    _rule_backfill(promtool, raw.url, rule_file, start, stop, tmp_path / "first")
+    _blocks_into(tmp_path / "first", tsdb)
+    with Prometheus(tmp_path / "between", tsdb, rules=False) as between:
+        _rule_backfill(promtool, between.url, rule_file, start, stop, tmp_path / "second")
+    _blocks_into(tmp_path / "second", tsdb)
+    names = {case.name for case in CASES}
+    # 60 hours: the window starts after the rules' first hour and before the "changed" VM's switch (48h ago)
+    args = ("rightsize", "-n", namespace, "--window", "60h", "-o", "json")
+    with Prometheus(tmp_path / "ruled", tsdb, rules=False) as ruled:
+        documents = {}
+        for server in (raw, ruled):
+            answer = cli(*args, "--prometheus-url", server.url)
+            assert answer.exit_code == 0, answer.stderr
+            documents[server.url] = json.loads(answer.stdout)
+    got, want = documents[ruled.url], documents[raw.url]
+    assert (got["rulesFrom"], want["rulesFrom"]) == ("kubectl-instancetype", "")
+
+    def answers(document):
+        return {
+            item["name"]: (
+                item["finding"],
+                (item["recommended"] or {}).get("name"),
+                (item["cpu"] or {}).get("source"),
+                (item["memory"] or {}).get("source"),
+            )
+            for item in document["items"]
+            if item["name"] in names
+        }
+
+    assert answers(got) == answers(want)
+    assert {name: answer[:2] for name, answer in answers(got).items()} == {
+        case.name: (case.finding, case.recommended) for case in CASES
+    }
+    items = {item["name"]: item for item in got["items"]}
+    # the VM that changed type 48 hours ago is measured since the change only, from the rules as from the raw series
+    assert 47 * 3600 <= items["changed"]["historySeconds"] <= 48 * 3600 + 300
+    assert "KubeVirtVMGuestMemoryPressure" in items["pressure"]["reason"]

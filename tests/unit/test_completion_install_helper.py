@@ -1,7 +1,8 @@
-"""``completion install-helper``: where the launcher goes, what it runs, what it refuses to overwrite.
+"""``completion install-helper``: where the helper goes, what it runs, what it refuses to overwrite.
 
-The launcher is run for real by /bin/sh here against a small stand-in plugin script that prints its
-arguments; tests/e2e/test_krew.py runs it through the real kubectl against the krew-installed plugin.
+The helper (the generated sh helper bound to the plugin) is run for real by /bin/sh here against a small
+stand-in plugin script that prints its arguments; tests/e2e/test_krew.py runs it through the real kubectl against
+the krew-installed plugin. tests/unit/test_completion_shell.py holds the script's answers to the Python helper's.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from kubectl_instancetype.usecases.completion_helper import HELPER, launcher_text
+from kubectl_instancetype.cli.completion_shell import SCRIPT_FILE
+from kubectl_instancetype.usecases.completion_helper import HELPER, MARKER, launcher_text
 from tests.conftest import run_cli
 
 
@@ -34,10 +36,38 @@ def test_writes_next_to_the_plugin_on_path_and_runs_its_complete_entry(tmp_path:
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == f"wrote {helper} (runs {plugin} __complete)\n"
     assert stat.S_IMODE(helper.stat().st_mode) == 0o755
-    # kubectl calls it with the plugin's words and the (possibly empty) word being completed last
+    assert helper.read_text().splitlines()[1] == f"# {HELPER}: {MARKER}."
+    # kubectl calls it with the plugin's words and the (possibly empty) word being completed last: live names
+    # are the plugin's to answer
     ran = subprocess.run([str(helper), "create", "vm", "--instancetype", ""], capture_output=True, text=True)
     assert (ran.returncode, ran.stderr) == (0, "")
     assert ran.stdout.splitlines() == ["[__complete]", "[create]", "[vm]", "[--instancetype]", "[]"]
+    # a static answer is the script's own
+    ran = subprocess.run([str(helper), "list", "--min-c"], capture_output=True, text=True)
+    assert ran.stdout == "--min-cpu\tAt least N vCPUs (evaluated on the spec).\n:4\n"
+
+
+@pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
+def test_after_an_upgrade_the_new_plugin_answers_every_line(tmp_path: Path) -> None:
+    # krew's bin holds a symlink into a folder per version; krew upgrade relinks it and deletes the old folder:
+    # the static table written from the old version is no longer used
+    old = _plugin(tmp_path / "store" / "v1")
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "kubectl-instancetype").symlink_to(old)
+    assert (
+        run_cli(
+            ["completion", "install-helper"], environ={"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)}
+        ).exit_code
+        == 0
+    )
+    helper = tmp_path / "bin" / HELPER
+    assert subprocess.run([str(helper), "list", "--min-c"], capture_output=True, text=True).stdout.endswith(":4\n")
+    new = _plugin(tmp_path / "store" / "v2")
+    (tmp_path / "bin" / "kubectl-instancetype").unlink()
+    (tmp_path / "bin" / "kubectl-instancetype").symlink_to(new)
+    old.unlink()
+    ran = subprocess.run([str(helper), "list", "--min-c"], capture_output=True, text=True)
+    assert ran.stdout.splitlines() == ["[__complete]", "[list]", "[--min-c]"]
 
 
 @pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
@@ -68,7 +98,7 @@ def test_dir_puts_it_elsewhere(tmp_path: Path) -> None:
     environ = {"PATH": f"{tmp_path / 'bin'}:{tmp_path / 'elsewhere'}", "HOME": str(tmp_path)}
     result = run_cli(["completion", "install-helper", "--dir", str(tmp_path / "elsewhere")], environ=environ)
     assert (result.exit_code, result.stderr) == (0, "")
-    assert f"exec {plugin} __complete" in (tmp_path / "elsewhere" / HELPER).read_text()
+    assert f"plugin={plugin}\n" in (tmp_path / "elsewhere" / HELPER).read_text()
     assert not (tmp_path / "bin" / HELPER).exists()
 
 
@@ -119,12 +149,17 @@ def test_launcher_is_silent_once_the_plugin_is_gone(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", ["/home/o'brien/.krew/bin/kubectl-instancetype", "/a b/$HOME/`x`"])
 @pytest.mark.posix("a #!/bin/sh stand-in plugin, /bin/sh and file modes")
 def test_launcher_quotes_the_plugin_path(path: str, tmp_path: Path) -> None:
-    text = launcher_text(path)
+    text = launcher_text(path, script=SCRIPT_FILE.read_text(), resolved=path)
     script = tmp_path / "launcher"
-    # the same launcher, with exec replaced by echo: sh must see the path as one literal word
-    script.write_text(text.replace("exec ", "echo ").replace("|| exit 0", "|| true"))
-    ran = subprocess.run(["/bin/sh", str(script), "x"], capture_output=True, text=True, env={"HOME": "/h"})
-    assert ran.stdout == f"{path} __complete x\n"
+    # the same helper, with exec replaced by echo: sh must see the path as one literal word
+    script.write_text(text.replace('exec "$plugin"', 'echo "$plugin"').replace("|| exit 0", "|| true"))
+    ran = subprocess.run(["/bin/sh", str(script), "-n", "x"], capture_output=True, text=True, env={"HOME": "/h"})
+    assert ran.stdout.splitlines()[0] == f"{path} __complete -n x"
+
+
+def test_only_the_generated_helper_is_bound_to_a_plugin() -> None:
+    with pytest.raises(ValueError, match="make completion-table"):
+        launcher_text("/bin/kubectl-instancetype", script="#!/bin/sh\n")
 
 
 def test_windows_launcher_is_a_cmd_file_that_passes_every_argument() -> None:

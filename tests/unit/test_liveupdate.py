@@ -320,9 +320,13 @@ def test_vmi_being_deleted_counts_as_stopped() -> None:
         (
             (("HotVCPUChange", "True"),),
             None,
-            lu.SyncError(lu.HOTPLUG_CPU_ERROR, lu.CPU_ERROR_FORMAT.format(lu.CPU_IN_PROGRESS)),
+            lu.FailureCondition(lu.HOTPLUG_CPU_ERROR, lu.CPU_ERROR_FORMAT.format(lu.CPU_IN_PROGRESS)),
         ),
-        ((), {"startTimestamp": "x"}, lu.SyncError(lu.HOTPLUG_CPU_ERROR, lu.CPU_ERROR_FORMAT.format(lu.CPU_MIGRATING))),
+        (
+            (),
+            {"startTimestamp": "x"},
+            lu.FailureCondition(lu.HOTPLUG_CPU_ERROR, lu.CPU_ERROR_FORMAT.format(lu.CPU_MIGRATING)),
+        ),
     ],
 )
 def test_cpu_sync_errors(conditions: Any, migration: Any, error: Any) -> None:
@@ -338,7 +342,7 @@ def test_cpu_sync_errors(conditions: Any, migration: Any, error: Any) -> None:
 def test_memory_hotplug_in_progress_is_a_sync_error() -> None:
     instance = vmi(guest="2Gi", migratable=True, conditions=(("HotMemoryChange", "True"),))
     plan = lu.plan_live_update(template(guest="2Gi"), template(guest="4Gi"), instance)
-    assert plan.sync_error == lu.SyncError(
+    assert plan.sync_error == lu.FailureCondition(
         lu.HOTPLUG_MEMORY_ERROR, lu.MEMORY_ERROR_FORMAT.format(lu.MEMORY_IN_PROGRESS)
     )
 
