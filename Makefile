@@ -17,7 +17,11 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install --quiet -e '.[test,bench]'
 	touch $@
 
-venv: $(VENV)/.installed
+# the editable install copies the wheel's scripts (the generated sh completion helper) once: keep its copy current
+$(VENV)/bin/kubectl_complete-instancetype: kubectl_instancetype/cli/completion_helper.sh $(VENV)/.installed
+	cp kubectl_instancetype/cli/completion_helper.sh $@
+
+venv: $(VENV)/.installed $(VENV)/bin/kubectl_complete-instancetype
 
 ## controlplane: build etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubectl v1.36.3 from Go
 ##               modules (cached per version)

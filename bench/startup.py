@@ -3,12 +3,14 @@
 Each case runs, in turn for ``--rounds`` rounds, the plugin of the ``--before`` tree (when given), the plugin of
 this tree, and the peer it is compared with: ``kubectl get`` of the same objects (the plugin runs through the
 real kubectl, as users run it), virtctl's ``create vm`` (the plugin run directly, as the virtctl binary is), and
-kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users); then the
-floors, in the judged column only: the same kubectl commands running a plugin or completion helper that does
+kubectl's own static completion (kubectl runs ``kubectl_complete-instancetype`` as it does for users: since issue 30
+the generated sh script the wheel ships, in the ``installed`` columns as pip installs it); then, in the judged
+column only, the same completion with the helper ``completion install-helper`` writes (krew's channel), and the
+floors: the same kubectl commands running a plugin or completion helper that does
 nothing (an empty script for the judged tree's Python, one for /bin/sh, and a Python one that only imports ssl,
 socket and json and makes a TLS context), against the same peers. Each tree
-gets its own ``kubectl-instancetype`` and ``kubectl_complete-instancetype``, written like pip's console scripts
-but importing that tree; both trees share this interpreter and its installed dependencies, so only the plugin's
+gets its own ``kubectl-instancetype`` (and, in a tree before issue 30, ``kubectl_complete-instancetype``), written
+like pip's console scripts but importing that tree, and its wheel's scripts as they are; both trees share this interpreter and its installed dependencies, so only the plugin's
 own code differs. Both trees are byte-compiled first (as an install is).
 
 That development virtualenv is not what users run: it holds every test dependency, an editable install's
@@ -23,8 +25,8 @@ children: kubectl and the plugin it runs), which a busy machine changes far less
 control plane (kube-apiserver v1.36.3 with KubeVirt's CRDs and the catalog's 65 + 54 objects) serves the lists,
 unless ``--kubeconfig`` names one. Never a test: timings are printed, not asserted.
 
-Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--no-install] [--markdown]
-       [--write]
+Usage: python bench/startup.py [--before ../old-checkout] [--rounds 15] [--kubeconfig K] [--no-install] [--only TEXT]
+       [--markdown] [--write]
 """
 
 from __future__ import annotations
@@ -122,6 +124,31 @@ def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | N
     ]  # fmt: skip
 
 
+def krew_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | None]]:
+    """The static completion rows again with the helper `completion install-helper` writes (krew's channel)."""
+    complete = [kubectl, "__complete"]
+    return [
+        ("static completion: commands, krew channel (the helper `completion install-helper` writes)",
+         [*complete, "instancetype", ""], [*complete, "get", ""], 1.2),
+        ("static completion: flags, krew channel (`instancetype list --min-` vs `get --sho`)",
+         [*complete, "instancetype", "list", "--min-"], [*complete, "get", "--sho"], 1.2),
+    ]  # fmt: skip
+
+
+def krew_channel(bin_dir: Path, folder: Path, environ: dict) -> Path:
+    """A bin folder as krew makes it (the plugin, a symlink) with the helper ``completion install-helper`` writes
+    there, by the judged tree's plugin: krew installs no helper, the user runs that command once."""
+    folder.mkdir(parents=True)
+    (folder / "kubectl-instancetype").symlink_to(bin_dir / "kubectl-instancetype")
+    subprocess.run(
+        [str(folder / "kubectl-instancetype"), "completion", "install-helper", "--dir", str(folder)],
+        env=dict(environ, PATH=os.pathsep.join([str(folder), environ["PATH"]])),
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
+    return folder
+
+
 def floor_plugins(python: Path, folder: Path) -> Path:
     """A bin folder with the do-nothing plugins and completion helpers of :data:`FLOOR_PLUGINS`."""
     folder.mkdir(parents=True)
@@ -149,16 +176,21 @@ def wall(command: list[str], environ: dict) -> tuple[float, float]:
 
 
 def launchers(tree: Path, folder: Path) -> Path:
-    """A bin folder with the two console scripts of ``tree`` (the entry points its pyproject.toml names)."""
+    """A bin folder with the executables ``tree`` installs: its console scripts (the entry points its
+    pyproject.toml names) and its wheel's scripts (the sh completion helper, since issue 30)."""
+    import shutil
     import tomllib
 
     folder.mkdir(parents=True)
-    scripts = tomllib.loads((tree / "pyproject.toml").read_text())["project"]["scripts"]
-    for name in ("kubectl-instancetype", "kubectl_complete-instancetype"):
-        module, function = scripts[name].split(":")
+    project = tomllib.loads((tree / "pyproject.toml").read_text())
+    for name, entry in project["project"]["scripts"].items():
+        module, function = entry.split(":")
         path = folder / name
         path.write_text(LAUNCHER.format(python=sys.executable, tree=str(tree), module=module, function=function))
         path.chmod(0o755)
+    shared = project.get("tool", {}).get("hatch", {}).get("build", {}).get("targets", {}).get("wheel", {})
+    for source, name in shared.get("shared-scripts", {}).items():
+        shutil.copy(tree / source, folder / name)
     compileall.compile_dir(str(tree / "kubectl_instancetype"), quiet=1)
     return folder
 
@@ -216,15 +248,20 @@ def run(args: argparse.Namespace, kubeconfig: str, home: str, workdir: Path) -> 
         bins[judged] / "python" if "installed" in judged else Path(sys.executable), workdir / "floor"
     )
     environs["floor"] = dict(environs[judged], PATH=os.pathsep.join([str(floors), environs[judged]["PATH"]]))
+    krew = krew_channel(bins[judged], workdir / "krew", environs[judged])
+    environs["krew"] = dict(environs[judged], PATH=os.pathsep.join([str(krew), environs[judged]["PATH"]]))
     rows = []
-    every = [(case, False) for case in cases(kubectl, str(virtctls[-1]) if virtctls else None)]
-    for (case, plugin, peer, goal), floor in every + [(case, True) for case in floor_cases(kubectl)]:
-        timed = [judged] if floor else columns
+    every: list[tuple[tuple[str, list[str], list[str], float | None], str | None]]
+    every = [(case, None) for case in cases(kubectl, str(virtctls[-1]) if virtctls else None)]
+    every += [(case, "krew") for case in krew_cases(kubectl)] + [(case, "floor") for case in floor_cases(kubectl)]
+    every = [item for item in every if not args.only or any(text in item[0][0] for text in args.only)]
+    for (case, plugin, peer, goal), extra in every:
+        timed = [judged] if extra else columns
         commands = {
             name: [str(bins[name] / "kubectl-instancetype") if word == "PLUGIN" else word for word in plugin]
             for name in timed
         }
-        environ = {name: environs["floor"] if floor else environs[name] for name in timed}
+        environ = {name: environs[extra] if extra else environs[name] for name in timed}
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in [*timed, "peer"]}
         for name in timed:
             wall(commands[name], environ[name])  # warm the page cache
@@ -261,9 +298,14 @@ def main() -> int:
     parser.add_argument(
         "--no-install", action="store_true", help="only the development virtualenv's launchers (no wheel installs)"
     )
+    parser.add_argument(
+        "--only", action="append", help="only the cases whose name holds this text (repeatable; iterating, not --write)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     parser.add_argument("--write", action="store_true", help="also put it into bench/README.md (implies --markdown)")
     args = parser.parse_args()
+    if args.only and args.write:
+        parser.error("--only measures some cases: it cannot --write the table")
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as scratch, contextlib.ExitStack() as stack:

@@ -393,8 +393,10 @@ def check_dist(out: Path, venv: Path) -> list[str]:
     ]
     suffix = ".exe" if sys.platform == "win32" else ""
     log += run_checks(venv_bin(venv) / (EXECUTABLE + suffix), checks, run_env)
+    # the completion helper: a sh script, on Windows a .cmd launcher (cli/completion_shell.py)
+    helper_name = HELPER + (".cmd" if sys.platform == "win32" else "")
     helper = subprocess.run(
-        [str(venv_bin(venv) / (HELPER + suffix)), ""], capture_output=True, text=True, env=run_env, timeout=RUN_TIMEOUT
+        [str(venv_bin(venv) / helper_name), ""], capture_output=True, text=True, env=run_env, timeout=RUN_TIMEOUT
     )
     if helper.returncode != 0 or not helper.stdout.endswith("\n:4\n") or "version\t" not in helper.stdout:
         raise ReleaseError(f"{HELPER} '': exit {helper.returncode}, stdout {helper.stdout[-300:]!r}")

@@ -12,6 +12,7 @@
 
 nl='
 '
+tab='	'
 path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 
 # The plugin that answers the rest: the kubectl-instancetype next to this script, the same install and version
@@ -19,8 +20,8 @@ path='' npos=0 pending='' delegate='' out='' dir=4 lead='' pfx='' flags=''
 # PATH, which is $0). Without a folder in $0, the kubectl-instancetype on PATH, as kubectl would run it.
 case $0 in */*) plugin=${0%/*}/kubectl-instancetype ;; *) plugin=kubectl-instancetype ;; esac
 
-# d VALUE LINE / c VALUE: add LINE (c: $lead$VALUE) when VALUE starts with $pfx
-d() { case $1 in "$pfx"*) out=$out$2$nl ;; esac; }
+# d VALUE DESCRIPTION / c VALUE: add VALUE<TAB>DESCRIPTION (c: $lead$VALUE) when VALUE starts with $pfx
+d() { case $1 in "$pfx"*) out=$out$1$tab$2$nl ;; esac; }
 c() { case $1 in "$pfx"*) out=$out$lead$1$nl ;; esac; }
 # slash: a kind/NAME word is a live name: the plugin's
 slash() { case $pfx in */*) delegate=1 ;; esac; }
@@ -76,15 +77,15 @@ line() {
 positional() {
 	guard
 	case $path in
-	'') [ $npos = 0 ] && { d adopt 'adopt	Move flat VirtualMachines onto an instance type and preference.'; d capacity 'capacity	Show how many more VMs of each instance type fit now.'; d catalog 'catalog	Browse, install or diff the embedded common-instancetypes catalog.'; d completion 'completion	Shell completion: scripts and kubectl'"'"'s completion helper.'; d convert 'convert	Convert legacy flavors, alpha objects and presets to v1beta1.'; d create 'create	Create a VM, instance type or preference (virtctl flags, checked).'; d derive 'derive	Create a custom size from an existing instance type.'; d describe 'describe	Show an instance type or preference in detail.'; d doctor 'doctor	Find broken, stale and orphaned instance type revisions.'; d expand 'expand	Show a VirtualMachine with its instance type and preference applied.'; d fits 'fits	Show where a VirtualMachine could run now.'; d fleet 'fleet	Compare instance types and preferences across kubeconfig contexts.'; d get 'get	Print chosen instance types or preferences (TYPE/NAME).'; d infer 'infer	Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).'; d label 'label	Label a PVC, DataVolume or DataSource with default types.'; d lint 'lint	Find deprecated and never-working instance type fields.'; d list 'list	List instance types or preferences by labels and ranges.'; d matrix 'matrix	Series by size matrix of the instance types.'; d recommend 'recommend	Rank the instance types that fit a preference.'; d revisions 'revisions	Show the ControllerRevisions a VirtualMachine uses.'; d rightsize 'rightsize	Show over- and under-provisioned VMs and the instance type to move to.'; d switch 'switch	Switch a VirtualMachine to another instance type or preference.'; d upload 'upload	Upload a VM image to a DataVolume or PVC, with default types.'; d usage 'usage	Show who uses which instance type and preference.'; d version 'version	Print the plugin and server versions.'; } ;;
+	'') [ $npos = 0 ] && { d adopt 'Move flat VirtualMachines onto an instance type and preference.'; d capacity 'Show how many more VMs of each instance type fit now.'; d catalog 'Browse, install or diff the embedded common-instancetypes catalog.'; d completion 'Shell completion: scripts and kubectl'"'"'s completion helper.'; d convert 'Convert legacy flavors, alpha objects and presets to v1beta1.'; d create 'Create a VM, instance type or preference (virtctl flags, checked).'; d derive 'Create a custom size from an existing instance type.'; d describe 'Show an instance type or preference in detail.'; d doctor 'Find broken, stale and orphaned instance type revisions.'; d expand 'Show a VirtualMachine with its instance type and preference applied.'; d fits 'Show where a VirtualMachine could run now.'; d fleet 'Compare instance types and preferences across kubeconfig contexts.'; d get 'Print chosen instance types or preferences (TYPE/NAME).'; d infer 'Resolve inferFromVolume as KubeVirt will (VM, PVC, DV, DataSource, snapshot).'; d label 'Label a PVC, DataVolume or DataSource with default types.'; d lint 'Find deprecated and never-working instance type fields.'; d list 'List instance types or preferences by labels and ranges.'; d matrix 'Series by size matrix of the instance types.'; d recommend 'Rank the instance types that fit a preference.'; d revisions 'Show the ControllerRevisions a VirtualMachine uses.'; d rightsize 'Show over- and under-provisioned VMs and the instance type to move to.'; d switch 'Switch a VirtualMachine to another instance type or preference.'; d upload 'Upload a VM image to a DataVolume or PVC, with default types.'; d usage 'Show who uses which instance type and preference.'; d version 'Print the plugin and server versions.'; } ;;
 	adopt|expand|revisions|switch) [ $npos = 0 ] && { slash; c vm/; dir=6; } ;;
 	capacity|'catalog diff'|'catalog install'|'catalog show'|'completion bash'|'completion fish'|'completion install-helper'|'completion powershell'|'completion zsh'|convert|'create instancetype'|'create preference'|'create vm'|derive|doctor|fits|'fleet diff'|matrix|recommend|rightsize|upload|version) : ;;
-	catalog) [ $npos = 0 ] && { d diff 'diff	Diff the cluster'"'"'s objects against the catalog.'; d install 'install	Apply the catalog to the cluster (server-side apply).'; d list 'list	List the embedded catalog (list'"'"'s filters).'; d show 'show	Print catalog objects by name.'; } ;;
-	'catalog list'|list) [ $npos = 0 ] && { d instancetypes 'instancetypes	list instance types'; d preferences 'preferences	list preferences'; } ;;
-	completion) [ $npos = 0 ] && { d bash 'bash	Print the bash completion script for kubectl-instancetype.'; d fish 'fish	Print the fish completion script for kubectl-instancetype.'; d install-helper 'install-helper	Write the kubectl_complete-instancetype helper next to the plugin.'; d powershell 'powershell	Print the powershell completion script for kubectl-instancetype.'; d zsh 'zsh	Print the zsh completion script for kubectl-instancetype.'; } ;;
-	create) [ $npos = 0 ] && { d instancetype 'instancetype	Create a VirtualMachine(Cluster)Instancetype (virtctl flags).'; d preference 'preference	Create a VirtualMachine(Cluster)Preference (virtctl flags).'; d vm 'vm	Create a VirtualMachine (virtctl create vm flags).'; } ;;
+	catalog) [ $npos = 0 ] && { d diff 'Diff the cluster'"'"'s objects against the catalog.'; d install 'Apply the catalog to the cluster (server-side apply).'; d list 'List the embedded catalog (list'"'"'s filters).'; d show 'Print catalog objects by name.'; } ;;
+	'catalog list'|list) [ $npos = 0 ] && { d instancetypes 'list instance types'; d preferences 'list preferences'; } ;;
+	completion) [ $npos = 0 ] && { d bash 'Print the bash completion script for kubectl-instancetype.'; d fish 'Print the fish completion script for kubectl-instancetype.'; d install-helper 'Write the kubectl_complete-instancetype helper next to the plugin.'; d powershell 'Print the powershell completion script for kubectl-instancetype.'; d zsh 'Print the zsh completion script for kubectl-instancetype.'; } ;;
+	create) [ $npos = 0 ] && { d instancetype 'Create a VirtualMachine(Cluster)Instancetype (virtctl flags).'; d preference 'Create a VirtualMachine(Cluster)Preference (virtctl flags).'; d vm 'Create a VirtualMachine (virtctl create vm flags).'; } ;;
 	describe|get) [ $npos = 0 ] || delegate=1; slash; c virtualmachineclusterinstancetype/; c virtualmachineinstancetype/; c virtualmachineclusterpreference/; c virtualmachinepreference/; c vmcf/; c vmf/; c vmcp/; c vmp/; dir=6 ;;
-	fleet) [ $npos = 0 ] && { d diff 'diff	Compare instance types and preferences across contexts.'; } ;;
+	fleet) [ $npos = 0 ] && { d diff 'Compare instance types and preferences across contexts.'; } ;;
 	infer) [ $npos = 0 ] && { slash; c vm/; c pvc/; c dv/; c datasource/; c das/; c volumesnapshot/; dir=6; } ;;
 	label) [ $npos = 0 ] && { slash; c pvc/; c dv/; c datasource/; c das/; dir=6; } ;;
 	lint|usage) [ $npos = 0 ] && { slash; c virtualmachineclusterinstancetype/; c virtualmachineinstancetype/; c virtualmachineclusterpreference/; c virtualmachinepreference/; c vmcf/; c vmf/; c vmcp/; c vmp/; dir=6; } ;;
@@ -246,901 +247,911 @@ fi
 
 # A flag listing: the flags of $path, long names first
 guard
+f0() { d --as 'Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'; }
+f1() { d --as-group 'Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'; }
+f2() { d --as-uid 'UID to impersonate for the operation.'; }
+f3() { d --cluster 'The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'; }
+f4() { d --kubeconfig 'Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'; }
+f5() { d --namespace 'The namespace to use (default: the context'"'"'s namespace, else default).'; }
+f6() { d --request-timeout 'How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'; }
+f7() { d --v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'; }
+f8() { d -n 'The namespace to use (default: the context'"'"'s namespace, else default).'; }
+f9() { d -v 'Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'; }
 case $path in '')
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --help '--help	help for kubectl instancetype'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -h '-h	help for kubectl instancetype'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --help 'help for kubectl instancetype'
+	f4
+	f5
+	f6
+	f7
+	d -h 'help for kubectl instancetype'
+	f8
+	f9
 	answer ;;
 esac
 case $path in list)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
-	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --chunk-size '--chunk-size	Objects per list request (paging); 0 disables paging.'
-	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
-	d --fits '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d --gpus '--gpus	Instance types that bring GPUs.'
-	d --help '--help	help for list'
-	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d --max-memory '--max-memory	At most this much guest memory.'
-	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d --no-headers '--no-headers	Print table rows without the header.'
-	d --numa '--numa	With guest NUMA passthrough.'
-	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
-	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d --output-watch-events '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --realtime '--realtime	Realtime instance types.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
-	d --show-labels '--show-labels	Add a LABELS column.'
-	d --size '--size	Size, e.g. medium, 2xlarge.'
-	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
-	d --watch '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	d --watch-only '--watch-only	Watch for changes without listing first.'
-	d -A '-A	Namespaced objects of every namespace, not just the current one.'
-	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -w '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'Namespaced objects of every namespace, not just the current one.'
+	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch 'Preferences for one architecture (amd64, arm64, s390x).'
+	f0
+	f1
+	f2
+	d --chunk-size 'Objects per list request (paging); 0 disables paging.'
+	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
+	f3
+	d --compatible-with 'Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --cpu 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu 'With dedicated CPU placement.'
+	d --fits 'Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --gpus 'Instance types that bring GPUs.'
+	d --help 'help for list'
+	d --hide-deprecated 'Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages 'With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread 'With an isolated emulator thread.'
+	f4
+	d --label-columns 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu 'At most N vCPUs (evaluated on the spec).'
+	d --max-memory 'At most this much guest memory.'
+	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
+	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
+	f5
+	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers 'Print table rows without the header.'
+	d --numa 'With guest NUMA passthrough.'
+	d --os-type 'Preferences for linux, windows or legacy guests.'
+	d --output 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --output-watch-events 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
+	d --parallel 'With several contexts: how many run at once.'
+	d --realtime 'Realtime instance types.'
+	f6
+	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind 'Name each object with its kind, as kind.group/name.'
+	d --show-labels 'Add a LABELS column.'
+	d --size 'Size, e.g. medium, 2xlarge.'
+	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	f7
+	d --vendor 'Vendor label, e.g. kubevirt.io.'
+	d --watch 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --watch-only 'Watch for changes without listing first.'
+	d -A 'Namespaced objects of every namespace, not just the current one.'
+	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f8
+	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	f9
+	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
 case $path in get)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	Namespaced objects of every namespace, not just the current one.'
-	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --chunk-size '--chunk-size	Objects per list request (paging); 0 disables paging.'
-	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
-	d --fits '--fits	Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d --gpus '--gpus	Instance types that bring GPUs.'
-	d --help '--help	help for get'
-	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d --max-memory '--max-memory	At most this much guest memory.'
-	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d --no-headers '--no-headers	Print table rows without the header.'
-	d --numa '--numa	With guest NUMA passthrough.'
-	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
-	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d --output-watch-events '--output-watch-events	With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --realtime '--realtime	Realtime instance types.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
-	d --show-labels '--show-labels	Add a LABELS column.'
-	d --size '--size	Size, e.g. medium, 2xlarge.'
-	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
-	d --watch '--watch	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	d --watch-only '--watch-only	Watch for changes without listing first.'
-	d -A '-A	Namespaced objects of every namespace, not just the current one.'
-	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -w '-w	After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'Namespaced objects of every namespace, not just the current one.'
+	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch 'Preferences for one architecture (amd64, arm64, s390x).'
+	f0
+	f1
+	f2
+	d --chunk-size 'Objects per list request (paging); 0 disables paging.'
+	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
+	f3
+	d --compatible-with 'Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --cpu 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu 'With dedicated CPU placement.'
+	d --fits 'Only instance types whose VM (with the --compatible-with preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --gpus 'Instance types that bring GPUs.'
+	d --help 'help for get'
+	d --hide-deprecated 'Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages 'With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread 'With an isolated emulator thread.'
+	f4
+	d --label-columns 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu 'At most N vCPUs (evaluated on the spec).'
+	d --max-memory 'At most this much guest memory.'
+	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
+	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
+	f5
+	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers 'Print table rows without the header.'
+	d --numa 'With guest NUMA passthrough.'
+	d --os-type 'Preferences for linux, windows or legacy guests.'
+	d --output 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --output-watch-events 'With --watch: an EVENT column (ADDED, MODIFIED, DELETED), or watch events as -o json/yaml objects.'
+	d --parallel 'With several contexts: how many run at once.'
+	d --realtime 'Realtime instance types.'
+	f6
+	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind 'Name each object with its kind, as kind.group/name.'
+	d --show-labels 'Add a LABELS column.'
+	d --size 'Size, e.g. medium, 2xlarge.'
+	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	f7
+	d --vendor 'Vendor label, e.g. kubevirt.io.'
+	d --watch 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
+	d --watch-only 'Watch for changes without listing first.'
+	d -A 'Namespaced objects of every namespace, not just the current one.'
+	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f8
+	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	f9
+	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
 	answer ;;
 esac
 case $path in describe)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --help '--help	help for describe'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help 'help for describe'
+	f4
+	f5
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	f7
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'create vm')
-	d --access-cred '--access-cred	Specify an access credential to be injected into the VM. Can be provided multiple times.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cloud-init '--cloud-init	Specify the type of the generated cloud-init data source.'
-	d --cloud-init-network-data '--cloud-init-network-data	Specify the base64 encoded cloud-init network data of the VM.'
-	d --cloud-init-user-data '--cloud-init-user-data	Specify the base64 encoded cloud-init user data of the VM.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d --ga-manage-ssh '--ga-manage-ssh	Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added to the VM.'
-	d --help '--help	help for vm'
-	d --infer-from-image '--infer-from-image	Read the default instance type and preference from the image of a --volume-containerdisk or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and write them as explicit matchers: KubeVirt cannot infer from images.'
-	d --infer-instancetype '--infer-instancetype	Specify if the Instance Type of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-instancetype-from. (default true)'
-	d --infer-instancetype-from '--infer-instancetype-from	Specify the volume to infer the Instance Type of the VM from. Mutually exclusive with --infer-instancetype.'
-	d --infer-preference '--infer-preference	Specify if the Preference of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-preference-from. (default true)'
-	d --infer-preference-from '--infer-preference-from	Specify the volume to infer the Preference of the VM from. Mutually exclusive with --infer-preference.'
-	d --insecure-registry '--insecure-registry	--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP).'
-	d --instancetype '--instancetype	Specify the Instance Type of the VM. Mutually exclusive with instancetype inference flags.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --memory '--memory	Specify the memory of the VM. (default "512Mi")'
-	d --name '--name	Specify the name of the VM.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --password-file '--password-file	Specify a file to read the password from for the cloud-init user data that is added to the VM.'
-	d --preference '--preference	Specify the Preference of the VM. Mutually exclusive with preference inference flags.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --resolve-inference '--resolve-inference	Write the instance type and preference that inferFromVolume resolves to into the VM ({name, kind}) instead of leaving inference to the server.'
-	d --run-strategy '--run-strategy	Specify the RunStrategy of the VM. (default "Always")'
-	d --skip-checks '--skip-checks	Send the VM as built: no inference, look-ups, conflict or requirement checks first.'
-	d --ssh-key '--ssh-key	Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.'
-	d --termination-grace-period '--termination-grace-period	Specify the termination grace period of the VM. (default 180)'
-	d --user '--user	Specify the user in the cloud-init user data that is added to the VM.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --volume-blank '--volume-blank	Specify a blank volume to be used by the VM. Can be provided multiple times.'
-	d --volume-clone-pvc '--volume-clone-pvc	Specify a PVC to be cloned by the VM. Can be provided multiple times.'
-	d --volume-containerdisk '--volume-containerdisk	Specify a containerdisk to be used by the VM. Can be provided multiple times.'
-	d --volume-datasource '--volume-datasource	Specify a DataSource to be cloned by the VM. Can be provided multiple times.'
-	d --volume-import '--volume-import	Specify the source for DataVolume. Can be provided multiple times.'
-	d --volume-pvc '--volume-pvc	Specify a PVCs to be used by the VM. Can be provided multiple times.'
-	d --volume-sysprep '--volume-sysprep	Specify a ConfigMap or Secret to be used as sysprep volume by the VM.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --access-cred 'Specify an access credential to be injected into the VM. Can be provided multiple times.'
+	f0
+	f1
+	f2
+	d --cloud-init 'Specify the type of the generated cloud-init data source.'
+	d --cloud-init-network-data 'Specify the base64 encoded cloud-init network data of the VM.'
+	d --cloud-init-user-data 'Specify the base64 encoded cloud-init user data of the VM.'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --ga-manage-ssh 'Specify if the qemu-guest-agent should be able to manage SSH in the cloud-init user data that is added to the VM.'
+	d --help 'help for vm'
+	d --infer-from-image 'Read the default instance type and preference from the image of a --volume-containerdisk or --volume-import type:registry volume (its INSTANCETYPE_KUBEVIRT_IO_DEFAULT_* variables) and write them as explicit matchers: KubeVirt cannot infer from images.'
+	d --infer-instancetype 'Specify if the Instance Type of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-instancetype-from. (default true)'
+	d --infer-instancetype-from 'Specify the volume to infer the Instance Type of the VM from. Mutually exclusive with --infer-instancetype.'
+	d --infer-preference 'Specify if the Preference of the VM should be inferred from the first boot disk. Mutually exclusive with --infer-preference-from. (default true)'
+	d --infer-preference-from 'Specify the volume to infer the Preference of the VM from. Mutually exclusive with --infer-preference.'
+	d --insecure-registry '--infer-from-image: an insecure registry (unverified HTTPS or plain HTTP).'
+	d --instancetype 'Specify the Instance Type of the VM. Mutually exclusive with instancetype inference flags.'
+	f4
+	d --memory 'Specify the memory of the VM. (default "512Mi")'
+	d --name 'Specify the name of the VM.'
+	f5
+	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --password-file 'Specify a file to read the password from for the cloud-init user data that is added to the VM.'
+	d --preference 'Specify the Preference of the VM. Mutually exclusive with preference inference flags.'
+	f6
+	d --resolve-inference 'Write the instance type and preference that inferFromVolume resolves to into the VM ({name, kind}) instead of leaving inference to the server.'
+	d --run-strategy 'Specify the RunStrategy of the VM. (default "Always")'
+	d --skip-checks 'Send the VM as built: no inference, look-ups, conflict or requirement checks first.'
+	d --ssh-key 'Specify one or more SSH authorized keys in the cloud-init user data that is added to the VM.'
+	d --termination-grace-period 'Specify the termination grace period of the VM. (default 180)'
+	d --user 'Specify the user in the cloud-init user data that is added to the VM.'
+	f7
+	d --volume-blank 'Specify a blank volume to be used by the VM. Can be provided multiple times.'
+	d --volume-clone-pvc 'Specify a PVC to be cloned by the VM. Can be provided multiple times.'
+	d --volume-containerdisk 'Specify a containerdisk to be used by the VM. Can be provided multiple times.'
+	d --volume-datasource 'Specify a DataSource to be cloned by the VM. Can be provided multiple times.'
+	d --volume-import 'Specify the source for DataVolume. Can be provided multiple times.'
+	d --volume-pvc 'Specify a PVCs to be used by the VM. Can be provided multiple times.'
+	d --volume-sysprep 'Specify a ConfigMap or Secret to be used as sysprep volume by the VM.'
+	f8
+	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in create)
-	d --help '--help	help for create'
-	d -h '-h	help for create'
+	d --help 'help for create'
+	d -h 'help for create'
 	answer ;;
 esac
 case $path in adopt)
-	d --allow-changes '--allow-changes	With --apply: write even when the proof lists changes.'
-	d --apply '--apply	Write the adopted VM (vm/NAME only).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --catalog '--catalog	Choose from the embedded common-instancetypes catalog, not the cluster.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --filename '--filename	VirtualMachine manifests; - reads stdin.'
-	d --help '--help	help for adopt'
-	d --instancetype '--instancetype	Use this instance type.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
-	d --output '--output	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
-	d --preference '--preference	Use this preference.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d -f '-f	VirtualMachine manifests; - reads stdin.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --allow-changes 'With --apply: write even when the proof lists changes.'
+	d --apply 'Write the adopted VM (vm/NAME only).'
+	f0
+	f1
+	f2
+	d --catalog 'Choose from the embedded common-instancetypes catalog, not the cluster.'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --filename 'VirtualMachine manifests; - reads stdin.'
+	d --help 'help for adopt'
+	d --instancetype 'Use this instance type.'
+	f4
+	f5
+	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
+	d --preference 'Use this preference.'
+	f6
+	f7
+	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f 'VirtualMachine manifests; - reads stdin.'
+	f8
+	d -o 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
+	f9
 	answer ;;
 esac
 case $path in capacity)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --help '--help	help for capacity'
-	d --instancetype '--instancetype	A cluster instance type to count (repeat for several; default: all of them).'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --preference '--preference	The preference of the VMs counted.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --selector '--selector	Only the cluster instance types with these labels (a label selector).'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -l '-l	Only the cluster instance types with these labels (a label selector).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help 'help for capacity'
+	d --instancetype 'A cluster instance type to count (repeat for several; default: all of them).'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel 'With several contexts: how many run at once.'
+	d --preference 'The preference of the VMs counted.'
+	f6
+	d --selector 'Only the cluster instance types with these labels (a label selector).'
+	f7
+	d -l 'Only the cluster instance types with these labels (a label selector).'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	f9
 	answer ;;
 esac
 case $path in catalog)
-	d --help '--help	help for catalog'
-	d -h '-h	help for catalog'
+	d --help 'help for catalog'
+	d -h 'help for catalog'
 	answer ;;
 esac
 case $path in 'catalog diff')
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --exit-code '--exit-code	Exit with 1 when there are differences.'
-	d --help '--help	help for diff'
-	d --instancetypes-only '--instancetypes-only	Only the instance types.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --preferences-only '--preferences-only	Only the preferences.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --strict '--strict	Fail when any catalog object would lose a field the cluster'"'"'s schema lacks.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --version '--version	The embedded common-instancetypes release (default: the newest).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --exit-code 'Exit with 1 when there are differences.'
+	d --help 'help for diff'
+	d --instancetypes-only 'Only the instance types.'
+	f4
+	f5
+	d --namespaced 'The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
+	d --parallel 'With several contexts: how many run at once.'
+	d --preferences-only 'Only the preferences.'
+	f6
+	d --strict 'Fail when any catalog object would lose a field the cluster'"'"'s schema lacks.'
+	f7
+	d --version 'The embedded common-instancetypes release (default: the newest).'
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'catalog install')
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --drop-unknown-fields '--drop-unknown-fields	Apply objects without the fields the cluster'"'"'s schema lacks.'
-	d --dry-run '--dry-run	"client": compare with the cluster and send no writes; "server": apply with dryRun=All; "none" (default): apply. A bare --dry-run means client.'
-	d --force '--force	Apply objects virt-operator manages, and take over conflicting fields.'
-	d --help '--help	help for install'
-	d --instancetypes-only '--instancetypes-only	Only the instance types.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
-	d --preferences-only '--preferences-only	Only the preferences.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --strict '--strict	Write nothing when any object would lose a field the cluster'"'"'s CRD schema lacks.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --version '--version	The embedded common-instancetypes release (default: the newest).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --drop-unknown-fields 'Apply objects without the fields the cluster'"'"'s schema lacks.'
+	d --dry-run '"client": compare with the cluster and send no writes; "server": apply with dryRun=All; "none" (default): apply. A bare --dry-run means client.'
+	d --force 'Apply objects virt-operator manages, and take over conflicting fields.'
+	d --help 'help for install'
+	d --instancetypes-only 'Only the instance types.'
+	f4
+	f5
+	d --namespaced 'The namespaced kinds, in the namespace (-n), not the cluster-scoped ones.'
+	d --preferences-only 'Only the preferences.'
+	f6
+	d --strict 'Write nothing when any object would lose a field the cluster'"'"'s CRD schema lacks.'
+	f7
+	d --version 'The embedded common-instancetypes release (default: the newest).'
+	f8
+	f9
 	answer ;;
 esac
 case $path in 'catalog list')
-	d --allow-missing-template-keys '--allow-missing-template-keys	Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
-	d --arch '--arch	Preferences for one architecture (amd64, arm64, s390x).'
-	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d --compatible-with '--compatible-with	Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
-	d --cpu '--cpu	Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
-	d --dedicated-cpu '--dedicated-cpu	With dedicated CPU placement.'
-	d --gpus '--gpus	Instance types that bring GPUs.'
-	d --help '--help	help for list'
-	d --hide-deprecated '--hide-deprecated	Leave out deprecated objects (shown marked otherwise).'
-	d --hugepages '--hugepages	With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
-	d --isolate-emulator-thread '--isolate-emulator-thread	With an isolated emulator thread.'
-	d --label-columns '--label-columns	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d --max-cpu '--max-cpu	At most N vCPUs (evaluated on the spec).'
-	d --max-memory '--max-memory	At most this much guest memory.'
-	d --memory '--memory	Exactly this guest memory (label instancetype.kubevirt.io/memory).'
-	d --min-cpu '--min-cpu	At least N vCPUs (evaluated on the spec).'
-	d --min-memory '--min-memory	At least this much guest memory, e.g. 16Gi.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d --no-headers '--no-headers	Print table rows without the header.'
-	d --numa '--numa	With guest NUMA passthrough.'
-	d --os-type '--os-type	Preferences for linux, windows or legacy guests.'
-	d --output '--output	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d --realtime '--realtime	Realtime instance types.'
-	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --show-kind '--show-kind	Name each object with its kind, as kind.group/name.'
-	d --show-labels '--show-labels	Add a LABELS column.'
-	d --size '--size	Size, e.g. medium, 2xlarge.'
-	d --sort-by '--sort-by	Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
-	d --template '--template	The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --vendor '--vendor	Vendor label, e.g. kubevirt.io.'
-	d --version '--version	The embedded common-instancetypes release (default: the newest).'
-	d -L '-L	A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
-	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
+	d --arch 'Preferences for one architecture (amd64, arm64, s390x).'
+	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
+	d --compatible-with 'Only instance types that satisfy this preference'"'"'s requirements (as recommend judges them).'
+	d --cpu 'Exactly N vCPUs (label instancetype.kubevirt.io/cpu).'
+	d --dedicated-cpu 'With dedicated CPU placement.'
+	d --gpus 'Instance types that bring GPUs.'
+	d --help 'help for list'
+	d --hide-deprecated 'Leave out deprecated objects (shown marked otherwise).'
+	d --hugepages 'With hugepages; --hugepages=SIZE for one page size (2Mi, 1Gi).'
+	d --isolate-emulator-thread 'With an isolated emulator thread.'
+	d --label-columns 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d --max-cpu 'At most N vCPUs (evaluated on the spec).'
+	d --max-memory 'At most this much guest memory.'
+	d --memory 'Exactly this guest memory (label instancetype.kubevirt.io/memory).'
+	d --min-cpu 'At least N vCPUs (evaluated on the spec).'
+	d --min-memory 'At least this much guest memory, e.g. 16Gi.'
+	f5
+	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers 'Print table rows without the header.'
+	d --numa 'With guest NUMA passthrough.'
+	d --os-type 'Preferences for linux, windows or legacy guests.'
+	d --output 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	d --realtime 'Realtime instance types.'
+	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-kind 'Name each object with its kind, as kind.group/name.'
+	d --show-labels 'Add a LABELS column.'
+	d --size 'Size, e.g. medium, 2xlarge.'
+	d --sort-by 'Sort by name, cpu, memory, or a JSONPath such as .spec.cpu.guest as kubectl sorts (default: server order, cluster scope first).'
+	d --template 'The template of -o jsonpath|go-template|custom-columns, or the path of its file for -o *-file.'
+	f7
+	d --vendor 'Vendor label, e.g. kubevirt.io.'
+	d --version 'The embedded common-instancetypes release (default: the newest).'
+	d -L 'A column for each of these labels (comma-separated, repeatable), headed by its last segment.'
+	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f8
+	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
+	f9
 	answer ;;
 esac
 case $path in 'catalog show')
-	d --help '--help	help for show'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	The namespaced copy (VirtualMachineInstancetype/Preference).'
-	d --output '--output	yaml (default), json, name or wide.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --version '--version	The embedded common-instancetypes release (default: the newest).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml (default), json, name or wide.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --help 'help for show'
+	f5
+	d --namespaced 'The namespaced copy (VirtualMachineInstancetype/Preference).'
+	d --output 'yaml (default), json, name or wide.'
+	f7
+	d --version 'The embedded common-instancetypes release (default: the newest).'
+	f8
+	d -o 'yaml (default), json, name or wide.'
+	f9
 	answer ;;
 esac
 case $path in completion)
-	d --help '--help	help for completion'
-	d -h '-h	help for completion'
+	d --help 'help for completion'
+	d -h 'help for completion'
 	answer ;;
 esac
 case $path in 'completion bash')
-	d --help '--help	help for bash'
+	d --help 'help for bash'
 	answer ;;
 esac
 case $path in 'completion fish')
-	d --help '--help	help for fish'
+	d --help 'help for fish'
 	answer ;;
 esac
 case $path in 'completion install-helper')
-	d --dir '--dir	Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.'
-	d --force '--force	Replace an existing kubectl_complete-instancetype not written by this command.'
-	d --help '--help	help for install-helper'
+	d --dir 'Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.'
+	d --force 'Replace an existing kubectl_complete-instancetype not written by this command.'
+	d --help 'help for install-helper'
 	answer ;;
 esac
 case $path in 'completion powershell')
-	d --help '--help	help for powershell'
+	d --help 'help for powershell'
 	answer ;;
 esac
 case $path in 'completion zsh')
-	d --help '--help	help for zsh'
+	d --help 'help for zsh'
 	answer ;;
 esac
 case $path in convert)
-	d --apply '--apply	Check everything with a server-side dry run, then create the converted objects.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --filename '--filename	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
-	d --from-cluster '--from-cluster	Match the presets against the VirtualMachines of the namespace.'
-	d --help '--help	help for convert'
-	d --keep-preset-vms '--keep-preset-vms	Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --memory '--memory	memory.guest for flavors that have none (v1beta1 requires it).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
-	d --output '--output	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --vms '--vms	VirtualMachines to match the presets against (YAML, JSON or a List).'
-	d -f '-f	The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --apply 'Check everything with a server-side dry run, then create the converted objects.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --filename 'The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
+	d --from-cluster 'Match the presets against the VirtualMachines of the namespace.'
+	d --help 'help for convert'
+	d --keep-preset-vms 'Leave the VMs a preset applied to as they are (they are rewritten to reference the converted types).'
+	f4
+	d --memory 'memory.guest for flavors that have none (v1beta1 requires it).'
+	f5
+	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output 'Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f6
+	f7
+	d --vms 'VirtualMachines to match the presets against (YAML, JSON or a List).'
+	d -f 'The objects to convert: a YAML or JSON file (a List too), a directory of them, or - for stdin.'
+	f8
+	d -o 'Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in 'create instancetype')
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --cpu '--cpu	Specify the count of CPUs of the Instancetype.'
-	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d --gpu '--gpu	Specify the list of vGPUs to passthrough. Can be provided multiple times.'
-	d --help '--help	help for instancetype'
-	d --hostdevice '--hostdevice	Specify list of HostDevices to passthrough. Can be provided multiple times.'
-	d --iothreadspolicy '--iothreadspolicy	Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --memory '--memory	Specify the amount of memory of the Instancetype.'
-	d --name '--name	Specify the name of the Instancetype.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype is created.'
-	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --cpu 'Specify the count of CPUs of the Instancetype.'
+	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --gpu 'Specify the list of vGPUs to passthrough. Can be provided multiple times.'
+	d --help 'help for instancetype'
+	d --hostdevice 'Specify list of HostDevices to passthrough. Can be provided multiple times.'
+	d --iothreadspolicy 'Specify IOThreadsPolicy to be used. Only valid values are "auto" and "shared".'
+	f4
+	d --memory 'Specify the amount of memory of the Instancetype.'
+	d --name 'Specify the name of the Instancetype.'
+	f5
+	d --namespaced 'Specify if VirtualMachineInstancetype should be created. By default VirtualMachineClusterInstancetype is created.'
+	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f6
+	f7
+	f8
+	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in 'create preference')
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --cpu-topology '--cpu-topology	Defines the preferred guest visible CPU topology.'
-	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d --help '--help	help for preference'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --machine-type '--machine-type	Defines the preferred machine type to use.'
-	d --name '--name	Specify the name of the Preference.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.'
-	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --volume-storage-class '--volume-storage-class	Defines the preferred storage class'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --cpu-topology 'Defines the preferred guest visible CPU topology.'
+	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --help 'help for preference'
+	f4
+	d --machine-type 'Defines the preferred machine type to use.'
+	d --name 'Specify the name of the Preference.'
+	f5
+	d --namespaced 'Specify if VirtualMachinePreference should be created. By default VirtualMachineClusterPreference is created.'
+	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f6
+	f7
+	d --volume-storage-class 'Defines the preferred storage class'
+	f8
+	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in derive)
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --cpu '--cpu	New number of vCPUs.'
-	d --dry-run '--dry-run	"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
-	d --help '--help	help for derive'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --memory '--memory	New guest memory, e.g. 6Gi.'
-	d --name '--name	Name of the new instance type.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Create a VirtualMachineInstancetype in the namespace.'
-	d --output '--output	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --cpu 'New number of vCPUs.'
+	d --dry-run '"client": print or name the object and write nothing; the reads that check it still happen (create vm GETs the instance type and preference it references and the volumes inferFromVolume names, unless --skip-checks; derive reads the type it starts from; create instancetype/preference read nothing); "server": submit it with dryRun=All; "none" (default): create it. A bare --dry-run means client.'
+	d --help 'help for derive'
+	f4
+	d --memory 'New guest memory, e.g. 6Gi.'
+	d --name 'Name of the new instance type.'
+	f5
+	d --namespaced 'Create a VirtualMachineInstancetype in the namespace.'
+	d --output 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f6
+	f7
+	f8
+	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in doctor)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	Check the VMs and revisions of every namespace.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --dry-run '--dry-run	With --fix: "client": re-check each change and write nothing; "server": send each write with dryRun=All; "none" (default): write. A bare --dry-run means client.'
-	d --fix '--fix	Clear VMs'"'"' references to missing revisions and delete orphaned revisions; print each change.'
-	d --help '--help	help for doctor'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -A '-A	Check the VMs and revisions of every namespace.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'Check the VMs and revisions of every namespace.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --dry-run 'With --fix: "client": re-check each change and write nothing; "server": send each write with dryRun=All; "none" (default): write. A bare --dry-run means client.'
+	d --fix 'Clear VMs'"'"' references to missing revisions and delete orphaned revisions; print each change.'
+	d --help 'help for doctor'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	f7
+	d -A 'Check the VMs and revisions of every namespace.'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	f9
 	answer ;;
 esac
 case $path in expand)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --default-architecture '--default-architecture	The cluster'"'"'s default architecture, for VMs and preferences that set none (default amd64; with --launcher-pod, the KubeVirt resource'"'"'s status.defaultArchitecture).'
-	d --default-network-interface '--default-network-interface	The cluster'"'"'s default pod interface binding, bridge or masquerade (default bridge; with --launcher-pod, the KubeVirt resource'"'"'s).'
-	d --diff '--diff	A unified diff of spec.template.spec before and after.'
-	d --explain '--explain	A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).'
-	d --file '--file	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d --filename '--filename	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d --help '--help	help for expand'
-	d --instancetype-file '--instancetype-file	Use this (cluster) instance type instead of the one the VM names.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --launcher-pod '--launcher-pod	Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
-	d --output '--output	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --preference-file '--preference-file	Use this (cluster) preference instead of the one the VM names.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --server '--server	Ask the cluster'"'"'s KubeVirt (expand-vm-spec subresource) instead of expanding locally.'
-	d --skip-checks '--skip-checks	Do not run VM admission'"'"'s spread and requirement checks (KubeVirt'"'"'s expand does not).'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d -f '-f	A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --default-architecture 'The cluster'"'"'s default architecture, for VMs and preferences that set none (default amd64; with --launcher-pod, the KubeVirt resource'"'"'s status.defaultArchitecture).'
+	d --default-network-interface 'The cluster'"'"'s default pod interface binding, bridge or masquerade (default bridge; with --launcher-pod, the KubeVirt resource'"'"'s).'
+	d --diff 'A unified diff of spec.template.spec before and after.'
+	d --explain 'A table of every field the expansion set: FIELD, VALUE, SOURCE (instancetype, preference, default).'
+	d --file 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	d --filename 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	d --help 'help for expand'
+	d --instancetype-file 'Use this (cluster) instance type instead of the one the VM names.'
+	f4
+	d --launcher-pod 'Print the scheduling part of the virt-launcher pod KubeVirt will create for the VM instead.'
+	f5
+	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	d --parallel 'With several contexts: how many run at once.'
+	d --preference-file 'Use this (cluster) preference instead of the one the VM names.'
+	f6
+	d --server 'Ask the cluster'"'"'s KubeVirt (expand-vm-spec subresource) instead of expanding locally.'
+	d --skip-checks 'Do not run VM admission'"'"'s spread and requirement checks (KubeVirt'"'"'s expand does not).'
+	f7
+	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f 'A VirtualMachine manifest (YAML or JSON, one or more documents); - reads stdin.'
+	f8
+	d -o 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in fits)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --filename '--filename	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
-	d --help '--help	help for fits'
-	d --instancetype '--instancetype	A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --preference '--preference	With --instancetype: the VM'"'"'s preference.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -f '-f	VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --filename 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
+	d --help 'help for fits'
+	d --instancetype 'A VM of this instance type (a cluster instance type, or virtualmachineinstancetype/NAME).'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel 'With several contexts: how many run at once.'
+	d --preference 'With --instancetype: the VM'"'"'s preference.'
+	f6
+	f7
+	d -f 'VirtualMachine manifests (YAML or JSON, one or more documents); - reads stdin.'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	f9
 	answer ;;
 esac
 case $path in fleet)
-	d --help '--help	help for fleet'
-	d -h '-h	help for fleet'
+	d --help 'help for fleet'
+	d -h 'help for fleet'
 	answer ;;
 esac
 case $path in 'fleet diff')
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	Namespaced kinds from every namespace.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --exit-code '--exit-code	Exit with 1 when there are differences.'
-	d --help '--help	help for diff'
-	d --kind '--kind	Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated).'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --to '--to	With vm/NAME: the context to check it against.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -A '-A	Namespaced kinds from every namespace.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'Namespaced kinds from every namespace.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --exit-code 'Exit with 1 when there are differences.'
+	d --help 'help for diff'
+	d --kind 'Only these kinds (vmcf, vmf, vmcp, vmp or their long names; repeatable or comma-separated).'
+	f4
+	f5
+	d --output 'json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	d --to 'With vm/NAME: the context to check it against.'
+	f7
+	d -A 'Namespaced kinds from every namespace.'
+	f8
+	d -o 'json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
+	f9
 	answer ;;
 esac
 case $path in infer)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --explain '--explain	Print the chain of objects read for each matcher below the table.'
-	d --filename '--filename	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
-	d --help '--help	help for infer'
-	d --insecure-registry '--insecure-registry	infer image: an insecure registry (unverified HTTPS or plain HTTP).'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	wide (the chain of objects read), yaml or json.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --platform '--platform	infer image: the platform to pick from an image index.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d -f '-f	A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	wide (the chain of objects read), yaml or json.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --explain 'Print the chain of objects read for each matcher below the table.'
+	d --filename 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
+	d --help 'help for infer'
+	d --insecure-registry 'infer image: an insecure registry (unverified HTTPS or plain HTTP).'
+	f4
+	f5
+	d --output 'wide (the chain of objects read), yaml or json.'
+	d --parallel 'With several contexts: how many run at once.'
+	d --platform 'infer image: the platform to pick from an image index.'
+	f6
+	f7
+	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -f 'A VirtualMachine in YAML or JSON (- reads stdin), optionally with the PVCs, DataVolumes, DataSources and VolumeSnapshots its inference reads: those are read from the file before the cluster.'
+	f8
+	d -o 'wide (the chain of objects read), yaml or json.'
+	f9
 	answer ;;
 esac
 case $path in label)
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --default-instancetype '--default-instancetype	The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).'
-	d --default-instancetype-kind '--default-instancetype-kind	virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).'
-	d --default-preference '--default-preference	The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).'
-	d --default-preference-kind '--default-preference-kind	virtualmachinepreference or virtualmachineclusterpreference (the default).'
-	d --help '--help	help for label'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --overwrite '--overwrite	Allow changing a label that already has a value.'
-	d --remove '--remove	Remove the four default-type labels.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --skip-checks '--skip-checks	Do not look up (and check together) the instance type and preference first.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --default-instancetype 'The instance type to infer (vmf/NAME: the namespaced kind, as --default-instancetype-kind).'
+	d --default-instancetype-kind 'virtualmachineinstancetype or virtualmachineclusterinstancetype (the default).'
+	d --default-preference 'The preference to infer (vmp/NAME: the namespaced kind, as --default-preference-kind).'
+	d --default-preference-kind 'virtualmachinepreference or virtualmachineclusterpreference (the default).'
+	d --help 'help for label'
+	f4
+	f5
+	d --overwrite 'Allow changing a label that already has a value.'
+	d --remove 'Remove the four default-type labels.'
+	f6
+	d --skip-checks 'Do not look up (and check together) the instance type and preference first.'
+	f7
+	f8
+	f9
 	answer ;;
 esac
 case $path in lint)
-	d --all '--all	Every instance type and preference in scope (cluster and namespace).'
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	The namespaced kinds of every namespace (alone: --all -A).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --filename '--filename	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
-	d --fix '--fix	Print the objects with every fixable finding corrected.'
-	d --help '--help	help for lint'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --offline '--offline	Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --validate '--validate	Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
-	d -A '-A	The namespaced kinds of every namespace (alone: --all -A).'
-	d -f '-f	Manifests to lint (YAML or JSON; a directory; - reads stdin).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all 'Every instance type and preference in scope (cluster and namespace).'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'The namespaced kinds of every namespace (alone: --all -A).'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --filename 'Manifests to lint (YAML or JSON; a directory; - reads stdin).'
+	d --fix 'Print the objects with every fixable finding corrected.'
+	d --help 'help for lint'
+	f4
+	f5
+	d --offline 'Do not ask the cluster for KubeVirt'"'"'s verdict (a server-side dry run): check offline only.'
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	f7
+	d --validate 'Must be one of: strict (or true), warn, ignore (or false). The -f objects'"'"' fields are checked against KubeVirt'"'"'s schema: strict refuses unknown fields, warn prints a warning for each, ignore drops them.'
+	d -A 'The namespaced kinds of every namespace (alone: --all -A).'
+	d -f 'Manifests to lint (YAML or JSON; a directory; - reads stdin).'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
+	f9
 	answer ;;
 esac
 case $path in matrix)
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --format '--format	Table format: plain, github or grid.'
-	d --help '--help	help for matrix'
-	d --hide-deprecated '--hide-deprecated	Leave out deprecated instance types.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d --output '--output	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
+	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --format 'Table format: plain, github or grid.'
+	d --help 'help for matrix'
+	d --hide-deprecated 'Leave out deprecated instance types.'
+	f4
+	f5
+	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
+	d --output 'Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f6
+	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f7
+	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f8
+	d -o 'Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in recommend)
-	d --all-namespaces '--all-namespaces	Namespaced instance types of every namespace, not just the current one.'
-	d --arch '--arch	The architecture the VM will request (default: the preference'"'"'s preferredArchitecture).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --catalog '--catalog	Use the embedded common-instancetypes catalog, not the cluster.'
-	d --catalog-version '--catalog-version	The embedded catalog release for --catalog (default: the newest).'
-	d --class '--class	Series class, e.g. general.purpose, compute.exclusive.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --fits '--fits	Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
-	d --help '--help	help for recommend'
-	d --hide-deprecated '--hide-deprecated	Leave out deprecated instance types.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --max '--max	Show at most N instance types.'
-	d --min-cpu '--min-cpu	At least N vCPUs.'
-	d --min-memory '--min-memory	At least this much guest memory, e.g. 8Gi.'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --namespaced '--namespaced	Only namespaced objects (the same as --scope=namespaced).'
-	d --no-headers '--no-headers	Print table rows without the header.'
-	d --output '--output	Output format: wide (adds REASON), yaml, json or name.'
-	d --preference '--preference	The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --scope '--scope	Only objects of one scope: cluster or namespaced (all: both, the default).'
-	d --selector '--selector	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d --show-rejected '--show-rejected	Also list near misses (the nearest type of each series that falls short in one respect) and why.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -A '-A	Namespaced instance types of every namespace, not just the current one.'
-	d -l '-l	A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	Output format: wide (adds REASON), yaml, json or name.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-namespaces 'Namespaced instance types of every namespace, not just the current one.'
+	d --arch 'The architecture the VM will request (default: the preference'"'"'s preferredArchitecture).'
+	f0
+	f1
+	f2
+	d --catalog 'Use the embedded common-instancetypes catalog, not the cluster.'
+	d --catalog-version 'The embedded catalog release for --catalog (default: the newest).'
+	d --class 'Series class, e.g. general.purpose, compute.exclusive.'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --fits 'Only instance types whose VM (with the preference) fits some node now, as kubectl instancetype fits judges it; without nodes nothing is left out (a warning says so).'
+	d --help 'help for recommend'
+	d --hide-deprecated 'Leave out deprecated instance types.'
+	f4
+	d --max 'Show at most N instance types.'
+	d --min-cpu 'At least N vCPUs.'
+	d --min-memory 'At least this much guest memory, e.g. 8Gi.'
+	f5
+	d --namespaced 'Only namespaced objects (the same as --scope=namespaced).'
+	d --no-headers 'Print table rows without the header.'
+	d --output 'Output format: wide (adds REASON), yaml, json or name.'
+	d --preference 'The preference: a cluster preference, or virtualmachinepreference/NAME for one in the namespace.'
+	f6
+	d --scope 'Only objects of one scope: cluster or namespaced (all: both, the default).'
+	d --selector 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	d --show-rejected 'Also list near misses (the nearest type of each series that falls short in one respect) and why.'
+	f7
+	d -A 'Namespaced instance types of every namespace, not just the current one.'
+	d -l 'A raw label selector, added to the filters (=, ==, !=, in, notin, exists).'
+	f8
+	d -o 'Output format: wide (adds REASON), yaml, json or name.'
+	f9
 	answer ;;
 esac
 case $path in revisions)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	The VMs of every namespace (without vm/NAME).'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --help '--help	help for revisions'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -A '-A	The VMs of every namespace (without vm/NAME).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'The VMs of every namespace (without vm/NAME).'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help 'help for revisions'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	f7
+	d -A 'The VMs of every namespace (without vm/NAME).'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
+	f9
 	answer ;;
 esac
 case $path in rightsize)
-	d --all-namespaces '--all-namespaces	Look at every namespace, not only the current one.'
-	d --allow-restart '--allow-restart	With --apply: also switch VMs whose change needs a restart.'
-	d --apply '--apply	Switch each VM to its recommended type where no restart is needed.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --headroom '--headroom	Room to leave above the percentile.'
-	d --help '--help	help for rightsize'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
-	d --percentile '--percentile	The percentile of use that must fit (0-100].'
-	d --print-rules '--print-rules	Print rightsize'"'"'s recording rules and exit: prometheusrule (in -n) or rulefile.'
-	d --prometheus-ca-file '--prometheus-ca-file	CA certificates for --prometheus-url.'
-	d --prometheus-service '--prometheus-service	A Prometheus service, reached through the API server'"'"'s service proxy with your credentials.'
-	d --prometheus-token-file '--prometheus-token-file	A bearer token file for --prometheus-url.'
-	d --prometheus-url '--prometheus-url	A Prometheus-compatible query API (Prometheus, Thanos, Mimir).'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --step '--step	The resolution of the measures (at least the scrape interval).'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --window '--window	How far back to measure (Prometheus duration).'
-	d -A '-A	Look at every namespace, not only the current one.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-namespaces 'Look at every namespace, not only the current one.'
+	d --allow-restart 'With --apply: also switch VMs whose change needs a restart.'
+	d --apply 'Switch each VM to its recommended type where no restart is needed.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --headroom 'Room to leave above the percentile.'
+	d --help 'help for rightsize'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
+	d --percentile 'The percentile of use that must fit (0-100].'
+	d --print-rules 'Print rightsize'"'"'s recording rules and exit: prometheusrule (in -n) or rulefile.'
+	d --prometheus-ca-file 'CA certificates for --prometheus-url.'
+	d --prometheus-service 'A Prometheus service, reached through the API server'"'"'s service proxy with your credentials.'
+	d --prometheus-token-file 'A bearer token file for --prometheus-url.'
+	d --prometheus-url 'A Prometheus-compatible query API (Prometheus, Thanos, Mimir).'
+	f6
+	d --step 'The resolution of the measures (at least the scrape interval).'
+	f7
+	d --window 'How far back to measure (Prometheus duration).'
+	d -A 'Look at every namespace, not only the current one.'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
+	f9
 	answer ;;
 esac
 case $path in switch)
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --dry-run '--dry-run	The same as --plan.'
-	d --help '--help	help for switch'
-	d --instancetype '--instancetype	The new instance type.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
-	d --plan '--plan	Print what KubeVirt will do with the VM; write nothing.'
-	d --preference '--preference	The new preference.'
-	d --refresh '--refresh	Move the VM to the current generation of the types it already names.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --skip-checks '--skip-checks	Do not check the new combination before writing.'
-	d --timeout '--timeout	How long --wait waits (30s, 2m).'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --wait '--wait	After writing, wait for the controller and report what it did.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --dry-run 'The same as --plan.'
+	d --help 'help for switch'
+	d --instancetype 'The new instance type.'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
+	d --plan 'Print what KubeVirt will do with the VM; write nothing.'
+	d --preference 'The new preference.'
+	d --refresh 'Move the VM to the current generation of the types it already names.'
+	f6
+	d --skip-checks 'Do not check the new combination before writing.'
+	d --timeout 'How long --wait waits (30s, 2m).'
+	f7
+	d --wait 'After writing, wait for the controller and report what it did.'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
+	f9
 	answer ;;
 esac
 case $path in upload)
-	d --access-mode '--access-mode	The access mode for the PVC.'
-	d --archive-path '--archive-path	Path to the local archive.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --datasource '--datasource	Create a DataSource pointing to the created DataVolume/PVC.'
-	d --default-instancetype '--default-instancetype	The default instance type to associate with the image.'
-	d --default-instancetype-kind '--default-instancetype-kind	The default instance type kind to associate with the image.'
-	d --default-preference '--default-preference	The default preference to associate with the image.'
-	d --default-preference-kind '--default-preference-kind	The default preference kind to associate with the image.'
-	d --force-bind '--force-bind	Force bind the PVC, ignoring the WaitForFirstConsumer logic.'
-	d --help '--help	help for upload'
-	d --image-path '--image-path	Path to the local VM image.'
-	d --insecure '--insecure	Allow insecure server connections when using HTTPS.'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --no-create '--no-create	Don'"'"'t attempt to create a new DataVolume/PVC.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --retry '--retry	When upload server returns a transient error, we retry this number of times before giving up'
-	d --size '--size	The size of the DataVolume to create (ex. 10Gi, 500Mi).'
-	d --skip-checks '--skip-checks	Do not look up (and check together) the default instance type and preference first.'
-	d --storage-class '--storage-class	The storage class for the PVC.'
-	d --uploadproxy-url '--uploadproxy-url	The URL of the cdi-upload proxy service.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d --volume-mode '--volume-mode	Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile default. For archive upload default is filesystem.'
-	d --wait-secs '--wait-secs	Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --access-mode 'The access mode for the PVC.'
+	d --archive-path 'Path to the local archive.'
+	f0
+	f1
+	f2
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --datasource 'Create a DataSource pointing to the created DataVolume/PVC.'
+	d --default-instancetype 'The default instance type to associate with the image.'
+	d --default-instancetype-kind 'The default instance type kind to associate with the image.'
+	d --default-preference 'The default preference to associate with the image.'
+	d --default-preference-kind 'The default preference kind to associate with the image.'
+	d --force-bind 'Force bind the PVC, ignoring the WaitForFirstConsumer logic.'
+	d --help 'help for upload'
+	d --image-path 'Path to the local VM image.'
+	d --insecure 'Allow insecure server connections when using HTTPS.'
+	f4
+	f5
+	d --no-create 'Don'"'"'t attempt to create a new DataVolume/PVC.'
+	f6
+	d --retry 'When upload server returns a transient error, we retry this number of times before giving up'
+	d --size 'The size of the DataVolume to create (ex. 10Gi, 500Mi).'
+	d --skip-checks 'Do not look up (and check together) the default instance type and preference first.'
+	d --storage-class 'The storage class for the PVC.'
+	d --uploadproxy-url 'The URL of the cdi-upload proxy service.'
+	f7
+	d --volume-mode 'Specify the VolumeMode (block/filesystem) used to create the PVC. Default is the storageProfile default. For archive upload default is filesystem.'
+	d --wait-secs 'Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
+	f8
+	f9
 	answer ;;
 esac
 case $path in usage)
-	d --all-contexts '--all-contexts	Run on every context of the kubeconfig.'
-	d --all-namespaces '--all-namespaces	Look at every namespace, not only the current one.'
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --check-delete '--check-delete	List what deleting TYPE/NAME would break; exit 1 while anything needs it.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
-	d --context-timeout '--context-timeout	With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
-	d --contexts '--contexts	Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
-	d --help '--help	help for usage'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d --parallel '--parallel	With several contexts: how many run at once.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -A '-A	Look at every namespace, not only the current one.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	yaml, json or a kubectl template (jsonpath=..., go-template=...).'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	d --all-contexts 'Run on every context of the kubeconfig.'
+	d --all-namespaces 'Look at every namespace, not only the current one.'
+	f0
+	f1
+	f2
+	d --check-delete 'List what deleting TYPE/NAME would break; exit 1 while anything needs it.'
+	f3
+	d --context 'The name of the kubeconfig context to use; more than once: run on each (one table or List, a CONTEXT column first).'
+	d --context-timeout 'With several contexts: how long each context may take in all (1s, 2m); one that takes longer is reported as failed and the others print. 0 waits forever.'
+	d --contexts 'Run on every kubeconfig context whose name REGEX matches (a search: prod matches eu-prod-1).'
+	d --help 'help for usage'
+	f4
+	f5
+	d --output 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	d --parallel 'With several contexts: how many run at once.'
+	f6
+	f7
+	d -A 'Look at every namespace, not only the current one.'
+	f8
+	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
+	f9
 	answer ;;
 esac
 case $path in version)
-	d --as '--as	Username to impersonate for the operation. User could be a regular user or a service account in a namespace.'
-	d --as-group '--as-group	Group to impersonate for the operation, this flag can be repeated to specify multiple groups.'
-	d --as-uid '--as-uid	UID to impersonate for the operation.'
-	d --client '--client	Print the plugin version only; do not contact the server.'
-	d --cluster '--cluster	The name of the kubeconfig cluster to use (replaces the context'"'"'s cluster, as kubectl'"'"'s --cluster).'
-	d --context '--context	The name of the kubeconfig context to use.'
-	d --help '--help	help for version'
-	d --kubeconfig '--kubeconfig	Path to the kubeconfig file to use (default: $KUBECONFIG, then ~/.kube/config).'
-	d --namespace '--namespace	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d --output '--output	One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
-	d --request-timeout '--request-timeout	How long to wait for one server answer (1s, 2m, 3h); 0 waits forever.'
-	d --v '--v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
-	d -n '-n	The namespace to use (default: the context'"'"'s namespace, else default).'
-	d -o '-o	One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
-	d -v '-v	Verbosity: 1 or more prints the traceback of a failure, 6 or more every HTTP request.'
+	f0
+	f1
+	f2
+	d --client 'Print the plugin version only; do not contact the server.'
+	f3
+	d --context 'The name of the kubeconfig context to use.'
+	d --help 'help for version'
+	f4
+	f5
+	d --output 'One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
+	f6
+	f7
+	f8
+	d -o 'One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
+	f9
 	answer ;;
 esac
 answer "$@"

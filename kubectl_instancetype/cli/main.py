@@ -1,4 +1,6 @@
-"""Entry points: ``kubectl-instancetype`` and ``kubectl_complete-instancetype``.
+"""Entry points: ``kubectl-instancetype``, and its ``__complete`` entry, which answers kubectl's completion helper
+(the generated sh script ``kubectl_complete-instancetype``, cli/completion_shell.py) for every line the script
+does not answer itself.
 
 The command registry (:mod:`.registry`) imports only the module of the command being run, so ``version``
 never pays for ``list``. Errors of every kind end here, in one place: one line on stderr and exit status
@@ -24,7 +26,6 @@ __all__ = [
     "COMMANDS",
     "PROG_NAME",
     "build_app",
-    "complete_console",
     "complete_main",
     "console",
     "exit_now",
@@ -178,12 +179,9 @@ def main() -> int:
 
 
 def complete_main(argv: Sequence[str] | None = None) -> int:
-    """``kubectl_complete-instancetype`` (kubectl's plugin completion helper; the console script is
-    :func:`complete_console`).
-
-    kubectl runs it with the plugin's arguments and the word being completed last; it prints one
-    candidate per line and a final ``:<directive>`` line (see :mod:`.completion`).
-    """
+    """``kubectl-instancetype __complete ARGS... WORD`` (cli/completion.py): one candidate per line and a final
+    ``:<directive>`` line. kubectl runs the sh helper ``kubectl_complete-instancetype``, which answers static
+    lines itself and execs this entry with the same arguments for the rest (live names)."""
     from .completion import complete
 
     env = Environment()
@@ -192,15 +190,13 @@ def complete_main(argv: Sequence[str] | None = None) -> int:
 
 
 def console() -> int:
-    """Console script ``kubectl-instancetype`` (pyproject.toml): :func:`main`, then :func:`exit_now`."""
+    """Console script ``kubectl-instancetype`` (pyproject.toml): :func:`main`, then :func:`exit_now`; its
+    ``__complete`` entry goes to :func:`complete_main` before anything else is imported (the sh completion helper
+    runs it for every live name)."""
     fewer_collections()
+    if sys.argv[1:2] == ["__complete"]:
+        return exit_now(complete_main(sys.argv[2:]))
     return exit_now(main())
-
-
-def complete_console() -> int:
-    """Console script ``kubectl_complete-instancetype``: :func:`complete_main`, then :func:`exit_now`."""
-    fewer_collections()
-    return exit_now(complete_main())
 
 
 # the cyclic garbage collector's first threshold for a command run (Python's is 700 allocations)

@@ -2,11 +2,13 @@
 
 :class:`ListStream` reads the pieces of a list's body (``Transport.request(..., stream=True)``) into a small
 rolling text buffer and hands out each object of ``items`` as soon as the bytes after it show that it ended
-(``json.JSONDecoder.raw_decode`` on the buffer; before, a whole page was read, then decoded item by item). What it holds
-at any time is one socket buffer (64 kB), what is not yet decoded of the current object, and that object: never a
-page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it comes: before
-``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom resources'
-``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around ``items``).
+(``json.JSONDecoder.raw_decode`` on the buffer; before, a whole page was read, then decoded item by item). The items
+that a piece holds whole are decoded in one call of the C scanner (:func:`leading_items`). What it holds at any
+time is one socket buffer (64 kB), what is not yet decoded of the current object, and the objects of one piece (16 kB
+of JSON): never a page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it
+comes: before ``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom
+resources' ``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around
+``items``).
 
 Failures read as :func:`.errors.decode_object` words them for the same body: JSON that is not an object, not JSON
 (with the body's whole size: the rest is read and counted, within the connection's bound), nested too deeply, a
@@ -29,7 +31,11 @@ from .http import human_size
 # bound as one watch event (transport.MAX_STREAM_LINE).
 MAX_VALUE = 16 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
-_DECODE = json.JSONDecoder().raw_decode  # as decode_object's json.loads (NaN and Infinity included)
+_DECODER = json.JSONDecoder()  # as decode_object's json.loads (NaN and Infinity included)
+_DECODE = _DECODER.raw_decode
+# raw_decode without its frame: (value, end), StopIteration where no value starts (typeshed does not list it)
+_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
+_HEAD_MAX = 512  # how far into an item its "metadata" key is looked for (a batch's cut: leading_items)
 _READ_AHEAD = 16384
 _NOT_AN_ITEM_START = frozenset(" \t\r\n]")  # after a comma: whitespace or a misplaced end
 _NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z")  # what is read after a number could still be part of it
@@ -39,8 +45,11 @@ class ListStream:
     """Iterate it once for the objects of ``items``; then :attr:`metadata` is the list's metadata and
     :attr:`continue_token` its ``continue``. ``received``: the bytes of the body read so far."""
 
-    def __init__(self, pieces: Iterable[bytes], content_type: str = "", max_value: int = MAX_VALUE):
+    def __init__(
+        self, pieces: Iterable[bytes], content_type: str = "", max_value: int = MAX_VALUE, managed_fields: bool = True
+    ):
         self.metadata: dict[str, Any] = {}
+        self._managed_fields = managed_fields  # False: items decoded in a batch may come without them (leading_items)
         self.received = 0
         self._pieces = iter(pieces)
         self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")  # invalid UTF-8 reads as U+FFFD, as Go's
@@ -119,6 +128,11 @@ class ListStream:
         item (the API server writes lists without whitespace): decoded without the careful path's checks. The last
         one of a piece, the last of the list, or anything unusual is left to :meth:`_value` (decoded again there)."""
         text, pos, last = self._text, self._pos, len(self._text) - 1
+        batch = leading_items(text, pos, self._managed_fields)
+        if batch is not None:
+            values, self._pos = batch
+            yield from values
+            return  # the item after the batch is the last one begun in what was read: most likely not complete
         decode = _DECODE
         while True:
             try:
@@ -204,3 +218,63 @@ class ListStream:
                 )
             # at least twice what is held of the value: a large object is decoded a few times, not once a piece
             self._fill(max(2 * held, held + _READ_AHEAD))
+
+
+def leading_items(text: str, pos: int, managed_fields: bool = True) -> tuple[list[Any], int] | None:
+    """The items from ``pos`` up to the last start of another item read so far, decoded in one call, and the
+    position after them; None when there is no such start or they do not decode as one array.
+
+    The C scanner forgets the object keys it has seen (its memo) at the end of every call: one call per item
+    makes each item's keys anew; one call for the items of a piece costs about two thirds as much (2,000 instance
+    types: 9.9 ms instead of 15.9 in the scanner; this whole reader, 13.3 ms instead of 15.2). Where an item ends is
+    only known by parsing it, so the cut is a guess: the last ``,`` followed by the text this item starts with up to
+    its ``"metadata":`` key (``{"apiVersion":"G/V","kind":"K","metadata":`` in a custom resource list, as the API
+    server writes every item of one). ``[`` + the text before the cut + ``]`` decodes as a JSON array only when
+    the cut falls between two items of the list: an item is one object, and no proper prefix of an object's
+    text (cut before a comma inside it) is a complete value. A guess that falls inside an item (a nested
+    object that starts the same way) fails, and the items are then decoded one at a time, as before.
+
+    Without ``managed_fields`` (the caller reads none: a table's cells), the text of each item's
+    ``metadata.managedFields`` is left out before decoding (:func:`without_managed_fields`): about half of an
+    instance type's JSON and more than half of the cost of decoding it."""
+    head_end = text.find('"metadata":', pos, pos + _HEAD_MAX)
+    if head_end < 0:
+        return None
+    cut = text.rfind("," + text[pos : head_end + 11], pos + 1)
+    if cut < 0:
+        return None
+    items = text[pos:cut] if managed_fields else without_managed_fields(text[pos:cut])
+    try:
+        values, end = _SCAN("[" + items + "]", 0)
+    except (ValueError, RecursionError, StopIteration):  # a wrong guess, or a fault the careful path words
+        return None
+    if end != len(items) + 2:  # the array closed before the cut: the cut was not between items
+        return None
+    return values, cut + 1
+
+
+_MANAGED = ',"managedFields":['
+_AFTER_MANAGED = '],"name":"'
+
+
+def without_managed_fields(text: str) -> str:
+    """``text`` (JSON) without the ``"managedFields":[...]`` members written as the API server writes them in a custom
+    resource: the array holds no ``[`` or ``]`` (managed field sets are objects of ``f:``/``k:``/``v:``/``i:`` keys,
+    structured-merge-diff's fieldpath; the entries' other fields are strings) and the next key is ``name`` (the
+    unstructured encoder, Go's encoding/json of a map, sorts the keys). In valid JSON both marks are structural:
+    ``,"managedFields":[`` and ``],"name":"`` hold a quote that is not escaped right after a comma, which only a
+    key can start; and the first ``]`` after an array's ``[``, with no ``[`` between, closes that array. A member
+    written otherwise is left as it is. The text left out is not checked (it is not decoded)."""
+    find = text.find
+    parts = []
+    start = 0
+    while (member := find(_MANAGED, start)) >= 0:
+        close = find("]", member)
+        if close < 0 or not text.startswith(_AFTER_MANAGED, close) or find("[", member + len(_MANAGED), close) >= 0:
+            break  # not as the API server writes it: the rest is decoded whole
+        parts.append(text[start:member])
+        start = close + 1
+    if not parts:
+        return text
+    parts.append(text[start:])
+    return "".join(parts)

@@ -40,6 +40,8 @@ class Query:
     table: bool = True  # printed as a table (kubectl then sorts table rows: its messages differ)
     # the filters whose values are label values (--class, --size, --os-type, ...): (flag, label key, value)
     enumerated: tuple[tuple[str, str, str], ...] = ()
+    # nothing reads the objects' metadata.managedFields (a table's cells): the list may leave them out undecoded
+    without_managed_fields: bool = False
 
 
 class Source(Protocol):
@@ -89,7 +91,12 @@ class ClusterSource:
             consume(obj, namespace or None)
 
         forbidden = list_scopes(
-            self.client, scopes, label_selector=query.label_selector, chunk_size=query.chunk_size, consume=each
+            self.client,
+            scopes,
+            label_selector=query.label_selector,
+            chunk_size=query.chunk_size,
+            consume=each,
+            managed_fields=not query.without_managed_fields,
         )
         return [f"{exc.message}; listing the other scopes only" for _, exc in forbidden]
 
@@ -142,6 +149,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
     rows: list[RowT] = []
     keys: list[SortKey] = []
     ranges, what, sort_by = query.ranges, query.what, query.sort_by
+    filtered = ranges.active  # once, not for each of tens of thousands of objects
     names = set(query.names)
     seen: list[str] = []
 
@@ -151,7 +159,7 @@ def list_rows(source: Source, query: Query, row_of: Callable[[dict[str, Any], st
             seen.append(name)
             if name not in names:
                 return
-        if ranges.active and not ranges.matches(obj):
+        if filtered and not ranges.matches(obj):
             return
         rows.append(row_of(obj, namespace))
         if sort_by is not None:

@@ -3,7 +3,9 @@
 Each installs from the source tree into folders of the test (dependencies come from PyPI, through the
 installers' own caches), and the real kubectl then finds both executables with only that install's ``bin``
 folder, kubectl's folder and /usr/bin:/bin on PATH: ``kubectl instancetype version --client`` runs the plugin,
-``kubectl __complete instancetype ""`` runs the completion helper the package installs.
+``kubectl __complete instancetype ""`` runs the completion helper the package installs: the generated sh script
+(a script of the wheel, which all three installers put beside the plugin), answering static lines itself and
+handing live ones to the plugin beside it.
 """
 
 from __future__ import annotations
@@ -61,7 +63,9 @@ def _kubectl(control_plane, bin_dir: Path, home: Path, *args: str) -> subprocess
 
 def _assert_works_through_kubectl(control_plane, bin_dir: Path, home: Path) -> None:
     assert (bin_dir / "kubectl-instancetype").is_file()
-    assert (bin_dir / "kubectl_complete-instancetype").is_file()
+    helper = bin_dir / "kubectl_complete-instancetype"
+    assert helper.read_text().startswith("#!/bin/sh\n")  # the generated sh helper, not a Python console script
+    assert helper.read_text() == (REPO / "kubectl_instancetype" / "cli" / "completion_helper.sh").read_text()
     version = _kubectl(control_plane, bin_dir, home, "instancetype", "version", "--client")
     assert (version.returncode, version.stdout, version.stderr) == (0, f"Client Version: v{__version__}\n", "")
     completion = _kubectl(control_plane, bin_dir, home, "__complete", "instancetype", "")
@@ -69,6 +73,10 @@ def _assert_works_through_kubectl(control_plane, bin_dir: Path, home: Path) -> N
     lines = completion.stdout.splitlines()
     assert {"list", "version"} <= {line.split("\t")[0] for line in lines}
     assert lines[-1] == ":4"
+    # a live line: the sh helper hands it to the plugin installed beside it, which asks the control plane
+    live = _kubectl(control_plane, bin_dir, home, "__complete", "instancetype", "-n", "")
+    assert live.returncode == 0
+    assert {"default", "kube-system"} <= {line.split("\t")[0] for line in live.stdout.splitlines()}
 
 
 def test_wheel_in_a_fresh_virtualenv(control_plane, python_dist, tmp_path) -> None:

@@ -96,3 +96,34 @@ def test_preference_wide_cells(spec: dict, expected: list[str]) -> None:
         "FIRMWARE",
         "VERSION",
     ]
+
+
+ODD_OBJECTS = [
+    {},
+    {"metadata": None, "spec": None},
+    {"metadata": {"name": "x", "labels": None}, "spec": {"cpu": None, "memory": {}}},
+    {"metadata": {"name": "x", "labels": {P + "deprecated": "true", P + "class": ""}}, "spec": {"cpu": {"guest": 0}}},
+    {"metadata": {"name": "highperformance.a", "labels": {P + "deprecated": "false", P + "class": False}}},
+    {"metadata": {"name": 7, "labels": {P + "class": 3, P + "size": True}}, "spec": {"cpu": {"guest": True}}},
+    {
+        "metadata": {"labels": {P + "class": "general.purpose"}},
+        "spec": {"memory": {"guest": ""}, "cpu": {"guest": "2"}},
+    },
+]
+
+
+@pytest.mark.parametrize("obj", ODD_OBJECTS)
+def test_the_name_and_label_cells_read_as_the_domain_functions_and_show(obj: dict) -> None:
+    # the cells read metadata and labels once per row; what they render is the domain's is_deprecated and label
+    # through kubectl's show, for any shape an object may have
+    name = str((obj.get("metadata") or {}).get("name", ""))
+    spec = obj.get("spec") or {}
+    expected = [
+        f"{name} (deprecated)" if listing.is_deprecated(obj) else name,
+        "namespaced",
+        columns.show((spec.get("cpu") or {}).get("guest")),
+        columns.show((spec.get("memory") or {}).get("guest")),
+        columns.show(listing.label(obj, "class")),
+    ]
+    assert row(obj, "ns", IT)[:5] == expected
+    assert row(obj, "ns", IT, wide=True)[6] == columns.show(listing.label(obj, "size"))

@@ -40,6 +40,19 @@ ENVIRON = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent/kubeconfig", "LC_
 def test_the_generated_helper_is_current_and_executable() -> None:
     assert completion_shell.SCRIPT_FILE.read_text() == completion_shell.render(TABLE), "run `make completion-table`"
     assert completion_shell.SCRIPT_FILE.stat().st_mode & 0o111
+    assert completion_shell.CMD_FILE.read_bytes() == completion_shell.CMD_TEXT.encode(), "run `make completion-table`"
+
+
+def test_the_wheel_ships_both_as_scripts_and_no_python_helper() -> None:
+    # pip, pipx and uv tool install a wheel's .data/scripts beside the plugin (tests/e2e/test_pip_install.py)
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["shared-scripts"] == {
+        "kubectl_instancetype/cli/completion_helper.sh": "kubectl_complete-instancetype",
+        "kubectl_instancetype/cli/completion_helper.cmd": "kubectl_complete-instancetype.cmd",
+    }
+    assert "kubectl_complete-instancetype" not in project["project"]["scripts"]
 
 
 @pytest.fixture(scope="module")
@@ -164,8 +177,8 @@ def command_lines(draw) -> list[str]:
 @given(argv=command_lines())
 def test_generated_command_lines_answer_as_the_python_helper(argv: list[str], helper: Path) -> None:
     python = subprocess.run(
-        [sys.executable, "-c", "import sys; from kubectl_instancetype.cli.main import complete_console; "
-         "sys.exit(complete_console())", *argv],
+        [sys.executable, "-c", "import sys; from kubectl_instancetype.cli.main import console; sys.exit(console())",
+         "__complete", *argv],
         capture_output=True, env=dict(ENVIRON, PYTHONPATH=str(Path(__file__).resolve().parents[2])), timeout=30,
     )  # fmt: skip
     assert python.stderr == b""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.errors import decode_object
 from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
-from kubectl_instancetype.kube.liststream import ListStream
+from kubectl_instancetype.kube.liststream import ListStream, leading_items, without_managed_fields
 
 PAGES = [
     # a custom resource list as the API server writes it (keys sorted: items before metadata)
@@ -135,6 +135,137 @@ def test_generated_lists_cut_at_every_byte_give_what_json_loads_gives(
         assert got == whole["items"]
         assert got_metadata == whole["metadata"]
         assert got_token == (whole["metadata"].get("continue") or None)
+
+
+def _custom_resource(name: str, spec: object) -> dict:
+    """An item as the API server writes one of a custom resource list (keys sorted: apiVersion, kind, metadata)."""
+    return {
+        "apiVersion": "instancetype.kubevirt.io/v1beta1",
+        "kind": "VirtualMachineInstancetype",
+        "metadata": {"managedFields": [{"apiVersion": "instancetype.kubevirt.io/v1beta1"}], "name": name},
+        "spec": spec,
+    }
+
+
+# an item whose spec holds an object that starts as an item does (a guessed cut inside it must not be taken)
+LOOKALIKE = _custom_resource("b", {"embedded": [_custom_resource("inner", {"x": [1, {"y": "]},"}]})]})
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    items=st.lists(
+        st.builds(_custom_resource, st.text(max_size=6), JSON_VALUES) | st.just(LOOKALIKE) | JSON_VALUES, max_size=6
+    ),
+    piece=st.integers(1, 400),
+)
+def test_custom_resource_lists_decoded_a_piece_at_a_time_give_what_json_loads_gives(items: list, piece: int) -> None:
+    body = json.dumps({"apiVersion": "v", "items": items, "metadata": {"continue": "c"}}, separators=(",", ":"))
+    data = body.encode()
+    got, metadata, token = _decoded([data[i : i + piece] for i in range(0, len(data), piece)])
+    assert got == items
+    assert (metadata, token) == ({"continue": "c"}, "c")
+
+
+def test_the_items_of_a_piece_are_decoded_in_one_call_when_the_cut_is_between_items() -> None:
+    items = [_custom_resource(f"n{i}", {"cpu": {"guest": i}}) for i in range(4)]
+    # then the start of a fifth item, as a piece of the body ends
+    started = '{"apiVersion":"instancetype.kubevirt.io/v1beta1","kind":"VirtualMachineInstancetype","metadata":{"ma'
+    text = json.dumps(items, separators=(",", ":"))[1:-1] + "," + started
+    values, position = leading_items(text, 0)
+    assert values == items
+    assert text[position:] == started
+    # a guessed cut inside an item (an embedded look-alike, then the text ends): no batch, the careful path decides
+    inside = json.dumps(LOOKALIKE, separators=(",", ":"))
+    assert leading_items(inside[: inside.index("inner") + 30], 0) is None
+    # no "metadata" key near the start of the item: nothing to guess a cut from
+    assert leading_items('{"a":1},{"a":2},{"a":3}', 0) is None
+
+
+def test_the_items_before_a_fault_in_a_batch_come_first() -> None:
+    first, second = (json.dumps(_custom_resource(n, {}), separators=(",", ":")) for n in "ab")
+    broken = first.replace('"a"}', '"c",}')  # a comma before the end of an object
+    body = ('{"items":[' + ",".join([first, second, broken, first]) + "]}").encode()
+    items = iter(ListStream([body]))
+    assert next(items)["metadata"]["name"] == "a"
+    assert next(items)["metadata"]["name"] == "b"
+    with pytest.raises(PluginError, match="not JSON"):
+        next(items)
+
+
+def _without_any_managed_fields(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _without_any_managed_fields(v) for k, v in value.items() if k != "managedFields"}
+    if isinstance(value, list):
+        return [_without_any_managed_fields(v) for v in value]
+    return value
+
+
+# strings that hold the marks the stripper looks for, escaped as JSON writes them inside a string
+MARKS = st.sampled_from([',"managedFields":[', '],"name":"', "]", "[", '"', "\\", "name", "{}"])
+MARKED_TEXT = st.lists(MARKS | st.text(max_size=3), max_size=4).map("".join)
+MARKED_VALUES = st.recursive(
+    st.none() | st.integers() | MARKED_TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(MARKED_TEXT | st.just("managedFields"), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    items=st.lists(
+        st.builds(
+            lambda name, managed, spec, extra: {
+                "apiVersion": "g/v",
+                "kind": "K",
+                "metadata": {"managedFields": managed, "name": name, **extra},
+                "spec": spec,
+            },
+            MARKED_TEXT,
+            st.lists(st.dictionaries(MARKED_TEXT, MARKED_VALUES, max_size=3), max_size=2) | MARKED_VALUES,
+            MARKED_VALUES,
+            st.dictionaries(MARKED_TEXT, MARKED_VALUES, max_size=2),
+        ),
+        max_size=4,
+    )
+)
+def test_leaving_out_managed_fields_changes_nothing_else(items: list) -> None:
+    # any JSON, its keys sorted as the API server's unstructured encoder writes them: what is left decodes, and it
+    # is the items, some managedFields left out, nothing else changed
+    text = json.dumps(items, separators=(",", ":"), sort_keys=True)
+    left = json.loads(without_managed_fields(text))
+    assert _without_any_managed_fields(left) == _without_any_managed_fields(items)
+
+
+def test_managed_fields_as_the_api_server_writes_them_are_left_out_and_others_kept() -> None:
+    entry = {"apiVersion": "v", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {'k:{"a":1}': {}}}, "time": "t"}
+    metadata = {"creationTimestamp": "t", "managedFields": [entry, entry], "name": "a"}  # sorted, as written
+    server = {"apiVersion": "g/v", "kind": "K", "metadata": metadata}
+    text = json.dumps([server, server], separators=(",", ":"))
+    assert json.loads(without_managed_fields(text)) == [_without_any_managed_fields(server)] * 2
+    # a typed object's metadata (managedFields last) and an array inside the entries: written otherwise, kept whole
+    for kept in (
+        {"metadata": {"name": "a", "managedFields": [entry]}},
+        {"metadata": {"creationTimestamp": "t", "managedFields": [{"fieldsV1": {"x": [1]}}], "name": "a"}},
+        {"metadata": {"creationTimestamp": "t", "managedFields": [{"a": [1], "name": "x"}], "name": "a"}},
+    ):
+        kept_text = json.dumps(kept, separators=(",", ":"))
+        assert without_managed_fields(kept_text) == kept_text
+
+
+def test_a_list_read_without_managed_fields_gives_the_same_items_but_them() -> None:
+    entry = {"apiVersion": "v", "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {}}}, "time": "t"}
+    items = [
+        {"apiVersion": "g/v", "kind": "K", "metadata": {"generation": 1, "managedFields": [entry], "name": f"n{i}"}}
+        for i in range(300)
+    ]
+    body = json.dumps({"apiVersion": "g/v", "items": items, "metadata": {}}, separators=(",", ":")).encode()
+    pieces = [body[i : i + 16384] for i in range(0, len(body), 16384)]
+    read = list(ListStream(pieces, managed_fields=False))
+    assert _without_any_managed_fields(read) == _without_any_managed_fields(items)
+    assert sum("managedFields" not in item["metadata"] for item in read) > 250  # the batches came without them
+    assert list(ListStream(pieces)) == items
 
 
 def test_a_truncated_body_is_one_line_after_the_items_before_the_cut() -> None:
