@@ -407,6 +407,7 @@ def build_query(
     except listing.FilterError as exc:
         raise UsageError(str(exc)) from exc
 
+    table = (output.format or output.output) in ("", "wide")
     return Query(
         what=what,
         label_selector=selector_text,
@@ -418,7 +419,9 @@ def build_query(
         chunk_size=0 if sort_by is not None else chunk_size,  # kubectl reads everything before sorting
         sort_by=sort_by,
         names=names,
-        table=(output.format or output.output) in ("", "wide"),
+        table=table,
+        # a table's cells and the named sort keys read no managedFields; a --sort-by JSONPath may
+        without_managed_fields=table and (sort_by is None or sort_by.path is None),
     )
 
 

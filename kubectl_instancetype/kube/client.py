@@ -334,12 +334,15 @@ class Client:
         *,
         label_selector: str | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
+        managed_fields: bool = True,
     ) -> Iterator[Any]:
         """The objects of :meth:`list_pages`' pages, one at a time, decoded as their bytes arrive from the socket
         (:class:`.liststream.ListStream`): a caller that keeps only a row of each holds one socket buffer and one
         object, never a page (a 500-object page of instance types is 400-750 kB of JSON and 2 MB of dicts), however
         many contexts list at once. The next page is asked for once this one's last byte is read (its continue
-        token may come after its items); the server's streaming and our decoding overlap within a page."""
+        token may come after its items); the server's streaming and our decoding overlap within a page. Without
+        ``managed_fields`` (a caller that reads none), objects may come without ``metadata.managedFields``
+        (:func:`.liststream.without_managed_fields`)."""
         from .liststream import ListStream
 
         def path(token: str | None) -> str:
@@ -357,7 +360,7 @@ class Client:
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             pieces = self.transport.request("GET", path(token), stream=True, deadline=deadline)
-            page = ListStream(pieces, self.transport.content_type)
+            page = ListStream(pieces, self.transport.content_type, managed_fields=managed_fields)
             yield from page
             token = page.continue_token
             if not token:

@@ -30,19 +30,25 @@ def list_scopes(
     label_selector: str,
     chunk_size: int,
     consume: Callable[[Scope, dict[str, Any]], None],
+    managed_fields: bool = True,
 ) -> list[tuple[Scope, ForbiddenError]]:
     """List every scope page by page, handing each object to ``consume`` as it arrives.
 
     Objects are not collected here, and each is decoded as its bytes arrive (:meth:`Client.list_items`), so a
     caller that keeps only table cells holds one socket buffer and one object, even for tens of thousands of
     objects (and one such buffer per context when several contexts list at once). A forbidden scope is skipped and returned; when every scope is
-    forbidden, :class:`NothingListable` carries the server's messages.
+    forbidden, :class:`NothingListable` carries the server's messages. ``managed_fields``: as
+    :meth:`Client.list_items`'.
     """
     forbidden: list[tuple[Scope, ForbiddenError]] = []
     for scope in scopes:
         try:
             for obj in client.list_items(
-                scope.resource, scope.namespace, label_selector=label_selector, chunk_size=chunk_size
+                scope.resource,
+                scope.namespace,
+                label_selector=label_selector,
+                chunk_size=chunk_size,
+                managed_fields=managed_fields,
             ):
                 consume(scope, obj)
         except ForbiddenError as exc:

@@ -40,6 +40,8 @@ class Query:
     table: bool = True  # printed as a table (kubectl then sorts table rows: its messages differ)
     # the filters whose values are label values (--class, --size, --os-type, ...): (flag, label key, value)
     enumerated: tuple[tuple[str, str, str], ...] = ()
+    # nothing reads the objects' metadata.managedFields (a table's cells): the list may leave them out undecoded
+    without_managed_fields: bool = False
 
 
 class Source(Protocol):
@@ -89,7 +91,12 @@ class ClusterSource:
             consume(obj, namespace or None)
 
         forbidden = list_scopes(
-            self.client, scopes, label_selector=query.label_selector, chunk_size=query.chunk_size, consume=each
+            self.client,
+            scopes,
+            label_selector=query.label_selector,
+            chunk_size=query.chunk_size,
+            consume=each,
+            managed_fields=not query.without_managed_fields,
         )
         return [f"{exc.message}; listing the other scopes only" for _, exc in forbidden]
 

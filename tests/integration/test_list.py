@@ -405,3 +405,25 @@ def test_a_value_the_cluster_does_not_have_is_refused(cli) -> None:
     )
     empty = cli("list", "--class", "general.purpose", "--cpu", "99")
     assert (empty.exit_code, empty.stderr) == (0, "No resources found\n")
+
+
+def test_a_list_without_managed_fields_is_the_servers_list_less_them(control_plane) -> None:
+    """What the real API server writes (a custom resource list, its keys sorted by the unstructured encoder): read
+    without managedFields (list's table), every object is the one read whole less its managedFields, and the
+    objects of whole pieces came without them (kube/liststream.py without_managed_fields)."""
+    import os
+
+    from kubectl_instancetype.kube.client import Client
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
+    from kubectl_instancetype.kube.resources import CLUSTER_INSTANCETYPES
+
+    config = load_cluster_config(ConnectionOptions(kubeconfig=str(control_plane.kubeconfig())), dict(os.environ), "/x")
+    with Client(config) as client:
+        whole = list(client.list_items(CLUSTER_INSTANCETYPES))
+        lean = list(client.list_items(CLUSTER_INSTANCETYPES, managed_fields=False))
+    assert all(obj["metadata"]["managedFields"] for obj in whole)
+    came_without = sum("managedFields" not in obj["metadata"] for obj in lean)
+    for obj in whole + lean:
+        obj["metadata"].pop("managedFields", None)
+    assert lean == whole and len(whole) > 20
+    assert came_without > len(lean) // 2

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.errors import decode_object
 from kubectl_instancetype.kube.http import BodyReadError, BodyTooLarge, Connection
-from kubectl_instancetype.kube.liststream import ListStream, leading_items
+from kubectl_instancetype.kube.liststream import ListStream, leading_items, without_managed_fields
 
 PAGES = [
     # a custom resource list as the API server writes it (keys sorted: items before metadata)
@@ -190,6 +190,82 @@ def test_the_items_before_a_fault_in_a_batch_come_first() -> None:
     assert next(items)["metadata"]["name"] == "b"
     with pytest.raises(PluginError, match="not JSON"):
         next(items)
+
+
+def _without_any_managed_fields(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _without_any_managed_fields(v) for k, v in value.items() if k != "managedFields"}
+    if isinstance(value, list):
+        return [_without_any_managed_fields(v) for v in value]
+    return value
+
+
+# strings that hold the marks the stripper looks for, escaped as JSON writes them inside a string
+MARKS = st.sampled_from([',"managedFields":[', '],"name":"', "]", "[", '"', "\\", "name", "{}"])
+MARKED_TEXT = st.lists(MARKS | st.text(max_size=3), max_size=4).map("".join)
+MARKED_VALUES = st.recursive(
+    st.none() | st.integers() | MARKED_TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(MARKED_TEXT | st.just("managedFields"), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    items=st.lists(
+        st.builds(
+            lambda name, managed, spec, extra: {
+                "apiVersion": "g/v",
+                "kind": "K",
+                "metadata": {"managedFields": managed, "name": name, **extra},
+                "spec": spec,
+            },
+            MARKED_TEXT,
+            st.lists(st.dictionaries(MARKED_TEXT, MARKED_VALUES, max_size=3), max_size=2) | MARKED_VALUES,
+            MARKED_VALUES,
+            st.dictionaries(MARKED_TEXT, MARKED_VALUES, max_size=2),
+        ),
+        max_size=4,
+    )
+)
+def test_leaving_out_managed_fields_changes_nothing_else(items: list) -> None:
+    # any JSON, its keys sorted as the API server's unstructured encoder writes them: what is left decodes, and it
+    # is the items, some managedFields left out, nothing else changed
+    text = json.dumps(items, separators=(",", ":"), sort_keys=True)
+    left = json.loads(without_managed_fields(text))
+    assert _without_any_managed_fields(left) == _without_any_managed_fields(items)
+
+
+def test_managed_fields_as_the_api_server_writes_them_are_left_out_and_others_kept() -> None:
+    entry = {"apiVersion": "v", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {'k:{"a":1}': {}}}, "time": "t"}
+    metadata = {"creationTimestamp": "t", "managedFields": [entry, entry], "name": "a"}  # sorted, as written
+    server = {"apiVersion": "g/v", "kind": "K", "metadata": metadata}
+    text = json.dumps([server, server], separators=(",", ":"))
+    assert json.loads(without_managed_fields(text)) == [_without_any_managed_fields(server)] * 2
+    # a typed object's metadata (managedFields last) and an array inside the entries: written otherwise, kept whole
+    for kept in (
+        {"metadata": {"name": "a", "managedFields": [entry]}},
+        {"metadata": {"creationTimestamp": "t", "managedFields": [{"fieldsV1": {"x": [1]}}], "name": "a"}},
+        {"metadata": {"creationTimestamp": "t", "managedFields": [{"a": [1], "name": "x"}], "name": "a"}},
+    ):
+        kept_text = json.dumps(kept, separators=(",", ":"))
+        assert without_managed_fields(kept_text) == kept_text
+
+
+def test_a_list_read_without_managed_fields_gives_the_same_items_but_them() -> None:
+    entry = {"apiVersion": "v", "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {}}}, "time": "t"}
+    items = [
+        {"apiVersion": "g/v", "kind": "K", "metadata": {"generation": 1, "managedFields": [entry], "name": f"n{i}"}}
+        for i in range(300)
+    ]
+    body = json.dumps({"apiVersion": "g/v", "items": items, "metadata": {}}, separators=(",", ":")).encode()
+    pieces = [body[i : i + 16384] for i in range(0, len(body), 16384)]
+    read = list(ListStream(pieces, managed_fields=False))
+    assert _without_any_managed_fields(read) == _without_any_managed_fields(items)
+    assert sum("managedFields" not in item["metadata"] for item in read) > 250  # the batches came without them
+    assert list(ListStream(pieces)) == items
 
 
 def test_a_truncated_body_is_one_line_after_the_items_before_the_cut() -> None:

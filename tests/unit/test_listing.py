@@ -163,3 +163,25 @@ def test_filter_values_that_cannot_be_meant(filters: Filters, message: str) -> N
         filters.check_for(IT)
     assert message in str(caught.value)
     assert len(str(caught.value)) < 600  # no 5000-digit echo
+
+
+@pytest.mark.parametrize(
+    ("output", "sort_by", "left_out"),
+    [
+        ("", "", True),  # a table: its cells read no managedFields
+        ("wide", "cpu", True),  # the named sort keys neither
+        ("", ".metadata.managedFields[0].time", False),  # a JSONPath may
+        ("json", "", False),  # objects are printed whole
+        ("yaml", "", False),
+        ("name", "", False),
+        ("jsonpath={.items[*].metadata.managedFields}", "", False),
+    ],
+)
+def test_the_list_leaves_managed_fields_out_only_where_nothing_reads_them(
+    output: str, sort_by: str, left_out: bool
+) -> None:
+    from kubectl_instancetype.cli.list_options import ListFilters, ListOutputFlags, build_query
+
+    flags = ListOutputFlags(output=output, sort_by=sort_by)
+    flags.validate()
+    assert build_query(["vmf"], ListFilters(), flags).without_managed_fields is left_out
