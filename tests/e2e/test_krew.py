@@ -143,6 +143,10 @@ def test_install_helper_makes_kubectl_complete_the_plugin(installed) -> None:
     assert {"list", "version", "create", "completion", ":4"} <= names
     flags = plugin("__complete", "instancetype", "list", "--min-")
     assert {line.split("\t")[0] for line in flags.stdout.splitlines()[:-1]} == {"--min-cpu", "--min-memory"}
+    # the generated sh helper, bound to krew's link: static lines are its own, live ones the frozen plugin's
+    assert helper.read_text().startswith("#!/bin/sh\n# kubectl_complete-instancetype: written by")
+    live = plugin("__complete", "instancetype", "-n", "")
+    assert {"default", "kube-system"} <= {line.split("\t")[0] for line in live.stdout.splitlines()}
 
 
 def test_uninstall_removes_it(control_plane, krew_binaries, krew_package, tmp_path) -> None:
