@@ -5,7 +5,10 @@ with KubeVirt's CRDs and the catalog: no virt-api, so 10,000 creates take second
 their history (one vCPU to four, steady use, balloon statistics: the series the virt-handler metrics double writes,
 tests/doubles/virt_handler_metrics.py, narrowed to what rightsize reads) is written as TSDB blocks by
 ``hack/prometheus/tsdbwrite`` (Prometheus's own tsdb package: OpenMetrics text through promtool would be some
-300 GB at 10,000 VMs x 14 days), and the real Prometheus (hack/prometheus) serves it. Then, for each window asked
+300 GB at 10,000 VMs x 14 days) in the blocks a Prometheus with its default retention (15 days) holds once its
+compactor is done (18-hour blocks of 2-hour chunks: tsdbwrite -max-block-duration), and the real Prometheus
+(hack/prometheus) serves it with that retention (the compactor then finds nothing to do: the output says how many
+compactions ran while measuring). Then, for each window asked
 for that size, ``kubectl-instancetype rightsize -A --prometheus-url ... --window W --step S -o json`` runs
 ``--rounds`` times: wall time (median), peak RSS of the process (wait4's rusage), the number of Prometheus queries
 (from its JSON). The query side alone: the queries rightsize sends (usecases/rightsize.py's measure(), with its
@@ -108,8 +111,14 @@ class Timed:
 
 
 # the order measure() sends its queries in over rightsize's own rules (usecases/rightsize.py _measure_recorded)
-RECORDED_ORDER: tuple[str, ...] = ("rules", "changed", "cpu", "memory", "cpu_peak", "memory_peak", "history")
-RECORDED_ORDER += ("headroom", "pressure", "low_available")
+RECORDED_ORDER: tuple[str, ...] = ("rules", "cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
+RECORDED_ORDER += ("changed", "pressure", "low_available")
+# Prometheus's own default retention (--storage.tsdb.retention.time, cmd/prometheus/main.go), the least that holds a
+# 14-day window, and the longest block its compactor makes with it: a tenth of the retention (cmd/prometheus/main.go:
+# MaxBlockDuration = min(retention / 10, 31d)), 36 hours, so blocks of 18 hours (tsdb.ExponentialBlockRanges(2h, 10,
+# 3) cut at 36h: 2h, 6h, 18h)
+RETENTION = "15d"
+MAX_BLOCK_HOURS = 36
 
 
 def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int, list[str]]:
@@ -130,6 +139,13 @@ def cpu_seconds(pid: int) -> float:
     load of the machine."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _metric(url: str, name: str) -> float:
+    """A metric of Prometheus's own /metrics (the sum of its series)."""
+    with urllib.request.urlopen(f"{url}/metrics", timeout=30) as answer:
+        lines = answer.read().decode().splitlines()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith((f"{name} ", f"{name}{{")))
 
 
 def main() -> int:
@@ -179,6 +195,9 @@ def main() -> int:
             started = time.perf_counter()
             raw = parse_window(args.raw, "--raw") if args.raw else history
             extra = ["-rules", "-raw-from", str(end - raw)] if args.rules else []
+            # the blocks a Prometheus with RETENTION holds once its compactor is done: 18-hour blocks (6- and 2-hour
+            # ones for the newest hours) whose chunks are cut every 2 hours, as its head cut them
+            extra += ["-max-block-duration", str(MAX_BLOCK_HOURS)]
             written = subprocess.run(
                 [str(writer), "-out", str(work / "tsdb"), "-start", str(end - history), "-end", str(end)]
                 + ["-step", str(step), *extra],
@@ -193,10 +212,11 @@ def main() -> int:
             span = f"{history // 3600} h" + (f" recorded, {raw // 3600} h raw" if args.rules else "")
             setup.append([f"{count:,}", span, f"{samples:,}", f"{size:.2f}", f"{creating:.0f}"])
             setup[-1] += [f"{writing:.0f}", f"{samples / writing / 1e6:.1f}"]
-            # no compaction while measuring: blocks over 2h are left as they are
-            with Prometheus(
-                work, work / "tsdb", rules=False, extra_args=("--storage.tsdb.max-block-duration=2h",)
-            ) as server:
+            blocks = len(list((work / "tsdb").glob("*/meta.json")))
+            # Prometheus's defaults but for the retention (its default: the harness's is 400 days) and the query
+            # sample limit the harness raises (a bound, not a cost); the compactor finds nothing to do in blocks laid
+            # out as it lays them out (compactions: below)
+            with Prometheus(work, work / "tsdb", rules=False, retention=RETENTION) as server:
                 for window in windows:
                     command = [plugin, "rightsize", "-A", "--prometheus-url", server.url, "--window", window]
                     command += ["--step", args.step, "-o", "json"]
@@ -228,7 +248,11 @@ def main() -> int:
                             ", ".join(f"{k}: {v}" for k, v in sorted(findings.items())),
                         ]
                     )
-                    where.append(f"{count:,} VMs, {window} ({how}): " + ", ".join(each))
+                    compactions = _metric(server.url, "prometheus_tsdb_compactions_total")
+                    where.append(
+                        f"{count:,} VMs, {window} ({how}): " + ", ".join(each) + f" ({blocks} blocks, "
+                        f"{compactions:.0f} compactions while measuring)"
+                    )
                     print(rows[-1], where[-1], file=sys.stderr)
             subprocess.run(["rm", "-rf", str(work / "tsdb")], check=True)
     from tabulate import tabulate

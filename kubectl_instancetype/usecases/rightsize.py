@@ -28,9 +28,10 @@ When the server has rightsize's own recording rules over the whole window (``rig
 range functions over the recorded series, no subquery, for every VM whose size did not change within the window;
 the percentiles from the 5-minute series, the peaks, the history, the lowest headroom and the size check from the
 hourly roll-ups. The few VMs whose size changed (at most :data:`MAX_CHANGED_NAMES`, by name) are measured over the
-5-minute series with the size filter, a 5-minute subquery over those VMs only. The sources come with the CPU and
-memory answers (the recorded series' ``source`` label), so no ``sources`` query is sent; the other queries go out
-together over :data:`PARALLEL_QUERIES` connections.
+5-minute series with the size filter, a 5-minute subquery over those VMs only (sent once the size check, which
+goes out with the plain measures of every VM, names them: their answers replace those). The sources come with the
+CPU and memory answers (the recorded series' ``source`` label), so no ``sources`` query is sent; the queries after
+the probe go out together over :data:`PARALLEL_QUERIES` connections.
 """
 
 from __future__ import annotations
@@ -224,6 +225,9 @@ class RecordedQueries:
     at: float
     percentile: float
     changed: frozenset[str] | None = None
+    # only the part of each measure over the VMs in ``changed`` (a non-empty set): what :func:`_measure_recorded`
+    # sends after the plain measures of every VM, whose answers for those names it replaces
+    only_changed: bool = False
 
     def _selectors(self) -> tuple[str | None, str | None]:
         """The selector of the VMs read plainly and of those filtered (None: no such VMs)."""
@@ -232,7 +236,7 @@ class RecordedQueries:
         if not self.changed:
             return "", None
         names = _names_regex(self.changed)
-        return '{name!~"' + names + '"}', '{name=~"' + names + '"}'
+        return None if self.only_changed else '{name!~"' + names + '"}', '{name=~"' + names + '"}'
 
     def _current(self, series: str, selector: str) -> str:
         """``series`` (5-minute) at the steps where the VM's size (domain memory, vCPU count) is its size at ``at``."""
@@ -453,32 +457,47 @@ def _measured(
 def _measure_recorded(
     server: Prometheus, request: RightsizeRequest, at: float, more: Callable[[], Prometheus] | None
 ) -> Measures:
-    """:func:`measure` over rightsize's own recording rules: the probe was sent; then ``changed``; then the measures
-    together (:data:`PARALLEL_QUERIES` connections); the two pressure queries last, when a headroom went below 5%."""
+    """:func:`measure` over rightsize's own recording rules, the probe sent: the size check (``changed``) and the six
+    measures of every VM read plainly, together (:data:`PARALLEL_QUERIES` connections; one after the other without
+    ``more``), since the size check's answer is almost always that no VM changed size; the VMs it names (by name,
+    as ``RecordedQueries``' selectors) are measured again with the size filter and those answers replace theirs:
+    the same answers as the size check first and the measures built on it, without waiting for it. Then the two
+    pressure queries, when a headroom went below 5%."""
     from dataclasses import replace
 
     from ..instancetype import rightsize as domain
     from ..instancetype import rightsize_rules as own
 
-    queries = RecordedQueries(request.window, at, request.percentile)
-    changed = frozenset(s.labels.get("name", "") for s in server.query(queries.changes(), at, QUERY_TIMEOUT))
-    sent = 2
-    if len(changed) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in changed):
-        queries = replace(queries, changed=changed)
-    texts = queries.all()
-    names = ["cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom"]
-    answers: dict[str, list[Any]] = {}
-    if more is None:
-        for name in names:
-            answers[name] = server.query(texts[name], at, QUERY_TIMEOUT)
-    else:
-        servers = [server] + [more() for _ in range(PARALLEL_QUERIES - 1)]
-        calls = [
-            lambda name=name, mine=mine: mine.query(texts[name], at, QUERY_TIMEOUT)
-            for name, mine in zip(names, servers * len(names), strict=False)
+    queries = RecordedQueries(request.window, at, request.percentile, frozenset())
+    names = ("cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
+    servers = [server] + ([more() for _ in range(PARALLEL_QUERIES - 1)] if more is not None else [])
+
+    def send(texts: Sequence[str]) -> list[list[Any]]:
+        from functools import partial
+
+        calls: list[Callable[[], list[Any]]] = [
+            partial(mine.query, text, at, QUERY_TIMEOUT)
+            for text, mine in zip(texts, servers * len(texts), strict=False)
         ]
-        answers = dict(zip(names, in_threads(calls, len(servers)), strict=True))
-    sent += len(names)
+        return in_threads(calls, len(servers)) if len(servers) > 1 else [call() for call in calls]
+
+    texts = queries.all()
+    # the percentiles first: the longest
+    first = send([texts[name] for name in names] + [queries.changes()])
+    sent = 1 + len(first)
+    changed = frozenset(s.labels.get("name", "") for s in first[-1])
+    answers = dict(zip(names, first, strict=False))
+    if changed:
+        named = len(changed) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in changed)
+        # named: those VMs through the filter, the others as read; else every VM through it (the answers read
+        # plainly are dropped)
+        queries = replace(queries, changed=changed, only_changed=True) if named else replace(queries, changed=None)
+        texts = queries.all()
+        again = dict(zip(names, send([texts[name] for name in names]), strict=True))
+        sent += len(names)
+        for name in names:
+            kept = [s for s in answers[name] if s.labels.get("name", "") not in changed] if named else []
+            answers[name] = kept + again[name]
     values: dict[str, dict[tuple[str, str], float]] = {}
     sources: dict[tuple[str, str], set[str]] = {}
     for name, samples in answers.items():
@@ -489,6 +508,9 @@ def _measure_recorded(
             if name in ("cpu", "memory") and sample.labels.get("source"):
                 sources.setdefault(key, set()).add(sample.labels["source"])
     low = any(ratio < domain.PRESSURE_HEADROOM_RATIO for ratio in values["headroom"].values())
+    if changed:
+        queries = replace(queries, only_changed=False)
+        texts = queries.all()
     for name in ("pressure", "low_available"):
         values[name] = {}
         if low:
@@ -598,6 +620,8 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     ]
     pools: dict[str, list[Candidate]] = {}
     admits: dict[tuple[str, str, Any], Callable[[Candidate], str]] = {}
+    currents: dict[tuple[bool, str, str], Candidate] = {}
+    orders: dict[tuple[str, tuple[bool, str, str]], tuple[list[Candidate], list[Candidate]]] = {}
     for vm in vms:
         meta = vm["metadata"]
         where, name = str(meta.get("namespace") or ""), str(meta.get("name") or "")
@@ -627,12 +651,19 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             )
             out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
             continue
-        current = domain.Candidate(
-            "VirtualMachineClusterInstancetype" if cluster else "VirtualMachineInstancetype",
-            type_name,
-            current_obj.get("spec") or {},
-            None if cluster else where,
-        )
+        # one Candidate, and one order of the candidates around it, per type (not per VM)
+        type_key = (cluster, "" if cluster else where, type_name)
+        current = currents.get(type_key)
+        if current is None:
+            current = currents[type_key] = domain.Candidate(
+                "VirtualMachineClusterInstancetype" if cluster else "VirtualMachineInstancetype",
+                type_name,
+                current_obj.get("spec") or {},
+                None if cluster else where,
+            )
+        order = orders.get((where, type_key))
+        if order is None:
+            order = orders[(where, type_key)] = domain.ordered(current, candidates)
         preference_spec = (pref_obj or {}).get("spec") if pref_obj else None
         architecture = ((vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("architecture")
         sizing = domain.size(
@@ -643,6 +674,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             admit=admits.get((where, pref_name, architecture))
             or admits.setdefault((where, pref_name, architecture), domain.default_admit(preference_spec, architecture)),
             fits=_bind(fits, where, pref_name) if nodes_known else None,
+            order=order,
         )
         out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
     out.sort(key=lambda v: (v.namespace, v.name))

@@ -69,25 +69,42 @@ def test_tsdbwrite_writes_the_doubles_series(tmp_path) -> None:
         expected = write_openmetrics(subjects, start, end, STEP, out, WRITTEN)
     backfill(tmp_path / "history.om", tmp_path / "promtool")
     fleet = "".join("\t".join(str(int(f) if isinstance(f, bool) else f) for f in row) + "\n" for row in FLEET)
-    written = subprocess.run(
-        [str(writer), "-out", str(tmp_path / "tsdbwrite"), "-start", str(start), "-end", str(end), "-step", str(STEP)],
-        input=fleet,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert int(written.stdout) == expected
+    # one block per -block hours, and the blocks a Prometheus with --storage.tsdb.max-block-duration=6h leaves
+    # after compaction (written minute by minute through a head with 2h chunks)
+    for name, layout in (("tsdbwrite", []), ("compacted", ["-max-block-duration", "6"])):
+        written = subprocess.run(
+            [str(writer), "-out", str(tmp_path / name), "-start", str(start), "-end", str(end), "-step", str(STEP)]
+            + layout,
+            input=fleet,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert int(written.stdout) == expected
     answers = []
-    for name in ("promtool", "tsdbwrite"):
+    for name in ("promtool", "tsdbwrite", "compacted"):
         with Prometheus(tmp_path / f"{name}-server", tmp_path / name, rules=False) as server:
             answers.append(_samples(server.url, end))
-    from_double, from_writer = answers
-    assert sorted(from_writer) == sorted(from_double)
+    from_double = answers[0]
     assert sum(len(points) for points in from_double.values()) == expected
-    for series, points in from_double.items():
-        assert [t for t, _ in from_writer[series]] == [t for t, _ in points]
-        # counters: the double sums minute by minute, tsdbwrite multiplies; the same up to rounding
-        assert [v for _, v in from_writer[series]] == pytest.approx([v for _, v in points], rel=1e-12), series
+    for from_writer in answers[1:]:
+        assert sorted(from_writer) == sorted(from_double)
+        for series, points in from_double.items():
+            assert [t for t, _ in from_writer[series]] == [t for t, _ in points]
+            # counters: the double sums minute by minute, tsdbwrite multiplies; the same up to rounding
+            assert [v for _, v in from_writer[series]] == pytest.approx([v for _, v in points], rel=1e-12), series
+    # the compacted layout of 3 hours: the head's 2h blocks (the first from the first sample, then at multiples of
+    # 2h), none compacted (no 6h range holds two of them but the newest's)
+    boundary = (start // 7200 + 1) * 7200
+    blocks = sorted(
+        (meta["minTime"], meta["maxTime"])
+        for meta in (json.loads(path.read_text()) for path in (tmp_path / "compacted").glob("*/meta.json"))
+    )
+    assert blocks == [
+        (start * 1000, (boundary - STEP) * 1000 + 1),
+        (boundary * 1000, (boundary + 7200 - STEP) * 1000 + 1),
+        ((boundary + 7200) * 1000, end * 1000 + 1),
+    ]
 
 
 def _range(url: str, query: str, start: int, end: int, step: int) -> dict[tuple, list[tuple[float, float]]]:

@@ -157,3 +157,23 @@ def test_headroom_and_percentile_policy():
     assert (need.cpu, need.memory) == (3, int(1.2 * GI) + 1)
     exact = rs.need(m(2.5, 1), rs.Policy(), BY_NAME["u1.large"].spec)
     assert exact.cpu == 3  # 2.5 * 1.2 = 3.0 exactly: three vCPUs, not four
+
+
+@pytest.mark.parametrize("headroom", [Fraction(0), Fraction(20, 100), Fraction(1, 3), Fraction(7, 10)])
+def test_need_is_the_exact_rational_ceiling(headroom):
+    """need()'s integer arithmetic on the floats' ratios gives what Fraction gives: ceil(cpu x (1 + headroom) -
+    1e-9) vCPUs (at least one) and ceil(memory x (1 + headroom)) bytes, on the edges too (products that are whole
+    numbers, values just above and below them, zero, tiny and huge)."""
+    import math
+    import random
+
+    rng = random.Random(31)
+    values = [0.0, 5e-324, 1e-9, 0.1, 0.5, 1.0, 2.5, 2.0 / 3, 3.0, 1e300, 429496729.5999999, 8 * GI]
+    values += [math.nextafter(v, math.inf) for v in values] + [math.nextafter(v, 0.0) for v in values if v]
+    values += [rng.uniform(0, 64) for _ in range(300)] + [rng.uniform(0, 1 << 40) for _ in range(300)]
+    factor = 1 + headroom
+    for value in values:
+        measured = rs.Measured(cpu=value, cpu_peak=value, memory=value, memory_peak=value, history_seconds=86400.0)
+        got = rs.need(measured, rs.Policy(headroom=headroom), BY_NAME["u1.large"].spec)
+        want_cpu = max(1, math.ceil(Fraction(value) * factor - Fraction(1, 10**9)))
+        assert (got.cpu, got.memory) == (want_cpu, math.ceil(Fraction(value) * factor)), value

@@ -317,6 +317,67 @@ def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
         assert got.low_available_seconds == (3600.0 if asked == 10 else 0.0)
 
 
+class _Resized:
+    """A server with rightsize's own rules where the VMs ``changed`` changed size: every VM's plain answers say 1.0,
+    the size-filtered ones (a 5-minute subquery) 2.0 for the VMs they name."""
+
+    def __init__(self, changed: list[str]):
+        self.changed = changed
+        self.asked: list[str] = []
+
+    def query(self, promql: str, at: float, timeout: float):
+        import re
+
+        from kubectl_instancetype.instancetype import rightsize_rules as rr
+        from kubectl_instancetype.kube.prometheus import Sample
+
+        self.asked.append(promql)
+        if promql.startswith("count by (__name__)"):
+            return [Sample({"__name__": name}, 1.0) for name in rr.PROBED]
+        if promql.startswith("group by (namespace, name) (max_over_time("):
+            return [Sample({"namespace": "ns", "name": name}, 1.0) for name in self.changed]
+        every = ("vm-1", "vm-2", "vm-3")
+        if re.search(r"\[1d:5m\]", promql):
+            named = re.search(r'\{name=~"([^"]*)"\}', promql)
+            filtered = [n for n in every if not named or re.fullmatch(named.group(1).replace("\\\\", "\\"), n)]
+            # the filter leaves vm-3 no sample at its current size: no answer for it
+            return [Sample({"namespace": "ns", "name": n, "source": "cpu"}, 2.0) for n in filtered if n != "vm-3"]
+        assert "{name!~" not in promql, "the plain measures are read for every VM"
+        return [Sample({"namespace": "ns", "name": n, "source": "cpu"}, 1.0) for n in every]
+
+
+@pytest.mark.parametrize(
+    ("changed", "asked", "want"),
+    [
+        # nobody changed size: the probe, then the six measures and the size check together
+        ([], 8, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
+        # vm-1 and vm-3 did: their answers replaced by the size-filtered ones (vm-3's: none), six queries more
+        (["vm-1", "vm-3"], 14, {"vm-1": 2.0, "vm-2": 1.0}),
+    ],
+)
+def test_measure_over_rightsizes_own_rules_with_size_changes(changed, asked, want) -> None:
+    from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
+
+    server = _Resized(changed)
+    for more in (None, lambda: server):
+        server.asked.clear()
+        measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
+        assert (len(server.asked), measures.queries) == (asked, asked)
+        assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == want
+        assert {name: m.cpu_peak for (_ns, name), m in measures.vms.items() if m.cpu_peak is not None} == want
+
+
+def test_measure_over_rightsizes_own_rules_too_many_changed() -> None:
+    """More VMs changed size than can be named: every VM measured through the size filter, the plain answers
+    dropped."""
+    from kubectl_instancetype.usecases.rightsize import MAX_CHANGED_NAMES, RightsizeRequest, measure
+
+    server = _Resized([f"vm-{i}" for i in range(MAX_CHANGED_NAMES + 1)])
+    measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
+    assert measures.queries == 14
+    assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == {"vm-1": 2.0, "vm-2": 2.0}
+
+
 def test_print_rules_prints_a_prometheusrule_in_the_namespace_or_a_rule_file(tmp_path) -> None:
     import json
 

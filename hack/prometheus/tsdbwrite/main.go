@@ -426,6 +426,147 @@ func writeBlock(dir string, fleet []vm, withRules bool, start, end, from, to, st
 	return samples, nil
 }
 
+// headRange is Prometheus's head block and chunk range (--storage.tsdb.min-block-duration, 2h): the head cuts a
+// series' chunks at multiples of it (tsdb/head_append.go appendPreprocessor: rangeForTimestamp) and writes a block of
+// each such range (tsdb/db.go compactHead); compaction copies chunks as they are (tsdb/compact.go PopulateBlock:
+// overlapping chunks only are merged), so a compacted block still holds 2h chunks: a 5-minute series 24 samples per
+// chunk, an hourly one 2.
+const headRange = 2 * 3600 * 1000 // milliseconds
+
+// compactedLayout gives the blocks, [mint, maxt) in milliseconds, a Prometheus holds once its compactor is done with
+// the 2h blocks its head wrote over [mint, maxt) (the first from the first sample, then at multiples of 2h), with
+// --storage.tsdb.max-block-duration maxBlock: the compaction ranges are tsdb.ExponentialBlockRanges(2h, 10, 3)
+// (tsdb/db.go validateOpts) cut at maxBlock (tsdb/db.go open), and each step merges the group the leveled
+// compactor's plan picks (tsdb/compact.go planClass, selectDirs, splitByRange: the newest block is never
+// compacted; a group is compacted when it fills its range or ends before the newest block starts).
+func compactedLayout(mint, maxt, maxBlock int64) [][2]int64 {
+	var blocks [][2]int64
+	for from := mint; from < maxt; {
+		to := min((from/headRange+1)*headRange, maxt)
+		blocks = append(blocks, [2]int64{from, to})
+		from = to
+	}
+	var ranges []int64
+	for r := int64(headRange); r <= maxBlock && len(ranges) < 10; r *= 3 {
+		ranges = append(ranges, r)
+	}
+	for {
+		first, last := plan(blocks, ranges)
+		if last <= first {
+			return blocks
+		}
+		merged := [2]int64{blocks[first][0], blocks[last-1][1]}
+		blocks = append(append(append([][2]int64{}, blocks[:first]...), merged), blocks[last:]...)
+	}
+}
+
+// plan is tsdb/compact.go planClass and selectDirs over blocks sorted by time, without overlaps or tombstones: the
+// blocks [first, last) to compact into one (none: last <= first).
+func plan(blocks [][2]int64, ranges []int64) (int, int) {
+	ds := blocks[:max(len(blocks)-1, 0)] // the newest block is left out
+	if len(ranges) < 2 || len(ds) < 1 {
+		return 0, 0
+	}
+	highTime := ds[len(ds)-1][0]
+	for _, iv := range ranges[1:] {
+		// splitByRange: groups of consecutive blocks within one range aligned to iv
+		for i := 0; i < len(ds); {
+			t0 := iv * (ds[i][0] / iv)
+			if ds[i][1] > t0+iv {
+				i++
+				continue
+			}
+			j := i
+			for ; j < len(ds) && ds[j][1] <= t0+iv; j++ {
+			}
+			if (ds[j-1][1]-ds[i][0] == iv || ds[j-1][1] <= highTime) && j-i > 1 {
+				return i, j
+			}
+			i = j
+		}
+	}
+	return 0, 0
+}
+
+// writeTimeMajor writes the block [from, to) as compactedLayout places it: a head whose chunk range is headRange,
+// every series appended minute by minute (the head refuses samples older than half its chunk range behind its
+// newest, tsdb/head_append.go appendableMinValidTime, so all series advance together), then one block of it all
+// (BlockWriter.Flush): the block the compactor makes of the 2h blocks the head would have written.
+func writeTimeMajor(dir string, fleet []vm, withRules bool, start, end, from, to, step, rawFrom float64) (int, error) {
+	w, err := tsdb.NewBlockWriter(slog.New(slog.DiscardHandler), dir, headRange)
+	if err != nil {
+		return 0, err
+	}
+	defer w.Close()
+	type cursor struct {
+		labels labels.Labels
+		points []point
+		ref    storage.SeriesRef
+		next   int
+	}
+	type raw struct {
+		s   series
+		ref storage.SeriesRef
+	}
+	var recs []*cursor
+	var raws []*raw
+	for _, v := range fleet {
+		if withRules {
+			for _, r := range v.record(start, end, step, from, to) {
+				c := &cursor{labels: r.labels}
+				for _, p := range r.points {
+					if p.t >= from && p.t < to {
+						c.points = append(c.points, p)
+					}
+				}
+				recs = append(recs, c)
+			}
+		}
+		for _, s := range v.series(start) {
+			raws = append(raws, &raw{s: s})
+		}
+	}
+	ctx := context.Background()
+	app := w.Appender(ctx)
+	samples, pending := 0, 0
+	first := math.Ceil(math.Max(from, rawFrom)/step) * step
+	for t := math.Ceil(from/step) * step; t < to; t += step {
+		for _, c := range recs {
+			for ; c.next < len(c.points) && c.points[c.next].t <= t; c.next++ {
+				p := c.points[c.next]
+				if c.ref, err = app.Append(c.ref, c.labels, int64(p.t)*1000, p.v); err != nil {
+					return 0, fmt.Errorf("add sample: %w", err)
+				}
+				samples++
+				pending++
+			}
+		}
+		if t >= first {
+			for _, r := range raws {
+				if r.ref, err = app.Append(r.ref, r.s.labels, int64(t)*1000, r.s.value(t)); err != nil {
+					return 0, fmt.Errorf("add sample: %w", err)
+				}
+				samples++
+				pending++
+			}
+		}
+		if pending >= maxSamplesInAppender {
+			if err := app.Commit(); err != nil {
+				return 0, err
+			}
+			app = w.Appender(ctx)
+			pending = 0
+		}
+	}
+	if err := app.Commit(); err != nil {
+		return 0, err
+	}
+	if _, err := w.Flush(ctx); err != nil {
+		return 0, err
+	}
+	return samples, nil
+}
+
 func main() {
 	out := flag.String("out", "", "the TSDB folder to write blocks into")
 	start := flag.Int64("start", 0, "the first sample's time (Unix seconds; every VM starts then)")
@@ -434,6 +575,8 @@ func main() {
 	block := flag.Int64("block", 24, "hours per block")
 	withRules := flag.Bool("rules", false, "also write rightsize's recorded series (5-minute and hourly)")
 	rawFrom := flag.Int64("raw-from", 0, "write the raw series only from this time (Unix seconds; default -start)")
+	maxBlock := flag.Int64("max-block-duration", 0, "hours: write the blocks a Prometheus with this "+
+		"--storage.tsdb.max-block-duration leaves once it has compacted its 2h head blocks (-block is not used)")
 	flag.Parse()
 	if *out == "" || *end <= *start || *step <= 0 || *block <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS] < fleet.tsv")
@@ -449,6 +592,19 @@ func main() {
 	}
 	total := 0
 	last := float64(*end) + 1
+	if *maxBlock > 0 {
+		for _, b := range compactedLayout(*start*1000, *end*1000+1, *maxBlock*3600*1000) {
+			from, to := float64(b[0])/1000, float64(b[1])/1000
+			n, err := writeTimeMajor(*out, fleet, *withRules, float64(*start), float64(*end), from, to, float64(*step), float64(*rawFrom))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "error:", err)
+				os.Exit(1)
+			}
+			total += n
+		}
+		fmt.Println(total)
+		return
+	}
 	for from := float64(*start); from < last; from += float64(*block * 3600) {
 		to := math.Min(from+float64(*block*3600), last)
 		n, err := writeBlock(*out, fleet, *withRules, float64(*start), float64(*end), from, to, float64(*step), float64(*rawFrom))
