@@ -125,14 +125,21 @@ class ListStream:
 
     def _run(self) -> Iterator[Any]:
         """The items from the position on that are each followed, within what was read, by a comma and the next
-        item (the API server writes lists without whitespace): decoded without the careful path's checks. The last
-        one of a piece, the last of the list, or anything unusual is left to :meth:`_value` (decoded again there)."""
-        text, pos, last = self._text, self._pos, len(self._text) - 1
-        batch = leading_items(text, pos, self._managed_fields)
-        if batch is not None:
+        item (the API server writes lists without whitespace): decoded without the careful path's checks, a piece
+        at a time (:func:`leading_items`, reading on) or else one at a time. The last one of the list, one cut by
+        the end of what was read when no batch could be cut, or anything unusual is left to :meth:`_value`
+        (decoded again there)."""
+        batched = False
+        while (batch := leading_items(self._text, self._pos, self._managed_fields)) is not None:
             values, self._pos = batch
+            batched = True
             yield from values
-            return  # the item after the batch is the last one begun in what was read: most likely not complete
+            # the item after the batch is the last one begun in what was read, most likely cut: read the next
+            # piece, and it starts the next batch (one call of the scanner a piece, none for an item alone)
+            self._fill(len(self._text) - self._pos + _READ_AHEAD)
+        if batched:
+            return  # no other item begins in what was read (the last of the page, or a large one): the careful path
+        text, pos, last = self._text, self._pos, len(self._text) - 1
         decode = _DECODE
         while True:
             try:
