@@ -121,6 +121,8 @@ def floor_cases(kubectl: str) -> list[tuple[str, list[str], list[str], float | N
          [*complete, "noop", ""], [*complete, "get", ""], 1.2),
         ("floor: `kubectl __complete shnoop \"\"` (an empty /bin/sh script as the helper) vs `__complete get \"\"`",
          [*complete, "shnoop", ""], [*complete, "get", ""], 1.2),
+        ("floor: `kubectl __complete shnoop list --min-` (an empty /bin/sh script as the helper) vs `get --sho`",
+         [*complete, "shnoop", "list", "--min-"], [*complete, "get", "--sho"], 1.2),
     ]  # fmt: skip
 
 
