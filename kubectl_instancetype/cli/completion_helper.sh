@@ -271,7 +271,7 @@ case $path in '')
 	d -h 'help for kubectl instancetype'
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in list)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -331,7 +331,7 @@ case $path in list)
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
 	f9
 	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in get)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -391,7 +391,7 @@ case $path in get)
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
 	f9
 	d -w 'After listing, watch for changes and print a row for each (one scope: vmcf, vmf, vmcp, vmp, --scope cluster|namespaced); --request-timeout or Ctrl-C ends it.'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in describe)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -410,7 +410,7 @@ case $path in describe)
 	f7
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'create vm')
 	d --access-cred 'Specify an access credential to be injected into the VM. Can be provided multiple times.'
@@ -457,12 +457,12 @@ case $path in 'create vm')
 	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in create)
 	d --help 'help for create'
 	d -h 'help for create'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in adopt)
 	d --allow-changes 'With --apply: write even when the proof lists changes.'
@@ -488,7 +488,7 @@ case $path in adopt)
 	f8
 	d -o 'yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the adopted VMs.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in capacity)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -513,12 +513,12 @@ case $path in capacity)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in catalog)
 	d --help 'help for catalog'
 	d -h 'help for catalog'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'catalog diff')
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -543,7 +543,7 @@ case $path in 'catalog diff')
 	d --version 'The embedded common-instancetypes release (default: the newest).'
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'catalog install')
 	f0
@@ -566,7 +566,7 @@ case $path in 'catalog install')
 	d --version 'The embedded common-instancetypes release (default: the newest).'
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'catalog list')
 	d --allow-missing-template-keys 'Templates (jsonpath, go-template) print nothing for a missing field or key; =false fails instead.'
@@ -608,7 +608,7 @@ case $path in 'catalog list')
 	f8
 	d -o 'Output format: wide, yaml, json, kyaml, name, jsonpath=..., jsonpath-file=..., jsonpath-as-json=..., go-template=..., go-template-file=..., custom-columns=..., custom-columns-file=... (kubectl'"'"'s).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'catalog show')
 	d --help 'help for show'
@@ -620,34 +620,34 @@ case $path in 'catalog show')
 	f8
 	d -o 'yaml (default), json, name or wide.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in completion)
 	d --help 'help for completion'
 	d -h 'help for completion'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'completion bash')
 	d --help 'help for bash'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'completion fish')
 	d --help 'help for fish'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'completion install-helper')
 	d --dir 'Write the launcher into DIR (a folder on PATH) instead of next to the plugin found on PATH.'
 	d --force 'Replace an existing kubectl_complete-instancetype not written by this command.'
 	d --help 'help for install-helper'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'completion powershell')
 	d --help 'help for powershell'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'completion zsh')
 	d --help 'help for zsh'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in convert)
 	d --apply 'Check everything with a server-side dry run, then create the converted objects.'
@@ -672,7 +672,7 @@ case $path in convert)
 	f8
 	d -o 'Output format: yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'create instancetype')
 	f0
@@ -697,7 +697,7 @@ case $path in 'create instancetype')
 	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'create preference')
 	f0
@@ -720,7 +720,7 @@ case $path in 'create preference')
 	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in derive)
 	f0
@@ -744,7 +744,7 @@ case $path in derive)
 	f8
 	d -o 'Print the object as yaml or json (the server'"'"'s answer when one was sent), name it (name), or through a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in doctor)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -769,7 +769,7 @@ case $path in doctor)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in expand)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -804,7 +804,7 @@ case $path in expand)
 	f8
 	d -o 'yaml, json, or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in fits)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -829,12 +829,12 @@ case $path in fits)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in fleet)
 	d --help 'help for fleet'
 	d -h 'help for fleet'
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in 'fleet diff')
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -860,7 +860,7 @@ case $path in 'fleet diff')
 	f8
 	d -o 'json or yaml (the findings as data), or diff (unified diffs, as catalog diff).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in infer)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -887,7 +887,7 @@ case $path in infer)
 	f8
 	d -o 'wide (the chain of objects read), yaml or json.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in label)
 	f0
@@ -909,7 +909,7 @@ case $path in label)
 	f7
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in lint)
 	d --all 'Every instance type and preference in scope (cluster and namespace).'
@@ -938,7 +938,7 @@ case $path in lint)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the findings as data.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in matrix)
 	f0
@@ -964,7 +964,7 @@ case $path in matrix)
 	f8
 	d -o 'Print the instance types of the matrix instead: yaml, json, name or a kubectl template (jsonpath=..., go-template=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in recommend)
 	d --all-namespaces 'Namespaced instance types of every namespace, not just the current one.'
@@ -999,7 +999,7 @@ case $path in recommend)
 	f8
 	d -o 'Output format: wide (adds REASON), yaml, json or name.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in revisions)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -1022,7 +1022,7 @@ case $path in revisions)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=..., custom-columns=...): the rows as data.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in rightsize)
 	d --all-namespaces 'Look at every namespace, not only the current one.'
@@ -1052,7 +1052,7 @@ case $path in rightsize)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., custom-columns=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in switch)
 	f0
@@ -1077,7 +1077,7 @@ case $path in switch)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...): the plan (and outcome) as data.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in upload)
 	d --access-mode 'The access mode for the PVC.'
@@ -1110,7 +1110,7 @@ case $path in upload)
 	d --wait-secs 'Seconds to wait for upload pod to start (and, here, for the upload proxy to answer).'
 	f8
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in usage)
 	d --all-contexts 'Run on every context of the kubeconfig.'
@@ -1134,7 +1134,7 @@ case $path in usage)
 	f8
 	d -o 'yaml, json or a kubectl template (jsonpath=..., go-template=...).'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 case $path in version)
 	f0
@@ -1152,6 +1152,6 @@ case $path in version)
 	f8
 	d -o 'One of '"'"'yaml'"'"' or '"'"'json'"'"', as kubectl version.'
 	f9
-	answer ;;
+	answer "$@" ;;
 esac
 answer "$@"

@@ -154,7 +154,7 @@ def render(table: dict[str, Any]) -> str:
     for path in sorted(paths, key=lambda p: (p not in HOT_PATHS, HOT_PATHS.index(p) if p in HOT_PATHS else 0, p)):
         calls = [f"\t{shared.get(pair) or _candidate(*pair)}" for pair in listed[path]]
         values_seen.update(name for name, _ in listed[path])
-        flag_blocks.append("\n".join([f"case $path in {quote(path)})", *calls, "\tanswer ;;", "esac"]))
+        flag_blocks.append("\n".join([f"case $path in {quote(path)})", *calls, '\tanswer "$@" ;;', "esac"]))
 
     # the positional word: subcommands (and list's kinds), or the kind prefixes of an object argument
     positional: dict[str, list[str]] = {}

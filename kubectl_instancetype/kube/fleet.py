@@ -36,8 +36,9 @@ def select_contexts(files: KubeconfigFiles | None, names: Sequence[str], pattern
     known = list(files.contexts) if files is not None else []
     missing = [name for name in names if name not in known]
     if missing:
-        # clientcmd's wording for one unknown --context
-        raise ConfigurationError(f"context was not found for specified context: {missing[0]}")
+        from .kubeconfig.resolve import context_not_found
+
+        raise context_not_found(missing[0])  # clientcmd's wording for one unknown --context
     chosen = set(names)
     if every:
         chosen.update(known)

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kubectl_instancetype.errors import ConfigurationError, TransportError
@@ -77,6 +77,9 @@ def _kubeconfig_file(data: bytes) -> Path:
 
 @SETTINGS
 @given(DOCUMENTS, st.sampled_from([None, "c", "u"]))
+# found by hypothesis: a name with a newline made the error two lines (clientcmd prints the context name with %v)
+@example({"current-context": "\n"}, None)
+@example({"current-context": "c", "contexts": [{"name": "c", "context": {"cluster": "a\nb"}}]}, None)
 def test_random_structures_parse_or_fail_with_one_configuration_error(document: dict, context: str | None) -> None:
     for text in (json.dumps(document), yaml.safe_dump(document)):
         path = _kubeconfig_file(text.encode())

@@ -91,7 +91,9 @@ class ExecCredentialPlugin:
     ):
         api_version = str(exec_config.get("apiVersion") or "")
         if api_version not in API_VERSIONS:
-            raise ConfigurationError(f'exec plugin: invalid apiVersion "{api_version}"')
+            from ...golang.strconv import go_quote
+
+            raise ConfigurationError(f"exec plugin: invalid apiVersion {go_quote(api_version)}")  # exec.go: %q
         command = str(exec_config["command"])
         # client-go resolves a relative command containing filepath.Separator (a backslash on Windows) against
         # the kubeconfig's directory (clientcmd's GetAuthInfoFileReferences).

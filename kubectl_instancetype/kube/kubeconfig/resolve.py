@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ConfigurationError
+from ...golang.strconv import go_quote
 from .files import kubeconfig_paths, read_kubeconfig
 from .model import ClusterConfig, ConnectionOptions, KubeconfigFiles, check_authorization, read_token_file, trim_server
 from .validation import refuse, resolve_path, validate_cluster, validate_user
@@ -41,7 +42,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions, exec_plug
         raise ConfigurationError("no context is selected: set current-context in the kubeconfig or pass --context")
     context = files.contexts.get(context_name)
     if context is None:
-        raise ConfigurationError(f"context was not found for specified context: {context_name}")
+        raise context_not_found(context_name)
     cluster_name = str(context.get("cluster") or "")
     if options.cluster:
         # clientcmd's overrides.Context.Cluster: --cluster replaces the context's cluster. A name the kubeconfig
@@ -49,17 +50,17 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions, exec_plug
         # tests/unit/test_scope_and_cluster_flags.py against the real kubectl
         cluster_name = options.cluster
         if cluster_name not in files.clusters:
-            raise ConfigurationError(f'no server found for cluster "{cluster_name}"')
+            raise ConfigurationError(f"no server found for cluster {go_quote(cluster_name)}")  # validation.go: %q
     cluster = files.clusters.get(cluster_name)
     if cluster is None:
         raise ConfigurationError(
-            f'context "{context_name}" refers to cluster "{cluster_name}", which is not in the kubeconfig'
+            f"context {go_quote(context_name)} refers to cluster {go_quote(cluster_name)}, which is not in the kubeconfig"
         )
     user_name = str(context.get("user") or "")
     user = files.users.get(user_name, {}) if user_name else {}
     if user_name and user_name not in files.users:
         raise ConfigurationError(
-            f'context "{context_name}" refers to user "{user_name}", which is not in the kubeconfig'
+            f"context {go_quote(context_name)} refers to user {go_quote(user_name)}, which is not in the kubeconfig"
         )
     cluster_dir = files.cluster_dirs.get(cluster_name, "")
     user_dir = files.user_dirs.get(user_name, "")
@@ -266,3 +267,12 @@ def load_cluster_config(
         config.impersonation = _impersonation(_impersonation_fields(files.users.get(user_name, {}), options), user_name)
         return config
     return _run_exec_plugin(config, environ, exec_plugins)
+
+
+def context_not_found(name: str) -> ConfigurationError:
+    """clientcmd's ``ErrNoContext`` (validation.go: ``context was not found for specified context: %v``). A name
+    holding a control character (a newline in a kubeconfig's ``current-context``) is printed Go-quoted instead, so
+    that the error stays one line and moves no cursor: a deliberate difference from kubectl, which prints it raw."""
+    return ConfigurationError(
+        f"context was not found for specified context: {name if name.isprintable() else go_quote(name)}"
+    )
