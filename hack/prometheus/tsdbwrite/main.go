@@ -379,9 +379,7 @@ func writeBlock(dir string, fleet []vm, withRules bool, start, end, from, to, st
 		return 0, err
 	}
 	defer w.Close()
-	ctx := context.Background()
-	app := w.Appender(ctx)
-	samples, pending := 0, 0
+	b := newBatch(w)
 	first := math.Ceil(math.Max(from, rawFrom)/step) * step
 	for _, v := range fleet {
 		if withRules {
@@ -391,39 +389,73 @@ func writeBlock(dir string, fleet []vm, withRules bool, start, end, from, to, st
 					if p.t < from || p.t >= to {
 						continue
 					}
-					if ref, err = app.Append(ref, r.labels, int64(p.t)*1000, p.v); err != nil {
-						return 0, fmt.Errorf("add sample: %w", err)
+					if ref, err = b.add(ref, r.labels, p.t, p.v); err != nil {
+						return 0, err
 					}
-					samples++
-					pending++
 				}
 			}
 		}
 		for _, s := range v.series(start) {
 			var ref storage.SeriesRef
 			for t := first; t < to; t += step {
-				if ref, err = app.Append(ref, s.labels, int64(t)*1000, s.value(t)); err != nil {
-					return 0, fmt.Errorf("add sample: %w", err)
-				}
-				samples++
-				pending++
-			}
-			if pending >= maxSamplesInAppender {
-				if err := app.Commit(); err != nil {
+				if ref, err = b.add(ref, s.labels, t, s.value(t)); err != nil {
 					return 0, err
 				}
-				app = w.Appender(ctx)
-				pending = 0
+			}
+			if err := b.commitIfFull(); err != nil {
+				return 0, err
 			}
 		}
 	}
-	if err := app.Commit(); err != nil {
+	return b.flush()
+}
+
+// batch appends samples to a BlockWriter and commits every maxSamplesInAppender of them, as promtool's backfill
+// does (cmd/promtool/backfill.go createBlocks), so that memory stays bounded.
+type batch struct {
+	w                *tsdb.BlockWriter
+	ctx              context.Context
+	app              storage.Appender
+	samples, pending int
+}
+
+func newBatch(w *tsdb.BlockWriter) *batch {
+	ctx := context.Background()
+	return &batch{w: w, ctx: ctx, app: w.Appender(ctx)}
+}
+
+// add appends one sample at t (Unix seconds).
+func (b *batch) add(ref storage.SeriesRef, l labels.Labels, t, v float64) (storage.SeriesRef, error) {
+	ref, err := b.app.Append(ref, l, int64(t)*1000, v)
+	if err != nil {
+		return 0, fmt.Errorf("add sample: %w", err)
+	}
+	b.samples++
+	b.pending++
+	return ref, nil
+}
+
+func (b *batch) commitIfFull() error {
+	if b.pending < maxSamplesInAppender {
+		return nil
+	}
+	if err := b.app.Commit(); err != nil {
+		return err
+	}
+	b.app = b.w.Appender(b.ctx)
+	b.pending = 0
+	return nil
+}
+
+// flush commits what is left, writes the block and returns the number of samples written.
+func (b *batch) flush() (int, error) {
+	if err := b.app.Commit(); err != nil {
 		return 0, err
 	}
-	if _, err := w.Flush(ctx); err != nil {
+	if _, err := b.w.Flush(b.ctx); err != nil {
 		return 0, err
 	}
-	return samples, nil
+	return b.samples, nil
 }
 
 // headRange is Prometheus's head block and chunk range (--storage.tsdb.min-block-duration, 2h): the head cuts a
@@ -526,45 +558,29 @@ func writeTimeMajor(dir string, fleet []vm, withRules bool, start, end, from, to
 			raws = append(raws, &raw{s: s})
 		}
 	}
-	ctx := context.Background()
-	app := w.Appender(ctx)
-	samples, pending := 0, 0
+	b := newBatch(w)
 	first := math.Ceil(math.Max(from, rawFrom)/step) * step
 	for t := math.Ceil(from/step) * step; t < to; t += step {
 		for _, c := range recs {
 			for ; c.next < len(c.points) && c.points[c.next].t <= t; c.next++ {
 				p := c.points[c.next]
-				if c.ref, err = app.Append(c.ref, c.labels, int64(p.t)*1000, p.v); err != nil {
-					return 0, fmt.Errorf("add sample: %w", err)
+				if c.ref, err = b.add(c.ref, c.labels, p.t, p.v); err != nil {
+					return 0, err
 				}
-				samples++
-				pending++
 			}
 		}
 		if t >= first {
 			for _, r := range raws {
-				if r.ref, err = app.Append(r.ref, r.s.labels, int64(t)*1000, r.s.value(t)); err != nil {
-					return 0, fmt.Errorf("add sample: %w", err)
+				if r.ref, err = b.add(r.ref, r.s.labels, t, r.s.value(t)); err != nil {
+					return 0, err
 				}
-				samples++
-				pending++
 			}
 		}
-		if pending >= maxSamplesInAppender {
-			if err := app.Commit(); err != nil {
-				return 0, err
-			}
-			app = w.Appender(ctx)
-			pending = 0
+		if err := b.commitIfFull(); err != nil {
+			return 0, err
 		}
 	}
-	if err := app.Commit(); err != nil {
-		return 0, err
-	}
-	if _, err := w.Flush(ctx); err != nil {
-		return 0, err
-	}
-	return samples, nil
+	return b.flush()
 }
 
 func main() {
