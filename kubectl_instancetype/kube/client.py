@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ..errors import PluginError
 from .kubeconfig import ClusterConfig, ConnectionOptions, KubeconfigFiles, load_cluster_config
 from .resources import Resource
 from .transport import Transport
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_CHUNK_SIZE = 500
 # A list that has not ended after this many pages is a server bug (100,000 pages of 500 objects would be

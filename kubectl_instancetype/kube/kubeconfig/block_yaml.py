@@ -12,7 +12,10 @@ requires the result to equal ``yaml.safe_load`` whenever it is not :data:`UNSUPP
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 UNSUPPORTED = object()
 
