@@ -21,7 +21,7 @@ test_tsdbwrite.py) over the whole history, and rightsize reads those (``--raw D`
 the last D only: 14 days of them are two billion samples). Its table goes into its own block of bench/README.md.
 
 Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--rules [--raw 1d]]
-[--write]
+[--write] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -157,6 +158,13 @@ def main() -> int:
     parser.add_argument("--rules", action="store_true", help="write and read rightsize's recorded series too")
     parser.add_argument("--raw", default="", help="with --rules: the raw 1-minute history's length (default all)")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument(
+        "--keep",
+        default="",
+        metavar="DIR",
+        help="leave each size's TSDB in DIR/pN (and the history's end, Unix seconds, in DIR/pN/end) to replay the "
+        "queries against a Prometheus started on it (e.g. with its /debug/pprof/profile)",
+    )
     args = parser.parse_args()
     runs: dict[int, list[str]] = {}
     for item in args.runs.split(","):
@@ -255,6 +263,11 @@ def main() -> int:
                         f"{compactions:.0f} compactions while measuring)"
                     )
                     print(rows[-1], where[-1], file=sys.stderr)
+            if args.keep:
+                kept = Path(args.keep) / f"p{count}"
+                kept.mkdir(parents=True)
+                shutil.move(work / "tsdb", kept / "tsdb")
+                (kept / "end").write_text(f"{end}\n")
             subprocess.run(["rm", "-rf", str(work / "tsdb")], check=True)
     from tabulate import tabulate
 
