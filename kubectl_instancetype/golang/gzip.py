@@ -126,7 +126,10 @@ def gunzip(pieces: Iterable[bytes], limit: int) -> Iterator[bytes]:
         if not source.fill(8):
             raise GzipError(UNEXPECTED_EOF)
         trailer = source.take(8)
-        if int.from_bytes(trailer[:4], "little") != digest or int.from_bytes(trailer[4:], "little") != size & 0xFFFFFFFF:
+        if (
+            int.from_bytes(trailer[:4], "little") != digest
+            or int.from_bytes(trailer[4:], "little") != size & 0xFFFFFFFF
+        ):
             raise GzipError(ERR_CHECKSUM)
 
 

@@ -175,4 +175,10 @@ def test_gunzip_reads_and_refuses_as_go_s_gzip_reader(goref) -> None:
     assert mismatches == []
     # the generated bodies reach every answer Go gives
     errors = {str(want["error"]).split(" before")[0] for want in answers}
-    assert errors == {"None", "gzip: invalid header", "gzip: invalid checksum", "unexpected EOF", "flate: corrupt input"}
+    assert errors == {
+        "None",
+        "gzip: invalid header",
+        "gzip: invalid checksum",
+        "unexpected EOF",
+        "flate: corrupt input",
+    }

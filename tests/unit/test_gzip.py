@@ -207,7 +207,7 @@ def test_the_body_bound_holds_for_the_inflated_size(server, stream: bool) -> Non
     scripted = server(_answering(_gzip_answer(b"[" + b"0," * 600_000 + b"0]")))  # 21 kB that inflate to 1.2 MB
     connection = _connection(scripted, compression=True, max_body=1 << 20)
     with pytest.raises(BodyTooLarge):
-        response = connection.request("GET", "/", {}, stream=stream)
+        connection.request("GET", "/", {}, stream=stream)
         if stream:
             b"".join(connection.body_pieces())
     assert connection.socket_timeout is None and not connection.reusable  # closed: the rest is never read
