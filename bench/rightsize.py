@@ -111,7 +111,7 @@ class Timed:
 
 
 # the order measure() sends its queries in over rightsize's own rules (usecases/rightsize.py _measure_recorded)
-RECORDED_ORDER: tuple[str, ...] = ("rules", "cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
+RECORDED_ORDER: tuple[str, ...] = ("rules", "rules", "cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
 RECORDED_ORDER += ("changed", "pressure", "low_available")
 # Prometheus's own default retention (--storage.tsdb.retention.time, cmd/prometheus/main.go), the least that holds a
 # 14-day window, and the longest block its compactor makes with it: a tenth of the retention (cmd/prometheus/main.go:
@@ -129,7 +129,8 @@ def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int,
     measures = measure(server, RightsizeRequest(window=window, step=step), at)  # type: ignore[arg-type]
     # sent in QUERY_NAMES's order (over rightsize's rules, RECORDED_ORDER's); the two pressure queries, last, may be
     # skipped
-    order = RECORDED_ORDER if measures.own else QUERY_NAMES
+    # the probe is two queries (its window's start and end)
+    order = RECORDED_ORDER if measures.own else ("rules", *QUERY_NAMES)
     each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(order, server.each, strict=False)]
     return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
 

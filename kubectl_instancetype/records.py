@@ -36,6 +36,16 @@ else:
     def dataclass_transform(**kwargs):
         return lambda function: function
 
+    class Generic:
+        """``typing.Generic`` to type checkers; at run time a plain base, ``Generic[T]`` itself, so that a generic
+        record on a hot path (usecases.listing.Listing) imports no ``typing``. Nothing subscripts such a class at
+        run time: its type arguments live in annotations, which are strings there."""
+
+        __slots__ = ()
+
+        def __class_getitem__(cls, params: object) -> type:
+            return cls
+
 
 __all__ = ["MISSING", "Field", "FrozenRecordError", "dataclass", "field", "fields", "replace"]
 

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Parsed", "command_path", "parse"]
 

@@ -2,20 +2,26 @@
 
 ``catalog list`` has exactly ``list``'s filters, columns and output formats, reading the embedded release
 instead of a cluster; both declare these groups, neither imports the other.
-No ``from __future__ import annotations`` (Typer reads the field types as objects).
+The field annotations are strings (``from __future__ import annotations``), evaluated only when the Typer app
+is built (:class:`.options.OptionField`): a ``list`` run evaluates none and imports no ``typing``.
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
-from typing import Any, Optional
 
 from ..instancetype import kinds as type_kinds
 from ..records import fields
 from . import options
 from .options import Annotated  # typing.Annotated to type checkers, a cheap record at run time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
 # -> (what, scope); scope None: both
-KINDS: dict[str, tuple[str, Optional[str]]] = {
+KINDS: dict[str, tuple[str, str | None]] = {
     "instancetypes": ("instancetypes", None),
     "instancetype": ("instancetypes", None),
     "preferences": ("preferences", None),
@@ -47,7 +53,7 @@ def filter_switch(*names_help: str) -> Any:
     return options.bool_option(*names, help=help, panel=FILTER_PANEL)
 
 
-def fits_option(preference: str, panel: Optional[str] = None) -> Any:
+def fits_option(preference: str, panel: str | None = None) -> Any:
     """``--fits`` (list, recommend): ``preference`` says which preference the VM has."""
     return options.bool_option(
         "--fits",
@@ -59,11 +65,11 @@ def fits_option(preference: str, panel: Optional[str] = None) -> Any:
 
 # Flags declared once for every command that takes them (list, catalog list, recommend, matrix).
 SeriesClass = Annotated[
-    Optional[str],
+    str | None,
     filter_text("--class", "CLASS", "Series class, e.g. general.purpose, compute.exclusive."),
 ]
 Selector = Annotated[
-    Optional[str],
+    str | None,
     filter_text(
         "-l", "--selector", "SELECTOR", "A raw label selector, added to the filters (=, ==, !=, in, notin, exists)."
     ),
@@ -79,7 +85,7 @@ def _complete_kind(incomplete: str) -> list[tuple[str, str]]:
 
 
 Kind = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     options.Argument(
         help="instancetypes (default), preferences, vmcf, vmf, vmcp or vmp; then NAMEs (or TYPE/NAME...).",
         show_default=False,
@@ -104,7 +110,7 @@ class ScopeFlags:
     """
 
     scope: Annotated[
-        Optional[str],
+        str | None,
         options.path_option(
             "--scope",
             metavar="SCOPE",
@@ -155,17 +161,15 @@ def scope_bare_flags() -> dict[str, tuple[str, bool]]:
 class ListFilters:
     """The filters: exact ones sent as label selectors, ranges evaluated on each object's spec."""
 
-    cpu: Annotated[Optional[int], filter_int("--cpu", "N", "Exactly N vCPUs (label instancetype.kubevirt.io/cpu).")] = (
-        None
-    )
+    cpu: Annotated[int | None, filter_int("--cpu", "N", "Exactly N vCPUs (label instancetype.kubevirt.io/cpu).")] = None
     memory: Annotated[
-        Optional[str],
+        str | None,
         filter_text("--memory", "QUANTITY", "Exactly this guest memory (label instancetype.kubevirt.io/memory)."),
     ] = None
     klass: SeriesClass = None
-    size: Annotated[Optional[str], filter_text("--size", "SIZE", "Size, e.g. medium, 2xlarge.")] = None
+    size: Annotated[str | None, filter_text("--size", "SIZE", "Size, e.g. medium, 2xlarge.")] = None
     hugepages: Annotated[
-        Optional[str],
+        str | None,
         options.path_option(
             "--hugepages",
             metavar="[=SIZE]",
@@ -180,27 +184,25 @@ class ListFilters:
     numa: Annotated[bool, filter_switch("--numa", "With guest NUMA passthrough.")] = False
     realtime: Annotated[bool, filter_switch("--realtime", "Realtime instance types.")] = False
     gpus: Annotated[bool, filter_switch("--gpus", "Instance types that bring GPUs.")] = False
-    vendor: Annotated[Optional[str], filter_text("--vendor", "VENDOR", "Vendor label, e.g. kubevirt.io.")] = None
+    vendor: Annotated[str | None, filter_text("--vendor", "VENDOR", "Vendor label, e.g. kubevirt.io.")] = None
     os_type: Annotated[
-        Optional[str], filter_text("--os-type", "OS", "Preferences for linux, windows or legacy guests.")
+        str | None, filter_text("--os-type", "OS", "Preferences for linux, windows or legacy guests.")
     ] = None
     arch: Annotated[
-        Optional[str], filter_text("--arch", "ARCH", "Preferences for one architecture (amd64, arm64, s390x).")
+        str | None, filter_text("--arch", "ARCH", "Preferences for one architecture (amd64, arm64, s390x).")
     ] = None
     selector: Selector = None
-    min_cpu: Annotated[Optional[int], filter_int("--min-cpu", "N", "At least N vCPUs (evaluated on the spec).")] = None
-    max_cpu: Annotated[Optional[int], filter_int("--max-cpu", "N", "At most N vCPUs (evaluated on the spec).")] = None
+    min_cpu: Annotated[int | None, filter_int("--min-cpu", "N", "At least N vCPUs (evaluated on the spec).")] = None
+    max_cpu: Annotated[int | None, filter_int("--max-cpu", "N", "At most N vCPUs (evaluated on the spec).")] = None
     min_memory: Annotated[
-        Optional[str], filter_text("--min-memory", "QUANTITY", "At least this much guest memory, e.g. 16Gi.")
+        str | None, filter_text("--min-memory", "QUANTITY", "At least this much guest memory, e.g. 16Gi.")
     ] = None
-    max_memory: Annotated[Optional[str], filter_text("--max-memory", "QUANTITY", "At most this much guest memory.")] = (
-        None
-    )
+    max_memory: Annotated[str | None, filter_text("--max-memory", "QUANTITY", "At most this much guest memory.")] = None
     hide_deprecated: Annotated[
         bool, filter_switch("--hide-deprecated", "Leave out deprecated objects (shown marked otherwise).")
     ] = False
     compatible_with: Annotated[
-        Optional[str],
+        str | None,
         filter_text(
             "--compatible-with",
             "PREFERENCE",
@@ -234,7 +236,7 @@ class ListOutputFlags:
         bool, options.bool_option("--show-labels", help="Add a LABELS column.", panel=OUTPUT_PANEL)
     ] = False
     label_columns: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         options.path_option(
             "-L",
             "--label-columns",
@@ -250,7 +252,7 @@ class ListOutputFlags:
         ),
     ] = False
     sort_by: Annotated[
-        Optional[str],
+        str | None,
         options.text_option(
             "--sort-by",
             metavar="KEY",
@@ -269,7 +271,7 @@ class ListOutputFlags:
         ),
     ] = "true"
     template: Annotated[
-        Optional[str],
+        str | None,
         options.path_option(
             "--template",
             metavar="TEMPLATE",
@@ -346,7 +348,7 @@ def optional_value_flags() -> dict[str, str]:
     return {"--allow-missing-template-keys": "true"}
 
 
-def memory_unit_warnings(flags: Sequence[tuple[str, Optional[str]]]) -> list[str]:
+def memory_unit_warnings(flags: Sequence[tuple[str, str | None]]) -> list[str]:
     """A memory flag without a unit is bytes (``--min-memory 16`` matches everything): a warning with the value
     probably meant, for each (flag, value) pair whose number is too small to be a VM's memory."""
     import re
@@ -362,7 +364,7 @@ def memory_unit_warnings(flags: Sequence[tuple[str, Optional[str]]]) -> list[str
 
 
 def build_query(
-    words: Optional[list[str]],
+    words: list[str] | None,
     filters: ListFilters,
     output: ListOutputFlags,
     *,
@@ -446,7 +448,7 @@ def enumerated_filters(filters: Any) -> tuple[tuple[str, str, str], ...]:
     )
 
 
-def parse_words(words: list[str], hugepages: Optional[str]) -> tuple[str, Optional[str], tuple[str, ...]]:
+def parse_words(words: list[str], hugepages: str | None) -> tuple[str, str | None, tuple[str, ...]]:
     """``[KIND] [NAME...]`` or ``TYPE/NAME...`` -> (what, scope or None for both, names)."""
     UsageError = options.UsageError
     if not words:

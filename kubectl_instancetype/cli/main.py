@@ -57,8 +57,6 @@ def _write_error(env: Environment, text: str, *, keep_tabs: bool = False) -> Non
 
 def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> int:
     """Run the CLI in-process with ``argv`` (without the program name); return the exit status."""
-    import contextlib
-
     from ..errors import ExitStatus, PluginError
     from .registry import normalise
 
@@ -76,8 +74,13 @@ def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> in
         # the hot commands (list, get, describe, create vm, version) without Typer when the table says how they parse;
         # anything else, and any line the fast path does not fully understand, goes to Typer
         parsed = parse(args, COMPLETE_VAR)
-        with contextlib.redirect_stdout(env.stdout), contextlib.redirect_stderr(env.stderr):
+        # contextlib.redirect_stdout and redirect_stderr, written out (no contextlib on a fast run)
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = env.stdout, env.stderr
+        try:
             result = _run_parsed(parsed, env) if parsed is not None else _run_typer(args, env)
+        finally:
+            sys.stdout, sys.stderr = saved
         code = int(result or 0)
         env.stdout.flush()
         return code

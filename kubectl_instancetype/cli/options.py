@@ -19,17 +19,22 @@ arguments, kept as data): importing a command module imports no Typer, which :fu
 only when the Typer app is built. The hot commands' fast path (:mod:`.fastpath`) runs the same options classes
 without Typer at all. ``typer.Option`` itself still works in annotations.
 
-No ``from __future__ import annotations`` here or in command modules: Typer reads the field types as objects
-(string annotations would be evaluated on every run).
+The annotations of an options class may be objects (most command modules) or strings (``from __future__ import
+annotations``: this module and the hot commands' ``list_options`` and ``list``, so that a ``list`` run evaluates
+none of its 59 flags' declarations and imports no ``typing``). A string is evaluated in its module only when the
+Typer app is built (:meth:`OptionField.annotation`; Typer gets the same objects either way); a run without Typer
+only needs to know which fields are flag groups, and a group's annotation is a (dotted) name, looked up
+(:meth:`OptionField.group`). Such a module spells ``X | None``, not ``X | None``: its annotations are evaluated
+with its own names only.
 
 The connection flags exist on every command that talks to a cluster: kubectl does not pass its own global
 flags to plugins, so each command parses them itself.
 """
 
+from __future__ import annotations
+
 import sys
-import typing
 from collections.abc import Callable, Sequence
-from typing import Any, Optional
 
 from ..errors import UsageError
 from ..instancetype import kinds as type_kinds
@@ -42,8 +47,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import inspect
     from dataclasses import field as _dataclass_field
+    from typing import Any, dataclass_transform
 else:
     _dataclass_field = None
+
+    def dataclass_transform(**kwargs):
+        return lambda function: function
+
 
 if TYPE_CHECKING:
     from typing import Annotated as Annotated
@@ -58,7 +68,7 @@ else:
 
         __slots__ = ("__metadata__", "__origin__")
 
-        def __class_getitem__(cls, params: tuple) -> "Annotated":
+        def __class_getitem__(cls, params: tuple) -> Annotated:
             declared = object.__new__(cls)
             declared.__origin__, declared.__metadata__ = params[0], tuple(params[1:])
             return declared
@@ -108,6 +118,8 @@ def typer_annotation(annotation: Any) -> Any:
     metadata = getattr(annotation, "__metadata__", None)
     if not metadata:
         return annotation
+    import typing
+
     converted = []
     for item in metadata:
         if isinstance(item, Option):
@@ -196,22 +208,22 @@ NON_BLANK = NonBlank()
 # A command's field is ``name: Annotated[T, <one of these>] = default``; the help text is the command's own.
 
 
-def text_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+def text_option(*names: str, metavar: str, help: str, panel: str | None = None) -> Any:
     """A flag with a value that must not be blank (a name, a quantity, a selector)."""
     return Option(*names, click_type=NON_BLANK, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
-def int_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+def int_option(*names: str, metavar: str, help: str, panel: str | None = None) -> Any:
     """A flag with an integer value, parsed as pflag's int flag (:class:`GoInt`)."""
     return Option(*names, click_type=GO_INT, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
-def path_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+def path_option(*names: str, metavar: str, help: str, panel: str | None = None) -> Any:
     """A flag with a value taken as given (a file, a path; "" is a value)."""
     return Option(*names, metavar=metavar, help=help, rich_help_panel=panel, show_default=False)
 
 
-def value_option(*names: str, metavar: str, help: str, panel: Optional[str] = None) -> Any:
+def value_option(*names: str, metavar: str, help: str, panel: str | None = None) -> Any:
     """A flag with a value and a default the help shows (``--window DURATION ... [default: 14d]``)."""
     return Option(*names, metavar=metavar, help=help, rich_help_panel=panel)
 
@@ -221,12 +233,12 @@ def string_option(*names: str, help: str) -> Any:
     return Option(*names, help=help, show_default=False)
 
 
-def bool_option(*names: str, help: str, panel: Optional[str] = None) -> Any:
+def bool_option(*names: str, help: str, panel: str | None = None) -> Any:
     """A boolean flag."""
     return Option(*names, help=help, rich_help_panel=panel)
 
 
-def file_option(help: str, *more: str, panel: Optional[str] = None) -> Any:
+def file_option(help: str, *more: str, panel: str | None = None) -> Any:
     """``-f/--filename FILE`` (``more``: further spellings, e.g. ``--file``)."""
     return path_option("-f", "--filename", *more, metavar="FILE", help=help, panel=panel)
 
@@ -256,9 +268,9 @@ def output_option(help: str, **extra: Any) -> Any:
     return Option("-o", "--output", metavar="FORMAT", show_default=False, help=help, **extra)
 
 
-VMTarget = Annotated[Optional[str], vm_argument()]
+VMTarget = Annotated[str | None, vm_argument()]
 TypeTarget = Annotated[
-    Optional[str], Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False)
+    str | None, Argument(metavar="[TYPE/NAME]", help="One instance type or preference.", show_default=False)
 ]
 # a report (not objects) as data: fits, capacity, usage
 ReportOutput = Annotated[str, output_option(help="yaml, json or a kubectl template (jsonpath=..., go-template=...).")]
@@ -281,7 +293,7 @@ def _connection_option(*names: str, metavar: str, help: str, click_type: Any = N
 
 
 Kubeconfig = Annotated[
-    Optional[str],
+    str | None,
     _connection_option(
         "--kubeconfig",
         metavar="PATH",
@@ -289,13 +301,13 @@ Kubeconfig = Annotated[
     ),
 ]
 Context = Annotated[
-    Optional[str],
+    str | None,
     _connection_option(
         "--context", click_type=NON_BLANK, metavar="NAME", help="The name of the kubeconfig context to use."
     ),
 ]
 Namespace = Annotated[
-    Optional[str],
+    str | None,
     _connection_option(
         "-n",
         "--namespace",
@@ -305,7 +317,7 @@ Namespace = Annotated[
     ),
 ]
 Cluster = Annotated[
-    Optional[str],
+    str | None,
     _connection_option(
         "--cluster",
         click_type=NON_BLANK,
@@ -323,7 +335,7 @@ RequestTimeout = Annotated[
     ),
 ]
 As = Annotated[
-    Optional[str],
+    str | None,
     _connection_option(
         "--as",
         metavar="string",
@@ -332,7 +344,7 @@ As = Annotated[
     ),
 ]
 AsGroup = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     _connection_option(
         "--as-group",
         metavar="stringArray",
@@ -340,7 +352,7 @@ AsGroup = Annotated[
     ),
 ]
 AsUid = Annotated[
-    Optional[str],
+    str | None,
     _connection_option("--as-uid", metavar="string", help="UID to impersonate for the operation."),
 ]
 Verbosity = Annotated[
@@ -497,14 +509,16 @@ def type_target(text: str, command: str, kinds: dict[str, tuple[str, ...]] = TYP
 
 
 class OptionField:
-    """One field of an options class: its name, type, default (or default factory) and whether it is a flag
+    """One field of an options class: its name, type (an object, or the string of a module with ``from __future__
+    import annotations``, and the module that declares it), default (or default factory) and whether it is a flag
     (``init``) or a value ``validate()`` derives (``field(init=False)``: :func:`..records.field`, or
     ``dataclasses.field``)."""
 
-    __slots__ = ("default", "factory", "init", "name", "type")
+    __slots__ = ("_group", "default", "factory", "init", "module", "name", "type")
 
-    def __init__(self, name: str, kind: Any, declared: Any):
+    def __init__(self, name: str, kind: Any, declared: Any, module: str = ""):
         self.name, self.type, self.init, self.factory = name, kind, True, _MISSING
+        self.module, self._group = module, _MISSING
         dataclasses = sys.modules.get("dataclasses")
         if isinstance(declared, Field):
             self.default, self.factory, self.init = declared.default, declared.default_factory, declared.init
@@ -514,6 +528,39 @@ class OptionField:
             self.init = declared.init
         else:
             self.default = declared
+
+    def group(self) -> type | None:
+        """The flag group (an options class or a dataclass) this field is, else None (a flag, a derived value).
+        A string annotation is not evaluated: a group's is its class's (dotted) name, which is looked up in the
+        declaring module; any other string (``Annotated[...]``, an alias, ``bool``) names no group, and a name the
+        module defines only for type checkers (``Any``) is none either."""
+        if self._group is _MISSING:
+            kind = self.type
+            if isinstance(kind, str):
+                kind = _named(kind, self.module)
+            self._group = _group(kind)
+        return self._group
+
+    def annotation(self) -> Any:
+        """The field's type as an object (what Typer reads): a string annotation is evaluated in the declaring
+        module, once, when the Typer app is built."""
+        if isinstance(self.type, str):
+            self.type = eval(self.type, vars(sys.modules[self.module]))
+        return self.type
+
+
+def _named(text: str, module: str) -> Any:
+    """The object the dotted name ``text`` names in ``module`` (its globals, then the builtins), or None when
+    ``text`` is no dotted name or names nothing there."""
+    import builtins
+
+    head, *rest = text.split(".")
+    if not head.isidentifier() or not all(part.isidentifier() for part in rest):
+        return None
+    found = vars(sys.modules[module]).get(head, getattr(builtins, head, None))
+    for part in rest:
+        found = getattr(found, part, None)
+    return found
 
 
 def _init(self: Any, **given: Any) -> None:
@@ -536,7 +583,7 @@ def _repr(self: Any) -> str:
     return f"{type(self).__name__}({shown})"
 
 
-@typing.dataclass_transform(field_specifiers=(field, _dataclass_field))
+@dataclass_transform(field_specifiers=(field, _dataclass_field))
 def dataclass(cls: type) -> type:
     """Make ``cls`` a typed options class: a dataclass to readers and type checkers (PEP 681), with an
     ``__init__`` taking its fields by keyword and a ``__repr__``.
@@ -550,13 +597,9 @@ def dataclass(cls: type) -> type:
     """
     fields: dict[str, OptionField] = {}
     for klass in reversed(cls.__mro__[:-1]):
-        # inspect.get_annotations(klass) of a class whose annotations are objects, without importing inspect
+        # inspect.get_annotations(klass), without importing inspect; strings stay strings (see OptionField)
         for name, kind in dict(klass.__dict__.get("__annotations__", {})).items():  # noqa: RUF063
-            if isinstance(kind, str):
-                raise TypeError(
-                    f"{cls.__name__}.{name}: an options module must not use `from __future__ import annotations`"
-                )
-            fields[name] = OptionField(name, kind, klass.__dict__.get(name, _MISSING))
+            fields[name] = OptionField(name, kind, klass.__dict__.get(name, _MISSING), klass.__module__)
     cls.__option_fields__ = tuple(fields.values())  # type: ignore[attr-defined]
     cls.__init__ = _init  # type: ignore[misc]
     cls.__repr__ = _repr  # type: ignore[method-assign,assignment]
@@ -620,7 +663,7 @@ class ConnectionFlags:
 
 FLEET_PANEL = "Contexts"
 Contexts = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     _connection_option(
         "--context",
         click_type=NON_BLANK,
@@ -630,7 +673,7 @@ Contexts = Annotated[
     ),
 ]
 ContextPattern = Annotated[
-    Optional[str],
+    str | None,
     Option(
         "--contexts",
         metavar="REGEX",
@@ -675,7 +718,7 @@ class FleetConnectionFlags(ConnectionFlags):
     all_contexts: AllContexts = False
     parallel: Parallel = 8
     context_timeout: ContextTimeout = "30s"
-    deadline: Optional[float] = field(init=False, default=None)
+    deadline: float | None = field(init=False, default=None)
 
     @property
     def several(self) -> bool:
@@ -815,7 +858,7 @@ class ShortTimeoutConnectionFlags(ConnectionFlags):
     request_timeout: RequestTimeout = "5s"
 
 
-def _group(kind: Any) -> Optional[type]:
+def _group(kind: Any) -> type | None:
     """``kind`` when it is a flag group (an options class or a dataclass), else None."""
     if isinstance(kind, type) and ("__option_fields__" in kind.__dict__ or hasattr(kind, "__dataclass_fields__")):
         return kind
@@ -828,7 +871,9 @@ def _fields(options_class: Any) -> tuple[OptionField, ...]:
     if found is None:
         import dataclasses
 
-        found = tuple(OptionField(f.name, f.type, f) for f in dataclasses.fields(options_class))
+        found = tuple(
+            OptionField(f.name, f.type, f, options_class.__module__) for f in dataclasses.fields(options_class)
+        )
     return tuple(found)
 
 
@@ -840,12 +885,12 @@ def fields_of(options_class: type) -> list[tuple[str, Any, Any]]:
     for spec in _fields(options_class):
         if not spec.init:  # a value validate() derives from the flags
             continue
-        group = _group(spec.type)
+        group = spec.group()
         if group is not None:
             flat.extend(fields_of(group))
             continue
         default = spec.default if spec.default is not _MISSING else inspect.Parameter.empty
-        flat.append((spec.name, spec.type, default))
+        flat.append((spec.name, spec.annotation(), default))
     return flat
 
 
@@ -855,7 +900,7 @@ def _fill(options_class: type, values: dict[str, Any]) -> Any:
     for spec in _fields(options_class):
         if not spec.init:
             continue
-        group = _group(spec.type)
+        group = spec.group()
         given[spec.name] = _fill(group, values) if group is not None else values.pop(spec.name)
     return options_class(**given)
 
@@ -863,7 +908,7 @@ def _fill(options_class: type, values: dict[str, Any]) -> Any:
 def validate(opts: Any) -> None:
     """Validate the groups of ``opts`` (in field order), then ``opts`` itself."""
     for spec in _fields(type(opts)):
-        if _group(spec.type) is not None:
+        if spec.group() is not None:
             validate(getattr(opts, spec.name))
     own = getattr(opts, "validate", None)
     if own is not None:
@@ -874,13 +919,13 @@ def warnings_of(opts: Any) -> list[str]:
     """The ``warnings()`` lines of the groups of ``opts`` (in field order), then of ``opts`` itself."""
     lines: list[str] = []
     for spec in _fields(type(opts)):
-        if _group(spec.type) is not None:
+        if spec.group() is not None:
             lines += warnings_of(getattr(opts, spec.name))
     own = getattr(opts, "warnings", None)
     return lines + (list(own()) if own is not None else [])
 
 
-def _connection(opts: Any) -> Optional[ConnectionFlags]:
+def _connection(opts: Any) -> ConnectionFlags | None:
     found = getattr(opts, "connection", None)
     return found if isinstance(found, ConnectionFlags) else None
 
@@ -891,9 +936,9 @@ class ParsedValues:
     Typer what an argv means (tests/unit/test_fastpath.py)."""
 
     def __init__(self) -> None:
-        self.values: Optional[dict[str, Any]] = None
-        self.options_class: Optional[type] = None
-        self.run: Optional[Callable[..., Any]] = None
+        self.values: dict[str, Any] | None = None
+        self.options_class: type | None = None
+        self.run: Callable[..., Any] | None = None
 
 
 def invoke(
@@ -921,7 +966,7 @@ def invoke(
 
 
 def command(
-    options_class: type, run: Callable[..., Any], *, extra: Sequence["inspect.Parameter"] = ()
+    options_class: type, run: Callable[..., Any], *, extra: Sequence[inspect.Parameter] = ()
 ) -> Callable[..., Any]:
     """The Typer command function for ``options_class``: Typer parses, :func:`invoke` runs.
 
@@ -980,7 +1025,7 @@ class Command:
         *,
         help: str,
         short_help: str,
-        make: Optional[Callable[[type, Callable[..., Any]], Any]] = None,
+        make: Callable[[type, Callable[..., Any]], Any] | None = None,
         **settings: Any,
     ) -> None:
         self.name, self.options_class, self.run = name, options_class, run

@@ -11,9 +11,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 from .commands import ALIASES, COMMANDS, CONTEXT_SETTINGS, HELP, PROG_NAME
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ALIASES",

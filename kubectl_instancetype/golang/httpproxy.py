@@ -9,9 +9,12 @@ proxies ``localhost`` or loopback addresses, and exempts what ``NO_PROXY`` lists
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .neturl import DEFAULT_PORTS, URL, URLError, parse_url
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class CGIProxyError(ValueError):

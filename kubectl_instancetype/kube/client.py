@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ..errors import PluginError
 from .kubeconfig import ClusterConfig, ConnectionOptions, KubeconfigFiles, load_cluster_config
 from .resources import Resource
 from .transport import Transport
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_CHUNK_SIZE = 500
 # A list that has not ended after this many pages is a server bug (100,000 pages of 500 objects would be
@@ -547,8 +550,9 @@ class Client:
         return answer
 
 
-_LIST_TAIL = re.compile(rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$')
-_LIST_HEAD = re.compile(rb'^\{"kind":"[A-Za-z0-9]*","apiVersion":"[^"]*","metadata":(\{[^{}]*\})')
+# compiled on first use (re caches them): the streamed list path (ListStream) reads the token itself
+_LIST_TAIL = rb'\],"kind":"[A-Za-z0-9]*","metadata":(\{[^{}]*\})\}\s*$'
+_LIST_HEAD = rb'^\{"kind":"[A-Za-z0-9]*","apiVersion":"[^"]*","metadata":(\{[^{}]*\})'
 
 
 def continue_token(body: bytes) -> str | None:
@@ -561,7 +565,7 @@ def continue_token(body: bytes) -> str | None:
 
     from .errors import decode_object
 
-    match = _LIST_TAIL.search(body, max(0, len(body) - 4096)) or _LIST_HEAD.match(body)
+    match = re.compile(_LIST_TAIL).search(body, max(0, len(body) - 4096)) or re.match(_LIST_HEAD, body)
     metadata = json.loads(match.group(1)) if match else (decode_object(body).get("metadata") or {})
     token = metadata.get("continue") if isinstance(metadata, dict) else None
     return str(token) if token else None

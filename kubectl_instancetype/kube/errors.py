@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import socket
 import ssl
-from typing import Any
 
 from ..errors import (
     APIError,
@@ -32,6 +31,10 @@ from .http import (
     ProxyRefused,
     human_size,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # apimachinery's NewGenericServerResponse: reason and message for a status without a Status body.
 _GENERIC = {

@@ -28,14 +28,17 @@ import io
 import socket
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, Union
 
 from ..records import dataclass
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Any, BinaryIO, Union
 
     from ..golang.neturl import URL
+
+    Body = Union[bytes, BinaryIO, Iterable[bytes], None]
 
 # Go's http.Transport default for MaxResponseHeaderBytes (status line and headers together).
 MAX_HEADER_BYTES = 10 << 20
@@ -44,8 +47,6 @@ UPLOAD_CHUNK = 1 << 20  # bytes read from a file body per send
 # sends without end must cost a bounded amount of memory. The API server's answers are far below this one (etcd
 # keeps objects under 1.5 MiB, lists come in pages); other servers are given their own, smaller bounds.
 MAX_BODY_BYTES = 512 << 20
-
-Body = Union[bytes, BinaryIO, Iterable[bytes], None]
 DEFAULT_CONNECT_TIMEOUT = 30.0  # Go's net.Dialer in http.DefaultTransport
 
 

@@ -26,14 +26,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..golang.neturl import DEFAULT_PORTS, Reference, URLError
 from ..golang.strconv import go_quote
 from .http import (
     DEFAULT_CONNECT_TIMEOUT,
     MAX_BODY_BYTES,
-    Body,
     Connection,
     DeadlineExceeded,
     ProtocolError,
@@ -43,6 +42,9 @@ from .http import (
     connection_to,
     proxy_for,
 )
+
+if TYPE_CHECKING:
+    from .http import Body
 
 # --- Failures in Go's words ------------------------------------------------------------------------------------
 

@@ -22,10 +22,13 @@ import codecs
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from .errors import ResponseError, decode_object, undecodable
 from .http import human_size
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # One object of a list (etcd keeps objects under 1.5 MiB by default; their JSON may be somewhat larger): the same
 # bound as one watch event (transport.MAX_STREAM_LINE).

@@ -8,9 +8,14 @@ subdomains and namespaces that are not DNS-1123 labels. Checking both here means
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from ..golang.validation import dns1123_label_errors, dns1123_subdomain_errors, path_segment_errors
+
+# typing only to type checkers: the list path imports no typing
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object
 
 
 class Resource(Protocol):

@@ -13,9 +13,11 @@ command that takes the connection flags.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .client import Client
     from .kubeconfig import ConnectionOptions, KubeconfigFiles
     from .upload_proxy import ProxyConnections

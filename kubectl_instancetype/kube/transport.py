@@ -16,7 +16,6 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
@@ -24,7 +23,6 @@ from ..golang.neturl import DEFAULT_PORTS, URL, URLError, parse_url
 from . import errors as kube_errors
 from .http import (
     DEFAULT_CONNECT_TIMEOUT,
-    Body,
     BodyTooLarge,
     Connection,
     DeadlineExceeded,
@@ -34,6 +32,12 @@ from .http import (
     proxy_for,
 )
 from .kubeconfig import ClusterConfig
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .http import Body
 
 USER_AGENT = f"kubectl-instancetype/{__version__}"
 MAX_RETRIES = 10  # client-go's rest.Request default maxRetries

@@ -9,10 +9,13 @@ import contextvars
 import io
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from ..env import Environment
 from ..records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass
@@ -50,7 +53,9 @@ _CAPTURE: contextvars.ContextVar[Capture | None] = contextvars.ContextVar("fleet
 
 
 def capture() -> Capture | None:
-    """The capture of the context this thread prints for, or None (printing goes to the terminal)."""
+    """The capture of the context this thread prints for, or None (printing goes to the terminal). The printers
+    ask :func:`.active_capture`, which does not import this module when nothing did: only :func:`capturing`
+    sets a capture."""
     return _CAPTURE.get()
 
 

@@ -8,7 +8,6 @@ and renders cells from the objects; the domain (:mod:`..instancetype.listing`) k
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import (
@@ -20,6 +19,10 @@ from ..instancetype.listing import (
     label,
 )
 from ..records import dataclass
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NONE = "<none>"
 SHARED_VALUES = 256  # a column with more distinct texts in 1,000 rows is not worth sharing (CellContext.share)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..env import Environment
 from ..records import dataclass
 
-Row = Callable[[dict[str, Any], "str | None"], Any]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    Row = Callable[[dict[str, Any], "str | None"], Any]
 
 
 @dataclass(frozen=True)

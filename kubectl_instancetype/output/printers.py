@@ -4,10 +4,13 @@ lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..env import Environment
 from ..errors import TemplateExecutionError, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 TABLE_FORMATS = ("", "wide")
 OBJECT_FORMATS = ("yaml", "json", "name")
@@ -258,9 +261,9 @@ def print_objects(
     :func:`object_name` of each object. While a command runs for one context of several (:mod:`.fleet`), they go
     to that context's capture instead.
     """
-    from .capture import capture
+    from . import active_capture
 
-    if (target := capture()) is not None and printer is None:
+    if (target := active_capture()) is not None and printer is None:
         if output == "name" and names is None:
             names = [object_name(obj) for obj in objects]
         target.printed_objects(
@@ -305,9 +308,9 @@ def print_document(env: Environment, output: str, document: dict[str, Any]) -> N
     """A report as data (``usage``, ``lint``, ``switch``'s plan): ``-o json|yaml``, or a template run on it as on
     one object (custom-columns: a row per item of its ``items``, else one row). While a command runs for one
     context of several (:mod:`.fleet`), the document goes to that context's capture instead."""
-    from .capture import capture
+    from . import active_capture
 
-    if (target := capture()) is not None:
+    if (target := active_capture()) is not None:
         target.printed_document(output, document)
         return
     if is_template_format(output):

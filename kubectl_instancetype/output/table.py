@@ -14,9 +14,9 @@ from .terminal import escape  # a few lines, no imports of its own: every table 
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """Lay out ``rows`` (and ``headers`` unless None) as kubectl does; returns text with a final newline. While a
     command runs for one context of several (:mod:`.fleet`), the table goes to that context's capture instead."""
-    from .capture import capture
+    from . import active_capture
 
-    if (target := capture()) is not None:
+    if (target := active_capture()) is not None:
         target.table(headers, list(rows))
         return ""
     from ..golang.tabwriter import render_table as tabwriter_table

@@ -5,14 +5,17 @@ watching share; this module is apart from it because recommend's and placement's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
 
-from .listing import ClusterSource, Listing, Query, Source, check_enumerated, list_rows
+from .listing import ClusterSource, Listing, Query, check_enumerated, list_rows
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..kube.session import Session
+    from typing import Any, TypeVar
 
-RowT = TypeVar("RowT")
+    from ..kube.session import Session
+    from .listing import Source
+
+    RowT = TypeVar("RowT")
 
 
 def list_cluster(

@@ -10,17 +10,38 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, sort_order
 from ..records import dataclass, replace
 
+# typing only to type checkers: the list path imports no typing (Source is a Protocol, Listing generic there)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Generic, Protocol, TypeVar
+
     from ..catalog import Catalog
     from ..kube.session import Session
 
-RowT = TypeVar("RowT")
-Consume = Callable[[dict[str, Any], "str | None"], None]
+    RowT = TypeVar("RowT")
+    Consume = Callable[[dict[str, Any], "str | None"], None]
+
+    class Source(Protocol):
+        """Where objects come from. ``scan`` hands each object and its namespace (None: cluster-scoped) to
+        ``consume`` and returns the warnings to show (a scope RBAC forbids)."""
+
+        @property
+        def namespace(self) -> str:
+            """The namespace namespaced objects are listed from unless all namespaces are asked for."""
+            ...
+
+        def scan(self, query: Query, consume: Consume) -> list[str]:
+            """Feed every object of the query's scopes to ``consume``."""
+            ...
+
+else:
+    from ..records import Generic
+
+    RowT = None
 
 
 @dataclass(frozen=True)
@@ -42,20 +63,6 @@ class Query:
     enumerated: tuple[tuple[str, str, str], ...] = ()
     # nothing reads the objects' metadata.managedFields (a table's cells): the list may leave them out undecoded
     without_managed_fields: bool = False
-
-
-class Source(Protocol):
-    """Where objects come from. ``scan`` hands each object and its namespace (None: cluster-scoped) to
-    ``consume`` and returns the warnings to show (a scope RBAC forbids)."""
-
-    @property
-    def namespace(self) -> str:
-        """The namespace namespaced objects are listed from unless all namespaces are asked for."""
-        ...
-
-    def scan(self, query: Query, consume: Consume) -> list[str]:
-        """Feed every object of the query's scopes to ``consume``."""
-        ...
 
 
 class ClusterSource:

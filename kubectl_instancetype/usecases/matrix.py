@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .listing import CatalogSource, ClusterSource, Query, Source, check_enumerated
+from .listing import CatalogSource, ClusterSource, Query, check_enumerated
 
 if TYPE_CHECKING:
     from ..kube.session import Session
+    from .listing import Source
 
 
 @dataclass(frozen=True)

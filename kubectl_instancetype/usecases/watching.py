@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..instancetype.listing import INSTANCETYPES
-from .listing import Consume, Listing, Query, list_rows
+from .listing import Listing, Query, list_rows
 
 if TYPE_CHECKING:
     from ..kube.client import Client
     from ..kube.resources import Resource
     from ..kube.session import Session
+    from .listing import Consume
 
 RowT = TypeVar("RowT")
 

@@ -74,8 +74,8 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
         if item["name"] in {case.name for case in CASES}
     }
     assert got == {case.name: (case.finding, case.recommended) for case in CASES}
-    # a fixed number of queries, whatever the number of VMs (all eleven: "pressure"'s headroom went below 5%)
-    assert report["queries"] == 11
+    # a fixed number of queries, whatever the number of VMs (all twelve, the probe two: "pressure"'s headroom went below 5%)
+    assert report["queries"] == 12
     items = {item["name"]: item for item in report["items"]}
     assert items["no-balloon"]["memory"]["source"] == "resident"
     assert items["idle"]["memory"]["source"] == "balloon" and items["idle"]["cpu"]["source"] == "vcpu"
@@ -98,7 +98,7 @@ def test_the_table_names_the_sources_and_the_server(cli, history) -> None:
     assert answer.exit_code == 0, answer.stderr
     lines = answer.stdout.splitlines()
     assert lines[0] == (
-        f"p95 and peak over 3d (+20% headroom) from Prometheus at {server.url}: 11 queries, "
+        f"p95 and peak over 3d (+20% headroom) from Prometheus at {server.url}: 12 queries, "
         "raw series (no KubeVirt recording rules over the window)"
     )
     assert lines[1].split() == [
@@ -277,9 +277,9 @@ def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp
     double.stop()
     assert documents[with_rules.url]["recordingRules"] == RULE_NAMES
     assert documents[raw.url]["recordingRules"] == []
-    # nine queries: no headroom below 5%, so no pressure queries
-    assert tables[with_rules.url].endswith(": 9 queries, KubeVirt's recording rules (6 of 6)")
-    assert tables[raw.url].endswith(": 9 queries, raw series (no KubeVirt recording rules over the window)")
+    # ten queries (the probe is two): no headroom below 5%, so no pressure queries
+    assert tables[with_rules.url].endswith(": 10 queries, KubeVirt's recording rules (6 of 6)")
+    assert tables[raw.url].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
     for document in documents.values():
         items = {item["name"]: item for item in document["items"]}
         assert items["idle"]["memory"] is not None, document
@@ -294,7 +294,7 @@ def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp
 def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> None:
     """Two real Prometheus servers scrape the virt-handler double every second, one evaluating the rule file
     `rightsize --print-rules rulefile` prints (its groups' intervals set to one second, so that a test does not wait
-    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (8
+    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (9
     queries, no raw series) and from the raw series on the second, and measures the same."""
     import yaml
 
@@ -329,7 +329,7 @@ def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> Non
             documents[server.url] = json.loads(answer.stdout)
     double.stop()
     got, want = documents[ruled.url], documents[raw.url]
-    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 8, "")
+    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 9, "")
     for mine, theirs in zip(got["items"], want["items"], strict=True):
         assert mine["finding"] == theirs["finding"] == "Insufficient data"
         for measure in ("cpu", "memory"):
@@ -491,9 +491,9 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
     control_plane.delete_namespace(namespace)
     raw, ruled = documents["raw"], documents["rules"]
     assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
-    assert heads["raw"].endswith(": 9 queries, raw series (no KubeVirt recording rules over the window)")
+    assert heads["raw"].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
     assert heads["rules"].endswith(
-        ": 8 queries, rightsize's recording rules (13 series, 5-minute and hourly; rightsize --print-rules)"
+        ": 9 queries, rightsize's recording rules (13 series, 5-minute and hourly; rightsize --print-rules)"
     )
 
     def answers(document):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.golang import goyaml
 from kubectl_instancetype.kube.kubeconfig.block_yaml import UNSUPPORTED, load
@@ -189,3 +191,16 @@ def test_kubeconfigs_written_by_kubectl(tmp_path: Path) -> None:
     ):
         subprocess.run([str(kubectl[-1]), "config", *args], env=environ, check=True, capture_output=True)
     assert agrees(path.read_text())
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789abcdefxABCDEFXeEinfaINFAtTZ_:.+-", min_size=1, max_size=24),
+        st.sampled_from(["5a76b71f7e731d1440a86a97278ec5a5", "0x1F", "-0b101", "+.inf", ".NaN", "2026-11-27", "1e5"]),
+    )
+)
+def test_tokens_and_numbers_read_as_pyyaml_reads_them(text: str) -> None:
+    # a plain scalar that starts like a number: the reader skips YAML 1.1's number pattern for one whose letters
+    # no number or timestamp form allows (a hex token, 5a76b...), and must still agree with PyYAML or decline
+    agrees(f"token: {text}\n")

@@ -8,6 +8,8 @@ No ``from __future__ import annotations``: options classes need their annotation
 import dataclasses
 import inspect
 import io
+import subprocess
+import sys
 from types import SimpleNamespace
 from typing import Annotated
 
@@ -118,14 +120,49 @@ def test_options_classes_construct_like_dataclasses() -> None:
         Inner(colour="x")
 
 
-def test_string_annotations_are_refused() -> None:
+def test_string_annotations_are_evaluated_only_for_typer() -> None:
+    # what `from __future__ import annotations` leaves (list and list_options: a list run evaluates none)
     class Stringly:
-        pass
+        inner = dataclasses.field(default_factory=Inner)
+        count = 1
+        derived = dataclasses.field(init=False, default="")
 
-    Stringly.__annotations__ = {"flag": "int"}  # what `from __future__ import annotations` leaves
+    Stringly.__annotations__ = {
+        "inner": "Inner",
+        "count": "Annotated[int | None, typer.Option('--count')]",
+        "derived": "NotDefinedAtRunTime",  # a name imported only for type checkers
+    }
+    options.dataclass(Stringly)
+    specs = {spec.name: spec for spec in Stringly.__option_fields__}  # type: ignore[attr-defined]
+    ran: list = []
+    options.invoke(_env(), Stringly, lambda env, opts: ran.append(opts), {"color": "blue", "count": 3})
+    assert [(filled.inner.color, filled.count, filled.derived) for filled in ran] == [("blue", 3, "")]
+    # the run above looked up the group by name and evaluated no flag's annotation
+    assert specs["count"].type == "Annotated[int | None, typer.Option('--count')]"
+    assert (specs["inner"].group(), specs["count"].group(), specs["derived"].group()) == (Inner, None, None)
+    # building the Typer command evaluates them in the declaring module, as objects
+    flat = {name: annotation for name, annotation, _ in options.fields_of(Stringly)}
+    assert flat["count"].__origin__ == int | None
+    assert [type(item) for item in flat["count"].__metadata__] == [type(typer.Option("--count"))]
+    assert flat["color"] is Inner.__option_fields__[0].type  # type: ignore[attr-defined]
 
-    with pytest.raises(TypeError, match="from __future__ import annotations"):
-        options.dataclass(Stringly)
+
+def test_a_list_run_imports_no_typing() -> None:
+    # the list path's modules, as a `list` run imports them (cli/list.py's annotations are strings, the rest of
+    # the path keeps typing for type checkers only): typing costs a list run 11M instructions (bench/README.md)
+    code = (
+        "import sys\n"
+        "import kubectl_instancetype.cli.main, kubectl_instancetype.cli.fastpath, kubectl_instancetype.cli.list\n"
+        "from kubectl_instancetype.cli.fastpath import parse\n"
+        "parsed = parse(['list', '--scope=cluster', '--cpu', '4'])\n"
+        "opts_class, run = parsed.command()\n"
+        "import kubectl_instancetype.usecases.list_cluster_or_catalog, kubectl_instancetype.kube.client\n"
+        "import kubectl_instancetype.output.listing, kubectl_instancetype.output.table, kubectl_instancetype.kube.tls\n"
+        "import kubectl_instancetype.kube.liststream, kubectl_instancetype.kube.lister\n"
+        "print(sorted(m for m in ('typing', 'contextlib', 'contextvars', 'typer') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.stdout == "[]\n", result.stderr
 
 
 @dataclasses.dataclass

@@ -192,9 +192,9 @@ _MARKS = (
     ("headroom", "changed", "asked", "filtered"),
     [
         # nobody's headroom went below 5%: the pressure queries could only answer zero; no size changed: no filter
-        (0.2, [], 9, None),
+        (0.2, [], 10, None),
         # one VM below 5%: both are asked; one VM changed size: the filter names it
-        (0.04, [("vm.1", 1.0)], 11, 'kubevirt_vmi_memory_domain_bytes{name=~"vm\\\\.1"}'),
+        (0.04, [("vm.1", 1.0)], 12, 'kubevirt_vmi_memory_domain_bytes{name=~"vm\\\\.1"}'),
     ],
 )
 def test_measure_skips_what_cannot_change_the_answer(headroom, changed, asked, filtered) -> None:
@@ -203,12 +203,29 @@ def test_measure_skips_what_cannot_change_the_answer(headroom, changed, asked, f
     server = _Answers({"headroom": [("vm.1", headroom), ("vm-2", 0.5)], "changed": changed, "cpu": [("vm.1", 0.5)]})
     measured = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
     assert len(server.asked) == asked
-    assert ("pressure" in server.asked) == (asked == 11)
+    assert ("pressure" in server.asked) == (asked == 12)
+    # the probe: two queries, the window's first and last two hours
+    assert server.asked[:2] == ["rules", "rules"]
     assert measured.vms[("ns", "vm.1")].pressure_seconds == 0.0
     if filtered is None:
         assert "unless" not in server.promql["cpu"]
     else:
         assert filtered in server.promql["cpu"] and "unless" in server.promql["memory"]
+
+
+def test_the_probe_reads_each_end_of_the_window_in_its_own_query() -> None:
+    """One query per end: a query reads its selectors in every block overlapping any of them, so one query over both
+    ends would read each series' index entries in every block of the window."""
+    import re
+
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+
+    first, last = Queries(14 * 86400, 60, 1_700_000_000.0, 95).probes()
+    for text, at in ((first, 1_700_000_000 - 14 * 86400 + 7200), (last, 1_700_000_000)):
+        assert re.findall(r"@ ([0-9.]+)", text) == [f"{at:.3f}"], text
+        assert text.startswith("count by (__name__) (last_over_time({__name__=~")
+        assert text.endswith(f"}}[2h] @ {at:.3f}))")
+        assert all(name in text for name in (*RULES.values(), *rr.PROBED))
 
 
 def test_too_many_changed_vms_filter_every_vm() -> None:
@@ -298,7 +315,7 @@ class _Recorded:
         return answers.get(promql, [])
 
 
-@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 8), (0.02, 10)])
+@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 9), (0.02, 11)])
 def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     from kubectl_instancetype.instancetype import rightsize_rules as rr
     from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
@@ -307,14 +324,14 @@ def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     for more in (None, lambda: server):
         server.asked.clear()
         measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
-        # the probe, the size check, six measures (no sources query: the CPU and memory answers carry it), and the
-        # two pressure queries only when a headroom went below 5%
+        # the probe (two queries), the size check, six measures (no sources query: the CPU and memory answers carry
+        # it), and the two pressure queries only when a headroom went below 5%
         assert (len(server.asked), measures.queries) == (asked, asked)
         assert measures.own and measures.rules == frozenset(rr.NAMES)
         got = measures.vms[("ns", "vm-1")]
         assert (got.cpu, got.cpu_peak, got.memory, got.memory_peak, got.history_seconds) == (0.5, 0.9, 1e9, 2e9, 86400)
         assert (got.cpu_source, got.memory_source) == ("cpu", "balloon")
-        assert got.low_available_seconds == (3600.0 if asked == 10 else 0.0)
+        assert got.low_available_seconds == (3600.0 if asked == 11 else 0.0)
 
 
 class _Resized:
@@ -350,9 +367,9 @@ class _Resized:
     ("changed", "asked", "want"),
     [
         # nobody changed size: the probe, then the six measures and the size check together
-        ([], 8, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
+        ([], 9, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
         # vm-1 and vm-3 did: their answers replaced by the size-filtered ones (vm-3's: none), six queries more
-        (["vm-1", "vm-3"], 14, {"vm-1": 2.0, "vm-2": 1.0}),
+        (["vm-1", "vm-3"], 15, {"vm-1": 2.0, "vm-2": 1.0}),
     ],
 )
 def test_measure_over_rightsizes_own_rules_with_size_changes(changed, asked, want) -> None:
@@ -374,7 +391,7 @@ def test_measure_over_rightsizes_own_rules_too_many_changed() -> None:
 
     server = _Resized([f"vm-{i}" for i in range(MAX_CHANGED_NAMES + 1)])
     measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
-    assert measures.queries == 14
+    assert measures.queries == 15
     assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == {"vm-1": 2.0, "vm-2": 2.0}
 
 

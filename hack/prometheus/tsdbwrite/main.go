@@ -337,6 +337,10 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 			case "count":
 				value = float64(len(in))
 			case "changes":
+				// the rule is `changes(...[65m]) > 0`: recorded only when the size changed
+				if changes == 0 {
+					continue
+				}
 				value = changes
 			}
 			r.points = append(r.points, point{t, value})

@@ -11,12 +11,15 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from ...errors import ConfigurationError
 from ...golang.goos import GOOS, path_error, path_module, read_file_error, split_list
 from .model import KubeconfigFiles
 from .schema import CONFIG, ShapeError, check_shape, json_kind
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Larger kubeconfigs are refused rather than parsed: real ones are a few kilobytes, a runaway file would
 # only cost memory and time before failing anyway.

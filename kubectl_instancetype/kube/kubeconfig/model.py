@@ -9,10 +9,13 @@ It also holds the one place that keeps credentials out of messages (:func:`redac
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 from ...errors import ConfigurationError, TransportError
 from ...records import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 IN_CLUSTER_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 REDACTED = "REDACTED"  # what `kubectl config view` prints instead of secret data

@@ -11,13 +11,16 @@ handed to the official ``kubernetes`` client's loader (:mod:`.official`), import
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ...errors import ConfigurationError
 from ...golang.strconv import go_quote
 from .files import kubeconfig_paths, read_kubeconfig
 from .model import ClusterConfig, ConnectionOptions, KubeconfigFiles, check_authorization, read_token_file, trim_server
 from .validation import refuse, resolve_path, validate_cluster, validate_user
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class NeedsOfficialLoader(Exception):

@@ -3,9 +3,11 @@ into it: the first value of the wrong type is refused with ``UnmarshalTypeError`
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...golang.encoding_base64 import corrupt_input_offset
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # --- clientcmd's schema (k8s.io/client-go/tools/clientcmd/api/v1), as encoding/json decodes into it ----------
 # A type is a Go scalar name ("string", "bool", "[]uint8"), "any", ("list", element, Go name),

@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ...errors import ConfigurationError
 from ...golang.goos import path_error
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def resolve_path(path: Any, directory: str) -> str | None:
