@@ -8,7 +8,6 @@ lists them all. Modules are named by strings, so no module of the CLI imports an
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -106,6 +105,8 @@ def register_modules(parent: Any, modules: dict[str, str], argv: Sequence[str]) 
         if path in seen:  # one module may register several names (create instancetype/preference)
             continue
         seen.add(path)
+        import importlib
+
         module = importlib.import_module(path)
         # The module sees argv from its own name on (empty when everything is registered).
         registered = module.register(parent, list(argv) if name == chosen else [])

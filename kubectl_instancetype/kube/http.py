@@ -746,19 +746,26 @@ def _as_sent(text: str) -> str:
 # --- Dialling through proxies (Go's http.Transport: Proxy, proxyAuth, the CONNECT tunnel) -------------------
 
 
+# the variables golang.httpproxy.proxy_from_environment takes a proxy from (NO_PROXY only exempts)
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
+
+
 def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
     """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules,
     :func:`..golang.httpproxy.proxy_from_environment`). A ``REQUEST_METHOD`` with ``HTTP_PROXY`` (a CGI script)
     raises :class:`~..errors.TransportError`, as Go refuses it."""
     import os
 
+    environ = environ if environ is not None else os.environ
+    if not proxy_url and not any(environ.get(name) for name in _PROXY_VARIABLES):
+        return None  # what proxy_from_environment answers then, without importing it (a list run)
     from ..errors import TransportError
     from ..golang.httpproxy import CGIProxyError, parse_proxy, proxy_from_environment
 
     if proxy_url:
         return parse_proxy(proxy_url)
     try:
-        return proxy_from_environment(url, environ if environ is not None else os.environ)
+        return proxy_from_environment(url, environ)
     except CGIProxyError as exc:
         raise TransportError(str(exc)) from None
 
