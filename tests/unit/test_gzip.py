@@ -154,11 +154,13 @@ def _connection(scripted: ScriptedServer, **options) -> Connection:
 def test_the_transport_asks_for_gzip_and_reads_the_answer_inflated(server) -> None:
     items = {"kind": "List", "items": [{"n": index} for index in range(2000)]}
     body = json.dumps(items).encode()
-    scripted = server(_answering(_gzip_answer(body, chunked=True), times=2))
+    scripted = server(_answering(_gzip_answer(body, chunked=True), times=3))
     transport = Transport(ClusterConfig(server=scripted.url), environ={})
     assert transport.request("GET", "/whole") == items
-    # streamed (a list's pages): inflated as the pieces arrive, the connection kept for the next request
+    # streamed (a list's pages): inflated as the pieces arrive, read to the end of the chunked body, so that the
+    # connection serves the next request
     assert b"".join(transport.request("GET", "/streamed", stream=True)) == body
+    assert transport.request("GET", "/after") == items
     assert scripted.connections == 1
     assert all(b"\r\nAccept-Encoding: gzip\r\n" in request for request in scripted.requests)
 
