@@ -143,7 +143,8 @@ def build_table() -> dict[str, Any]:
     """Walk the whole Typer app: ``{command path: {"commands", "flags", "argument"}}``."""
     from typer.main import get_command
 
-    from .registry import ALIASES, GLOBAL_VALUE_FLAGS, build
+    from .commands import GLOBAL_VALUE_FLAGS
+    from .registry import ALIASES, build
 
     root = get_command(build([])[0])
     table: dict[str, Any] = {}
@@ -173,7 +174,7 @@ def build_table() -> dict[str, Any]:
 
     walk(root, "")
     table[""]["aliases"] = dict(ALIASES)
-    # kubectl's global flags may come before the command (cobra's persistent flags; registry.hoist_global_flags
+    # kubectl's global flags may come before the command (cobra's persistent flags; commands.hoist_global_flags
     # moves them after it to run): completion reads them there too, as every command declares them
     table[""]["flags"].update({name: table["list"]["flags"][name] for name in GLOBAL_VALUE_FLAGS})
     return table

@@ -40,9 +40,10 @@ class Parsed:
 
     def command(self) -> tuple[type, Any]:
         """(the options class, the run function), from the command's module."""
-        import importlib
+        import sys
 
-        module = importlib.import_module(self.entry["module"])
+        __import__(self.entry["module"])  # importlib.import_module, without importing importlib (and warnings)
+        module = sys.modules[self.entry["module"]]
         return getattr(module, self.entry["options"]), getattr(module, self.entry["run"])
 
     def run(self, env: Any) -> Any:

@@ -58,7 +58,7 @@ def _write_error(env: Environment, text: str, *, keep_tabs: bool = False) -> Non
 def run(argv: Sequence[str] | None = None, env: Environment | None = None) -> int:
     """Run the CLI in-process with ``argv`` (without the program name); return the exit status."""
     from ..errors import ExitStatus, PluginError
-    from .registry import normalise
+    from .commands import normalise
 
     env = env or Environment()
     args = normalise(sys.argv[1:] if argv is None else argv)

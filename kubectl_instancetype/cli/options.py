@@ -630,10 +630,12 @@ class ConnectionFlags:
         timeout that is no duration is a :class:`UsageError` (checked when the session first needs them, before
         any request, as kubectl's ConfigFlags check them)."""
         from ..kube.kubeconfig.model import ConnectionOptions
-        from ..kube.names import invalid_namespace
 
-        if self.namespace and (problem := invalid_namespace(self.namespace)):
-            raise UsageError(problem)
+        if self.namespace:
+            from ..kube.names import invalid_namespace
+
+            if problem := invalid_namespace(self.namespace):
+                raise UsageError(problem)
         return ConnectionOptions(
             kubeconfig=self.kubeconfig or None,
             context=self.context or None,

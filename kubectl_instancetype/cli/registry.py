@@ -8,7 +8,6 @@ lists them all. Modules are named by strings, so no module of the CLI imports an
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -40,55 +39,6 @@ def selected_command(argv: Sequence[str], commands: Sequence[str] = ()) -> str |
     return None
 
 
-# kubectl's global flags (ConfigFlags and -v, options.ConnectionFlags), persistent in cobra: they may come before
-# the command too (completion reads the same list: completion_spec puts them on the root)
-GLOBAL_VALUE_FLAGS = (
-    "--kubeconfig",
-    "--context",
-    "--cluster",
-    "-n",
-    "--namespace",
-    "--request-timeout",
-    "-v",
-    "--v",
-    "--as",
-    "--as-group",
-    "--as-uid",
-)
-
-
-def hoist_global_flags(argv: Sequence[str]) -> list[str]:
-    """``-n demo list`` -> ``list -n demo``: global flags given before the command move after it (before a
-    ``--``), as cobra accepts a persistent flag anywhere. Anything else before the command stays put."""
-    args = list(argv)
-    moved: list[str] = []
-    while args and args[0].startswith("-") and args[0] != "--":
-        flag = args[0]
-        name = flag.split("=", 1)[0]
-        if name in GLOBAL_VALUE_FLAGS:
-            attached = "=" in flag or (len(name) == 2 and len(flag) > 2)
-            count = 1 if attached else 2
-        elif flag[:2] in ("-n", "-v") and len(flag) > 2 and not flag.startswith("--"):
-            count = 1  # -ndemo, -v6
-        else:
-            break
-        moved += args[:count]
-        args = args[count:]
-    if not moved or not args:
-        return list(argv)
-    end = args.index("--") if "--" in args else len(args)
-    return args[:end] + moved + args[end:]
-
-
-def normalise(argv: Sequence[str]) -> list[str]:
-    """``argv`` with global flags before the command moved after it, and a command alias replaced by the
-    command's name (``ls`` -> ``list``)."""
-    args = hoist_global_flags(argv)
-    if args and args[0] in ALIASES:
-        args[0] = ALIASES[args[0]]
-    return args
-
-
 def register_modules(parent: Any, modules: dict[str, str], argv: Sequence[str]) -> list[ModuleType]:
     """Import and register the module of the name ``argv`` selects (all of them when none): the leaves.
 
@@ -106,6 +56,8 @@ def register_modules(parent: Any, modules: dict[str, str], argv: Sequence[str]) 
         if path in seen:  # one module may register several names (create instancetype/preference)
             continue
         seen.add(path)
+        import importlib
+
         module = importlib.import_module(path)
         # The module sees argv from its own name on (empty when everything is registered).
         registered = module.register(parent, list(argv) if name == chosen else [])

@@ -3,8 +3,14 @@
 ``http.client`` imports the ``email`` package to parse headers, which costs more start-up time than a
 whole list request to a local API server takes; the API server speaks plain HTTP/1.1, so this small
 reader is all the plugin needs. Only what the plugin uses is implemented: one request at a time,
-no ``Expect: 100-continue``, no compression, CONNECT tunnels and absolute-form requests through an HTTP
+no ``Expect: 100-continue``, CONNECT tunnels and absolute-form requests through an HTTP
 proxy, request bodies streamed from bytes, a binary file or an iterator of chunks.
+
+Compression is Go's ``http.Transport``'s (``compression``, on unless ``DisableCompression``): a request without its
+own ``Accept-Encoding`` or ``Range`` (and not a HEAD) asks for ``Accept-Encoding: gzip``, and an answer with a body
+that comes back ``Content-Encoding: gzip`` is inflated as it is read (golang/gzip.py, Go's ``gzip.Reader``
+errors), within the same body bound, its ``Content-Encoding`` and ``Content-Length`` dropped from the headers
+the caller sees (``Response.uncompressed``).
 
 A request may carry a *deadline* (a :func:`time.monotonic` instant): connecting, the TLS handshake,
 sending and every read then share it, so a server that trickles bytes is cut off when it passes, as Go's
@@ -99,12 +105,14 @@ class DeadlineExceeded(TimeoutError):
 
 @dataclass
 class Response:
-    """A complete response: status, reason, lower-cased headers and the whole body."""
+    """A complete response: status, reason, lower-cased headers and the whole body; ``uncompressed`` when it came
+    gzipped and was inflated (Go's ``Response.Uncompressed``)."""
 
     status: int
     reason: str
     headers: dict[str, str]
     body: bytes
+    uncompressed: bool = False
 
 
 def check_header(name: str, value: str) -> None:
@@ -154,8 +162,13 @@ class Connection:
         absolute_form: str | None = None,
         max_body: int | None = None,
         response_within: float | None = None,
+        compression: bool = False,
     ):
         self.host, self.port = host, port
+        # Go's Transport asks for gzip on its own unless DisableCompression (client-go: disable-compression)
+        self.compression = compression
+        self._gzip_asked = False  # the request being answered asked for gzip on its own
+        self._stream_gzipped = False  # the streamed body still to be read comes gzipped
         # the bound on each response body (BodyTooLarge past it)
         self.max_body = max_body if max_body is not None else MAX_BODY_BYTES
         # seconds the whole answer may take once the request is sent (a deadline set then), or None
@@ -314,6 +327,7 @@ class Connection:
         if self.absolute_form and self.proxy_authorization:
             check_header("Proxy-Authorization", self.proxy_authorization)
             lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
+        self._ask_gzip(method, headers, repeated, lines)
         if isinstance(body, (bytes, bytearray, memoryview)):
             content_length = len(body)
         if body is not None or method in ("POST", "PUT", "PATCH"):
@@ -364,14 +378,61 @@ class Connection:
         status, reason = _status_line(first)
         response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
         self.phase = "body"
+        gzipped = self._gzipped(method, status, response_headers)
         if stream and 200 <= status < 300 and status not in (204,):
             self._stream_headers = response_headers
+            self._stream_gzipped = gzipped
             self.body_pending = True
-            return Response(status, reason, response_headers, b"")
+            return Response(status, reason, _as_inflated(response_headers, gzipped), b"", gzipped)
         body_bytes = self._body(method, status, response_headers)
         if response_headers.get("connection", "").lower() == "close":
             self.close()
-        return Response(status, reason, response_headers, body_bytes)
+        if gzipped:
+            try:
+                body_bytes = b"".join(self._inflated(iter((body_bytes,))))
+            except (BodyReadError, BodyTooLarge):
+                self.close()  # as for every body refused (_chunked): the connection is not used again
+                raise
+        return Response(status, reason, _as_inflated(response_headers, gzipped), body_bytes, gzipped)
+
+    def _ask_gzip(
+        self, method: str, headers: dict[str, str], repeated: Sequence[tuple[str, str]], lines: list[str]
+    ) -> None:
+        """Go's persistConn.roundTrip: with compression on, a request that sets neither ``Accept-Encoding`` nor
+        ``Range`` and is not a HEAD asks for gzip itself (``requestedGzip``), and only such a request's answer is
+        inflated here; a caller that asks for an encoding reads what it asked for."""
+        names = {name.lower() for name, _ in [*headers.items(), *repeated]}
+        self._gzip_asked = (
+            self.compression and method != "HEAD" and "accept-encoding" not in names and "range" not in names
+        )
+        if self._gzip_asked:
+            lines.append("Accept-Encoding: gzip")
+
+    def _gzipped(self, method: str, status: int, headers: dict[str, str]) -> bool:
+        """Whether the answer's body is to be inflated: asked for by the transport, ``Content-Encoding: gzip``
+        (any case: Go's ascii.EqualFold), and a body (Go's hasBody: not a HEAD, a length other than 0)."""
+        if not self._gzip_asked or headers.get("content-encoding", "").lower() != "gzip":
+            return False
+        if method == "HEAD" or status in (204, 304) or 100 <= status < 200:
+            return False
+        return headers.get("content-length") != "0"
+
+    def _inflated(self, pieces: Iterator[bytes]) -> Iterator[bytes]:
+        """``pieces`` of a gzipped body inflated (Go's gzipReader), within the body bound; a body Go's reader
+        refuses is a BodyReadError with Go's words. The pieces are closed at the end, so that a body left unread
+        closes the connection."""
+        from ..golang.gzip import GzipError, InflatedTooLarge, gunzip
+
+        try:
+            yield from gunzip(pieces, self.max_body)
+        except GzipError as exc:
+            raise BodyReadError(str(exc)) from None
+        except InflatedTooLarge:
+            raise BodyTooLarge(self.max_body) from None
+        finally:
+            close = getattr(pieces, "close", None)
+            if close is not None:
+                close()
 
     def open_stream(
         self,
@@ -397,6 +458,7 @@ class Connection:
         if self.absolute_form and self.proxy_authorization:
             check_header("Proxy-Authorization", self.proxy_authorization)
             lines.append(f"Proxy-Authorization: {self.proxy_authorization}")
+        self._ask_gzip("GET", headers, repeated, lines)
         try:
             assert self._sock is not None
             self.arm()
@@ -408,13 +470,17 @@ class Connection:
             response_headers = _headers(self._reader, MAX_HEADER_BYTES - len(first))
             self.phase = "body"
             self.reusable = False
+            gzipped = self._gzipped("GET", status, response_headers)
             body = b"" if 200 <= status < 300 else self._body("GET", status, response_headers)
+            if gzipped and body:
+                body = b"".join(self._inflated(iter((body,))))
         except TimeoutError as exc:
             if self.deadline is None or isinstance(exc, DeadlineExceeded):
                 raise
             raise DeadlineExceeded(self.phase) from exc
         self._stream_headers = response_headers
-        return Response(status, reason, response_headers, body)
+        self._stream_gzipped = gzipped
+        return Response(status, reason, _as_inflated(response_headers, gzipped), body, gzipped)
 
     def stream_lines(self, max_line: int) -> Iterator[bytes]:
         """The body of the response :meth:`open_stream` started, one newline-ended line at a time (the API
@@ -424,6 +490,8 @@ class Connection:
         pieces = (
             self._chunk_pieces() if "chunked" in headers.get("transfer-encoding", "").lower() else self._raw_pieces()
         )
+        if self._stream_gzipped:
+            pieces = self._inflated(pieces)
         # the pieces of the line not yet ended, joined once its newline arrives (no copy per piece)
         pending: list[bytes] = []
         size = 0
@@ -454,9 +522,14 @@ class Connection:
 
     def body_pieces(self, piece: int = 16384) -> Iterator[bytes]:
         """The body of the answer :meth:`request` left unread (``stream``), in pieces of at most ``piece`` bytes as
-        they arrive: Content-Length, chunked or to the end of the connection, within ``max_body`` (BodyTooLarge past
-        it) and the request's deadline (DeadlineExceeded). Read to its end, the connection serves the next request;
-        left before, it is closed (the rest of the body is never read)."""
+        they arrive (a gzipped one inflated, in pieces of at most 64 kB): Content-Length, chunked or to the end of
+        the connection, within ``max_body`` (BodyTooLarge past it) and the request's deadline (DeadlineExceeded).
+        Read to its end, the connection serves the next request; left before, it is closed (the rest of the body
+        is never read)."""
+        pieces = self._body_pieces(piece)
+        return self._inflated(pieces) if self._stream_gzipped else pieces
+
+    def _body_pieces(self, piece: int) -> Iterator[bytes]:
         headers = self._stream_headers
         finished = False
         try:
@@ -612,6 +685,14 @@ class Connection:
             raise
 
 
+def _as_inflated(headers: dict[str, str], gzipped: bool) -> dict[str, str]:
+    """The headers a caller sees: an inflated body's ``Content-Encoding`` and ``Content-Length`` are dropped, as
+    Go's transport drops them (its ContentLength becomes -1)."""
+    if not gzipped:
+        return headers
+    return {name: value for name, value in headers.items() if name not in ("content-encoding", "content-length")}
+
+
 def _chunks(body: Any) -> Iterable[Any]:
     """The chunks of a streamed body: successive reads of a file object, or the iterable itself."""
     read = getattr(body, "read", None)
@@ -665,19 +746,26 @@ def _as_sent(text: str) -> str:
 # --- Dialling through proxies (Go's http.Transport: Proxy, proxyAuth, the CONNECT tunnel) -------------------
 
 
+# the variables golang.httpproxy.proxy_from_environment takes a proxy from (NO_PROXY only exempts)
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")
+
+
 def proxy_for(url: URL, proxy_url: str | None, environ: Mapping[str, str] | None) -> URL | None:
     """The proxy for requests to ``url``: the kubeconfig's ``proxy-url``, else the environment (Go's rules,
     :func:`..golang.httpproxy.proxy_from_environment`). A ``REQUEST_METHOD`` with ``HTTP_PROXY`` (a CGI script)
     raises :class:`~..errors.TransportError`, as Go refuses it."""
     import os
 
+    environ = environ if environ is not None else os.environ
+    if not proxy_url and not any(environ.get(name) for name in _PROXY_VARIABLES):
+        return None  # what proxy_from_environment answers then, without importing it (a list run)
     from ..errors import TransportError
     from ..golang.httpproxy import CGIProxyError, parse_proxy, proxy_from_environment
 
     if proxy_url:
         return parse_proxy(proxy_url)
     try:
-        return proxy_from_environment(url, environ if environ is not None else os.environ)
+        return proxy_from_environment(url, environ)
     except CGIProxyError as exc:
         raise TransportError(str(exc)) from None
 
@@ -708,6 +796,7 @@ def connection_to(
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
     max_body: int | None = None,
     response_within: float | None = None,
+    compression: bool = False,
 ) -> Connection:
     """A (not yet connected) :class:`~.http.Connection` to ``url``'s host, through ``proxy`` when one is given:
     a CONNECT tunnel for https, absolute-form requests for http. Raises :class:`UnsupportedProxy` for a proxy
@@ -746,6 +835,7 @@ def connection_to(
         absolute_form=absolute,
         max_body=max_body,
         response_within=response_within,
+        compression=compression,
     )
 
 

@@ -199,6 +199,7 @@ class HTTPClient:
                     tls_context=self._context() if parsed.scheme == "https" else None,
                     timeout=self.timeout,
                     connect_timeout=self.connect_timeout,
+                    compression=True,  # http.DefaultTransport's DisableCompression is false
                 )
             except UnsupportedProxy as exc:
                 raise ConfigurationError(str(exc)) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from ..errors import UsageError
 from ..instancetype import kinds as type_kinds
 from ..records import dataclass
-from .names import invalid_path_segment
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -51,7 +50,11 @@ class Resource:
         """The request path; ``namespace`` None on a namespaced resource means all namespaces; ``subresource``
         (``status``) follows the name."""
         for what, value in (("namespace", namespace), ("resource name", name)):
-            if value and (problem := invalid_path_segment(what, value)):
+            if not value:
+                continue
+            from .names import invalid_path_segment  # a cluster-scoped list names neither
+
+            if problem := invalid_path_segment(what, value):
                 # client-go refuses these before sending: "..", "a/b" or "%2e%2e" would name another URL.
                 raise UsageError(problem)
         root = f"/apis/{self.group}/{self.version}" if self.group else f"/api/{self.version}"

@@ -166,6 +166,8 @@ class Transport:
                 server_hostname=self.config.tls_server_name or None,
                 timeout=None,
                 connect_timeout=DEFAULT_CONNECT_TIMEOUT,
+                # client-go's transport asks for gzip unless the cluster's disable-compression says not to
+                compression=not self.config.disable_compression,
             )
         except UnsupportedProxy as exc:
             raise ConfigurationError(str(exc)) from None

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from kubectl_instancetype.cli.registry import hoist_global_flags
+from kubectl_instancetype.cli.commands import hoist_global_flags
 
 pytestmark = [pytest.mark.controlplane]
 

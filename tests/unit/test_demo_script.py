@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from kubectl_instancetype.cli import main
+from kubectl_instancetype.cli.commands import normalise
 from kubectl_instancetype.cli.options import ParsedValues, expand_bare_flags, expand_optional_values
-from kubectl_instancetype.cli.registry import bare_flags, build, normalise, optional_value_flags
+from kubectl_instancetype.cli.registry import bare_flags, build, optional_value_flags
 
 DEMO = Path(__file__).resolve().parents[2] / "hack" / "demo.sh"
 

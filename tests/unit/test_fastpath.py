@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from kubectl_instancetype import __version__
 from kubectl_instancetype.cli import fastpath, fastpath_spec, main
+from kubectl_instancetype.cli.commands import GLOBAL_VALUE_FLAGS, normalise
 from kubectl_instancetype.cli.fastpath_data import TABLE
 from kubectl_instancetype.cli.options import ParsedValues, expand_bare_flags, expand_optional_values
-from kubectl_instancetype.cli.registry import GLOBAL_VALUE_FLAGS, bare_flags, build, normalise, optional_value_flags
+from kubectl_instancetype.cli.registry import bare_flags, build, optional_value_flags
 from kubectl_instancetype.env import Environment
 
 _COMMANDS: dict[str, Any] = {}

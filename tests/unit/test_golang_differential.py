@@ -1,14 +1,18 @@
-"""golang/ against Go itself (hack/virtctl/goref): url.Parse, time.Duration.String, apimachinery's HumanDuration
-and base64.StdEncoding's error offsets."""
+"""golang/ against Go itself (hack/virtctl/goref): url.Parse, time.Duration.String, apimachinery's HumanDuration,
+base64.StdEncoding's error offsets and compress/gzip's Reader as net/http reads a gzipped answer."""
 
 from __future__ import annotations
 
+import base64
 import random
+import struct
+import zlib
 
 import pytest
 
 from kubectl_instancetype.golang.duration import duration_string, human_duration
 from kubectl_instancetype.golang.encoding_base64 import corrupt_input_offset
+from kubectl_instancetype.golang.gzip import GzipError, gunzip
 from kubectl_instancetype.golang.neturl import URLError, parse_url
 
 pytestmark = pytest.mark.differential
@@ -114,3 +118,67 @@ def test_base64_error_offsets_match_go(goref) -> None:
         if mine != want["error"]:
             mismatches.append((text, want["error"], mine))
     assert mismatches == []
+
+
+def _gzip_bodies(count: int) -> list[bytes]:
+    """Gzip bodies as a server might send them, and broken: members with every header field (extra, a name up to
+    and past Go's 512 bytes, a comment, a header CRC, right or wrong; reserved flags), one or two of them, then bits
+    flipped, the body cut short or garbage after it."""
+    rng = random.Random(7)
+
+    def member(data: bytes) -> bytes:
+        flags = rng.choice([0, 0, 4, 8, 16, 2, 8 | 16 | 2, 4 | 8 | 2, 0x20])
+        deflate = zlib.compressobj(rng.choice([0, 1, 6, 9]), zlib.DEFLATED, -15)
+        head = bytearray(b"\x1f\x8b\x08" + bytes([flags]) + b"\0\0\0\0\0\xff")
+        if flags & 4:
+            extra = bytes(rng.randrange(256) for _ in range(rng.randint(0, 20)))
+            head += struct.pack("<H", len(extra)) + extra
+        if flags & 8:
+            head += bytes(rng.choice(b"abc\xe9") for _ in range(rng.choice([0, 5, 510, 511, 600]))) + b"\0"
+        if flags & 16:
+            head += b"comment\0"
+        if flags & 2:
+            head += struct.pack("<H", zlib.crc32(head) & 0xFFFF if rng.random() < 0.8 else 7)
+        trailer = struct.pack("<II", zlib.crc32(data), len(data))
+        return bytes(head) + deflate.compress(data) + deflate.flush() + trailer
+
+    bodies = [b"", b"\x1f", b"\x1f\x8b\x08\0\0\0\0\0\0", b"garbage here"]
+    for _ in range(count):
+        data = bytes(rng.choice(b'{"abc":123,}[]xyz ') for _ in range(rng.choice([0, 10, 3000, 70000])))
+        body = bytearray(b"".join(member(data) for _ in range(rng.choice([1, 1, 2]))))
+        fault = rng.random()
+        if fault < 0.3:
+            for _ in range(rng.randint(1, 3)):
+                body[rng.randrange(len(body))] ^= 1 << rng.randrange(8)
+        elif fault < 0.45:
+            body = body[: rng.randrange(len(body) + 1)]
+        elif fault < 0.5:
+            body += bytes(rng.randrange(256) for _ in range(rng.randint(1, 12)))
+        bodies.append(bytes(body))
+    return bodies
+
+
+def test_gunzip_reads_and_refuses_as_go_s_gzip_reader(goref) -> None:
+    bodies = _gzip_bodies(400)
+    rng = random.Random(8)
+    answers = goref("gunzip", [base64.b64encode(body).decode() for body in bodies])
+    mismatches = []
+    for body, want in zip(bodies, answers):
+        size = rng.choice([1, 7, 100, 16384])  # the pieces a socket may hand over
+        try:
+            data = b"".join(gunzip([body[i : i + size] for i in range(0, len(body), size)], 1 << 30))
+            mine = {"value": base64.b64encode(data).decode(), "error": None}
+        except GzipError as exc:
+            mine = {"value": None, "error": str(exc)}
+        if mine != want:
+            mismatches.append((body[:20], want["error"], mine["error"]))
+    assert mismatches == []
+    # the generated bodies reach every answer Go gives
+    errors = {str(want["error"]).split(" before")[0] for want in answers}
+    assert errors == {
+        "None",
+        "gzip: invalid header",
+        "gzip: invalid checksum",
+        "unexpected EOF",
+        "flate: corrupt input",
+    }

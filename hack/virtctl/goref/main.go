@@ -28,10 +28,14 @@
 //	                url.Parse (Hostname(), Port(), EscapedPath(); error without its "parse ...: " prefix)
 //	goref duration-string  stdin: a JSON array of int64 nanoseconds (as strings); stdout: time.Duration(n).String()
 //	                and duration.HumanDuration (k8s.io/apimachinery/pkg/util/duration), as [{"string", "human"}]
+//	goref gunzip    stdin: a JSON array of base64 strings (bodies); stdout: [{"value": base64 of what was read,
+//	                "error": ...}] of reading each through gzip.NewReader as net/http's transport does for an
+//	                answer it asked to be gzipped (gzipReader: the reader made on the first Read, io.ReadAll)
 package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
@@ -383,6 +387,24 @@ func main() {
 			}
 			d := time.Duration(n)
 			results = append(results, durationString{String: d.String(), Human: duration.HumanDuration(d)})
+		}
+		emit(results)
+	case "gunzip":
+		results := []quantityResult{}
+		for _, text := range readStrings(input) {
+			body, err := base64.StdEncoding.DecodeString(text)
+			if err != nil {
+				fail(err)
+			}
+			// net/http's gzipReader.Read: gzip.NewReader on the first Read, its error returned for every Read
+			var data []byte
+			reader, err := gzip.NewReader(bytes.NewReader(body))
+			if err == nil {
+				data, err = io.ReadAll(reader)
+			} else if err == io.EOF {
+				err = nil // an empty body reads as empty (io.ReadAll treats EOF as the end)
+			}
+			results = append(results, result(base64.StdEncoding.EncodeToString(data), err))
 		}
 		emit(results)
 	default:

@@ -59,6 +59,8 @@ class ClusterConfig:
     insecure: bool = False
     tls_server_name: str | None = None
     proxy_url: str | None = None
+    # the cluster's disable-compression: no Accept-Encoding: gzip (client-go's rest.Config.DisableCompression)
+    disable_compression: bool = False
     request_timeout: float | None = None
     # Returns the whole Authorization header value, refreshing it when it must (exec plugin expiry,
     # the official loader's hooks) before every request.

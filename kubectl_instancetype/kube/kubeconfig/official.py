@@ -177,7 +177,7 @@ def load_from_kubeconfig(files: KubeconfigFiles, options: ConnectionOptions, sel
     except Exception as exc:  # noqa: BLE001 - ConfigException, OSError, KeyError, oauth errors: one sanitised line
         raise _sanitised(exc, secrets) from None
     namespace = options.namespace or str(context.get("namespace") or "") or "default"
-    return _to_cluster_config(
+    config = _to_cluster_config(
         cfg,
         namespace=namespace,
         namespace_explicit=bool(options.namespace),
@@ -185,6 +185,10 @@ def load_from_kubeconfig(files: KubeconfigFiles, options: ConnectionOptions, sel
         options=options,
         secrets=secrets,
     )
+    # the Python client's Configuration has no disable-compression: read from the selected cluster, as client-go does
+    clusters = selected.get("clusters") or [{}]
+    config.disable_compression = bool((clusters[0].get("cluster") or {}).get("disable-compression"))
+    return config
 
 
 def load_in_cluster(options: ConnectionOptions) -> ClusterConfig:

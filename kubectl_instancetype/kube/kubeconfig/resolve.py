@@ -98,6 +98,7 @@ def resolve_static(files: KubeconfigFiles, options: ConnectionOptions, exec_plug
         insecure=insecure,
         tls_server_name=str(cluster.get("tls-server-name") or "") or None,
         proxy_url=str(cluster.get("proxy-url") or "") or None,
+        disable_compression=bool(cluster.get("disable-compression")),
         request_timeout=options.request_timeout,
         user=user_name,
         impersonation=_impersonation(acting_as, user_name),

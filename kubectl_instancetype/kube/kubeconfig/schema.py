@@ -3,8 +3,6 @@ into it: the first value of the wrong type is refused with ``UnmarshalTypeError`
 
 from __future__ import annotations
 
-from ...golang.encoding_base64 import corrupt_input_offset
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -157,6 +155,8 @@ def check_shape(value: Any, kind: Any, struct: str, path: str, seen: set[tuple[i
     elif kind == "[]uint8":
         if json_kind(value) != "string":
             raise misfit()
+        from ...golang.encoding_base64 import corrupt_input_offset  # only for data fields (a CA file needs none)
+
         offset = corrupt_input_offset(str(value))
         if offset is not None:
             raise ShapeError(f"illegal base64 data at input byte {offset}")
