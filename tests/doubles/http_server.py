@@ -5,7 +5,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 IDLE_LIMIT = 60.0  # seconds without a connection after which the double stops by itself
 
@@ -48,6 +49,24 @@ class ScriptedServer:
         """Stop accepting; connections in progress end with their handler."""
         self.closed.set()
         self.sock.close()
+
+
+@contextmanager
+def scripted_servers() -> Iterator[Callable[[Callable[[socket.socket, list[bytes]], None]], ScriptedServer]]:
+    """``start(handler)`` starts a ScriptedServer; every one started is closed when the block ends (a test
+    fixture's body: ``with scripted_servers() as start: yield start``)."""
+    servers: list[ScriptedServer] = []
+
+    def start(handler: Callable[[socket.socket, list[bytes]], None]) -> ScriptedServer:
+        server = ScriptedServer(handler)
+        servers.append(server)
+        return server
+
+    try:
+        yield start
+    finally:
+        for server in servers:
+            server.close()
 
 
 def read_request(conn: socket.socket) -> bytes:

@@ -19,7 +19,7 @@ from kubectl_instancetype.golang.gzip import GzipError, InflatedTooLarge, gunzip
 from kubectl_instancetype.kube.http import BodyTooLarge, Connection
 from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import Transport
-from tests.doubles.http_server import ScriptedServer, read_request
+from tests.doubles.http_server import ScriptedServer, read_request, scripted_servers
 
 READ_PREFIX = "error: unexpected error when reading response body. Please retry. Original error: "
 
@@ -111,16 +111,8 @@ def test_a_corrupt_stream_names_the_byte_go_names() -> None:
 
 @pytest.fixture
 def server():
-    servers = []
-
-    def start(handler):
-        scripted = ScriptedServer(handler)
-        servers.append(scripted)
-        return scripted
-
-    yield start
-    for scripted in servers:
-        scripted.close()
+    with scripted_servers() as start:
+        yield start
 
 
 def _gzip_answer(body: bytes, *, chunked: bool = False, encoding: str = "gzip") -> bytes:

@@ -8,21 +8,13 @@ from kubectl_instancetype.errors import PluginError
 from kubectl_instancetype.kube.http import Connection, ProtocolError, ServerClosed
 from kubectl_instancetype.kube.kubeconfig import ClusterConfig
 from kubectl_instancetype.kube.transport import Transport, split_url
-from tests.doubles.http_server import ScriptedServer, read_request
+from tests.doubles.http_server import read_request, scripted_servers
 
 
 @pytest.fixture
 def server():
-    servers = []
-
-    def start(handler):
-        scripted = ScriptedServer(handler)
-        servers.append(scripted)
-        return scripted
-
-    yield start
-    for scripted in servers:
-        scripted.close()
+    with scripted_servers() as start:
+        yield start
 
 
 def test_content_length_and_keep_alive(server) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from kubectl_instancetype.kube import client as kube_client
 from tests.conftest import run_cli, write_kubeconfig
-from tests.doubles.http_server import ScriptedServer, read_request, respond, serve_each, trickle
+from tests.doubles.http_server import ScriptedServer, read_request, respond, scripted_servers, serve_each, trickle
 
 DEADLINE = 1.0
 LIST = ["list", "--scope=cluster"]
@@ -34,16 +34,8 @@ def kubeconfig(tmp_path: Path, server: str) -> Path:
 
 @pytest.fixture
 def double():
-    servers = []
-
-    def start(handler):
-        server = ScriptedServer(handler)
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.close()
+    with scripted_servers() as start:
+        yield start
 
 
 def run_against(server: ScriptedServer, tmp_path: Path, args: list[str], *extra: str):
