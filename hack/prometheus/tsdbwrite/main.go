@@ -610,24 +610,24 @@ func main() {
 	if *rawFrom < *start {
 		*rawFrom = *start
 	}
-	total := 0
-	last := float64(*end) + 1
+	// the blocks to write, in seconds, and their writer: the compacted layout a real server holds, or fixed blocks
+	type span struct{ from, to float64 }
+	var spans []span
+	write := writeBlock
 	if *maxBlock > 0 {
 		for _, b := range compactedLayout(*start*1000, *end*1000+1, *maxBlock*3600*1000) {
-			from, to := float64(b[0])/1000, float64(b[1])/1000
-			n, err := writeTimeMajor(*out, fleet, *withRules, float64(*start), float64(*end), from, to, float64(*step), float64(*rawFrom))
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "error:", err)
-				os.Exit(1)
-			}
-			total += n
+			spans = append(spans, span{float64(b[0]) / 1000, float64(b[1]) / 1000})
 		}
-		fmt.Println(total)
-		return
+		write = writeTimeMajor
+	} else {
+		last := float64(*end) + 1
+		for from := float64(*start); from < last; from += float64(*block * 3600) {
+			spans = append(spans, span{from, math.Min(from+float64(*block*3600), last)})
+		}
 	}
-	for from := float64(*start); from < last; from += float64(*block * 3600) {
-		to := math.Min(from+float64(*block*3600), last)
-		n, err := writeBlock(*out, fleet, *withRules, float64(*start), float64(*end), from, to, float64(*step), float64(*rawFrom))
+	total := 0
+	for _, b := range spans {
+		n, err := write(*out, fleet, *withRules, float64(*start), float64(*end), b.from, b.to, float64(*step), float64(*rawFrom))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "error:", err)
 			os.Exit(1)
