@@ -3,7 +3,8 @@ holds back the answer to one of them.
 
 The plugin talks plain HTTP to the proxy (a kubeconfig whose server is ``http://127.0.0.1:PORT``); the proxy sends
 each request on to the local control plane over TLS, as the admin, and relays the answer. The ``hold``-th request
-whose method and path match is forwarded (so the API server applies it) and its answer is never relayed: ``held``
+whose method and path match and that the API server applies (a 2xx answer: a write refused with 409 because
+virt-controller wrote the object first is relayed, and the client retries it) is held: its answer is not relayed, ``held``
 is set, and the client waits until the test interrupts it, or sets ``release`` (the answer is relayed then, late).
 That makes "the server applied the write, the answer did not arrive before Ctrl-C" and "another writer changed
 the object between the server's answer and the client's next look" deterministic. With ``hold=0`` every matching
@@ -78,7 +79,8 @@ class HoldingProxy:
                     headers[name.strip().lower()] = value.strip()
                 body = reader.read(int(headers.get("content-length") or 0))
                 status, reason, answer_headers, answer = self._forward(method, target, headers, body)
-                if method == self.method and self.path_pattern.search(target):
+                applied = 200 <= status < 300 or self.hold == 0  # with hold=0 every matching answer is held
+                if method == self.method and self.path_pattern.search(target) and applied:
                     self.matched += 1
                     if self.hold in (0, self.matched):  # 0: every matching request (a server that never answers)
                         self.held_path = target
