@@ -253,6 +253,26 @@ class RecordedQueries:
             for function, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
         )
 
+    def with_days(self, samples: Sequence[Any]) -> RecordedQueries:
+        """These queries reading the daily roll-ups over the days :meth:`daily_check`'s answer ``samples`` found
+        complete, when they are one a day without a gap (a daily evaluation missed while the server was down, or one
+        over a day without its 24 hourly evaluations, is a gap); else these queries as they are (the hourly roll-ups
+        over the whole window)."""
+        from dataclasses import replace
+
+        got: dict[str, float] = {}
+        for sample in samples:
+            of = sample.labels.get("of", "")
+            if of in got:
+                return self  # more than one such series (several servers' answers merged): not ours to read
+            got[of] = sample.value
+        if set(got) != {"count", "first", "last"} or not got["count"] >= 1:
+            return self
+        first, last = round(got["first"] * 1000), round(got["last"] * 1000)
+        if last - first != (got["count"] - 1) * 86_400_000:
+            return self
+        return replace(self, days=(first, last))
+
     def _plain(self, function: str, plain: str, keep: str, head: str) -> str:
         """``function`` over the roll-up ``plain`` for the VMs ``keep`` selects, over the whole window; where the
         daily roll-ups cover whole days of it (:attr:`days`), over three disjoint parts that compose exactly (the
@@ -532,10 +552,9 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     used = own.NAMES
     check = queries.daily_check()
     if check is not None:
-        days = complete_days(server.query(check, at, QUERY_TIMEOUT))
+        queries = queries.with_days(server.query(check, at, QUERY_TIMEOUT))
         sent += 1
-        if days is not None:
-            queries = replace(queries, days=days)
+        if queries.days is not None:
             used += own.DAILY_NAMES
 
     def send(texts: Sequence[str]) -> list[list[Any]]:
@@ -584,24 +603,6 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
             sent += 1
             values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
     return Measures(_measured(values, sources), frozenset(used), sent, own=True)
-
-
-def complete_days(samples: Sequence[Any]) -> tuple[int, int] | None:
-    """The first and last time (Unix milliseconds) of the complete daily evaluations :meth:`RecordedQueries.
-    daily_check` found, when they are one a day without a gap (a daily evaluation missed while the server was down,
-    or one over a day without its 24 hourly evaluations, is a gap); else None: the hourly roll-ups are read."""
-    got: dict[str, float] = {}
-    for sample in samples:
-        of = sample.labels.get("of", "")
-        if of in got:
-            return None  # more than one such series (several servers' answers merged): not ours to read
-        got[of] = sample.value
-    if set(got) != {"count", "first", "last"} or got["count"] < 1:
-        return None
-    first, last = round(got["first"] * 1000), round(got["last"] * 1000)
-    if last - first != (got["count"] - 1) * 86_400_000:
-        return None
-    return first, last
 
 
 def in_threads(calls: Sequence[Callable[[], Any]], workers: int) -> list[Any]:

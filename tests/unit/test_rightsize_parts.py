@@ -444,10 +444,10 @@ def _of(count: float, first: float, last: float):
         (_of(1, 1_700_000_000.0, 1_700_000_000.0) * 2, None),
     ],
 )
-def test_complete_days_are_one_a_day_without_a_gap(samples, want) -> None:
-    from kubectl_instancetype.usecases.rightsize import complete_days
+def test_the_daily_roll_ups_are_read_over_days_one_a_day_without_a_gap(samples, want) -> None:
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries
 
-    assert complete_days(samples) == want
+    assert RecordedQueries(14 * 86400, 1_700_300_000.0, 95.0).with_days(samples).days == want
 
 
 def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
