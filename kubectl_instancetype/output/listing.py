@@ -49,7 +49,7 @@ def row_function(
                 str((obj.get("metadata") or {}).get("name", ""))
             )
         ), None
-    from .columns import CellContext, columns_for, kept_cells
+    from .columns import CellContext, columns_for, row_maker
 
     columns = columns_for(
         what,
@@ -60,8 +60,7 @@ def row_function(
         show_kind=table.show_kind,
         label_columns=table.label_columns,
     )
-    context = CellContext(now)
-    return (lambda obj, namespace: kept_cells(columns, obj, namespace, context)), columns
+    return row_maker(columns, CellContext(now)), columns
 
 
 def not_found_message(
