@@ -31,7 +31,7 @@ def _same(left: Any, right: Any) -> bool:
         return math.isnan(right)
     if type(left) is not type(right):
         return False
-    if isinstance(left, list):
+    if isinstance(left, list | tuple):
         return len(left) == len(right) and all(map(_same, left, right))
     if isinstance(left, dict):
         return list(left) == list(right) and all(_same(left[k], right[k]) for k in left)
