@@ -23,7 +23,8 @@ class Capture:
     """What one context's run printed: tables (header, rows), objects (with their format and printer flags),
     report documents, and its own text on stdout and stderr."""
 
-    tables: list[tuple[tuple[str, ...] | None, Sequence[Sequence[str]]]] = field(default_factory=list)
+    # (headers, rows, the rows' measure: table.measure_rows)
+    tables: list[tuple[tuple[str, ...] | None, Sequence[Sequence[str]], Any]] = field(default_factory=list)
     objects: list[dict[str, Any]] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     object_format: dict[str, Any] = field(default_factory=dict)
@@ -34,8 +35,11 @@ class Capture:
 
     def table(self, headers: Sequence[str] | None, rows: Sequence[Sequence[str]]) -> None:
         """A table the command printed."""
-        # kept as given (a list's rows are the fleet's largest part: no copy of them)
-        self.tables.append((tuple(headers) if headers is not None else None, rows))
+        # kept as given (a list's rows are the fleet's largest part: no copy of them), and measured here, in the
+        # context's own thread, so that the fleet's table after the last context only pads them
+        from .table import measure_rows
+
+        self.tables.append((tuple(headers) if headers is not None else None, rows, measure_rows(rows)))
 
     def printed_objects(self, output: str, objects: list[dict[str, Any]], names: list[str], **flags: Any) -> None:
         """Objects (or ``-o name`` names) the command printed."""

@@ -68,7 +68,7 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
     from . import messages
 
     status = 0
-    tables: dict[tuple[str, ...] | None, list[tuple[str, Any]]] = {}  # headers -> each context's rows
+    tables: dict[tuple[str, ...] | None, list[tuple[str, Any, Any]]] = {}  # headers -> each context's rows, measured
     objects: list[dict[str, Any]] = []
     names: list[list[str]] = []
     documents: list[dict[str, Any]] = []
@@ -89,8 +89,8 @@ def print_fleet(env: Environment, result: Any, captures: dict[str, Capture]) -> 
             status = 1
         else:
             status = max(status, int(one.value or 0))
-        for headers, rows in capture.tables:
-            tables.setdefault(headers, []).append((one.context, rows))
+        for headers, rows, measured in capture.tables:
+            tables.setdefault(headers, []).append((one.context, rows, measured))
         objects.extend(with_context(obj, one.context) for obj in capture.objects)
         names.extend([one.context, name] for name in capture.names)
         object_format = object_format or capture.object_format

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ..env import Environment
 from ..records import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     Row = Callable[[dict[str, Any], "str | None"], Any]
@@ -50,7 +49,7 @@ def row_function(
                 str((obj.get("metadata") or {}).get("name", ""))
             )
         ), None
-    from .columns import CellContext, columns_for, kept_cells
+    from .columns import CellContext, columns_for, row_maker
 
     columns = columns_for(
         what,
@@ -61,8 +60,7 @@ def row_function(
         show_kind=table.show_kind,
         label_columns=table.label_columns,
     )
-    context = CellContext(now)
-    return (lambda obj, namespace: kept_cells(columns, obj, namespace, context)), columns
+    return row_maker(columns, CellContext(now)), columns
 
 
 def not_found_message(

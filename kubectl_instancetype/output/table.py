@@ -6,9 +6,12 @@ row is padded to ``max(6, widest cell + 3)``, and the last cell is written as it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-
 from .terminal import escape  # a few lines, no imports of its own: every table escapes its cells
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+    from typing import Any
 
 
 def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
@@ -27,78 +30,98 @@ def render_table(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -
     return tabwriter_table(lines)
 
 
+def measure_rows(rows: Sequence[Sequence[str]]) -> tuple[int, bool, list[int]] | None:
+    """(the length of every row, whether every cell is printable, the width of each column's widest cell as it is
+    printed, escaped) of ``rows`` of one length; None for no rows or rows of unequal length. A fleet's context
+    measures its own table in its own thread (:meth:`.capture.Capture.table`), so that the table written after the
+    last context only pads (:func:`write_table_groups`)."""
+    if not rows or len(set(map(len, rows))) != 1:
+        return None
+    # column by column, so that the loops run in C (zip, map, max): cell by cell in Python this was most of the
+    # fleet list's own CPU (20,000 rows: py-spy, 2026-11-27). Text that is all printable (the common case) needs
+    # no escaping, and its cells are measured and written as they are.
+    plain = "".join(map("".join, rows)).isprintable()
+    columns = zip(*rows) if plain else zip(*map(_escaped, rows))
+    return len(rows[0]), plain, [max(map(len, column)) for column in columns]
+
+
 def write_table_groups(
     write: Callable[[str], object],
     headers: Sequence[str] | None,
-    groups: Sequence[tuple[str, Sequence[Sequence[str]]]],
+    groups: Sequence[tuple[Any, ...]],
 ) -> None:
     """Write what ``render_table(headers, [[first, *row] for first, rows in groups for row in rows])`` returns,
     without that merged copy of every row nor the whole text at once: a fleet's table (each context's rows, its
-    name first) is measured column by column, then written a thousand lines at a time. Rows of unequal length
+    name first) is measured column by column, then written a thousand lines at a time. A group is ``(first,
+    rows)`` or ``(first, rows, measure_rows(rows))`` when its rows were measured already. Rows of unequal length
     take :func:`render_table` itself (Go's tabwriter then lines up runs of lines, not the whole table)."""
 
     columns = len(headers) if headers is not None else None
     widths: list[int] = [len(cell) for cell in headers] if headers is not None else []
-    # Column by column and group by group, so that the loops run in C (zip, map, max, str.format): cell by cell
-    # in Python this was most of the fleet list's own CPU (20,000 rows: py-spy, 2026-11-27). A group whose text
-    # is all printable (the common case) needs no escaping, and its cells are measured and written as they are.
-    plain: dict[int, bool] = {}
-    for number, (first, rows) in enumerate(groups):
+    kept: list[tuple[str, Sequence[Sequence[str]], bool]] = []
+    for first, rows, *known in groups:
         if not rows:
             continue
-        if columns is None:
-            columns, widths = len(rows[0]) + 1, [0] * (len(rows[0]) + 1)
-        if any(len(row) + 1 != columns for row in rows):
+        measured = known[0] if known else measure_rows(rows)
+        if measured is None:
             break
-        plain[number] = "".join(map("".join, rows)).isprintable()
-        measured = [[escape(first)], *zip(*rows)] if plain[number] else [[escape(first)], *zip(*map(_escaped, rows))]
-        for index, column in enumerate(measured):
-            size = max(map(len, column))
+        length, plain, sizes = measured
+        if columns is None:
+            columns, widths = length + 1, [0] * (length + 1)
+        if length + 1 != columns:
+            break
+        head = escape(first)
+        for index, size in enumerate((len(head), *sizes)):
             if size > widths[index]:
                 widths[index] = size
+        kept.append((head, rows, plain))
     else:
         if columns is None:  # no rows
             if headers is not None:
                 write(render_table(headers, []))
             return
         if columns:
-            _write_measured(write, headers, groups, widths, plain)
+            _write_measured(write, headers, kept, widths)
             return
     # rows of unequal length (or none but empty ones): render_table's general path
-    write(render_table(headers, [[first, *row] for first, rows in groups for row in rows]))
+    write(render_table(headers, [[first, *row] for first, rows, *_ in groups for row in rows]))
 
 
 def _escaped(row: Sequence[str]) -> list[str]:
     return [escape(cell) for cell in row]
 
 
+LINES_A_WRITE = 1000
+
+
 def _write_measured(
     write: Callable[[str], object],
     headers: Sequence[str] | None,
-    groups: Sequence[tuple[str, Sequence[Sequence[str]]]],
+    groups: list[tuple[str, Sequence[Sequence[str]], bool]],
     widths: list[int],
-    plain: dict[int, bool],
 ) -> None:
-    """The second pass of :func:`write_table_groups`: every row padded to the measured widths, 1,000 lines a write."""
+    """The second pass of :func:`write_table_groups`: every row padded to the measured widths (its first cell
+    escaped), 1,000 lines a write."""
+    from itertools import starmap
+
     from ..golang.tabwriter import MIN_WIDTH, PADDING
 
     pads = [max(MIN_WIDTH, width + PADDING) for width in widths[:-1]]
-    lines: list[str] = []
     if headers is not None:
-        lines.append("".join([cell.ljust(pad) for cell, pad in zip(headers, pads)]) + headers[-1] + "\n")
-    # one format for a whole row: the padded cells (``{:<N}`` pads by code points, as str.ljust), the last as is
+        write("".join([cell.ljust(pad) for cell, pad in zip(headers, pads)]) + headers[-1] + "\n")
+    # one format for a whole row of a group, its first cell in it: the padded cells (``{:<N}`` pads by code
+    # points, as str.ljust), the last as is; the rows formatted in C (starmap), a thousand a write
     line = "".join(f"{{:<{pad}}}" for pad in pads[1:]) + "{}\n"
-    for number, (first, rows) in enumerate(groups):
-        if not rows:
+    for head, rows, plain in groups:
+        if not pads:  # the first cell alone
+            text = head + "\n"
+            for start in range(0, len(rows), LINES_A_WRITE):
+                write(text * len(rows[start : start + LINES_A_WRITE]))
             continue
-        head = escape(first).ljust(pads[0]) if pads else escape(first)
-        for row in rows if plain[number] else map(_escaped, rows):
-            lines.append(head + line.format(*row) if pads else head + "\n")
-            if len(lines) >= 1000:
-                write("".join(lines))
-                lines.clear()
-    if lines:
-        write("".join(lines))
+        row_format = head.ljust(pads[0]).replace("{", "{{").replace("}", "}}") + line
+        for start in range(0, len(rows), LINES_A_WRITE):
+            part = rows[start : start + LINES_A_WRITE]
+            write("".join(starmap(row_format.format, part if plain else map(_escaped, part))))
 
 
 def age_since(created: float | None, now: float) -> str:

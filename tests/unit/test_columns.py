@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.instancetype import listing
 from kubectl_instancetype.output import columns
@@ -127,3 +129,64 @@ def test_the_name_and_label_cells_read_as_the_domain_functions_and_show(obj: dic
     ]
     assert row(obj, "ns", IT)[:5] == expected
     assert row(obj, "ns", IT, wide=True)[6] == columns.show(listing.label(obj, "size"))
+
+
+def kept_rows(objects: list[tuple[dict, str | None]], flags: dict) -> list[tuple[str, ...]]:
+    chosen = columns.columns_for(IT, **flags)
+    context = CellContext(NOW)
+    return [columns.kept_cells(chosen, obj, namespace, context) for obj, namespace in objects]
+
+
+def made_rows(objects: list[tuple[dict, str | None]], flags: dict) -> list[tuple[str, ...]]:
+    row = columns.row_maker(columns.columns_for(IT, **flags), CellContext(NOW))
+    return [row(obj, namespace) for obj, namespace in objects]
+
+
+STAMPS = ["2026-01-01T00:00:00Z", "2025-12-31T23:59:30Z", "", "not a time"]
+_values = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 70), st.sampled_from(["", "2", "4Gi", "general.purpose", "(x)"])
+)
+_metadata = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.one_of(st.sampled_from(["a", "server.a", "highperformance.b", ""]), st.integers(0, 3)),
+        "labels": st.one_of(
+            st.none(),
+            st.dictionaries(st.sampled_from([P + "class", P + "deprecated", P + "cpu"]), _values, max_size=3),
+        ),
+        "creationTimestamp": st.one_of(st.none(), st.sampled_from(STAMPS)),
+    },
+)
+_part = st.one_of(st.none(), st.fixed_dictionaries({}, optional={"guest": _values}))
+_objects = st.fixed_dictionaries(
+    {},
+    optional={
+        "metadata": st.one_of(st.none(), _metadata),
+        "spec": st.one_of(st.none(), st.fixed_dictionaries({}, optional={"cpu": _part, "memory": _part})),
+    },
+)
+
+
+@pytest.mark.parametrize("flags", [{}, {"all_namespaces": True}])
+@settings(max_examples=150, deadline=None)
+@given(objects=st.lists(st.tuples(_objects, st.sampled_from([None, "ns1"])), max_size=40))
+def test_the_default_row_function_makes_kept_cells_rows(flags: dict, objects: list) -> None:
+    # one function for the default instance type table (a fleet list's every row): the cells of the columns
+    assert made_rows(objects, flags) == kept_rows(objects, flags)
+    assert made_rows(objects * 300, flags) == kept_rows(objects * 300, flags)  # past the shared texts' bound
+
+
+@pytest.mark.parametrize("obj", ODD_OBJECTS)
+@pytest.mark.parametrize(
+    "flags", [{}, {"all_namespaces": True}, {"wide": True}, {"show_kind": True}, {"label_columns": [P + "size"]}]
+)
+def test_every_table_row_is_its_columns_cells(obj: dict, flags: dict) -> None:
+    for namespace in (None, "ns"):
+        assert made_rows([(obj, namespace)], flags) == kept_rows([(obj, namespace)], flags)
+
+
+def test_rows_share_the_texts_of_few_values() -> None:
+    objects = [(instancetype(f"n{i}", 2, "8Gi", {f"{P}class": "general.purpose"}), "ns") for i in range(3)]
+    first, *others = made_rows(objects, {})
+    for other in others:
+        assert [a is b for a, b in zip(first, other)] == [False, True, True, True, True, True]

@@ -81,12 +81,13 @@ def test_fleet_table_written_in_pieces_is_render_tables_text(headers, groups) ->
 
 
 def test_fleet_table_is_written_a_thousand_lines_at_a_time() -> None:
+    # the header, then each context's rows a thousand at a time
     from kubectl_instancetype.output.table import write_table_groups
 
     pieces: list[str] = []
     rows = [[f"n{index}", str(index)] for index in range(2500)]
     write_table_groups(pieces.append, ("CONTEXT", "NAME", "CPU"), [("a", rows), ("b", rows)])
-    assert [piece.count("\n") for piece in pieces] == [1000, 1000, 1000, 1000, 1000, 1]
+    assert [piece.count("\n") for piece in pieces] == [1, 1000, 1000, 500, 1000, 1000, 500]
     assert "".join(pieces) == render_table(("CONTEXT", "NAME", "CPU"), [[c, *row] for c in "ab" for row in rows])
 
 
@@ -111,3 +112,9 @@ def test_fleet_table_agrees_with_render_table_on_generated_groups(width: int, he
     pieces: list[str] = []
     write_table_groups(pieces.append, headers, groups)
     assert "".join(pieces) == render_table(headers, [[first, *cells] for first, rows in groups for cells in rows])
+    # each group measured beforehand (a fleet context's own thread: Capture.table)
+    from kubectl_instancetype.output.table import measure_rows
+
+    measured: list[str] = []
+    write_table_groups(measured.append, headers, [(first, rows, measure_rows(rows)) for first, rows in groups])
+    assert measured == pieces
