@@ -135,6 +135,9 @@ class KubeVirtComponents:
                 f"--handler-key-file={certs / 'virt-handler-client.key'}",
                 "--ca-configmap-name=kubevirt-ca",
             ],
+            # virt-api writes the client CA it reads from kubevirt-ca to os.MkdirTemp("", "certsdir") and never
+            # removes it (pkg/virt-api/api.go): under the plane's workdir, it goes with the plane
+            env={"TMPDIR": str(self._temporary(plane))},
         )
         plane._spawn(
             "virt-controller",
@@ -306,6 +309,12 @@ class KubeVirtComponents:
         return self.plane.write_kubeconfig(
             path, f"system:serviceaccount:{namespace}:{account}", answer["status"]["token"], namespace
         )
+
+    @staticmethod
+    def _temporary(plane: ControlPlane) -> Path:
+        folder = plane.workdir / "tmp"
+        folder.mkdir(exist_ok=True)
+        return folder
 
     def _wait_healthy(self, endpoints: dict[str, tuple[int, str]]) -> None:
         context = ssl.create_default_context()

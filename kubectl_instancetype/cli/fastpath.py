@@ -19,12 +19,12 @@ fast path either defers or yields exactly the values Typer parses (hypothesis), 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 
 from ..errors import UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 __all__ = ["Parsed", "command_path", "parse"]

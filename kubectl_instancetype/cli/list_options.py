@@ -8,8 +8,6 @@ is built (:class:`.options.OptionField`): a ``list`` run evaluates none and impo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..instancetype import kinds as type_kinds
 from ..records import fields
 from . import options
@@ -17,6 +15,7 @@ from .options import Annotated  # typing.Annotated to type checkers, a cheap rec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 # every spelling of the four kinds kubectl reads (instancetype.kinds), and the two words for both scopes
@@ -351,11 +350,10 @@ def optional_value_flags() -> dict[str, str]:
 def memory_unit_warnings(flags: Sequence[tuple[str, str | None]]) -> list[str]:
     """A memory flag without a unit is bytes (``--min-memory 16`` matches everything): a warning with the value
     probably meant, for each (flag, value) pair whose number is too small to be a VM's memory."""
-    import re
-
     lines = []
     for flag, value in flags:
-        if value and re.fullmatch(r"[0-9]+", value.strip()) and int(value) < 1 << 20:
+        digits = (value or "").strip()
+        if digits.isascii() and digits.isdigit() and int(digits) < 1 << 20:  # [0-9]+: bytes
             lines.append(
                 f"Warning: {flag} {value} is {value} bytes (a quantity without a unit); "
                 f"instance types have GiB of memory: did you mean {flag} {value}Gi?"

@@ -34,7 +34,6 @@ flags to plugins, so each command parses them itself.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
 
 from ..errors import UsageError
 from ..instancetype import kinds as type_kinds
@@ -46,6 +45,7 @@ from ..records import Field, field
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import inspect
+    from collections.abc import Callable, Sequence
     from dataclasses import field as _dataclass_field
     from typing import Any, dataclass_transform
 else:

@@ -10,12 +10,13 @@ byte 0xff never occurs in a Python string.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 MIN_WIDTH = 6
 PADDING = 3
-_SEPARATORS = re.compile(r"([\t\v\n\f])")
+_SEPARATORS = "\t\v\n\f"  # the cell and line separators a tabwriter reads
 
 
 def _write_lines(lines: list[list[str]], widths: list[int], line0: int, line1: int, total: int, out: list[str]) -> None:
@@ -69,7 +70,9 @@ def tabwriter(text: str, *, minwidth: int = MIN_WIDTH, padding: int = PADDING) -
         _format(lines, [], 0, len(lines), len(lines), out, minwidth, padding)
         lines[:] = [[]]
 
-    parts = _SEPARATORS.split(text)
+    import re  # here: kubectl's tables take render_table's column-wise path
+
+    parts = re.split(f"([{_SEPARATORS}])", text)
     for index in range(0, len(parts) - 1, 2):
         lines[-1].append(cell + parts[index])
         cell = ""
@@ -98,7 +101,8 @@ def render_table(rows: Iterable[Sequence[str]], *, minwidth: int = MIN_WIDTH, pa
     columns = len(lines[0])
     if columns and all(len(line) == columns for line in lines):
         text_columns = list(zip(*lines))
-        if not any(_SEPARATORS.search(cell) for column in text_columns for cell in column):
+        cells = "".join(["".join(column) for column in text_columns])
+        if not any(separator in cells for separator in _SEPARATORS):
             # widths of every column but the last (which is written as it is), computed column-wise
             widths = [max(minwidth, max(map(len, column)) + padding) for column in text_columns[:-1]]
             return "".join(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
-
 from ..errors import PluginError
 from .kubeconfig import ClusterConfig, ConnectionOptions, KubeconfigFiles, load_cluster_config
 from .resources import Resource
@@ -12,6 +9,7 @@ from .transport import Transport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import Any
 
 DEFAULT_CHUNK_SIZE = 500
@@ -562,6 +560,7 @@ def continue_token(body: bytes) -> str | None:
     neither shape is found the whole body is decoded.
     """
     import json
+    import re
 
     from .errors import decode_object
 

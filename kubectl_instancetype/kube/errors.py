@@ -7,10 +7,6 @@ kubectl has one.
 
 from __future__ import annotations
 
-import json
-import socket
-import ssl
-
 from ..errors import (
     APIError,
     ConnectionRefused,
@@ -21,6 +17,7 @@ from ..errors import (
     UnauthorizedError,
     UploadError,
 )
+from . import jsonscan, sockets
 from .http import (
     BodyReadError,
     BodyTooLarge,
@@ -88,7 +85,7 @@ def api_error(status: int, body: bytes, method: str, path: str, content_type: st
     """
     cls = _CLASSES.get(status, APIError)
     try:
-        document = json.loads(body) if body else None
+        document = jsonscan.loads(body) if body else None
     except (ValueError, RecursionError):
         document = None
     if isinstance(document, dict) and document.get("kind") == "Status":
@@ -148,14 +145,14 @@ def transport_error(exc: BaseException, host: str, host_port: str) -> PluginErro
         return timeout_error(exc.phase)
     if isinstance(exc, ConnectionRefusedError):
         return ConnectionRefused(host_port)
-    if isinstance(exc, ssl.SSLCertVerificationError):
+    if isinstance(exc, sockets.SSLCertVerificationError):
         return TransportError(f"tls: failed to verify certificate: {exc.verify_message}")
-    if isinstance(exc, ssl.SSLError):
+    if isinstance(exc, sockets.SSLError):
         return TransportError(f"tls: {exc.reason or exc}")
-    if isinstance(exc, (socket.timeout, TimeoutError)):
+    if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError
         # Without --request-timeout only dialing is bounded (30 s); Go's dialer says i/o timeout.
         return TransportError(f"dial tcp {host_port}: i/o timeout")
-    if isinstance(exc, socket.gaierror):
+    if isinstance(exc, sockets.gaierror):
         return TransportError(f"dial tcp: lookup {host}: no such host")
     if isinstance(exc, BodyTooLarge):
         # the bound in exact units: a limit under 1 MiB once read "larger than 0 MiB"
@@ -195,7 +192,7 @@ def decode_object(body: bytes, content_type: str = "") -> dict[str, Any]:
     Bytes that are not UTF-8 are replaced by U+FFFD as Go's encoding/json does.
     """
     try:
-        document = json.loads(body)
+        document = jsonscan.loads(body)
     except UnicodeDecodeError:
         return decode_object(body.decode("utf-8", "replace").encode(), content_type)
     except (RecursionError, ValueError) as exc:

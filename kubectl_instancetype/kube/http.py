@@ -25,15 +25,14 @@ kube/transport.py (the API server's) both dial with it.
 from __future__ import annotations
 
 import io
-import socket
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ..records import dataclass
+from . import sockets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from typing import Any, BinaryIO, Union
 
     from ..golang.neturl import URL
@@ -132,7 +131,7 @@ _NOT_TOKEN = frozenset('"(),/:;<=>?@[\\]{}')
 class _DeadlineSocketIO(io.RawIOBase):
     """The raw reader under the buffered one: every ``recv`` gets the time left before the deadline."""
 
-    def __init__(self, connection: Connection, sock: socket.socket):
+    def __init__(self, connection: Connection, sock: Any):
         super().__init__()
         self._connection = connection
         self._sock = sock
@@ -186,7 +185,7 @@ class Connection:
         self.deadline: float | None = None
         self._timed = False  # the socket's timeout was set from a deadline
         self.phase = "connect"
-        self._sock: socket.socket | None = None
+        self._sock: Any = None  # a connected _socket.socket, or a sockets.TLSSocket over one
         self._reader: Any = None
         self._stream_headers: dict[str, str] = {}
         self.body_pending = False  # a streamed answer's body is still to be read (body_pieces)
@@ -228,24 +227,20 @@ class Connection:
         """Open TCP (through the proxy tunnel when configured) and run the TLS handshake."""
         self.phase = "connect"
         try:
-            # getaddrinfo takes a bytes host too (typeshed says str only)
-            address: tuple = (ascii_host(self.host), self.port)
-            sock = socket.create_connection(address, timeout=self._left(self.connect_timeout))
+            sock: Any = sockets.create_connection(ascii_host(self.host), self.port, self._left(self.connect_timeout))
         except TimeoutError as exc:
             if self.deadline is not None and not isinstance(exc, DeadlineExceeded):
                 raise DeadlineExceeded("connect") from exc
             raise
         try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(sockets.IPPROTO_TCP, sockets.TCP_NODELAY, 1)
             self._sock = sock
             if self.tunnel:
                 self._open_tunnel(sock)
             if self.tls_context is not None:
                 # CPython bounds the whole handshake by the socket timeout set here.
                 self.arm(self.connect_timeout)
-                sock = self.tls_context.wrap_socket(
-                    sock, server_hostname=ascii_host(self.server_hostname or self.target_host)
-                )
+                sock = sockets.TLSSocket(self.tls_context, sock, ascii_host(self.server_hostname or self.target_host))
         except BaseException as exc:
             sock.close()
             self._sock = None
@@ -258,7 +253,7 @@ class Connection:
         self._reader = io.BufferedReader(_DeadlineSocketIO(self, sock), 65536)
         self.reusable = True
 
-    def _open_tunnel(self, sock: socket.socket) -> None:
+    def _open_tunnel(self, sock: Any) -> None:
         assert self.tunnel is not None
         host, port = self.tunnel
         authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

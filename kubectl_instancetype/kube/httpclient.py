@@ -52,14 +52,13 @@ if TYPE_CHECKING:
 def failure_reason(exc: BaseException, verify_hint: str = "") -> str:
     """Go's words for a request that failed below HTTP (never Python's ``[SSL: ...] (_ssl.c:N)``); ``verify_hint``
     is the flag that skips certificate verification, named after a verification failure."""
-    import ssl
-
     from .http import DeadlineExceeded
+    from .sockets import SSLCertVerificationError, SSLError
 
-    if isinstance(exc, ssl.SSLCertVerificationError):
+    if isinstance(exc, SSLCertVerificationError):
         hint = f" ({verify_hint} skips verification)" if verify_hint else ""
         return f"tls: failed to verify certificate: {exc.verify_message}{hint}"
-    if isinstance(exc, ssl.SSLError):
+    if isinstance(exc, SSLError):
         return "tls: " + str(exc.reason or "handshake failure").lower().replace("_", " ")
     if isinstance(exc, ConnectionRefusedError):
         return "connect: connection refused"

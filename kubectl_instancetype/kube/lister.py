@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..errors import ForbiddenError, PluginError
 from ..records import dataclass
 from .client import Client
@@ -11,6 +9,7 @@ from .resources import Resource
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 

@@ -2,7 +2,7 @@
 
 :class:`ListStream` reads the pieces of a list's body (``Transport.request(..., stream=True)``) into a small
 rolling text buffer and hands out each object of ``items`` as soon as the bytes after it show that it ended
-(``json.JSONDecoder.raw_decode`` on the buffer; before, a whole page was read, then decoded item by item). The items
+(``json.JSONDecoder.raw_decode``, :func:`.jsonscan.raw_decode`, on the buffer; before, a whole page was read, then decoded item by item). The items
 that a piece holds whole are decoded in one call of the C scanner (:func:`leading_items`). What it holds at any
 time is one socket buffer (64 kB), what is not yet decoded of the current object, and the objects of one piece (16 kB
 of JSON): never a page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it
@@ -19,29 +19,25 @@ fault have been handed out.
 from __future__ import annotations
 
 import codecs
-import json
-import re
-from collections.abc import Iterable, Iterator
 
 from .errors import ResponseError, decode_object, undecodable
 from .http import human_size
+from .jsonscan import raw_decode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
 # One object of a list (etcd keeps objects under 1.5 MiB by default; their JSON may be somewhat larger): the same
 # bound as one watch event (transport.MAX_STREAM_LINE).
 MAX_VALUE = 16 << 20
-_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
-_DECODER = json.JSONDecoder()  # as decode_object's json.loads (NaN and Infinity included)
-_DECODE = _DECODER.raw_decode
-# raw_decode without its frame: (value, end), StopIteration where no value starts (typeshed does not list it)
-_SCAN = _DECODER.scan_once  # type: ignore[attr-defined]
+_SPACE = " \t\n\r"  # JSON's whitespace
+_DECODE = raw_decode  # json.JSONDecoder().raw_decode, as decode_object's json.loads (NaN and Infinity included)
 _HEAD_MAX = 512  # how far into an item its "metadata" key is looked for (a batch's cut: leading_items)
 _READ_AHEAD = 16384
 _NOT_AN_ITEM_START = frozenset(" \t\r\n]")  # after a comma: whitespace or a misplaced end
-_NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z")  # what is read after a number could still be part of it
+_NUMBER_CHARACTERS = "0123456789.eE+-"  # what is read after a number could still be part of it
 
 
 class ListStream:
@@ -189,10 +185,12 @@ class ListStream:
     def _peek(self) -> str:
         """The next character that is not whitespace, not consumed ('' at the end of the body)."""
         while True:
-            match = _SPACE.match(self._text, self._pos)
-            self._pos = match.end() if match else self._pos
-            if self._pos < len(self._text):
-                return self._text[self._pos]
+            text, pos = self._text, self._pos
+            while pos < len(text) and text[pos] in _SPACE:
+                pos += 1
+            self._pos = pos
+            if pos < len(text):
+                return text[pos]
             if not self._fill(1):
                 return ""
 
@@ -217,7 +215,7 @@ class ListStream:
             else:
                 # a number is complete only once a character that cannot continue it follows ("0." may be "0.5")
                 if self._eof or (
-                    end < len(text) and (type(value) not in (int, float) or _NUMBER_GOES_ON.match(text, end) is None)
+                    end < len(text) and (type(value) not in (int, float) or text[end:].lstrip(_NUMBER_CHARACTERS))
                 ):
                     self._pos = end
                     return value
@@ -255,8 +253,8 @@ def leading_items(text: str, pos: int, managed_fields: bool = True) -> tuple[lis
         return None
     items = text[pos:cut] if managed_fields else without_managed_fields(text[pos:cut])
     try:
-        values, end = _SCAN("[" + items + "]", 0)
-    except (ValueError, RecursionError, StopIteration):  # a wrong guess, or a fault the careful path words
+        values, end = _DECODE("[" + items + "]", 0)
+    except (ValueError, RecursionError):  # a wrong guess, or a fault the careful path words
         return None
     if end != len(items) + 2:  # the array closed before the cut: the cut was not between items
         return None

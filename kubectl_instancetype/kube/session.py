@@ -6,23 +6,22 @@ never load the kubeconfig themselves. :class:`Session` is that pair: the CLI bui
 connection flags, the use cases ask it for what they talk to. Nothing is read or opened until asked for, so
 a command that never needs the cluster (``--dry-run=client``, ``--catalog``) never loads the kubeconfig.
 
-This module imports nothing beyond the standard library's typing at import time: it is on the path of every
+This module imports nothing at run time (the names below are for type checkers): it is on the path of every
 command that takes the connection flags.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from .client import Client
     from .kubeconfig import ConnectionOptions, KubeconfigFiles
     from .upload_proxy import ProxyConnections
 
-Log = Callable[[str], None]
+    Log = Callable[[str], None]
 
 
 class Session:
@@ -124,8 +123,8 @@ class Session:
         context_name = self.options.context or files.current_context
         user_name = str((files.contexts.get(context_name) or {}).get("user") or "")
         user = files.users.get(user_name) or {}
-        exec_config = user.get("exec") if isinstance(user, Mapping) else None
-        return isinstance(exec_config, Mapping) and exec_config.get("interactiveMode") == "Always"
+        exec_config = user.get("exec") if isinstance(user, dict) else None  # the kubeconfig's mappings are dicts
+        return isinstance(exec_config, dict) and exec_config.get("interactiveMode") == "Always"
 
     def why_no_cluster(self) -> str:
         """Why no cluster can be asked ("" when one can be): no kubeconfig file and no in-cluster service

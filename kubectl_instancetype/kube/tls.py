@@ -8,12 +8,17 @@ authenticate must not go out anonymously.
 from __future__ import annotations
 
 import os
-import ssl
-from collections.abc import Mapping
 
 from ..errors import ConfigurationError
 from ..golang.goos import read_file_error
+from . import sockets
 from .kubeconfig.model import ClusterConfig
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ssl
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def _write_private_temp(data: bytes) -> str:
@@ -46,21 +51,22 @@ def _has_pem(data: bytes, kind: str | None = None) -> bool:
     return marker in data
 
 
-def _load_roots(context: ssl.SSLContext, config: ClusterConfig) -> None:
-    data = config.ca_data if config.ca_data else _read(config.ca_file) if config.ca_file else None
-    if data is None:
-        context.load_default_certs()
-        return
+def _roots(config: ClusterConfig) -> bytes | None:
+    """The kubeconfig's roots (PEM), or None for the system's."""
+    return config.ca_data if config.ca_data else _read(config.ca_file) if config.ca_file else None
+
+
+def _load_roots(context: Any, data: bytes) -> None:
     problem = "unable to load root certificates: unable to parse bytes as PEM block"
     if not _has_pem(data, "CERTIFICATE"):
         raise ConfigurationError(problem)
     try:
         context.load_verify_locations(cadata=data.decode("ascii", "replace"))
-    except (ValueError, ssl.SSLError):
+    except (ValueError, sockets.SSLError):
         raise ConfigurationError(problem) from None
 
 
-def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
+def _load_client_pair(context: Any, config: ClusterConfig) -> None:
     cert = config.client_cert_data or (_read(config.client_cert_file) if config.client_cert_file else None)
     key = config.client_key_data or (_read(config.client_key_file) if config.client_key_file else None)
     if cert is None and key is None:
@@ -80,7 +86,7 @@ def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
         temporary.append(_write_private_temp(cert))
         temporary.append(_write_private_temp(key))
         context.load_cert_chain(temporary[0], temporary[1])
-    except ssl.SSLError as exc:
+    except sockets.SSLError as exc:
         reason = getattr(exc, "reason", "") or ""
         if reason == "KEY_VALUES_MISMATCH":  # same key type, another key
             raise ConfigurationError("tls: private key does not match public key") from None
@@ -97,7 +103,10 @@ def _load_client_pair(context: ssl.SSLContext, config: ClusterConfig) -> None:
 def system_trust_context(environ: Mapping[str, str], insecure: bool = False) -> ssl.SSLContext:
     """A context for servers other than the API server (an upload proxy, a registry): the system roots, which Go's
     crypto/x509 reads from ``SSL_CERT_FILE``/``SSL_CERT_DIR`` when set (as our ``environ`` says, not the
-    process's); ``insecure`` verifies nothing."""
+    process's); ``insecure`` verifies nothing. Made by ``ssl``, whose ``load_default_certs`` reads the system's
+    stores (Windows') as ``_ssl`` alone does not."""
+    import ssl
+
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     if insecure:
         context.check_hostname = False
@@ -120,11 +129,11 @@ class SharedContexts:
     def __init__(self) -> None:
         import threading
 
-        self._contexts: dict[tuple[object, ...], ssl.SSLContext] = {}
+        self._contexts: dict[tuple[object, ...], Any] = {}
         self._lock = threading.Lock()
         self.built = 0
 
-    def get(self, config: ClusterConfig) -> ssl.SSLContext:
+    def get(self, config: ClusterConfig) -> Any:
         """The context for ``config`` (built by :func:`build_ssl_context` the first time)."""
         key = (
             config.insecure,
@@ -143,13 +152,22 @@ class SharedContexts:
             return context
 
 
-def build_ssl_context(config: ClusterConfig) -> ssl.SSLContext:
-    """An SSL context that verifies exactly as the kubeconfig says."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+def build_ssl_context(config: ClusterConfig) -> Any:
+    """An SSL context that verifies exactly as the kubeconfig says: made by :mod:`.sockets` (what
+    ``ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)`` makes, without importing ``ssl``) when the kubeconfig gives the roots
+    or verifies nothing, by ``ssl`` when the system's roots are needed (``load_default_certs``)."""
+    roots = None if config.insecure else _roots(config)
     if config.insecure:
+        context = sockets.client_context()
         context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
+        context.verify_mode = sockets.CERT_NONE
+    elif roots is None:
+        import ssl
+
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.load_default_certs()
     else:
-        _load_roots(context, config)
+        context = sockets.client_context()
+        _load_roots(context, roots)
     _load_client_pair(context, config)
     return context

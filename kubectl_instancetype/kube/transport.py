@@ -12,10 +12,7 @@ or from ``HTTPS_PROXY``/``HTTP_PROXY``/``NO_PROXY`` read as ``golang.org/x/net/h
 
 from __future__ import annotations
 
-import json
-import re
 import time
-from collections.abc import Callable, Iterator, Mapping
 
 from .. import __version__
 from ..errors import ConfigurationError, PluginError, TransportError
@@ -35,6 +32,7 @@ from .kubeconfig import ClusterConfig
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Any
 
     from .http import Body
@@ -110,6 +108,8 @@ _WARNING = r'\s*(\d{3})\s+(\S+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"[^"]*")?\s*(?:,|$)'
 def parse_warnings(header: str) -> list[str]:
     """The texts of a ``Warning`` header's code-299 warnings (``299 - "text"``, comma-separated), as client-go's
     ``ParseWarningHeaders`` reads them; a malformed rest is ignored."""
+    import re
+
     texts = []
     position = 0
     pattern = re.compile(_WARNING)
@@ -232,6 +232,8 @@ class Transport:
         payload: Body = None
         if body is not None:
             if isinstance(body, (dict, list)):
+                import json  # here: reads send no body
+
                 payload = json.dumps(body, separators=(",", ":")).encode()
                 request_headers["Content-Type"] = content_type or "application/json"
             else:

@@ -7,8 +7,6 @@ and renders cells from the objects; the domain (:mod:`..instancetype.listing`) k
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ..instancetype import kinds as type_kinds
 from ..instancetype.listing import (
     DEPRECATED_LABEL,
@@ -22,6 +20,7 @@ from ..records import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 NONE = "<none>"

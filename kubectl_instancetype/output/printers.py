@@ -3,13 +3,12 @@ lists of API objects, as kubectl prints them (cli-runtime's printers and kubectl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from ..env import Environment
 from ..errors import TemplateExecutionError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 TABLE_FORMATS = ("", "wide")

@@ -6,12 +6,11 @@ row is padded to ``max(6, widest cell + 3)``, and the last cell is written as it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-
 from .terminal import escape  # a few lines, no imports of its own: every table escapes its cells
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
 

@@ -4,12 +4,11 @@ watching share; this module is apart from it because recommend's and placement's
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .listing import ClusterSource, Listing, Query, check_enumerated, list_rows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     from ..kube.session import Session

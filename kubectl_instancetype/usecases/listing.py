@@ -9,14 +9,13 @@ table cells from :mod:`..output.columns`), so large lists keep only what will be
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..instancetype.listing import INSTANCETYPES, RangeFilter, SortBy, SortKey, sort_order
 from ..records import dataclass, replace
 
 # typing only to type checkers: the list path imports no typing (Source is a Protocol, Listing generic there)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, Generic, Protocol, TypeVar
 
     from ..catalog import Catalog

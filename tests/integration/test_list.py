@@ -427,3 +427,24 @@ def test_a_list_without_managed_fields_is_the_servers_list_less_them(control_pla
         obj["metadata"].pop("managedFields", None)
     assert lean == whole and len(whole) > 20
     assert came_without > len(lean) // 2
+
+
+def test_a_list_run_imports_none_of_the_wrappers_it_skips(control_plane) -> None:
+    # issue 30: a list of ten rows against the real API server (TLS from the kubeconfig's CA, the JSON, the table),
+    # in a fresh interpreter: none of the standard modules that kube/sockets.py and kube/jsonscan.py leave out is
+    # loaded (socket and ssl cost 52M instructions, json and re 28M: bench/README.md), nor what they bring
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.argv = ['kubectl-instancetype', 'list', '--scope=cluster', '--cpu', '4']\n"
+        "from kubectl_instancetype.cli.main import main\n"
+        "status = main()\n"
+        "skipped = ('socket', 'ssl', 'json', 're', 'enum', 'collections', 'functools', 'typing', 'selectors')\n"
+        "print(status, sorted(m for m in skipped if m in sys.modules), file=sys.stderr)\n"
+    )
+    environ = {"HOME": "/nonexistent", "KUBECONFIG": str(control_plane.kubeconfig("admin")), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environ, check=False)
+    assert "u1.xlarge" in result.stdout
+    assert result.stderr.splitlines()[-1] == "0 []", result.stderr

@@ -114,6 +114,8 @@ def _usecase_check(name: str, path: Path) -> list[str]:
 CONNECTION_MODULES = {
     "socket",
     "ssl",
+    "_socket",
+    "_ssl",
     "select",
     "selectors",
     "asyncio",
@@ -126,7 +128,42 @@ CONNECTION_MODULES = {
     "xmlrpc.client",
     f"{ROOT}.kube.http",
     f"{ROOT}.kube.transport",
+    f"{ROOT}.kube.sockets",
 }
+
+# CPython's C modules under socket, ssl and json: each has one home, which says why it skips the wrapper
+C_MODULE_HOMES = {
+    "_socket": f"{ROOT}.kube.sockets",
+    "_ssl": f"{ROOT}.kube.sockets",
+    "_json": f"{ROOT}.kube.jsonscan",
+}
+
+
+def _c_module_check(name: str, path: Path) -> list[str]:
+    return [
+        f"imports {module} (line {line}): only {C_MODULE_HOMES[module]} uses it; import that module"
+        for module, _, line in _imports(name, path)
+        if module in C_MODULE_HOMES and C_MODULE_HOMES[module] != name
+    ]
+
+
+def test_the_c_modules_under_socket_ssl_and_json_have_one_home() -> None:
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        problems += [f"{name}: {problem}" for problem in _c_module_check(name, path)]
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_c_module_check_catches_violations(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text("import _ssl\ndef f():\n    from _json import make_scanner\n")
+    assert _c_module_check(f"{ROOT}.kube.planted", planted) == [
+        f"imports _ssl (line 1): only {ROOT}.kube.sockets uses it; import that module",
+        f"imports _json (line 3): only {ROOT}.kube.jsonscan uses it; import that module",
+    ]
+    assert _c_module_check(f"{ROOT}.kube.sockets", planted)[0].startswith("imports _json")
 
 
 def _package_modules_outside_kube() -> dict[str, Path]:

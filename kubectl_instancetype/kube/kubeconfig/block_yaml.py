@@ -11,8 +11,6 @@ requires the result to equal ``yaml.safe_load`` whenever it is not :data:`UNSUPP
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -32,7 +30,7 @@ _YAML11_NUMBER_OR_TIME_PATTERN = r"""[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9
     |[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
     |[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?
     (?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?"""
-_compiled: dict[str, re.Pattern] = {}
+_compiled: dict[str, Any] = {}
 
 
 def _number_or_time(text: str) -> bool:
@@ -43,6 +41,8 @@ def _number_or_time(text: str) -> bool:
         return False  # a hex token (5a76b71f...) needs no pattern compiled (5.7M instructions, callgrind)
     pattern = _compiled.get("number")
     if pattern is None:
+        import re
+
         pattern = _compiled["number"] = re.compile(_YAML11_NUMBER_OR_TIME_PATTERN, re.X)
     return pattern.fullmatch(text) is not None
 

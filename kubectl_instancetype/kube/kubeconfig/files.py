@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Mapping
 
 from ...errors import ConfigurationError
 from ...golang.goos import GOOS, path_error, path_module, read_file_error, split_list
@@ -19,6 +18,7 @@ from .schema import CONFIG, ShapeError, check_shape, json_kind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 # Larger kubeconfigs are refused rather than parsed: real ones are a few kilobytes, a runaway file would

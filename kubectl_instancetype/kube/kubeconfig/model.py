@@ -8,13 +8,12 @@ It also holds the one place that keeps credentials out of messages (:func:`redac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-
 from ...errors import ConfigurationError, TransportError
 from ...records import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
 IN_CLUSTER_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"

@@ -10,8 +10,6 @@ handed to the official ``kubernetes`` client's loader (:mod:`.official`), import
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ...errors import ConfigurationError
 from ...golang.strconv import go_quote
 from .files import kubeconfig_paths, read_kubeconfig
@@ -20,6 +18,7 @@ from .validation import refuse, resolve_path, validate_cluster, validate_user
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 
