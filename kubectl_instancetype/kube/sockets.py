@@ -86,8 +86,11 @@ class TLSSocket:
 
     def __init__(self, context: Any, sock: Socket, server_hostname: str | bytes):
         self._sock = sock
+        # SSLContext._encode_hostname: an international name as IDNA's ASCII form (the idna codec is imported then)
         if isinstance(server_hostname, bytes):
-            server_hostname = server_hostname.decode("ascii")  # SSLContext._encode_hostname
+            server_hostname = server_hostname.decode("ascii")
+        elif not server_hostname.isascii():
+            server_hostname = server_hostname.encode("idna").decode("ascii")
         # SSLSocket._create: context._wrap_socket(sock, server_side, server_hostname, owner=..., session=...), then
         # do_handshake() (do_handshake_on_connect); _ssl keeps a weak reference to the socket, which self holds
         self._tls = context._wrap_socket(sock, False, server_hostname, owner=None, session=None)

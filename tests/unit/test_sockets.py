@@ -128,7 +128,9 @@ def test_a_request_and_a_ragged_close_read_as_through_ssl(
 
 
 @pytest.mark.parametrize(
-    ("hostname", "trusted"), [("127.0.0.1", False), ("localhost", True), ("example.com", True)], ids=str
+    ("hostname", "trusted"),
+    [("127.0.0.1", False), ("localhost", True), ("example.com", True), ("bücher.example", True)],
+    ids=str,
 )
 def test_verification_fails_as_through_ssl(
     tls_server: Callable[[Behaviour], int], certificate: tuple[Path, Path], hostname: str, trusted: bool
