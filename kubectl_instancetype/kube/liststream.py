@@ -2,10 +2,10 @@
 
 :class:`ListStream` reads the pieces of a list's body (``Transport.request(..., stream=True)``) into a small
 rolling text buffer and hands out each object of ``items`` as soon as the bytes after it show that it ended
-(``json.JSONDecoder.raw_decode``, :func:`.jsonscan.raw_decode`, on the buffer; before, a whole page was read, then decoded item by item). The items
-that a piece holds whole are decoded in one call of the C scanner (:func:`leading_items`). What it holds at any
-time is one socket buffer (64 kB), what is not yet decoded of the current object, and the objects of one piece (16 kB
-of JSON): never a page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it
+(:func:`.jsonscan.raw_decode`, ``json.JSONDecoder().raw_decode`` without ``json``, on the buffer; before, a whole page
+was read, then decoded item by item). The items that a piece holds whole are decoded in one call of the C scanner
+(:func:`leading_items`). What it holds at any time is one socket buffer (64 kB), what is not yet decoded of the
+current object, and the objects of one piece (16 kB of JSON): never a page. The list's ``metadata`` (its ``continue`` token and ``resourceVersion``) is kept wherever it
 comes: before ``items`` (built-in lists, encoded by apimachinery's typed JSON serializer) or after them (custom
 resources' ``UnstructuredList``, and the streaming list encoder of KEP-5116, which writes the list's fields around
 ``items``).

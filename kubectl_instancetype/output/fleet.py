@@ -16,10 +16,12 @@ as a List whose items say where they came from: ``.items[].metadata.annotations[
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..env import Environment
 from .capture import Capture
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CONTEXT_ANNOTATION = "kubectl-instancetype/context"
 CONTEXT_HEADER = "CONTEXT"

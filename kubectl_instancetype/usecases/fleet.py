@@ -9,14 +9,22 @@ through :class:`~..kube.fleet.Fleet` and gathers the outcomes. Printing them as 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from ..records import dataclass
+
+# typing only to type checkers, records instead of dataclasses (see kube.fleet)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Generic, TypeVar
+
     from ..kube.fleet import Fleet
     from ..kube.session import Session
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+    from ..records import Generic
+
+    T = None
 
 
 @dataclass(frozen=True)

@@ -182,3 +182,30 @@ def test_compare_finds_missing_different_and_release():
         FieldDifference('metadata.labels["app/x"]', None, "1"),
         FieldDifference("spec.memory.guest", "4Gi", "6Gi"),
     )
+
+
+def test_a_fleet_list_imports_no_dataclasses(tmp_path):
+    # the fleet's modules use records and no typing at run time: dataclasses (with inspect, ast, dis, tokenize)
+    # cost a fleet run about 20 ms before its first context started
+    import subprocess
+    import sys
+
+    config = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "current-context": "a",
+        "clusters": [{"name": n, "cluster": {"server": "http://127.0.0.1:1"}} for n in "ab"],
+        "users": [{"name": "u", "user": {}}],
+        "contexts": [{"name": n, "context": {"cluster": n, "user": "u"}} for n in "ab"],
+    }
+    (tmp_path / "config").write_text(yaml.safe_dump(config))
+    code = (
+        "import io, sys; from kubectl_instancetype.cli.main import run;"
+        "from kubectl_instancetype.env import Environment;"
+        "err = io.StringIO();"
+        "code = run(['list', 'vmf', '--all-contexts'],"
+        " Environment(stdout=io.StringIO(), stderr=err, environ={'KUBECONFIG': sys.argv[1]}));"
+        "print(code, err.getvalue().count('context \"'), sorted({'dataclasses', 'inspect'} & set(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "config")], capture_output=True, text=True)
+    assert result.stdout == "1 2 []\n", result.stderr
