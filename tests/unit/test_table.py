@@ -91,7 +91,9 @@ def test_fleet_table_is_written_a_thousand_lines_at_a_time() -> None:
     assert "".join(pieces) == render_table(("CONTEXT", "NAME", "CPU"), [[c, *row] for c in "ab" for row in rows])
 
 
-_CELL = st.text(alphabet=st.sampled_from(["a", "Z", "-", ".", " ", "é", "界", "\x1b", "\t", "\n", "\x9b", "{", "}", "%"]))
+_CELL = st.text(
+    alphabet=st.sampled_from(["a", "Z", "-", ".", " ", "é", "界", "\x1b", "\t", "\n", "\x9b", "{", "}", "%"])
+)
 
 
 @given(
