@@ -112,7 +112,9 @@ class Timed:
 
 
 # the order measure() sends its queries in over rightsize's own rules (usecases/rightsize.py _measure_recorded)
-RECORDED_ORDER: tuple[str, ...] = ("rules", "rules", "cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
+# (the daily check after the probe for a window of a day or more)
+RECORDED_ORDER: tuple[str, ...] = ("rules", "rules", "daily", "cpu", "memory", "cpu_peak", "memory_peak", "history")
+RECORDED_ORDER += ("headroom",)
 RECORDED_ORDER += ("changed", "pressure", "low_available")
 # Prometheus's own default retention (--storage.tsdb.retention.time, cmd/prometheus/main.go), the least that holds a
 # 14-day window, and the longest block its compactor makes with it: a tenth of the retention (cmd/prometheus/main.go:
@@ -132,6 +134,8 @@ def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int,
     # skipped
     # the probe is two queries (its window's start and end)
     order = RECORDED_ORDER if measures.own else ("rules", *QUERY_NAMES)
+    if measures.own and window < 86400:
+        order = tuple(name for name in order if name != "daily")
     each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(order, server.each, strict=False)]
     return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
 

@@ -6,7 +6,7 @@ Reading 14 days of 1-minute raw samples for 10,000 VMs is two billion samples an
 own rules: the admin applies them, and once they cover the window rightsize reads the recorded series with plain
 range functions (``quantile_over_time``, ``max_over_time``, ``sum_over_time``; no subquery) instead of the raw ones.
 
-Two groups, named by Prometheus's ``level:metric:operations`` convention (https://prometheus.io/docs/practices/rules/:
+Three groups, named by Prometheus's ``level:metric:operations`` convention (https://prometheus.io/docs/practices/rules/:
 the level is the labels kept, ``namespace_name``; operations newest first), over KubeVirt v1.9.0's exact metric
 names (pkg/monitoring/metrics/virt-handler/domainstats):
 
@@ -21,6 +21,14 @@ names (pkg/monitoring/metrics/virt-handler/domainstats):
   when there was one): the peaks, the history and the lowest headroom read 12 times fewer samples, the size check
   only the VMs that changed size. A percentile does not compose: it is read from the
   5-minute series.
+- :data:`DAILY_GROUP` every day (:data:`DAILY_INTERVAL`): daily roll-ups of the hourly ones (the maximum, the
+  minimum, the sum of the counts), so that a window's whole days cost one point per VM instead of 24: rightsize reads
+  the days a daily evaluation covered from these and the rest of the window (its first and last partial day) from
+  the hourly roll-ups, which composes exactly for a maximum, a minimum and a sum over disjoint parts. Only where the
+  daily group is complete over the window (:data:`COMPLETE`: recorded by each daily evaluation that saw all 24
+  hourly evaluations of its day, :data:`EVALUATED`; consecutive days): a daily evaluation missed while the server was
+  down, or one made before the hourly history was backfilled, and rightsize reads the hourly roll-ups, the same
+  answers.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ GROUP = "kubectl-instancetype-rightsize"
 HOURLY_GROUP = "kubectl-instancetype-rightsize-1h"
 INTERVAL = 300  # seconds
 HOURLY_INTERVAL = 3600
+DAILY_GROUP = "kubectl-instancetype-rightsize-1d"
+DAILY_INTERVAL = 86400
 RULE_NAME = "kubectl-instancetype-rightsize"  # the PrometheusRule's metadata.name
 BY = "by (namespace, name)"
 
@@ -50,6 +60,22 @@ MEMORY_MAX = "namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum"
 HEADROOM_MIN = "namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum"
 DOMAIN_CHANGES = "namespace_name:kubevirt_vmi_memory_domain_bytes:changes65m_max"
 VCPUS_CHANGES = "namespace_name:kubevirt_vmi_vcpu_seconds:changes65m_count"
+# each hourly evaluation (1, no labels: recorded whatever the VMs)
+EVALUATED = "cluster:kubectl_instancetype_rightsize_1h:evaluated"
+# The daily roll-ups of the hourly ones
+CPU_MAX_DAILY = "namespace_name:kubevirt_vmi_cpu_usage_seconds:max1d_rate5m"
+CPU_COUNT_DAILY = "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1d_rate5m"
+MEMORY_MAX_DAILY = "namespace_name:kubevirt_vmi_memory_used_bytes:max1d_sum"
+HEADROOM_MIN_DAILY = "namespace_name:kubevirt_vmi_memory_headroom_ratio:min1d_sum"
+# each daily evaluation that saw the 24 hourly evaluations of its day: its time (Unix seconds), no labels
+COMPLETE = "cluster:kubectl_instancetype_rightsize_1d:complete_time"
+# the hourly roll-up each daily one is read in place of, and how the parts of a window combine
+DAILY_OF = {
+    CPU_MAX: (CPU_MAX_DAILY, "max"),
+    CPU_COUNT: (CPU_COUNT_DAILY, "sum"),
+    MEMORY_MAX: (MEMORY_MAX_DAILY, "max"),
+    HEADROOM_MIN: (HEADROOM_MIN_DAILY, "min"),
+}
 
 _HEADROOM_EXPR = f"sum {BY} (kubevirt_vmi_memory_usable_bytes) / sum {BY} (kubevirt_vmi_memory_available_bytes)"
 
@@ -107,11 +133,25 @@ HOURLY_RULES: tuple[tuple[str, str], ...] = (
     # (``max_over_time(...) > 0``) reads both alike
     (DOMAIN_CHANGES, f"changes({DOMAIN}[65m]) > 0"),
     (VCPUS_CHANGES, f"changes({VCPUS}[65m]) > 0"),
+    (EVALUATED, "vector(1)"),
+)
+# A daily group's evaluation reads the hourly points of (its time - 1d, its time]: the parts of a window compose
+# exactly (bench/README.md, "Right-sizing": an hourly series costs Prometheus 3 times more per sample than a
+# 5-minute one, one sample per 2-hour chunk's index entry in every block)
+DAILY_RULES: tuple[tuple[str, str], ...] = (
+    (CPU_MAX_DAILY, f"max_over_time({CPU_MAX}[1d])"),
+    (CPU_COUNT_DAILY, f"sum_over_time({CPU_COUNT}[1d])"),
+    (MEMORY_MAX_DAILY, f"max_over_time({MEMORY_MAX}[1d])"),
+    (HEADROOM_MIN_DAILY, f"min_over_time({HEADROOM_MIN}[1d])"),
+    # recorded only when the day's 24 hourly evaluations are there: a daily evaluation made before the hourly history
+    # was backfilled, or over a day the hourly group missed an hour of, is not complete
+    (COMPLETE, f"vector(time()) and on () count_over_time({EVALUATED}[1d]) == 24"),
 )
 # a series of each group always recorded for a running VM: the probe asks for these over the window (every series
 # it reads costs the probe; a group's rules are applied together)
 PROBED = (CPU, CPU_MAX)
 NAMES = tuple(record for record, _ in RULES + HOURLY_RULES)
+DAILY_NAMES = tuple(record for record, _ in DAILY_RULES)
 
 FORMATS = ("prometheusrule", "rulefile")
 
@@ -125,16 +165,19 @@ class RuleFormat:
 
 
 def _duration(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        return f"{seconds // 86400}d"
     return f"{seconds // 3600}h" if seconds % 3600 == 0 else f"{seconds // 60}m"
 
 
 def groups() -> list[dict[str, Any]]:
-    """The two rule groups as a Prometheus rule file has them (``groups:``)."""
+    """The three rule groups as a Prometheus rule file has them (``groups:``)."""
     return [
         {"name": name, "interval": _duration(interval), "rules": [{"record": r, "expr": e} for r, e in rules]}
         for name, interval, rules in (
             (GROUP, INTERVAL, RULES),
             (HOURLY_GROUP, HOURLY_INTERVAL, HOURLY_RULES),
+            (DAILY_GROUP, DAILY_INTERVAL, DAILY_RULES),
         )
     ]
 

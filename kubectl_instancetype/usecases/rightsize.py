@@ -27,7 +27,8 @@ When the server has rightsize's own recording rules over the whole window (``rig
 :mod:`..instancetype.rightsize_rules`), every measure is read from them instead (:class:`RecordedQueries`): plain
 range functions over the recorded series, no subquery, for every VM whose size did not change within the window;
 the percentiles from the 5-minute series, the peaks, the history, the lowest headroom and the size check from the
-hourly roll-ups. The few VMs whose size changed (at most :data:`MAX_CHANGED_NAMES`, by name) are measured over the
+hourly roll-ups (the peaks, the history and the lowest headroom from the daily ones over the window's whole days
+where the daily group is complete). The few VMs whose size changed (at most :data:`MAX_CHANGED_NAMES`, by name) are measured over the
 5-minute series with the size filter, a 5-minute subquery over those VMs only (sent once the size check, which
 goes out with the plain measures of every VM, names them: their answers replace those). The sources come with the
 CPU and memory answers (the recorded series' ``source`` label), so no ``sources`` query is sent; the queries after
@@ -232,6 +233,74 @@ class RecordedQueries:
     # only the part of each measure over the VMs in ``changed`` (a non-empty set): what :func:`_measure_recorded`
     # sends after the plain measures of every VM, whose answers for those names it replaces
     only_changed: bool = False
+    # the first and last complete daily evaluation within the window (Unix milliseconds; :meth:`daily_check`): the
+    # peaks, the history and the lowest headroom read the daily roll-ups over the days they cover; None: the hourly
+    # roll-ups over the whole window
+    days: tuple[int, int] | None = None
+
+    def daily_check(self) -> str | None:
+        """The daily evaluations that can stand for whole days of the window (their time minus a day at or after
+        the window's start): their number, the first and the last time (``of``: count, first, last), from the
+        series each complete daily evaluation records (:data:`..instancetype.rightsize_rules.COMPLETE`). None: the
+        window holds no whole day."""
+        from ..instancetype import rightsize_rules as rr
+
+        if self.window < rr.DAILY_INTERVAL:
+            return None
+        span = f"{(self.window - rr.DAILY_INTERVAL) * 1000 + 1}ms"
+        return " or ".join(
+            f'label_replace({function}({rr.COMPLETE}[{span}] @ {self.at:.3f}), "of", "{of}", "", "")'
+            for function, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
+        )
+
+    def with_days(self, samples: Sequence[Any]) -> RecordedQueries:
+        """These queries reading the daily roll-ups over the days :meth:`daily_check`'s answer ``samples`` found
+        complete, when they are one a day without a gap (a daily evaluation missed while the server was down, or one
+        over a day without its 24 hourly evaluations, is a gap); else these queries as they are (the hourly roll-ups
+        over the whole window)."""
+        from dataclasses import replace
+
+        got: dict[str, float] = {}
+        for sample in samples:
+            of = sample.labels.get("of", "")
+            if of in got:
+                return self  # more than one such series (several servers' answers merged): not ours to read
+            got[of] = sample.value
+        if set(got) != {"count", "first", "last"} or not got["count"] >= 1:
+            return self
+        first, last = round(got["first"] * 1000), round(got["last"] * 1000)
+        if last - first != (got["count"] - 1) * 86_400_000:
+            return self
+        return replace(self, days=(first, last))
+
+    def _plain(self, function: str, plain: str, keep: str, head: str) -> str:
+        """``function`` over the roll-up ``plain`` for the VMs ``keep`` selects, over the whole window; where the
+        daily roll-ups cover whole days of it (:attr:`days`), over three disjoint parts that compose exactly (the
+        maximum, the minimum or the sum of the parts): the hourly roll-ups before the first day a daily evaluation
+        covers, the daily ones, and the hourly ones after the last daily evaluation, each part a range ending at its
+        own ``@`` (a range is open at its start)."""
+        from ..instancetype import rightsize_rules as rr
+
+        daily = rr.DAILY_OF.get(plain)
+        if self.days is None or daily is None:
+            return f"{function}({head}{plain}{keep}[{_duration(self.window)}])"
+        series, combine = daily
+        first, last = self.days
+        day = rr.DAILY_INTERVAL * 1000
+        at = round(self.at * 1000)
+        start = at - self.window * 1000
+        parts = []
+        if first - day > start:
+            parts.append(("head", plain, first - day - start, first - day))
+        parts.append(("days", series, last - first + 1, last))
+        if at > last:
+            parts.append(("tail", plain, at - last, at))
+        text = " or ".join(
+            f"label_replace({function}({head}{name}{keep}[{length}ms] @ {end // 1000}.{end % 1000:03d}), "
+            f'"rightsize_part", "{part}", "", "")'
+            for part, name, length, end in parts
+        )
+        return f"{combine} without (rightsize_part) ({text})"
 
     def _selectors(self) -> tuple[str | None, str | None]:
         """The selector of the VMs read plainly and of those filtered (None: no such VMs)."""
@@ -259,7 +328,7 @@ class RecordedQueries:
         keep, changed = self._selectors()
         parts = []
         if keep is not None:
-            parts.append(f"{function}({head}{plain}{keep}[{_duration(self.window)}])")
+            parts.append(self._plain(function, plain, keep, head))
         if changed is not None:
             inner = function if function != "sum_over_time" else "count_over_time"
             parts.append(
@@ -463,7 +532,9 @@ def _measured(
 
 
 def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: float) -> Measures:
-    """:func:`measure` over rightsize's own recording rules, the probe sent: the size check (``changed``) and the six
+    """:func:`measure` over rightsize's own recording rules, the probe sent: which days the daily roll-ups are
+    complete for (:meth:`RecordedQueries.daily_check`: one series, a point a day; read over those days, the hourly
+    roll-ups elsewhere, the same answers), then the size check (``changed``) and the six
     measures of every VM read plainly, together (:data:`PARALLEL_QUERIES` connections; one after the other without
     ``more``), since the size check's answer is almost always that no VM changed size; the VMs it names (by name,
     as ``RecordedQueries``' selectors) are measured again with the size filter and those answers replace theirs:
@@ -477,6 +548,14 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     queries = RecordedQueries(request.window, at, request.percentile, frozenset())
     names = ("cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
     server = servers[0]
+    sent = 2
+    used = own.NAMES
+    check = queries.daily_check()
+    if check is not None:
+        queries = queries.with_days(server.query(check, at, QUERY_TIMEOUT))
+        sent += 1
+        if queries.days is not None:
+            used += own.DAILY_NAMES
 
     def send(texts: Sequence[str]) -> list[list[Any]]:
         from functools import partial
@@ -490,7 +569,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     texts = queries.all()
     # the percentiles first: the longest
     first = send([texts[name] for name in names] + [queries.changes()])
-    sent = 2 + len(first)
+    sent += len(first)
     changed = frozenset(s.labels.get("name", "") for s in first[-1])
     answers = dict(zip(names, first, strict=False))
     if changed:
@@ -523,7 +602,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
             samples = server.query(texts[name], at, QUERY_TIMEOUT)
             sent += 1
             values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
-    return Measures(_measured(values, sources), frozenset(own.NAMES), sent, own=True)
+    return Measures(_measured(values, sources), frozenset(used), sent, own=True)
 
 
 def in_threads(calls: Sequence[Callable[[], Any]], workers: int) -> list[Any]:

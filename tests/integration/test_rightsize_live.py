@@ -153,10 +153,10 @@ def test_the_printed_rules_pass_promtool_check_rules(tmp_path) -> None:
     environ = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent"}
     printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ=environ).stdout
     (tmp_path / "rules.yaml").write_text(printed)
-    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 13 rules found"
+    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 19 rules found"
     operator = run_cli(["rightsize", "--print-rules", "prometheusrule", "-n", "monitoring"], environ=environ).stdout
     (tmp_path / "spec.yaml").write_text(yaml.safe_dump(yaml.safe_load(operator)["spec"]))
-    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 13 rules found"
+    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 19 rules found"
 
 
 def test_the_doubles_exposition_passes_promtool_check_metrics() -> None:
@@ -431,11 +431,13 @@ RULES_FLEET = (
 
 
 def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tmp_path) -> None:
-    """The same fleet's history written by tsdbwrite twice: the raw series alone, and with the series
+    """The same fleet's five days of history written by tsdbwrite: the raw series alone, and with the series
     `rightsize --print-rules` records (tsdbwrite -rules: held to the real Prometheus's evaluation of the printed rule
-    file by tests/integration/test_tsdbwrite.py). rightsize detects the rules on the second server, says so, reads
-    every measure from them in fewer queries (no sources query), and gives the same findings, recommendations,
-    measures and history as from the raw series on the first."""
+    file by tests/integration/test_tsdbwrite.py) three times: with a daily evaluation every day, with one missed,
+    and with none. rightsize detects the rules, says so, reads every measure from them in as many queries (a daily
+    check instead of the sources query), and gives the same findings, recommendations, measures and history as
+    from the raw series; it reads the daily roll-ups over the window's whole days where they are complete, else the
+    hourly ones, with the same answers to the last bit."""
     import secrets
     import subprocess
 
@@ -466,35 +468,59 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
         )
     writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
     end = int(time.time()) // 60 * 60
+    start = end - 5 * 86400
     fleet = "".join(
         f"{namespace}\t{name}\tnode-a\t{vcpus}\t{memory}\t{cpu}\t{used}\t{int(balloon)}\n"
         for name, _type, vcpus, memory, cpu, used, balloon in RULES_FLEET
     )
+    # the daily group's evaluations: 3 hours before the end and every day before (a live server offsets a group by
+    # a hash of its name, rules/group.go EvalTimestamp: not at midnight)
+    daily = [end - 3 * 3600 - k * 86400 for k in range(5)]
+    variants = {
+        "raw": [],
+        "rules": ["-rules", "-daily-times", ",".join(map(str, daily))],
+        # the daily evaluation 27 hours before the end missed (the server was down then)
+        "gap": ["-rules", "-daily-times", ",".join(str(t) for t in daily if t != end - 27 * 3600)],
+        # no daily evaluation within the history (the daily group applied after it)
+        "hourly": ["-rules", "-daily-times", str(start - 86400)],
+    }
+    # (window, the servers asked): 2 days, the rules (daily roll-ups over a whole day) against the raw series; 4
+    # days, where the gap has the daily group fall back to the hourly roll-ups; 30 hours, a window of no whole
+    # number of days (its first 3 and last 3 hours from the hourly roll-ups)
+    asked = {"2d": ("raw", "rules"), "4d": ("rules", "gap", "hourly"), "30h": ("rules", "hourly")}
     documents, heads = {}, {}
-    for kind, extra in (("raw", []), ("rules", ["-rules"])):
+    for kind, extra in variants.items():
         subprocess.run(
-            [str(writer), "-out", str(tmp_path / kind / "tsdb"), "-start", str(end - 3 * 86400), "-end", str(end)]
+            [str(writer), "-out", str(tmp_path / kind / "tsdb"), "-start", str(start), "-end", str(end)]
             + ["-step", "60", *extra],
             input=fleet,
             capture_output=True,
             text=True,
             check=True,
         )
-        with Prometheus(tmp_path / kind, tmp_path / kind / "tsdb", rules=False) as server:
-            args = ("rightsize", "-n", namespace, "--prometheus-url", server.url, "--window", "2d")
-            answer = cli(*args, "-o", "json")
-            assert answer.exit_code == 0, answer.stderr
-            documents[kind] = json.loads(answer.stdout)
-            table = cli(*args)
-            assert table.exit_code == 0, table.stderr
-            heads[kind] = table.stdout.splitlines()[0]
+    servers = {kind: Prometheus(tmp_path / kind, tmp_path / kind / "tsdb", rules=False).start() for kind in variants}
+    try:
+        for window, kinds in asked.items():
+            for kind in kinds:
+                args = ("rightsize", "-n", namespace, "--prometheus-url", servers[kind].url, "--window", window)
+                answer = cli(*args, "-o", "json")
+                assert answer.exit_code == 0, answer.stderr
+                documents[kind, window] = json.loads(answer.stdout)
+                table = cli(*args)
+                assert table.exit_code == 0, table.stderr
+                heads[kind, window] = table.stdout.splitlines()[0]
+    finally:
+        for server in servers.values():
+            server.stop()
     control_plane.delete_namespace(namespace)
-    raw, ruled = documents["raw"], documents["rules"]
+    raw, ruled = documents["raw", "2d"], documents["rules", "2d"]
     assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
-    assert heads["raw"].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
-    assert heads["rules"].endswith(
-        ": 9 queries, rightsize's recording rules (13 series, 5-minute and hourly; rightsize --print-rules)"
+    assert heads["raw", "2d"].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
+    daily_read = (
+        ": 10 queries, rightsize's recording rules (19 series, 5-minute, hourly and daily; rightsize --print-rules)"
     )
+    hourly_read = ": 10 queries, rightsize's recording rules (14 series, 5-minute and hourly; rightsize --print-rules)"
+    assert heads["rules", "2d"].endswith(daily_read)
 
     def answers(document):
         return {
@@ -520,6 +546,15 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
             assert got[measure]["percentile"] == pytest.approx(want[measure]["percentile"], rel=1e-9), got["name"]
             assert got[measure]["peak"] == pytest.approx(want[measure]["peak"], rel=1e-9), got["name"]
         assert got["historySeconds"] == want["historySeconds"] == 2 * 86400
+    # the daily roll-ups where they are complete over the window's whole days, the hourly ones where a daily
+    # evaluation is missing or none stands for a whole day of the window: the same answers, to the last bit
+    assert heads["rules", "4d"].endswith(daily_read) and heads["rules", "30h"].endswith(daily_read)
+    assert heads["gap", "4d"].endswith(hourly_read) and heads["hourly", "4d"].endswith(hourly_read)
+    assert heads["hourly", "30h"].endswith(hourly_read)
+    for window, kinds in (("4d", ("gap", "hourly")), ("30h", ("hourly",))):
+        for kind in kinds:
+            assert documents[kind, window]["items"] == documents["rules", window]["items"], (kind, window)
+    assert {item["historySeconds"] for item in documents["rules", "4d"]["items"]} == {4 * 86400}
 
 
 def _rule_backfill(promtool, url: str, rule_file, start: int, end: int, out) -> None:

@@ -34,6 +34,7 @@ FLEET = (
     ("ns-b", "vm-3", "node-a", 2, 8 << 30, 1.0, 0.5, False),
 )
 STEP, HOURS = 60, 3
+RULE_HOURS = 50
 
 
 def _samples(url: str, end: int) -> dict[tuple, list[tuple[float, float]]]:
@@ -124,7 +125,8 @@ def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
     tsdbwrite's raw series: every rule, at every multiple of its group's interval (what a rule evaluation at that
     time stores, and the range query promtool tsdb create-blocks-from rules sends), gives exactly the samples
     tsdbwrite wrote under the rule's name, labels and all. The hourly roll-ups are evaluated over the 5-minute
-    series tsdbwrite wrote, which the first half of the check proves equal to the rules' own."""
+    series tsdbwrite wrote, which the first half of the check proves equal to the rules' own, and the daily ones over
+    the hourly ones."""
     reason = go_build_skip_reason("tsdbwrite")
     if reason:
         pytest.skip(reason)
@@ -133,8 +135,10 @@ def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
     from kubectl_instancetype.instancetype.rightsize_rules import groups
 
     writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
-    end = 1_790_000_000 // 3600 * 3600
-    start = end - HOURS * 3600
+    # 50 hours from a day's start: daily evaluations at 0h (one hourly evaluation in its day: not complete, and its
+    # roll-ups over an hour without a CPU rate), 24h and 48h (complete)
+    start = 1_790_000_000 // 86400 * 86400
+    end = start + RULE_HOURS * 3600
     # and a guest with 1.5% headroom: KubeVirtVMGuestMemoryAvailableLow's condition holds
     fleet = (*FLEET, ("ns-b", "vm-4", "node-b", 2, 4 << 30, 0.3, 0.985, True))
     text = "".join("\t".join(str(int(f) if isinstance(f, bool) else f) for f in row) + "\n" for row in fleet)
@@ -149,7 +153,7 @@ def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
     checked = 0
     with Prometheus(tmp_path / "server", tmp_path / "tsdb", rules=False) as server:
         for group in groups():
-            step = 300 if group["interval"] == "5m" else 3600
+            step = {"5m": 300, "1h": 3600, "1d": 86400}[group["interval"]]
             for rule in group["rules"]:
                 evaluated = _range(server.url, rule["expr"], start, end, step)
                 written = _range(server.url, rule["record"], start, end, step)
@@ -162,3 +166,9 @@ def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
             server.url, "namespace_name:kubevirt_vmi_memory_headroom_ratio:guest_memory_available_low", start, end, 300
         )
         assert [dict(k)["name"] for k in low] == ["vm-4"]
+        # the daily completeness series: the days whose 24 hourly evaluations were there, at their time
+        complete = _range(server.url, "cluster:kubectl_instancetype_rightsize_1d:complete_time", start, end, 86400)
+        assert complete == {(): [(start + 86400.0, start + 86400.0), (start + 2 * 86400.0, start + 2 * 86400.0)]}
+        daily = _range(server.url, "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1d_rate5m", start, end, 86400)
+        # the hourly counts of a day, 12 points an hour (none at the history's first instant: no rate there)
+        assert {v for points in daily.values() for _, v in points} == {12.0 * 24}

@@ -315,7 +315,7 @@ class _Recorded:
         return answers.get(promql, [])
 
 
-@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 9), (0.02, 11)])
+@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 10), (0.02, 12)])
 def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     from kubectl_instancetype.instancetype import rightsize_rules as rr
     from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
@@ -324,14 +324,14 @@ def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     for more in (None, lambda: server):
         server.asked.clear()
         measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
-        # the probe (two queries), the size check, six measures (no sources query: the CPU and memory answers carry
-        # it), and the two pressure queries only when a headroom went below 5%
+        # the probe (two queries), the daily check (no complete day here), the size check, six measures (no sources
+        # query: the CPU and memory answers carry it), and the two pressure queries only when a headroom went below 5%
         assert (len(server.asked), measures.queries) == (asked, asked)
         assert measures.own and measures.rules == frozenset(rr.NAMES)
         got = measures.vms[("ns", "vm-1")]
         assert (got.cpu, got.cpu_peak, got.memory, got.memory_peak, got.history_seconds) == (0.5, 0.9, 1e9, 2e9, 86400)
         assert (got.cpu_source, got.memory_source) == ("cpu", "balloon")
-        assert got.low_available_seconds == (3600.0 if asked == 11 else 0.0)
+        assert got.low_available_seconds == (3600.0 if asked == 12 else 0.0)
 
 
 class _Resized:
@@ -366,10 +366,10 @@ class _Resized:
 @pytest.mark.parametrize(
     ("changed", "asked", "want"),
     [
-        # nobody changed size: the probe, then the six measures and the size check together
-        ([], 9, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
+        # nobody changed size: the probe and the daily check, then the six measures and the size check together
+        ([], 10, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
         # vm-1 and vm-3 did: their answers replaced by the size-filtered ones (vm-3's: none), six queries more
-        (["vm-1", "vm-3"], 15, {"vm-1": 2.0, "vm-2": 1.0}),
+        (["vm-1", "vm-3"], 16, {"vm-1": 2.0, "vm-2": 1.0}),
     ],
 )
 def test_measure_over_rightsizes_own_rules_with_size_changes(changed, asked, want) -> None:
@@ -391,7 +391,7 @@ def test_measure_over_rightsizes_own_rules_too_many_changed() -> None:
 
     server = _Resized([f"vm-{i}" for i in range(MAX_CHANGED_NAMES + 1)])
     measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
-    assert measures.queries == 15
+    assert measures.queries == 16
     assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == {"vm-1": 2.0, "vm-2": 2.0}
 
 
@@ -411,10 +411,75 @@ def test_print_rules_prints_a_prometheusrule_in_the_namespace_or_a_rule_file(tmp
     assert [(g["name"], g["interval"]) for g in rule["spec"]["groups"]] == [
         ("kubectl-instancetype-rightsize", "5m"),
         ("kubectl-instancetype-rightsize-1h", "1h"),
+        ("kubectl-instancetype-rightsize-1d", "1d"),
     ]
     records = [r["record"] for g in rule["spec"]["groups"] for r in g["rules"]]
-    assert records == list(rr.NAMES) and len(records) == 13
-    # Prometheus's level:metric:operations, aggregated by namespace and name over KubeVirt's metric names
-    assert all(name.startswith("namespace_name:kubevirt_vmi_") and name.count(":") == 2 for name in records)
+    assert records == list(rr.NAMES + rr.DAILY_NAMES) and len(records) == 19
+    # Prometheus's level:metric:operations, aggregated by namespace and name over KubeVirt's metric names (the two
+    # evaluation marks: cluster-level)
+    assert all(name.count(":") == 2 for name in records)
+    assert [n for n in records if not n.startswith("namespace_name:kubevirt_vmi_")] == [rr.EVALUATED, rr.COMPLETE]
     as_json = run_cli(["rightsize", "--print-rules", "rulefile", "-o", "json"], environ=environ)
     assert json.loads(as_json.stdout) == {"groups": rule["spec"]["groups"]}
+
+
+def _of(count: float, first: float, last: float):
+    from kubectl_instancetype.kube.prometheus import Sample
+
+    return [Sample({"of": "count"}, count), Sample({"of": "first"}, first), Sample({"of": "last"}, last)]
+
+
+@pytest.mark.parametrize(
+    ("samples", "want"),
+    [
+        # three complete daily evaluations, a day apart
+        (_of(3, 1_700_000_000.123, 1_700_172_800.123), (1_700_000_000_123, 1_700_172_800_123)),
+        (_of(1, 1_700_000_000.5, 1_700_000_000.5), (1_700_000_000_500, 1_700_000_000_500)),
+        # a day missing between them (a daily evaluation missed, or one without its 24 hourly evaluations)
+        (_of(2, 1_700_000_000.0, 1_700_172_800.0), None),
+        # none within the window
+        ([], None),
+        (_of(0, float("nan"), float("nan"))[:1], None),
+        # two such series (two servers' answers merged): not read
+        (_of(1, 1_700_000_000.0, 1_700_000_000.0) * 2, None),
+    ],
+)
+def test_the_daily_roll_ups_are_read_over_days_one_a_day_without_a_gap(samples, want) -> None:
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries
+
+    assert RecordedQueries(14 * 86400, 1_700_300_000.0, 95.0).with_days(samples).days == want
+
+
+def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
+    """With complete daily evaluations at 00:00:00.250 of each day (a 14-day window from noon to noon: 13 of them
+    whose days lie within it), each measure that composes reads three disjoint parts: the hourly roll-ups of
+    (start, first day's start], the daily roll-ups at the first to the last evaluation, and the hourly roll-ups after
+    the last evaluation; the percentiles read the 5-minute series as before; the daily check asks for the
+    evaluations at a day or more after the window's start."""
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries
+
+    day = 86_400_000
+    at = 1_700_000_000.0 // 86400 * 86400 + 43200  # noon
+    # the first evaluation whose day lies within the window: 00:00:00.250 of the window's third date
+    first = int(at * 1000) - 14 * day + day + day // 2 + 250
+    last = first + 12 * day
+    queries = RecordedQueries(14 * 86400, at, 95.0, frozenset(), days=(first, last))
+    texts = queries.all()
+    assert queries.daily_check() == " or ".join(
+        f'label_replace({f}({rr.COMPLETE}[1123200001ms] @ {at:.3f}), "of", "{of}", "", "")'
+        for f, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
+    )
+    head = f"{(first - day) // 1000}.250"
+    assert texts["cpu_peak"] == (
+        f"max without (rightsize_part) (label_replace(max_over_time({rr.CPU_MAX}[43200250ms] @ {head}), "
+        f'"rightsize_part", "head", "", "") or label_replace(max_over_time({rr.CPU_MAX_DAILY}[{12 * day + 1}ms] @ '
+        f'{last // 1000}.250), "rightsize_part", "days", "", "") or label_replace(max_over_time({rr.CPU_MAX}'
+        f'[{43200000 - 250}ms] @ {at:.3f}), "rightsize_part", "tail", "", ""))'
+    )
+    assert texts["history"].startswith("sum by (namespace, name) (sum without (rightsize_part) (label_replace(")
+    assert rr.CPU_COUNT_DAILY in texts["history"] and rr.MEMORY_MAX_DAILY in texts["memory_peak"]
+    assert rr.HEADROOM_MIN_DAILY in texts["headroom"]
+    assert texts["cpu"] == f"quantile_over_time(0.95, {rr.CPU}[14d])"
+    # a window of less than a day holds no whole day: no check
+    assert RecordedQueries(3600, at, 95.0).daily_check() is None

@@ -21,18 +21,20 @@
 //
 // With -rules it also writes the series rightsize's own recording rules record (kubectl_instancetype/instancetype/
 // rightsize_rules.py, `rightsize --print-rules rulefile`): each rule's value at every multiple of its group's
-// interval (5 minutes, 1 hour) within [-start, -end], computed as Prometheus v0.316.0's engine computes it (rate:
+// interval (5 minutes, 1 hour, 1 day) within [-start, -end], computed as Prometheus v0.316.0's engine computes it (rate:
 // promql/functions.go extrapolatedRate; sum: util/kahansum; the other functions and operators by their definitions),
 // with the labels the rule's expression keeps. A real Prometheus evaluating the same rule file at those times gives
 // the same samples: tests/integration/test_tsdbwrite.py holds it to that. The groups' evaluation times here are the
-// "perfect" intervals (offset 0); a live Prometheus offsets each group by a hash of its name and file
-// (rules/group.go EvalTimestamp), the same values at other instants. -raw-from writes the raw series only from that
+// "perfect" intervals (offset 0; the daily group's at -daily-times when given); a live Prometheus offsets each
+// group by a hash of its name and file (rules/group.go EvalTimestamp), the same values at other instants. The daily
+// roll-ups are computed from the hourly points of the day before, kept from block to block. -raw-from writes the raw series only from that
 // time on (the recorded ones still cover the whole range): the benchmark's 14 days of recorded series with less raw
 // history.
 //
 // Input on stdin, one VM a line, tab-separated: namespace, name, node, vCPUs, memory bytes, cpu share, memory
 // share, balloon (1 or 0). Usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS] [-rules]
-// [-raw-from UNIX]. Writes one block per -block hours (aligned to -start) and prints the number of samples written.
+// [-raw-from UNIX] [-daily-times UNIX,...]. Writes one block per -block hours (aligned to -start) and prints the
+// number of samples written.
 package main
 
 import (
@@ -43,6 +45,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -125,6 +128,31 @@ var hourly = []struct {
 	{"namespace_name:kubevirt_vmi_memory_domain_bytes:changes65m_max", recDomain, "changes", 3900},
 	{"namespace_name:kubevirt_vmi_vcpu_seconds:changes65m_count", recVCPUs, "changes", 3900},
 }
+
+// daily roll-ups of the hourly ones: record name, the hourly roll-up it rolls up (its range: one day), the function
+var daily = []struct{ name, of, fn string }{
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:max1d_rate5m", "namespace_name:kubevirt_vmi_cpu_usage_seconds:max1h_rate5m", "max"},
+	{"namespace_name:kubevirt_vmi_cpu_usage_seconds:count1d_rate5m", "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1h_rate5m", "sum"},
+	{"namespace_name:kubevirt_vmi_memory_used_bytes:max1d_sum", "namespace_name:kubevirt_vmi_memory_used_bytes:max1h_sum", "max"},
+	{"namespace_name:kubevirt_vmi_memory_headroom_ratio:min1d_sum", "namespace_name:kubevirt_vmi_memory_headroom_ratio:min1h_sum", "min"},
+}
+
+// the cluster-level series: each hourly evaluation (vector(1)), and the time of each daily evaluation that saw the
+// 24 hourly evaluations of its day (vector(time()) and on () count_over_time(evaluated[1d]) == 24)
+const (
+	dailyInterval = 86400
+	recEvaluated  = "cluster:kubectl_instancetype_rightsize_1h:evaluated"
+	recComplete   = "cluster:kubectl_instancetype_rightsize_1d:complete_time"
+)
+
+// dailyTimes are the daily group's evaluation times (-daily-times; by default the multiples of a day within the
+// history): a live server's are offset by a hash of the group (rules/group.go EvalTimestamp), and a daily evaluation
+// missed while it was down, or a daily group applied after the others, leaves some out.
+var dailyTimes []float64
+
+// hourlyHistory holds each VM's hourly roll-ups' points of the day before the block being written (by VM, then by
+// the series' labels), for the daily roll-ups: blocks are written in time order, each VM's once per block.
+var hourlyHistory = map[string]map[string]*recorded{}
 
 type point struct {
 	t float64
@@ -300,6 +328,11 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 			out = append(out, kept)
 		}
 	}
+	mine := hourlyHistory[v.namespace+"/"+v.name]
+	if mine == nil {
+		mine = map[string]*recorded{}
+		hourlyHistory[v.namespace+"/"+v.name] = mine
+	}
 	for _, h := range hourly {
 		source := five[h.of]
 		if source == nil || len(source.points) == 0 {
@@ -348,6 +381,100 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 		if len(r.points) > 0 {
 			out = append(out, r)
 		}
+		if len(r.points) > 0 {
+			h := mine[r.labels.String()]
+			if h == nil {
+				h = &recorded{labels: r.labels}
+				mine[r.labels.String()] = h
+			}
+			h.points = append(h.points, r.points...)
+		}
+	}
+	// the daily roll-ups at the multiples of a day within the block: over the hourly points of (t - 1d, t]
+	keys := make([]string, 0, len(mine))
+	for key := range mine {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, d := range daily {
+		for _, key := range keys {
+			h := mine[key]
+			if h.labels.Get("__name__") != d.of {
+				continue
+			}
+			b := labels.NewBuilder(h.labels)
+			b.Set("__name__", d.name)
+			r := recorded{labels: b.Labels()}
+			for _, t := range dailyTimes {
+				if t < math.Max(start, from) || t > end || t >= to {
+					continue
+				}
+				var in []float64
+				for _, p := range h.points {
+					if p.t > t-dailyInterval && p.t <= t {
+						in = append(in, p.v)
+					}
+				}
+				if len(in) == 0 {
+					continue
+				}
+				value := in[0]
+				for _, x := range in[1:] {
+					switch d.fn {
+					case "max":
+						value = math.Max(value, x)
+					case "min":
+						value = math.Min(value, x)
+					case "sum":
+						value += x // counts: integers, exact in any order (promql funcSumOverTime's Kahan sum too)
+					}
+				}
+				r.points = append(r.points, point{t, value})
+			}
+			if len(r.points) > 0 {
+				out = append(out, r)
+			}
+		}
+	}
+	// keep the hourly points a daily roll-up of a later block reads: those of the last day
+	for _, h := range mine {
+		kept := h.points[:0]
+		for _, p := range h.points {
+			if p.t > to-dailyInterval {
+				kept = append(kept, p)
+			}
+		}
+		h.points = kept
+	}
+	return out
+}
+
+// cluster gives the cluster-level series the hourly and daily groups record within [start, end] and [from, to).
+func cluster(start, end, from, to float64) []recorded {
+	evaluated := recorded{labels: labels.FromStrings("__name__", recEvaluated)}
+	first := math.Ceil(start/hourlyInterval) * hourlyInterval
+	for t := math.Ceil(math.Max(start, from)/hourlyInterval) * hourlyInterval; t <= end && t < to; t += hourlyInterval {
+		evaluated.points = append(evaluated.points, point{t, 1})
+	}
+	complete := recorded{labels: labels.FromStrings("__name__", recComplete)}
+	for _, t := range dailyTimes {
+		if t < math.Max(start, from) || t > end || t >= to {
+			continue
+		}
+		// the hourly evaluations of (t - 1d, t]: the multiples of an hour within [start, end]
+		hours := 0
+		for h := math.Max(first, math.Floor((t-dailyInterval)/hourlyInterval)*hourlyInterval+hourlyInterval); h <= t && h <= end; h += hourlyInterval {
+			hours++
+		}
+		if hours == 24 {
+			complete.points = append(complete.points, point{t, t})
+		}
+	}
+	var out []recorded
+	for _, r := range []recorded{evaluated, complete} {
+		if len(r.points) > 0 {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -385,6 +512,16 @@ func writeBlock(dir string, fleet []vm, withRules bool, start, end, from, to, st
 	defer w.Close()
 	b := newBatch(w)
 	first := math.Ceil(math.Max(from, rawFrom)/step) * step
+	if withRules {
+		for _, r := range cluster(start, end, from, to) {
+			var ref storage.SeriesRef
+			for _, p := range r.points {
+				if ref, err = b.add(ref, r.labels, p.t, p.v); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
 	for _, v := range fleet {
 		if withRules {
 			for _, r := range v.record(start, end, step, from, to) {
@@ -546,6 +683,11 @@ func writeTimeMajor(dir string, fleet []vm, withRules bool, start, end, from, to
 	}
 	var recs []*cursor
 	var raws []*raw
+	if withRules {
+		for _, r := range cluster(start, end, from, to) {
+			recs = append(recs, &cursor{labels: r.labels, points: r.points})
+		}
+	}
 	for _, v := range fleet {
 		if withRules {
 			for _, r := range v.record(start, end, step, from, to) {
@@ -597,6 +739,8 @@ func main() {
 	rawFrom := flag.Int64("raw-from", 0, "write the raw series only from this time (Unix seconds; default -start)")
 	maxBlock := flag.Int64("max-block-duration", 0, "hours: write the blocks a Prometheus with this "+
 		"--storage.tsdb.max-block-duration leaves once it has compacted its 2h head blocks (-block is not used)")
+	times := flag.String("daily-times", "", "with -rules: the daily group's evaluation times, Unix seconds, "+
+		"comma-separated (default: every multiple of a day within the history)")
 	flag.Parse()
 	if *out == "" || *end <= *start || *step <= 0 || *block <= 0 {
 		fmt.Fprintln(os.Stderr, "usage: tsdbwrite -out DIR -start UNIX -end UNIX -step SECONDS [-block HOURS] < fleet.tsv")
@@ -606,6 +750,20 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
+	}
+	if *times == "" {
+		for t := math.Ceil(float64(*start)/dailyInterval) * dailyInterval; t <= float64(*end); t += dailyInterval {
+			dailyTimes = append(dailyTimes, t)
+		}
+	} else {
+		for _, field := range strings.Split(*times, ",") {
+			t, err := strconv.ParseInt(field, 10, 64)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "error: -daily-times:", err)
+				os.Exit(2)
+			}
+			dailyTimes = append(dailyTimes, float64(t))
+		}
 	}
 	if *rawFrom < *start {
 		*rawFrom = *start
