@@ -115,7 +115,7 @@ class Timed:
 # (the daily check after the probe for a window of a day or more)
 RECORDED_ORDER: tuple[str, ...] = ("rules", "rules", "daily", "cpu", "memory", "cpu_peak", "memory_peak", "history")
 RECORDED_ORDER += ("headroom",)
-RECORDED_ORDER += ("changed", "pressure", "low_available")
+RECORDED_ORDER += ("changed", "changed 65m", "pressure", "low_available")
 # Prometheus's own default retention (--storage.tsdb.retention.time, cmd/prometheus/main.go), the least that holds a
 # 14-day window, and the longest block its compactor makes with it: a tenth of the retention (cmd/prometheus/main.go:
 # MaxBlockDuration = min(retention / 10, 31d)), 36 hours, so blocks of 18 hours (tsdb.ExponentialBlockRanges(2h, 10,
