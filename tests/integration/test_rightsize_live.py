@@ -294,7 +294,7 @@ def test_the_recording_rules_are_used_when_the_server_has_them(cli, history, tmp
 def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> None:
     """Two real Prometheus servers scrape the virt-handler double every second, one evaluating the rule file
     `rightsize --print-rules rulefile` prints (its groups' intervals set to one second, so that a test does not wait
-    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (9
+    five minutes), one without rules: rightsize reads every measure from the recorded series on the first (10
     queries, no raw series) and from the raw series on the second, and measures the same."""
     import yaml
 
@@ -329,7 +329,7 @@ def test_rightsizes_own_rules_over_scraped_series(cli, history, tmp_path) -> Non
             documents[server.url] = json.loads(answer.stdout)
     double.stop()
     got, want = documents[ruled.url], documents[raw.url]
-    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 9, "")
+    assert (got["rulesFrom"], got["queries"], want["rulesFrom"]) == ("kubectl-instancetype", 10, "")
     for mine, theirs in zip(got["items"], want["items"], strict=True):
         assert mine["finding"] == theirs["finding"] == "Insufficient data"
         for measure in ("cpu", "memory"):
@@ -517,9 +517,9 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
     assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
     assert heads["raw", "2d"].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
     daily_read = (
-        ": 10 queries, rightsize's recording rules (19 series, 5-minute, hourly and daily; rightsize --print-rules)"
+        ": 11 queries, rightsize's recording rules (19 series, 5-minute, hourly and daily; rightsize --print-rules)"
     )
-    hourly_read = ": 10 queries, rightsize's recording rules (14 series, 5-minute and hourly; rightsize --print-rules)"
+    hourly_read = ": 11 queries, rightsize's recording rules (14 series, 5-minute and hourly; rightsize --print-rules)"
     assert heads["rules", "2d"].endswith(daily_read)
 
     def answers(document):

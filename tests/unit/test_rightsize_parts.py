@@ -315,7 +315,7 @@ class _Recorded:
         return answers.get(promql, [])
 
 
-@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 10), (0.02, 12)])
+@pytest.mark.parametrize(("headroom", "asked"), [(0.5, 11), (0.02, 13)])
 def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     from kubectl_instancetype.instancetype import rightsize_rules as rr
     from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
@@ -324,22 +324,24 @@ def test_measure_over_rightsizes_own_rules(headroom, asked) -> None:
     for more in (None, lambda: server):
         server.asked.clear()
         measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
-        # the probe (two queries), the daily check (no complete day here), the size check, six measures (no sources
-        # query: the CPU and memory answers carry it), and the two pressure queries only when a headroom went below 5%
+        # the probe (two queries), the daily check (no complete day here), the size check (two), six measures (no
+        # sources query: the CPU and memory answers carry it), and the two pressure queries only when a headroom went
+        # below 5%
         assert (len(server.asked), measures.queries) == (asked, asked)
         assert measures.own and measures.rules == frozenset(rr.NAMES)
         got = measures.vms[("ns", "vm-1")]
         assert (got.cpu, got.cpu_peak, got.memory, got.memory_peak, got.history_seconds) == (0.5, 0.9, 1e9, 2e9, 86400)
         assert (got.cpu_source, got.memory_source) == ("cpu", "balloon")
-        assert got.low_available_seconds == (3600.0 if asked == 12 else 0.0)
+        assert got.low_available_seconds == (3600.0 if asked == 13 else 0.0)
 
 
 class _Resized:
     """A server with rightsize's own rules where the VMs ``changed`` changed size: every VM's plain answers say 1.0,
     the size-filtered ones (a 5-minute subquery) 2.0 for the VMs they name."""
 
-    def __init__(self, changed: list[str]):
+    def __init__(self, changed: list[str], recent: bool = False):
         self.changed = changed
+        self.recent = recent  # the VMs changed size within the last 65 minutes (else before)
         self.asked: list[str] = []
 
     def query(self, promql: str, at: float, timeout: float):
@@ -351,8 +353,13 @@ class _Resized:
         self.asked.append(promql)
         if promql.startswith("count by (__name__)"):
             return [Sample({"__name__": name}, 1.0) for name in rr.PROBED]
-        if promql.startswith("group by (namespace, name) (max_over_time("):
+        # the size check's two queries: the window's size-change roll-ups, the last 65 minutes' changes()
+        if promql.startswith("group by (namespace, name) (max_over_time(") and not self.recent:
             return [Sample({"namespace": "ns", "name": name}, 1.0) for name in self.changed]
+        if promql.startswith("group by (namespace, name) (changes(") and self.recent:
+            return [Sample({"namespace": "ns", "name": name}, 1.0) for name in self.changed]
+        if promql.startswith("group by (namespace, name) ("):
+            return []
         every = ("vm-1", "vm-2", "vm-3")
         if re.search(r"\[1d:5m\]", promql):
             named = re.search(r'\{name=~"([^"]*)"\}', promql)
@@ -367,21 +374,24 @@ class _Resized:
     ("changed", "asked", "want"),
     [
         # nobody changed size: the probe and the daily check, then the six measures and the size check together
-        ([], 10, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
+        ([], 11, {"vm-1": 1.0, "vm-2": 1.0, "vm-3": 1.0}),
         # vm-1 and vm-3 did: their answers replaced by the size-filtered ones (vm-3's: none), six queries more
-        (["vm-1", "vm-3"], 16, {"vm-1": 2.0, "vm-2": 1.0}),
+        (["vm-1", "vm-3"], 17, {"vm-1": 2.0, "vm-2": 1.0}),
     ],
 )
 def test_measure_over_rightsizes_own_rules_with_size_changes(changed, asked, want) -> None:
     from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
 
-    server = _Resized(changed)
-    for more in (None, lambda: server):
-        server.asked.clear()
-        measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
-        assert (len(server.asked), measures.queries) == (asked, asked)
-        assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == want
-        assert {name: m.cpu_peak for (_ns, name), m in measures.vms.items() if m.cpu_peak is not None} == want
+    # changed before the last 65 minutes (the roll-ups say so), or within them (changes() says so); one connection
+    # or several
+    for recent in (False, True):
+        for parallel in (False, True):
+            server = _Resized(changed, recent)
+            more = (lambda s=server: s) if parallel else None
+            measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0, more)  # type: ignore[arg-type]
+            assert (len(server.asked), measures.queries) == (asked, asked)
+            assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == want
+            assert {name: m.cpu_peak for (_ns, name), m in measures.vms.items() if m.cpu_peak is not None} == want
 
 
 def test_measure_over_rightsizes_own_rules_too_many_changed() -> None:
@@ -391,7 +401,7 @@ def test_measure_over_rightsizes_own_rules_too_many_changed() -> None:
 
     server = _Resized([f"vm-{i}" for i in range(MAX_CHANGED_NAMES + 1)])
     measures = measure(server, RightsizeRequest(window=86400, step=60), 1_700_000_000.0)  # type: ignore[arg-type]
-    assert measures.queries == 16
+    assert measures.queries == 17
     assert {name: m.cpu for (_ns, name), m in measures.vms.items() if m.cpu is not None} == {"vm-1": 2.0, "vm-2": 2.0}
 
 
