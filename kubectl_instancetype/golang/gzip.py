@@ -24,8 +24,10 @@ body the plugin reads is (kube/http.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
 
 ERR_HEADER = "gzip: invalid header"
 ERR_CHECKSUM = "gzip: invalid checksum"
