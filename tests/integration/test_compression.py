@@ -39,8 +39,10 @@ def test_a_large_answer_comes_gzipped_and_is_read_as_sent(control_plane, namespa
         assert json.loads(gzipped.body) == json.loads(plain.body)
         assert len(gzipped.body) > 200_000
         # and through the plugin's own client: the list as it reads it, inflated as it streams in
+        # (kube-controller-manager's root-ca-cert-publisher adds kube-root-ca.crt to a new namespace when it gets to
+        # it: the list may come before or after, so only the test's own objects are compared)
         names = [item["metadata"]["name"] for item in client.list_items(CONFIGMAPS, namespace)]
-        assert names == ["big-0", "big-1", "kube-root-ca.crt"]  # one page of 200 kB: gzipped
+        assert [name for name in names if name.startswith("big-")] == ["big-0", "big-1"]  # one page of 200 kB: gzipped
 
 
 def test_disable_compression_in_the_kubeconfig_asks_for_nothing_compressed(control_plane, tmp_path) -> None:
