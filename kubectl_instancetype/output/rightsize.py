@@ -82,12 +82,11 @@ def _rules(report: RightsizeReport) -> str:
     """Where memory and pressure were read from: KubeVirt's recording rules (how many of those rightsize knows) or
     the raw series."""
     if report.rules_own:
+        from ..instancetype.rightsize_rules import DAILY_NAMES
+
         # the daily roll-ups' names are there only when they covered the window's whole days
-        levels = (
-            "5-minute, hourly and daily"
-            if any(":max1d_" in name for name in report.rules_used)
-            else "5-minute and hourly"
-        )
+        daily = any(name in DAILY_NAMES for name in report.rules_used)
+        levels = "5-minute, hourly and daily" if daily else "5-minute and hourly"
         return f"rightsize's recording rules ({len(report.rules_used)} series, {levels}; rightsize --print-rules)"
     if not report.rules_used:
         return "raw series (no KubeVirt recording rules over the window)"
