@@ -17,7 +17,6 @@ names the server and what failed.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,8 +82,10 @@ def _reason(exc: PluginError) -> str:
 
 def parse_vector(raw: bytes, described: str) -> list[Sample]:
     """The ``data.result`` of a ``resultType: vector`` answer (``NaN`` and infinities kept as floats)."""
+    from . import jsonscan
+
     try:
-        document = json.loads(raw)
+        document = jsonscan.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise PrometheusError(f"{described}: the answer is not JSON: {exc}") from exc
     if not isinstance(document, dict):
@@ -94,11 +95,16 @@ def parse_vector(raw: bytes, described: str) -> list[Sample]:
     data = document.get("data") or {}
     if data.get("resultType") != "vector":
         raise PrometheusError(f"{described}: expected a vector, the server answered {data.get('resultType')!r}")
-    out = []
+    out: list[Sample] = []
+    append = out.append
     for item in data.get("result") or ():
         try:
-            labels = {str(k): str(v) for k, v in (item.get("metric") or {}).items()}
-            out.append(Sample(labels, float(item["value"][1])))
+            labels = item.get("metric") or {}
+            try:
+                "".join(labels.values())  # every value a string (a JSON object's keys are): the labels as they are
+            except TypeError:
+                labels = {str(k): str(v) for k, v in labels.items()}
+            append(Sample(labels, float(item["value"][1])))
         except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
             raise PrometheusError(f"{described}: a malformed sample: {item!r:.200}") from exc
     return out
@@ -117,8 +123,10 @@ def _bounded(config: Any, environ: Mapping[str, str], log: Any) -> Transport:
 
         def _decode(self, method: str, path: str, response: Any, raw: bool) -> Any:
             if response.status >= 400 and b'"status":"error"' in response.body[:64]:
+                from . import jsonscan
+
                 try:
-                    document = json.loads(response.body)
+                    document = jsonscan.loads(response.body)
                 except ValueError:
                     document = {}
                 if isinstance(document, dict) and document.get("error"):

@@ -92,6 +92,18 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
     assert items["idle"]["change"] == {"vcpus": -7, "memoryBytes": -30 * (1 << 30)}
 
 
+def test_the_vms_are_read_in_one_answer(cli, control_plane, history) -> None:
+    """The VMs in one list answer (kube-apiserver serves it from its watch cache; each page after the first of a
+    paged list is read from etcd), the types and preferences in kubectl's pages of 500, as -v 6 shows."""
+    namespace, server, end = history
+    answer = _run(cli, namespace, server, end, "-o", "name", "-v", "6")
+    assert answer.exit_code == 0, answer.stderr
+    lists = [line.split()[1] for line in answer.stderr.splitlines() if line.startswith("GET https://")]
+    vms = [url for url in lists if "/virtualmachines?" in url or url.endswith("/virtualmachines")]
+    assert vms == [f"{control_plane.server}/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines"], lists
+    assert any(url.endswith("/virtualmachineclusterinstancetypes?limit=500") for url in lists), lists
+
+
 def test_the_table_names_the_sources_and_the_server(cli, history) -> None:
     namespace, server, end = history
     answer = _run(cli, namespace, server, end)
@@ -517,7 +529,7 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
     assert (raw["rulesFrom"], ruled["rulesFrom"]) == ("", "kubectl-instancetype")
     assert heads["raw", "2d"].endswith(": 10 queries, raw series (no KubeVirt recording rules over the window)")
     daily_read = (
-        ": 11 queries, rightsize's recording rules (19 series, 5-minute, hourly and daily; rightsize --print-rules)"
+        ": 19 queries, rightsize's recording rules (19 series, 5-minute, hourly and daily; rightsize --print-rules)"
     )
     hourly_read = ": 11 queries, rightsize's recording rules (14 series, 5-minute and hourly; rightsize --print-rules)"
     assert heads["rules", "2d"].endswith(daily_read)

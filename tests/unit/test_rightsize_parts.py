@@ -3,6 +3,8 @@ the virt-handler metrics double's exposition."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from kubectl_instancetype.kube.prometheus import PrometheusError, parse_service, parse_vector
@@ -95,6 +97,19 @@ def test_vector_answers_and_refusals() -> None:
         parse_vector(b"<html>", "P")
     with pytest.raises(PrometheusError, match="expected a vector, the server answered 'matrix'"):
         parse_vector(b'{"status":"success","data":{"resultType":"matrix","result":[]}}', "P")
+    # label values that are not strings are made strings (the answer's labels are taken as they are otherwise); no
+    # metric: no labels; NaN and infinities as Prometheus writes them
+    body = b'{"status":"success","data":{"resultType":"vector","result":[{"metric":{"name":7,"ns":null},"value":[1,"NaN"]},{"value":[1,"+Inf"]}]}}'
+    first, second = parse_vector(body, "P")
+    assert (dict(first.labels), math.isnan(first.value)) == ({"name": "7", "ns": "None"}, True)
+    assert (dict(second.labels), second.value) == ({}, math.inf)
+    for malformed in (
+        b'{"metric":["a"],"value":[1,"1"]}',
+        b'{"metric":{},"value":[1]}',
+        b'{"metric":{},"value":[1,"x"]}',
+    ):
+        with pytest.raises(PrometheusError, match="^P: a malformed sample: "):
+            parse_vector(b'{"status":"success","data":{"resultType":"vector","result":[' + malformed + b"]}}", "P")
 
 
 def test_the_double_speaks_kubevirts_names_labels_and_help() -> None:
@@ -467,7 +482,7 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
     the last evaluation; the percentiles read the 5-minute series as before; the daily check asks for the
     evaluations at a day or more after the window's start."""
     from kubectl_instancetype.instancetype import rightsize_rules as rr
-    from kubectl_instancetype.usecases.rightsize import RecordedQueries
+    from kubectl_instancetype.usecases.rightsize import PartQueries, RecordedQueries
 
     day = 86_400_000
     at = 1_700_000_000.0 // 86400 * 86400 + 43200  # noon
@@ -481,15 +496,180 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
         for f, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
     )
     head = f"{(first - day) // 1000}.250"
-    assert texts["cpu_peak"] == (
-        f"max without (rightsize_part) (label_replace(max_over_time({rr.CPU_MAX}[43200250ms] @ {head}), "
-        f'"rightsize_part", "head", "", "") or label_replace(max_over_time({rr.CPU_MAX_DAILY}[{12 * day + 1}ms] @ '
-        f'{last // 1000}.250), "rightsize_part", "days", "", "") or label_replace(max_over_time({rr.CPU_MAX}'
-        f'[{43200000 - 250}ms] @ {at:.3f}), "rightsize_part", "tail", "", ""))'
+    split = queries.split()
+    # each part a query of its own, so that each reads only the blocks of its time range
+    assert split["cpu_peak"] == PartQueries(
+        "max",
+        (
+            ("head", f"max_over_time({rr.CPU_MAX}[43200250ms] @ {head})"),
+            ("days", f"max_over_time({rr.CPU_MAX_DAILY}[{12 * day + 1}ms] @ {last // 1000}.250)"),
+            ("tail", f"max_over_time({rr.CPU_MAX}[{43200000 - 250}ms] @ {at:.3f})"),
+        ),
     )
-    assert texts["history"].startswith("sum by (namespace, name) (sum without (rightsize_part) (label_replace(")
-    assert rr.CPU_COUNT_DAILY in texts["history"] and rr.MEMORY_MAX_DAILY in texts["memory_peak"]
-    assert rr.HEADROOM_MIN_DAILY in texts["headroom"]
+    assert split["history"] == PartQueries(
+        "sum",
+        (
+            ("head", f"sum by (namespace, name) (sum_over_time({rr.CPU_COUNT}[43200250ms] @ {head}))"),
+            (
+                "days",
+                f"sum by (namespace, name) (sum_over_time({rr.CPU_COUNT_DAILY}[{12 * day + 1}ms] @ {last // 1000}.250))",
+            ),
+            ("tail", f"sum by (namespace, name) (sum_over_time({rr.CPU_COUNT}[{43200000 - 250}ms] @ {at:.3f}))"),
+        ),
+        300,
+    )
+    assert [text for _part, text in split["memory_peak"].texts][1].startswith(f"max_over_time({rr.MEMORY_MAX_DAILY}[")
+    assert split["headroom"].how == "min" and rr.HEADROOM_MIN_DAILY in split["headroom"].texts[1][1]
+    assert set(split) == {"cpu_peak", "memory_peak", "history", "headroom"}
+    # the percentiles read the 5-minute series as before; the whole window's hourly roll-ups in all() are the same
+    # measures in one query each (not sent where split() has them)
+    assert texts["cpu_peak"] == f"max_over_time({rr.CPU_MAX}[14d])"
+    # a window that starts a day before the first daily evaluation and ends at the last: the days alone
+    ends = RecordedQueries(13 * 86400, last / 1000, 95.0, frozenset(), days=(first, last))
+    assert [part for part, _text in ends.split()["cpu_peak"].texts] == ["days"]
+    # not split without complete days, nor for the size-filtered measures of the VMs that changed size
+    assert RecordedQueries(14 * 86400, at, 95.0, frozenset()).split() == {}
+    assert RecordedQueries(14 * 86400, at, 95.0, frozenset({"vm-1"}), days=(first, last)).split() == {}
     assert texts["cpu"] == f"quantile_over_time(0.95, {rr.CPU}[14d])"
     # a window of less than a day holds no whole day: no check
     assert RecordedQueries(3600, at, 95.0).daily_check() is None
+
+
+@pytest.mark.parametrize(
+    ("how", "parts", "factor", "want"),
+    [
+        # each VM's largest, smallest or summed value over the parts, whatever part it is missing from
+        ("max", [[("a", 1.0), ("b", 5.0)], [("a", 3.0)], [("a", 2.0), ("b", 4.0)]], 1, {"a": 3.0, "b": 5.0}),
+        ("min", [[("a", 1.0), ("b", 5.0)], [("a", 3.0)], [("a", 2.0), ("b", 4.0)]], 1, {"a": 1.0, "b": 4.0}),
+        ("sum", [[("a", 12.0)], [("a", 288.0), ("b", 24.0)], [("a", 7.0)]], 300, {"a": 307 * 300.0, "b": 7200.0}),
+        # a NaN gives way to any later value, and a later NaN does not replace a number (PromQL's max and min)
+        ("max", [[("a", math.nan)], [("a", 1.0)], [("a", math.nan)]], 1, {"a": 1.0}),
+        ("min", [[("a", 2.0)], [("a", math.nan)], [("a", 1.0)]], 1, {"a": 1.0}),
+        ("max", [[("a", math.nan)]], 1, {"a": math.nan}),
+        # infinities compare as numbers
+        ("max", [[("a", 1.0)], [("a", math.inf)]], 1, {"a": math.inf}),
+        ("min", [[("a", -math.inf)], [("a", 1.0)]], 1, {"a": -math.inf}),
+        # no samples
+        ("max", [[], [], []], 1, {}),
+    ],
+)
+def test_the_parts_of_a_window_combine_as_promql_aggregates_them(how, parts, factor, want) -> None:
+    from kubectl_instancetype.kube.prometheus import Sample
+    from kubectl_instancetype.usecases.rightsize import combined
+
+    answers = [[Sample({"namespace": "ns", "name": name}, value) for name, value in part] for part in parts]
+    got = combined(answers, how, factor)
+    assert repr({name: value for (_ns, name), value in got.items()}) == repr(want)
+
+
+def test_the_parts_combine_over_every_series_of_a_vm() -> None:
+    """A VM whose CPU source changed within the window has a series of each source in a part: its peak is the larger
+    of them; VMs are told apart by namespace as well as name."""
+    from kubectl_instancetype.kube.prometheus import Sample
+    from kubectl_instancetype.usecases.rightsize import combined
+
+    head = [Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.0)]
+    days = [
+        Sample({"namespace": "a", "name": "vm", "source": "vcpu"}, 1.5),
+        Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.5),
+        Sample({"namespace": "b", "name": "vm", "source": "vcpu"}, 9.0),
+    ]
+    assert combined([head, days], "max") == {("a", "vm"): 2.5, ("b", "vm"): 9.0}
+
+
+class _Daily:
+    """A server with rightsize's own rules whose daily roll-ups are complete over a 14-day window: each part of a
+    split measure answers its own values, so that the combination shows; every query is recorded."""
+
+    def __init__(self, first: int, last: int):
+        self.first, self.last = first, last
+        self.asked: list[str] = []
+
+    def query(self, promql: str, at: float, timeout: float):
+        from kubectl_instancetype.instancetype import rightsize_rules as rr
+        from kubectl_instancetype.kube.prometheus import Sample
+
+        self.asked.append(promql)
+        if promql.startswith("count by (__name__)"):
+            return [Sample({"__name__": name}, 1.0) for name in rr.PROBED]
+        if rr.COMPLETE in promql:
+            count = (self.last - self.first) // 86_400_000 + 1
+            return [
+                Sample({"of": "count"}, float(count)),
+                Sample({"of": "first"}, self.first / 1000),
+                Sample({"of": "last"}, self.last / 1000),
+            ]
+        if promql.startswith("group by (namespace, name) ("):
+            return []
+        daily = any(name in promql for name in rr.DAILY_NAMES)
+        tail = f"@ {at:.3f}" in promql and not daily
+        # head, days, tail: 1, 2, 3 for vm-1 (sums: 12, 288 and 6 steps); vm-2 only in the days
+        value = 2.0 if daily else 3.0 if tail else 1.0
+        if "sum_over_time" in promql:
+            value = 288.0 if daily else 6.0 if tail else 12.0
+        samples = [Sample({"namespace": "ns", "name": "vm-1", "source": "vcpu"}, value)]
+        if daily or promql.startswith("quantile_over_time"):
+            samples.append(Sample({"namespace": "ns", "name": "vm-2", "source": "vcpu"}, value))
+        return samples
+
+
+def test_measure_reads_the_daily_roll_ups_a_part_in_each_query() -> None:
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries, RightsizeRequest, measure
+
+    day = 86_400_000
+    at = 1_700_000_000.0 // 86400 * 86400 + 43200
+    first = int(at * 1000) - 13 * day + day // 2  # midnight + 0, a day after the window's start's midnight
+    last = first + 12 * day
+    for parallel in (False, True):
+        server = _Daily(first, last)
+        more = (lambda s=server: s) if parallel else None
+        measures = measure(server, RightsizeRequest(window=14 * 86400, step=60), at, more)  # type: ignore[arg-type]
+        split = RecordedQueries(14 * 86400, at, 95.0, frozenset(), days=(first, last)).split()
+        # the probe (2), the daily check, the two percentiles, 4 measures x 3 parts, the size check (2)
+        assert (len(server.asked), measures.queries) == (19, 19)
+        assert {text for parts in split.values() for _part, text in parts.texts} <= set(server.asked)
+        vm1, vm2 = measures.vms[("ns", "vm-1")], measures.vms[("ns", "vm-2")]
+        assert (vm1.cpu_peak, vm1.memory_peak, vm1.min_headroom_ratio) == (3.0, 3.0, 1.0)
+        assert vm1.history_seconds == (12 + 288 + 6) * 300
+        assert (vm2.cpu_peak, vm2.min_headroom_ratio, vm2.history_seconds) == (2.0, 2.0, 288 * 300)
+        assert measures.rules >= frozenset(("namespace_name:kubevirt_vmi_cpu_usage_seconds:max1d_rate5m",))
+
+
+def test_in_threads_gives_each_call_the_next_free_connection() -> None:
+    """One thread per connection, each taking the next call not taken: a long call holds up only its own
+    connection; the results come back in order; the first call's exception is raised once all ended."""
+    import threading
+    import time
+
+    from kubectl_instancetype.usecases.rightsize import in_threads
+
+    release = threading.Event()
+    used: dict[int, str] = {}
+
+    def call(index: int):
+        def run(owner: str):
+            used[index] = owner
+            if index == 0:
+                assert release.wait(10)
+            if index == 5:
+                release.set()  # the long first call ends only once the others got past it
+            return index * 10
+
+        return run
+
+    started = time.monotonic()
+    assert in_threads([call(i) for i in range(6)], ["a", "b"]) == [0, 10, 20, 30, 40, 50]
+    assert time.monotonic() - started < 10
+    # the connection that took the first call held it until the last: the other made all the others
+    assert {used[i] for i in range(1, 6)} == {"ab".replace(used[0], "")}
+
+    def fails(index: int):
+        def run(owner: str):
+            if index in (1, 3):
+                raise ValueError(index)
+            return index
+
+        return run
+
+    with pytest.raises(ValueError, match="1"):
+        in_threads([fails(i) for i in range(5)], ["a", "b", "c"])
