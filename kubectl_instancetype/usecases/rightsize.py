@@ -219,6 +219,19 @@ def _names_regex(names: frozenset[str]) -> str:
     return "|".join(sorted(name.replace(".", "\\\\.") for name in names))
 
 
+def scope_of(namespace: str | None, names: Sequence[str] = ()) -> str:
+    """The matchers of the VMs asked for, for the queries over rightsize's own rules (:class:`RecordedQueries`):
+    the namespace (None: every namespace) and the names (none: every VM there; more than :data:`MAX_CHANGED_NAMES`:
+    the namespace's). A namespace or a name that is not a DNS name (the API server's never are) is left out, so
+    that the matchers only ever narrow what is read: the VMs' measures are kept by namespace and name after."""
+    matchers = []
+    if namespace is not None and _NAME.fullmatch(namespace):
+        matchers.append(f'namespace="{namespace}"')
+    if names and len(names) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(name) for name in names):
+        matchers.append(f'name=~"{_names_regex(frozenset(names))}"')
+    return ",".join(matchers)
+
+
 def _at(milliseconds: int) -> str:
     """A time in Unix milliseconds as PromQL's ``@`` takes it (seconds, three decimals, exact)."""
     return f"{milliseconds // 1000}.{milliseconds % 1000:03d}"
@@ -278,6 +291,14 @@ class RecordedQueries:
     # peaks, the history and the lowest headroom read the daily roll-ups over the days they cover; None: the hourly
     # roll-ups over the whole window
     days: tuple[int, int] | None = None
+    # the matchers that narrow every VM's series to the VMs asked for (:func:`scope_of`: ``namespace="prod"``,
+    # ``name=~"a|b"``); "": every VM
+    scope: str = ""
+
+    def _braced(self, *matchers: str) -> str:
+        """A selector's matchers: :attr:`scope` and ``matchers``, in braces ("" when there are none)."""
+        inner = ",".join(matcher for matcher in (self.scope, *matchers) if matcher)
+        return "{" + inner + "}" if inner else ""
 
     def daily_check(self) -> str | None:
         """The daily evaluations that can stand for whole days of the window (their time minus a day at or after
@@ -363,7 +384,11 @@ class RecordedQueries:
         ):
             parts = self._parts(plain) or []
             texts = tuple(
-                (part, f"{by}{'(' if by else ''}{function}({series}[{length}ms] @ {_at(end)}){')' if by else ''}")
+                (
+                    part,
+                    f"{by}{'(' if by else ''}{function}({series}{self._braced()}[{length}ms] @ {_at(end)})"
+                    + (")" if by else ""),
+                )
                 for part, series, length, end in parts
             )
             # history: each part summed by VM in Prometheus, those sums added here (whole numbers of steps: exact
@@ -374,11 +399,12 @@ class RecordedQueries:
     def _selectors(self) -> tuple[str | None, str | None]:
         """The selector of the VMs read plainly and of those filtered (None: no such VMs)."""
         if self.changed is None:
-            return None, ""
+            return None, self._braced()
         if not self.changed:
-            return "", None
+            return self._braced(), None
         names = _names_regex(self.changed)
-        return None if self.only_changed else '{name!~"' + names + '"}', '{name=~"' + names + '"}'
+        keep = None if self.only_changed else self._braced(f'name!~"{names}"')
+        return keep, self._braced(f'name=~"{names}"')
 
     def _current(self, series: str, selector: str) -> str:
         """``series`` (5-minute) at the steps where the VM's size (domain memory, vCPU count) is its size at ``at``."""
@@ -425,9 +451,9 @@ class RecordedQueries:
     def _size_checks(self) -> tuple[list[str], list[str]]:
         from ..instancetype import rightsize_rules as rr
 
-        w = _duration(self.window)
-        window = [f"max_over_time({rr.DOMAIN_CHANGES}[{w}]) > 0", f"max_over_time({rr.VCPUS_CHANGES}[{w}]) > 0"]
-        return window, [f"changes({rr.DOMAIN}[65m]) > 0", f"changes({rr.VCPUS}[65m]) > 0"]
+        w, at = _duration(self.window), self._braced()
+        window = [f"max_over_time({series}{at}[{w}]) > 0" for series in (rr.DOMAIN_CHANGES, rr.VCPUS_CHANGES)]
+        return window, [f"changes({series}{at}[65m]) > 0" for series in (rr.DOMAIN, rr.VCPUS)]
 
     def all(self) -> dict[str, str]:
         """Every measure's query but the probe (``rules``) and ``sources`` (the CPU and memory answers carry it)."""
@@ -541,12 +567,17 @@ class Measures:
 
 
 def measure(
-    server: Prometheus, request: RightsizeRequest, at: float, more: Callable[[], Prometheus] | None = None
+    server: Prometheus,
+    request: RightsizeRequest,
+    at: float,
+    more: Callable[[], Prometheus] | None = None,
+    scope: str = "",
 ) -> Measures:
     """Every VM's measures, from the fixed set of queries (:data:`QUERY_NAMES`; the two pressure queries are skipped
     when no VM's headroom ratio went below the alerts' thresholds, where they can only answer zero); and the
     recording rules used. Over rightsize's own rules, ``more`` opens the other connections the queries go out on
-    together (None: one after the other on ``server``)."""
+    together (None: one after the other on ``server``), and ``scope`` (:func:`scope_of`) narrows the VMs read to
+    those asked for; the raw series are read for every VM (the measures of the others are dropped after)."""
     from dataclasses import replace
 
     from ..instancetype import rightsize as domain
@@ -559,7 +590,7 @@ def measure(
     present = {s.labels.get("__name__", "") for s in first} & {s.labels.get("__name__", "") for s in last}
     sent = 2
     if all(name in present for name in own.PROBED):
-        return _measure_recorded(servers, request, at)
+        return _measure_recorded(servers, request, at, scope)
     rules = frozenset(key for key, name in RULES.items() if name in present)
     queries = Queries(request.window, request.step, at, request.percentile, rules)
     values: dict[str, dict[tuple[str, str], float]] = {}
@@ -610,7 +641,7 @@ def _measured(
     return out
 
 
-def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: float) -> Measures:
+def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: float, scope: str) -> Measures:
     """:func:`measure` over rightsize's own recording rules, the probe sent: which days the daily roll-ups are
     complete for (:meth:`RecordedQueries.daily_check`: one series, a point a day; read over those days, the hourly
     roll-ups elsewhere, the same answers), then the size check (``changed``) and the six
@@ -624,7 +655,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     from ..instancetype import rightsize as domain
     from ..instancetype import rightsize_rules as own
 
-    queries = RecordedQueries(request.window, at, request.percentile, frozenset())
+    queries = RecordedQueries(request.window, at, request.percentile, frozenset(), scope=scope)
     names = ("cpu", "memory", "cpu_peak", "memory_peak", "history", "headroom")
     server = servers[0]
     sent = 2
@@ -761,10 +792,12 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     server = connect(session, request)
     at = request.now if request.now is not None else time.time()
     measuring: list[Any] = []
+    # over rightsize's own rules, only the VMs asked for are read (-n: the namespace's; vm/NAME: those)
+    scope = scope_of(namespace or session.namespace if request.names else namespace, request.names)
 
     def run_measure() -> None:
         try:
-            measuring.append(measure(server, request, at, lambda: connect(session, request)))
+            measuring.append(measure(server, request, at, lambda: connect(session, request), scope))
         except BaseException as exc:  # noqa: BLE001 (raised in the command's thread once the cluster is read)
             measuring.append(exc)
 

@@ -673,3 +673,45 @@ def test_in_threads_gives_each_call_the_next_free_connection() -> None:
 
     with pytest.raises(ValueError, match="1"):
         in_threads([fails(i) for i in range(5)], ["a", "b", "c"])
+
+
+@pytest.mark.parametrize(
+    ("namespace", "names", "want"),
+    [
+        (None, (), ""),
+        ("prod", (), 'namespace="prod"'),
+        ("prod", ("db-1", "web.2"), 'namespace="prod",name=~"db-1|web\\\\.2"'),
+        # what is not a DNS name is left out: the matchers only narrow, the measures are kept by name after
+        ("Prod", ("db-1",), 'name=~"db-1"'),
+        ("prod", ('a"b',), 'namespace="prod"'),
+        ("prod", tuple(f"vm-{i}" for i in range(101)), 'namespace="prod"'),
+    ],
+)
+def test_the_scope_of_the_vms_asked_for(namespace, names, want) -> None:
+    from kubectl_instancetype.usecases.rightsize import scope_of
+
+    assert scope_of(namespace, names) == want
+
+
+def test_every_query_over_the_vms_series_is_narrowed_to_the_scope() -> None:
+    """-n and vm/NAME over rightsize's own rules: every query of a VM's series carries the namespace (and names)
+    matchers, beside the size filter's; the probe and the daily check, over cluster-wide series, do not."""
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from kubectl_instancetype.usecases.rightsize import RightsizeRequest, measure
+
+    day = 86_400_000
+    at = 1_700_000_000.0 // 86400 * 86400 + 43200
+    first = int(at * 1000) - 13 * day + day // 2
+    server = _Daily(first, first + 12 * day)
+    measure(server, RightsizeRequest(window=14 * 86400, step=60), at, None, 'namespace="prod"')  # type: ignore[arg-type]
+    assert len(server.asked) == 19
+    for text in server.asked:
+        cluster_wide = text.startswith("count by (__name__)") or rr.COMPLETE in text
+        per_vm = [name for name in rr.NAMES + rr.DAILY_NAMES if name in text and not name.startswith("cluster:")]
+        assert cluster_wide or per_vm, text
+        for name in [] if cluster_wide else per_vm:
+            assert text.count(name) == text.count(name + '{namespace="prod"'), text
+    resized = _Resized(["vm-1"])
+    measure(resized, RightsizeRequest(window=3600, step=60), 1_700_000_000.0, None, 'namespace="prod"')  # type: ignore[arg-type]
+    filtered = [text for text in resized.asked if "[1h:5m]" in text]
+    assert filtered and all('{namespace="prod",name=~"vm-1"}' in text for text in filtered)
