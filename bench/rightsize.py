@@ -48,6 +48,7 @@ from hack.localcluster.api import Api
 from hack.localcluster.controlplane import REPO_ROOT, run_build
 from hack.localcluster.prometheus import Prometheus
 from kubectl_instancetype.cli.rightsize import parse_window
+from kubectl_instancetype.instancetype import rightsize_rules as rr
 from kubectl_instancetype.kube.prometheus import Sample
 from kubectl_instancetype.usecases.rightsize import QUERY_NAMES, RightsizeRequest, measure
 
@@ -111,11 +112,33 @@ class Timed:
         return [Sample(item["metric"], float(item["value"][1])) for item in data["result"]]
 
 
-# the order measure() sends its queries in over rightsize's own rules (usecases/rightsize.py _measure_recorded)
-# (the daily check after the probe for a window of a day or more)
-RECORDED_ORDER: tuple[str, ...] = ("rules", "rules", "daily", "cpu", "memory", "cpu_peak", "memory_peak", "history")
-RECORDED_ORDER += ("headroom",)
-RECORDED_ORDER += ("changed", "changed 65m", "pressure", "low_available")
+# what each query over rightsize's own rules measures, by the series it reads (usecases/rightsize.py
+# _measure_recorded: the probe, the daily check, the measures, some in a query per part of the window, the size check)
+DAILY_MEASURES: tuple[tuple[str, str], ...] = ((rr.CPU_MAX, "cpu_peak"), (rr.MEMORY_MAX, "memory_peak"))
+DAILY_MEASURES += ((rr.CPU_COUNT, "history"), (rr.HEADROOM_MIN, "headroom"))
+RECORDED_MEASURES = (
+    (rr.COMPLETE, "daily"),
+    *((series, name) for plain, name in DAILY_MEASURES for series in (plain, rr.DAILY_OF[plain][0])),
+    (rr.DOMAIN_CHANGES, "changed"),
+    (rr.DOMAIN, "changed 65m"),
+    (rr.PRESSURE, "pressure"),
+    (rr.LOW_AVAILABLE, "low_available"),
+    (rr.CPU, "cpu"),
+    (rr.MEMORY, "memory"),
+)
+
+
+def recorded_name(promql: str, at: float) -> str:
+    """The measure a query over rightsize's own rules reads (and its part of the window: head, days, tail)."""
+    if promql.startswith("count by (__name__)"):
+        return "rules"
+    name = next((name for series, name in RECORDED_MEASURES if series in promql), "?")
+    if name in ("cpu_peak", "memory_peak", "history", "headroom") and " @ " in promql:
+        daily = any(series in promql for series in rr.DAILY_NAMES)
+        return f"{name}/{'days' if daily else 'tail' if f'@ {at:.3f}' in promql else 'head'}"
+    return name
+
+
 # Prometheus's own default retention (--storage.tsdb.retention.time, cmd/prometheus/main.go), the least that holds a
 # 14-day window, and the longest block its compactor makes with it: a tenth of the retention (cmd/prometheus/main.go:
 # MaxBlockDuration = min(retention / 10, 31d)), 36 hours, so blocks of 18 hours (tsdb.ExponentialBlockRanges(2h, 10,
@@ -130,12 +153,12 @@ def query_side(url: str, window: int, step: int, at: float) -> tuple[float, int,
     (totalQueryableSamples), and each query's seconds."""
     server = Timed(url)
     measures = measure(server, RightsizeRequest(window=window, step=step), at)  # type: ignore[arg-type]
-    # sent in QUERY_NAMES's order (over rightsize's rules, RECORDED_ORDER's); the two pressure queries, last, may be
-    # skipped
-    # the probe is two queries (its window's start and end)
-    order = RECORDED_ORDER if measures.own else ("rules", *QUERY_NAMES)
-    if measures.own and window < 86400:
-        order = tuple(name for name in order if name != "daily")
+    # sent in QUERY_NAMES's order (the probe two queries: its window's start and end; the two pressure queries, last,
+    # may be skipped); over rightsize's rules, named by the series they read
+    if measures.own:
+        order = [recorded_name(promql, at) for promql, _s, _n in server.each]
+    else:
+        order = ["rules", *QUERY_NAMES]
     each = [f"{name} {seconds:.1f}" for name, (_q, seconds, _n) in zip(order, server.each, strict=False)]
     return sum(e[1] for e in server.each), sum(e[2] for e in server.each), each
 
