@@ -809,10 +809,12 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             vms.append(client.get(resources.VIRTUAL_MACHINES, name, namespace or session.namespace))
     else:
         # in one answer, not kubectl's pages of 500: rightsize keeps every VM anyway, and kube-apiserver serves an
-        # unpaged list from its watch cache (k8s.io/apiserver v0.36.3 storage/cacher/delegator ShouldDelegateList:
-        # a consistent read without a continue token), while each page after the first is read from etcd again
-        # (apiserver_storage_list_fetched_objects_total): 10,000 VMs cost kube-apiserver 0.6-1.1 CPU seconds in one
-        # answer against 2.9-3.3 in 20 pages (bench/README.md, "Right-sizing")
+        # unpaged list from its watch cache (k8s.io/apiserver v0.36.3 storage/cacher/delegator ShouldDelegateList: a
+        # consistent read without a continue token), while a page after the first is served from the cache only if
+        # it holds a snapshot at or before the list's revision (Cacher.shouldDelegateExactRV), and etcd's compaction
+        # (every 5 minutes) drops the older ones (watchCache.Compact): once the VMs have not changed for that long,
+        # each page after the first is read from etcd (apiserver_storage_list_fetched_objects_total: +9,500 for
+        # 10,000 VMs), 2.9-3.3 CPU seconds of kube-apiserver against 0.6-1.1 in one answer (bench/README.md)
         vms = _items(session, resources.VIRTUAL_MACHINES, namespace, whole=True)
     vms = [vm for vm in vms if ((vm.get("spec") or {}).get("instancetype") or {}).get("name")]
     cluster_types = {

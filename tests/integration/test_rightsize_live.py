@@ -93,8 +93,9 @@ def test_each_profile_gets_its_finding_and_type(cli, history) -> None:
 
 
 def test_the_vms_are_read_in_one_answer(cli, control_plane, history) -> None:
-    """The VMs in one list answer (kube-apiserver serves it from its watch cache; each page after the first of a
-    paged list is read from etcd), the types and preferences in kubectl's pages of 500, as -v 6 shows."""
+    """The VMs in one list answer (kube-apiserver serves it from its watch cache; a page after the first of a paged
+    list is read from etcd once the VMs have not changed since etcd's last compaction), the types and preferences
+    in kubectl's pages of 500, as -v 6 shows."""
     namespace, server, end = history
     answer = _run(cli, namespace, server, end, "-o", "name", "-v", "6")
     assert answer.exit_code == 0, answer.stderr
