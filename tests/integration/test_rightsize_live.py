@@ -97,9 +97,10 @@ def test_the_vms_are_read_in_one_answer(cli, control_plane, history) -> None:
     list is read from etcd once the VMs have not changed since etcd's last compaction), the types and preferences
     in kubectl's pages of 500, as -v 6 shows."""
     namespace, server, end = history
-    answer = _run(cli, namespace, server, end, "-o", "name", "-v", "6")
+    answer = _run(cli, namespace, server, end, "-o", "json", "-v", "6")
     assert answer.exit_code == 0, answer.stderr
-    lists = [line.split()[1] for line in answer.stderr.splitlines() if line.startswith("GET https://")]
+    # kubectl's -v 6 line: "I GET URL 200 OK in N milliseconds"
+    lists = [line.split()[2] for line in answer.stderr.splitlines() if line.startswith("I GET https://")]
     vms = [url for url in lists if "/virtualmachines?" in url or url.endswith("/virtualmachines")]
     assert vms == [f"{control_plane.server}/apis/kubevirt.io/v1/namespaces/{namespace}/virtualmachines"], lists
     assert any(url.endswith("/virtualmachineclusterinstancetypes?limit=500") for url in lists), lists
