@@ -247,27 +247,45 @@ class PartQueries:
     factor: int = 1
 
 
-def combined(answers: Sequence[Sequence[Any]], how: str, factor: int = 1) -> dict[tuple[str, str], float]:
-    """Each VM's value (by namespace and name) over ``answers``, the parts' (:class:`..kube.prometheus.Sample`
-    lists): the largest, the smallest or the sum (``how``) of its samples, then ``* factor``, as PromQL's ``max``,
-    ``min`` and ``sum by (namespace, name)`` put them together: a NaN gives way to any later value (Prometheus
-    v0.316.0 promql/engine.go ``aggregation``, ``parser.MAX``: ``group.floatValue < f ||
-    math.IsNaN(group.floatValue)``), and the sums are of whole numbers here (counts of steps), exact in any order.
-    A VM with two series in a part (its CPU source changed within the window) gets the largest or smallest of both."""
+def per_vm(samples: Sequence[Any], how: str = "") -> dict[tuple[str, str], float]:
+    """Each VM's value (by namespace and name) in one answer (its samples, :class:`..kube.prometheus.Sample`): its last
+    sample's (``how`` empty), or the largest, the smallest or the sum (``max``, ``min``, ``sum``) of its samples, as
+    PromQL's ``max``, ``min`` and ``sum by (namespace, name)`` put them together: a NaN gives way to any later value
+    (Prometheus v0.316.0 promql/engine.go ``aggregation``, ``parser.MAX``: ``group.floatValue < f ||
+    math.IsNaN(group.floatValue)``: the largest number, NaN only when all are), and the sums are of whole numbers
+    here (counts of steps), exact in any order. A VM with two series (its CPU source changed within the window) gets
+    the largest or smallest of both."""
     out: dict[tuple[str, str], float] = {}
-    bigger = how == "max"
-    for answer in answers:
-        for sample in answer:
+    if not how:
+        for sample in samples:
             labels = sample.labels
-            key = (labels.get("namespace", ""), labels.get("name", ""))
-            value = sample.value
-            have = out.get(key)
-            if have is None:
-                out[key] = value
-            elif how == "sum":
-                out[key] = have + value
-            elif (have < value if bigger else have > value) or have != have:
-                out[key] = value
+            out[labels.get("namespace", ""), labels.get("name", "")] = sample.value
+        return out
+    for sample in samples:
+        labels = sample.labels
+        key = (labels.get("namespace", ""), labels.get("name", ""))
+        _fold(out, key, sample.value, how)
+    return out
+
+
+def _fold(into: dict[tuple[str, str], float], key: tuple[str, str], value: float, how: str) -> None:
+    have = into.get(key)
+    if have is None:
+        into[key] = value
+    elif how == "sum":
+        into[key] = have + value
+    elif (have < value if how == "max" else have > value) or have != have:
+        into[key] = value
+
+
+def combined(parts: Sequence[dict[tuple[str, str], float]], how: str, factor: int = 1) -> dict[tuple[str, str], float]:
+    """Each VM's value over the parts of a window, each part's (:func:`per_vm` with the same ``how``), then
+    ``* factor``: the same as over all their samples at once (the largest number, NaN only when all are; sums of
+    whole numbers)."""
+    out: dict[tuple[str, str], float] = {}
+    for part in parts:
+        for key, value in part.items():
+            _fold(out, key, value, how)
     if factor != 1:
         return {key: value * factor for key, value in out.items()}
     return out
@@ -651,6 +669,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     the same answers as the size check first and the measures built on it, without waiting for it. Then the two
     pressure queries, when a headroom went below 5%."""
     from dataclasses import replace
+    from functools import partial
 
     from ..instancetype import rightsize as domain
     from ..instancetype import rightsize_rules as own
@@ -667,9 +686,18 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
         if queries.days is not None:
             used += own.DAILY_NAMES
 
-    def send(texts: Sequence[str]) -> list[list[Any]]:
-        calls = [_query(text, at) for text in texts]
+    def send(texts: Sequence[str], reads: Sequence[Callable[[list[Any]], Any]]) -> list[Any]:
+        # each answer read (per VM) by the thread that got it, while the other connections wait for theirs
+        calls = [_query(text, at, read) for text, read in zip(texts, reads, strict=True)]
         return in_threads(calls, servers) if len(servers) > 1 else [call(server) for call in calls]
+
+    def with_sources(samples: list[Any]) -> tuple[dict[tuple[str, str], float], list[tuple[tuple[str, str], str]]]:
+        # the CPU and memory answers: each VM's value, and the sources their series name
+        found = [((s.labels.get("namespace", ""), s.labels.get("name", "")), s.labels.get("source")) for s in samples]
+        return per_vm(samples), [(key, source) for key, source in found if source]
+
+    def names_in(samples: list[Any]) -> frozenset[str]:
+        return frozenset(sample.labels.get("name", "") for sample in samples)
 
     texts = queries.all()
     split = queries.split()
@@ -677,28 +705,30 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     # into parts, the longest part of each first (the daily roll-ups span most of the window's blocks), each
     # connection taking the next query when it is done with one
     batch: list[str] = []
+    reads: list[Callable[[list[Any]], Any]] = []
     where: dict[str, list[int]] = {}
     for name in names:
         if name not in split:
             where[name] = [len(batch)]
             batch.append(texts[name])
+            reads.append(with_sources if name in ("cpu", "memory") else per_vm)
     for part in ("days", "tail", "head"):
         for name, parts in split.items():
             for text in (text for of, text in parts.texts if of == part):
                 where.setdefault(name, []).append(len(batch))
                 batch.append(text)
-    first = send(batch + list(queries.size_checks()))
+                reads.append(partial(per_vm, how=parts.how))
+    first = send([*batch, *queries.size_checks()], [*reads, names_in, names_in])
     sent += len(first)
     values: dict[str, dict[tuple[str, str], float]] = {}
     sources: dict[tuple[str, str], set[str]] = {}
 
-    def read(name: str, samples: Sequence[Any]) -> dict[tuple[str, str], float]:
-        got = {}
-        for sample in samples:
-            key = (sample.labels.get("namespace", ""), sample.labels.get("name", ""))
-            got[key] = sample.value
-            if name in ("cpu", "memory") and sample.labels.get("source"):
-                sources.setdefault(key, set()).add(sample.labels["source"])
+    def read(name: str, answer: Any) -> dict[tuple[str, str], float]:
+        if name in ("cpu", "memory"):
+            answer, found = answer
+            for key, source in found:
+                sources.setdefault(key, set()).add(source)
+        got: dict[tuple[str, str], float] = answer
         return got
 
     for name in names:
@@ -707,7 +737,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
             values[name] = combined([first[i] for i in indices], split[name].how, split[name].factor)
         else:
             values[name] = read(name, first[indices[0]])
-    changed = frozenset(s.labels.get("name", "") for answer in first[-2:] for s in answer)
+    changed = first[-2] | first[-1]
     if changed:
         named = len(changed) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in changed)
         # named: those VMs through the filter, the others as read; else every VM through it (the answers read
@@ -716,7 +746,8 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
         texts = queries.all()
         for key in [key for key in sources if not named or key[1] in changed]:
             del sources[key]
-        again = dict(zip(names, send([texts[name] for name in names]), strict=True))
+        again_reads = [with_sources if name in ("cpu", "memory") else per_vm for name in names]
+        again = dict(zip(names, send([texts[name] for name in names], again_reads), strict=True))
         sent += len(names)
         for name in names:
             kept = {key: value for key, value in values[name].items() if key[1] not in changed} if named else {}
@@ -730,13 +761,16 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
         if low:
             samples = server.query(texts[name], at, QUERY_TIMEOUT)
             sent += 1
-            values[name] = {(s.labels.get("namespace", ""), s.labels.get("name", "")): s.value for s in samples}
+            values[name] = per_vm(samples)
     return Measures(_measured(values, sources), frozenset(used), sent, own=True)
 
 
-def _query(text: str, at: float) -> Callable[[Prometheus], list[Any]]:
-    """The instant query ``text`` at ``at``, to send on a connection :func:`in_threads` gives."""
-    return lambda server: server.query(text, at, QUERY_TIMEOUT)
+def _query(text: str, at: float, read: Callable[[list[Any]], Any] | None = None) -> Callable[[Prometheus], Any]:
+    """The instant query ``text`` at ``at``, to send on a connection :func:`in_threads` gives; its answer as
+    ``read`` makes it (None: the samples)."""
+    if read is None:
+        return lambda server: server.query(text, at, QUERY_TIMEOUT)
+    return lambda server: read(server.query(text, at, QUERY_TIMEOUT))
 
 
 def in_threads(calls: Sequence[Callable[[Any], Any]], owners: Sequence[Any]) -> list[Any]:

@@ -546,6 +546,8 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
         ("max", [[("a", math.nan)], [("a", 1.0)], [("a", math.nan)]], 1, {"a": 1.0}),
         ("min", [[("a", 2.0)], [("a", math.nan)], [("a", 1.0)]], 1, {"a": 1.0}),
         ("max", [[("a", math.nan)]], 1, {"a": math.nan}),
+        ("max", [[("a", math.nan), ("a", 2.0)], [("a", math.nan)], [("a", 1.0), ("a", math.nan)]], 1, {"a": 2.0}),
+        ("min", [[("a", math.nan)], [("a", math.nan), ("a", 3.0)], []], 1, {"a": 3.0}),
         # infinities compare as numbers
         ("max", [[("a", 1.0)], [("a", math.inf)]], 1, {"a": math.inf}),
         ("min", [[("a", -math.inf)], [("a", 1.0)]], 1, {"a": -math.inf}),
@@ -555,18 +557,20 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
 )
 def test_the_parts_of_a_window_combine_as_promql_aggregates_them(how, parts, factor, want) -> None:
     from kubectl_instancetype.kube.prometheus import Sample
-    from kubectl_instancetype.usecases.rightsize import combined
+    from kubectl_instancetype.usecases.rightsize import combined, per_vm
 
     answers = [[Sample({"namespace": "ns", "name": name}, value) for name, value in part] for part in parts]
-    got = combined(answers, how, factor)
+    got = combined([per_vm(answer, how) for answer in answers], how, factor)
     assert repr({name: value for (_ns, name), value in got.items()}) == repr(want)
+    # the same as over all the samples at once, in one part
+    assert repr(combined([per_vm([s for answer in answers for s in answer], how)], how, factor)) == repr(got)
 
 
 def test_the_parts_combine_over_every_series_of_a_vm() -> None:
     """A VM whose CPU source changed within the window has a series of each source in a part: its peak is the larger
     of them; VMs are told apart by namespace as well as name."""
     from kubectl_instancetype.kube.prometheus import Sample
-    from kubectl_instancetype.usecases.rightsize import combined
+    from kubectl_instancetype.usecases.rightsize import combined, per_vm
 
     head = [Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.0)]
     days = [
@@ -574,7 +578,9 @@ def test_the_parts_combine_over_every_series_of_a_vm() -> None:
         Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.5),
         Sample({"namespace": "b", "name": "vm", "source": "vcpu"}, 9.0),
     ]
-    assert combined([head, days], "max") == {("a", "vm"): 2.5, ("b", "vm"): 9.0}
+    assert combined([per_vm(head, "max"), per_vm(days, "max")], "max") == {("a", "vm"): 2.5, ("b", "vm"): 9.0}
+    # an answer read plainly: each VM's last sample
+    assert per_vm(days) == {("a", "vm"): 2.5, ("b", "vm"): 9.0} and per_vm(days[:2]) == {("a", "vm"): 2.5}
 
 
 class _Daily:
