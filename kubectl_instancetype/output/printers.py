@@ -323,9 +323,9 @@ def print_document(env: Environment, output: str, document: dict[str, Any]) -> N
             raise
         env.stdout.write(text)
     elif output == "json":
-        import json  # here: -o yaml and tables never need it
+        from .indented_json import dumps  # json.dumps(document, indent=4), a third faster
 
-        env.stdout.write(json.dumps(document, indent=4) + "\n")
+        env.stdout.write(dumps(document) + "\n")
     else:
         from ..golang.goyaml import dump
 
