@@ -323,7 +323,7 @@ def print_document(env: Environment, output: str, document: dict[str, Any]) -> N
             raise
         env.stdout.write(text)
     elif output == "json":
-        from .indented_json import dumps  # json.dumps(document, indent=4), a third faster
+        from .indented_json import dumps  # json.dumps(document, indent=4), 40% faster
 
         env.stdout.write(dumps(document) + "\n")
     else:

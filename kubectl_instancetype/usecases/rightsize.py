@@ -240,7 +240,8 @@ def _at(milliseconds: int) -> str:
 @dataclass(frozen=True)
 class PartQueries:
     """One measure as a query per part of the window (:meth:`RecordedQueries.split`): ``texts``, (part, query)
-    each, whose answers combine by ``how`` (``max``, ``min`` or ``sum``) over equal label sets, times ``factor``."""
+    each, whose answers combine by ``how`` (``max``, ``min`` or ``sum``) over each VM's samples, times ``factor``
+    (:func:`per_vm`, :func:`combined`)."""
 
     how: str
     texts: tuple[tuple[str, str], ...]
@@ -386,9 +387,9 @@ class RecordedQueries:
         "Right-sizing"), so in :meth:`all`'s one query the hourly roll-ups of the window's first and last hours
         read every VM's index entries in every block of the window, and the daily ones in the blocks of the last
         hours; apart, each part reads only the blocks of its own time range (at 10,000 VMs x 14 days, the peak CPU
-        1.99 -> 0.80 CPU seconds of Prometheus). :func:`combined` puts the answers together as :meth:`all`'s
-        ``without (rightsize_part)`` would. Empty: every measure is one query (no daily roll-ups read, or the size
-        filter in use)."""
+        1.99 -> 0.80 CPU seconds of Prometheus). :func:`per_vm` and :func:`combined` put each VM's answers together
+        as PromQL's ``max``, ``min`` and ``sum`` would over all of them. Empty: every measure is one query (no daily
+        roll-ups read, or the size filter in use)."""
         from ..instancetype import rightsize_rules as rr
 
         if self.changed != frozenset() or self.days is None:
@@ -469,9 +470,9 @@ class RecordedQueries:
     def _size_checks(self) -> tuple[list[str], list[str]]:
         from ..instancetype import rightsize_rules as rr
 
-        w, at = _duration(self.window), self._braced()
-        window = [f"max_over_time({series}{at}[{w}]) > 0" for series in (rr.DOMAIN_CHANGES, rr.VCPUS_CHANGES)]
-        return window, [f"changes({series}{at}[65m]) > 0" for series in (rr.DOMAIN, rr.VCPUS)]
+        w, selector = _duration(self.window), self._braced()
+        window = [f"max_over_time({series}{selector}[{w}]) > 0" for series in (rr.DOMAIN_CHANGES, rr.VCPUS_CHANGES)]
+        return window, [f"changes({series}{selector}[65m]) > 0" for series in (rr.DOMAIN, rr.VCPUS)]
 
     def all(self) -> dict[str, str]:
         """Every measure's query but the probe (``rules``) and ``sources`` (the CPU and memory answers carry it)."""
