@@ -342,46 +342,26 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 		b.Set("__name__", h.name)
 		r := recorded{labels: b.Labels()}
 		for t := math.Ceil(math.Max(start, from)/hourlyInterval) * hourlyInterval; t <= end && t < to; t += hourlyInterval {
-			var in []float64
-			for _, p := range source.points {
-				if p.t > t-h.window && p.t <= t {
-					in = append(in, p.v)
-				}
-			}
+			in := within(source.points, t, h.window)
 			if len(in) == 0 {
 				continue
 			}
-			value := in[0]
-			changes := 0.0
-			for i, x := range in[1:] {
-				switch h.fn {
-				case "max":
-					value = math.Max(value, x)
-				case "min":
-					value = math.Min(value, x)
-				}
-				// promql/functions.go funcChanges: a change is a value that differs from the one before (both
-				// NaN: none)
-				if x != in[i] && !(math.IsNaN(x) && math.IsNaN(in[i])) {
-					changes++
-				}
-			}
+			var value float64
 			switch h.fn {
 			case "count":
 				value = float64(len(in))
 			case "changes":
 				// the rule is `changes(...[65m]) > 0`: recorded only when the size changed
-				if changes == 0 {
+				if value = changes(in); value == 0 {
 					continue
 				}
-				value = changes
+			default:
+				value = fold(h.fn, in)
 			}
 			r.points = append(r.points, point{t, value})
 		}
 		if len(r.points) > 0 {
 			out = append(out, r)
-		}
-		if len(r.points) > 0 {
 			h := mine[r.labels.String()]
 			if h == nil {
 				h = &recorded{labels: r.labels}
@@ -409,27 +389,9 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 				if t < math.Max(start, from) || t > end || t >= to {
 					continue
 				}
-				var in []float64
-				for _, p := range h.points {
-					if p.t > t-dailyInterval && p.t <= t {
-						in = append(in, p.v)
-					}
+				if in := within(h.points, t, dailyInterval); len(in) > 0 {
+					r.points = append(r.points, point{t, fold(d.fn, in)})
 				}
-				if len(in) == 0 {
-					continue
-				}
-				value := in[0]
-				for _, x := range in[1:] {
-					switch d.fn {
-					case "max":
-						value = math.Max(value, x)
-					case "min":
-						value = math.Min(value, x)
-					case "sum":
-						value += x // counts: integers, exact in any order (promql funcSumOverTime's Kahan sum too)
-					}
-				}
-				r.points = append(r.points, point{t, value})
 			}
 			if len(r.points) > 0 {
 				out = append(out, r)
@@ -793,4 +755,43 @@ func main() {
 		total += n
 	}
 	fmt.Println(total)
+}
+
+// within is what a range selector [window] at t reads of points: the values in (t - window, t].
+func within(points []point, t, window float64) []float64 {
+	var in []float64
+	for _, p := range points {
+		if p.t > t-window && p.t <= t {
+			in = append(in, p.v)
+		}
+	}
+	return in
+}
+
+// fold is max_over_time, min_over_time or sum_over_time of in (not empty), as the rules' roll-ups record them.
+func fold(fn string, in []float64) float64 {
+	value := in[0]
+	for _, x := range in[1:] {
+		switch fn {
+		case "max":
+			value = math.Max(value, x)
+		case "min":
+			value = math.Min(value, x)
+		case "sum":
+			value += x // counts: integers, exact in any order (promql funcSumOverTime's Kahan sum too)
+		}
+	}
+	return value
+}
+
+// changes is promql/functions.go funcChanges over in: a change is a value that differs from the one before (both
+// NaN: none).
+func changes(in []float64) float64 {
+	count := 0.0
+	for i, x := range in[1:] {
+		if x != in[i] && !(math.IsNaN(x) && math.IsNaN(in[i])) {
+			count++
+		}
+	}
+	return count
 }
