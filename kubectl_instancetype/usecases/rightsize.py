@@ -412,7 +412,7 @@ class RecordedQueries:
             )
             # history: each part summed by VM in Prometheus, those sums added here (whole numbers of steps: exact
             # in any order), then * the interval as all()'s ``sum by (namespace, name) (...) * 300``
-            out[name] = PartQueries("sum" if by else rr.DAILY_OF[plain][1], texts, factor)
+            out[name] = PartQueries(rr.DAILY_OF[plain][1], texts, factor)
         return out
 
     def _selectors(self) -> tuple[str | None, str | None]:
