@@ -33,6 +33,7 @@ names (pkg/monitoring/metrics/virt-handler/domainstats):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,23 @@ DAILY_OF = {
     MEMORY_MAX: (MEMORY_MAX_DAILY, "max"),
     HEADROOM_MIN: (HEADROOM_MIN_DAILY, "min"),
 }
+# The daily roll-ups over the last 2, 4, 8 and 16 days, recorded by each daily evaluation (a sparse table: any run of
+# whole days is a few of them, disjoint for a sum, two overlapping ones for a maximum or a minimum), so that a window's
+# days are read as a few points per VM, each from one block, instead of a point a day from every block the days span
+LEVELS = (2, 4, 8, 16)
+# each daily roll-up's: {days: series}, named as it is with its ``1d`` in the operations for the days
+LEVELS_OF = {
+    daily: {days: daily.replace(f"{how}1d_", f"{how}{days}d_") for days in LEVELS}
+    for daily, how in (
+        (CPU_MAX_DAILY, "max"),
+        (CPU_COUNT_DAILY, "count"),
+        (MEMORY_MAX_DAILY, "max"),
+        (HEADROOM_MIN_DAILY, "min"),
+    )
+}
+# each daily evaluation that saw the last ``days`` daily evaluations complete (:data:`COMPLETE`), so that its
+# ``days`` roll-ups stand for them: its time, no labels
+LEVEL_COMPLETE = {days: f"cluster:kubectl_instancetype_rightsize_{days}d:complete_time" for days in LEVELS}
 
 _HEADROOM_EXPR = f"sum {BY} (kubevirt_vmi_memory_usable_bytes) / sum {BY} (kubevirt_vmi_memory_available_bytes)"
 
@@ -135,6 +153,8 @@ HOURLY_RULES: tuple[tuple[str, str], ...] = (
     (VCPUS_CHANGES, f"changes({VCPUS}[65m]) > 0"),
     (EVALUATED, "vector(1)"),
 )
+# the PromQL function each daily roll-up is over its days with (a sum of counts, a maximum, a minimum)
+DAILY_FUNCTION = {CPU_MAX_DAILY: "max", CPU_COUNT_DAILY: "sum", MEMORY_MAX_DAILY: "max", HEADROOM_MIN_DAILY: "min"}
 # A daily group's evaluation reads the hourly points of (its time - 1d, its time]: the parts of a window compose
 # exactly (bench/README.md, "Right-sizing": an hourly series costs Prometheus 3 times more per sample than a
 # 5-minute one, one sample per 2-hour chunk's index entry in every block)
@@ -146,12 +166,70 @@ DAILY_RULES: tuple[tuple[str, str], ...] = (
     # recorded only when the day's 24 hourly evaluations are there: a daily evaluation made before the hourly history
     # was backfilled, or over a day the hourly group missed an hour of, is not complete
     (COMPLETE, f"vector(time()) and on () count_over_time({EVALUATED}[1d]) == 24"),
+    # rules of a group are evaluated in order, each seeing the samples the ones before it stored at the same time
+    # (rules/group.go Group.Eval): the roll-ups over several days read this evaluation's daily ones
+    *(
+        (levels[days], f"{function}_over_time({daily}[{days}d])")
+        for daily, levels in LEVELS_OF.items()
+        for function in (DAILY_FUNCTION[daily],)
+        for days in LEVELS
+    ),
+    # recorded only when the days' daily evaluations were all complete when it ran: a daily evaluation made before
+    # the daily history was backfilled read less than its days (a live server's always reads them all)
+    *(
+        (LEVEL_COMPLETE[days], f"vector(time()) and on () count_over_time({COMPLETE}[{days}d]) == {days}")
+        for days in LEVELS
+    ),
 )
 # a series of each group always recorded for a running VM: the probe asks for these over the window (every series
 # it reads costs the probe; a group's rules are applied together)
 PROBED = (CPU, CPU_MAX)
 NAMES = tuple(record for record, _ in RULES + HOURLY_RULES)
 DAILY_NAMES = tuple(record for record, _ in DAILY_RULES)
+
+MAX_DAY_READS = 4  # the most points a window's days are read as (more: one range over the daily roll-ups)
+DAY_MS = 86_400_000
+
+
+def day_reads(first: int, last: int, levels: Sequence[tuple[int, int, int]], how: str) -> list[tuple[int, int]] | None:
+    """The daily evaluations ``first`` to ``last`` (Unix milliseconds, a day apart) as a few roll-ups over several
+    days (:data:`LEVELS`), each (days, time): the roll-up over ``days`` recorded at
+    that time spans the daily points of (time - days, time]. Disjoint for a sum; for a maximum or a minimum two
+    overlapping ones where they cover the days. A roll-up is read only at a time ``levels`` (days, first, last) says
+    it was complete; days 1 is the daily roll-up itself. None: more than :data:`MAX_DAY_READS` reads (or no roll-up
+    over several days is complete), and the days are one range over the daily roll-ups."""
+    usable = {days: (lo, hi) for days, lo, hi in levels}
+    usable[1] = (first, last)
+
+    def sizes(at: int, most: int) -> list[int]:
+        return sorted((days for days, (lo, hi) in usable.items() if days <= most and lo <= at <= hi), reverse=True)
+
+    reads: list[tuple[int, int]] = []
+    at, left = last, (last - first) // DAY_MS + 1
+    while left > 0:
+        if how != "sum":
+            # two overlapping roll-ups, one ending at ``at`` and one starting at the first day, cover ``left`` days
+            # when each spans at least half of them
+            pair = next(
+                (
+                    days
+                    for days in sizes(at, left)
+                    if 2 * days >= left and days in sizes(at - (left - days) * DAY_MS, left)
+                ),
+                None,
+            )
+            if pair is not None:
+                reads.append((pair, at))
+                if pair < left:
+                    reads.append((pair, at - (left - pair) * DAY_MS))
+                break
+        days = sizes(at, left)[0]
+        reads.append((days, at))
+        at, left = at - days * DAY_MS, left - days
+    if len(reads) > MAX_DAY_READS or (all(days == 1 for days, _ in reads) and len(reads) > 1):
+        return None
+    return reads
+
 
 FORMATS = ("prometheusrule", "rulefile")
 

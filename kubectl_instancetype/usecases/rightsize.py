@@ -292,6 +292,20 @@ def combined(parts: Sequence[dict[tuple[str, str], float]], how: str, factor: in
     return out
 
 
+def _run(got: dict[str, float], suffix: str) -> tuple[int, int] | None:
+    """The first and last time (Unix milliseconds) of a completeness series' points, from :meth:`RecordedQueries.
+    daily_check`'s count, first and last (``suffix``: "" or ``:8d``), when they are one a day without a gap."""
+    from ..instancetype import rightsize_rules as rr
+
+    count, first, last = (got.get(of + suffix) for of in ("count", "first", "last"))
+    if count is None or first is None or last is None or not count >= 1:
+        return None
+    first_ms, last_ms = round(first * 1000), round(last * 1000)
+    if last_ms - first_ms != (count - 1) * rr.DAY_MS:
+        return None
+    return first_ms, last_ms
+
+
 @dataclass(frozen=True)
 class RecordedQueries:
     """The PromQL of each measure over rightsize's own recorded series (:mod:`..instancetype.rightsize_rules`), for
@@ -313,6 +327,10 @@ class RecordedQueries:
     # the matchers that narrow every VM's series to the VMs asked for (:func:`scope_of`: ``namespace="prod"``,
     # ``name=~"a|b"``); "": every VM
     scope: str = ""
+    # the roll-ups over several days that stand for their days (:data:`..instancetype.rightsize_rules.LEVELS`): each
+    # (days, first, last), the first and last daily evaluation within the window that recorded them complete (Unix
+    # milliseconds), one a day from the first to the last
+    levels: tuple[tuple[int, int, int], ...] = ()
 
     def _braced(self, *matchers: str) -> str:
         """A selector's matchers: :attr:`scope` and ``matchers``, in braces ("" when there are none)."""
@@ -329,8 +347,17 @@ class RecordedQueries:
         if self.window < rr.DAILY_INTERVAL:
             return None
         span = f"{(self.window - rr.DAILY_INTERVAL) * 1000 + 1}ms"
+        # and the same of each roll-up over several days' completeness series (``of``: count:8d, first:8d, ...)
         return " or ".join(
-            f'label_replace({function}({rr.COMPLETE}[{span}] @ {self.at:.3f}), "of", "{of}", "", "")'
+            f'label_replace({function}({series}[{span}] @ {self.at:.3f}), "of", "{of}{suffix}", "", "")'
+            for series, suffix in (
+                (rr.COMPLETE, ""),
+                *(
+                    (rr.LEVEL_COMPLETE[days], f":{days}d")
+                    for days in rr.LEVELS
+                    if days * rr.DAILY_INTERVAL < self.window
+                ),
+            )
             for function, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
         )
 
@@ -347,12 +374,15 @@ class RecordedQueries:
             if of in got:
                 return self  # more than one such series (several servers' answers merged): not ours to read
             got[of] = sample.value
-        if set(got) != {"count", "first", "last"} or not got["count"] >= 1:
+        days = _run(got, "")
+        if days is None:
             return self
-        first, last = round(got["first"] * 1000), round(got["last"] * 1000)
-        if last - first != (got["count"] - 1) * 86_400_000:
-            return self
-        return replace(self, days=(first, last))
+        levels = []
+        for key in sorted(k for k in got if k.startswith("count:")):
+            run = _run(got, key[len("count") :])
+            if run is not None and key[len("count:") : -1].isdigit():
+                levels.append((int(key[len("count:") : -1]), *run))
+        return replace(self, days=days, levels=tuple(sorted(levels)))
 
     def _parts(self, plain: str) -> list[tuple[str, str, int, int]] | None:
         """Where the daily roll-ups cover whole days of the window (:attr:`days`) and ``plain`` has a daily roll-up:
@@ -371,7 +401,14 @@ class RecordedQueries:
         parts = []
         if first - day > start:
             parts.append(("head", plain, first - day - start, first - day))
-        parts.append(("days", daily[0], last - first + 1, last))
+        series, how = daily
+        reads = rr.day_reads(first, last, self.levels, how)
+        if reads is None:
+            parts.append(("days", series, last - first + 1, last))
+        else:
+            # each a point (a range of 1 ms ending at it: the daily evaluation's sample), from one block
+            levels = rr.LEVELS_OF[series]
+            parts += [("days", levels[days] if days > 1 else series, 1, end) for days, end in reads]
         if at > last:
             parts.append(("tail", plain, at - last, at))
         return parts
@@ -684,8 +721,6 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     if check is not None:
         queries = queries.with_days(server.query(check, at, QUERY_TIMEOUT))
         sent += 1
-        if queries.days is not None:
-            used += own.DAILY_NAMES
 
     def send(texts: Sequence[str], reads: Sequence[Callable[[list[Any]], Any]]) -> list[Any]:
         # each answer read (per VM) by the thread that got it, while the other connections wait for theirs
@@ -719,6 +754,11 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
                 where.setdefault(name, []).append(len(batch))
                 batch.append(text)
                 reads.append(partial(per_vm, how=parts.how))
+    if queries.days is not None:
+        # the daily series read: the daily roll-ups and their completeness, and the roll-ups over several days (and
+        # theirs) where the days were read from them
+        read_texts = (check or "", *batch)
+        used += tuple(name for name in own.DAILY_NAMES if any(f"{name}{{" in t or f"{name}[" in t for t in read_texts))
     first = send([*batch, *queries.size_checks()], [*reads, names_in, names_in])
     sent += len(first)
     values: dict[str, dict[tuple[str, str], float]] = {}

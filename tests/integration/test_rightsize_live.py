@@ -167,10 +167,10 @@ def test_the_printed_rules_pass_promtool_check_rules(tmp_path) -> None:
     environ = {"HOME": "/nonexistent", "KUBECONFIG": "/nonexistent"}
     printed = run_cli(["rightsize", "--print-rules", "rulefile"], environ=environ).stdout
     (tmp_path / "rules.yaml").write_text(printed)
-    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 19 rules found"
+    assert check_rules(tmp_path / "rules.yaml").splitlines()[-2].strip() == "SUCCESS: 39 rules found"
     operator = run_cli(["rightsize", "--print-rules", "prometheusrule", "-n", "monitoring"], environ=environ).stdout
     (tmp_path / "spec.yaml").write_text(yaml.safe_dump(yaml.safe_load(operator)["spec"]))
-    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 19 rules found"
+    assert check_rules(tmp_path / "spec.yaml").splitlines()[-2].strip() == "SUCCESS: 39 rules found"
 
 
 def test_the_doubles_exposition_passes_promtool_check_metrics() -> None:
@@ -445,18 +445,20 @@ RULES_FLEET = (
 
 
 def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tmp_path) -> None:
-    """The same fleet's five days of history written by tsdbwrite: the raw series alone, and with the series
+    """The same fleet's ten days of history written by tsdbwrite: the raw series alone, and with the series
     `rightsize --print-rules` records (tsdbwrite -rules: held to the real Prometheus's evaluation of the printed rule
     file by tests/integration/test_tsdbwrite.py) three times: with a daily evaluation every day, with one missed,
     and with none. rightsize detects the rules, says so, reads every measure from them in as many queries (a daily
     check instead of the sources query), and gives the same findings, recommendations, measures and history as
     from the raw series; it reads the daily roll-ups over the window's whole days where they are complete, else the
-    hourly ones, with the same answers to the last bit."""
+    hourly ones, and the roll-ups over several days over those days where they are complete, with the same answers
+    to the last bit."""
     import secrets
     import subprocess
 
     from hack.localcluster.controlplane import REPO_ROOT, run_build
     from hack.localcluster.prometheus import Prometheus
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
     from tests.scheduling import client_of
 
     reason = go_build_skip_reason("tsdbwrite")
@@ -482,14 +484,14 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
         )
     writer = run_build(REPO_ROOT / "hack" / "prometheus" / "build-tsdbwrite.sh", "tsdbwrite")
     end = int(time.time()) // 60 * 60
-    start = end - 5 * 86400
+    start = end - 10 * 86400
     fleet = "".join(
         f"{namespace}\t{name}\tnode-a\t{vcpus}\t{memory}\t{cpu}\t{used}\t{int(balloon)}\n"
         for name, _type, vcpus, memory, cpu, used, balloon in RULES_FLEET
     )
     # the daily group's evaluations: 3 hours before the end and every day before (a live server offsets a group by
     # a hash of its name, rules/group.go EvalTimestamp: not at midnight)
-    daily = [end - 3 * 3600 - k * 86400 for k in range(5)]
+    daily = [end - 3 * 3600 - k * 86400 for k in range(10)]
     variants = {
         "raw": [],
         "rules": ["-rules", "-daily-times", ",".join(map(str, daily))],
@@ -500,8 +502,14 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
     }
     # (window, the servers asked): 2 days, the rules (daily roll-ups over a whole day) against the raw series; 4
     # days, where the gap has the daily group fall back to the hourly roll-ups; 30 hours, a window of no whole
-    # number of days (its first 3 and last 3 hours from the hourly roll-ups)
-    asked = {"2d": ("raw", "rules"), "4d": ("rules", "gap", "hourly"), "30h": ("rules", "hourly")}
+    # number of days (its first 3 and last 3 hours from the hourly roll-ups); 9 days, whose 8 days the 8-day roll-ups
+    # stand for (the first daily evaluation, whose day began before the history, is not complete)
+    asked = {
+        "2d": ("raw", "rules"),
+        "4d": ("rules", "gap", "hourly"),
+        "30h": ("rules", "hourly"),
+        "9d": ("rules", "hourly"),
+    }
     documents, heads = {}, {}
     for kind, extra in variants.items():
         subprocess.run(
@@ -562,10 +570,17 @@ def test_rightsizes_own_rules_give_the_raw_series_answers(cli, control_plane, tm
         assert got["historySeconds"] == want["historySeconds"] == 2 * 86400
     # the daily roll-ups where they are complete over the window's whole days, the hourly ones where a daily
     # evaluation is missing or none stands for a whole day of the window: the same answers, to the last bit
-    assert heads["rules", "4d"].endswith(daily_read) and heads["rules", "30h"].endswith(daily_read)
+    # over 4 days, 3 whole days: the 2-day roll-ups twice (a maximum, a minimum) or with a daily one (the sum)
+    levels_read = (
+        ": 23 queries, rightsize's recording rules (21 series, 5-minute, hourly and daily; rightsize --print-rules)"
+    )
+    assert heads["rules", "4d"].endswith(levels_read) and heads["rules", "30h"].endswith(daily_read)
     assert heads["gap", "4d"].endswith(hourly_read) and heads["hourly", "4d"].endswith(hourly_read)
-    assert heads["hourly", "30h"].endswith(hourly_read)
-    for window, kinds in (("4d", ("gap", "hourly")), ("30h", ("hourly",))):
+    assert heads["hourly", "30h"].endswith(hourly_read) and heads["hourly", "9d"].endswith(hourly_read)
+    read = documents["rules", "9d"]["recordingRules"]
+    assert {"namespace_name:kubevirt_vmi_cpu_usage_seconds:max8d_rate5m", rr.LEVEL_COMPLETE[8]} <= set(read)
+    assert "namespace_name:kubevirt_vmi_cpu_usage_seconds:max1d_rate5m" not in read
+    for window, kinds in (("4d", ("gap", "hourly")), ("30h", ("hourly",)), ("9d", ("hourly",))):
         for kind in kinds:
             assert documents[kind, window]["items"] == documents["rules", window]["items"], (kind, window)
     assert {item["historySeconds"] for item in documents["rules", "4d"]["items"]} == {4 * 86400}

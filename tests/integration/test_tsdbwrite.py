@@ -172,3 +172,10 @@ def test_tsdbwrite_writes_what_the_printed_rules_record(tmp_path) -> None:
         daily = _range(server.url, "namespace_name:kubevirt_vmi_cpu_usage_seconds:count1d_rate5m", start, end, 86400)
         # the hourly counts of a day, 12 points an hour (none at the history's first instant: no rate there)
         assert {v for points in daily.values() for _, v in points} == {12.0 * 24}
+        # the roll-ups over two days: complete at 48h only (the daily evaluations at 24h and 48h), over both days'
+        # counts; none over four days is complete
+        both = _range(server.url, "cluster:kubectl_instancetype_rightsize_2d:complete_time", start, end, 86400)
+        assert both == {(): [(start + 2 * 86400.0, start + 2 * 86400.0)]}
+        assert _range(server.url, "cluster:kubectl_instancetype_rightsize_4d:complete_time", start, end, 86400) == {}
+        two = _range(server.url, "namespace_name:kubevirt_vmi_cpu_usage_seconds:count2d_rate5m", start, end, 86400)
+        assert {v for points in two.values() for t, v in points if t == start + 2 * 86400} == {12.0 * 24 * 2}

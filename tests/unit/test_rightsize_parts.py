@@ -439,11 +439,15 @@ def test_print_rules_prints_a_prometheusrule_in_the_namespace_or_a_rule_file(tmp
         ("kubectl-instancetype-rightsize-1d", "1d"),
     ]
     records = [r["record"] for g in rule["spec"]["groups"] for r in g["rules"]]
-    assert records == list(rr.NAMES + rr.DAILY_NAMES) and len(records) == 19
+    assert records == list(rr.NAMES + rr.DAILY_NAMES) and len(records) == 39
     # Prometheus's level:metric:operations, aggregated by namespace and name over KubeVirt's metric names (the two
     # evaluation marks: cluster-level)
     assert all(name.count(":") == 2 for name in records)
-    assert [n for n in records if not n.startswith("namespace_name:kubevirt_vmi_")] == [rr.EVALUATED, rr.COMPLETE]
+    assert [n for n in records if not n.startswith("namespace_name:kubevirt_vmi_")] == [
+        rr.EVALUATED,
+        rr.COMPLETE,
+        *(rr.LEVEL_COMPLETE[days] for days in rr.LEVELS),
+    ]
     as_json = run_cli(["rightsize", "--print-rules", "rulefile", "-o", "json"], environ=environ)
     assert json.loads(as_json.stdout) == {"groups": rule["spec"]["groups"]}
 
@@ -491,8 +495,13 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
     last = first + 12 * day
     queries = RecordedQueries(14 * 86400, at, 95.0, frozenset(), days=(first, last))
     texts = queries.all()
+    # and the completeness of the roll-ups over 2, 4 and 8 days (16 days span more than the window)
     assert queries.daily_check() == " or ".join(
-        f'label_replace({f}({rr.COMPLETE}[1123200001ms] @ {at:.3f}), "of", "{of}", "", "")'
+        f'label_replace({f}({series}[1123200001ms] @ {at:.3f}), "of", "{of}{suffix}", "", "")'
+        for series, suffix in (
+            (rr.COMPLETE, ""),
+            *((rr.LEVEL_COMPLETE[days], f":{days}d") for days in (2, 4, 8)),
+        )
         for f, of in (("count_over_time", "count"), ("min_over_time", "first"), ("max_over_time", "last"))
     )
     head = f"{(first - day) // 1000}.250"
@@ -533,6 +542,84 @@ def test_the_daily_roll_ups_stand_for_the_windows_whole_days() -> None:
     assert texts["cpu"] == f"quantile_over_time(0.95, {rr.CPU}[14d])"
     # a window of less than a day holds no whole day: no check
     assert RecordedQueries(3600, at, 95.0).daily_check() is None
+
+
+def test_the_roll_ups_over_several_days_stand_for_the_days_where_they_are_complete() -> None:
+    """Where the roll-ups over 2, 4 and 8 days were recorded complete over the window (the daily check's count,
+    first and last of each one's completeness series, one a day), the 13 days are two overlapping points of the
+    8-day roll-up for a maximum or a minimum, and 8 + 4 + 1 disjoint days for the history's sum; each a point of
+    1 ms at a daily evaluation's time."""
+    from kubectl_instancetype.instancetype import rightsize_rules as rr
+    from kubectl_instancetype.kube.prometheus import Sample
+    from kubectl_instancetype.usecases.rightsize import RecordedQueries
+
+    day = 86_400_000
+    at = 1_700_000_000.0 // 86400 * 86400 + 43200
+    first = int(at * 1000) - 14 * day + day + day // 2 + 250
+    last = first + 12 * day
+    samples = _of(13, first / 1000, last / 1000)
+    for days in (2, 4, 8):
+        # each complete from its days-th daily evaluation on
+        for of, value in (
+            ("count", 13 - days + 1),
+            ("first", (first + (days - 1) * day) / 1000),
+            ("last", last / 1000),
+        ):
+            samples.append(Sample({"of": f"{of}:{days}d"}, value))
+    queries = RecordedQueries(14 * 86400, at, 95.0, frozenset()).with_days(samples)
+    assert queries.days == (first, last)
+    assert queries.levels == ((2, first + day, last), (4, first + 3 * day, last), (8, first + 7 * day, last))
+
+    def point(series: str, end: int) -> str:
+        return f"{series}[1ms] @ {end // 1000}.250"
+
+    split = queries.split()
+    assert [text for part, text in split["cpu_peak"].texts if part == "days"] == [
+        f"max_over_time({point(rr.LEVELS_OF[rr.CPU_MAX_DAILY][8], last)})",
+        f"max_over_time({point(rr.LEVELS_OF[rr.CPU_MAX_DAILY][8], first + 7 * day)})",
+    ]
+    assert [text for part, text in split["history"].texts if part == "days"] == [
+        f"sum by (namespace, name) (sum_over_time({point(rr.LEVELS_OF[rr.CPU_COUNT_DAILY][8], last)}))",
+        f"sum by (namespace, name) (sum_over_time({point(rr.LEVELS_OF[rr.CPU_COUNT_DAILY][4], last - 8 * day)}))",
+        f"sum by (namespace, name) (sum_over_time({point(rr.CPU_COUNT_DAILY, first)}))",
+    ]
+    assert rr.LEVELS_OF[rr.HEADROOM_MIN_DAILY][8] in split["headroom"].texts[1][1]
+    # a level whose completeness series has a gap is not read: without the 8-day one, 4 + 4 + 4 + 1 days
+    gap = [s for s in samples if s.labels["of"] != "count:8d"] + [Sample({"of": "count:8d"}, 4)]
+    history = RecordedQueries(14 * 86400, at, 95.0, frozenset()).with_days(gap).split()["history"]
+    assert [text.count("count4d") for part, text in history.texts if part == "days"] == [1, 1, 1, 0]
+
+
+@pytest.mark.parametrize(
+    ("levels", "how", "want"),
+    [
+        # 13 days (0 to 12), every level complete from its own first day on
+        ({2: 1, 4: 3, 8: 7}, "max", [(8, 12), (8, 7)]),
+        ({2: 1, 4: 3, 8: 7}, "sum", [(8, 12), (4, 4), (1, 0)]),
+        # the 8-day roll-up complete only from day 10: 8 at 12, then the 4-day one at 4 and at 3 (overlapping)
+        ({2: 1, 4: 3, 8: 10}, "min", [(8, 12), (4, 4), (4, 3)]),
+        # none over several days: one range over the daily roll-ups
+        ({}, "max", None),
+        # more than four points: one range
+        ({2: 1}, "sum", None),
+        ({2: 1}, "max", None),
+        # the 4-day one alone: four points (the last two overlapping)
+        ({4: 3}, "max", [(4, 12), (4, 8), (4, 4), (4, 3)]),
+        ({4: 3}, "sum", [(4, 12), (4, 8), (4, 4), (1, 0)]),
+    ],
+)
+def test_day_reads_cover_the_days_with_few_points(levels, how, want) -> None:
+    from kubectl_instancetype.instancetype.rightsize_rules import DAY_MS, day_reads
+
+    first = 1_000 * DAY_MS + 250
+    last = first + 12 * DAY_MS
+    got = day_reads(first, last, [(days, first + lo * DAY_MS, last) for days, lo in levels.items()], how)
+    assert got == (None if want is None else [(days, first + end * DAY_MS) for days, end in want])
+    if got is not None:
+        # every day exactly once for a sum, at least once for a maximum or a minimum
+        covered = [end // DAY_MS - k for days, end in got for k in range(days)]
+        assert set(covered) == set(range(first // DAY_MS, last // DAY_MS + 1))
+        assert how != "sum" or len(covered) == 13
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,8 @@
 // the same samples: tests/integration/test_tsdbwrite.py holds it to that. The groups' evaluation times here are the
 // "perfect" intervals (offset 0; the daily group's at -daily-times when given); a live Prometheus offsets each
 // group by a hash of its name and file (rules/group.go EvalTimestamp), the same values at other instants. The daily
-// roll-ups are computed from the hourly points of the day before, kept from block to block. -raw-from writes the raw series only from that
+// roll-ups are computed from the hourly points of the day before, kept from block to block, and the roll-ups over
+// several days (2, 4, 8 and 16) from the daily points of the days before, kept likewise. -raw-from writes the raw series only from that
 // time on (the recorded ones still cover the whole range): the benchmark's 14 days of recorded series with less raw
 // history.
 //
@@ -153,6 +154,20 @@ var dailyTimes []float64
 // hourlyHistory holds each VM's hourly roll-ups' points of the day before the block being written (by VM, then by
 // the series' labels), for the daily roll-ups: blocks are written in time order, each VM's once per block.
 var hourlyHistory = map[string]map[string]*recorded{}
+
+// dailyHistory holds each VM's daily roll-ups' points of the last 16 days before the block being written, for the
+// roll-ups over several days (rightsize_rules.LEVELS: the daily group's `max_over_time(...:max1d_rate5m[8d])` and
+// the like, named with the days in place of the 1d)
+var dailyHistory = map[string]map[string]*recorded{}
+
+// levels are the days the daily group's roll-ups over several days span (rightsize_rules.LEVELS), and
+// recLevelComplete their completeness series' names: the time of each daily evaluation that saw the last n
+// daily evaluations complete (vector(time()) and on () count_over_time(complete_time[nd]) == n)
+var levels = []int{2, 4, 8, 16}
+
+func recLevelComplete(n int) string {
+	return "cluster:kubectl_instancetype_rightsize_" + strconv.Itoa(n) + "d:complete_time"
+}
 
 type point struct {
 	t float64
@@ -371,6 +386,11 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 		}
 	}
 	// the daily roll-ups at the multiples of a day within the block: over the hourly points of (t - 1d, t]
+	days := dailyHistory[v.namespace+"/"+v.name]
+	if days == nil {
+		days = map[string]*recorded{}
+		dailyHistory[v.namespace+"/"+v.name] = days
+	}
 	keys := make([]string, 0, len(mine))
 	for key := range mine {
 		keys = append(keys, key)
@@ -396,6 +416,33 @@ func (v vm) record(start, end, step, from, to float64) []recorded {
 			if len(r.points) > 0 {
 				out = append(out, r)
 			}
+			// the roll-ups over the last 2, 4, 8 and 16 days at the same times, over the daily points of
+			// (t - days, t], this block's and those kept from the blocks before
+			kept := days[r.labels.String()]
+			if kept == nil {
+				kept = &recorded{labels: r.labels}
+				days[r.labels.String()] = kept
+			}
+			kept.points = append(kept.points, r.points...)
+			for _, n := range levels {
+				b := labels.NewBuilder(r.labels)
+				b.Set("__name__", strings.Replace(d.name, "1d_", strconv.Itoa(n)+"d_", 1))
+				l := recorded{labels: b.Labels()}
+				for _, p := range r.points {
+					l.points = append(l.points, point{p.t, fold(d.fn, within(kept.points, p.t, float64(n)*dailyInterval))})
+				}
+				if len(l.points) > 0 {
+					out = append(out, l)
+				}
+			}
+			// keep the daily points a roll-up over days of a later block reads
+			old := kept.points[:0]
+			for _, p := range kept.points {
+				if p.t > to-float64(levels[len(levels)-1])*dailyInterval {
+					old = append(old, p)
+				}
+			}
+			kept.points = old
 		}
 	}
 	// keep the hourly points a daily roll-up of a later block reads: those of the last day
@@ -418,9 +465,11 @@ func cluster(start, end, from, to float64) []recorded {
 	for t := math.Ceil(math.Max(start, from)/hourlyInterval) * hourlyInterval; t <= end && t < to; t += hourlyInterval {
 		evaluated.points = append(evaluated.points, point{t, 1})
 	}
-	complete := recorded{labels: labels.FromStrings("__name__", recComplete)}
+	// every complete daily evaluation of the history (those before the block too: the roll-ups over several days'
+	// completeness counts them)
+	var completed []point
 	for _, t := range dailyTimes {
-		if t < math.Max(start, from) || t > end || t >= to {
+		if t > end {
 			continue
 		}
 		// the hourly evaluations of (t - 1d, t]: the multiples of an hour within [start, end]
@@ -429,11 +478,28 @@ func cluster(start, end, from, to float64) []recorded {
 			hours++
 		}
 		if hours == 24 {
-			complete.points = append(complete.points, point{t, t})
+			completed = append(completed, point{t, t})
 		}
 	}
+	inBlock := func(t float64) bool { return t >= math.Max(start, from) && t <= end && t < to }
+	complete := recorded{labels: labels.FromStrings("__name__", recComplete)}
+	for _, p := range completed {
+		if inBlock(p.t) {
+			complete.points = append(complete.points, p)
+		}
+	}
+	all := []recorded{evaluated, complete}
+	for _, n := range levels {
+		r := recorded{labels: labels.FromStrings("__name__", recLevelComplete(n))}
+		for _, t := range dailyTimes {
+			if inBlock(t) && len(within(completed, t, float64(n)*dailyInterval)) == n {
+				r.points = append(r.points, point{t, t})
+			}
+		}
+		all = append(all, r)
+	}
 	var out []recorded
-	for _, r := range []recorded{evaluated, complete} {
+	for _, r := range all {
 		if len(r.points) > 0 {
 			out = append(out, r)
 		}
