@@ -118,7 +118,11 @@ DAILY_MEASURES: tuple[tuple[str, str], ...] = ((rr.CPU_MAX, "cpu_peak"), (rr.MEM
 DAILY_MEASURES += ((rr.CPU_COUNT, "history"), (rr.HEADROOM_MIN, "headroom"))
 RECORDED_MEASURES = (
     (rr.COMPLETE, "daily"),
-    *((series, name) for plain, name in DAILY_MEASURES for series in (plain, rr.DAILY_OF[plain][0])),
+    *(
+        (series, name)
+        for plain, name in DAILY_MEASURES
+        for series in (plain, rr.DAILY_OF[plain][0], *rr.LEVELS_OF[rr.DAILY_OF[plain][0]].values())
+    ),
     (rr.DOMAIN_CHANGES, "changed"),
     (rr.DOMAIN, "changed 65m"),
     (rr.PRESSURE, "pressure"),
