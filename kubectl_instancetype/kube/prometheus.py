@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import PluginError
 
@@ -36,9 +35,10 @@ class PrometheusError(PluginError):
     """The metrics server could not answer: unreachable, forbidden, a query it refused, or an answer too large."""
 
 
-@dataclass(frozen=True)
-class Sample:
-    """One element of an instant vector: the series' labels and its value."""
+class Sample(NamedTuple):
+    """One element of an instant vector: the series' labels and its value. A tuple: made 10,000 at a time per answer,
+    it costs a third of what a frozen dataclass does (whose ``__init__`` sets each field through
+    ``object.__setattr__``)."""
 
     labels: Mapping[str, str]
     value: float
@@ -80,8 +80,66 @@ def _reason(exc: PluginError) -> str:
     return exc.message
 
 
+# An answer as Prometheus's API writes it (web/api/v1 through jsoniter: compact, the labels sorted by name) whose
+# samples are each labelled by name and namespace alone, or with source: what rightsize's queries by (namespace,
+# name) answer, 10,000 samples at a time at 10,000 VMs. Its samples are read with one pattern (17 ms per 10,000
+# against 30 ms through the JSON scanner, bench/README.md "Right-sizing"): a JSON number for the time, strings
+# without an escape or a control character (those that have one, and any other shape, go through the scanner).
+_VECTOR_HEAD = b'{"status":"success","data":{"resultType":"vector","result":['
+_VECTOR_TAIL = b"]}}"
+_STRING = rb'"([^"\\\x00-\x1f]*)"'
+_NUMBER = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
+_VM_SAMPLE = (
+    rb'\{"metric":\{"name":'
+    + _STRING
+    + rb',"namespace":'
+    + _STRING
+    + rb'(,"source":'
+    + _STRING
+    + rb')?\},"value":\['
+    + _NUMBER
+    + rb","
+    + _STRING
+    + rb"\]\}"
+)
+
+
+def _vm_samples(raw: bytes) -> list[Sample] | None:
+    """The samples of an answer in the shape above, the same as :func:`parse_vector` reads through the scanner;
+    None: the answer is not in that shape (a sample with other labels or an escape, a warning after the result),
+    or not only of such samples."""
+    import re
+
+    if not (raw.startswith(_VECTOR_HEAD) and raw.endswith(_VECTOR_TAIL)):
+        return None
+    found = re.findall(_VM_SAMPLE, raw)
+    # every sample matched: each match is one sample (a string cannot hold an unescaped quote), and the answer has
+    # as many samples as objects opening with "metric" (a label value cannot hold that text unescaped)
+    if len(found) != raw.count(b'{"metric":'):
+        return None
+    out: list[Sample] = []
+    append = out.append
+    try:
+        # (the source's group with its label name: a value of "" is a label too)
+        for name, namespace, with_source, source, value in found:
+            if with_source:
+                labels = {"name": name.decode(), "namespace": namespace.decode(), "source": source.decode()}
+            else:
+                labels = {"name": name.decode(), "namespace": namespace.decode()}
+            append(Sample(labels, float(value)))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return out
+
+
 def parse_vector(raw: bytes, described: str) -> list[Sample]:
     """The ``data.result`` of a ``resultType: vector`` answer (``NaN`` and infinities kept as floats)."""
+    fast = _vm_samples(raw)
+    return fast if fast is not None else _scanned_vector(raw, described)
+
+
+def _scanned_vector(raw: bytes, described: str) -> list[Sample]:
+    """:func:`parse_vector` through the JSON scanner, whatever the answer's shape."""
     from . import jsonscan
 
     try:

@@ -4,8 +4,11 @@ the virt-handler metrics double's exposition."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kubectl_instancetype.kube.prometheus import PrometheusError, parse_service, parse_vector
 from kubectl_instancetype.usecases.rightsize import QUERY_NAMES, RAW, RULES, Queries
@@ -808,3 +811,79 @@ def test_every_query_over_the_vms_series_is_narrowed_to_the_scope() -> None:
     measure(resized, RightsizeRequest(window=3600, step=60), 1_700_000_000.0, None, 'namespace="prod"')  # type: ignore[arg-type]
     filtered = [text for text in resized.asked if "[1h:5m]" in text]
     assert filtered and all('{namespace="prod",name=~"vm-1"}' in text for text in filtered)
+
+
+_LABEL_TEXT = st.text(st.characters(codec="utf-8"), max_size=6) | st.sampled_from(["vm-1", "prod", "vcpu", ""])
+
+
+@st.composite
+def _vector_answers(draw) -> bytes:
+    """An instant vector as Prometheus's API writes it (compact JSON, labels sorted by name, non-ASCII as is): mostly
+    samples labelled by name and namespace (and source), with any text in a value (quotes, escapes, control
+    characters), sometimes other labels, odd values, or a warning after the result."""
+    import json
+
+    samples = []
+    for _ in range(draw(st.integers(0, 6))):
+        keys = draw(
+            st.sampled_from([("name", "namespace"), ("name", "namespace", "source"), ("name",), ("__name__", "of")])
+        )
+        labels = {key: draw(_LABEL_TEXT) for key in sorted(keys)}
+        value = draw(
+            st.sampled_from(["0.5", "1e+21", "NaN", "+Inf", "-Inf", "-0", "x", " 2"])
+            | st.floats(allow_nan=False).map(repr)
+        )
+        at = draw(st.sampled_from([1795825260, 1795825260.123, 0]))
+        samples.append({"metric": labels, "value": [at, value]})
+    document: dict = {"status": "success", "data": {"resultType": "vector", "result": samples}}
+    if draw(st.booleans()) and draw(st.booleans()):
+        document["warnings"] = ["PromQL info: ..."]
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@given(_vector_answers())
+@settings(max_examples=400, deadline=None)
+def test_the_fast_read_of_vm_samples_is_the_json_scanners(raw: bytes) -> None:
+    """parse_vector reads an answer of samples labelled by name and namespace (and source) with one pattern: where it
+    does, the samples are those the JSON scanner reads (NaN as NaN); an answer it does not take, or a malformed one,
+    goes through the scanner, with the same samples or the same error."""
+    from kubectl_instancetype.kube.prometheus import PrometheusError, _scanned_vector, _vm_samples
+
+    def comparable(samples):
+        return [(dict(s.labels), "NaN" if math.isnan(s.value) else s.value) for s in samples]
+
+    fast = _vm_samples(raw)
+    try:
+        scanned = _scanned_vector(raw, "P")
+    except PrometheusError as exc:
+        assert fast is None, exc
+        with pytest.raises(PrometheusError, match=re.escape(str(exc))):
+            parse_vector(raw, "P")
+        return
+    if fast is not None:
+        assert comparable(fast) == comparable(scanned)
+    assert comparable(parse_vector(raw, "P")) == comparable(scanned)
+
+
+def test_the_fast_read_takes_rightsizes_answers() -> None:
+    """Answers of the shape rightsize's per-VM queries get (non-ASCII values too) are read without the scanner; a
+    label value with an escape, a sample with other labels, or a warning after the result sends them through it."""
+    from kubectl_instancetype.kube.prometheus import _vm_samples
+
+    head = b'{"status":"success","data":{"resultType":"vector","result":['
+    vm = b'{"metric":{"name":"vm-\xc3\xa9","namespace":"prod"},"value":[1795825260.5,"0.25"]}'
+    sourced = b'{"metric":{"name":"b","namespace":"prod","source":"vcpu"},"value":[1,"NaN"]}'
+    got = _vm_samples(head + vm + b"," + sourced + b"]}}")
+    assert got is not None and [dict(s.labels) for s in got] == [
+        {"name": "vm-é", "namespace": "prod"},
+        {"name": "b", "namespace": "prod", "source": "vcpu"},
+    ]
+    assert got[0].value == 0.25 and math.isnan(got[1].value)
+    assert _vm_samples(head + b"]}}") == []
+    for other in (
+        b'{"metric":{"name":"a\\"b","namespace":"prod"},"value":[1,"1"]}',
+        b'{"metric":{"__name__":"x","name":"a","namespace":"prod"},"value":[1,"1"]}',
+        b'{"metric":{},"value":[1,"1"]}',
+    ):
+        assert _vm_samples(head + vm + b"," + other + b"]}}") is None
+    assert _vm_samples(head + vm + b']},"warnings":["w"]}') is None
