@@ -279,17 +279,44 @@ def _fold(into: dict[tuple[str, str], float], key: tuple[str, str], value: float
         into[key] = value
 
 
+class Combined:
+    """A measure's value per VM over the parts of a window, each part's answer (:func:`per_vm` with the same ``how``)
+    folded in as it is read, by whichever thread got it (a lock: :func:`_fold` reads and then writes); the parts of
+    the window come in long before the percentiles do, so the folding is done by the time those are. The same as over
+    all their samples at once, in any order (the largest number, NaN only when all are; sums of whole numbers)."""
+
+    def __init__(self, how: str, factor: int = 1):
+        import threading
+
+        self.how = how
+        self.factor = factor
+        self._values: dict[tuple[str, str], float] = {}
+        self._lock = threading.Lock()
+
+    def add(self, part: dict[tuple[str, str], float]) -> None:
+        with self._lock:
+            into, how = self._values, self.how
+            for key, value in part.items():
+                _fold(into, key, value, how)
+
+    def read(self, samples: Sequence[Any]) -> None:
+        """Fold in one answer's samples."""
+        self.add(per_vm(samples, self.how))
+
+    def result(self) -> dict[tuple[str, str], float]:
+        """Each VM's value, ``* factor``."""
+        if self.factor != 1:
+            return {key: value * self.factor for key, value in self._values.items()}
+        return dict(self._values)
+
+
 def combined(parts: Sequence[dict[tuple[str, str], float]], how: str, factor: int = 1) -> dict[tuple[str, str], float]:
     """Each VM's value over the parts of a window, each part's (:func:`per_vm` with the same ``how``), then
-    ``* factor``: the same as over all their samples at once (the largest number, NaN only when all are; sums of
-    whole numbers)."""
-    out: dict[tuple[str, str], float] = {}
+    ``* factor``: :class:`Combined` over them, one after the other."""
+    into = Combined(how, factor)
     for part in parts:
-        for key, value in part.items():
-            _fold(out, key, value, how)
-    if factor != 1:
-        return {key: value * factor for key, value in out.items()}
-    return out
+        into.add(part)
+    return into.result()
 
 
 def _run(got: dict[str, float], suffix: str) -> tuple[int, int] | None:
@@ -707,7 +734,6 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
     the same answers as the size check first and the measures built on it, without waiting for it. Then the two
     pressure queries, when a headroom went below 5%."""
     from dataclasses import replace
-    from functools import partial
 
     from ..instancetype import rightsize as domain
     from ..instancetype import rightsize_rules as own
@@ -737,23 +763,23 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
 
     texts = queries.all()
     split = queries.split()
-    # where each measure's answers are in the batch: the percentiles first (the longest), then the measures split
-    # into parts, the longest part of each first (the daily roll-ups span most of the window's blocks), each
+    folded = {name: Combined(parts.how, parts.factor) for name, parts in split.items()}
+    # the percentiles first (the longest), then the other measures not split (where each one's answer is in the
+    # batch), then the parts of the split ones, each folded into its measure by the thread that read it; each
     # connection taking the next query when it is done with one
     batch: list[str] = []
     reads: list[Callable[[list[Any]], Any]] = []
-    where: dict[str, list[int]] = {}
+    where: dict[str, int] = {}
     for name in names:
         if name not in split:
-            where[name] = [len(batch)]
+            where[name] = len(batch)
             batch.append(texts[name])
             reads.append(with_sources if name in ("cpu", "memory") else per_vm)
     for part in ("days", "tail", "head"):
         for name, parts in split.items():
             for text in (text for of, text in parts.texts if of == part):
-                where.setdefault(name, []).append(len(batch))
                 batch.append(text)
-                reads.append(partial(per_vm, how=parts.how))
+                reads.append(folded[name].read)
     if queries.days is not None:
         # the daily series read: the daily roll-ups and their completeness, and the roll-ups over several days (and
         # theirs) where the days were read from them
@@ -773,11 +799,7 @@ def _measure_recorded(servers: list[Prometheus], request: RightsizeRequest, at: 
         return got
 
     for name in names:
-        indices = where[name]
-        if name in split:
-            values[name] = combined([first[i] for i in indices], split[name].how, split[name].factor)
-        else:
-            values[name] = read(name, first[indices[0]])
+        values[name] = folded[name].result() if name in folded else read(name, first[where[name]])
     changed = first[-2] | first[-1]
     if changed:
         named = len(changed) <= MAX_CHANGED_NAMES and all(_NAME.fullmatch(n) for n in changed)
@@ -912,17 +934,15 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
                 warnings.append(f"cannot list {resource.plural} in namespace {where} ({exc.message})")
     fits, nodes_known, fit_warnings = _fit_check(session, vms)
     warnings += fit_warnings
-    measurer.join()
-    if isinstance(measuring[0], BaseException):
-        raise measuring[0]
-    measures: Measures = measuring[0]
-    measured, rules = measures.vms, measures.rules
     policy = domain.Policy(
         percentile=request.percentile,
         headroom=request.headroom if request.headroom is not None else domain.DEFAULT_HEADROOM,
         window_seconds=request.window,
     )
-    out = []
+    # each VM's type, candidates, their order and its admission check, while Prometheus still measures (what
+    # follows the answers runs on one core with Prometheus idle: only the sizing from the measures is left there)
+    missing: list[tuple[str, str, str, str, Sizing]] = []  # the VMs whose type is not found
+    planned: list[tuple[str, str, str, str, Candidate, list[Candidate], Any, Callable[[Candidate], str]]] = []
     cluster_pool = [
         domain.Candidate("VirtualMachineClusterInstancetype", n, obj.get("spec") or {})
         for n, obj in cluster_types.items()
@@ -958,7 +978,7 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             sizing = domain.Sizing(
                 domain.INSUFFICIENT, f"{kind.lower()}/{type_name} not found: nothing to compare with", None, None, 0, 0
             )
-            out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
+            missing.append((where, name, type_name, pref_name, sizing))
             continue
         # one Candidate, and one order of the candidates around it, per type (not per VM)
         type_key = (cluster, "" if cluster else where, type_name)
@@ -975,17 +995,31 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
             order = orders[(where, type_key)] = domain.ordered(current, candidates)
         preference_spec = (pref_obj or {}).get("spec") if pref_obj else None
         architecture = ((vm.get("spec") or {}).get("template") or {}).get("spec", {}).get("architecture")
+        admit = admits.get((where, pref_name, architecture)) or admits.setdefault(
+            (where, pref_name, architecture), domain.default_admit(preference_spec, architecture)
+        )
+        planned.append((where, name, type_name, pref_name, current, candidates, order, admit))
+    measurer.join()
+    if isinstance(measuring[0], BaseException):
+        raise measuring[0]
+    measures: Measures = measuring[0]
+    measured, rules = measures.vms, measures.rules
+    out = [
+        VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing)
+        for where, name, type_name, pref_name, sizing in missing
+    ]
+    for where, name, type_name, pref_name, current, candidates, order, admit in planned:
+        vm_measured = measured.get((where, name))
         sizing = domain.size(
             current,
-            measured.get((where, name)),
+            vm_measured,
             candidates,
             policy,
-            admit=admits.get((where, pref_name, architecture))
-            or admits.setdefault((where, pref_name, architecture), domain.default_admit(preference_spec, architecture)),
+            admit=admit,
             fits=_bind(fits, where, pref_name) if nodes_known else None,
             order=order,
         )
-        out.append(VMSizing(where, name, type_name, pref_name, measured.get((where, name)), sizing))
+        out.append(VMSizing(where, name, type_name, pref_name, vm_measured, sizing))
     out.sort(key=lambda v: (v.namespace, v.name))
     applied = apply_recommendations(session, out, request.allow_restart) if request.apply else []
     return RightsizeReport(
