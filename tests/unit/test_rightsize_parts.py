@@ -4,7 +4,6 @@ the virt-handler metrics double's exposition."""
 from __future__ import annotations
 
 import math
-import re
 
 import pytest
 from hypothesis import given, settings
@@ -843,47 +842,47 @@ def _vector_answers(draw) -> bytes:
 
 @given(_vector_answers())
 @settings(max_examples=400, deadline=None)
-def test_the_fast_read_of_vm_samples_is_the_json_scanners(raw: bytes) -> None:
-    """parse_vector reads an answer of samples labelled by name and namespace (and source) with one pattern: where it
-    does, the samples are those the JSON scanner reads (NaN as NaN); an answer it does not take, or a malformed one,
-    goes through the scanner, with the same samples or the same error."""
-    from kubectl_instancetype.kube.prometheus import PrometheusError, _scanned_vector, _vm_samples
+def test_the_vm_samples_read_are_the_answers_json(raw: bytes) -> None:
+    """parse_vector reads an answer of samples labelled by name and namespace (and source) with one pattern, any
+    other through the JSON scanner: either way, the samples are the answer's JSON (NaN as NaN), and a value that is
+    not a number is refused."""
+    import json
 
-    def comparable(samples):
-        return [(dict(s.labels), "NaN" if math.isnan(s.value) else s.value) for s in samples]
-
-    fast = _vm_samples(raw)
+    result = json.loads(raw)["data"]["result"]
     try:
-        scanned = _scanned_vector(raw, "P")
-    except PrometheusError as exc:
-        assert fast is None, exc
-        with pytest.raises(PrometheusError, match=re.escape(str(exc))):
+        want = [(item["metric"], float(item["value"][1])) for item in result]
+    except ValueError:
+        with pytest.raises(PrometheusError, match="^P: a malformed sample: "):
             parse_vector(raw, "P")
         return
-    if fast is not None:
-        assert comparable(fast) == comparable(scanned)
-    assert comparable(parse_vector(raw, "P")) == comparable(scanned)
+    got = parse_vector(raw, "P")
+    assert [(dict(s.labels), repr(s.value)) for s in got] == [(labels, repr(value)) for labels, value in want]
 
 
-def test_the_fast_read_takes_rightsizes_answers() -> None:
-    """Answers of the shape rightsize's per-VM queries get (non-ASCII values too) are read without the scanner; a
-    label value with an escape, a sample with other labels, or a warning after the result sends them through it."""
-    from kubectl_instancetype.kube.prometheus import _vm_samples
+def test_the_vm_samples_are_read_without_the_json_scanner(mocker) -> None:
+    """Answers of the shape rightsize's per-VM queries get (non-ASCII values too, an empty result) are read without
+    the scanner; a label value with an escape, a sample with other labels, or a warning after the result sends them
+    through it."""
+    from kubectl_instancetype.kube import jsonscan
 
     head = b'{"status":"success","data":{"resultType":"vector","result":['
     vm = b'{"metric":{"name":"vm-\xc3\xa9","namespace":"prod"},"value":[1795825260.5,"0.25"]}'
     sourced = b'{"metric":{"name":"b","namespace":"prod","source":"vcpu"},"value":[1,"NaN"]}'
-    got = _vm_samples(head + vm + b"," + sourced + b"]}}")
-    assert got is not None and [dict(s.labels) for s in got] == [
-        {"name": "vm-é", "namespace": "prod"},
+    scanner = mocker.patch.object(jsonscan, "loads", side_effect=jsonscan.loads)
+    got = parse_vector(head + vm + b"," + sourced + b"]}}", "P")
+    assert [dict(s.labels) for s in got] == [
+        {"name": "vm-\u00e9", "namespace": "prod"},
         {"name": "b", "namespace": "prod", "source": "vcpu"},
     ]
     assert got[0].value == 0.25 and math.isnan(got[1].value)
-    assert _vm_samples(head + b"]}}") == []
-    for other in (
+    assert parse_vector(head + b"]}}", "P") == []
+    assert scanner.call_count == 0
+    others = (
         b'{"metric":{"name":"a\\"b","namespace":"prod"},"value":[1,"1"]}',
         b'{"metric":{"__name__":"x","name":"a","namespace":"prod"},"value":[1,"1"]}',
         b'{"metric":{},"value":[1,"1"]}',
-    ):
-        assert _vm_samples(head + vm + b"," + other + b"]}}") is None
-    assert _vm_samples(head + vm + b']},"warnings":["w"]}') is None
+    )
+    for other in others:
+        assert len(parse_vector(head + vm + b"," + other + b"]}}", "P")) == 2
+    assert len(parse_vector(head + vm + b']},"warnings":["w"]}', "P")) == 1
+    assert scanner.call_count == len(others) + 1
