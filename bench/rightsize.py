@@ -289,9 +289,10 @@ def main() -> int:
                         ]
                     )
                     compactions = _metric(server.url, "prometheus_tsdb_compactions_total")
+                    walls = ", ".join(f"{m[0]:.1f}" for m in measured)
                     where.append(
                         f"{count:,} VMs, {window} ({how}): " + ", ".join(each) + f" ({blocks} blocks, "
-                        f"{compactions:.0f} compactions while measuring)"
+                        f"{compactions:.0f} compactions while measuring; each round's wall: {walls} s)"
                     )
                     print(rows[-1], where[-1], file=sys.stderr)
             if args.keep:
