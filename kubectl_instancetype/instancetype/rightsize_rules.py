@@ -28,7 +28,10 @@ names (pkg/monitoring/metrics/virt-handler/domainstats):
   daily group is complete over the window (:data:`COMPLETE`: recorded by each daily evaluation that saw all 24
   hourly evaluations of its day, :data:`EVALUATED`; consecutive days): a daily evaluation missed while the server was
   down, or one made before the hourly history was backfilled, and rightsize reads the hourly roll-ups, the same
-  answers.
+  answers. The same group also records each daily roll-up over the last 2, 4, 8 and 16 days (:data:`LEVELS`, a
+  sparse table) and when those were complete (:data:`LEVEL_COMPLETE`): a range over days reads each VM's index entry
+  and chunk in every block the days span, whatever its few samples, while a point of these is one block
+  (:func:`day_reads`).
 """
 
 from __future__ import annotations
@@ -81,16 +84,8 @@ DAILY_OF = {
 # whole days is a few of them, disjoint for a sum, two overlapping ones for a maximum or a minimum), so that a window's
 # days are read as a few points per VM, each from one block, instead of a point a day from every block the days span
 LEVELS = (2, 4, 8, 16)
-# each daily roll-up's: {days: series}, named as it is with its ``1d`` in the operations for the days
-LEVELS_OF = {
-    daily: {days: daily.replace(f"{how}1d_", f"{how}{days}d_") for days in LEVELS}
-    for daily, how in (
-        (CPU_MAX_DAILY, "max"),
-        (CPU_COUNT_DAILY, "count"),
-        (MEMORY_MAX_DAILY, "max"),
-        (HEADROOM_MIN_DAILY, "min"),
-    )
-}
+# each daily roll-up's: {days: series}, named as it is with the days in place of its ``1d``
+LEVELS_OF = {daily: {days: daily.replace("1d_", f"{days}d_") for days in LEVELS} for daily, _how in DAILY_OF.values()}
 # each daily evaluation that saw the last ``days`` daily evaluations complete (:data:`COMPLETE`), so that its
 # ``days`` roll-ups stand for them: its time, no labels
 LEVEL_COMPLETE = {days: f"cluster:kubectl_instancetype_rightsize_{days}d:complete_time" for days in LEVELS}
@@ -153,8 +148,6 @@ HOURLY_RULES: tuple[tuple[str, str], ...] = (
     (VCPUS_CHANGES, f"changes({VCPUS}[65m]) > 0"),
     (EVALUATED, "vector(1)"),
 )
-# the PromQL function each daily roll-up is over its days with (a sum of counts, a maximum, a minimum)
-DAILY_FUNCTION = {CPU_MAX_DAILY: "max", CPU_COUNT_DAILY: "sum", MEMORY_MAX_DAILY: "max", HEADROOM_MIN_DAILY: "min"}
 # A daily group's evaluation reads the hourly points of (its time - 1d, its time]: the parts of a window compose
 # exactly (bench/README.md, "Right-sizing": an hourly series costs Prometheus 3 times more per sample than a
 # 5-minute one, one sample per 2-hour chunk's index entry in every block)
@@ -169,9 +162,8 @@ DAILY_RULES: tuple[tuple[str, str], ...] = (
     # rules of a group are evaluated in order, each seeing the samples the ones before it stored at the same time
     # (rules/group.go Group.Eval): the roll-ups over several days read this evaluation's daily ones
     *(
-        (levels[days], f"{function}_over_time({daily}[{days}d])")
-        for daily, levels in LEVELS_OF.items()
-        for function in (DAILY_FUNCTION[daily],)
+        (LEVELS_OF[daily][days], f"{how}_over_time({daily}[{days}d])")
+        for daily, how in DAILY_OF.values()
         for days in LEVELS
     ),
     # recorded only when the days' daily evaluations were all complete when it ran: a daily evaluation made before
@@ -188,16 +180,16 @@ NAMES = tuple(record for record, _ in RULES + HOURLY_RULES)
 DAILY_NAMES = tuple(record for record, _ in DAILY_RULES)
 
 MAX_DAY_READS = 4  # the most points a window's days are read as (more: one range over the daily roll-ups)
-DAY_MS = 86_400_000
+DAY_MS = DAILY_INTERVAL * 1000
 
 
 def day_reads(first: int, last: int, levels: Sequence[tuple[int, int, int]], how: str) -> list[tuple[int, int]] | None:
     """The daily evaluations ``first`` to ``last`` (Unix milliseconds, a day apart) as a few roll-ups over several
-    days (:data:`LEVELS`), each (days, time): the roll-up over ``days`` recorded at
-    that time spans the daily points of (time - days, time]. Disjoint for a sum; for a maximum or a minimum two
-    overlapping ones where they cover the days. A roll-up is read only at a time ``levels`` (days, first, last) says
-    it was complete; days 1 is the daily roll-up itself. None: more than :data:`MAX_DAY_READS` reads (or no roll-up
-    over several days is complete), and the days are one range over the daily roll-ups."""
+    days (:data:`LEVELS`), each (days, time): the roll-up over ``days`` recorded at that time spans the daily points
+    of (time - days, time]. Disjoint for a sum; for a maximum or a minimum, two overlapping ones where they cover the
+    days. A roll-up is read only at a time ``levels`` (days, first, last) says it was complete; days 1 is the daily
+    roll-up itself. None: more than :data:`MAX_DAY_READS` reads (or no roll-up over several days is complete), and
+    the days are one range over the daily roll-ups."""
     usable = {days: (lo, hi) for days, lo, hi in levels}
     usable[1] = (first, last)
 

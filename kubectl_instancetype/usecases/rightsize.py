@@ -319,7 +319,7 @@ def combined(parts: Sequence[dict[tuple[str, str], float]], how: str, factor: in
     return into.result()
 
 
-def _run(got: dict[str, float], suffix: str) -> tuple[int, int] | None:
+def _daily_run(got: dict[str, float], suffix: str) -> tuple[int, int] | None:
     """The first and last time (Unix milliseconds) of a completeness series' points, from :meth:`RecordedQueries.
     daily_check`'s count, first and last (``suffix``: "" or ``:8d``), when they are one a day without a gap."""
     from ..instancetype import rightsize_rules as rr
@@ -401,21 +401,23 @@ class RecordedQueries:
             if of in got:
                 return self  # more than one such series (several servers' answers merged): not ours to read
             got[of] = sample.value
-        days = _run(got, "")
+        days = _daily_run(got, "")
         if days is None:
             return self
         levels = []
         for key in sorted(k for k in got if k.startswith("count:")):
-            run = _run(got, key[len("count") :])
+            run = _daily_run(got, key[len("count") :])
             if run is not None and key[len("count:") : -1].isdigit():
                 levels.append((int(key[len("count:") : -1]), *run))
         return replace(self, days=days, levels=tuple(sorted(levels)))
 
     def _parts(self, plain: str) -> list[tuple[str, str, int, int]] | None:
         """Where the daily roll-ups cover whole days of the window (:attr:`days`) and ``plain`` has a daily roll-up:
-        the window's three disjoint parts, each (part, series, length, end) in milliseconds: the hourly roll-ups
-        before the first day a daily evaluation covers, the daily ones, and the hourly ones after the last daily
-        evaluation (a range is open at its start). None: ``plain`` over the whole window."""
+        the window's three disjoint parts, each read as (part, series, length, end) in milliseconds: the hourly
+        roll-ups before the first day a daily evaluation covers, the daily ones (one range over them, or a few points
+        of the roll-ups over several days where :attr:`levels` has them complete:
+        :func:`..instancetype.rightsize_rules.day_reads`), and the hourly ones after the last daily evaluation (a range
+        is open at its start). None: ``plain`` over the whole window."""
         from ..instancetype import rightsize_rules as rr
 
         daily = rr.DAILY_OF.get(plain)
