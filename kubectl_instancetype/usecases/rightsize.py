@@ -874,11 +874,47 @@ def _items(session: Session, resource: Any, namespace: str | None, *, whole: boo
     return [item for page in pages for item in page.get("items") or ()]
 
 
+def _namespaced(
+    session: Session, resource: Any, held: Sequence[str], every: bool, warnings: list[str], unread: str
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """The objects of the namespaced ``resource`` in each namespace of ``held`` (those that hold the VMs), by name:
+    with ``every`` (``-A``), one list across all namespaces, as ``kubectl get -A`` reads them (before, two lists per
+    namespace: a thousand namespaces were two thousand requests one after the other); else, or where RBAC refuses
+    that, one list per namespace. The namespaces RBAC refuses are one warning, which says what becomes of their VMs
+    that use such an object (``unread``)."""
+    from ..errors import ForbiddenError
+
+    out: dict[str, dict[str, dict[str, Any]]] = {where: {} for where in held}
+    if every and held:
+        try:
+            items = _items(session, resource, None)
+        except ForbiddenError:
+            pass  # perhaps allowed namespace by namespace
+        else:
+            for item in items:
+                meta = item["metadata"]
+                found = out.get(str(meta.get("namespace") or ""))
+                if found is not None:
+                    found[str(meta["name"])] = item
+            return out
+    refused = []
+    for where in held:
+        try:
+            out[where] = {str(item["metadata"]["name"]): item for item in _items(session, resource, where)}
+        except ForbiddenError:
+            refused.append(where)
+    if refused:
+        warnings.append(
+            f"cannot list {resource.plural} in namespace{'s' if len(refused) > 1 else ''} {', '.join(refused)} "
+            f"(forbidden): the VMs there that use one {unread}"
+        )
+    return out
+
+
 def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     """``rightsize``: read the VMs and types, measure in Prometheus, size each VM."""
     import threading
 
-    from ..errors import ForbiddenError
     from ..instancetype import rightsize as domain
     from ..instancetype.kinds import matcher_kind
     from ..kube import resources
@@ -922,18 +958,12 @@ def rightsize(session: Session, request: RightsizeRequest) -> RightsizeReport:
     cluster_preferences = {
         str(item["metadata"]["name"]): item for item in _items(session, resources.CLUSTER_PREFERENCES, None)
     }
-    namespaced_types: dict[str, dict[str, dict[str, Any]]] = {}
-    namespaced_preferences: dict[str, dict[str, dict[str, Any]]] = {}
-    for where in sorted({str(vm["metadata"].get("namespace") or "") for vm in vms}):
-        for resource, into in (
-            (resources.INSTANCETYPES, namespaced_types),
-            (resources.PREFERENCES, namespaced_preferences),
-        ):
-            try:
-                into[where] = {str(item["metadata"]["name"]): item for item in _items(session, resource, where)}
-            except ForbiddenError as exc:
-                into[where] = {}
-                warnings.append(f"cannot list {resource.plural} in namespace {where} ({exc.message})")
+    held = sorted({str(vm["metadata"].get("namespace") or "") for vm in vms})
+    every = namespace is None and not request.names
+    namespaced_types = _namespaced(session, resources.INSTANCETYPES, held, every, warnings, "are not sized")
+    namespaced_preferences = _namespaced(
+        session, resources.PREFERENCES, held, every, warnings, "are sized without their preference's requirements"
+    )
     fits, nodes_known, fit_warnings = _fit_check(session, vms)
     warnings += fit_warnings
     policy = domain.Policy(
@@ -1102,13 +1132,21 @@ def _fit_check(
 ) -> tuple[Callable[[Candidate, str, str], bool | None], bool, list[str]]:
     """Whether a VM of a candidate type (with the VM's preference) fits some node now, cached per type, preference
     and namespace; whether there are nodes to judge by, and the warnings."""
-    from ..errors import PluginError
+    from ..errors import ForbiddenError, PluginError
     from ..instancetype import nodefit
     from .placement import UNKNOWN_NO_NODES, Renderer, read_nodes, type_vm
 
     if not vms:
         return (lambda c, w, p: None), False, []
-    state = read_nodes(session.client())
+    try:
+        state = read_nodes(session.client())
+    except ForbiddenError as exc:
+        # the sizing does not need the nodes: as without nodes, with the reason
+        return (
+            (lambda c, w, p: None),
+            False,
+            [f"cannot list nodes ({exc.message}): recommendations are not checked against nodes"],
+        )
     warnings = list(state.warnings)
     if not state.nodes:
         warnings.append(f"{UNKNOWN_NO_NODES}; recommendations are not checked against nodes")
