@@ -834,24 +834,32 @@ def _vector_answers(draw) -> bytes:
         )
         at = draw(st.sampled_from([1795825260, 1795825260.123, 0]))
         samples.append({"metric": labels, "value": [at, value]})
+    # now and then an element the fast read must not take for a sample: no labels, nothing, one more field
+    odd = st.sampled_from(
+        [{"value": [1, "2"]}, {}, {"metric": {"name": "a", "namespace": "b"}, "value": [1, "1"], "x": 1}]
+    )
+    if samples and draw(st.integers(0, 3)) == 0:
+        samples.insert(draw(st.integers(0, len(samples))), draw(odd))
     document: dict = {"status": "success", "data": {"resultType": "vector", "result": samples}}
     if draw(st.booleans()) and draw(st.booleans()):
         document["warnings"] = ["PromQL info: ..."]
-    return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode()
+    # and now and then with a space after a comma (what a server that indents its JSON writes)
+    separators = (", ", ":") if draw(st.integers(0, 7)) == 0 else (",", ":")
+    return json.dumps(document, separators=separators, ensure_ascii=False).encode()
 
 
 @given(_vector_answers())
 @settings(max_examples=400, deadline=None)
 def test_the_vm_samples_read_are_the_answers_json(raw: bytes) -> None:
     """parse_vector reads an answer of samples labelled by name and namespace (and source) with one pattern, any
-    other through the JSON scanner: either way, the samples are the answer's JSON (NaN as NaN), and a value that is
-    not a number is refused."""
+    other through the JSON scanner: either way, the samples are the answer's JSON (NaN as NaN; an element without
+    labels is a sample without labels), and an element without a value, or one that is not a number, is refused."""
     import json
 
     result = json.loads(raw)["data"]["result"]
     try:
-        want = [(item["metric"], float(item["value"][1])) for item in result]
-    except ValueError:
+        want = [(item.get("metric") or {}, float(item["value"][1])) for item in result]
+    except (KeyError, ValueError):
         with pytest.raises(PrometheusError, match="^P: a malformed sample: "):
             parse_vector(raw, "P")
         return
@@ -885,4 +893,9 @@ def test_the_vm_samples_are_read_without_the_json_scanner(mocker) -> None:
     for other in others:
         assert len(parse_vector(head + vm + b"," + other + b"]}}", "P")) == 2
     assert len(parse_vector(head + vm + b']},"warnings":["w"]}', "P")) == 1
-    assert scanner.call_count == len(others) + 1
+    # an element that is not such a sample, next to one that is: through the scanner (which refuses the empty one)
+    assert [dict(s.labels) for s in parse_vector(head + vm + b',{"value":[1,"2"]}]}}', "P")][1:] == [{}]
+    with pytest.raises(PrometheusError, match="^P: a malformed sample: {}"):
+        parse_vector(head + vm + b",{}]}}", "P")
+    assert len(parse_vector(head + vm + b", " + vm + b"]}}", "P")) == 2
+    assert scanner.call_count == len(others) + 4
