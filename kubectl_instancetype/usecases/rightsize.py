@@ -241,7 +241,7 @@ def _at(milliseconds: int) -> str:
 class PartQueries:
     """One measure as a query per part of the window (:meth:`RecordedQueries.split`): ``texts``, (part, query)
     each, whose answers combine by ``how`` (``max``, ``min`` or ``sum``) over each VM's samples, times ``factor``
-    (:func:`per_vm`, :func:`combined`)."""
+    (:func:`per_vm`, :class:`Combined`)."""
 
     how: str
     texts: tuple[tuple[str, str], ...]
@@ -294,6 +294,7 @@ class Combined:
         self._lock = threading.Lock()
 
     def add(self, part: dict[tuple[str, str], float]) -> None:
+        """Fold in one part's value per VM (:func:`per_vm` with the same ``how``)."""
         with self._lock:
             into, how = self._values, self.how
             for key, value in part.items():
@@ -308,15 +309,6 @@ class Combined:
         if self.factor != 1:
             return {key: value * self.factor for key, value in self._values.items()}
         return dict(self._values)
-
-
-def combined(parts: Sequence[dict[tuple[str, str], float]], how: str, factor: int = 1) -> dict[tuple[str, str], float]:
-    """Each VM's value over the parts of a window, each part's (:func:`per_vm` with the same ``how``), then
-    ``* factor``: :class:`Combined` over them, one after the other."""
-    into = Combined(how, factor)
-    for part in parts:
-        into.add(part)
-    return into.result()
 
 
 def _daily_run(got: dict[str, float], suffix: str) -> tuple[int, int] | None:
@@ -453,7 +445,7 @@ class RecordedQueries:
         "Right-sizing"), so in :meth:`all`'s one query the hourly roll-ups of the window's first and last hours
         read every VM's index entries in every block of the window, and the daily ones in the blocks of the last
         hours; apart, each part reads only the blocks of its own time range (at 10,000 VMs x 14 days, the peak CPU
-        1.99 -> 0.80 CPU seconds of Prometheus). :func:`per_vm` and :func:`combined` put each VM's answers together
+        1.99 -> 0.80 CPU seconds of Prometheus). :func:`per_vm` and :class:`Combined` put each VM's answers together
         as PromQL's ``max``, ``min`` and ``sum`` would over all of them. Empty: every measure is one query (no daily
         roll-ups read, or the size filter in use)."""
         from ..instancetype import rightsize_rules as rr

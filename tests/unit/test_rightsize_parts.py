@@ -624,6 +624,16 @@ def test_day_reads_cover_the_days_with_few_points(levels, how, want) -> None:
         assert how != "sum" or len(covered) == 13
 
 
+def _combined(parts, how, factor=1):
+    """Each VM's value over the parts, folded in one after the other as the query threads fold them."""
+    from kubectl_instancetype.usecases.rightsize import Combined
+
+    into = Combined(how, factor)
+    for part in parts:
+        into.add(part)
+    return into.result()
+
+
 @pytest.mark.parametrize(
     ("how", "parts", "factor", "want"),
     [
@@ -646,20 +656,20 @@ def test_day_reads_cover_the_days_with_few_points(levels, how, want) -> None:
 )
 def test_the_parts_of_a_window_combine_as_promql_aggregates_them(how, parts, factor, want) -> None:
     from kubectl_instancetype.kube.prometheus import Sample
-    from kubectl_instancetype.usecases.rightsize import combined, per_vm
+    from kubectl_instancetype.usecases.rightsize import per_vm
 
     answers = [[Sample({"namespace": "ns", "name": name}, value) for name, value in part] for part in parts]
-    got = combined([per_vm(answer, how) for answer in answers], how, factor)
+    got = _combined([per_vm(answer, how) for answer in answers], how, factor)
     assert repr({name: value for (_ns, name), value in got.items()}) == repr(want)
     # the same as over all the samples at once, in one part
-    assert repr(combined([per_vm([s for answer in answers for s in answer], how)], how, factor)) == repr(got)
+    assert repr(_combined([per_vm([s for answer in answers for s in answer], how)], how, factor)) == repr(got)
 
 
 def test_the_parts_combine_over_every_series_of_a_vm() -> None:
     """A VM whose CPU source changed within the window has a series of each source in a part: its peak is the larger
     of them; VMs are told apart by namespace as well as name."""
     from kubectl_instancetype.kube.prometheus import Sample
-    from kubectl_instancetype.usecases.rightsize import combined, per_vm
+    from kubectl_instancetype.usecases.rightsize import per_vm
 
     head = [Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.0)]
     days = [
@@ -667,7 +677,7 @@ def test_the_parts_combine_over_every_series_of_a_vm() -> None:
         Sample({"namespace": "a", "name": "vm", "source": "cpu"}, 2.5),
         Sample({"namespace": "b", "name": "vm", "source": "vcpu"}, 9.0),
     ]
-    assert combined([per_vm(head, "max"), per_vm(days, "max")], "max") == {("a", "vm"): 2.5, ("b", "vm"): 9.0}
+    assert _combined([per_vm(head, "max"), per_vm(days, "max")], "max") == {("a", "vm"): 2.5, ("b", "vm"): 9.0}
     # an answer read plainly: each VM's last sample
     assert per_vm(days) == {("a", "vm"): 2.5, ("b", "vm"): 9.0} and per_vm(days[:2]) == {("a", "vm"): 2.5}
 
