@@ -14,7 +14,10 @@ source ../lib/gobuild.sh
 gobuild_bin_dir prometheus "$(cat PROMETHEUS_VERSION)"
 STAMP="$(gobuild_stamp go.mod go.sum)"
 # The version stamps Prometheus's own release build sets (.promu.yml: -X github.com/prometheus/common/version.*).
-LDFLAGS="-X github.com/prometheus/common/version.Version=$(cat "$(go list -m -f '{{.Dir}}' github.com/prometheus/prometheus)/VERSION")"
+# go list -m prints no Dir for a module not yet in the module cache (a cold machine): download it first
+go mod download github.com/prometheus/prometheus
+PROMETHEUS_DIR="$(go list -m -f '{{.Dir}}' github.com/prometheus/prometheus)"
+LDFLAGS="-X github.com/prometheus/common/version.Version=$(cat "$PROMETHEUS_DIR/VERSION")"
 LDFLAGS+=" -X github.com/prometheus/common/version.Branch=HEAD -X github.com/prometheus/common/version.BuildUser=kubectl-instancetype"
 for tool in promtool prometheus; do
   gobuild "$BIN_DIR/$tool" "$STAMP" "$LDFLAGS" "github.com/prometheus/prometheus/cmd/$tool" -tags netgo,remove_all_sd
