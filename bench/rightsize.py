@@ -20,8 +20,13 @@ With ``--rules``, tsdbwrite also writes the series rightsize's own recording rul
 test_tsdbwrite.py) over the whole history, and rightsize reads those (``--raw D`` writes the raw 1-minute series for
 the last D only: 14 days of them are two billion samples). Its table goes into its own block of bench/README.md.
 
+With ``--nodes N``, the fleet runs: N nodes, and for each VM (runStrategy Always) its virt-launcher pod bound to one,
+the pod the real virt-controller created (bench/data/virt-launcher-pod.json, bench/capture_launcher_pod.py) with the
+VM's requests; rightsize's fit check then lists the nodes and every bound pod, as on a cluster where the VMs run
+(without nodes it is skipped with a warning). The table adds kube-apiserver's CPU seconds.
+
 Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--rules [--raw 1d]]
-[--write] [--keep DIR]
+[--nodes N] [--write] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -57,17 +62,66 @@ NAMESPACES = 10
 TYPES = (("u1.small", 1, 2 << 30), ("u1.medium", 1, 4 << 30), ("u1.large", 2, 8 << 30), ("u1.xlarge", 4, 16 << 30))
 
 
-def vm(namespace: str, name: str, instancetype: str) -> dict:
+def vm(namespace: str, name: str, instancetype: str, running: bool = False) -> dict:
     return {
         "apiVersion": "kubevirt.io/v1",
         "kind": "VirtualMachine",
         "metadata": {"name": name, "namespace": namespace},
         "spec": {
-            "runStrategy": "Halted",
+            "runStrategy": "Always" if running else "Halted",
             "instancetype": {"kind": "VirtualMachineClusterInstancetype", "name": instancetype},
             "template": {"spec": {"domain": {"devices": {}}}},
         },
     }
+
+
+# A virt-launcher pod as KubeVirt v1.9.0's virt-controller created it for a u1.medium VM with the fedora preference
+# and a containerDisk, bound to a node (bench/capture_launcher_pod.py): 11 KB of JSON as the API server lists it
+LAUNCHER_POD = Path(__file__).resolve().parent / "data" / "virt-launcher-pod.json"
+NODE_CPU, NODE_MEMORY_GI, NODE_PODS = 96, 512, 110  # each node's allocatable
+
+
+def node(index: int) -> dict:
+    """A Node as rightsize's fit check reads it (allocatable, labels); no kubelet: nothing else reads it here."""
+    name = f"node-{index}"
+    allocatable = {"cpu": str(NODE_CPU), "memory": f"{NODE_MEMORY_GI}Gi", "pods": str(NODE_PODS)}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, "kubevirt.io/schedulable": "true"}},
+        "status": {"capacity": allocatable, "allocatable": allocatable},
+    }
+
+
+def launcher_pod(template: dict, namespace: str, vm_name: str, index: int, nodes: int) -> dict:
+    """The captured launcher pod for the VM ``vm_name`` of the fleet's ``index``-th type, bound to a node: its
+    compute container's requests scaled from u1.medium's as virt-controller sets them (a tenth of a CPU per vCPU at
+    the default cpuAllocationRatio of 10; the guest memory plus the same overhead)."""
+    import copy
+
+    pod = copy.deepcopy(template)
+    metadata = pod["metadata"]
+    for key in ("uid", "resourceVersion", "creationTimestamp", "managedFields", "ownerReferences", "generation"):
+        metadata.pop(key, None)
+    metadata.pop("generateName", None)
+    metadata["name"], metadata["namespace"] = f"virt-launcher-{vm_name}-{index:05x}", namespace
+    metadata["labels"] = {**metadata.get("labels", {}), "vm.kubevirt.io/name": vm_name}
+    pod["spec"]["nodeName"] = f"node-{index % nodes}"
+    pod.pop("status", None)
+    _kind, vcpus, memory = TYPES[index % len(TYPES)]
+    compute = next(c for c in pod["spec"]["containers"] if c["name"] == "compute")
+    requests = compute["resources"]["requests"]
+    requests["cpu"] = f"{100 * vcpus}m"
+    requests["memory"] = str(_bytes(requests["memory"]) - (4 << 30) + memory)
+    return pod
+
+
+def _bytes(quantity: str) -> int:
+    units = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "k": 1000, "M": 1000**2, "G": 1000**3}
+    for suffix, factor in units.items():
+        if quantity.endswith(suffix):
+            return int(quantity[: -len(suffix)]) * factor
+    return int(quantity)
 
 
 def fleet_tsv(count: int) -> str:
@@ -188,6 +242,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--rules", action="store_true", help="write and read rightsize's recorded series too")
     parser.add_argument("--raw", default="", help="with --rules: the raw 1-minute history's length (default all)")
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=0,
+        help="create N nodes and, for each VM, its virt-launcher pod bound to one (a running fleet: rightsize's fit "
+        "check lists the nodes and every bound pod); 0: no nodes, the fit check is skipped",
+    )
     parser.add_argument("--write", action="store_true")
     parser.add_argument(
         "--keep",
@@ -215,10 +276,15 @@ def main() -> int:
             plane.ensure_namespace(f"bench-{index}")
         environ = {"PATH": os.environ["PATH"], "HOME": tmp, "KUBECONFIG": str(plane.kubeconfig())}
         created = 0
+        if args.nodes:
+            create_all(api, lambda obj: "/api/v1/nodes", [node(index) for index in range(args.nodes)])
+        template = json.loads(LAUNCHER_POD.read_text()) if args.nodes else {}
         for count in sorted(runs):
             windows = runs[count]
+            running = bool(args.nodes)
             objects = [
-                vm(f"bench-{i % NAMESPACES}", f"vm-{i:05d}", TYPES[i % len(TYPES)][0]) for i in range(created, count)
+                vm(f"bench-{i % NAMESPACES}", f"vm-{i:05d}", TYPES[i % len(TYPES)][0], running)
+                for i in range(created, count)
             ]
             started = time.perf_counter()
             create_all(
@@ -226,6 +292,12 @@ def main() -> int:
                 lambda obj: f"/apis/kubevirt.io/v1/namespaces/{obj['metadata']['namespace']}/virtualmachines",
                 objects,
             )
+            if args.nodes:
+                pods = [
+                    launcher_pod(template, f"bench-{i % NAMESPACES}", f"vm-{i:05d}", i, args.nodes)
+                    for i in range(created, count)
+                ]
+                create_all(api, lambda obj: f"/api/v1/namespaces/{obj['metadata']['namespace']}/pods", pods)
             created = count
             creating = time.perf_counter() - started
             history = max(parse_window(window, "--window") for window in windows)
@@ -260,11 +332,14 @@ def main() -> int:
                 for window in windows:
                     command = [plugin, "rightsize", "-A", "--prometheus-url", server.url, "--window", window]
                     command += ["--step", args.step, "-o", "json"]
-                    measured, cpu = [], []
+                    measured, cpu, apiserver = [], [], []
+                    apiserver_pid = plane.processes["kube-apiserver"].pid
                     for _ in range(args.rounds):
                         before = cpu_seconds(server.process.pid)  # type: ignore[union-attr]
+                        apiserver_before = cpu_seconds(apiserver_pid)
                         measured.append(timed_run(command, environ))
                         cpu.append(cpu_seconds(server.process.pid) - before)  # type: ignore[union-attr]
+                        apiserver.append(cpu_seconds(apiserver_pid) - apiserver_before)
                     report = measured[-1][2]
                     findings: dict[str, int] = {}
                     for item in report["items"]:
@@ -275,13 +350,15 @@ def main() -> int:
                     how = "rules" if every == 300 else args.step
                     rows.append(
                         [
-                            f"{count:,} VMs, {window} at {'5m (rules)' if every == 300 else args.step}",
+                            f"{count:,} VMs, {window} at {'5m (rules)' if every == 300 else args.step}"
+                            + (f", {args.nodes} nodes, a pod per VM" if report["nodesKnown"] else ""),
                             f"{count * seconds // every / 1e6:.2f}",
                             f"{statistics.median(m[0] for m in measured):.1f}",
                             f"{max(m[1] for m in measured):.0f}",
                             str(report["queries"]),
                             f"{statistics.median(m[3] for m in measured):.1f}",
                             f"{statistics.median(cpu):.1f}",
+                            f"{statistics.median(apiserver):.1f}",
                             f"{prom:.1f}",
                             f"{read / 1e6:.0f}",
                             f"{read / prom / 1e6:.1f}",
@@ -313,6 +390,7 @@ def main() -> int:
             "queries",
             "plugin CPU (s, median)",
             "Prometheus CPU (s, median)",
+            "kube-apiserver CPU (s, median)",
             "Prometheus alone (s)",
             "samples read (M)",
             "samples/s (M)",
@@ -322,7 +400,15 @@ def main() -> int:
     )
     text += "\n\n" + tabulate(
         setup,
-        ["VMs", "history", "samples written", "TSDB (GB)", "VMs created (s)", "tsdbwrite (s)", "M samples/s"],
+        [
+            "VMs",
+            "history",
+            "samples written",
+            "TSDB (GB)",
+            "VMs (and their pods) created (s)",
+            "tsdbwrite (s)",
+            "M samples/s",
+        ],
         tablefmt="github",
     )
     text += "\n\nEach query's Prometheus time (s):\n\n" + "\n".join(f"- {line}" for line in where)
