@@ -82,13 +82,24 @@ NODE_CPU, NODE_MEMORY_GI, NODE_PODS = 96, 512, 110  # each node's allocatable
 
 
 def node(index: int) -> dict:
-    """A Node as rightsize's fit check reads it (allocatable, labels); no kubelet: nothing else reads it here."""
+    """A Node as rightsize's fit check reads it (allocatable, labels): no kubelet, nothing else reads it here."""
     name = f"node-{index}"
     allocatable = {"cpu": str(NODE_CPU), "memory": f"{NODE_MEMORY_GI}Gi", "pods": str(NODE_PODS)}
     return {
         "apiVersion": "v1",
         "kind": "Node",
-        "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name, "kubevirt.io/schedulable": "true"}},
+        # what the launcher pods select (their nodeSelector): the well-known labels, and those virt-handler's node
+        # labeller writes (kubevirt.io/api core/v1: NodeSchedulable, the machine types libvirt offers)
+        "metadata": {
+            "name": name,
+            "labels": {
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/arch": "amd64",
+                "kubernetes.io/os": "linux",
+                "kubevirt.io/schedulable": "true",
+                "machine-type.node.kubevirt.io/q35": "true",
+            },
+        },
         "status": {"capacity": allocatable, "allocatable": allocatable},
     }
 
