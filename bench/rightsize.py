@@ -20,10 +20,12 @@ With ``--rules``, tsdbwrite also writes the series rightsize's own recording rul
 test_tsdbwrite.py) over the whole history, and rightsize reads those (``--raw D`` writes the raw 1-minute series for
 the last D only: 14 days of them are two billion samples). Its table goes into its own block of bench/README.md.
 
-With ``--nodes N``, the fleet runs: N nodes, and for each VM (runStrategy Always) its virt-launcher pod bound to one,
-the pod the real virt-controller created (bench/data/virt-launcher-pod.json, bench/capture_launcher_pod.py) with the
-VM's requests; rightsize's fit check then lists the nodes and every bound pod, as on a cluster where the VMs run
-(without nodes it is skipped with a warning). The table adds kube-apiserver's CPU seconds.
+With ``--nodes N``, the fleet runs: N simulated nodes (KWOK, the harness's, of nodes.yaml's largest amd64 shape),
+and for each VM (runStrategy Always) its virt-launcher pod, the one the real virt-controller created
+(bench/data/virt-launcher-pod.json, bench/capture_launcher_pod.py) with the VM's requests, bound to the node with the
+most memory left and moved to Running by KWOK; rightsize's fit check then lists the nodes and every bound pod, as on
+a cluster where the VMs run (without nodes it is skipped with a warning). The table adds kube-apiserver's CPU
+seconds.
 
 Usage: python bench/rightsize.py [--runs 1000:2h,1000:1d,10000:2h] [--step 1m] [--rounds 1] [--rules [--raw 1d]]
 [--nodes N] [--write] [--keep DIR]
@@ -47,7 +49,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.report import publish
-from bench.scale import create_all
+from bench.scale import create_all, none_pending, wait_until
 from hack.localcluster import ControlPlane, binaries_dir
 from hack.localcluster.api import Api
 from hack.localcluster.controlplane import REPO_ROOT, run_build
@@ -78,34 +80,13 @@ def vm(namespace: str, name: str, instancetype: str, running: bool = False) -> d
 # A virt-launcher pod as KubeVirt v1.9.0's virt-controller created it for a u1.medium VM with the fedora preference
 # and a containerDisk, bound to a node (bench/capture_launcher_pod.py): 11 KB of JSON as the API server lists it
 LAUNCHER_POD = Path(__file__).resolve().parent / "data" / "virt-launcher-pod.json"
-NODE_CPU, NODE_MEMORY_GI, NODE_PODS = 96, 512, 110  # each node's allocatable
+# the simulated nodes' shape (hack/localcluster/nodes.yaml, KWOK keeps them Ready): the largest amd64 one, 62 CPUs
+# and 190 GiB allocatable, 250 pods
+NODE_SHAPE = "hugepages-1g"
 
 
-def node(index: int) -> dict:
-    """A Node as rightsize's fit check reads it (allocatable, labels): no kubelet, nothing else reads it here."""
-    name = f"node-{index}"
-    allocatable = {"cpu": str(NODE_CPU), "memory": f"{NODE_MEMORY_GI}Gi", "pods": str(NODE_PODS)}
-    return {
-        "apiVersion": "v1",
-        "kind": "Node",
-        # what the launcher pods select (their nodeSelector): the well-known labels, and those virt-handler's node
-        # labeller writes (kubevirt.io/api core/v1: NodeSchedulable, the machine types libvirt offers)
-        "metadata": {
-            "name": name,
-            "labels": {
-                "kubernetes.io/hostname": name,
-                "kubernetes.io/arch": "amd64",
-                "kubernetes.io/os": "linux",
-                "kubevirt.io/schedulable": "true",
-                "machine-type.node.kubevirt.io/q35": "true",
-            },
-        },
-        "status": {"capacity": allocatable, "allocatable": allocatable},
-    }
-
-
-def launcher_pod(template: dict, namespace: str, vm_name: str, index: int, nodes: int) -> dict:
-    """The captured launcher pod for the VM ``vm_name`` of the fleet's ``index``-th type, bound to a node: its
+def launcher_pod(template: dict, namespace: str, vm_name: str, index: int) -> dict:
+    """The captured launcher pod for the VM ``vm_name`` of the fleet's ``index``-th type (not bound yet): its
     compute container's requests scaled from u1.medium's as virt-controller sets them (a tenth of a CPU per vCPU at
     the default cpuAllocationRatio of 10; the guest memory plus the same overhead)."""
     import copy
@@ -117,7 +98,6 @@ def launcher_pod(template: dict, namespace: str, vm_name: str, index: int, nodes
     metadata.pop("generateName", None)
     metadata["name"], metadata["namespace"] = f"virt-launcher-{vm_name}-{index:05x}", namespace
     metadata["labels"] = {**metadata.get("labels", {}), "vm.kubevirt.io/name": vm_name}
-    pod["spec"]["nodeName"] = f"node-{index % nodes}"
     pod.pop("status", None)
     _kind, vcpus, memory = TYPES[index % len(TYPES)]
     compute = next(c for c in pod["spec"]["containers"] if c["name"] == "compute")
@@ -125,6 +105,30 @@ def launcher_pod(template: dict, namespace: str, vm_name: str, index: int, nodes
     requests["cpu"] = f"{100 * vcpus}m"
     requests["memory"] = str(_bytes(requests["memory"]) - (4 << 30) + memory)
     return pod
+
+
+def place(pods: list[dict], nodes: list[dict]) -> None:
+    """Bind each pod to the node with the most memory left that holds its requests (the scheduler's default
+    LeastAllocated spreading, on the plugin's own accounting: instancetype/nodefit.py), so that every node stays
+    within its allocatable and the fit check's answers mean what they would on a real fleet."""
+    import heapq
+
+    from kubectl_instancetype.instancetype import nodefit
+
+    infos = {node["metadata"]["name"]: nodefit.node_info(node) for node in nodes}
+    free = [(-info.free("memory"), name) for name, info in infos.items()]
+    heapq.heapify(free)
+    for pod in pods:
+        request = nodefit.bound_request(pod)
+        _most, name = free[0]
+        info = infos[name]
+        if any(info.free(resource) < value for resource, value in request.items()) or info.pods >= info.allocatable.get(
+            "pods", 0
+        ):
+            raise SystemExit(f"error: {len(nodes)} nodes do not hold the fleet's launcher pods: use more --nodes")
+        info.add_pod(request)
+        pod["spec"]["nodeName"] = name
+        heapq.heapreplace(free, (-info.free("memory"), name))
 
 
 def _bytes(quantity: str) -> int:
@@ -257,8 +261,8 @@ def main() -> int:
         "--nodes",
         type=int,
         default=0,
-        help="create N nodes and, for each VM, its virt-launcher pod bound to one (a running fleet: rightsize's fit "
-        "check lists the nodes and every bound pod); 0: no nodes, the fit check is skipped",
+        help="N simulated nodes and, for each VM, its virt-launcher pod bound to one (a running fleet: rightsize's fit "
+        "check lists the nodes and every bound pod; 10,000 VMs need about 450); 0: no nodes, the fit check is skipped",
     )
     parser.add_argument("--write", action="store_true")
     parser.add_argument(
@@ -287,9 +291,14 @@ def main() -> int:
             plane.ensure_namespace(f"bench-{index}")
         environ = {"PATH": os.environ["PATH"], "HOME": tmp, "KUBECONFIG": str(plane.kubeconfig())}
         created = 0
+        template, placed_on = {}, []
         if args.nodes:
-            create_all(api, lambda obj: "/api/v1/nodes", [node(index) for index in range(args.nodes)])
-        template = json.loads(LAUNCHER_POD.read_text()) if args.nodes else {}
+            started = time.perf_counter()
+            names = set(plane.simulated_nodes().add([NODE_SHAPE], count=args.nodes))
+            _code, listed = api.request("GET", "/api/v1/nodes")
+            placed_on = [item for item in (listed or {}).get("items") or [] if item["metadata"]["name"] in names]
+            template = json.loads(LAUNCHER_POD.read_text())
+            print(f"{args.nodes} simulated nodes Ready in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         for count in sorted(runs):
             windows = runs[count]
             running = bool(args.nodes)
@@ -305,10 +314,12 @@ def main() -> int:
             )
             if args.nodes:
                 pods = [
-                    launcher_pod(template, f"bench-{i % NAMESPACES}", f"vm-{i:05d}", i, args.nodes)
-                    for i in range(created, count)
+                    launcher_pod(template, f"bench-{i % NAMESPACES}", f"vm-{i:05d}", i) for i in range(created, count)
                 ]
+                place(pods, placed_on)
                 create_all(api, lambda obj: f"/api/v1/namespaces/{obj['metadata']['namespace']}/pods", pods)
+                # KWOK moves them to Running (their status as kubelet writes it: the list the fit check reads)
+                wait_until("launcher pods Running", lambda: none_pending(api, "metadata.namespace!=kube-system"), 1200)
             created = count
             creating = time.perf_counter() - started
             history = max(parse_window(window, "--window") for window in windows)
