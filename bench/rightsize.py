@@ -313,6 +313,8 @@ def main() -> int:
                 objects,
             )
             if args.nodes:
+                if "kwok" not in plane.processes:  # stopped after the size before: started again for these pods
+                    plane.simulated_nodes().start()
                 pods = [
                     launcher_pod(template, f"bench-{i % NAMESPACES}", f"vm-{i:05d}", i) for i in range(created, count)
                 ]
@@ -320,6 +322,11 @@ def main() -> int:
                 create_all(api, lambda obj: f"/api/v1/namespaces/{obj['metadata']['namespace']}/pods", pods)
                 # KWOK moves them to Running (their status as kubelet writes it: the list the fit check reads)
                 wait_until("launcher pods Running", lambda: none_pending(api, "metadata.namespace!=kube-system"), 1200)
+            if args.nodes:
+                # then KWOK and the heartbeat stop: the nodes and pods stay as they are (this plane runs no node
+                # lifecycle controller), and their writes do not share the two cores with what is measured (on a
+                # real cluster, kubelets and the control plane do not run on the machine rightsize runs on)
+                plane._terminate(["kwok", "virt-handler-heartbeat"])
             created = count
             creating = time.perf_counter() - started
             history = max(parse_window(window, "--window") for window in windows)
