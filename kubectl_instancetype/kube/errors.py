@@ -84,10 +84,16 @@ def api_error(status: int, body: bytes, method: str, path: str, content_type: st
     only for 403, 406, 415 and (quoted) other 5xx codes, as kubectl prints them.
     """
     cls = _CLASSES.get(status, APIError)
-    try:
-        document = jsonscan.loads(body) if body else None
-    except (ValueError, RecursionError):
-        document = None
+    from ..golang import k8sproto
+
+    document: Any
+    if body.startswith(k8sproto.MAGIC):  # the Status of a request that asked for protobuf
+        document = k8sproto.status(body)
+    else:
+        try:
+            document = jsonscan.loads(body) if body else None
+        except (ValueError, RecursionError):
+            document = None
     if isinstance(document, dict) and document.get("kind") == "Status":
         details = document.get("details") or {}
         if not isinstance(details, dict):
