@@ -48,6 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.manifests import LAUNCHER
 from bench.report import publish
 from bench.scale import create_all, none_pending, wait_until
 from hack.localcluster import ControlPlane, binaries_dir
@@ -150,18 +151,22 @@ def fleet_tsv(count: int) -> str:
 
 
 def timed_run(command: list[str], environ: dict) -> tuple[float, float, dict, float]:
-    """One run: wall seconds, peak RSS in MB (wait4's rusage of this process), its JSON, and its CPU seconds."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        began = time.perf_counter()
-        process = subprocess.Popen(command, env=environ, stdout=out, stderr=err)
-        _pid, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - began
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        if process.returncode != 0:
-            raise SystemExit(f"error: rightsize failed: {err.read().decode()[-1000:]}")
-        return wall, usage.ru_maxrss / 1024, json.loads(out.read()), usage.ru_utime + usage.ru_stime
+    """One run: wall seconds, peak RSS in MB, its JSON, and its CPU seconds. Started by bench/manifests.py's bare
+    launcher: Linux carries a parent's peak RSS into the children it forks, and this process holds the fleet's
+    objects (10,000 launcher pods: the plugin's 157 MB read as 306 before)."""
+    with tempfile.NamedTemporaryFile(prefix="rightsize-") as out:
+        done = subprocess.run(
+            [sys.executable, "-S", "-c", LAUNCHER, out.name, *command],
+            env=environ,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+        fields = done.stdout.split()
+        if done.returncode != 0 or len(fields) != 5 or fields[0] != "0":
+            raise SystemExit(f"error: rightsize failed: {done.stderr[-1000:]}")
+        _code, wall, _first, cpu, rss_kb = fields
+        return float(wall), int(rss_kb) / 1024, json.loads(Path(out.name).read_bytes()), float(cpu)
 
 
 class Timed:
