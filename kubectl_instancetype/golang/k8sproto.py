@@ -23,6 +23,7 @@ Bounded: nothing is read past the bytes given, a length or a varint that runs pa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 MAGIC = b"k8s\x00"
@@ -220,29 +221,40 @@ BOUND_POD: Schema = {
 }
 
 
+def _spans(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+    """Each field of the message in ``buf[pos:end]``: (number, wire type, where its value starts, where it stops);
+    a length-delimited value without its length. For the envelope and the list metadata, read once per answer
+    (:func:`_read` walks the items inline)."""
+    while pos < end:
+        tag, pos = _varint(buf, pos, end)
+        wire = tag & 7
+        if wire == 0:
+            start = pos
+            _value, stop = _varint(buf, pos, end)
+        elif wire == 2:
+            length, start = _varint(buf, pos, end)
+            stop = start + length
+        elif wire in (1, 5):
+            start, stop = pos, pos + (8 if wire == 1 else 4)
+        else:
+            raise ProtobufError(f"wire type {wire} at field {tag >> 3}")
+        if stop > end:
+            raise ProtobufError("a field runs past its message")
+        yield tag >> 3, wire, start, stop
+        pos = stop
+
+
 def _unknown(body: bytes) -> tuple[dict[str, Any], int, int]:
     """The envelope: its typeMeta and where its ``raw`` lies in ``body``."""
     if not body.startswith(MAGIC):
         raise ProtobufError("not Kubernetes' protobuf encoding (no k8s\\x00 prefix)")
-    pos, end = len(MAGIC), len(body)
     type_meta: dict[str, Any] = {}
-    raw = (end, end)
-    while pos < end:
-        tag, pos = _varint(body, pos, end)
-        if tag & 7 == 0:
-            _value, pos = _varint(body, pos, end)
-            continue
-        if tag & 7 != 2:
-            raise ProtobufError(f"wire type {tag & 7} in runtime.Unknown")
-        length, pos = _varint(body, pos, end)
-        stop = pos + length
-        if stop > end:
-            raise ProtobufError("a field runs past its message")
-        if tag >> 3 == 1:
-            type_meta = _read(body, pos, stop, _TYPE_META)
-        elif tag >> 3 == 2:
-            raw = (pos, stop)
-        pos = stop
+    raw = (len(body), len(body))
+    for number, wire, start, stop in _spans(body, len(MAGIC), len(body)):
+        if number == 1 and wire == 2:
+            type_meta = _read(body, start, stop, _TYPE_META)
+        elif number == 2 and wire == 2:
+            raw = (start, stop)
     return type_meta, raw[0], raw[1]
 
 
@@ -257,18 +269,10 @@ def list_page(body: bytes, item: Schema) -> dict[str, Any]:
 
 def list_continue(body: bytes) -> str | None:
     """The ``metadata.continue`` of a list answer, without reading its items."""
-    _type_meta, pos, end = _unknown(body)
-    while pos < end:
-        tag, pos = _varint(body, pos, end)
-        if tag & 7 != 2:
-            raise ProtobufError(f"wire type {tag & 7} in a list")
-        length, pos = _varint(body, pos, end)
-        stop = pos + length
-        if stop > end:
-            raise ProtobufError("a field runs past its message")
-        if tag >> 3 == 1:
-            return _read(body, pos, stop, _LIST_META).get("continue") or None
-        pos = stop
+    _type_meta, start, stop = _unknown(body)
+    for number, wire, begin, end in _spans(body, start, stop):
+        if number == 1 and wire == 2:
+            return _read(body, begin, end, _LIST_META).get("continue") or None
     return None
 
 
