@@ -133,11 +133,13 @@ def place(pods: list[dict], nodes: list[dict]) -> None:
 
 
 def _bytes(quantity: str) -> int:
-    units = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "k": 1000, "M": 1000**2, "G": 1000**3}
-    for suffix, factor in units.items():
-        if quantity.endswith(suffix):
-            return int(quantity[: -len(suffix)]) * factor
-    return int(quantity)
+    """A memory quantity in bytes (the plugin's resource.ParseQuantity: instancetype/nodefit.py)."""
+    from kubectl_instancetype.instancetype import nodefit
+
+    nanos = nodefit.quantity_nanos(quantity)
+    if nanos is None:
+        raise ValueError(f"not a quantity: {quantity!r}")
+    return nanos // 10**9
 
 
 def fleet_tsv(count: int) -> str:
