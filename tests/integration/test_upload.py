@@ -46,6 +46,19 @@ def dv(control_plane, name):
     return get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datavolumes/{name}")
 
 
+def dv_phase(control_plane, name, want: str, timeout: float = 10.0) -> str:
+    """The DataVolume's phase once it is ``want`` (or whatever it is after ``timeout``). The plugin waits on the
+    PVC's upload-pod phase annotation; CDI's DataVolume controller copies it to the DataVolume's phase on a later
+    reconcile (pkg/controller/datavolume upload-controller.go, updateStatusPhase; the upload double: every 0.1 s), so right after the command the DataVolume may still say
+    UploadReady."""
+    deadline = time.monotonic() + timeout
+    while True:
+        phase = (dv(control_plane, name).get("status") or {}).get("phase")
+        if phase == want or time.monotonic() > deadline:
+            return str(phase)
+        time.sleep(0.1)
+
+
 def test_dv_upload_with_labels_and_datasource(cli, control_plane, upload_double, upload_image):
     name = fresh_name("fedora")
     result = upload(
@@ -80,7 +93,7 @@ def test_dv_upload_with_labels_and_datasource(cli, control_plane, upload_double,
         "contentType": "kubevirt",
         "storage": {"resources": {"requests": {"storage": "1Gi"}}},
     }
-    assert created["status"]["phase"] == "Succeeded"
+    assert dv_phase(control_plane, name, "Succeeded") == "Succeeded"
     assert pvc(control_plane, name)["metadata"]["labels"][IT_LABEL] == "u1.medium"  # CDI copied them
     source = get(control_plane, f"/apis/cdi.kubevirt.io/v1beta1/namespaces/{UPLOAD_NAMESPACE}/datasources/{name}")
     assert source["metadata"]["labels"] == {IT_LABEL: "u1.medium", PREF_LABEL: "fedora"}
@@ -192,7 +205,7 @@ def test_proxy_failing_twice_then_succeeding(cli, control_plane, upload_double, 
     assert result.exit_code == 0, result.stderr
     assert [post["status"] for post in upload_double.posts[-3:]] == [500, 503, 200]
     assert result.stderr.count("Retrying the upload from the start") == 2
-    assert dv(control_plane, name)["status"]["phase"] == "Succeeded"
+    assert dv_phase(control_plane, name, "Succeeded") == "Succeeded"
 
 
 def test_proxy_failing_every_time_exhausts_the_retries(cli, control_plane, upload_double, upload_image):
