@@ -74,8 +74,9 @@ def _text(buf: bytes, start: int, stop: int) -> str:
 def _quantity_entry(buf: bytes, pos: int, end: int) -> tuple[str, str]:
     """One entry of a ``map<string, Quantity>`` (key = 1, value = 2, the Quantity's ``string`` = 1). A missing value
     is Go's zero Quantity, "0"."""
-    # the layout Go's generated marshaler writes, read in place (a third of a pod list's decoding went to these
-    # entries): 0x0a, the key's length, the key; 0x12, the Quantity's length; 0x0a, the text's length, the text
+    # the layout Go's generated marshaler writes, read in place (a page of 500 launcher pods: 35 -> 32 ms; any other
+    # layout is read field by field): 0x0a, the key's length, the key; 0x12, the Quantity's length; 0x0a, the text's
+    # length, the text
     if end - pos >= 6 and buf[pos] == 0x0A and buf[pos + 1] < 0x80:
         value = pos + 2 + buf[pos + 1]
         if (

@@ -221,3 +221,76 @@ def test_a_quantity_entry_reads_alike_in_any_layout(key: str, text: str | None, 
     schema: k8sproto.Schema = {32: ("overhead", k8sproto.QUANTITIES, None)}
     page = k8sproto.list_page(envelope(field(2, field(32, entry))), schema)
     assert page["items"] == [{"overhead": {key: text if text is not None else "0"}}]
+
+
+# -- through the client: the request, the pages, what goes wrong ----------------------------------------------
+
+
+def _client(tmp_path, server):
+    from kubectl_instancetype.kube.client import Client
+    from kubectl_instancetype.kube.kubeconfig import ConnectionOptions, load_cluster_config
+    from tests.conftest import write_kubeconfig
+
+    path = write_kubeconfig(tmp_path, server=server.url, namespace="ns")
+    return Client(load_cluster_config(ConnectionOptions(kubeconfig=str(path)), {}, str(tmp_path)), {})
+
+
+def _serving(*answers: bytes):
+    from tests.doubles.http_server import ScriptedServer, serve_each
+
+    def answer(request: bytes, index: int) -> bytes:
+        return answers[min(index, len(answers) - 1)]
+
+    return ScriptedServer(serve_each(answer))
+
+
+PROTOBUF = {"Content-Type": "application/vnd.kubernetes.protobuf"}
+
+
+def test_pages_are_asked_for_in_protobuf_and_a_malformed_one_ends_in_one_error(tmp_path) -> None:
+    from kubectl_instancetype.kube.client import PagingError
+    from kubectl_instancetype.kube.resources import PODS
+    from tests.doubles.http_server import respond
+
+    first = envelope(field(1, field(3, "t1")) + field(2, POD))
+    cut = envelope(field(1, field(3, "t2")) + field(2, POD))[:-5]  # the second page ends inside a pod
+    server = _serving(respond("200 OK", first, PROTOBUF), respond("200 OK", cut, PROTOBUF))
+    try:
+        with _client(tmp_path, server) as client:
+            pages = client.list_pages(PODS, None, field_selector="spec.nodeName!=", fields=k8sproto.BOUND_POD)
+            assert next(pages)["items"][0]["spec"]["nodeName"] == "node-3"
+            with pytest.raises(PagingError, match="^the server's protobuf list answer could not be read: "):
+                next(pages)
+    finally:
+        server.close()
+    assert b"accept: application/vnd.kubernetes.protobuf, application/json" in server.requests[0].lower()
+
+
+def test_a_json_answer_to_a_protobuf_request_is_read_whole(tmp_path) -> None:
+    from kubectl_instancetype.kube.resources import PODS
+    from tests.doubles.http_server import respond
+
+    body = b'{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"p"},"spec":{"nodeName":"n"}}]}'
+    server = _serving(respond("200 OK", body, {"Content-Type": "application/json"}))
+    try:
+        with _client(tmp_path, server) as client:
+            pages = list(client.list_pages(PODS, None, fields=k8sproto.BOUND_POD))
+    finally:
+        server.close()
+    assert pages[0]["items"] == [{"metadata": {"name": "p"}, "spec": {"nodeName": "n"}}]
+
+
+def test_a_protobuf_status_is_the_error_in_the_servers_words(tmp_path) -> None:
+    from kubectl_instancetype.errors import ForbiddenError
+    from kubectl_instancetype.kube.resources import PODS
+    from tests.doubles.http_server import respond
+
+    message = 'pods is forbidden: User "mallory" cannot list resource "pods" in API group "" at the cluster scope'
+    status = envelope(field(2, "Failure") + field(3, message) + field(4, "Forbidden") + field(6, 403), "Status")
+    server = _serving(respond("403 Forbidden", status, PROTOBUF))
+    try:
+        with _client(tmp_path, server) as client, pytest.raises(ForbiddenError) as refused:
+            list(client.list_pages(PODS, None, fields=k8sproto.BOUND_POD))
+    finally:
+        server.close()
+    assert refused.value.message == message
